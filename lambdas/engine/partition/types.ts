@@ -1,0 +1,121 @@
+// Contract between the partition pipeline (index.ts: detection, dispatch, post-processing) and the
+// per-format partitioners (formats/*, pdf/*, image/*). Pure TypeScript: no AWS imports.
+import type { Element } from '../elements';
+
+/** Canonical file kinds the engine dispatches on (detected by content, extension as a hint). */
+export const FILE_TYPES = [
+  'pdf', 'docx', 'doc', 'pptx', 'ppt', 'xlsx', 'xls', 'csv', 'tsv', 'odt', 'rtf', 'epub',
+  'html', 'xml', 'md', 'rst', 'org', 'txt', 'eml', 'msg', 'json',
+  'jpg', 'png', 'tiff', 'bmp', 'heic',
+] as const;
+export type FileType = (typeof FILE_TYPES)[number];
+
+/** MIME type reported in `metadata.filetype` for each kind (as the open-source library does). */
+export const FILETYPE_MIME: Record<FileType, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  doc: 'application/msword',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  ppt: 'application/vnd.ms-powerpoint',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  xls: 'application/vnd.ms-excel',
+  csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
+  odt: 'application/vnd.oasis.opendocument.text',
+  rtf: 'application/rtf',
+  epub: 'application/epub',
+  html: 'text/html',
+  xml: 'application/xml',
+  md: 'text/markdown',
+  rst: 'text/x-rst',
+  org: 'text/org',
+  txt: 'text/plain',
+  eml: 'message/rfc822',
+  msg: 'application/vnd.ms-outlook',
+  json: 'application/json',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  tiff: 'image/tiff',
+  bmp: 'image/bmp',
+  heic: 'image/heic',
+};
+
+export type Strategy = 'auto' | 'fast' | 'hi_res' | 'ocr_only' | 'od_only' | 'vlm';
+
+export interface VlmOptions {
+  provider?: string;
+  model?: string;
+  /** With allow_fast, pages with a good text layer skip the model. */
+  allowFast?: boolean;
+  isDynamic?: boolean;
+}
+
+/** Every partition option, already parsed and defaulted (see params.ts for the form mapping). */
+export interface PartitionOptions {
+  strategy: Strategy;
+  /** ISO 639-3 codes requested by the caller (empty: detect). */
+  languages: string[];
+  /** Tesseract language codes derived from `languages`/`ocr_languages`. */
+  ocrLanguages: string[];
+  encoding?: string;
+  coordinates: boolean;
+  includePageBreaks: boolean;
+  uniqueElementIds: boolean;
+  xmlKeepTags: boolean;
+  includeSlideNotes: boolean;
+  /** Element types whose image is embedded as base64 (e.g. ['Image', 'Table']). */
+  extractImageBlockTypes: string[];
+  /** File kinds for which table structure inference is skipped. */
+  skipInferTableTypes: string[];
+  pdfInferTableStructure: boolean;
+  startingPageNumber?: number;
+  hiResModelName?: string;
+  /** E-mail: also partition attachments. */
+  processAttachments: boolean;
+  vlm?: VlmOptions;
+}
+
+export const DEFAULT_PARTITION_OPTIONS: PartitionOptions = {
+  strategy: 'auto',
+  languages: [],
+  ocrLanguages: ['eng'],
+  coordinates: false,
+  includePageBreaks: false,
+  uniqueElementIds: false,
+  xmlKeepTags: false,
+  includeSlideNotes: true,
+  extractImageBlockTypes: [],
+  skipInferTableTypes: [],
+  pdfInferTableStructure: true,
+  processAttachments: false,
+};
+
+export interface PartitionInput {
+  data: Uint8Array;
+  filename: string;
+  /** Caller's MIME hint (content_type form field or the part's Content-Type). */
+  contentType?: string;
+}
+
+export interface FormatContext {
+  filename: string;
+  filetype: FileType;
+  options: PartitionOptions;
+  /** Warnings surfaced to the caller/logs (e.g. a partial result). */
+  warn(message: string): void;
+  /** Partition an embedded document (e-mail attachment, archive member) with the same options. */
+  partitionNested(input: PartitionInput): Promise<Element[]>;
+}
+
+/**
+ * A per-format partitioner returns elements in reading order with provisional ids
+ * (makeElement); parent_id may reference provisional ids. The pipeline then sets
+ * filename/filetype, languages, page offsets and final ids.
+ */
+export type FormatPartitioner = (data: Uint8Array, ctx: FormatContext) => Promise<Element[]>;
+
+export interface PartitionResult {
+  elements: Element[];
+  warnings: string[];
+  filetype: FileType;
+}

@@ -1,0 +1,33 @@
+// Runs the test tiers with node's own test runner (TypeScript through tsx).
+// Usage: node test/run.mjs [unit|integration|infra|e2e ...]   (no argument: every tier)
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const TIERS = ['unit', 'infra', 'integration', 'e2e'];
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const tiers = wanted.length ? wanted : TIERS;
+
+function collect(dir) {
+  let out = [];
+  let entries = [];
+  try { entries = readdirSync(dir); } catch { return out; }
+  for (const name of entries.sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out = out.concat(collect(p));
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const files = tiers.flatMap((t) => collect(join('test', t)));
+if (files.length === 0) {
+  console.error(`no test files found for tiers: ${tiers.join(', ')}`);
+  process.exit(1);
+}
+const res = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=600000', ...files],
+  { stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--openssl-legacy-provider'].filter(Boolean).join(' ') } },
+);
+process.exit(res.status ?? 1);
