@@ -1,0 +1,292 @@
+// Text-type heuristics used to classify free text (plain-text lines, PDF lines, HTML blocks) into
+// element types. A port of the ideas in the open-source library's partition/text_type.py and
+// nlp/patterns.py: the same thresholds and checks, with lightweight stand-ins for NLTK's sentence
+// tokenizer, word tokenizer and part-of-speech tagger (only "does it contain a verb" is needed).
+import type { ElementType } from '../elements';
+
+export interface ClassifyOptions {
+  /** ISO 639-3 / 639-1 codes; the verb check only applies to English (the library's behaviour). */
+  languages?: string[];
+  /** Share of capitalised words above which text is not narrative (default 0.5). */
+  capThreshold?: number;
+  /** Minimum share of alphabetic characters (non-space) for narrative text and titles (default 0.5). */
+  nonAlphaThreshold?: number;
+  /** Maximum words in a title (default 12). */
+  titleMaxWordLength?: number;
+  /** Minimum words for a sentence to count against a title (default 5). */
+  sentenceMinLength?: number;
+  /** Also recognise "Page 3" / "3 of 10" style text as PageNumber (off by default, like the library). */
+  detectPageNumbers?: boolean;
+}
+
+// ---------- character-class helpers (Python str semantics) ----------
+
+const LETTER = /\p{L}/u;
+const UPPER = /\p{Lu}|\p{Lt}/u;
+const LOWER = /\p{Ll}/u;
+const CASED = /\p{Lu}|\p{Ll}|\p{Lt}/u;
+
+/** Python's str.isnumeric(): non-empty and every character numeric. */
+export function isNumeric(text: string): boolean {
+  return text.length > 0 && /^\p{N}+$/u.test(text);
+}
+
+/** Python's str.isupper(): at least one cased character and no lowercase one. */
+export function isUpper(text: string): boolean {
+  let cased = false;
+  for (const ch of text) {
+    if (LOWER.test(ch)) return false;
+    if (CASED.test(ch)) cased = true;
+  }
+  return cased;
+}
+
+/** Python's str.istitle(). */
+export function isTitleCase(text: string): boolean {
+  let cased = false;
+  let prevCased = false;
+  for (const ch of text) {
+    if (UPPER.test(ch)) {
+      if (prevCased) return false;
+      prevCased = true;
+      cased = true;
+    } else if (LOWER.test(ch)) {
+      if (!prevCased) return false;
+      prevCased = true;
+      cased = true;
+    } else {
+      prevCased = false;
+    }
+  }
+  return cased;
+}
+
+// ---------- tokenisation stand-ins ----------
+
+const ABBREVIATIONS = new Set([
+  'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'etc', 'e.g', 'i.e', 'inc', 'ltd', 'co',
+  'corp', 'no', 'fig', 'al', 'u.s', 'u.k', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep',
+  'sept', 'oct', 'nov', 'dec', 'approx', 'dept', 'est', 'gen', 'gov', 'rev', 'vol', 'p', 'pp',
+]);
+
+/** Sentence splitting in the spirit of NLTK's punkt: split after . ! ? followed by space and a capital/digit/quote. */
+export function sentTokenize(text: string): string[] {
+  const out: string[] = [];
+  const re = /[.!?]+["')\]\u201d\u2019]*\s+(?=["'(\[\u201c\u2018]?[\p{Lu}\p{N}])/gu;
+  let start = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    const end = m.index + m[0].length;
+    const before = text.slice(start, m.index + 1);
+    const lastWord = /([\p{L}.]+)\.$/u.exec(before)?.[1]?.toLowerCase() ?? '';
+    // Abbreviations and single initials ("J. Smith") do not end a sentence.
+    if (m[0].startsWith('.') && (ABBREVIATIONS.has(lastWord) || /^\p{L}$/u.test(lastWord))) continue;
+    const s = text.slice(start, end).trim();
+    if (s) out.push(s);
+    start = end;
+  }
+  const rest = text.slice(start).trim();
+  if (rest) out.push(rest);
+  return out;
+}
+
+/** Word tokens like NLTK's word_tokenize: words (with inner apostrophes/hyphens/dots) and punctuation marks. */
+export function wordTokenize(text: string): string[] {
+  return text.match(/[\p{L}\p{N}_]+(?:['\u2019.\-][\p{L}\p{N}_]+)*|[^\p{L}\p{N}_\s]/gu) ?? [];
+}
+
+/** Removes every Unicode punctuation character (the library's remove_punctuation). */
+export function removePunctuation(text: string): string {
+  return text.replace(/\p{P}/gu, '');
+}
+
+/** Number of sentences; with minLength, only sentences with at least that many words count. */
+export function sentenceCount(text: string, minLength?: number): number {
+  let count = 0;
+  for (const sentence of sentTokenize(text)) {
+    const words = wordTokenize(removePunctuation(sentence)).filter((w) => w !== '.');
+    if (minLength && words.length < minLength) continue;
+    count++;
+  }
+  return count;
+}
+
+// ---------- the library's predicates ----------
+
+/** True when the share of alphabetic characters (spaces ignored) is below the threshold. */
+export function underNonAlphaRatio(text: string, threshold = 0.5): boolean {
+  if (text.length === 0) return false;
+  let alpha = 0;
+  let total = 0;
+  for (const ch of text) {
+    if (/\s/u.test(ch)) continue;
+    total++;
+    if (LETTER.test(ch)) alpha++;
+  }
+  if (total === 0) return false;
+  return alpha / total < threshold;
+}
+
+/** True when more than `threshold` of the words of a single sentence are capitalised. */
+export function exceedsCapRatio(text: string, threshold = 0.5): boolean {
+  if (sentenceCount(text, 3) > 1) return false;
+  if (isUpper(text)) return false;
+  const tokens = wordTokenize(text);
+  if (tokens.length === 0) return false;
+  let capitalized = 0;
+  for (const t of tokens) if (isTitleCase(t) || isUpper(t)) capitalized++;
+  return capitalized / tokens.length > threshold;
+}
+
+const VERBS = new Set(
+  (
+    'is are was were be been being am has have had having do does did done doing can could will would ' +
+    'shall should may might must need needs ought ' +
+    'get gets got go goes went gone make makes made take takes took taken see sees saw seen come comes came ' +
+    'know knows knew known think thinks thought say says said tell tells told give gives gave given find finds ' +
+    'found use uses want wants look looks seem seems feel feels felt leave leaves left put puts keep keeps kept ' +
+    'let lets begin begins began begun show shows shown hear hears heard run runs ran hold holds held bring ' +
+    'brings brought write writes wrote written provide provides stand stands stood lose loses lost pay pays paid ' +
+    'meet meets met include includes continue continues set sets learn learns change changes lead leads led ' +
+    'understand understands understood follow follows stop stops create creates speak speaks spoke spoken read ' +
+    'reads allow allows add adds spend spends spent grow grows grew grown open opens walk walks win wins won ' +
+    'offer offers remember remembers love loves consider considers appear appears buy buys bought wait waits ' +
+    'serve serves die dies send sends sent expect expects build builds built stay stays fall falls fell cut cuts ' +
+    'reach reaches kill kills remain remains suggest suggests raise raises pass passes sell sells sold require ' +
+    'requires report reports decide decides pull pulls contains contain describes describe represents represent ' +
+    'helps help works work tries try calls call asks ask means mean becomes become became turns turn moves move ' +
+    'lives live believes believe happens happen sits sit lies lie plays play enjoy enjoys click press enter ' +
+    'select choose chose chosen drive drove driven eat ate eaten drink drank fly flew flown sing sang swim swam ' +
+    'wear wore worn sleep slept catch caught teach taught fight fought think seek sought sent hit hits shut ' +
+    'please ensure note see refer check update install download submit apply'
+  ).split(' '),
+);
+const NOT_VERBS_ING_ED = new Set(
+  'thing things nothing something anything everything morning evening ring king spring string wing ceiling ' +
+    'building during bed red need seed feed shed speed weed hundred kindred sled fled bred breed greed ' +
+    'united limited interested sacred wicked naked rugged ragged'.split(' '),
+);
+
+/** Stand-in for the library's POS-tagger check: does the text contain a verb form? */
+export function containsVerb(text: string): boolean {
+  const t = isUpper(text) ? text.toLowerCase() : text;
+  const words = wordTokenize(t);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!.toLowerCase().replace(/['\u2019]s$/u, '');
+    if (VERBS.has(w)) return true;
+    if (/^[a-z]+$/.test(w) && !NOT_VERBS_ING_ED.has(w)) {
+      if (w.length > 4 && w.endsWith('ing')) return true;
+      if (w.length > 3 && w.endsWith('ed')) return true;
+      // third-person -s after a pronoun ("it runs", "she says")
+      const prev = i > 0 ? words[i - 1]!.toLowerCase() : '';
+      if (w.length > 2 && w.endsWith('s') && /^(he|she|it|this|that|which|who|one|everyone|nobody|somebody)$/.test(prev)) return true;
+      // modal/pronoun followed by a bare verb ("we went", "you can")
+      if (/^(i|we|you|they)$/.test(prev) && w.length > 1 && !/^(and|or|the|a|an|of|to|in)$/.test(w)) return true;
+    }
+  }
+  return false;
+}
+
+const isEnglish = (languages?: string[]): boolean =>
+  !languages || languages.length === 0 || languages.some((l) => l === 'eng' || l === 'en');
+
+export function isPossibleNarrativeText(text: string, opts: ClassifyOptions = {}): boolean {
+  if (text.length === 0) return false;
+  if (isNumeric(text)) return false;
+  if (exceedsCapRatio(text, opts.capThreshold ?? 0.5)) return false;
+  if (underNonAlphaRatio(text, opts.nonAlphaThreshold ?? 0.5)) return false;
+  if (isEnglish(opts.languages) && sentenceCount(text, 3) < 2 && !containsVerb(text)) return false;
+  return true;
+}
+
+export function isPossibleTitle(text: string, opts: ClassifyOptions = {}): boolean {
+  if (text.length === 0) return false;
+  if (text.split(' ').length > (opts.titleMaxWordLength ?? 12)) return false;
+  if (underNonAlphaRatio(text, opts.nonAlphaThreshold ?? 0.5)) return false;
+  if (text.endsWith(',')) return false;
+  if (isNumeric(text)) return false;
+  if (sentenceCount(text, opts.sentenceMinLength ?? 5) > 1) return false;
+  return true;
+}
+
+/** Bullet characters recognised at the start of a list item (the library's UNICODE_BULLETS). */
+export const UNICODE_BULLETS = [
+  '\u0095', '\u2022', '\u2023', '\u2043', '\u3164', '\u204C', '\u204D', '\u2219', '\u25CB', '\u25CF',
+  '\u25D8', '\u25E6', '\u2619', '\u2765', '\u2767', '\u29BE', '\u29BF', '-', '\uF0B7', '*', '\u00B7',
+  '\u25AA', '\u25A0', '\u2013', '\u27A2', '\u2713', '\u00A7', '\uF0A7', '\uF076', '\uF0D8',
+];
+const BULLET_CLASS = UNICODE_BULLETS.map((b) => `\\u${b.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+const BULLET_START_RE = new RegExp(`^[${BULLET_CLASS}]`, 'u');
+const BULLET_STRIP_RE = new RegExp(`^\\s*[${BULLET_CLASS}]\\s?`, 'u');
+const NUMBERED_LIST_RE = /^\d+(\.|\))\s(.+)/su;
+
+export function isBulletedText(text: string): boolean {
+  return BULLET_START_RE.test(text.trim());
+}
+
+/** "1. Something" / "2) Something" (the library's is_possible_numbered_list). */
+export function isPossibleNumberedList(text: string): boolean {
+  return NUMBERED_LIST_RE.test(text.trim());
+}
+
+/** Removes a leading bullet character (and the space after it), like the library's clean_bullets. */
+export function stripBullet(text: string): string {
+  const t = text.trim();
+  if (!BULLET_START_RE.test(t)) return t;
+  return t.replace(BULLET_STRIP_RE, '').trim();
+}
+
+const US_STATES =
+  'Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|' +
+  'Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|' +
+  'Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|' +
+  'North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|' +
+  'South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming';
+const US_STATE_CODES =
+  'AL|AK|AS|AZ|AR|CA|CO|CT|DE|DC|FM|FL|GA|GU|HI|ID|IL|IN|IA|KS|KY|LA|ME|MH|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|' +
+  'NJ|NM|NY|NC|ND|MP|OH|OK|OR|PW|PA|PR|RI|SC|SD|TN|TX|UT|VT|VI|VA|WA|WV|WI|WY';
+const US_CITY_STATE_ZIP_RE = new RegExp(
+  `^(?:[A-Z][a-z.-]{1,15} ?){1,5},\\s?(?:${US_STATES}|${US_STATE_CODES})(?:, |\\s)?\\b\\d{5}(?:-\\d{4})?\\b`,
+  'i',
+);
+
+/** "Doylestown, PA 18901" and the like. */
+export function isUsCityStateZip(text: string): boolean {
+  return US_CITY_STATE_ZIP_RE.test(text.trim());
+}
+
+const EMAIL_RE = /^[a-z0-9.\-+_]+@[a-z0-9.\-+_]+\.[a-z]+$/i;
+export function isEmailAddress(text: string): boolean {
+  return EMAIL_RE.test(text.trim());
+}
+
+const US_PHONE_RE = /(?:\+?(\d{1,3}))?[-. (]*(\d{3})?[-. )]*(\d{3})[-. ]*(\d{4})(?: *x(\d+))?\s*$/;
+export function containsUsPhoneNumber(text: string): boolean {
+  return US_PHONE_RE.test(text.trim());
+}
+
+const PAGE_NUMBER_RE =
+  /^(?:(?:page|pg\.?|p\.)\s*)?[-\u2013\u2014(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014)\]]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
+/** Page-number-like text: "3", "- 3 -", "Page 3", "Page 3 of 10", "iv". */
+export function isPageNumberLike(text: string): boolean {
+  const t = text.trim();
+  return t.length > 0 && t.length <= 20 && PAGE_NUMBER_RE.test(t);
+}
+
+/**
+ * Element type for a block of free text, in the library's order of checks (element_from_text):
+ * bullet → ListItem, e-mail → EmailAddress, city/state/zip → Address, numbered item → ListItem,
+ * narrative → NarrativeText, title → Title, else UncategorizedText.
+ */
+export function classifyText(text: string, opts: ClassifyOptions = {}): ElementType {
+  const t = text.trim();
+  if (t.length === 0) return 'UncategorizedText';
+  if (isBulletedText(t)) return 'ListItem';
+  if (isEmailAddress(t)) return 'EmailAddress';
+  if (isUsCityStateZip(t)) return 'Address';
+  if (opts.detectPageNumbers && isPageNumberLike(t)) return 'PageNumber';
+  if (isPossibleNumberedList(t)) return 'ListItem';
+  if (isPossibleNarrativeText(t, opts)) return 'NarrativeText';
+  if (isPossibleTitle(t, opts)) return 'Title';
+  return 'UncategorizedText';
+}

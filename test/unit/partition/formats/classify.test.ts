@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  classifyText, stripBullet, isPossibleTitle, isPossibleNarrativeText, isBulletedText, isUsCityStateZip,
+  isEmailAddress, isPageNumberLike, exceedsCapRatio, underNonAlphaRatio,
+} from '../../../../lambdas/engine/partition/classify';
+
+test('classifyText follows the library order of checks', () => {
+  assert.equal(classifyText('• First bullet'), 'ListItem');
+  assert.equal(classifyText('1. First numbered'), 'ListItem');
+  assert.equal(classifyText('john.doe@example.com'), 'EmailAddress');
+  assert.equal(classifyText('Doylestown, PA 18901'), 'Address');
+  assert.equal(classifyText('This is a test document to use for unit tests.'), 'NarrativeText');
+  assert.equal(classifyText('ITEM 1A. RISK FACTORS'), 'Title');
+  assert.equal(classifyText('-----------BREAK---------'), 'ListItem');
+  assert.equal(classifyText('12345'), 'UncategorizedText');
+  assert.equal(classifyText('12', { detectPageNumbers: true }), 'PageNumber');
+});
+
+test('predicates', () => {
+  assert.equal(isPossibleTitle('To My Dearest Friends,'), false);
+  assert.equal(isPossibleTitle('Winter Sports'), true);
+  assert.equal(isPossibleTitle('one two three four five six seven eight nine ten eleven twelve thirteen'), false);
+  assert.equal(isPossibleNarrativeText('Winter Sports In The Alps'), false);
+  assert.equal(isPossibleNarrativeText('The snow was falling all night and we stayed inside.'), true);
+  assert.equal(exceedsCapRatio('Risk Factors Of The Company'), true);
+  assert.equal(underNonAlphaRatio('----1234----'), true);
+  assert.equal(isBulletedText('\u25cf item'), true);
+  assert.equal(isUsCityStateZip('Springfield, Illinois 62701'), true);
+  assert.equal(isEmailAddress('not an email'), false);
+  assert.equal(isPageNumberLike('Page 3 of 10'), true);
+  assert.equal(isPageNumberLike('Chapter 3'), false);
+  assert.equal(stripBullet('\u2022 Bullet'), 'Bullet');
+  assert.equal(stripBullet('No bullet'), 'No bullet');
+});
