@@ -1,4 +1,15 @@
 // Registry of the non-PDF, non-image format partitioners. Adding a format is one file plus one line here.
 import type { FileType, FormatPartitioner } from '../types';
+import { partitionHtml } from './html';
+import { partitionText } from './text';
+import { partitionMarkdown } from './markdown';
+import { partitionRst } from './rst';
+import { partitionOrg } from './org';
 
-export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> = {};
+export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> = {
+  txt: partitionText,
+  html: partitionHtml,
+  md: partitionMarkdown,
+  rst: partitionRst,
+  org: partitionOrg,
+};

@@ -1,0 +1,222 @@
+// Helpers shared by the format partitioners: text decoding, bounded zip reading, XML/HTML DOM access,
+// table HTML rendering and heading-based hierarchy.
+import { unzipSync } from 'fflate';
+import iconv from 'iconv-lite';
+import { parseDocument } from 'htmlparser2';
+import type { ChildNode, Document, Element as DomElement } from 'domhandler';
+import { UnprocessableDocument, BadRequest } from '../../../domain/errors';
+import type { Element } from '../../elements';
+
+// ---------- text decoding ----------
+
+/** Decodes text: the caller's encoding when given, else BOM, valid UTF-8, then cp1252. */
+export function decodeText(data: Uint8Array, encoding?: string): string {
+  if (encoding) {
+    const enc = encoding.trim().toLowerCase();
+    if (!iconv.encodingExists(enc)) throw new BadRequest(`unsupported encoding: ${encoding}`);
+    return stripBom(iconv.decode(Buffer.from(data.buffer, data.byteOffset, data.byteLength), enc));
+  }
+  return detectAndDecode(data);
+}
+
+export function detectAndDecode(data: Uint8Array, fallback = 'windows-1252'): string {
+  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return buf.subarray(3).toString('utf8');
+  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return iconv.decode(buf.subarray(2), 'utf-16le');
+  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return iconv.decode(buf.subarray(2), 'utf-16be');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    return iconv.decode(buf, fallback);
+  }
+}
+
+function stripBom(s: string): string {
+  return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
+}
+
+export function encodingExists(enc: string): boolean {
+  return iconv.encodingExists(enc);
+}
+
+export function decodeWith(data: Uint8Array, enc: string): string {
+  return stripBom(iconv.decode(Buffer.from(data.buffer, data.byteOffset, data.byteLength), enc));
+}
+
+// ---------- zip ----------
+
+export const ZIP_LIMITS = { maxTotalBytes: 200 * 1024 * 1024, maxEntries: 10_000 };
+
+/**
+ * Reads the members of a zip archive that `want` selects. The declared uncompressed sizes are capped
+ * (total and entry count); fflate inflates into buffers of the declared size, so a member that lies
+ * about its size cannot expand beyond it.
+ */
+export function readZip(
+  data: Uint8Array,
+  kind: string,
+  want: (name: string) => boolean = () => true,
+  limits = ZIP_LIMITS,
+): Map<string, Uint8Array> {
+  if (data.length < 22 || data[0] !== 0x50 || data[1] !== 0x4b) {
+    throw new UnprocessableDocument(`${kind}: not a valid ZIP container`);
+  }
+  let total = 0;
+  let entries = 0;
+  let tooBig: string | undefined;
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(data, {
+      filter: (f) => {
+        entries++;
+        if (entries > limits.maxEntries) {
+          tooBig = `more than ${limits.maxEntries} entries`;
+          throw new Error(tooBig);
+        }
+        if (!want(f.name)) return false;
+        total += f.originalSize;
+        if (total > limits.maxTotalBytes) {
+          tooBig = `uncompressed size exceeds ${Math.round(limits.maxTotalBytes / 1048576)} MB`;
+          throw new Error(tooBig);
+        }
+        return true;
+      },
+    });
+  } catch (err) {
+    if (tooBig) throw new UnprocessableDocument(`${kind}: archive rejected (${tooBig})`);
+    throw new UnprocessableDocument(`${kind}: corrupt or truncated ZIP container (${(err as Error).message})`);
+  }
+  return new Map(Object.entries(files));
+}
+
+export function zipText(files: Map<string, Uint8Array>, name: string): string | undefined {
+  const d = files.get(name);
+  return d ? Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString('utf8') : undefined;
+}
+
+// ---------- DOM ----------
+
+export type DomNode = ChildNode;
+export type { DomElement };
+
+export function parseXml(xml: string): Document {
+  return parseDocument(xml, { xmlMode: true, decodeEntities: true });
+}
+
+export function parseHtml(html: string): Document {
+  return parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+}
+
+export function isTag(n: DomNode | Document): n is DomElement {
+  return n.type === 'tag' || n.type === 'script' || n.type === 'style';
+}
+
+/** Tag name without namespace prefix ("w:p" -> "p"). */
+export function localName(el: DomElement): string {
+  const n = el.name;
+  const i = n.indexOf(':');
+  return i >= 0 ? n.slice(i + 1) : n;
+}
+
+export function childElements(el: DomElement | Document, name?: string): DomElement[] {
+  const out: DomElement[] = [];
+  for (const c of el.children) if (isTag(c) && (!name || c.name === name || localName(c) === name)) out.push(c);
+  return out;
+}
+
+export function firstChild(el: DomElement | Document, name: string): DomElement | undefined {
+  for (const c of el.children) if (isTag(c) && (c.name === name || localName(c) === name)) return c;
+  return undefined;
+}
+
+/** All descendant elements with the given (local or qualified) name, document order. */
+export function descendants(el: DomElement | Document, name: string): DomElement[] {
+  const out: DomElement[] = [];
+  const stack: DomNode[] = [...el.children].reverse();
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!isTag(n)) continue;
+    if (n.name === name || localName(n) === name) out.push(n);
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out;
+}
+
+export function textContent(n: DomNode | Document): string {
+  if (n.type === 'text' || n.type === 'cdata') {
+    if (n.type === 'text') return n.data;
+    return n.children.map(textContent).join('');
+  }
+  if ('children' in n && Array.isArray(n.children)) return (n.children as DomNode[]).map(textContent).join('');
+  return '';
+}
+
+export function attr(el: DomElement, name: string): string | undefined {
+  const v = el.attribs[name];
+  if (v !== undefined) return v;
+  // match by local attribute name ("w:val" for "val")
+  for (const [k, val] of Object.entries(el.attribs)) {
+    const i = k.indexOf(':');
+    if (i >= 0 && k.slice(i + 1) === name) return val;
+  }
+  return undefined;
+}
+
+// ---------- tables and text ----------
+
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** The library's simple table HTML: `<table><tr><td>cell</td>…</tr>…</table>`. */
+export function tableToHtml(rows: string[][]): string {
+  let html = '<table>';
+  for (const row of rows) {
+    html += '<tr>';
+    for (const cell of row) html += `<td>${escapeHtml(cell)}</td>`;
+    html += '</tr>';
+  }
+  return html + '</table>';
+}
+
+/** Table text as the library does: non-empty cells joined by spaces. */
+export function tableText(rows: string[][]): string {
+  return rows
+    .flat()
+    .map((c) => c.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** Collapses runs of ASCII whitespace (not NBSP, as the library keeps it) and trims. */
+export function normalizeSpace(s: string): string {
+  return s.replace(/[ \t\n\r\f\v]+/g, ' ').trim();
+}
+
+// ---------- hierarchy ----------
+
+/**
+ * Sets parent_id from heading structure: a Title with category_depth d is the parent of following
+ * elements until a Title of depth <= d; Titles nest under shallower Titles. Elements that already
+ * have a parent_id (e.g. nested list items) keep it.
+ */
+export function assignHeadingParents(elements: Element[]): Element[] {
+  const stack: { depth: number; id: string }[] = [];
+  for (const el of elements) {
+    if (el.type === 'Title') {
+      const depth = el.metadata.category_depth ?? 0;
+      while (stack.length && stack[stack.length - 1]!.depth >= depth) stack.pop();
+      if (stack.length && el.metadata.parent_id === undefined) el.metadata.parent_id = stack[stack.length - 1]!.id;
+      stack.push({ depth, id: el.element_id });
+    } else if (stack.length && el.metadata.parent_id === undefined) {
+      el.metadata.parent_id = stack[stack.length - 1]!.id;
+    }
+  }
+  return elements;
+}
+
+export function corrupt(kind: string, err: unknown): never {
+  if (err instanceof UnprocessableDocument || err instanceof BadRequest) throw err;
+  const msg = err instanceof Error ? err.message : String(err);
+  throw new UnprocessableDocument(`${kind}: cannot read the document (${msg})`);
+}

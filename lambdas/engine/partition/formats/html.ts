@@ -1,0 +1,274 @@
+// HTML partitioner (also the back end of md, rst, org, epub and e-mail bodies). Walks the DOM
+// (htmlparser2): headings become Title with category_depth, list items ListItem (nested depth and
+// parent), <pre> CodeSnippet, tables Table with text_as_html, other blocks are classified by the
+// text heuristics. Links and b/strong/i/em emphasis are recorded; script/style/nav/head are dropped.
+import type { Document } from 'domhandler';
+import { makeElement, type Element, type ElementMetadata } from '../../elements';
+import type { FormatPartitioner } from '../types';
+import {
+  isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleTitle, isUsCityStateZip, stripBullet,
+} from '../classify';
+import {
+  assignHeadingParents, decodeWith, detectAndDecode, encodingExists, escapeHtml, isTag, normalizeSpace, parseHtml,
+  type DomElement, type DomNode,
+} from './common';
+import { BadRequest } from '../../../domain/errors';
+
+const DROP = new Set([
+  'script', 'style', 'nav', 'head', 'noscript', 'template', 'svg', 'iframe', 'object', 'embed', 'canvas',
+  'select', 'button', 'input', 'textarea', 'map', 'audio', 'video', 'title', 'meta', 'link',
+]);
+const BLOCK = new Set([
+  'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'blockquote', 'ul', 'ol', 'dl', 'dt',
+  'dd', 'form', 'fieldset', 'figure', 'figcaption', 'address', 'center', 'hr', 'body', 'html', 'tr', 'td', 'th',
+  'tbody', 'thead', 'tfoot', 'caption', 'details', 'summary', 'legend', 'menu', 'hgroup', 'body',
+]);
+const HEADING: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+const EMPHASIS = new Set(['b', 'strong', 'i', 'em']);
+
+export interface HtmlOptions {
+  /**
+   * How a plain block that is not narrative text is typed: 'title' applies the library's
+   * is_possible_title (0.14-era HTML partitioner), 'uncategorized' follows the newer partitioner
+   * where only headings are titles.
+   */
+  shortText?: 'title' | 'uncategorized';
+  /** Extra metadata merged into every element (e.g. page_number for an epub chapter). */
+  metadata?: ElementMetadata;
+}
+
+type Kind = 'text' | 'title' | 'list' | 'code';
+interface Ctx {
+  kind: Kind;
+  level: number;
+  listDepth: number;
+  listParent?: string;
+}
+
+class HtmlWalker {
+  readonly out: Element[] = [];
+  private buf = '';
+  private links: { url: string; start: number; end: number }[] = [];
+  private emph: { tag: string; start: number; end: number }[] = [];
+  private stack: Ctx[] = [{ kind: 'text', level: 0, listDepth: 0 }];
+  private inPre = 0;
+
+  constructor(private readonly opts: HtmlOptions) {}
+
+  private get ctx(): Ctx {
+    return this.stack[this.stack.length - 1]!;
+  }
+
+  walk(nodes: DomNode[]): void {
+    for (const n of nodes) this.visit(n);
+  }
+
+  private visit(n: DomNode): void {
+    if (n.type === 'text') {
+      this.buf += n.data;
+      return;
+    }
+    if (n.type === 'cdata') {
+      this.walk(n.children);
+      return;
+    }
+    if (!isTag(n)) return;
+    const name = n.name.toLowerCase();
+    if (DROP.has(name)) return;
+    if (name === 'br') {
+      this.buf += '\n';
+      return;
+    }
+    if (name === 'table') {
+      this.flush();
+      this.emitTable(n);
+      return;
+    }
+    const level = HEADING[name];
+    if (level !== undefined) {
+      this.block(n, { ...this.ctx, kind: 'title', level });
+      return;
+    }
+    if (name === 'li') {
+      this.block(n, { ...this.ctx, kind: 'list', listDepth: this.ctx.listDepth + 1 });
+      return;
+    }
+    if (name === 'ul' || name === 'ol') {
+      // nested list items hang under the list item that contains them
+      const parentLi = this.ctx.kind === 'list' ? this.flush() : undefined;
+      this.stack.push({ ...this.ctx, kind: 'text', listParent: parentLi ?? this.ctx.listParent });
+      this.walk(n.children);
+      this.flush();
+      this.stack.pop();
+      return;
+    }
+    if (name === 'pre') {
+      this.inPre++;
+      this.block(n, { ...this.ctx, kind: 'code' });
+      this.inPre--;
+      return;
+    }
+    if (BLOCK.has(name)) {
+      this.flush();
+      this.walk(n.children);
+      this.flush();
+      return;
+    }
+    if (name === 'a' || EMPHASIS.has(name)) {
+      const start = this.buf.length;
+      this.walk(n.children);
+      const end = this.buf.length;
+      if (name === 'a') {
+        const href = n.attribs['href'];
+        if (href !== undefined && end >= start) this.links.push({ url: href, start, end });
+      } else if (end > start) {
+        this.emph.push({ tag: name, start, end });
+      }
+      return;
+    }
+    this.walk(n.children);
+  }
+
+  private block(n: DomElement, ctx: Ctx): void {
+    this.flush();
+    this.stack.push(ctx);
+    this.walk(n.children);
+    this.flush();
+    this.stack.pop();
+  }
+
+  /** Emits the buffered inline text as one element; returns its id. */
+  flush(): string | undefined {
+    const raw = this.buf;
+    const links = this.links;
+    const emph = this.emph;
+    this.buf = '';
+    this.links = [];
+    this.emph = [];
+    const ctx = this.ctx;
+    const text = ctx.kind === 'code' ? raw.replace(/^\n+/, '').replace(/\s+$/, '') : normalizeSpace(raw);
+    if (!text || !/\S/.test(text)) return undefined;
+    const md: ElementMetadata = { ...this.opts.metadata };
+    if (links.length) {
+      md.link_urls = links.map((l) => l.url);
+      md.link_texts = links.map((l) => normalizeSpace(raw.slice(l.start, l.end)));
+    }
+    const emphasized = emph.map((e) => ({ tag: e.tag, text: normalizeSpace(raw.slice(e.start, e.end)) })).filter((e) => e.text);
+    if (emphasized.length) {
+      md.emphasized_text_contents = emphasized.map((e) => e.text);
+      md.emphasized_text_tags = emphasized.map((e) => e.tag);
+    }
+    let el: Element;
+    switch (ctx.kind) {
+      case 'title':
+        el = makeElement('Title', text, { ...md, category_depth: ctx.level - 1 });
+        break;
+      case 'list':
+        el = makeElement('ListItem', stripBullet(text) || text, {
+          ...md,
+          category_depth: Math.max(0, ctx.listDepth - 1),
+          parent_id: ctx.listParent,
+        });
+        break;
+      case 'code':
+        el = makeElement('CodeSnippet', text, md);
+        break;
+      default:
+        el = makeElement(this.classify(text), isBulletedText(text) ? stripBullet(text) || text : text, md);
+    }
+    this.out.push(el);
+    return el.element_id;
+  }
+
+  private classify(text: string): string {
+    if (isBulletedText(text) && stripBullet(text)) return 'ListItem';
+    if (isUsCityStateZip(text)) return 'Address';
+    if (isEmailAddress(text)) return 'EmailAddress';
+    if (isPossibleNarrativeText(text)) return 'NarrativeText';
+    if (this.opts.shortText !== 'uncategorized' && isPossibleTitle(text)) return 'Title';
+    return 'UncategorizedText';
+  }
+
+  private emitTable(table: DomElement): void {
+    const rows: string[][] = [];
+    const collect = (el: DomElement): void => {
+      for (const c of el.children) {
+        if (!isTag(c)) continue;
+        const name = c.name.toLowerCase();
+        if (name === 'tr') {
+          const row: string[] = [];
+          for (const cell of c.children) {
+            if (isTag(cell) && (cell.name === 'td' || cell.name === 'th')) row.push(cellText(cell));
+          }
+          rows.push(row);
+        } else if (name === 'thead' || name === 'tbody' || name === 'tfoot') {
+          collect(c);
+        }
+      }
+    };
+    collect(table);
+    const text = rows.flat().filter(Boolean).join(' ');
+    if (!text) return;
+    let html = '<table>';
+    for (const row of rows) {
+      html += '<tr>';
+      for (const cell of row) html += `<td>${escapeHtml(cell)}</td>`;
+      html += '</tr>';
+    }
+    html += '</table>';
+    this.out.push(makeElement('Table', text, { ...this.opts.metadata, text_as_html: html }));
+  }
+}
+
+function cellText(cell: DomElement): string {
+  let s = '';
+  const rec = (n: DomNode): void => {
+    if (n.type === 'text') s += n.data;
+    else if (isTag(n)) {
+      const name = n.name.toLowerCase();
+      if (DROP.has(name)) return;
+      if (name === 'br' || name === 'p' || name === 'div' || name === 'li' || name === 'tr') s += ' ';
+      for (const c of n.children) rec(c);
+      if (name === 'td' || name === 'th' || name === 'p' || name === 'div') s += ' ';
+    }
+  };
+  for (const c of cell.children) rec(c);
+  return normalizeSpace(s);
+}
+
+/** Partitions a parsed HTML document. */
+export function htmlDomToElements(doc: Document | DomElement, opts: HtmlOptions = {}): Element[] {
+  const w = new HtmlWalker(opts);
+  w.walk(doc.children);
+  w.flush();
+  return assignHeadingParents(w.out);
+}
+
+export function htmlToElements(html: string, opts: HtmlOptions = {}): Element[] {
+  return htmlDomToElements(parseHtml(html), opts);
+}
+
+/** Charset from a BOM, then a <meta charset> / http-equiv declaration in the first 4 KB. */
+export function decodeHtml(data: Uint8Array, encoding?: string): string {
+  if (encoding) {
+    if (!encodingExists(encoding)) throw new BadRequest(`unsupported encoding: ${encoding}`);
+    return decodeWith(data, encoding);
+  }
+  const head = Buffer.from(data.buffer, data.byteOffset, Math.min(data.byteLength, 4096)).toString('latin1');
+  const m = /<meta[^>]+charset\s*=\s*["']?\s*([-\w:.]+)/i.exec(head);
+  const declared = m?.[1]?.toLowerCase();
+  if (declared && declared !== 'utf-8' && declared !== 'utf8' && encodingExists(declared)) {
+    // a document that is valid UTF-8 despite a legacy declaration is read as UTF-8
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(data);
+    } catch {
+      return decodeWith(data, declared);
+    }
+  }
+  return detectAndDecode(data);
+}
+
+export const partitionHtml: FormatPartitioner = async (data, ctx) => {
+  const html = decodeHtml(data, ctx.options.encoding);
+  return htmlToElements(html);
+};
