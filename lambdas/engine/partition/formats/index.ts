@@ -5,6 +5,7 @@ import { partitionText } from './text';
 import { partitionMarkdown } from './markdown';
 import { partitionRst } from './rst';
 import { partitionOrg } from './org';
+import { partitionCsv, partitionTsv, partitionXls, partitionXlsx } from './spreadsheet';
 
 export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> = {
   txt: partitionText,
@@ -12,4 +13,8 @@ export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> =
   md: partitionMarkdown,
   rst: partitionRst,
   org: partitionOrg,
+  csv: partitionCsv,
+  tsv: partitionTsv,
+  xlsx: partitionXlsx,
+  xls: partitionXls,
 };

@@ -1,0 +1,212 @@
+// Tabular formats. csv/tsv: one Table (delimiter sniffed for csv: comma, semicolon, pipe, tab).
+// xlsx/xls (SheetJS): per sheet, each connected region of non-empty cells becomes a Table; single-cell
+// rows leading or trailing a region become text elements (Title/NarrativeText/ListItem by the text
+// heuristics), as the open-source library's subtable detection does. page_number is the sheet index,
+// page_name the sheet name.
+import * as XLSX from 'xlsx';
+import { makeElement, type Element } from '../../elements';
+import type { FormatPartitioner } from '../types';
+import { isBulletedText, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle, stripBullet } from '../classify';
+import { UnprocessableDocument } from '../../../domain/errors';
+import { corrupt, decodeText, zipPreflight, tableText, tableToHtml } from './common';
+
+// ---------- delimited text ----------
+
+/** RFC 4180 parsing with quotes; rows of raw cell strings. */
+export function parseDelimited(text: string, delimiter: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let inQuotes = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inQuotes) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else inQuotes = false;
+      } else cell += ch;
+    } else if (ch === '"' && cell === '') {
+      inQuotes = true;
+    } else if (ch === delimiter) {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
+  }
+  if (cell !== '' || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
+  return rows.filter((r) => r.some((c) => c.trim() !== ''));
+}
+
+/** Like csv.Sniffer: the candidate giving the most consistent, > 1 column count over the first lines. */
+export function sniffDelimiter(text: string): string {
+  const sample = text.slice(0, 20_000);
+  let best = ',';
+  let bestScore = -1;
+  for (const d of [',', ';', '\t', '|']) {
+    const rows = parseDelimited(sample, d).slice(0, 20);
+    if (!rows.length) continue;
+    const counts = rows.map((r) => r.length);
+    const mode = counts.sort((a, b) => counts.filter((x) => x === b).length - counts.filter((x) => x === a).length)[0]!;
+    if (mode < 2) continue;
+    const consistent = rows.filter((r) => r.length === mode).length / rows.length;
+    const score = consistent * 10 + Math.min(mode, 5) / 10;
+    if (score > bestScore) {
+      bestScore = score;
+      best = d;
+    }
+  }
+  return best;
+}
+
+function rowsToTable(rows: string[][], md: Record<string, unknown> = {}): Element | undefined {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  const grid = rows.map((r) => [...r.map((c) => c.trim()), ...Array<string>(width - r.length).fill('')]);
+  const text = tableText(grid);
+  if (!text) return undefined;
+  return makeElement('Table', text, { ...md, text_as_html: tableToHtml(grid) });
+}
+
+function partitionDelimited(fixed?: string): FormatPartitioner {
+  return async (data, ctx) => {
+    const text = decodeText(data, ctx.options.encoding);
+    const delimiter = fixed ?? sniffDelimiter(text);
+    const table = rowsToTable(parseDelimited(text, delimiter));
+    return table ? [table] : [];
+  };
+}
+
+export const partitionCsv = partitionDelimited();
+export const partitionTsv = partitionDelimited('\t');
+
+// ---------- workbooks ----------
+
+function textElement(text: string, md: Record<string, unknown>): Element {
+  if (isBulletedText(text)) return makeElement('ListItem', stripBullet(text) || text, md);
+  if (isPossibleNumberedList(text)) return makeElement('ListItem', text, md);
+  if (isPossibleNarrativeText(text)) return makeElement('NarrativeText', text, md);
+  if (isPossibleTitle(text)) return makeElement('Title', text, md);
+  return makeElement('UncategorizedText', text, md);
+}
+
+/** Connected regions (8-neighbourhood) of non-empty cells, each as a bounding box. */
+function regions(grid: string[][], nRows: number, nCols: number): { r0: number; r1: number; c0: number; c1: number }[] {
+  const seen = new Uint8Array(nRows * nCols);
+  const out: { r0: number; r1: number; c0: number; c1: number }[] = [];
+  for (let r = 0; r < nRows; r++) {
+    for (let c = 0; c < nCols; c++) {
+      if (seen[r * nCols + c] || !grid[r]![c]) continue;
+      const box = { r0: r, r1: r, c0: c, c1: c };
+      const stack = [[r, c]];
+      seen[r * nCols + c] = 1;
+      while (stack.length) {
+        const [y, x] = stack.pop()!;
+        box.r0 = Math.min(box.r0, y!);
+        box.r1 = Math.max(box.r1, y!);
+        box.c0 = Math.min(box.c0, x!);
+        box.c1 = Math.max(box.c1, x!);
+        for (let dy = -1; dy <= 1; dy++) {
+          for (let dx = -1; dx <= 1; dx++) {
+            const ny = y! + dy;
+            const nx = x! + dx;
+            if (ny < 0 || nx < 0 || ny >= nRows || nx >= nCols || seen[ny * nCols + nx] || !grid[ny]![nx]) continue;
+            seen[ny * nCols + nx] = 1;
+            stack.push([ny, nx]);
+          }
+        }
+      }
+      out.push(box);
+    }
+  }
+  // merge overlapping boxes so a region is read once
+  let merged = true;
+  while (merged) {
+    merged = false;
+    for (let i = 0; i < out.length && !merged; i++) {
+      for (let j = i + 1; j < out.length; j++) {
+        const a = out[i]!;
+        const b = out[j]!;
+        if (a.r0 <= b.r1 && b.r0 <= a.r1 && a.c0 <= b.c1 && b.c0 <= a.c1) {
+          out[i] = { r0: Math.min(a.r0, b.r0), r1: Math.max(a.r1, b.r1), c0: Math.min(a.c0, b.c0), c1: Math.max(a.c1, b.c1) };
+          out.splice(j, 1);
+          merged = true;
+          break;
+        }
+      }
+    }
+  }
+  return out.sort((a, b) => a.r0 - b.r0 || a.c0 - b.c0);
+}
+
+const MAX_CELLS = 5_000_000;
+
+function sheetElements(ws: XLSX.WorkSheet, index: number, name: string): Element[] {
+  const ref = ws['!ref'];
+  if (!ref) return [];
+  const range = XLSX.utils.decode_range(ref);
+  const nRows = range.e.r - range.s.r + 1;
+  const nCols = range.e.c - range.s.c + 1;
+  if (nRows * nCols > MAX_CELLS) throw new UnprocessableDocument(`sheet "${name}" is too large (${nRows}x${nCols} cells)`);
+  const grid: string[][] = Array.from({ length: nRows }, () => Array<string>(nCols).fill(''));
+  for (const key of Object.keys(ws)) {
+    if (key[0] === '!') continue;
+    const cell = ws[key] as XLSX.CellObject;
+    const addr = XLSX.utils.decode_cell(key);
+    const r = addr.r - range.s.r;
+    const c = addr.c - range.s.c;
+    if (r < 0 || c < 0 || r >= nRows || c >= nCols) continue;
+    const v = cell.w ?? (cell.v === undefined || cell.v === null ? '' : String(cell.v));
+    grid[r]![c] = v.replace(/\s+/g, ' ').trim();
+  }
+  const md = { page_number: index, page_name: name };
+  const out: Element[] = [];
+  for (const box of regions(grid, nRows, nCols)) {
+    let rows = grid.slice(box.r0, box.r1 + 1).map((row) => row.slice(box.c0, box.c1 + 1));
+    const single = (row: string[]): boolean => row.filter(Boolean).length === 1;
+    const leading: string[] = [];
+    const trailing: string[] = [];
+    while (rows.length && single(rows[0]!)) leading.push(rows.shift()!.find(Boolean)!);
+    while (rows.length && single(rows[rows.length - 1]!)) trailing.unshift(rows.pop()!.find(Boolean)!);
+    for (const t of leading) out.push(textElement(t, md));
+    if (rows.length) {
+      // drop columns that are empty across the remaining rows' box edges
+      const table = rowsToTable(rows, md);
+      if (table) out.push(table);
+    }
+    for (const t of trailing) out.push(textElement(t, md));
+  }
+  return out;
+}
+
+function readWorkbook(data: Uint8Array, kind: 'xlsx' | 'xls'): XLSX.WorkBook {
+  if (kind === 'xlsx') zipPreflight(data, 'xlsx'); // size/entry caps before SheetJS inflates anything
+  try {
+    return XLSX.read(data, { type: 'buffer', cellHTML: false, cellFormula: false, cellStyles: false, sheetStubs: false });
+  } catch (err) {
+    return corrupt(kind, err);
+  }
+}
+
+function partitionWorkbook(kind: 'xlsx' | 'xls'): FormatPartitioner {
+  return async (data) => {
+    const wb = readWorkbook(data, kind);
+    const out: Element[] = [];
+    wb.SheetNames.forEach((name, i) => {
+      const ws = wb.Sheets[name];
+      if (ws) out.push(...sheetElements(ws, i + 1, name));
+    });
+    return out;
+  };
+}
+
+export const partitionXlsx = partitionWorkbook('xlsx');
+export const partitionXls = partitionWorkbook('xls');
