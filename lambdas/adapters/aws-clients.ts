@@ -1,0 +1,48 @@
+// Module-level AWS SDK clients, created once per runtime and reused across invocations.
+// Endpoints come from the SDK's own AWS_ENDPOINT_URL_<SERVICE> variables; S3 needs path-style
+// addressing whenever a custom endpoint is set (emulators, LocalStack).
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { config } from '../config';
+
+let ddb: DynamoDBDocumentClient | undefined;
+let s3: S3Client | undefined;
+let sqs: SQSClient | undefined;
+let kms: KMSClient | undefined;
+
+export function documentClient(): DynamoDBDocumentClient {
+  ddb ??= DynamoDBDocumentClient.from(new DynamoDBClient({ region: config().AWS_REGION }), {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
+  });
+  return ddb;
+}
+
+export function s3Client(): S3Client {
+  s3 ??= new S3Client({
+    region: config().AWS_REGION,
+    forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL),
+  });
+  return s3;
+}
+
+export function sqsClient(): SQSClient {
+  sqs ??= new SQSClient({ region: config().AWS_REGION });
+  return sqs;
+}
+
+export function kmsClient(): KMSClient {
+  kms ??= new KMSClient({ region: config().AWS_REGION });
+  return kms;
+}
+
+/** Forget the clients (tests that restart emulators on new ports). */
+export function resetClients(): void {
+  ddb?.destroy();
+  s3?.destroy();
+  sqs?.destroy();
+  kms?.destroy();
+  ddb = s3 = sqs = kms = undefined;
+}

@@ -1,0 +1,238 @@
+// Source and destination connectors: CRUD, secret handling and connection checks.
+// Secrets are split from the config on write, sealed by the SecretBox and stored apart; responses
+// carry masked values only. A client that sends a masked value back (a GET body round trip) keeps
+// the stored secret. Connection checks are recorded as SCHEDULED, handed to a work queue, and the
+// consumer (runCheck) records SUCCESS or FAILURE with a reason.
+import { randomUUID } from 'node:crypto';
+import { monotonicFactory } from 'ulid';
+import type { Clock, KeyValueStore, SecretBox, StoredItem, WorkQueue } from './ports';
+import { systemClock } from './ports';
+import { NotFound, ValidationError } from './errors';
+import type { Principal } from './auth';
+import { ENTITY, keys, type ConnectorKind } from '../data/keys';
+
+const nextSortId = monotonicFactory();
+
+/** What the service needs from the connector registry (lambdas/connectors). */
+export interface ConnectorCatalog {
+  types(kind: ConnectorKind): string[];
+  /** Validates and defaults a create/update config, or throws ValidationError located at `loc`. */
+  validate(kind: ConnectorKind, type: string, config: unknown, loc: (string | number)[]): Record<string, unknown>;
+  /** The response (output) shape of a stored config, secrets included in clear. */
+  output(kind: ConnectorKind, type: string, config: Record<string, unknown>): Record<string, unknown>;
+  /** Secret field names; free-form types find them by name in `config`. */
+  secretFields(kind: ConnectorKind, type: string, config?: Record<string, unknown>): string[];
+  check(kind: ConnectorKind, type: string, config: Record<string, unknown>): Promise<{ status: 'SUCCESS' | 'FAILURE'; reason?: string }>;
+}
+
+export const SECRET_MASK = '**********';
+
+export interface ConnectorRecord {
+  id: string;
+  name: string;
+  type: string;
+  config: Record<string, unknown>;
+  created_at: string;
+  updated_at: string | null;
+}
+
+export interface ConnectionCheckRecord {
+  id: string;
+  status: 'SCHEDULED' | 'SUCCESS' | 'FAILURE';
+  reason: string | null;
+  created_at: string;
+  reported_at: string | null;
+}
+
+export interface ConnectionCheckMessage {
+  task: 'connection-check';
+  accountId: string;
+  kind: ConnectorKind;
+  connectorId: string;
+  checkSK: string;
+}
+
+const label = (kind: ConnectorKind) => (kind === 'source' ? 'Source' : 'Destination');
+
+export class ConnectorService {
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly secrets: SecretBox,
+    private readonly catalog: ConnectorCatalog,
+    private readonly checks: WorkQueue,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  async list(p: Principal, kind: ConnectorKind, type?: string): Promise<ConnectorRecord[]> {
+    const items = await this.store.queryPrefix(keys.account(p.accountId), keys.connectorPrefix(kind));
+    const filtered = type ? items.filter((i) => i.type === type) : items;
+    filtered.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return filtered.map((i) => this.toRecord(kind, i));
+  }
+
+  async create(p: Principal, kind: ConnectorKind, input: { name: string; type: string; config: unknown }): Promise<ConnectorRecord> {
+    const config = this.catalog.validate(kind, input.type, input.config, ['body', 'config']);
+    const id = randomUUID();
+    const now = this.clock.now().toISOString();
+    const item: StoredItem = {
+      ...keys.connector(p.accountId, kind, id),
+      entity: kind === 'source' ? ENTITY.source : ENTITY.destination,
+      createdAt: now,
+      id,
+      name: input.name,
+      type: input.type,
+      ...(await this.splitSecrets(kind, input.type, config)),
+    };
+    await this.store.put(item, { ifNotExists: true });
+    return this.toRecord(kind, item);
+  }
+
+  async get(p: Principal, kind: ConnectorKind, id: string): Promise<ConnectorRecord> {
+    return this.toRecord(kind, await this.load(p.accountId, kind, id));
+  }
+
+  async update(p: Principal, kind: ConnectorKind, id: string, input: { config: unknown }): Promise<ConnectorRecord> {
+    const current = await this.load(p.accountId, kind, id);
+    const type = String(current.type);
+    const sealed = (current.sealedSecrets ?? {}) as Record<string, string>;
+    const incoming = { ...((input.config ?? {}) as Record<string, unknown>) };
+    // A masked value sent back means "keep what is stored".
+    for (const f of this.catalog.secretFields(kind, type, incoming)) {
+      if (incoming[f] === SECRET_MASK && sealed[f] !== undefined) incoming[f] = await this.secrets.open(sealed[f]);
+    }
+    const config = this.catalog.validate(kind, type, incoming, ['body', 'config']);
+    const item: StoredItem = {
+      ...current,
+      ...(await this.splitSecrets(kind, type, config)),
+      updatedAt: this.clock.now().toISOString(),
+    };
+    await this.store.put(item, { ifExists: true });
+    return this.toRecord(kind, item);
+  }
+
+  async delete(p: Principal, kind: ConnectorKind, id: string): Promise<{ detail: string }> {
+    await this.load(p.accountId, kind, id);
+    await this.store.delete(keys.connector(p.accountId, kind, id));
+    const checks = await this.store.queryPrefix(keys.account(p.accountId), keys.connectionCheckPrefix(kind, id));
+    await Promise.all(checks.map((c) => this.store.delete(c)));
+    return { detail: `${label(kind)} with id ${id} successfully deleted.` };
+  }
+
+  /** Records a SCHEDULED check and queues it; the consumer fills in the outcome. */
+  async requestCheck(p: Principal, kind: ConnectorKind, id: string): Promise<ConnectionCheckRecord> {
+    await this.load(p.accountId, kind, id);
+    const now = this.clock.now().toISOString();
+    const checkKey = keys.connectionCheck(p.accountId, kind, id, nextSortId());
+    const item: StoredItem = {
+      ...checkKey,
+      entity: ENTITY.connectionCheck,
+      createdAt: now,
+      id: randomUUID(),
+      status: 'SCHEDULED',
+    };
+    await this.store.put(item);
+    const message: ConnectionCheckMessage = { task: 'connection-check', accountId: p.accountId, kind, connectorId: id, checkSK: checkKey.SK };
+    await this.checks.send({ ...message });
+    return toCheckRecord(item);
+  }
+
+  async latestCheck(p: Principal, kind: ConnectorKind, id: string): Promise<ConnectionCheckRecord> {
+    await this.load(p.accountId, kind, id);
+    const [latest] = await this.store.queryPrefix(keys.account(p.accountId), keys.connectionCheckPrefix(kind, id), {
+      descending: true,
+      limit: 1,
+    });
+    if (!latest) throw new NotFound(`No connection check found for ${label(kind).toLowerCase()} ${id}`);
+    return toCheckRecord(latest);
+  }
+
+  /** Queue consumer: runs the check against the real connector and records the outcome. */
+  async runCheck(msg: ConnectionCheckMessage): Promise<ConnectionCheckRecord | undefined> {
+    const checkKey = { PK: keys.account(msg.accountId), SK: msg.checkSK };
+    const check = await this.store.get(checkKey);
+    if (!check || check.status !== 'SCHEDULED') return check ? toCheckRecord(check) : undefined;
+    let outcome: { status: 'SUCCESS' | 'FAILURE'; reason?: string };
+    const connector = await this.store.get(keys.connector(msg.accountId, msg.kind, msg.connectorId));
+    if (!connector) {
+      outcome = { status: 'FAILURE', reason: 'connector was deleted before the check ran' };
+    } else {
+      const config = await this.clearConfig(connector);
+      try {
+        outcome = await this.catalog.check(msg.kind, String(connector.type), config);
+      } catch (err) {
+        outcome = { status: 'FAILURE', reason: (err as Error).message };
+      }
+    }
+    const done: StoredItem = {
+      ...check,
+      status: outcome.status,
+      reason: outcome.reason ?? null,
+      reportedAt: this.clock.now().toISOString(),
+      updatedAt: this.clock.now().toISOString(),
+    };
+    await this.store.put(done);
+    return toCheckRecord(done);
+  }
+
+  /** The stored config with secrets decrypted, for connector runtimes (jobs, checks). */
+  async clearConfig(item: StoredItem): Promise<Record<string, unknown>> {
+    const config = { ...((item.config ?? {}) as Record<string, unknown>) };
+    const sealed = (item.sealedSecrets ?? {}) as Record<string, string>;
+    for (const [field, value] of Object.entries(sealed)) config[field] = await this.secrets.open(value);
+    return config;
+  }
+
+  private async load(accountId: string, kind: ConnectorKind, id: string): Promise<StoredItem> {
+    const item = await this.store.get(keys.connector(accountId, kind, id));
+    if (!item) throw new NotFound(`${label(kind)} with id ${id} not found`);
+    return item;
+  }
+
+  private async splitSecrets(
+    kind: ConnectorKind,
+    type: string,
+    config: Record<string, unknown>,
+  ): Promise<{ config: Record<string, unknown>; sealedSecrets: Record<string, string> }> {
+    const plain = { ...config };
+    const sealedSecrets: Record<string, string> = {};
+    for (const field of this.catalog.secretFields(kind, type, config)) {
+      const value = plain[field];
+      delete plain[field];
+      if (value === undefined || value === null) continue;
+      sealedSecrets[field] = await this.secrets.seal(typeof value === 'string' ? value : JSON.stringify(value));
+    }
+    return { config: plain, sealedSecrets };
+  }
+
+  private toRecord(kind: ConnectorKind, item: StoredItem): ConnectorRecord {
+    const type = String(item.type);
+    const config = { ...((item.config ?? {}) as Record<string, unknown>) };
+    for (const field of Object.keys((item.sealedSecrets ?? {}) as Record<string, string>)) config[field] = SECRET_MASK;
+    return {
+      id: String(item.id),
+      name: String(item.name),
+      type,
+      config: this.catalog.output(kind, type, config),
+      created_at: item.createdAt,
+      updated_at: item.updatedAt ?? null,
+    };
+  }
+}
+
+function toCheckRecord(item: StoredItem): ConnectionCheckRecord {
+  return {
+    id: String(item.id),
+    status: item.status as ConnectionCheckRecord['status'],
+    reason: (item.reason as string | null | undefined) ?? null,
+    created_at: item.createdAt,
+    reported_at: (item.reportedAt as string | undefined) ?? null,
+  };
+}
+
+/** Rejects a type that the catalogue does not know (422 on the `type` field). */
+export function assertKnownType(catalog: ConnectorCatalog, kind: ConnectorKind, type: string, loc: (string | number)[]): void {
+  const allowed = catalog.types(kind);
+  if (!allowed.includes(type)) {
+    throw ValidationError.single(loc, `Input should be ${allowed.map((t) => `'${t}'`).join(', ')}`, 'enum', type);
+  }
+}

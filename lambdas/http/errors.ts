@@ -1,0 +1,21 @@
+// The one place where errors become HTTP responses. Domain errors carry their status; anything
+// else is logged with its stack and answered 500 without internals.
+import { DomainError, RateLimited, ValidationError } from '../domain/errors';
+import { errorFields, log } from '../logger';
+import type { HttpResponse } from './response';
+import { json } from './response';
+
+export function errorResponse(err: unknown, context: Record<string, unknown> = {}): HttpResponse {
+  if (err instanceof ValidationError) return json(422, { detail: err.issues });
+  if (err instanceof RateLimited) {
+    const res = json(429, { detail: err.message });
+    res.headers['retry-after'] = String(err.retryAfterSeconds);
+    return res;
+  }
+  if (err instanceof DomainError) {
+    if (err.status >= 500) log.warn('request failed', { ...context, status: err.status, ...errorFields(err) });
+    return json(err.status, { detail: err.message });
+  }
+  log.error('unhandled error', { ...context, ...errorFields(err) });
+  return json(500, { detail: 'Internal server error' });
+}

@@ -1,0 +1,109 @@
+// The one middleware stack every HTTP handler uses (middy): header normalisation, authentication,
+// request parsing and zod validation, then the handler, then error mapping last. Handlers stay thin:
+// they receive typed, validated input and return a value (JSON with the route's success status) or
+// a full response via reply().
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { errorResponse } from './errors';
+import { json, Reply, type HttpResponse } from './response';
+import { parseOr422 } from './validation';
+import { parseMultipart, type MultipartForm, type MultipartLimits } from './multipart';
+import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../domain/errors';
+import type { Principal } from '../domain/auth';
+import { services } from '../services';
+import { config } from '../config';
+
+type Schema = z.ZodType | undefined;
+type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema> {
+  /** JSON body schema (content-type application/json). */
+  body?: B;
+  /** Query-string schema; values arrive as strings (repeated keys as arrays). */
+  query?: Q;
+  /** Path-parameter schema. */
+  params?: P;
+  /** Parse a multipart/form-data body instead of JSON. */
+  multipart?: MultipartLimits;
+  /** Authenticate the caller (default true). */
+  auth?: boolean;
+  /** Status of a successful plain-value result (default 200). */
+  status?: number;
+}
+
+export interface HttpRequest<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  form?: MultipartForm;
+  principal: Principal;
+  headers: Record<string, string>;
+  event: APIGatewayProxyEvent;
+}
+
+function rawBody(event: APIGatewayProxyEvent): Buffer {
+  if (!event.body) return Buffer.alloc(0);
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+}
+
+function queryObject(event: APIGatewayProxyEvent): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const multi = event.multiValueQueryStringParameters ?? {};
+  for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (v !== undefined) out[k] = v;
+  for (const [k, vs] of Object.entries(multi)) if (vs && vs.length > 1) out[k] = vs;
+  return out;
+}
+
+function parseJsonBody(buf: Buffer, contentType: string | undefined): unknown {
+  if (buf.length === 0) return undefined;
+  if (contentType && !/^application\/(.+\+)?json/i.test(contentType)) {
+    throw new UnsupportedMediaType(`Expected an application/json request body, got ${contentType.split(';')[0]}`);
+  }
+  try {
+    return JSON.parse(buf.toString('utf8'));
+  } catch (err) {
+    throw new ValidationError([{ loc: ['body'], msg: `JSON decode error: ${(err as Error).message}`, type: 'json_invalid' }]);
+  }
+}
+
+export function httpRoute<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
+  spec: RouteSpec<B, Q, P>,
+  fn: (req: HttpRequest<Out<B>, Out<Q>, Out<P>>) => Promise<unknown>,
+) {
+  return middy<APIGatewayProxyEvent, HttpResponse, Error, Context>()
+    .use(httpHeaderNormalizer())
+    .use({
+      onError: async (request) => {
+        request.response = errorResponse(request.error, {
+          method: request.event?.httpMethod,
+          path: request.event?.path,
+          requestId: request.context?.awsRequestId,
+        });
+      },
+    })
+    .handler(async (event) => {
+      const headers = Object.fromEntries(
+        Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v ?? '')]),
+      );
+      const principal =
+        spec.auth === false
+          ? { accountId: '', userId: '' }
+          : await services().auth.authenticate(headers['service-api-key'] || headers['unstructured-api-key']);
+      const params = (spec.params ? parseOr422(spec.params, event.pathParameters ?? {}, ['path']) : undefined) as Out<P>;
+      const query = (spec.query ? parseOr422(spec.query, queryObject(event), ['query']) : undefined) as Out<Q>;
+      const buf = rawBody(event);
+      if (buf.length > config().MAX_BODY_BYTES) throw new PayloadTooLarge('Request body is too large');
+      let body = undefined as Out<B>;
+      let form: MultipartForm | undefined;
+      if (spec.multipart) {
+        form = await parseMultipart(buf, headers['content-type'], spec.multipart);
+      } else if (spec.body) {
+        body = parseOr422(spec.body, parseJsonBody(buf, headers['content-type']), ['body']) as Out<B>;
+      }
+      const result = await fn({ body, query, params, form, principal, headers, event });
+      if (result instanceof Reply) return result.response;
+      return json(spec.status ?? 200, result ?? null);
+    });
+}

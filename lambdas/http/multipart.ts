@@ -1,0 +1,88 @@
+// multipart/form-data parsing for Lambda proxy events (the body arrives base64-encoded).
+// Array fields are normalised here: repeated parts, `name[]` parts and (by the caller's choice)
+// comma-joined strings all end up as string arrays keyed by the bare name.
+import busboy from 'busboy';
+import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../domain/errors';
+
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
+export interface MultipartForm {
+  fields: Record<string, string[]>;
+  files: UploadedFile[];
+}
+
+export interface MultipartLimits {
+  maxFiles: number;
+  maxFileBytes: number;
+  fileFields: string[];
+}
+
+export function parseMultipart(body: Buffer, contentType: string | undefined, limits: MultipartLimits): Promise<MultipartForm> {
+  if (!contentType || !/^multipart\/form-data/i.test(contentType)) {
+    throw new UnsupportedMediaType('Expected a multipart/form-data request body');
+  }
+  return new Promise((resolve, reject) => {
+    const form: MultipartForm = { fields: {}, files: [] };
+    let failed: Error | undefined;
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({
+        headers: { 'content-type': contentType },
+        limits: { files: limits.maxFiles, fileSize: limits.maxFileBytes, fieldSize: 10 * 1024 * 1024 },
+        defParamCharset: 'utf8',
+      });
+    } catch (err) {
+      reject(ValidationError.single(['body'], `Malformed multipart body: ${(err as Error).message}`, 'value_error'));
+      return;
+    }
+    bb.on('field', (rawName, value) => {
+      const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
+      (form.fields[name] ??= []).push(value);
+    });
+    bb.on('file', (rawName, stream, info) => {
+      const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('limit', () => {
+        failed ??= new PayloadTooLarge(`File ${info.filename ?? name} exceeds the ${Math.round(limits.maxFileBytes / 1e6)} MB limit`);
+      });
+      stream.on('end', () => {
+        if (!limits.fileFields.includes(name)) return;
+        form.files.push({
+          field: name,
+          filename: info.filename || 'upload',
+          contentType: info.mimeType || 'application/octet-stream',
+          data: Buffer.concat(chunks),
+        });
+      });
+    });
+    bb.on('filesLimit', () => {
+      failed ??= ValidationError.single(['body', limits.fileFields[0] ?? 'files'], `At most ${limits.maxFiles} files are accepted`, 'too_long');
+    });
+    bb.on('error', (err: Error) => reject(ValidationError.single(['body'], `Malformed multipart body: ${err.message}`, 'value_error')));
+    bb.on('close', () => (failed ? reject(failed) : resolve(form)));
+    bb.end(body);
+  });
+}
+
+/** A form value as a list: repeated parts, or one comma-joined string. */
+export function formList(fields: Record<string, string[]>, name: string): string[] {
+  const raw = fields[name] ?? [];
+  return raw.flatMap((v) => {
+    const t = v.trim();
+    if (t.startsWith('[') && t.endsWith(']')) {
+      try {
+        const arr = JSON.parse(t);
+        if (Array.isArray(arr)) return arr.map(String);
+      } catch {
+        /* not JSON: fall through to comma splitting */
+      }
+    }
+    return t.split(',').map((s) => s.trim()).filter(Boolean);
+  });
+}

@@ -1,0 +1,23 @@
+// Asynchronous work queues and their consumers. Read by the CDK (an SQS queue with a DLQ and an
+// event-source mapping per entry) and by the local runner (a poller per entry).
+
+export interface QueueDefinition {
+  /** Logical name; the physical queue is `${stackPrefix}-${name}`. */
+  name: string;
+  /** Environment variable through which producers learn the queue URL. */
+  urlEnv: string;
+  handler: { file: string; export: string };
+  /** Receives before a message moves to the dead-letter queue. */
+  maxReceiveCount: number;
+  visibilityTimeoutSeconds: number;
+}
+
+export const QUEUES: QueueDefinition[] = [
+  {
+    name: 'connection-checks',
+    urlEnv: 'CONNECTION_CHECK_QUEUE_URL',
+    handler: { file: 'workers', export: 'connectionCheckWorker' },
+    maxReceiveCount: 3,
+    visibilityTimeoutSeconds: 60,
+  },
+];

@@ -1,0 +1,120 @@
+// The route table: the single source of truth for every HTTP endpoint. The CDK API construct
+// creates one Lambda per entry from it, the local router dispatches with it, the OpenAPI document
+// is generated from it, and each handler takes its validation schemas from its own entry.
+import { z } from 'zod';
+import {
+  ConnectorInformation,
+  CreateConnector,
+  DagNodeConnectionCheck,
+  DeleteResponse,
+  DestinationIdParams,
+  DestinationListQuery,
+  SourceIdParams,
+  SourceListQuery,
+  UpdateConnector,
+} from './schemas/connectors';
+import { PartitionForm, PartitionResponse } from './schemas/partition';
+import type { MultipartLimits } from './http/multipart';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteDefinition {
+  operationId: string;
+  method: HttpMethod;
+  /** API path with {param} placeholders; collection paths keep their trailing slash as documented. */
+  path: string;
+  /** Handler module under lambdas/handlers (without extension) and its export. */
+  handler: { file: string; export: string };
+  tag: string;
+  summary: string;
+  auth?: boolean;
+  status?: number;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  multipart?: MultipartLimits & { schema: z.ZodType };
+  response?: z.ZodType;
+  /** Response media type when not JSON. */
+  responseType?: string;
+  /** Lambda sizing hints for CDK (heavy routes such as partition). */
+  memoryMb?: number;
+  timeoutSeconds?: number;
+}
+
+const MB = 1024 * 1024;
+
+function connectorRoutes(kind: 'source' | 'destination'): RouteDefinition[] {
+  const plural = kind === 'source' ? 'sources' : 'destinations';
+  const Kind = kind === 'source' ? 'Source' : 'Destination';
+  const idParams = kind === 'source' ? SourceIdParams : DestinationIdParams;
+  const idName = `${kind}_id`;
+  const file = 'connectors';
+  const tag = plural;
+  return [
+    {
+      operationId: `list_${plural}`, method: 'GET', path: `/api/v1/${plural}/`, tag,
+      summary: `List ${plural}`, handler: { file, export: `list${Kind}s` },
+      query: kind === 'source' ? SourceListQuery : DestinationListQuery, response: z.array(ConnectorInformation),
+    },
+    {
+      operationId: `create_${kind}`, method: 'POST', path: `/api/v1/${plural}/`, tag,
+      summary: `Create ${kind} connector`, handler: { file, export: `create${Kind}` },
+      body: CreateConnector, response: ConnectorInformation,
+    },
+    {
+      operationId: `get_${kind}`, method: 'GET', path: `/api/v1/${plural}/{${idName}}`, tag,
+      summary: `Get ${kind} connector`, handler: { file, export: `get${Kind}` },
+      params: idParams, response: ConnectorInformation,
+    },
+    {
+      operationId: `update_${kind}`, method: 'PUT', path: `/api/v1/${plural}/{${idName}}`, tag,
+      summary: `Update ${kind} connector`, handler: { file, export: `update${Kind}` },
+      params: idParams, body: UpdateConnector, response: ConnectorInformation,
+    },
+    {
+      operationId: `delete_${kind}`, method: 'DELETE', path: `/api/v1/${plural}/{${idName}}`, tag,
+      summary: `Delete ${kind} connector`, handler: { file, export: `delete${Kind}` },
+      params: idParams, response: DeleteResponse,
+    },
+    {
+      operationId: `create_connection_check_${plural}`, method: 'POST', path: `/api/v1/${plural}/{${idName}}/connection-check`, tag,
+      summary: `Start a connection check of a ${kind}`, handler: { file, export: `create${Kind}Check` },
+      params: idParams, status: 202, response: DagNodeConnectionCheck,
+    },
+    {
+      operationId: `get_connection_check_${plural}`, method: 'GET', path: `/api/v1/${plural}/{${idName}}/connection-check`, tag,
+      summary: `Latest connection check of a ${kind}`, handler: { file, export: `get${Kind}Check` },
+      params: idParams, response: DagNodeConnectionCheck,
+    },
+  ];
+}
+
+export const ROUTES: RouteDefinition[] = [
+  {
+    operationId: 'healthcheck', method: 'GET', path: '/healthcheck', tag: 'general', auth: false,
+    summary: 'Health check', handler: { file: 'meta', export: 'healthcheck' },
+    response: z.object({ healthcheck: z.string() }),
+  },
+  {
+    operationId: 'openapi', method: 'GET', path: '/openapi.json', tag: 'general', auth: false,
+    summary: 'OpenAPI description of this API', handler: { file: 'meta', export: 'openapi' },
+  },
+  {
+    operationId: 'docs', method: 'GET', path: '/docs', tag: 'general', auth: false,
+    summary: 'API documentation page', handler: { file: 'meta', export: 'docs' }, responseType: 'text/html',
+  },
+  ...connectorRoutes('destination'),
+  ...connectorRoutes('source'),
+  {
+    operationId: 'partition', method: 'POST', path: '/general/v0/general', tag: 'general',
+    summary: 'Partition a document into elements', handler: { file: 'partition', export: 'partition' },
+    multipart: { maxFiles: 10, maxFileBytes: 50 * 1000 * 1000, fileFields: ['files'], schema: PartitionForm },
+    response: PartitionResponse, memoryMb: 3008, timeoutSeconds: 900,
+  },
+];
+
+export function routeById(operationId: string): RouteDefinition {
+  const r = ROUTES.find((x) => x.operationId === operationId);
+  if (!r) throw new Error(`unknown route ${operationId}`);
+  return r;
+}

@@ -1,0 +1,132 @@
+// The whole service on one machine: local AWS emulators in this process, the environment pointing
+// the AWS SDK at them (AWS_ENDPOINT_URL_*), the resources the CDK stack would create, the queue
+// consumers and the HTTP router. Used by `npm start` and by the integration/e2e tests.
+import { join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { startDynamo } from './emulators/dynamodb';
+import { startS3 } from './emulators/s3';
+import { startSqs } from './emulators/sqs';
+import { startSes } from './emulators/ses';
+import { startAzurite } from './emulators/azurite';
+import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
+import { startQueuePollers } from './queue-poller';
+import { startRouter } from './router';
+import { QUEUES } from '../lambdas/queues';
+import { resetConfig } from '../lambdas/config';
+import { resetClients } from '../lambdas/adapters/aws-clients';
+import { resetSecretBox } from '../lambdas/adapters/secret-box';
+import { resetServices } from '../lambdas/services';
+
+export interface LocalStackOptions {
+  /** Where every emulator keeps its data (default .data/). */
+  dataDir: string;
+  /** HTTP port of the API (0: any free port). */
+  port: number;
+  host?: string;
+  authMode?: 'none' | 'keyed';
+  /** Also start Azurite (Azure Blob emulator) and export its connection string. */
+  azurite?: boolean;
+  /** One line per component as it starts. */
+  log?: (line: string) => void;
+  onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void;
+}
+
+export interface LocalStack {
+  url: string;
+  endpoints: Record<string, string>;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+const REGION = 'us-east-1';
+
+export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  const dataDir = resolve(opts.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const log = opts.log ?? (() => undefined);
+  const stops: (() => Promise<void>)[] = [];
+  const endpoints: Record<string, string> = {};
+
+  try {
+    const dynamo = await startDynamo({ dataDir: join(dataDir, 'dynamodb') });
+    stops.push(dynamo.stop);
+    endpoints.dynamodb = dynamo.endpoint;
+    log(`dynamodb   dynalite            ${dynamo.endpoint}`);
+
+    const s3 = await startS3({ dataDir: join(dataDir, 's3') });
+    stops.push(s3.stop);
+    endpoints.s3 = s3.endpoint;
+    log(`s3         s3rver              ${s3.endpoint}`);
+
+    const sqs = await startSqs({ dataDir: join(dataDir, 'sqs') });
+    stops.push(sqs.stop);
+    endpoints.sqs = sqs.endpoint;
+    log(`sqs        fauxqs              ${sqs.endpoint}`);
+
+    const ses = await startSes({});
+    stops.push(ses.stop);
+    endpoints.sesv2 = ses.endpoint;
+    log(`sesv2      aws-ses-v2-local    ${ses.endpoint}`);
+
+    if (opts.azurite) {
+      const az = await startAzurite({ dataDir: join(dataDir, 'azurite') });
+      stops.push(az.stop);
+      endpoints.azureBlob = az.endpoint;
+      process.env.AZURITE_CONNECTION_STRING = az.connectionString;
+      log(`azure blob azurite             ${az.endpoint}`);
+    }
+
+    const env: Record<string, string> = {
+      AWS_REGION: REGION,
+      AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
+      AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
+      AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+      AWS_ENDPOINT_URL_S3: endpoints.s3,
+      AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+      AWS_ENDPOINT_URL_SESV2: endpoints.sesv2,
+      TABLE_NAME: process.env.TABLE_NAME ?? 'wps',
+      BUCKET_NAME: process.env.BUCKET_NAME ?? 'wps-data',
+      AUTH_MODE: opts.authMode ?? (process.env.AUTH_MODE as 'none' | 'keyed' | undefined) ?? 'none',
+      SECRETS_KEY_FILE: join(dataDir, 'secrets.key'),
+    };
+    Object.assign(process.env, env);
+    resetConfig();
+    resetClients();
+    resetSecretBox();
+    resetServices();
+
+    await ensureTable(env.TABLE_NAME!, REGION);
+    await ensureBucket(env.BUCKET_NAME!, REGION);
+    const queueUrls = await ensureQueues('wps', REGION);
+    for (const q of QUEUES) {
+      if (queueUrls[q.name]) env[q.urlEnv] = queueUrls[q.name]!;
+    }
+    Object.assign(process.env, env);
+    resetConfig();
+    log(`resources  table ${env.TABLE_NAME}, bucket ${env.BUCKET_NAME}, ${QUEUES.length} queue(s) with DLQs`);
+
+    const pollers = startQueuePollers(queueUrls, REGION);
+    stops.push(pollers.stop);
+    log(`consumers  ${QUEUES.map((q) => q.name).join(', ')}`);
+
+    const router = await startRouter({
+      port: opts.port,
+      host: opts.host,
+      maxBodyBytes: 10 * 51 * 1024 * 1024,
+      onRequest: opts.onRequest,
+    });
+    stops.push(router.stop);
+
+    return {
+      url: router.url,
+      endpoints,
+      env,
+      stop: async () => {
+        for (const stop of stops.reverse()) await stop().catch(() => undefined);
+      },
+    };
+  } catch (err) {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    throw err;
+  }
+}

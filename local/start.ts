@@ -1,0 +1,37 @@
+// `npm start`: the whole service on http://127.0.0.1:8000 (PORT, HOST), data under .data/ (DATA_DIR).
+// Ctrl-C stops every component in order, so no write is cut off.
+import { writeFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startLocalStack } from './stack';
+
+const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+const port = Number(process.env.PORT ?? 8000);
+const host = process.env.HOST ?? '127.0.0.1';
+const say = (line: string) => console.log(`[wps] ${line}`);
+
+const stack = await startLocalStack({
+  dataDir,
+  port,
+  host,
+  azurite: process.env.LOCAL_AZURITE === '1',
+  log: say,
+  onRequest: (r) => say(`${r.method} ${r.path} -> ${r.status} (${r.ms} ms)`),
+});
+const endpointsFile = join(dataDir, 'endpoints.json');
+writeFileSync(endpointsFile, JSON.stringify({ url: stack.url, ...stack.endpoints, pid: process.pid }, null, 2));
+say(`auth mode  ${stack.env.AUTH_MODE}${stack.env.AUTH_MODE === 'keyed' ? ' (create keys with: npm run keys -- create)' : ' (private: no API key needed)'}`);
+say(`data       ${dataDir}`);
+say(`ready      ${stack.url}  (docs: ${stack.url}/docs)`);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  say(`${signal} received, stopping`);
+  await stack.stop();
+  rmSync(endpointsFile, { force: true });
+  say('stopped');
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
