@@ -5,6 +5,8 @@ import { partitionText } from './text';
 import { partitionMarkdown } from './markdown';
 import { partitionRst } from './rst';
 import { partitionOrg } from './org';
+import { partitionXml } from './xml';
+import { partitionJson } from './json';
 import { partitionCsv, partitionTsv, partitionXls, partitionXlsx } from './spreadsheet';
 
 export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> = {
@@ -17,4 +19,6 @@ export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> =
   tsv: partitionTsv,
   xlsx: partitionXlsx,
   xls: partitionXls,
+  xml: partitionXml,
+  json: partitionJson,
 };
