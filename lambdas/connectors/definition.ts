@@ -1,0 +1,90 @@
+// The contract every connector type implements. A connector type is one file under ./types that
+// exports one or more ConnectorDefinition values, listed in ./types/index.ts.
+//
+// input  - zod schema for the `config` of create/update bodies; applies defaults, accepts extra keys
+//          (spec §2.1: config objects have additionalProperties true).
+// output - zod schema describing the config as returned in responses (required fields and defaults
+//          differ from the input shape, spec §2.1). Responses are built by registry.outputConfig().
+// check  - really tries the connector; throws an Error whose message is the FAILURE reason. It may
+//          return a note that becomes the reason of a SUCCESS (for example "credentials not verified").
+// list/read (sources) and write (destinations) are the runtime operations used by workflow jobs.
+import type { z } from 'zod';
+
+export type ConnectorKind = 'source' | 'destination';
+export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['source', 'destination'];
+
+export type ConnectorConfig = Record<string, unknown>;
+
+/** What a response shows instead of a secret value. Never the clear value, never a partial one. */
+export const SECRET_MASK = '**********';
+
+export interface CheckContext {
+  /** Aborted when the check's time budget is spent; pass it to SDK calls and fetch. */
+  signal: AbortSignal;
+  /** Budget of the whole check in milliseconds. */
+  timeoutMs: number;
+}
+
+export interface RuntimeContext {
+  signal?: AbortSignal;
+}
+
+export interface SourceObject {
+  /** Path relative to the connector's configured root (remote_url prefix or directory), '/'-separated. */
+  key: string;
+  size: number;
+}
+
+export interface ConnectorDefinition<C extends ConnectorConfig = ConnectorConfig> {
+  readonly kind: ConnectorKind;
+  readonly type: string;
+  readonly input: z.ZodType<C>;
+  readonly output: z.ZodType<ConnectorConfig>;
+  /** Fields whose values are credentials: masked in responses, encrypted at rest by the store. */
+  readonly secretFields: readonly string[];
+  /** Fields kept in storage but absent from the output shape (e.g. astradb flatten_metadata). */
+  readonly outputOmit?: readonly string[];
+  /** True for types without a typed model (free-form objects); secrets are then found by name. */
+  readonly freeForm?: boolean;
+  check(config: C, ctx: CheckContext): Promise<string | void>;
+  list?(config: C, ctx?: RuntimeContext): AsyncIterable<SourceObject>;
+  read?(config: C, key: string, ctx?: RuntimeContext): Promise<Uint8Array>;
+  write?(config: C, key: string, data: Uint8Array, ctx?: RuntimeContext): Promise<void>;
+}
+
+/** Erases the config type parameter so definitions of different types share one registry list. */
+export function defineConnector<C extends ConnectorConfig>(def: ConnectorDefinition<C>): ConnectorDefinition {
+  return def as unknown as ConnectorDefinition;
+}
+
+/** Joins a '/'-separated prefix and key without doubling or losing slashes. */
+export function joinKey(prefix: string, key: string): string {
+  const p = prefix.replace(/^\/+/, '');
+  const k = key.replace(/^\/+/, '');
+  if (!p) return k;
+  return p.endsWith('/') ? p + k : `${p}/${k}`;
+}
+
+/** Rejects keys that would escape the configured root ('..' segments, empty segments). */
+export function assertSafeKey(key: string): string {
+  const k = key.replace(/^\/+/, '');
+  if (!k || k.split('/').some((seg) => seg === '..' || seg === '.')) {
+    throw new Error(`invalid object key ${JSON.stringify(key)}`);
+  }
+  return k;
+}
+
+/** Error message of an unknown thrown value, with the SDK error name when it is informative. */
+export function describeError(err: unknown): string {
+  if (err instanceof Error) {
+    const anyErr = err as Error & { code?: string; Code?: string; cause?: unknown };
+    const name = anyErr.name && anyErr.name !== 'Error' ? anyErr.name : anyErr.code ?? anyErr.Code;
+    let msg = anyErr.message || String(name ?? 'error');
+    if (anyErr.cause instanceof Error && anyErr.cause.message && !msg.includes(anyErr.cause.message)) {
+      const c = anyErr.cause as Error & { code?: string };
+      msg += ` (${c.code ? `${c.code}: ` : ''}${c.message})`;
+    }
+    return name && !msg.startsWith(String(name)) ? `${name}: ${msg}` : msg;
+  }
+  return String(err);
+}

@@ -1,0 +1,243 @@
+// Connector registry: lookup, config validation (422 items), response projection with masked
+// secrets, connection checks with a time bound, and the runtime operations jobs use.
+//
+// Secrets: every present secret value is replaced by SECRET_MASK ("**********") in responses, whatever
+// its length, so nothing of the clear value leaks. A client that reads a connector and PUTs the
+// config back unchanged sends the mask: mergeSecrets() restores the stored value for every secret
+// field that still holds the mask, so an update never overwrites a secret with the mask. A mask left
+// in a config given to validateConfig (create, or update without a stored value) is a 422.
+import { BadRequest, ValidationError, type ValidationIssue } from '../domain/errors';
+import {
+  CONNECTOR_KINDS,
+  SECRET_MASK,
+  describeError,
+  type ConnectorConfig,
+  type ConnectorDefinition,
+  type ConnectorKind,
+  type RuntimeContext,
+  type SourceObject,
+} from './definition';
+import { toValidationIssues } from './schema';
+import { SECRET_NAME } from './types/derived';
+import { CONNECTOR_DEFINITIONS } from './types/index';
+
+export { SECRET_MASK, CONNECTOR_KINDS };
+export type { ConnectorConfig, ConnectorDefinition, ConnectorKind, SourceObject, RuntimeContext };
+
+export type ConnectionCheckStatus = 'SUCCESS' | 'FAILURE';
+export interface ConnectionCheckResult {
+  status: ConnectionCheckStatus;
+  reason?: string;
+}
+
+export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
+
+const BY_KEY = new Map<string, ConnectorDefinition>();
+for (const def of CONNECTOR_DEFINITIONS) {
+  const k = `${def.kind}:${def.type}`;
+  if (BY_KEY.has(k)) throw new Error(`connector ${k} is defined twice`);
+  BY_KEY.set(k, def);
+}
+
+/** The definition of a connector type, or undefined for an unknown type. */
+export function getConnector(kind: ConnectorKind, type: string): ConnectorDefinition | undefined {
+  return BY_KEY.get(`${kind}:${type}`);
+}
+
+export function isKnownType(kind: ConnectorKind, type: string): boolean {
+  return BY_KEY.has(`${kind}:${type}`);
+}
+
+/** Registered types of a kind, sorted. */
+export function listTypes(kind: ConnectorKind): string[] {
+  return CONNECTOR_DEFINITIONS.filter((d) => d.kind === kind)
+    .map((d) => d.type)
+    .sort();
+}
+
+/**
+ * The definition, or a 422 at `loc` (default ['body','type']) naming the allowed values, as FastAPI
+ * reports an enum mismatch. Use it for the create body's `type` and the list filter's query value.
+ */
+export function requireConnector(kind: ConnectorKind, type: unknown, loc: (string | number)[] = ['body', 'type']): ConnectorDefinition {
+  const def = typeof type === 'string' ? getConnector(kind, type) : undefined;
+  if (def) return def;
+  const allowed = listTypes(kind).map((t) => `'${t}'`);
+  const msg = `Input should be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}`;
+  throw new ValidationError([{ loc, msg, type: 'enum', ...(type !== undefined ? { input: type } : {}) }]);
+}
+
+/**
+ * Parses a create/update `config` for the type: required fields, patterns, minimums, defaults applied,
+ * extra keys kept. Throws ValidationError with items like
+ * `{loc:['body','config','remote_url'], msg:'Field required', type:'missing'}`.
+ * An unknown type is reported at the sibling `type` of `loc`.
+ */
+export function validateConfig(kind: ConnectorKind, type: string, config: unknown, loc: (string | number)[] = ['body', 'config']): ConnectorConfig {
+  const def = requireConnector(kind, type, [...loc.slice(0, -1), 'type']);
+  const parsed = def.input.safeParse(config);
+  if (!parsed.success) throw new ValidationError(toValidationIssues(parsed.error.issues, config, loc));
+  const masked: ValidationIssue[] = [];
+  for (const f of secretFields(kind, type, parsed.data)) {
+    if (parsed.data[f] === SECRET_MASK) {
+      masked.push({ loc: [...loc, f], msg: 'the masked value cannot be stored; send the secret itself', type: 'value_error' });
+    }
+  }
+  if (masked.length) throw new ValidationError(masked);
+  return parsed.data;
+}
+
+/**
+ * Names of the secret fields of a type (what the store encrypts at rest). For free-form types
+ * (slack, motherduck) pass the config: its keys that look like credentials are returned.
+ */
+export function secretFields(kind: ConnectorKind, type: string, config?: ConnectorConfig): string[] {
+  const def = getConnector(kind, type);
+  if (!def) return [];
+  if (def.freeForm) return config ? Object.keys(config).filter((k) => SECRET_NAME.test(k)) : [];
+  return [...def.secretFields];
+}
+
+function maskDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskDeep);
+  if (value && typeof value === 'object') {
+    const out: ConnectorConfig = {};
+    for (const [k, v] of Object.entries(value)) out[k] = SECRET_NAME.test(k) && v !== null && v !== undefined && typeof v !== 'object' ? SECRET_MASK : maskDeep(v);
+    return out;
+  }
+  return value;
+}
+
+/** A copy of the config with every present secret replaced by SECRET_MASK (null/absent stay so). */
+export function maskSecrets(kind: ConnectorKind, type: string, config: ConnectorConfig): ConnectorConfig {
+  const def = getConnector(kind, type);
+  if (!def || def.freeForm) return maskDeep(config) as ConnectorConfig;
+  const out: ConnectorConfig = { ...config };
+  for (const f of def.secretFields) {
+    const v = out[f];
+    // A SecretReference ({id,type}) names a secret kept elsewhere; it is not itself a secret.
+    if (v !== null && v !== undefined && typeof v !== 'object') out[f] = SECRET_MASK;
+  }
+  return out;
+}
+
+/**
+ * The config as a response shows it: the output shape (defaults of fields that are always present,
+ * output-only omissions such as astradb flatten_metadata) with secrets masked. Never throws.
+ */
+export function outputConfig(kind: ConnectorKind, type: string, stored: ConnectorConfig): ConnectorConfig {
+  return maskSecrets(kind, type, projectOutput(kind, type, stored));
+}
+
+/** The output shape of a stored config WITHOUT masking (for callers that mask themselves). Never throws. */
+export function projectOutput(kind: ConnectorKind, type: string, stored: ConnectorConfig): ConnectorConfig {
+  const def = getConnector(kind, type);
+  if (!def) return { ...stored };
+  const r = def.output.safeParse(stored);
+  const projected: ConnectorConfig = r.success ? r.data : { ...stored };
+  for (const f of def.outputOmit ?? []) delete projected[f];
+  return projected;
+}
+
+/**
+ * For an update: every secret field of `incoming` that holds SECRET_MASK gets the value stored in
+ * `previous` (call before validateConfig). Fields absent from `incoming` stay absent (PUT replaces).
+ */
+export function mergeSecrets(kind: ConnectorKind, type: string, incoming: unknown, previous: ConnectorConfig): unknown {
+  if (!incoming || typeof incoming !== 'object' || Array.isArray(incoming)) return incoming;
+  const out: ConnectorConfig = { ...(incoming as ConnectorConfig) };
+  const names = new Set([...secretFields(kind, type, out), ...secretFields(kind, type, previous)]);
+  for (const f of names) {
+    if (out[f] === SECRET_MASK && previous[f] !== undefined && previous[f] !== null) out[f] = previous[f];
+  }
+  return out;
+}
+
+/**
+ * Really tries the connector. Never throws and never takes longer than about `timeoutMs`
+ * (default 10 s): the check's signal is aborted and FAILURE returned when the budget is spent.
+ */
+export async function checkConnection(
+  kind: ConnectorKind,
+  type: string,
+  config: ConnectorConfig,
+  opts: { timeoutMs?: number } = {},
+): Promise<ConnectionCheckResult> {
+  const def = getConnector(kind, type);
+  if (!def) return { status: 'FAILURE', reason: `unknown ${kind} type ${JSON.stringify(type)}` };
+  const parsed = def.input.safeParse(config);
+  if (!parsed.success) {
+    const items = toValidationIssues(parsed.error.issues, config, ['config']);
+    return { status: 'FAILURE', reason: `invalid config: ${items.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ')}` };
+  }
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const ac = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<ConnectionCheckResult>((resolve) => {
+    timer = setTimeout(() => {
+      ac.abort(new Error('connection check timed out'));
+      resolve({ status: 'FAILURE', reason: `connection check timed out after ${timeoutMs} ms` });
+    }, timeoutMs);
+  });
+  const run = (async (): Promise<ConnectionCheckResult> => {
+    try {
+      const note = await def.check(parsed.data, { signal: ac.signal, timeoutMs });
+      return note ? { status: 'SUCCESS', reason: note } : { status: 'SUCCESS' };
+    } catch (err) {
+      return { status: 'FAILURE', reason: describeError(err).replace(/^Error: /, '') };
+    }
+  })();
+  try {
+    return await Promise.race([run, timeout]);
+  } finally {
+    clearTimeout(timer);
+    ac.abort();
+  }
+}
+
+/** Whether jobs can read from (source) or write to (destination) this type in this deployment. */
+export function supportsRuntime(kind: ConnectorKind, type: string): boolean {
+  const def = getConnector(kind, type);
+  if (!def) return false;
+  return kind === 'source' ? Boolean(def.list && def.read) : Boolean(def.write);
+}
+
+function runtimeDef(kind: ConnectorKind, type: string): ConnectorDefinition {
+  const def = getConnector(kind, type);
+  if (!def || !supportsRuntime(kind, type)) {
+    throw new BadRequest(`${kind} type ${JSON.stringify(type)} cannot be ${kind === 'source' ? 'read' : 'written'} by this deployment (supported: ${runtimeTypes(kind).join(', ')})`);
+  }
+  return def;
+}
+
+/** Types with runtime operations (s3, azure, local). */
+export function runtimeTypes(kind: ConnectorKind): string[] {
+  return listTypes(kind).filter((t) => supportsRuntime(kind, t));
+}
+
+/** Files under the source's root; keys are relative to it and '/'-separated. */
+export function listSourceObjects(type: string, config: ConnectorConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
+  return runtimeDef('source', type).list!(config, ctx);
+}
+
+export function readSourceObject(type: string, config: ConnectorConfig, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
+  return runtimeDef('source', type).read!(config, key, ctx);
+}
+
+/** Writes `data` at `key` under the destination's root (prefix or directory). */
+export function writeDestinationObject(type: string, config: ConnectorConfig, key: string, data: Uint8Array, ctx?: RuntimeContext): Promise<void> {
+  return runtimeDef('destination', type).write!(config, key, data, ctx);
+}
+
+/**
+ * The registry as one object, shaped like the ConnectorCatalog port of lambdas/domain/connectors.ts
+ * (types / validate / output without masking / secretFields / check).
+ */
+export const registryCatalog = {
+  types: (kind: ConnectorKind): string[] => listTypes(kind),
+  validate: (kind: ConnectorKind, type: string, config: unknown, loc: (string | number)[]): ConnectorConfig =>
+    validateConfig(kind, type, config, loc),
+  output: (kind: ConnectorKind, type: string, config: ConnectorConfig): ConnectorConfig => projectOutput(kind, type, config),
+  secretFields: (kind: ConnectorKind, type: string, config?: ConnectorConfig): string[] => secretFields(kind, type, config),
+  check: (kind: ConnectorKind, type: string, config: ConnectorConfig): Promise<ConnectionCheckResult> => checkConnection(kind, type, config),
+};

@@ -1,0 +1,193 @@
+// Azure Blob Storage source and destination (spec §2.1 blob-storage configs, api-shapes.md §6 `azure`).
+//
+// remote_url: az://<container>/<prefix> or abfs[s]://<container>@<account>.dfs.core.windows.net/<prefix>.
+// Credentials, first match wins: connection_string; account_name + account_key; account_name +
+// sas_token; account_name alone (anonymous access to a public container).
+// Endpoint: https://<account>.blob.core.windows.net, or AZURE_STORAGE_BLOB_ENDPOINT when set (local
+// emulator; `{account}` in it is replaced by the account name, e.g. http://127.0.0.1:10000/{account}).
+import {
+  AnonymousCredential,
+  BlobServiceClient,
+  StorageSharedKeyCredential,
+  type ContainerClient,
+  type StoragePipelineOptions,
+} from '@azure/storage-blob';
+import { z } from 'zod';
+import {
+  assertSafeKey,
+  defineConnector,
+  describeError,
+  joinKey,
+  type ConnectorConfig,
+  type RuntimeContext,
+  type SourceObject,
+} from '../definition';
+import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
+
+const COMMON: FieldSpec[] = [
+  { name: 'remote_url', type: 'string', required: true, pattern: '^(az:\\/\\/|abfs:\\/\\/)', requiredInResponse: true },
+  { name: 'account_name', type: 'string', required: false, requiredInResponse: false },
+  { name: 'account_key', type: 'string', required: false, requiredInResponse: false, secret: true },
+  { name: 'connection_string', type: 'string', required: false, requiredInResponse: false, secret: true },
+  { name: 'sas_token', type: 'string', required: false, requiredInResponse: false, secret: true },
+];
+const SOURCE_FIELDS: FieldSpec[] = [
+  ...COMMON,
+  { name: 'recursive', type: 'boolean', required: false, default: true, requiredInResponse: true },
+];
+
+export interface AzureConfig extends ConnectorConfig {
+  remote_url: string;
+  account_name?: string | null;
+  account_key?: string | null;
+  connection_string?: string | null;
+  sas_token?: string | null;
+  recursive?: boolean;
+}
+
+export interface AzureLocation {
+  container: string;
+  prefix: string;
+  /** Account named in an abfs URL host, if any. */
+  account?: string;
+}
+
+export function parseAzureUrl(url: string): AzureLocation {
+  const abfs = /^abfss?:\/\/([^@/]+)@([^./]+)\.[^/]+\/?(.*)$/.exec(url);
+  let loc: AzureLocation;
+  if (abfs) {
+    loc = { container: abfs[1]!, account: abfs[2]!, prefix: abfs[3] ?? '' };
+  } else {
+    const m = /^(?:az|abfss?):\/\/([^/@]+)\/?(.*)$/.exec(url);
+    if (!m) throw new Error(`remote_url ${JSON.stringify(url)} is not of the form az://container/prefix or abfs://container@account.dfs.core.windows.net/prefix`);
+    loc = { container: m[1]!, prefix: m[2] ?? '' };
+  }
+  if (loc.prefix && !loc.prefix.endsWith('/')) loc.prefix += '/';
+  return loc;
+}
+
+function refine(schema: z.ZodType<ConnectorConfig>): z.ZodType<AzureConfig> {
+  return schema.superRefine((c, ctx) => {
+    if (typeof c.remote_url === 'string' && /^(az|abfs):\/\//.test(c.remote_url)) {
+      try {
+        parseAzureUrl(c.remote_url);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', path: ['remote_url'], message: describeError(err) });
+      }
+    }
+  }) as unknown as z.ZodType<AzureConfig>;
+}
+
+const PIPELINE: StoragePipelineOptions = { retryOptions: { maxTries: 1, tryTimeoutInMs: 30000 } };
+
+function accountUrl(account: string): string {
+  const tpl = process.env.AZURE_STORAGE_BLOB_ENDPOINT;
+  if (tpl) return tpl.includes('{account}') ? tpl.replace('{account}', account) : tpl;
+  return `https://${account}.blob.core.windows.net`;
+}
+
+export function azureContainerFor(c: AzureConfig): { container: ContainerClient; loc: AzureLocation } {
+  const loc = parseAzureUrl(c.remote_url);
+  const account = c.account_name || loc.account;
+  let service: BlobServiceClient;
+  if (c.connection_string) {
+    service = BlobServiceClient.fromConnectionString(c.connection_string, PIPELINE);
+  } else if (account && c.account_key) {
+    service = new BlobServiceClient(accountUrl(account), new StorageSharedKeyCredential(account, c.account_key), PIPELINE);
+  } else if (account && c.sas_token) {
+    const sas = c.sas_token.replace(/^\?/, '');
+    service = new BlobServiceClient(`${accountUrl(account)}?${sas}`, new AnonymousCredential(), PIPELINE);
+  } else if (account) {
+    service = new BlobServiceClient(accountUrl(account), new AnonymousCredential(), PIPELINE);
+  } else {
+    throw new Error('no credentials: give connection_string, or account_name with account_key or sas_token');
+  }
+  return { container: service.getContainerClient(loc.container), loc };
+}
+
+function azureReason(op: string, container: string, err: unknown): Error {
+  const e = err as { statusCode?: number; code?: string; details?: { errorCode?: string } };
+  const code = e?.details?.errorCode ?? e?.code;
+  if (code === 'ContainerNotFound' || (e?.statusCode === 404 && op !== 'download')) {
+    return new Error(`container ${JSON.stringify(container)} does not exist (${op}: ${code ?? 'HTTP 404'})`);
+  }
+  if (e?.statusCode === 403 || e?.statusCode === 401 || code === 'AuthenticationFailed' || code === 'AuthorizationFailure') {
+    return new Error(`access to container ${JSON.stringify(container)} denied (${op}: ${code ?? `HTTP ${e.statusCode}`})`);
+  }
+  const msg = describeError(err).split('\n')[0] ?? '';
+  return new Error(`${op} on container ${JSON.stringify(container)} failed: ${msg}${e?.statusCode ? ` (HTTP ${e.statusCode})` : ''}`);
+}
+
+async function* listBlobs(c: AzureConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
+  const { container, loc } = azureContainerFor(c);
+  const opts = { prefix: loc.prefix || undefined, abortSignal: ctx?.signal };
+  try {
+    if (c.recursive === false) {
+      for await (const item of container.listBlobsByHierarchy('/', opts)) {
+        if (item.kind === 'blob') yield { key: item.name.slice(loc.prefix.length), size: Number(item.properties.contentLength ?? 0) };
+      }
+    } else {
+      for await (const b of container.listBlobsFlat(opts)) {
+        if (b.name.endsWith('/')) continue;
+        yield { key: b.name.slice(loc.prefix.length), size: Number(b.properties.contentLength ?? 0) };
+      }
+    }
+  } catch (err) {
+    throw azureReason('list', loc.container, err);
+  }
+}
+
+async function readBlob(c: AzureConfig, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
+  const { container, loc } = azureContainerFor(c);
+  try {
+    const buf = await container.getBlobClient(joinKey(loc.prefix, assertSafeKey(key))).downloadToBuffer(0, undefined, { abortSignal: ctx?.signal });
+    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  } catch (err) {
+    throw azureReason('download', loc.container, err);
+  }
+}
+
+async function writeBlob(c: AzureConfig, key: string, data: Uint8Array, ctx?: RuntimeContext): Promise<void> {
+  const { container, loc } = azureContainerFor(c);
+  try {
+    await container.getBlockBlobClient(joinKey(loc.prefix, assertSafeKey(key))).uploadData(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { abortSignal: ctx?.signal });
+  } catch (err) {
+    throw azureReason('upload', loc.container, err);
+  }
+}
+
+export const azureSource = defineConnector<AzureConfig>({
+  kind: 'source',
+  type: 'azure',
+  input: refine(inputSchema(SOURCE_FIELDS)),
+  output: outputSchema(SOURCE_FIELDS),
+  secretFields: secretFieldNames(SOURCE_FIELDS),
+  async check(c, ctx) {
+    // One page of one blob proves the container exists and the credentials may list it.
+    const { container, loc } = azureContainerFor(c);
+    try {
+      await container.listBlobsFlat({ prefix: loc.prefix || undefined, abortSignal: ctx.signal }).byPage({ maxPageSize: 1 }).next();
+    } catch (err) {
+      throw azureReason('list', loc.container, err);
+    }
+  },
+  list: listBlobs,
+  read: readBlob,
+});
+
+export const azureDestination = defineConnector<AzureConfig>({
+  kind: 'destination',
+  type: 'azure',
+  input: refine(inputSchema(COMMON)),
+  output: outputSchema(COMMON),
+  secretFields: secretFieldNames(COMMON),
+  async check(c, ctx) {
+    const { container, loc } = azureContainerFor(c);
+    try {
+      await container.getProperties({ abortSignal: ctx.signal });
+    } catch (err) {
+      throw azureReason('getProperties', loc.container, err);
+    }
+  },
+  write: writeBlob,
+});

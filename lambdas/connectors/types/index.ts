@@ -1,0 +1,25 @@
+// Every connector type. Adding a type: write one file exporting a ConnectorDefinition per kind and
+// list it here. Hand-written definitions replace the data-driven one of the same kind and type.
+import type { ConnectorDefinition } from '../definition';
+import { astradbDestination } from './astradb';
+import { azureDestination, azureSource } from './azure';
+import { boxSource } from './box';
+import { derivedDefinitions } from './derived';
+import { localDestination, localSource } from './local';
+import { s3Destination, s3Source } from './s3';
+
+const HAND_WRITTEN: ConnectorDefinition[] = [
+  s3Source,
+  s3Destination,
+  azureSource,
+  azureDestination,
+  localSource,
+  localDestination,
+  boxSource,
+  astradbDestination,
+];
+
+export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
+  ...HAND_WRITTEN,
+  ...derivedDefinitions(new Set(HAND_WRITTEN.map((d) => `${d.kind}:${d.type}`))),
+];

@@ -1,0 +1,222 @@
+// Amazon S3 source and destination (api-shapes.md §6 `s3`). The only connector that imports the
+// AWS SDK, because the connector itself is an S3 client.
+//
+// Endpoint: config endpoint_url, else AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL (local emulators);
+// path-style addressing whenever an endpoint is set.
+// Credentials, in this order: key+secret(+token) from the config; anonymous: true (unsigned
+// requests); ambient_credentials: true (the runtime's default provider chain). Nothing else falls
+// back to the service's own role: on AWS that would let any tenant read the service's buckets.
+import {
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import {
+  assertSafeKey,
+  defineConnector,
+  describeError,
+  joinKey,
+  type ConnectorConfig,
+  type RuntimeContext,
+  type SourceObject,
+} from '../definition';
+import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
+import { z } from 'zod';
+
+const COMMON: FieldSpec[] = [
+  { name: 'remote_url', type: 'string', required: true, pattern: '^s3:\\/\\/', requiredInResponse: true },
+  { name: 'ambient_credentials', type: 'boolean', required: false, default: false, requiredInResponse: false },
+  { name: 'anonymous', type: 'boolean', required: false, default: false, requiredInResponse: true },
+  { name: 'endpoint_url', type: 'string', required: false, requiredInResponse: false },
+  { name: 'external_id', type: 'string', required: false, requiredInResponse: false },
+  { name: 'key', type: 'string', required: false, requiredInResponse: false, secret: true },
+  { name: 'role_arn', type: 'string', required: false, requiredInResponse: false },
+  { name: 'secret', type: 'string', required: false, requiredInResponse: false, secret: true },
+  { name: 'token', type: 'string', required: false, requiredInResponse: false, secret: true },
+];
+const SOURCE_FIELDS: FieldSpec[] = [
+  ...COMMON,
+  { name: 'recursive', type: 'boolean', required: false, default: true, requiredInResponse: true },
+];
+
+export interface S3Config extends ConnectorConfig {
+  remote_url: string;
+  anonymous: boolean;
+  ambient_credentials: boolean;
+  endpoint_url?: string | null;
+  key?: string | null;
+  secret?: string | null;
+  token?: string | null;
+  role_arn?: string | null;
+  recursive?: boolean;
+}
+
+/** key and secret only make sense together; an endpoint must be an http(s) URL. */
+function refine(schema: z.ZodType<ConnectorConfig>): z.ZodType<S3Config> {
+  return schema.superRefine((c, ctx) => {
+    if (Boolean(c.key) !== Boolean(c.secret)) {
+      ctx.addIssue({ code: 'custom', path: [c.key ? 'secret' : 'key'], message: 'key and secret must be given together' });
+    }
+    if (typeof c.endpoint_url === 'string' && !/^https?:\/\/[^/]/i.test(c.endpoint_url)) {
+      ctx.addIssue({ code: 'custom', path: ['endpoint_url'], message: 'endpoint_url must be an http(s) URL' });
+    }
+  }) as unknown as z.ZodType<S3Config>;
+}
+
+export function parseS3Url(url: string): { bucket: string; prefix: string } {
+  const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url);
+  if (!m || !m[1]) throw new Error(`remote_url ${JSON.stringify(url)} is not of the form s3://bucket/prefix`);
+  let prefix = m[2] ?? '';
+  if (prefix && !prefix.endsWith('/')) prefix += '/';
+  return { bucket: m[1], prefix };
+}
+
+function endpointFor(c: S3Config): string | undefined {
+  return c.endpoint_url || process.env.AWS_ENDPOINT_URL_S3 || process.env.AWS_ENDPOINT_URL || undefined;
+}
+
+export function s3ClientFor(c: S3Config): S3Client {
+  const endpoint = endpointFor(c);
+  const cfg: S3ClientConfig = {
+    region: process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || 'us-east-1',
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: 3000, requestTimeout: 30000 },
+  };
+  if (endpoint) {
+    cfg.endpoint = endpoint;
+    cfg.forcePathStyle = true;
+  }
+  if (c.key && c.secret) {
+    cfg.credentials = { accessKeyId: c.key, secretAccessKey: c.secret, ...(c.token ? { sessionToken: c.token } : {}) };
+  } else if (c.anonymous) {
+    // Unsigned requests: skip the SigV4 step entirely.
+    cfg.signer = { sign: async (request) => request };
+    cfg.credentials = { accessKeyId: '', secretAccessKey: '' };
+  } else if (c.role_arn) {
+    throw new Error('role_arn (assume role) is not supported by this deployment; give key and secret, anonymous: true or ambient_credentials: true');
+  } else if (!c.ambient_credentials) {
+    throw new Error('no credentials: give key and secret, or set anonymous: true or ambient_credentials: true');
+  }
+  return new S3Client(cfg);
+}
+
+function s3Reason(op: string, bucket: string, err: unknown): Error {
+  const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const status = e?.$metadata?.httpStatusCode;
+  if (status && (e.name === 'UnknownError' || e.message === 'UnknownError')) {
+    // A HEAD response has no body, so the SDK has no error code; the status is the information.
+    err = new Error(`HTTP ${status}`);
+  }
+  if (e?.name === 'NoSuchBucket' || (e?.name === 'NotFound' && op === 'HeadBucket')) {
+    return new Error(`bucket ${JSON.stringify(bucket)} does not exist (${op}: ${e.name})`);
+  }
+  if (status === 403 || e?.name === 'InvalidAccessKeyId' || e?.name === 'SignatureDoesNotMatch' || e?.name === 'AccessDenied' || e?.name === 'Forbidden') {
+    return new Error(`access to bucket ${JSON.stringify(bucket)} denied (${op}: ${describeError(err)})`);
+  }
+  return new Error(`${op} on bucket ${JSON.stringify(bucket)} failed: ${describeError(err)}${status ? ` (HTTP ${status})` : ''}`);
+}
+
+async function* listObjects(c: S3Config, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
+  const { bucket, prefix } = parseS3Url(c.remote_url);
+  const client = s3ClientFor(c);
+  try {
+    let token: string | undefined;
+    do {
+      let page;
+      try {
+        page = await client.send(
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: prefix || undefined,
+            ContinuationToken: token,
+            ...(c.recursive === false ? { Delimiter: '/' } : {}),
+          }),
+          { abortSignal: ctx?.signal },
+        );
+      } catch (err) {
+        throw s3Reason('ListObjectsV2', bucket, err);
+      }
+      for (const o of page.Contents ?? []) {
+        if (!o.Key || o.Key.endsWith('/')) continue;
+        yield { key: o.Key.slice(prefix.length), size: Number(o.Size ?? 0) };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  } finally {
+    client.destroy();
+  }
+}
+
+async function readObject(c: S3Config, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
+  const { bucket, prefix } = parseS3Url(c.remote_url);
+  const client = s3ClientFor(c);
+  try {
+    const res = await client.send(new GetObjectCommand({ Bucket: bucket, Key: joinKey(prefix, assertSafeKey(key)) }), { abortSignal: ctx?.signal });
+    if (!res.Body) throw new Error(`object ${key} has no body`);
+    return await res.Body.transformToByteArray();
+  } catch (err) {
+    throw s3Reason('GetObject', bucket, err);
+  } finally {
+    client.destroy();
+  }
+}
+
+async function writeObject(c: S3Config, key: string, data: Uint8Array, ctx?: RuntimeContext): Promise<void> {
+  const { bucket, prefix } = parseS3Url(c.remote_url);
+  const client = s3ClientFor(c);
+  try {
+    await client.send(
+      new PutObjectCommand({ Bucket: bucket, Key: joinKey(prefix, assertSafeKey(key)), Body: data, ContentLength: data.byteLength }),
+      { abortSignal: ctx?.signal },
+    );
+  } catch (err) {
+    throw s3Reason('PutObject', bucket, err);
+  } finally {
+    client.destroy();
+  }
+}
+
+export const s3Source = defineConnector<S3Config>({
+  kind: 'source',
+  type: 's3',
+  input: refine(inputSchema(SOURCE_FIELDS)),
+  output: outputSchema(SOURCE_FIELDS),
+  secretFields: secretFieldNames(SOURCE_FIELDS),
+  async check(c, ctx) {
+    // Listing one key proves the bucket exists and the credentials may read the prefix.
+    const { bucket, prefix } = parseS3Url(c.remote_url);
+    const client = s3ClientFor(c);
+    try {
+      await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, MaxKeys: 1 }), { abortSignal: ctx.signal });
+    } catch (err) {
+      throw s3Reason('ListObjectsV2', bucket, err);
+    } finally {
+      client.destroy();
+    }
+  },
+  list: listObjects,
+  read: readObject,
+});
+
+export const s3Destination = defineConnector<S3Config>({
+  kind: 'destination',
+  type: 's3',
+  input: refine(inputSchema(COMMON)),
+  output: outputSchema(COMMON),
+  secretFields: secretFieldNames(COMMON),
+  async check(c, ctx) {
+    const { bucket } = parseS3Url(c.remote_url);
+    const client = s3ClientFor(c);
+    try {
+      await client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: ctx.signal });
+    } catch (err) {
+      throw s3Reason('HeadBucket', bucket, err);
+    } finally {
+      client.destroy();
+    }
+  },
+  write: writeObject,
+});
