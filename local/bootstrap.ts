@@ -56,7 +56,7 @@ export async function ensureBucket(bucket: string, region: string): Promise<void
 
 /** Creates every queue of lambdas/queues.ts with a DLQ; returns name → queue URL. */
 export async function ensureQueues(prefix: string, region: string): Promise<Record<string, string>> {
-  const sqs = new SQSClient({ region });
+  const sqs = new SQSClient({ region, useQueueUrlAsEndpoint: false });
   const urls: Record<string, string> = {};
   try {
     for (const q of QUEUES) {

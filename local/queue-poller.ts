@@ -8,7 +8,7 @@ import { lambdaContext, loadHandler } from './handlers';
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
 export function startQueuePollers(urls: Record<string, string>, region: string): { stop(): Promise<void> } {
-  const sqs = new SQSClient({ region });
+  const sqs = new SQSClient({ region, useQueueUrlAsEndpoint: false });
   let running = true;
   const loops = QUEUES.map(async (q) => {
     const url = urls[q.name];

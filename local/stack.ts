@@ -4,7 +4,7 @@
 import { join, resolve } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { startDynamo } from './emulators/dynamodb';
-import { startS3 } from './emulators/s3';
+import { startS3, S3RVER_CREDENTIALS } from './emulators/s3';
 import { startSqs } from './emulators/sqs';
 import { startSes } from './emulators/ses';
 import { startAzurite } from './emulators/azurite';
@@ -58,7 +58,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     endpoints.s3 = s3.endpoint;
     log(`s3         s3rver              ${s3.endpoint}`);
 
-    const sqs = await startSqs({ dataDir: join(dataDir, 'sqs') });
+    const sqs = await startSqs({});
     stops.push(sqs.stop);
     endpoints.sqs = sqs.endpoint;
     log(`sqs        fauxqs              ${sqs.endpoint}`);
@@ -78,8 +78,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     const env: Record<string, string> = {
       AWS_REGION: REGION,
-      AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
-      AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
+      // Emulator credentials (s3rver checks the key id; the others accept any). Real AWS
+      // credentials in the caller's environment are never sent to the emulators.
+      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
       AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
       AWS_ENDPOINT_URL_S3: endpoints.s3,
       AWS_ENDPOINT_URL_SQS: endpoints.sqs,

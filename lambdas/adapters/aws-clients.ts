@@ -9,6 +9,11 @@ import { KMSClient } from '@aws-sdk/client-kms';
 import { config } from '../config';
 
 let ddb: DynamoDBDocumentClient | undefined;
+
+/** True when the SDK is pointed at a custom endpoint (emulator, LocalStack) for this service. */
+export function hasEndpointOverride(service: string): boolean {
+  return Boolean(process.env[`AWS_ENDPOINT_URL_${service}`] ?? process.env.AWS_ENDPOINT_URL);
+}
 let s3: S3Client | undefined;
 let sqs: SQSClient | undefined;
 let kms: KMSClient | undefined;
@@ -23,13 +28,13 @@ export function documentClient(): DynamoDBDocumentClient {
 export function s3Client(): S3Client {
   s3 ??= new S3Client({
     region: config().AWS_REGION,
-    forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL),
+    forcePathStyle: hasEndpointOverride('S3'),
   });
   return s3;
 }
 
 export function sqsClient(): SQSClient {
-  sqs ??= new SQSClient({ region: config().AWS_REGION });
+  sqs ??= new SQSClient({ region: config().AWS_REGION, useQueueUrlAsEndpoint: !hasEndpointOverride('SQS') });
   return sqs;
 }
 

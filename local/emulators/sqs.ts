@@ -1,9 +1,9 @@
-// SQS emulator: fauxqs, persisted in SQLite under dataDir (DLQ redrive works).
-import { mkdirSync } from 'node:fs';
+// SQS emulator: fauxqs (DLQ redrive works). Pinned to 1.9.2: 2.x imports node:sqlite, which Node 20
+// lacks, so queues live in memory: a message in flight when the service stops is not kept (the
+// records it would update are in DynamoDB, which is on disk).
 import { startFauxqs } from 'fauxqs';
 
-export async function startSqs(opts: { port?: number; dataDir?: string }): Promise<{ endpoint: string; stop(): Promise<void> }> {
-  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
-  const server = await startFauxqs({ port: opts.port ?? 0, logger: false, dataDir: opts.dataDir });
+export async function startSqs(opts: { port?: number }): Promise<{ endpoint: string; stop(): Promise<void> }> {
+  const server = await startFauxqs({ port: opts.port ?? 0, logger: false });
   return { endpoint: server.address, stop: () => server.stop() };
 }
