@@ -162,10 +162,12 @@ const VERBS = new Set(
   ).split(' '),
 );
 const NOT_VERBS_ING_ED = new Set(
-  'thing things nothing something anything everything morning evening ring king spring string wing ceiling ' +
+  ('thing things nothing something anything everything morning evening ring king spring string wing ceiling ' +
     'building during bed red need seed feed shed speed weed hundred kindred sled fled bred breed greed ' +
-    'united limited interested sacred wicked naked rugged ragged'.split(' '),
+    'united limited interested sacred wicked naked rugged ragged').split(' '),
 );
+
+const DETERMINERS = new Set('a an the this that these those his her its their our my your each every some any no of for in on with by'.split(' '));
 
 /** Stand-in for the library's POS-tagger check: does the text contain a verb form? */
 export function containsVerb(text: string): boolean {
@@ -175,10 +177,12 @@ export function containsVerb(text: string): boolean {
     const w = words[i]!.toLowerCase().replace(/['\u2019]s$/u, '');
     if (VERBS.has(w)) return true;
     if (/^[a-z]+$/.test(w) && !NOT_VERBS_ING_ED.has(w)) {
-      if (w.length > 4 && w.endsWith('ing')) return true;
-      if (w.length > 3 && w.endsWith('ed')) return true;
-      // third-person -s after a pronoun ("it runs", "she says")
       const prev = i > 0 ? words[i - 1]!.toLowerCase() : '';
+      // after a determiner an -ing/-ed word is an adjective or noun ("a standing trustee")
+      const afterDeterminer = DETERMINERS.has(prev);
+      if (!afterDeterminer && w.length > 4 && w.endsWith('ing')) return true;
+      if (!afterDeterminer && w.length > 3 && w.endsWith('ed')) return true;
+      // third-person -s after a pronoun ("it runs", "she says")
       if (w.length > 2 && w.endsWith('s') && /^(he|she|it|this|that|which|who|one|everyone|nobody|somebody)$/.test(prev)) return true;
       // modal/pronoun followed by a bare verb ("we went", "you can")
       if (/^(i|we|you|they)$/.test(prev) && w.length > 1 && !/^(and|or|the|a|an|of|to|in)$/.test(w)) return true;

@@ -185,7 +185,7 @@ class HtmlWalker {
     if (isUsCityStateZip(text)) return 'Address';
     if (isEmailAddress(text)) return 'EmailAddress';
     if (isPossibleNarrativeText(text)) return 'NarrativeText';
-    if (this.opts.shortText !== 'uncategorized' && isPossibleTitle(text)) return 'Title';
+    if (this.opts.shortText === 'title' && isPossibleTitle(text)) return 'Title';
     return 'UncategorizedText';
   }
 

@@ -6,6 +6,7 @@ import { partitionMarkdown } from './markdown';
 import { partitionRst } from './rst';
 import { partitionOrg } from './org';
 import { partitionXml } from './xml';
+import { partitionDocx } from './docx';
 import { partitionJson } from './json';
 import { partitionCsv, partitionTsv, partitionXls, partitionXlsx } from './spreadsheet';
 
@@ -21,4 +22,5 @@ export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> =
   xls: partitionXls,
   xml: partitionXml,
   json: partitionJson,
+  docx: partitionDocx,
 };

@@ -1,0 +1,364 @@
+// DOCX partitioner (WordprocessingML read directly from the zip). Follows the open-source library's
+// partition_docx: paragraph styles decide Title (Heading n, Title, Subtitle) and ListItem (List*
+// styles or numbering), other paragraphs are typed by the text heuristics (NarrativeText, Address,
+// EmailAddress, else UncategorizedText); tables become Table with text_as_html; each section's
+// headers are emitted before and footers after its content (header_footer_type primary / first_page /
+// even_page); page_number counts explicit and rendered page breaks when the document has any.
+import { makeElement, type Element, type ElementMetadata } from '../../elements';
+import type { FormatPartitioner } from '../types';
+import { isEmailAddress, isPossibleNarrativeText, isUsCityStateZip, stripBullet, isBulletedText } from '../classify';
+import {
+  assignHeadingParents, attr, childElements, corrupt, escapeHtml, firstChild, isTag, localName, parseXml, readZip,
+  zipText, type DomElement, type DomNode,
+} from './common';
+import { UnprocessableDocument } from '../../../domain/errors';
+
+interface Rel {
+  target: string;
+  external: boolean;
+}
+
+function readRels(xml: string | undefined): Map<string, Rel> {
+  const rels = new Map<string, Rel>();
+  if (!xml) return rels;
+  for (const r of childElements(firstChild(parseXml(xml), 'Relationships') ?? parseXml(''), 'Relationship')) {
+    const id = r.attribs['Id'];
+    const target = r.attribs['Target'];
+    if (id && target !== undefined) rels.set(id, { target, external: r.attribs['TargetMode'] === 'External' });
+  }
+  return rels;
+}
+
+function onOff(el: DomElement | undefined): boolean {
+  if (!el) return false;
+  const v = attr(el, 'val');
+  return v === undefined || !['0', 'false', 'off', 'none'].includes(v.toLowerCase());
+}
+
+const SKIP_IN_PARAGRAPH = new Set(['pPr', 'rPr', 'delText', 'instrText', 'drawing', 'pict', 'AlternateContent', 'object', 'footnoteReference', 'endnoteReference', 'commentReference', 'del', 'moveFrom']);
+
+interface Para {
+  text: string;
+  styleName: string;
+  numbered: boolean;
+  ilvl: number;
+  links: { url: string; text: string }[];
+  emph: { text: string; tag: string }[];
+  /** page breaks before any text / after text */
+  breaksBefore: number;
+  breaksAfter: number;
+}
+
+class DocxReader {
+  private readonly styles = new Map<string, string>();
+  private readonly rels: Map<string, Rel>;
+  private readonly files: Map<string, Uint8Array>;
+  private page = 1;
+  private hasBreaks = false;
+  readonly out: Element[] = [];
+
+  constructor(files: Map<string, Uint8Array>, private readonly includePageBreaks: boolean) {
+    this.files = files;
+    this.rels = readRels(zipText(files, 'word/_rels/document.xml.rels'));
+    const stylesXml = zipText(files, 'word/styles.xml');
+    if (stylesXml) {
+      for (const s of parseXmlAll(stylesXml, 'style')) {
+        const id = attr(s, 'styleId');
+        const name = firstChild(s, 'name');
+        if (id && name) this.styles.set(id, (attr(name, 'val') ?? id).toLowerCase());
+      }
+    }
+  }
+
+  read(): Element[] {
+    const xml = zipText(this.files, 'word/document.xml');
+    if (!xml) throw new UnprocessableDocument('docx: word/document.xml is missing');
+    this.hasBreaks = /<w:br\b[^>]*w:type="page"|<w:lastRenderedPageBreak/.test(xml);
+    const doc = parseXml(xml);
+    const body = firstChild(firstChild(doc, 'document') ?? doc, 'body');
+    if (!body) throw new UnprocessableDocument('docx: the document has no body');
+    // split the body into sections (a paragraph's pPr/sectPr ends a section)
+    let section: DomElement[] = [];
+    const sections: { content: DomElement[]; sectPr?: DomElement }[] = [];
+    const blocks: DomElement[] = [];
+    const flattenSdt = (el: DomElement): void => {
+      for (const c of childElements(el)) {
+        const n = localName(c);
+        if (n === 'sdt') {
+          const content = firstChild(c, 'sdtContent');
+          if (content) flattenSdt(content);
+        } else blocks.push(c);
+      }
+    };
+    flattenSdt(body);
+    for (const b of blocks) {
+      const n = localName(b);
+      if (n === 'sectPr') {
+        sections.push({ content: section, sectPr: b });
+        section = [];
+        continue;
+      }
+      section.push(b);
+      if (n === 'p') {
+        const sp = firstChild(firstChild(b, 'pPr') ?? b, 'sectPr');
+        if (sp && firstChild(b, 'pPr')) {
+          sections.push({ content: section, sectPr: sp });
+          section = [];
+        }
+      }
+    }
+    if (section.length) sections.push({ content: section });
+    for (const s of sections) {
+      if (s.sectPr) this.emitHeaderFooter(s.sectPr, 'header');
+      for (const b of s.content) {
+        const n = localName(b);
+        if (n === 'p') this.emitParagraph(b);
+        else if (n === 'tbl') this.emitTable(b);
+      }
+      if (s.sectPr) this.emitHeaderFooter(s.sectPr, 'footer');
+    }
+    return assignHeadingParents(this.out);
+  }
+
+  private meta(): ElementMetadata {
+    return this.hasBreaks ? { page_number: this.page } : {};
+  }
+
+  private pageBreak(): void {
+    if (!this.hasBreaks) return;
+    this.page++;
+    if (this.includePageBreaks) this.out.push(makeElement('PageBreak', '', { page_number: this.page - 1 }));
+  }
+
+  private emitHeaderFooter(sectPr: DomElement, kind: 'header' | 'footer'): void {
+    const refs = childElements(sectPr, `${kind}Reference`);
+    const order: Record<string, number> = { default: 0, first: 1, even: 2 };
+    refs.sort((a, b) => (order[attr(a, 'type') ?? 'default'] ?? 0) - (order[attr(b, 'type') ?? 'default'] ?? 0));
+    for (const ref of refs) {
+      const rid = attr(ref, 'id');
+      const rel = rid ? this.rels.get(rid) : undefined;
+      if (!rel) continue;
+      const path = rel.target.startsWith('/') ? rel.target.slice(1) : `word/${rel.target}`;
+      const xml = zipText(this.files, path);
+      if (!xml) continue;
+      const root = firstChild(parseXml(xml), kind === 'header' ? 'hdr' : 'ftr');
+      if (!root) continue;
+      const texts = root ? parseXmlAllIn(root, 'p').map((p) => this.paragraph(p).text.trim()).filter(Boolean) : [];
+      if (!texts.length) continue;
+      const type = attr(ref, 'type') ?? 'default';
+      const hft = type === 'first' ? 'first_page' : type === 'even' ? 'even_page' : 'primary';
+      this.out.push(makeElement(kind === 'header' ? 'Header' : 'Footer', texts.join('\n'), { ...this.meta(), header_footer_type: hft }));
+    }
+  }
+
+  private paragraph(p: DomElement): Para {
+    const para: Para = { text: '', styleName: '', numbered: false, ilvl: 0, links: [], emph: [], breaksBefore: 0, breaksAfter: 0 };
+    const pPr = firstChild(p, 'pPr');
+    if (pPr) {
+      const ps = firstChild(pPr, 'pStyle');
+      const sid = ps ? attr(ps, 'val') : undefined;
+      if (sid) para.styleName = this.styles.get(sid) ?? sid.toLowerCase();
+      const numPr = firstChild(pPr, 'numPr');
+      if (numPr) {
+        const numId = firstChild(numPr, 'numId');
+        if (numId && attr(numId, 'val') !== '0') para.numbered = true;
+        const ilvl = firstChild(numPr, 'ilvl');
+        para.ilvl = ilvl ? Number(attr(ilvl, 'val') ?? 0) || 0 : 0;
+      }
+    }
+    const visit = (n: DomNode, link?: { url: string; start: number }): void => {
+      if (!isTag(n)) return;
+      const name = localName(n);
+      if (SKIP_IN_PARAGRAPH.has(name)) return;
+      switch (name) {
+        case 't':
+          para.text += n.children.map((c) => (c.type === 'text' ? c.data : '')).join('');
+          return;
+        case 'tab':
+        case 'ptab':
+          para.text += '\t';
+          return;
+        case 'br':
+          if (attr(n, 'type') === 'page') {
+            if (para.text.trim()) para.breaksAfter++;
+            else para.breaksBefore++;
+          } else para.text += '\n';
+          return;
+        case 'cr':
+          para.text += '\n';
+          return;
+        case 'noBreakHyphen':
+          para.text += '-';
+          return;
+        case 'lastRenderedPageBreak':
+          if (para.text.trim()) para.breaksAfter++;
+          else para.breaksBefore++;
+          return;
+        case 'r': {
+          const rPr = firstChild(n, 'rPr');
+          const start = para.text.length;
+          for (const c of n.children) visit(c, link);
+          const t = para.text.slice(start);
+          if (rPr && t.trim()) {
+            if (onOff(firstChild(rPr, 'b'))) para.emph.push({ text: t, tag: 'b' });
+            if (onOff(firstChild(rPr, 'i'))) para.emph.push({ text: t, tag: 'i' });
+          }
+          return;
+        }
+        case 'hyperlink': {
+          const rid = attr(n, 'id');
+          const anchor = attr(n, 'anchor');
+          const url = rid ? this.rels.get(rid)?.target : anchor !== undefined ? `#${anchor}` : undefined;
+          const start = para.text.length;
+          for (const c of n.children) visit(c);
+          if (url !== undefined) para.links.push({ url, text: para.text.slice(start) });
+          return;
+        }
+        default:
+          for (const c of n.children) visit(c, link);
+      }
+    };
+    for (const c of p.children) visit(c);
+    return para;
+  }
+
+  private emitParagraph(p: DomElement): void {
+    const para = this.paragraph(p);
+    for (let i = 0; i < para.breaksBefore; i++) this.pageBreak();
+    const text = para.text.trim();
+    if (text) {
+      const md: ElementMetadata = this.meta();
+      if (para.links.length) {
+        md.link_urls = para.links.map((l) => l.url);
+        md.link_texts = para.links.map((l) => l.text);
+      }
+      if (para.emph.length) {
+        md.emphasized_text_contents = para.emph.map((e) => e.text.trim());
+        md.emphasized_text_tags = para.emph.map((e) => e.tag);
+      }
+      this.out.push(this.classify(para, text, md));
+    }
+    for (let i = 0; i < para.breaksAfter; i++) this.pageBreak();
+  }
+
+  private classify(para: Para, text: string, md: ElementMetadata): Element {
+    const style = para.styleName;
+    const heading = /^heading\s*(\d)$/.exec(style);
+    if (heading) return makeElement('Title', text, { ...md, category_depth: Number(heading[1]) - 1 });
+    if (style === 'title' || style === 'toc heading') return makeElement('Title', text, { ...md, category_depth: 0 });
+    if (style === 'subtitle') return makeElement('Title', text, { ...md, category_depth: 1 });
+    if (para.numbered || /^list\b/.test(style)) {
+      return makeElement('ListItem', stripBullet(text) || text, { ...md, category_depth: para.ilvl });
+    }
+    if (isBulletedText(text) && stripBullet(text)) return makeElement('ListItem', stripBullet(text), { ...md, category_depth: 0 });
+    if (text.length >= 2) {
+      if (isUsCityStateZip(text)) return makeElement('Address', text, md);
+      if (isEmailAddress(text)) return makeElement('EmailAddress', text, md);
+      if (isPossibleNarrativeText(text)) return makeElement('NarrativeText', text, md);
+    }
+    return makeElement('UncategorizedText', text, md);
+  }
+
+  /** Grid of cell texts, merged cells repeated; plus the texts of distinct cells. */
+  private tableGrid(tbl: DomElement): { grid: string[][]; texts: string[] } {
+    const grid: string[][] = [];
+    const texts: string[] = [];
+    for (const tr of childElements(tbl, 'tr')) {
+      const row: string[] = [];
+      for (const tc of cellsOf(tr)) {
+        const tcPr = firstChild(tc, 'tcPr');
+        const span = Number((tcPr && firstChild(tcPr, 'gridSpan') && attr(firstChild(tcPr, 'gridSpan')!, 'val')) || 1) || 1;
+        const vMerge = tcPr ? firstChild(tcPr, 'vMerge') : undefined;
+        const continued = vMerge !== undefined && (attr(vMerge, 'val') ?? 'continue') === 'continue';
+        let text: string;
+        if (continued) {
+          text = grid[grid.length - 1]?.[row.length] ?? '';
+        } else {
+          const parts: string[] = [];
+          for (const c of childElements(tc)) {
+            const n = localName(c);
+            if (n === 'p') parts.push(this.paragraph(c).text.trim());
+            else if (n === 'tbl') parts.push(...this.tableGrid(c).texts);
+          }
+          text = parts.filter(Boolean).join('\n');
+          if (text) texts.push(text);
+        }
+        for (let k = 0; k < Math.min(span, 64); k++) row.push(text);
+      }
+      grid.push(row);
+    }
+    return { grid, texts };
+  }
+
+  private emitTable(tbl: DomElement): void {
+    const { grid, texts } = this.tableGrid(tbl);
+    const text = texts.map((t) => t.replace(/\s+/g, ' ').trim()).join(' ');
+    if (!text) return;
+    let html = '<table>';
+    for (const row of grid) html += `<tr>${row.map((c) => `<td>${escapeHtml(c.replace(/\s+/g, ' ').trim())}</td>`).join('')}</tr>`;
+    html += '</table>';
+    this.out.push(makeElement('Table', text, { ...this.meta(), text_as_html: html }));
+    // rendered page breaks inside table cells still advance the page count
+    const inner = countBreaks(tbl);
+    for (let i = 0; i < inner; i++) this.pageBreak();
+  }
+}
+
+function cellsOf(tr: DomElement): DomElement[] {
+  const out: DomElement[] = [];
+  for (const c of childElements(tr)) {
+    const n = localName(c);
+    if (n === 'tc') out.push(c);
+    else if (n === 'sdt') {
+      const content = firstChild(c, 'sdtContent');
+      if (content) out.push(...childElements(content, 'tc'));
+    }
+  }
+  return out;
+}
+
+function countBreaks(el: DomElement): number {
+  let n = 0;
+  const stack: DomNode[] = [...el.children];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (!isTag(c)) continue;
+    const name = localName(c);
+    if (name === 'lastRenderedPageBreak' || (name === 'br' && attr(c, 'type') === 'page')) n++;
+    stack.push(...c.children);
+  }
+  return n;
+}
+
+function parseXmlAll(xml: string, name: string): DomElement[] {
+  const doc = parseXml(xml);
+  const out: DomElement[] = [];
+  for (const c of doc.children) if (isTag(c)) out.push(...parseXmlAllIn(c, name));
+  return out;
+}
+
+/** Descendants named `name`, not descending into matches (paragraphs inside paragraphs are rare). */
+function parseXmlAllIn(root: DomElement, name: string): DomElement[] {
+  const out: DomElement[] = [];
+  const stack: DomNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!isTag(n)) continue;
+    if (localName(n) === name) {
+      out.push(n);
+      continue;
+    }
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out;
+}
+
+export const partitionDocx: FormatPartitioner = async (data, ctx) => {
+  const files = readZip(data, 'docx', (n) => n.startsWith('word/') && (n.endsWith('.xml') || n.endsWith('.rels')));
+  if (!files.has('word/document.xml')) throw new UnprocessableDocument('docx: word/document.xml is missing (not a Word document?)');
+  try {
+    return new DocxReader(files, ctx.options.includePageBreaks).read();
+  } catch (err) {
+    return corrupt('docx', err);
+  }
+};
