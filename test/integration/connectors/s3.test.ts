@@ -1,0 +1,153 @@
+// S3 connector through the real AWS SDK against s3rver (started by local/emulators/s3.ts on a free
+// port): validation and masking, connection checks (SUCCESS and each FAILURE reason), and the
+// runtime list/read/write round trip including paged listings.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { S3RVER_CREDENTIALS, startS3 } from '../../../local/emulators/s3';
+import {
+  SECRET_MASK,
+  checkConnection,
+  listSourceObjects,
+  outputConfig,
+  readSourceObject,
+  validateConfig,
+  writeDestinationObject,
+} from '../../../lambdas/connectors/registry';
+import { blackHole, closedPort, collect, tempDir, text, untext } from './helpers';
+
+const dir = tempDir('s3-connector');
+let s3: Awaited<ReturnType<typeof startS3>>;
+let raw: S3Client;
+
+const creds = { key: S3RVER_CREDENTIALS.accessKeyId, secret: S3RVER_CREDENTIALS.secretAccessKey };
+
+before(async () => {
+  s3 = await startS3({ dataDir: dir.path, buckets: ['in-bucket', 'out-bucket', 'many'] });
+  raw = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: S3RVER_CREDENTIALS });
+  for (const [k, body] of [
+    ['docs/a.txt', 'alpha'],
+    ['docs/sub/b.txt', 'bravo!'],
+    ['other/c.txt', 'charlie'],
+  ] as const) {
+    await raw.send(new PutObjectCommand({ Bucket: 'in-bucket', Key: k, Body: body }));
+  }
+});
+
+after(async () => {
+  raw?.destroy();
+  await s3?.stop();
+  dir.remove();
+});
+
+function source(extra: Record<string, unknown> = {}) {
+  return validateConfig('source', 's3', { remote_url: 's3://in-bucket/docs', endpoint_url: s3.endpoint, ...creds, ...extra });
+}
+
+function destination(extra: Record<string, unknown> = {}) {
+  return validateConfig('destination', 's3', { remote_url: 's3://out-bucket/results/', endpoint_url: s3.endpoint, ...creds, ...extra });
+}
+
+test('validated config has defaults; the response masks key and secret', () => {
+  const c = source();
+  assert.equal(c.recursive, true);
+  assert.equal(c.anonymous, false);
+  const out = outputConfig('source', 's3', c);
+  assert.equal(out.key, SECRET_MASK);
+  assert.equal(out.secret, SECRET_MASK);
+  assert.equal(out.endpoint_url, s3.endpoint);
+  assert.ok(!JSON.stringify(out).includes('"S3RVER"'));
+});
+
+test('check SUCCESS for source and destination against the emulator', async () => {
+  assert.deepEqual(await checkConnection('source', 's3', source()), { status: 'SUCCESS' });
+  assert.deepEqual(await checkConnection('destination', 's3', destination()), { status: 'SUCCESS' });
+});
+
+test('check uses AWS_ENDPOINT_URL_S3 when the config has no endpoint_url', async () => {
+  const saved = process.env.AWS_ENDPOINT_URL_S3;
+  process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
+  try {
+    const c = validateConfig('source', 's3', { remote_url: 's3://in-bucket/docs', ...creds });
+    assert.deepEqual(await checkConnection('source', 's3', c), { status: 'SUCCESS' });
+  } finally {
+    if (saved === undefined) delete process.env.AWS_ENDPOINT_URL_S3;
+    else process.env.AWS_ENDPOINT_URL_S3 = saved;
+  }
+});
+
+test('check FAILURE with a reason: wrong bucket', async () => {
+  const src = await checkConnection('source', 's3', source({ remote_url: 's3://no-such-bucket/x' }));
+  assert.equal(src.status, 'FAILURE');
+  assert.match(src.reason!, /bucket "no-such-bucket" does not exist/);
+  const dst = await checkConnection('destination', 's3', destination({ remote_url: 's3://no-such-bucket/' }));
+  assert.equal(dst.status, 'FAILURE');
+  assert.match(dst.reason!, /bucket "no-such-bucket" does not exist/);
+});
+
+test('check FAILURE with a reason: wrong credentials', async () => {
+  const src = await checkConnection('source', 's3', source({ key: 'AKIAWRONG' }));
+  assert.equal(src.status, 'FAILURE');
+  assert.match(src.reason!, /access to bucket "in-bucket" denied.*InvalidAccessKeyId/);
+  const dst = await checkConnection('destination', 's3', destination({ key: 'AKIAWRONG' }));
+  assert.equal(dst.status, 'FAILURE');
+  assert.match(dst.reason!, /access to bucket "out-bucket" denied.*HTTP 403/);
+});
+
+test('check FAILURE with a reason: no credentials, unreachable endpoint', async () => {
+  const none = await checkConnection('source', 's3', validateConfig('source', 's3', { remote_url: 's3://in-bucket', endpoint_url: s3.endpoint }));
+  assert.equal(none.status, 'FAILURE');
+  assert.match(none.reason!, /no credentials/);
+  const port = await closedPort();
+  const down = await checkConnection('source', 's3', source({ endpoint_url: `http://127.0.0.1:${port}` }));
+  assert.equal(down.status, 'FAILURE');
+  assert.match(down.reason!, /ECONNREFUSED/);
+});
+
+test('a hung endpoint ends in FAILURE at the time bound instead of hanging', async () => {
+  const hole = await blackHole();
+  try {
+    const r = await checkConnection('destination', 's3', destination({ endpoint_url: `http://127.0.0.1:${hole.port}` }), { timeoutMs: 500 });
+    assert.equal(r.status, 'FAILURE');
+    assert.match(r.reason!, /timed out after 500 ms/);
+  } finally {
+    await hole.close();
+  }
+});
+
+test('anonymous: true sends unsigned requests (s3rver accepts them)', async () => {
+  const c = validateConfig('source', 's3', { remote_url: 's3://in-bucket/docs', endpoint_url: s3.endpoint, anonymous: true });
+  assert.deepEqual(await checkConnection('source', 's3', c), { status: 'SUCCESS' });
+  assert.deepEqual((await collect(listSourceObjects('s3', c))).map((o) => o.key).sort(), ['a.txt', 'sub/b.txt']);
+});
+
+test('list is relative to the prefix, recursive by default, flat with recursive: false', async () => {
+  const all = await collect(listSourceObjects('s3', source()));
+  assert.deepEqual(all.sort((a, b) => a.key.localeCompare(b.key)), [
+    { key: 'a.txt', size: 5 },
+    { key: 'sub/b.txt', size: 6 },
+  ]);
+  const flat = await collect(listSourceObjects('s3', source({ recursive: false })));
+  assert.deepEqual(flat, [{ key: 'a.txt', size: 5 }]);
+  const root = await collect(listSourceObjects('s3', source({ remote_url: 's3://in-bucket' })));
+  assert.deepEqual(root.map((o) => o.key).sort(), ['docs/a.txt', 'docs/sub/b.txt', 'other/c.txt']);
+});
+
+test('read returns the bytes; write lands under the destination prefix', async () => {
+  assert.equal(untext(await readSourceObject('s3', source(), 'sub/b.txt')), 'bravo!');
+  await writeDestinationObject('s3', destination(), 'job-1/out.json', text('{"ok":true}'));
+  const got = await raw.send(new GetObjectCommand({ Bucket: 'out-bucket', Key: 'results/job-1/out.json' }));
+  assert.equal(await got.Body!.transformToString(), '{"ok":true}');
+  await assert.rejects(readSourceObject('s3', source(), 'missing.txt'), /GetObject on bucket "in-bucket" failed|NoSuchKey/);
+  await assert.rejects(writeDestinationObject('s3', destination(), '../escape.txt', text('x')), /invalid object key/);
+});
+
+test('listing pages past 1000 keys', async () => {
+  const names = Array.from({ length: 1005 }, (_, i) => `p/${String(i).padStart(4, '0')}.txt`);
+  for (let i = 0; i < names.length; i += 50) {
+    await Promise.all(names.slice(i, i + 50).map((k) => raw.send(new PutObjectCommand({ Bucket: 'many', Key: k, Body: 'x' }))));
+  }
+  const listed = await collect(listSourceObjects('s3', source({ remote_url: 's3://many/p/' })));
+  assert.equal(listed.length, 1005);
+  assert.equal(new Set(listed.map((o) => o.key)).size, 1005);
+});
