@@ -1,0 +1,68 @@
+// Chunking engine: the `chunk` job node and the partition endpoint's chunking parameters.
+//
+//   chunkElements(elements, options): Element[]            sync; by_similarity uses the built-in hashed embedder
+//   chunkElementsAsync(elements, options, { embedder })    by_similarity with any Embedder (e.g. a local model)
+//   parseChunkingForm(fields) → ChunkingOptions | undefined (partition endpoint multipart fields)
+//   parseChunkNode(subtype, settings, nodeLoc?) → ChunkingOptions (job node)
+//
+// Output follows the open-source library: CompositeElement chunks, Table kept whole when it fits,
+// TableChunk pieces (with per-piece text_as_html, table_id, chunk_index) when not; consolidated
+// metadata; `metadata.orig_elements` as base64 zlib JSON (default on, as in the library). Chunk ids
+// are the library's hash ids (UUID4 with unique_element_ids). Invalid options throw ValidationError.
+import { ValidationError } from '../../domain/errors';
+import { assignElementIds, type Element } from '../elements';
+import { hashedEmbedding } from '../embedding/hashed';
+import { chunkCore, type ElementVectors } from './chunker';
+import { resolveOptions, validateOptions, type ChunkingOptions, type ResolvedOptions } from './options';
+
+export { CHUNKING_STRATEGIES, DEFAULT_MAX_CHARACTERS, DEFAULT_SIMILARITY_THRESHOLD, validateOptions } from './options';
+export type { ChunkingOptions, ChunkingStrategy } from './options';
+export { parseChunkingForm, parseChunkNode, CHUNK_NODE_SUBTYPES, NODE_INCLUDE_ORIG_ELEMENTS_DEFAULT } from './params';
+export { encodeOrigElements, decodeOrigElements } from './orig-elements';
+
+/** What by_similarity needs from an embedder (structurally the embedding engine's Embedder). */
+export interface TextEmbedder {
+  embedTexts(texts: string[]): Promise<number[][]>;
+}
+
+function resolveOrThrow(options: ChunkingOptions): ResolvedOptions {
+  const problems = validateOptions(options);
+  if (problems.length) {
+    throw new ValidationError(problems.map((p) => ({ loc: ['chunking', p.field], msg: p.msg, type: 'value_error' })));
+  }
+  return resolveOptions(options);
+}
+
+function finish(chunks: Element[], o: ResolvedOptions): Element[] {
+  return assignElementIds(chunks, o.uniqueElementIds);
+}
+
+/** Chunks `elements` (not mutated). by_similarity uses the built-in deterministic hashed embedder. */
+export function chunkElements(elements: readonly Element[], options: ChunkingOptions): Element[] {
+  const o = resolveOrThrow(options);
+  let vectors: ElementVectors | undefined;
+  if (o.strategy === 'by_similarity') vectors = elements.map((e) => (e.text ? hashedEmbedding(e.text) : undefined));
+  return finish(chunkCore(elements, o, vectors), o);
+}
+
+/** As chunkElements; by_similarity embeds element texts with `embedder` when one is given. */
+export async function chunkElementsAsync(
+  elements: readonly Element[],
+  options: ChunkingOptions,
+  deps: { embedder?: TextEmbedder } = {},
+): Promise<Element[]> {
+  if (options.strategy !== 'by_similarity' || !deps.embedder) return chunkElements(elements, options);
+  const o = resolveOrThrow(options);
+  const idx: number[] = [];
+  const texts: string[] = [];
+  elements.forEach((e, i) => {
+    if (e.text && e.text.trim()) {
+      idx.push(i);
+      texts.push(e.text);
+    }
+  });
+  const vecs = texts.length ? await deps.embedder.embedTexts(texts) : [];
+  const vectors: ElementVectors = new Array(elements.length).fill(undefined);
+  idx.forEach((i, k) => (vectors[i] = vecs[k]));
+  return finish(chunkCore(elements, o, vectors), o);
+}

@@ -1,0 +1,107 @@
+// `metadata.orig_elements` in the library's wire form: the source elements as dicts, serialised like
+// Python's `json.dumps(..., sort_keys=True)` (", "/": " separators, non-ASCII as \uXXXX), deflated with
+// zlib (level 6, the library's default) and base64-encoded. Despite the library's function name
+// ("gzipped") the bytes are a zlib stream.
+import { deflateSync, inflateSync } from 'node:zlib';
+import type { Element, ElementMetadata } from '../elements';
+
+/** Python json.dumps(sort_keys=True, ensure_ascii=True) for JSON-compatible values. */
+export function pyJsonDumps(value: unknown): string {
+  const out: string[] = [];
+  write(value, out);
+  return out.join('');
+}
+
+function write(v: unknown, out: string[]): void {
+  if (v === null || v === undefined) {
+    out.push('null');
+  } else if (typeof v === 'string') {
+    out.push(pyString(v));
+  } else if (typeof v === 'number') {
+    out.push(pyNumber(v));
+  } else if (typeof v === 'boolean') {
+    out.push(v ? 'true' : 'false');
+  } else if (Array.isArray(v)) {
+    out.push('[');
+    for (let i = 0; i < v.length; i++) {
+      if (i) out.push(', ');
+      write(v[i], out);
+    }
+    out.push(']');
+  } else if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    out.push('{');
+    for (let i = 0; i < keys.length; i++) {
+      if (i) out.push(', ');
+      const k = keys[i]!;
+      out.push(pyString(k), ': ');
+      write(o[k], out);
+    }
+    out.push('}');
+  } else {
+    out.push(pyString(String(v)));
+  }
+}
+
+const NEEDS_ESCAPE = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/;
+const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+
+function pyString(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
+  let r = '"';
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f && ch !== '"' && ch !== '\\') r += ch;
+    else r += SHORT[ch] ?? `\\u${c.toString(16).padStart(4, '0')}`;
+  }
+  return `${r}"`;
+}
+
+function pyNumber(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
+  return String(n).replace(/e([+-])(\d)$/, 'e$10$2');
+}
+
+/** The dict form the library serialises: type, element_id, text, metadata (sparse), embeddings, checked. */
+export function elementToDict(e: Element): Record<string, unknown> {
+  const d: Record<string, unknown> = { type: e.type, element_id: e.element_id, text: e.text, metadata: sparseMetadata(e.metadata) };
+  if (e.embeddings && e.embeddings.length) d.embeddings = e.embeddings;
+  if (e.checked !== undefined) d.checked = e.checked;
+  return d;
+}
+
+/** Metadata as `ElementMetadata.to_dict()` emits it: no null, empty list or empty dict; orig_elements removed. */
+function sparseMetadata(md: ElementMetadata): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in md) {
+    if (k === 'orig_elements') continue;
+    let v = md[k];
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v) && v.length === 0) continue;
+    if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) continue;
+    // -- the library rounds coordinates to 2 decimals before serialising orig_elements --
+    if (k === 'coordinates') v = roundCoordinates(v as Record<string, unknown>);
+    out[k] = v;
+  }
+  return out;
+}
+
+function roundCoordinates(c: Record<string, unknown>): Record<string, unknown> {
+  const pts = c.points;
+  if (!Array.isArray(pts)) return c;
+  return { ...c, points: pts.map((p) => (Array.isArray(p) ? p.map((x) => (typeof x === 'number' ? Math.round(x * 100) / 100 : x)) : p)) };
+}
+
+export function encodeOrigElements(elements: readonly Element[]): string {
+  const json = pyJsonDumps(elements.map(elementToDict));
+  return deflateSync(Buffer.from(json, 'utf8')).toString('base64');
+}
+
+/** Inverse of `encodeOrigElements` (accepts the library's output too). */
+export function decodeOrigElements(b64: string, maxBytes = 64 * 1024 * 1024): Element[] {
+  const json = inflateSync(Buffer.from(b64, 'base64'), { maxOutputLength: maxBytes }).toString('utf8');
+  return JSON.parse(json) as Element[];
+}

@@ -1,0 +1,70 @@
+// Text helpers with Python `str.split()`/`strip()` whitespace semantics (the library normalises element
+// text that way), and the mid-text splitter used for oversized elements: split on the right-most
+// newline, else space, at or before the hard maximum; a single word longer than the window is cut.
+
+/** Python's whitespace set for str.split()/strip() (JS \s differs: it has \ufeff, lacks \x1c-\x1f, \x85). */
+const WS = '\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const WS_RUN = new RegExp(`[${WS}]+`, 'g');
+const WS_LEAD = new RegExp(`^[${WS}]+`);
+const WS_TRAIL = new RegExp(`[${WS}]+$`);
+const WS_ONE = new RegExp(`[${WS}]`);
+
+export function isPyWhitespace(ch: string): boolean {
+  return WS_ONE.test(ch);
+}
+export function pyStrip(s: string): string {
+  return pyRstrip(pyLstrip(s));
+}
+export function pyLstrip(s: string): string {
+  const c = s.charCodeAt(0);
+  // -- fast path: most strings start with a visible ASCII character --
+  if (c > 32 && c < 127) return s;
+  return s.replace(WS_LEAD, '');
+}
+export function pyRstrip(s: string): string {
+  const c = s.charCodeAt(s.length - 1);
+  if (c > 32 && c < 127) return s;
+  return s.replace(WS_TRAIL, '');
+}
+/** `" ".join(s.split())`: trims and collapses every whitespace run to one space. */
+export function normalizeWhitespace(s: string): string {
+  return pyStrip(s).replace(WS_RUN, ' ');
+}
+
+export type Splitter = (s: string) => [string, string];
+
+/**
+ * Builds the library's text splitter for a window of `maxlen` characters with `overlap`.
+ * Returns (fragment, remainder); remainder is '' once the text fits. Separators are tried in order
+ * ("\n" then " "); the separator is removed, and with overlap > 1 the remainder is prefixed by the
+ * last `overlap - 1` characters of the fragment plus a space.
+ */
+export function makeSplitter(maxlen: number, overlap: number, separators: readonly string[] = ['\n', ' ']): Splitter {
+  return (s: string): [string, string] => {
+    if (s.length <= maxlen) return [s, ''];
+    for (const sep of separators) {
+      const start = s.lastIndexOf(sep, maxlen);
+      if (start < overlap + 1) continue;
+      const fragment = pyRstrip(s.slice(0, start));
+      const raw = pyLstrip(s.slice(start + sep.length));
+      let remainder = raw;
+      if (overlap > 1) {
+        const tail = pyLstrip(fragment.slice(-(overlap - 1)));
+        remainder = `${tail} ${raw}`;
+      }
+      if (!fragment || remainder.length >= s.length) continue;
+      return [fragment, remainder];
+    }
+    // -- no separator in range: cut mid-word (only when a single word exceeds the window) --
+    let cut = maxlen;
+    // -- never split a UTF-16 surrogate pair --
+    if (cut > 1 && isLowSurrogate(s.charCodeAt(cut))) cut -= 1;
+    let from = maxlen - overlap;
+    if (from > 1 && isLowSurrogate(s.charCodeAt(from))) from -= 1;
+    return [pyRstrip(s.slice(0, cut)), pyLstrip(s.slice(from))];
+  };
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
