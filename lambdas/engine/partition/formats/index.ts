@@ -7,6 +7,7 @@ import { partitionRst } from './rst';
 import { partitionOrg } from './org';
 import { partitionXml } from './xml';
 import { partitionDocx } from './docx';
+import { partitionPptx } from './pptx';
 import { partitionJson } from './json';
 import { partitionCsv, partitionTsv, partitionXls, partitionXlsx } from './spreadsheet';
 
@@ -23,4 +24,5 @@ export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> =
   xml: partitionXml,
   json: partitionJson,
   docx: partitionDocx,
+  pptx: partitionPptx,
 };

@@ -1,0 +1,236 @@
+// PPTX partitioner (PresentationML read from the zip), after the library's partition_pptx: slides in
+// presentation order (page_number = slide number); shapes sorted top-to-bottom, left-to-right, groups
+// recursed; title placeholders give Title, bulleted paragraphs (buChar/buAutoNum/buBlip) ListItem
+// with category_depth = level, other paragraphs typed by the text heuristics; tables become Table;
+// speaker notes are appended per slide when includeSlideNotes is set.
+import { posix } from 'node:path';
+import { makeElement, type Element, type ElementMetadata } from '../../elements';
+import type { FormatPartitioner } from '../types';
+import { isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleTitle, stripBullet } from '../classify';
+import { UnprocessableDocument } from '../../../domain/errors';
+import {
+  assignHeadingParents, attr, childElements, corrupt, escapeHtml, firstChild, isTag, localName, parseXml, readZip,
+  zipText, type DomElement,
+} from './common';
+
+type Rels = Map<string, string>;
+
+function readRels(files: Map<string, Uint8Array>, partPath: string): Rels {
+  const dir = posix.dirname(partPath);
+  const relsPath = posix.join(dir, '_rels', `${posix.basename(partPath)}.rels`);
+  const xml = zipText(files, relsPath);
+  const rels: Rels = new Map();
+  if (!xml) return rels;
+  const root = firstChild(parseXml(xml), 'Relationships');
+  if (!root) return rels;
+  for (const r of childElements(root, 'Relationship')) {
+    const id = r.attribs['Id'];
+    const target = r.attribs['Target'];
+    if (!id || target === undefined) continue;
+    rels.set(id, r.attribs['TargetMode'] === 'External' ? target : posix.normalize(posix.join(dir, target)));
+  }
+  return rels;
+}
+
+function position(shape: DomElement): [number, number] {
+  const name = localName(shape);
+  const pr =
+    name === 'graphicFrame' ? firstChild(shape, 'xfrm') : firstChild(shape, name === 'grpSp' ? 'grpSpPr' : 'spPr');
+  const xfrm = pr && localName(pr) === 'xfrm' ? pr : pr ? firstChild(pr, 'xfrm') : undefined;
+  const off = xfrm ? firstChild(xfrm, 'off') : undefined;
+  return [Number(off?.attribs['y'] ?? 0) || 0, Number(off?.attribs['x'] ?? 0) || 0];
+}
+
+function placeholderType(shape: DomElement): string | undefined {
+  const nv = firstChild(shape, 'nvSpPr');
+  const nvPr = nv ? firstChild(nv, 'nvPr') : undefined;
+  const ph = nvPr ? firstChild(nvPr, 'ph') : undefined;
+  if (!ph) return undefined;
+  return ph.attribs['type'] ?? 'obj';
+}
+
+interface ParaText {
+  text: string;
+  level: number;
+  bulleted: boolean;
+  links: { url: string; text: string }[];
+  emph: { text: string; tag: string }[];
+}
+
+function readParagraph(p: DomElement, rels: Rels): ParaText {
+  const pPr = firstChild(p, 'pPr');
+  const out: ParaText = { text: '', level: Number(pPr?.attribs['lvl'] ?? 0) || 0, bulleted: false, links: [], emph: [] };
+  if (pPr) out.bulleted = !!(firstChild(pPr, 'buChar') || firstChild(pPr, 'buAutoNum') || firstChild(pPr, 'buBlip'));
+  for (const c of childElements(p)) {
+    const n = localName(c);
+    if (n === 'r' || n === 'fld') {
+      const t = firstChild(c, 't');
+      const text = t ? t.children.map((x) => (x.type === 'text' ? x.data : '')).join('') : '';
+      out.text += text;
+      const rPr = firstChild(c, 'rPr');
+      if (rPr && text.trim()) {
+        if (rPr.attribs['b'] === '1' || rPr.attribs['b'] === 'true') out.emph.push({ text: text.trim(), tag: 'b' });
+        if (rPr.attribs['i'] === '1' || rPr.attribs['i'] === 'true') out.emph.push({ text: text.trim(), tag: 'i' });
+        const link = firstChild(rPr, 'hlinkClick');
+        const rid = link ? attr(link, 'id') : undefined;
+        const url = rid ? rels.get(rid) : undefined;
+        if (url) out.links.push({ url, text });
+      }
+    } else if (n === 'br') {
+      out.text += '\n';
+    }
+  }
+  return out;
+}
+
+function paragraphElement(para: ParaText, md: ElementMetadata, asTitle: boolean): Element | undefined {
+  const text = para.text.trim();
+  if (!text) return undefined;
+  const meta: ElementMetadata = { ...md };
+  if (para.links.length) {
+    meta.link_urls = para.links.map((l) => l.url);
+    meta.link_texts = para.links.map((l) => l.text);
+  }
+  if (para.emph.length) {
+    meta.emphasized_text_contents = para.emph.map((e) => e.text);
+    meta.emphasized_text_tags = para.emph.map((e) => e.tag);
+  }
+  if (asTitle) return makeElement('Title', text, { ...meta, category_depth: 0 });
+  if (para.bulleted || isBulletedText(text)) {
+    return makeElement('ListItem', stripBullet(text) || text, { ...meta, category_depth: para.level });
+  }
+  if (isEmailAddress(text)) return makeElement('EmailAddress', text, meta);
+  if (isPossibleNarrativeText(text)) return makeElement('NarrativeText', text, meta);
+  if (isPossibleTitle(text)) return makeElement('Title', text, { ...meta, category_depth: 1 });
+  return makeElement('UncategorizedText', text, meta);
+}
+
+function tableElement(tbl: DomElement, rels: Rels, md: ElementMetadata): Element | undefined {
+  const grid: string[][] = [];
+  const texts: string[] = [];
+  for (const tr of childElements(tbl, 'tr')) {
+    const row: string[] = [];
+    for (const tc of childElements(tr, 'tc')) {
+      const merged = tc.attribs['hMerge'] === '1' || tc.attribs['vMerge'] === '1';
+      const body = firstChild(tc, 'txBody');
+      const text = body
+        ? childElements(body, 'p').map((p) => readParagraph(p, rels).text.trim()).filter(Boolean).join('\n')
+        : '';
+      if (merged) {
+        row.push(tc.attribs['vMerge'] === '1' ? grid[grid.length - 1]?.[row.length] ?? '' : row[row.length - 1] ?? '');
+        continue;
+      }
+      row.push(text);
+      if (text) texts.push(text.replace(/\s+/g, ' '));
+    }
+    grid.push(row);
+  }
+  if (!texts.length) return undefined;
+  const html = `<table>${grid.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c.replace(/\s+/g, ' ').trim())}</td>`).join('')}</tr>`).join('')}</table>`;
+  return makeElement('Table', texts.join(' '), { ...md, text_as_html: html });
+}
+
+function shapeElements(shapes: DomElement[], rels: Rels, md: ElementMetadata, out: Element[], sort: boolean): void {
+  const ordered = sort
+    ? shapes
+        .map((s, i) => ({ s, i, pos: position(s) }))
+        .sort((a, b) => a.pos[0] - b.pos[0] || a.pos[1] - b.pos[1] || a.i - b.i)
+        .map((x) => x.s)
+    : shapes;
+  for (const shape of ordered) {
+    const name = localName(shape);
+    if (name === 'grpSp') {
+      shapeElements(childElements(shape).filter((c) => ['sp', 'grpSp', 'graphicFrame'].includes(localName(c))), rels, md, out, false);
+    } else if (name === 'sp') {
+      const body = firstChild(shape, 'txBody');
+      if (!body) continue;
+      const ph = placeholderType(shape);
+      if (ph === 'sldNum' || ph === 'dt' || ph === 'ftr' || ph === 'hdr') continue;
+      const asTitle = ph === 'title' || ph === 'ctrTitle';
+      for (const p of childElements(body, 'p')) {
+        const el = paragraphElement(readParagraph(p, rels), md, asTitle);
+        if (el) out.push(el);
+      }
+    } else if (name === 'graphicFrame') {
+      const graphic = firstChild(shape, 'graphic');
+      const data = graphic ? firstChild(graphic, 'graphicData') : undefined;
+      const tbl = data ? firstChild(data, 'tbl') : undefined;
+      if (tbl) {
+        const el = tableElement(tbl, rels, md);
+        if (el) out.push(el);
+      }
+    } else if (name === 'AlternateContent') {
+      const choice = firstChild(shape, 'Choice') ?? firstChild(shape, 'Fallback');
+      if (choice) shapeElements(childElements(choice), rels, md, out, false);
+    }
+  }
+}
+
+function notesElements(files: Map<string, Uint8Array>, notesPath: string, md: ElementMetadata): Element[] {
+  const xml = zipText(files, notesPath);
+  if (!xml) return [];
+  const rels = readRels(files, notesPath);
+  const out: Element[] = [];
+  const doc = parseXml(xml);
+  const tree = findFirst(doc.children.filter(isTag), 'spTree');
+  if (!tree) return out;
+  for (const sp of childElements(tree, 'sp')) {
+    const ph = placeholderType(sp);
+    if (ph !== 'body') continue;
+    const body = firstChild(sp, 'txBody');
+    if (!body) continue;
+    for (const p of childElements(body, 'p')) {
+      const para = readParagraph(p, rels);
+      const text = para.text.trim();
+      if (text) out.push(makeElement(isPossibleNarrativeText(text) ? 'NarrativeText' : 'UncategorizedText', text, md));
+    }
+  }
+  return out;
+}
+
+function findFirst(nodes: DomElement[], name: string): DomElement | undefined {
+  for (const n of nodes) {
+    if (localName(n) === name) return n;
+    const r = findFirst(n.children.filter(isTag), name);
+    if (r) return r;
+  }
+  return undefined;
+}
+
+export const partitionPptx: FormatPartitioner = async (data, ctx) => {
+  const files = readZip(data, 'pptx', (n) => n.startsWith('ppt/') && (n.endsWith('.xml') || n.endsWith('.rels')));
+  const presXml = zipText(files, 'ppt/presentation.xml');
+  if (!presXml) throw new UnprocessableDocument('pptx: ppt/presentation.xml is missing (not a PowerPoint document?)');
+  try {
+    const presRels = readRels(files, 'ppt/presentation.xml');
+    const pres = firstChild(parseXml(presXml), 'presentation');
+    const idList = pres ? firstChild(pres, 'sldIdLst') : undefined;
+    const slidePaths = (idList ? childElements(idList, 'sldId') : [])
+      .map((s) => {
+        const rid = Object.entries(s.attribs).find(([k]) => k.endsWith(':id'))?.[1];
+        return rid ? presRels.get(rid) : undefined;
+      })
+      .filter((p): p is string => !!p && files.has(p));
+    const out: Element[] = [];
+    slidePaths.forEach((path, i) => {
+      const md: ElementMetadata = { page_number: i + 1 };
+      const rels = readRels(files, path);
+      const doc = parseXml(zipText(files, path) ?? '');
+      const tree = findFirst(doc.children.filter(isTag), 'spTree');
+      const slideEls: Element[] = [];
+      if (tree) {
+        const shapes = childElements(tree).filter((c) => ['sp', 'grpSp', 'graphicFrame', 'AlternateContent'].includes(localName(c)));
+        shapeElements(shapes, rels, md, slideEls, true);
+      }
+      if (ctx.options.includeSlideNotes) {
+        const notes = [...rels.values()].find((t) => /notesSlides\/notesSlide\d+\.xml$/.test(t));
+        if (notes) slideEls.push(...notesElements(files, notes, md));
+      }
+      out.push(...assignHeadingParents(slideEls));
+      if (ctx.options.includePageBreaks && i < slidePaths.length - 1) out.push(makeElement('PageBreak', '', md));
+    });
+    return out;
+  } catch (err) {
+    return corrupt('pptx', err);
+  }
+};
