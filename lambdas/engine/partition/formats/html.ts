@@ -148,6 +148,7 @@ class HtmlWalker {
     const ctx = this.ctx;
     const text = ctx.kind === 'code' ? raw.replace(/^\n+/, '').replace(/\s+$/, '') : normalizeSpace(raw);
     if (!text || !/\S/.test(text)) return undefined;
+    if (isBulletedText(text) && !stripBullet(text)) return undefined; // a lone bullet character
     const md: ElementMetadata = { ...this.opts.metadata };
     if (links.length) {
       md.link_urls = links.map((l) => l.url);

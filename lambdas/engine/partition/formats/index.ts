@@ -8,6 +8,8 @@ import { partitionOrg } from './org';
 import { partitionXml } from './xml';
 import { partitionDocx } from './docx';
 import { partitionPptx } from './pptx';
+import { partitionOdt } from './odt';
+import { partitionEpub } from './epub';
 import { partitionJson } from './json';
 import { partitionCsv, partitionTsv, partitionXls, partitionXlsx } from './spreadsheet';
 
@@ -25,4 +27,6 @@ export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> =
   json: partitionJson,
   docx: partitionDocx,
   pptx: partitionPptx,
+  odt: partitionOdt,
+  epub: partitionEpub,
 };
