@@ -1,0 +1,166 @@
+// Connection checks of hosted-service types, against local stand-ins on 127.0.0.1: the Astra DB
+// Data API (findCollections), the Box API (bearer token and the JWT grant, whose signature the
+// stand-in verifies), and the TCP probe of the data-driven types. Unreachable and unresolvable
+// hosts end in FAILURE with the reason.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { generateKeyPairSync, verify } from 'node:crypto';
+import { checkConnection, validateConfig } from '../../../lambdas/connectors/registry';
+import { closedPort } from './helpers';
+
+let http: Server;
+let httpBase = '';
+let tcp: TcpServer;
+let tcpPort = 0;
+const seen: { method: string; url: string; token?: string }[] = [];
+const savedBox = process.env.BOX_API_URL;
+
+const keys = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pw' },
+});
+const publicKey = keys.publicKey;
+
+async function body(req: IncomingMessage): Promise<string> {
+  let s = '';
+  for await (const chunk of req) s += chunk;
+  return s;
+}
+
+before(async () => {
+  http = createServer(async (req, res) => {
+    const text = await body(req);
+    seen.push({ method: req.method ?? '', url: req.url ?? '', token: req.headers.token as string | undefined });
+    const json = (status: number, v: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(v));
+    };
+    if (req.url?.startsWith('/api/json/v1/')) {
+      if (req.headers.token !== 'astra-good') return json(401, { errors: [{ message: 'bad token' }] });
+      if (text !== JSON.stringify({ findCollections: {} })) return json(200, { errors: [{ message: `unexpected command ${text}` }] });
+      return json(200, { status: { collections: ['docs', 'other'] } });
+    }
+    if (req.url === '/oauth2/token') {
+      const form = new URLSearchParams(text);
+      const [h, c, sig] = (form.get('assertion') ?? '').split('.');
+      const ok =
+        form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:jwt-bearer' &&
+        h && c && sig &&
+        verify('sha256', Buffer.from(`${h}.${c}`), publicKey, Buffer.from(sig, 'base64url'));
+      if (!ok) return json(400, { error: 'invalid_grant' });
+      const claims = JSON.parse(Buffer.from(c, 'base64url').toString()) as Record<string, unknown>;
+      const expected = claims.iss === 'client-id' && claims.sub === '42' && claims.box_sub_type === 'enterprise' && claims.aud === `${httpBase}/oauth2/token`;
+      if (!expected || form.get('client_id') !== 'client-id') return json(400, { error: 'invalid_claims', claims });
+      return json(200, { access_token: 'box-good' });
+    }
+    if (req.url === '/2.0/users/me') {
+      if (req.headers.authorization !== 'Bearer box-good') return json(401, {});
+      return json(200, { id: '1', type: 'user' });
+    }
+    json(404, {});
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  httpBase = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
+  process.env.BOX_API_URL = httpBase;
+  tcp = createTcpServer((s) => s.end());
+  await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
+  tcpPort = (tcp.address() as { port: number }).port;
+});
+
+after(async () => {
+  if (savedBox === undefined) delete process.env.BOX_API_URL;
+  else process.env.BOX_API_URL = savedBox;
+  http.closeAllConnections();
+  await new Promise<void>((r) => http.close(() => r()));
+  await new Promise<void>((r) => tcp.close(() => r()));
+});
+
+const astra = (extra: Record<string, unknown> = {}) =>
+  validateConfig('destination', 'astradb', { collection_name: 'docs', api_endpoint: httpBase, token: 'astra-good', ...extra });
+
+test('astradb: SUCCESS when the Data API lists the collection, in the default keyspace', async () => {
+  seen.length = 0;
+  assert.deepEqual(await checkConnection('destination', 'astradb', astra()), { status: 'SUCCESS' });
+  assert.deepEqual(seen.map((s) => [s.method, s.url]), [['POST', '/api/json/v1/default_keyspace']]);
+  assert.deepEqual(await checkConnection('destination', 'astradb', astra({ keyspace: 'ks2' })), { status: 'SUCCESS' });
+  assert.equal(seen.at(-1)?.url, '/api/json/v1/ks2');
+});
+
+test('astradb: FAILURE for a missing collection, a rejected token, an unreachable or unresolvable host', async () => {
+  const missing = await checkConnection('destination', 'astradb', astra({ collection_name: 'absent' }));
+  assert.equal(missing.status, 'FAILURE');
+  assert.match(missing.reason!, /collection "absent" not found in keyspace "default_keyspace"/);
+  const token = await checkConnection('destination', 'astradb', astra({ token: 'wrong' }));
+  assert.equal(token.status, 'FAILURE');
+  assert.match(token.reason!, /rejected the token \(HTTP 401\)/);
+  const port = await closedPort();
+  const down = await checkConnection('destination', 'astradb', astra({ api_endpoint: `http://127.0.0.1:${port}` }));
+  assert.equal(down.status, 'FAILURE');
+  assert.match(down.reason!, /cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
+  const dns = await checkConnection('destination', 'astradb', astra({ api_endpoint: 'https://db-id-region.apps.astra.invalid' }));
+  assert.equal(dns.status, 'FAILURE');
+  assert.match(dns.reason!, /cannot reach db-id-region\.apps\.astra\.invalid|timed out/);
+  const notUrl = await checkConnection('destination', 'astradb', astra({ api_endpoint: 'not a url' }));
+  assert.equal(notUrl.status, 'FAILURE');
+  assert.match(notUrl.reason!, /is not a URL/);
+});
+
+test('box: access_token checked against /users/me', async () => {
+  const ok = validateConfig('source', 'box', { remote_url: 'box://folder', access_token: 'box-good' });
+  assert.deepEqual(await checkConnection('source', 'box', ok), { status: 'SUCCESS' });
+  const bad = await checkConnection('source', 'box', { ...ok, access_token: 'nope' });
+  assert.equal(bad.status, 'FAILURE');
+  assert.match(bad.reason!, /rejected the access token/);
+  const none = await checkConnection('source', 'box', validateConfig('source', 'box', { remote_url: 'box://f' }));
+  assert.equal(none.status, 'FAILURE');
+  assert.match(none.reason!, /no credentials/);
+});
+
+test('box: box_app_config runs the JWT grant with a signature the server verifies', async () => {
+  const appConfig = (privateKey: string, passphrase = 'pw') =>
+    JSON.stringify({
+      boxAppSettings: { clientID: 'client-id', clientSecret: 'cs', appAuth: { publicKeyID: 'kid', privateKey, passphrase } },
+      enterpriseID: '42',
+    });
+  const ok = validateConfig('source', 'box', { remote_url: 'box://f', box_app_config: appConfig(keys.privateKey) });
+  assert.deepEqual(await checkConnection('source', 'box', ok), { status: 'SUCCESS' });
+  // a key the server does not know: the grant is refused
+  const other = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const refused = await checkConnection('source', 'box', { ...ok, box_app_config: appConfig(other.privateKey, '') });
+  assert.equal(refused.status, 'FAILURE');
+  assert.match(refused.reason!, /refused the JWT grant \(HTTP 400\)/);
+  const wrongPass = await checkConnection('source', 'box', { ...ok, box_app_config: appConfig(keys.privateKey, 'nope') });
+  assert.equal(wrongPass.status, 'FAILURE');
+  assert.match(wrongPass.reason!, /private key cannot be read/);
+  const notJson = await checkConnection('source', 'box', { ...ok, box_app_config: '{not json' });
+  assert.equal(notJson.status, 'FAILURE');
+  assert.match(notJson.reason!, /not a Box JWT app configuration/);
+});
+
+test('data-driven types: TCP probe SUCCESS says credentials were not verified; FAILURE otherwise', async () => {
+  const pg = { host: '127.0.0.1', port: tcpPort, database: 'd', username: 'u', password: 'p', table_name: 't', batch_size: 10 };
+  const ok = await checkConnection('destination', 'postgres', validateConfig('destination', 'postgres', pg));
+  assert.equal(ok.status, 'SUCCESS');
+  assert.match(ok.reason!, /reached 127\.0\.0\.1:\d+ over TCP; credentials were not verified/);
+  const port = await closedPort();
+  const down = await checkConnection('destination', 'postgres', validateConfig('destination', 'postgres', { ...pg, port }));
+  assert.equal(down.status, 'FAILURE');
+  assert.match(down.reason!, new RegExp(`cannot connect to 127\\.0\\.0\\.1:${port} \\(from host\\): .*ECONNREFUSED`));
+  const mongo = validateConfig('source', 'mongodb', { uri: 'mongodb+srv://u:p@cluster0.mongo.invalid/db', database: 'd', collection: 'c' });
+  const dns = await checkConnection('source', 'mongodb', mongo);
+  assert.equal(dns.status, 'FAILURE');
+  assert.match(dns.reason!, /cluster0\.mongo\.invalid:27017 \(from uri\)/);
+  const es = await checkConnection('destination', 'elasticsearch', validateConfig('destination', 'elasticsearch', { hosts: [`http://127.0.0.1:${tcpPort}`], index_name: 'i', es_api_key: 'k' }));
+  assert.equal(es.status, 'SUCCESS');
+});
+
+test('a check of a stored config that no longer validates is a FAILURE naming the field', async () => {
+  const r = await checkConnection('destination', 'astradb', { collection_name: 'bad name', api_endpoint: httpBase, token: 't' });
+  assert.equal(r.status, 'FAILURE');
+  assert.match(r.reason!, /invalid config: config\.collection_name/);
+  const u = await checkConnection('destination', 'nope', {});
+  assert.equal(u.status, 'FAILURE');
+});
