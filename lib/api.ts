@@ -1,0 +1,128 @@
+// The REST API, built from lambdas/routes.ts: one ServiceFunction per route (entry
+// lambdas/handlers/<file>.ts, handler <export>), the resource tree from the route paths (a trailing
+// slash maps to the same resource, as API Gateway matches it), Lambda proxy integrations.
+// Authentication is the application's (service-api-key / unstructured-api-key checked by the
+// handler per AUTH_MODE), so methods carry no API Gateway authorizer.
+//
+// Limits (DESIGN §7): API Gateway accepts at most 10 MB per request and waits at most 29 s for an
+// integration; a Lambda proxy payload is at most 6 MB, so a multipart upload arrives base64-encoded
+// with roughly 4.5 MB of file. Large files go through presigned S3 uploads referenced by a job.
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { ROUTES, type RouteDefinition } from '../lambdas/routes';
+import { ServiceFunction, type ConfigEnvName } from './base-function';
+import type { TableAccess } from './data';
+import type { BucketAccess } from './storage';
+import { pascal } from './queues';
+
+/**
+ * Bodies API Gateway hands to Lambda base64-encoded, byte for byte: multipart uploads (partition,
+ * future job uploads) and raw files. JSON stays text. The handlers decode either form.
+ */
+export const BINARY_MEDIA_TYPES = ['multipart/form-data', 'application/octet-stream'];
+
+/** What one route's function may touch; the stack turns it into bind* calls. */
+export interface RouteAccess {
+  table?: TableAccess;
+  bucket?: BucketAccess;
+  /** KMS encrypt/decrypt for connector secrets (KMS_KEY_ID). */
+  secrets?: boolean;
+  /** Send to the work queues (their URL variables). */
+  producer?: boolean;
+}
+
+/**
+ * Least privilege per route. Public routes (auth: false: health, OpenAPI, docs) touch nothing.
+ * Authenticated routes read API keys from the table; the composition root (lambdas/services.ts)
+ * builds the secret box and queues eagerly, so they also need KMS_KEY_ID. Per-file overrides narrow
+ * that further where a handler module is known to need less.
+ */
+const HANDLER_ACCESS: Record<string, RouteAccess> = {
+  connectors: { table: 'readwrite', secrets: true, producer: true },
+  partition: { table: 'read', secrets: true },
+};
+const AUTHENTICATED_DEFAULT: RouteAccess = { table: 'readwrite', secrets: true, producer: true };
+
+export function routeAccess(route: RouteDefinition): RouteAccess {
+  if (route.auth === false) return {};
+  return HANDLER_ACCESS[route.handler.file] ?? AUTHENTICATED_DEFAULT;
+}
+
+/** '/api/v1/sources/{source_id}/' → 'api/v1/sources/{source_id}' (API Gateway resource path). */
+export function resourcePath(path: string): string {
+  return path.split('/').filter(Boolean).join('/');
+}
+
+export interface RouteFunction {
+  route: RouteDefinition;
+  fn: ServiceFunction;
+}
+
+export interface ServiceApiProps {
+  /** Default 'prod'. */
+  stageName?: string;
+  environment?: Partial<Record<ConfigEnvName, string>>;
+  logRetention?: logs.RetentionDays;
+  /** Default lambdas/routes.ts ROUTES. */
+  routes?: RouteDefinition[];
+}
+
+export class ServiceApi extends Construct {
+  readonly api: apigw.RestApi;
+  readonly routeFunctions: RouteFunction[] = [];
+
+  constructor(scope: Construct, id: string, props: ServiceApiProps = {}) {
+    super(scope, id);
+    this.api = new apigw.RestApi(this, 'RestApi', {
+      description: 'Workflow processing service (Unstructured-compatible API)',
+      endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
+      binaryMediaTypes: BINARY_MEDIA_TYPES,
+      cloudWatchRole: false,
+      deployOptions: {
+        stageName: props.stageName ?? 'prod',
+        tracingEnabled: true,
+        metricsEnabled: true,
+      },
+    });
+    // Unknown paths answer like the reference API (FastAPI: 404 {"detail":"Not Found"}) instead of
+    // API Gateway's 403 "Missing Authentication Token".
+    this.api.addGatewayResponse('NotFound', {
+      type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN,
+      statusCode: '404',
+      templates: { 'application/json': '{"detail":"Not Found"}' },
+    });
+    this.api.addGatewayResponse('TooLarge', {
+      type: apigw.ResponseType.REQUEST_TOO_LARGE,
+      statusCode: '413',
+      templates: { 'application/json': '{"detail":"Request body is larger than the 10 MB API Gateway limit; upload large files to S3 with a presigned URL"}' },
+    });
+
+    const routes = props.routes ?? ROUTES;
+    const seen = new Set<string>();
+    for (const route of routes) {
+      const key = `${route.method} ${resourcePath(route.path)}`;
+      if (seen.has(key)) throw new Error(`two routes for ${key}`);
+      seen.add(key);
+      const fn = new ServiceFunction(this, `${pascal(route.operationId)}Function`, {
+        file: route.handler.file,
+        export: route.handler.export,
+        description: `${route.method} ${route.path} (${route.operationId})`,
+        memoryMb: route.memoryMb,
+        timeoutSeconds: route.timeoutSeconds,
+        environment: props.environment,
+        logRetention: props.logRetention,
+      });
+      const path = resourcePath(route.path);
+      const resource = path ? this.api.root.resourceForPath(path) : this.api.root;
+      resource.addMethod(route.method, new apigw.LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }), {
+        operationName: route.operationId,
+      });
+      this.routeFunctions.push({ route, fn });
+    }
+  }
+
+  get url(): string {
+    return this.api.url;
+  }
+}

@@ -1,0 +1,118 @@
+// The one place that fixes how every Lambda of the service is built and run: Node.js 22 on arm64,
+// X-Ray tracing, its own log group with a retention, source maps, and an esbuild bundle made locally
+// (never in Docker). Route functions (lib/api.ts) and queue consumers (lib/queues.ts) are all
+// ServiceFunctions, so a change here changes every function.
+//
+// Bundling decisions:
+// - The AWS SDK is bundled (bundleAwsSDK), not taken from the runtime: package.json pins the v3
+//   clients at one version that the tests run against, newer than the copy the Lambda runtime ships
+//   and updates on its own schedule. Bundled and minified, only the commands used are included.
+// - ESM output with a banner that defines require/__filename/__dirname, because bundled CommonJS
+//   dependencies (busboy, iconv-lite, ...) call require('stream') and friends at run time.
+// - Packages that load files beside themselves at run time (WebAssembly, data) cannot live inside
+//   a bundle: RUNTIME_RESOLVED_MODULES are kept external and, when a bundle imports one, copied
+//   from the local node_modules into the asset (a copy, not an npm install, so synth stays offline).
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Construct } from 'constructs';
+import type { Config } from '../lambdas/config';
+
+/** Repository root (the folder holding package.json and lambdas/). */
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const HANDLERS_DIR = join(PROJECT_ROOT, 'lambdas', 'handlers');
+
+/** Modules resolved from node_modules at run time (pdfium.wasm is found with require.resolve). */
+export const RUNTIME_RESOLVED_MODULES = ['@embedpdf/pdfium'];
+
+export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
+export const FUNCTION_ARCHITECTURE = lambda.Architecture.ARM_64;
+
+/** Names of the variables lambdas/config.ts reads: a typo here fails type checking. */
+export type ConfigEnvName = keyof Config;
+
+const ESM_BANNER = [
+  "import { createRequire as __wpsCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __wpsFileURLToPath } from 'node:url';",
+  "import { dirname as __wpsDirname } from 'node:path';",
+  'const require = __wpsCreateRequire(import.meta.url);',
+  'const __filename = __wpsFileURLToPath(import.meta.url);',
+  'const __dirname = __wpsDirname(__filename);',
+].join(' ');
+
+export interface ServiceFunctionProps {
+  /** Handler module under lambdas/handlers, without extension. */
+  file: string;
+  /** Exported handler in that module. */
+  export: string;
+  description?: string;
+  /** Default 512 MB. */
+  memoryMb?: number;
+  /** Default 29 s (the API Gateway integration limit). */
+  timeoutSeconds?: number;
+  /** Variables beyond the ones the bind* helpers set. */
+  environment?: Partial<Record<ConfigEnvName, string>>;
+  /** Default one month. */
+  logRetention?: logs.RetentionDays;
+}
+
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    super(scope, id, {
+      entry: join(HANDLERS_DIR, `${props.file}.ts`),
+      handler: props.export,
+      description: props.description,
+      runtime: FUNCTION_RUNTIME,
+      architecture: FUNCTION_ARCHITECTURE,
+      memorySize: props.memoryMb ?? 512,
+      timeout: Duration.seconds(props.timeoutSeconds ?? 29),
+      tracing: lambda.Tracing.ACTIVE,
+      logGroup,
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      environment: { NODE_OPTIONS: '--enable-source-maps', ...definedOnly(props.environment ?? {}) },
+      bundling: {
+        forceDockerBundling: false,
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        banner: ESM_BANNER,
+        minify: true,
+        sourceMap: true,
+        sourceMapMode: SourceMapMode.DEFAULT,
+        sourcesContent: false,
+        bundleAwsSDK: true,
+        externalModules: RUNTIME_RESOLVED_MODULES,
+        tsconfig: join(PROJECT_ROOT, 'tsconfig.json'),
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir, outputDir) => RUNTIME_RESOLVED_MODULES.map((m) => copyIfImported(m, inputDir, outputDir)),
+        },
+      },
+    });
+  }
+}
+
+/** Sets a variable of lambdas/config.ts on a function (bind* helpers call this next to their grant). */
+export function setConfigEnv(fn: lambda.Function, name: ConfigEnvName, value: string): void {
+  fn.addEnvironment(name, value);
+}
+
+/** A shell step: copy node_modules/<m> into the asset when the bundle imports it. */
+function copyIfImported(moduleName: string, inputDir: string, outputDir: string): string {
+  const src = join(inputDir, 'node_modules', moduleName);
+  const dest = join(outputDir, 'node_modules', moduleName);
+  return `if grep -q '"${moduleName}' "${outputDir}/index.mjs"; then mkdir -p "${dirname(dest)}" && cp -R "${src}" "${dest}"; fi`;
+}
+
+function definedOnly(env: Partial<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}

@@ -1,0 +1,34 @@
+// Reads the stack settings from CDK context values (strings when given with -c) and validates them,
+// so a typo fails the synth instead of deploying a default.
+import { RemovalPolicy } from 'aws-cdk-lib';
+import type { AuthMode, WorkflowServiceStackProps } from './workflow-service-stack';
+
+export const DEFAULT_STACK_NAME = 'WorkflowService';
+
+export function stackPropsFromContext(get: (key: string) => unknown): { stackName: string; props: WorkflowServiceStackProps } {
+  const str = (key: string): string | undefined => {
+    const v = get(key);
+    if (v === undefined || v === null || v === '') return undefined;
+    return String(v);
+  };
+  const authMode = str('authMode') ?? 'keyed';
+  if (authMode !== 'keyed' && authMode !== 'none') throw new Error(`context authMode must be 'keyed' or 'none', got '${authMode}'`);
+  const removal = str('removalPolicy') ?? 'retain';
+  if (removal !== 'retain' && removal !== 'destroy') throw new Error(`context removalPolicy must be 'retain' or 'destroy', got '${removal}'`);
+  const daysText = str('jobDataExpirationDays');
+  const days = daysText === undefined ? undefined : Number(daysText);
+  if (days !== undefined && !(Number.isInteger(days) && days > 0)) {
+    throw new Error(`context jobDataExpirationDays must be a positive integer, got '${daysText}'`);
+  }
+  return {
+    stackName: str('stackName') ?? DEFAULT_STACK_NAME,
+    props: {
+      authMode: authMode as AuthMode,
+      defaultAccountId: str('defaultAccountId'),
+      defaultUserId: str('defaultUserId'),
+      jobDataExpirationDays: days,
+      removalPolicy: removal === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+      stageName: str('stageName'),
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// Work queues from lambdas/queues.ts: per entry an SQS queue, its dead-letter queue (after
+// maxReceiveCount receives) and a consumer ServiceFunction fed by an event-source mapping with
+// partial batch responses. bindQueue() makes a function a producer: send permission on that queue
+// and its URL in the entry's urlEnv variable, in one call.
+import { Duration } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { QUEUES, type QueueDefinition } from '../lambdas/queues';
+import { ServiceFunction, type ConfigEnvName } from './base-function';
+
+export interface WorkQueue {
+  definition: QueueDefinition;
+  queue: sqs.Queue;
+  deadLetterQueue: sqs.Queue;
+  consumer: ServiceFunction;
+}
+
+export interface WorkQueuesProps {
+  /** Physical queue names are `${prefix}-${name}` (and `-dlq`), as lambdas/queues.ts documents. */
+  prefix: string;
+  /** Variables every consumer gets (auth mode, defaults). */
+  environment?: Partial<Record<ConfigEnvName, string>>;
+  logRetention?: logs.RetentionDays;
+  /** Default lambdas/queues.ts QUEUES. */
+  definitions?: QueueDefinition[];
+}
+
+/** 'connection-checks' → 'ConnectionChecks' (stable logical ids). */
+export const pascal = (s: string) => s.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase());
+
+export class WorkQueues extends Construct {
+  readonly queues: WorkQueue[] = [];
+
+  constructor(scope: Construct, id: string, props: WorkQueuesProps) {
+    super(scope, id);
+    for (const def of props.definitions ?? QUEUES) {
+      const name = pascal(def.name);
+      const deadLetterQueue = new sqs.Queue(this, `${name}DeadLetterQueue`, {
+        queueName: `${props.prefix}-${def.name}-dlq`,
+        retentionPeriod: Duration.days(14),
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      const queue = new sqs.Queue(this, `${name}Queue`, {
+        queueName: `${props.prefix}-${def.name}`,
+        visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
+        deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: def.maxReceiveCount },
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      // Lambda requires visibility timeout >= function timeout; half leaves room for a retry.
+      const consumer = new ServiceFunction(this, `${name}Consumer`, {
+        file: def.handler.file,
+        export: def.handler.export,
+        description: `Consumer of the ${def.name} queue`,
+        timeoutSeconds: Math.max(1, Math.floor(def.visibilityTimeoutSeconds / 2)),
+        environment: props.environment,
+        logRetention: props.logRetention,
+      });
+      consumer.addEventSource(new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true }));
+      this.queues.push({ definition: def, queue, deadLetterQueue, consumer });
+    }
+  }
+
+  get consumers(): ServiceFunction[] {
+    return this.queues.map((q) => q.consumer);
+  }
+
+  /** Makes fn a producer of one queue: send permission and the queue URL in the definition's urlEnv. */
+  bindQueue(fn: lambda.Function, def: QueueDefinition): void {
+    const q = this.queues.find((x) => x.definition.name === def.name);
+    if (!q) throw new Error(`no queue named ${def.name}`);
+    q.queue.grantSendMessages(fn);
+    fn.addEnvironment(def.urlEnv, q.queue.queueUrl);
+  }
+
+  /** Makes fn a producer of every queue. */
+  bindProducer(fn: lambda.Function): void {
+    for (const q of this.queues) this.bindQueue(fn, q.definition);
+  }
+}
