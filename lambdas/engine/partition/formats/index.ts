@@ -10,6 +10,7 @@ import { partitionDocx } from './docx';
 import { partitionPptx } from './pptx';
 import { partitionOdt } from './odt';
 import { partitionEpub } from './epub';
+import { partitionRtf } from './rtf';
 import { partitionJson } from './json';
 import { partitionCsv, partitionTsv, partitionXls, partitionXlsx } from './spreadsheet';
 
@@ -29,4 +30,5 @@ export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> =
   pptx: partitionPptx,
   odt: partitionOdt,
   epub: partitionEpub,
+  rtf: partitionRtf,
 };

@@ -1,0 +1,243 @@
+// RTF partitioner: a small RTF reader (groups, control words, \'hh and \uN escapes with the document
+// code page, ignorable destinations skipped) producing HTML — paragraphs, \outlinelevel headings,
+// bold/italic runs, \intbl/\cell/\row tables — then the HTML partitioner.
+import iconv from 'iconv-lite';
+import type { FormatPartitioner } from '../types';
+import { UnprocessableDocument } from '../../../domain/errors';
+import { escapeHtml } from './common';
+import { htmlToElements } from './html';
+
+const SKIP_DESTINATIONS = new Set([
+  'fonttbl', 'colortbl', 'stylesheet', 'info', 'pict', 'object', 'themedata', 'colorschememapping', 'datastore',
+  'xmlnstbl', 'listtable', 'listoverridetable', 'rsidtbl', 'generator', 'latentstyles', 'pgdsctbl', 'fldinst',
+  'header', 'headerl', 'headerr', 'headerf', 'footer', 'footerl', 'footerr', 'footerf', 'footnote', 'annotation',
+  'bkmkstart', 'bkmkend', 'filetbl', 'revtbl', 'listtext', 'pntext', 'pntxta', 'pntxtb', 'shppict', 'nonshppict',
+  'template', 'userprops', 'docvar', 'wgrffmtfilter', 'mmathPr', 'xe', 'tc', 'falt', 'panose',
+]);
+
+const SYMBOLS: Record<string, string> = {
+  emdash: '\u2014', endash: '\u2013', lquote: '\u2018', rquote: '\u2019', ldblquote: '\u201c', rdblquote: '\u201d',
+  bullet: '\u2022', emspace: '\u2003', enspace: '\u2002', qmspace: '\u2005', tab: '\t', line: '\n',
+};
+
+interface State {
+  skip: boolean;
+  bold: boolean;
+  italic: boolean;
+  uc: number;
+}
+
+export function rtfToHtml(rtf: string): string {
+  if (!/^\s*\{\\rtf/.test(rtf)) throw new UnprocessableDocument('rtf: the document does not start with {\\rtf');
+  let codepage = 'windows-1252';
+  const stack: State[] = [];
+  let st: State = { skip: false, bold: false, italic: false, uc: 1 };
+  let html = '';
+  let para = ''; // current paragraph HTML
+  let paraHasText = false;
+  let outline = -1;
+  let inTable = false;
+  let cell = '';
+  let row: string[] = [];
+  let rows: string[][] = [];
+  let runBold = false;
+  let runItalic = false;
+  let pendingBytes: number[] = [];
+  let skipChars = 0;
+
+  const flushBytes = (): void => {
+    if (!pendingBytes.length) return;
+    const s = iconv.decode(Buffer.from(pendingBytes), codepage);
+    pendingBytes = [];
+    emitText(s);
+  };
+  const openRun = (): void => {
+    if (st.bold !== runBold || st.italic !== runItalic) {
+      if (runItalic) para += '</i>';
+      if (runBold) para += '</b>';
+      if (st.bold) para += '<b>';
+      if (st.italic) para += '<i>';
+      runBold = st.bold;
+      runItalic = st.italic;
+    }
+  };
+  const closeRun = (): void => {
+    if (runItalic) para += '</i>';
+    if (runBold) para += '</b>';
+    runBold = runItalic = false;
+  };
+  function emitText(s: string): void {
+    if (st.skip || !s) return;
+    openRun();
+    para += escapeHtml(s);
+    if (/\S/.test(s)) paraHasText = true;
+  }
+  const endParagraph = (): void => {
+    flushBytes();
+    closeRun();
+    if (inTable) {
+      cell += (cell ? ' ' : '') + para;
+    } else if (paraHasText) {
+      if (rows.length) {
+        flushTable();
+      }
+      const tag = outline >= 0 ? `h${Math.min(6, outline + 1)}` : 'p';
+      html += `<${tag}>${para.replace(/\n/g, '<br/>')}</${tag}>\n`;
+    }
+    para = '';
+    paraHasText = false;
+  };
+  const flushTable = (): void => {
+    if (rows.length) html += `<table>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table>\n`;
+    rows = [];
+  };
+
+  const n = rtf.length;
+  let i = 0;
+  while (i < n) {
+    const ch = rtf[i]!;
+    if (skipChars > 0 && ch !== '{' && ch !== '}') {
+      // characters replaced by a preceding \uN (an escape counts as one)
+      if (ch === '\\' && rtf[i + 1] === "'") i += 4;
+      else if (ch === '\\') {
+        const m = /^\\[a-z]+-?\d* ?/i.exec(rtf.slice(i, i + 40));
+        i += m ? m[0].length : 2;
+      } else i++;
+      skipChars--;
+      continue;
+    }
+    if (ch === '{') {
+      flushBytes();
+      stack.push(st);
+      st = { ...st };
+      i++;
+      if (rtf.startsWith('\\*', i)) st.skip = true;
+      continue;
+    }
+    if (ch === '}') {
+      flushBytes();
+      st = stack.pop() ?? st;
+      i++;
+      continue;
+    }
+    if (ch === '\\') {
+      const next = rtf[i + 1];
+      if (next === "'") {
+        const hex = rtf.slice(i + 2, i + 4);
+        const b = parseInt(hex, 16);
+        if (!st.skip && !Number.isNaN(b)) pendingBytes.push(b);
+        i += 4;
+        continue;
+      }
+      flushBytes();
+      if (next === '\\' || next === '{' || next === '}') {
+        emitText(next);
+        i += 2;
+        continue;
+      }
+      if (next === '~') {
+        emitText('\u00a0');
+        i += 2;
+        continue;
+      }
+      if (next === '_') {
+        emitText('-');
+        i += 2;
+        continue;
+      }
+      if (next === '\n' || next === '\r') {
+        endParagraph();
+        i += 2;
+        continue;
+      }
+      const m = /^([a-zA-Z]{1,32})(-?\d{1,10})? ?/.exec(rtf.slice(i + 1, i + 46));
+      if (!m) {
+        i += 2;
+        continue;
+      }
+      i += 1 + m[0].length;
+      const word = m[1]!;
+      const param = m[2] !== undefined ? Number(m[2]) : undefined;
+      if (SKIP_DESTINATIONS.has(word)) {
+        st.skip = true;
+        continue;
+      }
+      switch (word) {
+        case 'ansicpg':
+          if (param && iconv.encodingExists(`cp${param}`)) codepage = `cp${param}`;
+          break;
+        case 'mac':
+          codepage = 'macintosh';
+          break;
+        case 'u': {
+          if (param !== undefined) emitText(String.fromCharCode(param < 0 ? param + 65536 : param));
+          skipChars = st.uc;
+          break;
+        }
+        case 'uc':
+          st.uc = param ?? 1;
+          break;
+        case 'par':
+        case 'sect':
+        case 'page':
+          endParagraph();
+          break;
+        case 'pard':
+          outline = -1;
+          inTable = false;
+          break;
+        case 'outlinelevel':
+          outline = param ?? 0;
+          break;
+        case 'b':
+          st.bold = param !== 0;
+          break;
+        case 'i':
+          st.italic = param !== 0;
+          break;
+        case 'plain':
+          st.bold = st.italic = false;
+          break;
+        case 'intbl':
+          inTable = true;
+          break;
+        case 'cell':
+        case 'nestcell':
+          endParagraph();
+          row.push(cell);
+          cell = '';
+          break;
+        case 'row':
+        case 'nestrow':
+          endParagraph();
+          if (row.length) rows.push(row);
+          row = [];
+          inTable = false;
+          break;
+        default: {
+          const sym = SYMBOLS[word];
+          if (sym !== undefined) emitText(sym);
+        }
+      }
+      continue;
+    }
+    if (ch === '\r' || ch === '\n') {
+      i++;
+      continue;
+    }
+    // plain text run
+    let j = i;
+    while (j < n && rtf[j] !== '\\' && rtf[j] !== '{' && rtf[j] !== '}' && rtf[j] !== '\r' && rtf[j] !== '\n') j++;
+    emitText(rtf.slice(i, j));
+    i = j;
+  }
+  endParagraph();
+  if (row.length) rows.push(row);
+  flushTable();
+  return html;
+}
+
+export const partitionRtf: FormatPartitioner = async (data) => {
+  const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
+  return htmlToElements(rtfToHtml(text), { shortText: 'title' });
+};
