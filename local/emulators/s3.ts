@@ -18,9 +18,23 @@ const require = createRequire(import.meta.url);
 /** Credentials s3rver accepts. */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 
-export async function startS3(opts: { port?: number; dataDir: string; buckets?: string[] }): Promise<{ endpoint: string; stop(): Promise<void> }> {
+export interface S3Options {
+  /** 0 or absent: a free port. */
+  port?: number;
+  dataDir: string;
+  /** Buckets created before the server listens (existing ones are kept). */
+  buckets?: string[];
+  /** Extra access key ids to accept besides S3RVER (s3rver's key registry is process-wide). */
+  accessKeys?: { accessKeyId: string; secretAccessKey: string }[];
+}
+
+export async function startS3(opts: S3Options): Promise<{ endpoint: string; stop(): Promise<void> }> {
   mkdirSync(opts.dataDir, { recursive: true });
   const S3rver = require('s3rver') as S3rverCtor;
+  if (opts.accessKeys?.length) {
+    const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account') as { DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void } };
+    for (const k of opts.accessKeys) DUMMY_ACCOUNT.createKeyPair(k.accessKeyId, k.secretAccessKey);
+  }
   const server = new S3rver({
     address: '127.0.0.1',
     port: opts.port ?? 0,

@@ -23,7 +23,7 @@ let raw: S3Client;
 const creds = { key: S3RVER_CREDENTIALS.accessKeyId, secret: S3RVER_CREDENTIALS.secretAccessKey };
 
 before(async () => {
-  s3 = await startS3({ dataDir: dir.path, buckets: ['in-bucket', 'out-bucket', 'many'] });
+  s3 = await startS3({ dataDir: dir.path, buckets: ['in-bucket', 'out-bucket', 'many'], accessKeys: [{ accessKeyId: 'EXTRA', secretAccessKey: 'x' }] });
   raw = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: S3RVER_CREDENTIALS });
   for (const [k, body] of [
     ['docs/a.txt', 'alpha'],
@@ -83,6 +83,10 @@ test('check FAILURE with a reason: wrong bucket', async () => {
   const dst = await checkConnection('destination', 's3', destination({ remote_url: 's3://no-such-bucket/' }));
   assert.equal(dst.status, 'FAILURE');
   assert.match(dst.reason!, /bucket "no-such-bucket" does not exist/);
+});
+
+test('the launcher accepts extra access keys it was given', async () => {
+  assert.deepEqual(await checkConnection('source', 's3', source({ key: 'EXTRA', secret: 'x' })), { status: 'SUCCESS' });
 });
 
 test('check FAILURE with a reason: wrong credentials', async () => {
