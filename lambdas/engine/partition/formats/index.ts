@@ -11,6 +11,7 @@ import { partitionPptx } from './pptx';
 import { partitionOdt } from './odt';
 import { partitionEpub } from './epub';
 import { partitionRtf } from './rtf';
+import { partitionEml, partitionMsg } from './email';
 import { partitionJson } from './json';
 import { partitionCsv, partitionTsv, partitionXls, partitionXlsx } from './spreadsheet';
 
@@ -31,4 +32,6 @@ export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> =
   odt: partitionOdt,
   epub: partitionEpub,
   rtf: partitionRtf,
+  eml: partitionEml,
+  msg: partitionMsg,
 };
