@@ -1,8 +1,8 @@
 // KeyValueStore on one DynamoDB table through the document client. Single-item conditional
 // writes only (dynalite has no transactions); expired items are filtered on read (no TTL there).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { ItemKey, KeyValueStore, QueryOptions, StoredItem } from '../domain/ports';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Condition, ItemKey, KeyValueStore, QueryOptions, StoredItem, UpdateSpec } from '../domain/ports';
 import { Conflict, NotFound } from '../domain/errors';
 import { TABLE_DEFINITION } from '../data/table-definition';
 import { documentClient } from './aws-clients';
@@ -10,6 +10,69 @@ import { config } from '../config';
 
 const live = (item: StoredItem | undefined): StoredItem | undefined =>
   item && (item.expiresAt === undefined || item.expiresAt * 1000 > Date.now()) ? item : undefined;
+
+// ---- conditional updates -------------------------------------------------------------------
+
+
+interface ExprState {
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+  n: number;
+}
+
+function nameRef(s: ExprState, attr: string): string {
+  const ref = `#n${s.n++}`;
+  s.names[ref] = attr;
+  return ref;
+}
+
+function valueRef(s: ExprState, value: unknown): string {
+  const ref = `:v${s.n++}`;
+  s.values[ref] = value;
+  return ref;
+}
+
+const OPS = { lt: '<', le: '<=', gt: '>', ge: '>=', eq: '=', ne: '<>' } as const;
+
+function conditionExpr(s: ExprState, c: Condition): string {
+  if ('or' in c) return `(${c.or.map((x) => conditionExpr(s, x)).join(' OR ')})`;
+  const n = nameRef(s, c.attr);
+  switch (c.op) {
+    case 'exists':
+      return `attribute_exists(${n})`;
+    case 'notExists':
+      return `attribute_not_exists(${n})`;
+    case 'in':
+      return `${n} IN (${c.value.map((v) => valueRef(s, v)).join(', ')})`;
+    default:
+      return `${n} ${OPS[c.op]} ${valueRef(s, c.value)}`;
+  }
+}
+
+export function buildUpdate(spec: UpdateSpec): {
+  UpdateExpression: string;
+  ConditionExpression?: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+} {
+  const s: ExprState = { names: {}, values: {}, n: 0 };
+  const sets = Object.entries(spec.set ?? {}).map(([k, v]) => `${nameRef(s, k)} = ${valueRef(s, v)}`);
+  const adds = Object.entries(spec.add ?? {}).map(([k, v]) => `${nameRef(s, k)} ${valueRef(s, v)}`);
+  const removes = (spec.remove ?? []).map((k) => nameRef(s, k));
+  const parts = [
+    sets.length ? `SET ${sets.join(', ')}` : '',
+    adds.length ? `ADD ${adds.join(', ')}` : '',
+    removes.length ? `REMOVE ${removes.join(', ')}` : '',
+  ].filter(Boolean);
+  const conds = [...(spec.upsert ? [] : [{ attr: 'PK', op: 'exists' } as Condition]), ...(spec.conditions ?? [])];
+  return {
+    UpdateExpression: parts.join(' '),
+    ConditionExpression: conds.length ? conds.map((c) => conditionExpr(s, c)).join(' AND ') : undefined,
+    ExpressionAttributeNames: s.names,
+    ExpressionAttributeValues: Object.keys(s.values).length ? s.values : undefined,
+  };
+}
+
 
 export class DynamoStore implements KeyValueStore {
   constructor(private readonly tableName = config().TABLE_NAME) {}
@@ -36,6 +99,23 @@ export class DynamoStore implements KeyValueStore {
         if (opts.ifExists) throw new NotFound('Item not found');
         throw new Conflict('Item already exists');
       }
+      throw err;
+    }
+  }
+
+  async update(key: ItemKey, spec: UpdateSpec): Promise<StoredItem> {
+    try {
+      const out = await documentClient().send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { PK: key.PK, SK: key.SK },
+          ReturnValues: 'ALL_NEW',
+          ...buildUpdate(spec),
+        }),
+      );
+      return out.Attributes as StoredItem;
+    } catch (err) {
+      if ((err as Error).name === 'ConditionalCheckFailedException') throw new Conflict('Condition not met');
       throw err;
     }
   }

@@ -4,7 +4,7 @@
 import { partition } from '../engine/partition/index';
 import { parsePartitionForm } from '../engine/partition/params';
 import { elementsToCsv } from '../engine/partition/output';
-import { chunkElements, parseChunkingForm } from '../engine/chunking/index';
+import { chunkElementsAsync, parseChunkingForm } from '../engine/chunking/index';
 import type { Element } from '../engine/elements';
 import { ValidationError } from './errors';
 
@@ -29,11 +29,12 @@ export async function runPartitionRequest(files: PartitionUpload[], fields: Reco
   for (const file of files) {
     const hint = parsed.contentType ?? (file.contentType && file.contentType !== 'application/octet-stream' ? file.contentType : undefined);
     const result = await partition(
-      { data: file.data, filename: file.filename, contentType: hint, gzUncompressedContentType: parsed.gzUncompressedContentType },
+      { data: file.data, filename: file.filename, contentType: hint },
       parsed.options,
+      { gzUncompressedContentType: parsed.gzUncompressedContentType },
     );
     warnings.push(...result.warnings.map((w) => `${file.filename}: ${w}`));
-    perFile.push(chunking ? await chunkElements(result.elements, chunking) : result.elements);
+    perFile.push(chunking ? await chunkElementsAsync(result.elements, chunking) : result.elements);
   }
   if (parsed.outputFormat === 'text/csv') {
     return { contentType: 'text/csv; charset=utf-8', body: perFile.map((els) => elementsToCsv(els)).join(''), warnings };

@@ -22,7 +22,26 @@ export interface QueryOptions {
   index?: string;
 }
 
+/** A condition on one attribute; a list of conditions is an AND, `{ or: [...] }` an OR group. */
+export type Condition =
+  | { attr: string; op: 'lt' | 'le' | 'gt' | 'ge' | 'eq' | 'ne'; value: string | number | boolean }
+  | { attr: string; op: 'in'; value: (string | number)[] }
+  | { attr: string; op: 'exists' | 'notExists' }
+  | { or: Condition[] };
+
+export interface UpdateSpec {
+  set?: Record<string, unknown>;
+  /** Atomic numeric increments (negative to decrement); missing attributes start at 0. */
+  add?: Record<string, number>;
+  remove?: string[];
+  /** All must hold, else Conflict. The item must exist unless `upsert` is set. */
+  conditions?: Condition[];
+  upsert?: boolean;
+}
+
 export interface KeyValueStore {
+  /** Single-item conditional update; returns the item after the update. */
+  update(key: ItemKey, spec: UpdateSpec): Promise<StoredItem>;
   get(key: ItemKey): Promise<StoredItem | undefined>;
   /** Writes the item; with `ifNotExists`, fails with Conflict when the key is taken. */
   put(item: StoredItem, opts?: { ifNotExists?: boolean; ifExists?: boolean }): Promise<void>;
@@ -41,6 +60,25 @@ export interface SecretBox {
 /** Hands work to an asynchronous consumer (an SQS queue feeding a Lambda). */
 export interface WorkQueue {
   send(message: Record<string, unknown>): Promise<void>;
+}
+
+/** Object storage for job inputs and every node's outputs. */
+export interface BlobStore {
+  put(key: string, data: Uint8Array | string, contentType?: string): Promise<void>;
+  /** Undefined when the object does not exist. */
+  get(key: string): Promise<Uint8Array | undefined>;
+  exists(key: string): Promise<boolean>;
+}
+
+/** Runs the job state machine. */
+export interface Orchestrator {
+  startJob(jobId: string, input: Record<string, unknown>): Promise<string>;
+  stopJob(executionId: string, cause: string): Promise<void>;
+}
+
+/** Puts platform events (job.* ) on the event bus. */
+export interface EventPublisher {
+  publish(eventType: string, detail: Record<string, unknown>): Promise<void>;
 }
 
 export interface Clock {

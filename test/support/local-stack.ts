@@ -8,7 +8,7 @@ import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../
 export interface TestStack extends LocalStack {
   dataDir: string;
   /** fetch relative to the stack URL, JSON helpers included. */
-  call(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string>; raw?: BodyInit }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
+  call(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string>; raw?: RequestInit['body'] }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
   close(): Promise<void>;
 }
 
@@ -17,7 +17,7 @@ export async function startTestStack(opts: Partial<LocalStackOptions> = {}): Pro
   const stack = await startLocalStack({ dataDir, port: 0, ...opts });
   const call: TestStack['call'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
-    let body: BodyInit | undefined = o.raw;
+    let body: RequestInit['body'] = o.raw;
     if (o.body !== undefined) {
       headers['content-type'] ??= 'application/json';
       body = JSON.stringify(o.body);

@@ -1,0 +1,27 @@
+// EventPublisher on an EventBridge bus. Source and detail-type follow lambdas/events.ts.
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import type { EventPublisher } from '../domain/ports';
+import { EVENT_SOURCE } from '../events';
+import { config } from '../config';
+import { log } from '../logger';
+
+let client: EventBridgeClient | undefined;
+const eb = () => (client ??= new EventBridgeClient({ region: config().AWS_REGION }));
+
+export class EventBridgePublisher implements EventPublisher {
+  constructor(private readonly busName: string) {}
+
+  async publish(eventType: string, detail: Record<string, unknown>): Promise<void> {
+    const out = await eb().send(
+      new PutEventsCommand({
+        Entries: [{ EventBusName: this.busName, Source: EVENT_SOURCE, DetailType: eventType, Detail: JSON.stringify(detail) }],
+      }),
+    );
+    if (out.FailedEntryCount) log.warn('event not accepted by the bus', { eventType, entries: out.Entries });
+  }
+}
+
+export function resetPublisherClient(): void {
+  client?.destroy();
+  client = undefined;
+}

@@ -1,0 +1,34 @@
+// BlobStore on the service bucket.
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { BlobStore } from '../domain/ports';
+import { s3Client } from './aws-clients';
+
+const notFound = (err: unknown) => ['NoSuchKey', 'NotFound'].includes((err as Error).name) || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+
+export class S3BlobStore implements BlobStore {
+  constructor(private readonly bucket: string) {}
+
+  async put(key: string, data: Uint8Array | string, contentType = 'application/octet-stream'): Promise<void> {
+    await s3Client().send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: contentType }));
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    try {
+      const out = await s3Client().send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return await out.Body!.transformToByteArray();
+    } catch (err) {
+      if (notFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await s3Client().send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return true;
+    } catch (err) {
+      if (notFound(err)) return false;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,36 @@
+// Platform events and the rules that fan them out. Read by the CDK (EventBridge rules) and by the
+// local EventBridge stand-in, which routes PutEvents entries by these same patterns.
+
+export const EVENT_SOURCE = 'wps.jobs';
+
+export const JOB_EVENT_TYPES = ['job.scheduled', 'job.in_progress', 'job.completed', 'job.stopped', 'job.failed'] as const;
+export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
+
+/** An EventBridge pattern (subset: exact values in arrays, nested objects). */
+export type EventPattern = { [key: string]: (string | number | boolean)[] | EventPattern };
+
+export interface EventRule {
+  name: string;
+  pattern: EventPattern;
+  /** A Lambda target: handler module and export under lambdas/handlers. */
+  target: { file: string; export: string };
+}
+
+export const EVENT_RULES: EventRule[] = [
+  {
+    name: 'record-notifications',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': [...JOB_EVENT_TYPES] },
+    target: { file: 'events', export: 'recordNotification' },
+  },
+];
+
+/** EventBridge matching for the pattern subset above. */
+export function matchesPattern(event: Record<string, unknown>, pattern: EventPattern): boolean {
+  return Object.entries(pattern).every(([key, expected]) => {
+    const actual = event[key];
+    if (Array.isArray(expected)) {
+      return Array.isArray(actual) ? actual.some((a) => expected.includes(a as never)) : expected.includes(actual as never);
+    }
+    return actual !== null && typeof actual === 'object' && matchesPattern(actual as Record<string, unknown>, expected);
+  });
+}

@@ -1,0 +1,28 @@
+// State machines: the ASL file and the Lambda behind each of its `${Placeholder}` task resources.
+// Read by the CDK (DefinitionSubstitutions with the function ARNs) and by the local Step Functions
+// stand-in (which runs the very same file, each task mapped to the same handler).
+
+export interface StateMachineDefinition {
+  name: string;
+  /** Path from the repository root. */
+  definitionFile: string;
+  /** Environment variable through which starters learn the state machine ARN. */
+  arnEnv: string;
+  /** Placeholder → handler under lambdas/handlers. */
+  tasks: Record<string, { file: string; export: string; timeoutSeconds: number; memoryMb: number }>;
+}
+
+export const STATE_MACHINES: StateMachineDefinition[] = [
+  {
+    name: 'job',
+    definitionFile: 'statemachines/job.asl.json',
+    arnEnv: 'JOB_STATE_MACHINE_ARN',
+    tasks: {
+      AcquireSlotFunctionArn: { file: 'job-steps', export: 'acquireSlot', timeoutSeconds: 30, memoryMb: 256 },
+      ProcessFileFunctionArn: { file: 'job-steps', export: 'processFile', timeoutSeconds: 900, memoryMb: 3008 },
+      RecordFileFailureFunctionArn: { file: 'job-steps', export: 'recordFileFailure', timeoutSeconds: 30, memoryMb: 256 },
+      FinishJobFunctionArn: { file: 'job-steps', export: 'finishJob', timeoutSeconds: 30, memoryMb: 256 },
+      FailJobFunctionArn: { file: 'job-steps', export: 'failJob', timeoutSeconds: 30, memoryMb: 256 },
+    },
+  },
+];

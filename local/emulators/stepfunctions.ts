@@ -1,0 +1,188 @@
+// Step Functions stand-in: StartExecution / StopExecution / DescribeExecution over the AWS JSON 1.0
+// protocol, each execution run by aws-local-stepfunctions on the very ASL file CDK deploys, with
+// every `${Placeholder}` task mapped to the handler the CDK wires to it (lambdas/state-machines.ts).
+// When an execution ends it reports "Step Functions Execution Status Change" to EventBridge, as AWS
+// does, so the same cleanup rule runs locally.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context } from 'aws-lambda';
+import { STATE_MACHINES, type StateMachineDefinition } from '../../lambdas/state-machines';
+import { lambdaContext, loadHandler } from '../handlers';
+import { AwsJsonError, startAwsJsonServer } from './aws-json-server';
+
+// aws-local-stepfunctions 3 targets Node 22; Promise.withResolvers is the only gap on Node 20.
+const P = Promise as unknown as { withResolvers?: () => unknown };
+P.withResolvers ??= function withResolvers<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+};
+
+const ACCOUNT = '000000000000';
+
+type TaskHandler = (event: unknown, context: Context) => Promise<unknown>;
+
+interface Execution {
+  executionArn: string;
+  stateMachineArn: string;
+  name: string;
+  status: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED';
+  input: string;
+  output?: string;
+  error?: string;
+  cause?: string;
+  startDate: number;
+  stopDate?: number;
+  abort?: () => void;
+}
+
+/** Task state name → placeholder, for every Task state including those inside Map/Parallel. */
+function taskPlaceholders(states: Record<string, any>, out: Record<string, string> = {}): Record<string, string> {
+  for (const [name, state] of Object.entries(states)) {
+    if (state.Type === 'Task') {
+      const m = /^\$\{(\w+)\}$/.exec(String(state.Resource));
+      if (m) out[name] = m[1]!;
+    }
+    const nested = state.ItemProcessor?.States ?? state.Iterator?.States;
+    if (nested) taskPlaceholders(nested, out);
+    for (const branch of state.Branches ?? []) taskPlaceholders(branch.States, out);
+  }
+  return out;
+}
+
+export function stateMachineArn(region: string, name: string): string {
+  return `arn:aws:states:${region}:${ACCOUNT}:stateMachine:wps-${name}`;
+}
+
+export async function startStepFunctions(opts: {
+  repoRoot: string;
+  region: string;
+  /** Reports execution status changes (to the EventBridge stand-in). */
+  onStatusChange?: (detail: Record<string, unknown>) => Promise<void>;
+  port?: number;
+}): Promise<{ endpoint: string; arns: Record<string, string>; stop(): Promise<void> }> {
+  const { StateMachine } = await import('aws-local-stepfunctions');
+  const machines = new Map<string, { def: StateMachineDefinition; asl: any; overrides: Record<string, TaskHandler> }>();
+  const arns: Record<string, string> = {};
+  for (const def of STATE_MACHINES) {
+    const raw = readFileSync(join(opts.repoRoot, def.definitionFile), 'utf8');
+    const asl = JSON.parse(raw);
+    const placeholders = taskPlaceholders(asl.States);
+    const overrides: Record<string, TaskHandler> = {};
+    for (const [stateName, placeholder] of Object.entries(placeholders)) {
+      const ref = def.tasks[placeholder];
+      if (!ref) throw new Error(`${def.definitionFile}: task ${stateName} uses unknown placeholder ${placeholder}`);
+      overrides[stateName] = async (input: unknown) => {
+        const handler = await loadHandler<TaskHandler>(ref);
+        return handler(input, lambdaContext(`${def.name}-${stateName}`, ref.timeoutSeconds * 1000) as unknown as Context);
+      };
+    }
+    // Resources must be valid ARNs for validation; the overrides replace them at run time.
+    const resolved = JSON.parse(raw.replace(/\$\{(\w+)\}/g, (_m, p: string) => `arn:aws:lambda:${opts.region}:${ACCOUNT}:function:wps-${p}`));
+    const arn = stateMachineArn(opts.region, def.name);
+    machines.set(arn, { def, asl: resolved, overrides });
+    arns[def.arnEnv] = arn;
+  }
+
+  const executions = new Map<string, Execution>();
+
+  const report = async (ex: Execution) => {
+    await opts.onStatusChange?.({
+      executionArn: ex.executionArn,
+      stateMachineArn: ex.stateMachineArn,
+      name: ex.name,
+      status: ex.status,
+      input: ex.input,
+      startDate: ex.startDate,
+      stopDate: ex.stopDate,
+      error: ex.error,
+      cause: ex.cause,
+    }).catch(() => undefined);
+  };
+
+  const server = await startAwsJsonServer(
+    'application/x-amz-json-1.0',
+    {
+      StartExecution: (input: { stateMachineArn: string; name?: string; input?: string }) => {
+        const machine = machines.get(input.stateMachineArn);
+        if (!machine) throw new AwsJsonError('StateMachineDoesNotExist', `State machine ${input.stateMachineArn} does not exist`);
+        const name = input.name ?? crypto.randomUUID();
+        const executionArn = input.stateMachineArn.replace(':stateMachine:', ':execution:') + `:${name}`;
+        if (executions.has(executionArn)) throw new AwsJsonError('ExecutionAlreadyExists', `Execution ${name} already exists`);
+        const sm = new StateMachine(machine.asl, { validationOptions: { checkPaths: true } });
+        const startDate = Date.now();
+        const run = sm.run(JSON.parse(input.input ?? '{}'), {
+          overrides: { taskResourceLocalHandlers: machine.overrides as never },
+          noThrowOnAbort: true,
+          context: {
+            Execution: { Id: executionArn, Name: name, Input: JSON.parse(input.input ?? '{}'), StartTime: new Date(startDate).toISOString() },
+            StateMachine: { Id: input.stateMachineArn, Name: `wps-${machine.def.name}` },
+          } as never,
+        });
+        const ex: Execution = { executionArn, stateMachineArn: input.stateMachineArn, name, status: 'RUNNING', input: input.input ?? '{}', startDate, abort: () => run.abort() };
+        executions.set(executionArn, ex);
+        run.result.then(
+          (output: unknown) => {
+            if (ex.status !== 'RUNNING') return;
+            ex.status = 'SUCCEEDED';
+            ex.output = JSON.stringify(output ?? null);
+            ex.stopDate = Date.now();
+            void report(ex);
+          },
+          (err: Error & { error?: string; cause?: string }) => {
+            if (ex.status !== 'RUNNING') return;
+            ex.status = 'FAILED';
+            ex.error = err.error ?? err.name;
+            ex.cause = err.cause ?? err.message;
+            ex.stopDate = Date.now();
+            void report(ex);
+          },
+        );
+        return { executionArn, startDate: startDate / 1000 };
+      },
+      StopExecution: (input: { executionArn: string; cause?: string; error?: string }) => {
+        const ex = executions.get(input.executionArn);
+        if (!ex) throw new AwsJsonError('ExecutionDoesNotExist', `Execution ${input.executionArn} does not exist`);
+        if (ex.status === 'RUNNING') {
+          ex.status = 'ABORTED';
+          ex.cause = input.cause;
+          ex.error = input.error;
+          ex.stopDate = Date.now();
+          ex.abort?.();
+          void report(ex);
+        }
+        return { stopDate: (ex.stopDate ?? Date.now()) / 1000 };
+      },
+      DescribeExecution: (input: { executionArn: string }) => {
+        const ex = executions.get(input.executionArn);
+        if (!ex) throw new AwsJsonError('ExecutionDoesNotExist', `Execution ${input.executionArn} does not exist`);
+        return {
+          executionArn: ex.executionArn,
+          stateMachineArn: ex.stateMachineArn,
+          name: ex.name,
+          status: ex.status,
+          startDate: ex.startDate / 1000,
+          stopDate: ex.stopDate ? ex.stopDate / 1000 : undefined,
+          input: ex.input,
+          output: ex.output,
+          error: ex.error,
+          cause: ex.cause,
+        };
+      },
+    },
+    opts.port,
+  );
+
+  return {
+    endpoint: server.endpoint,
+    arns,
+    stop: async () => {
+      for (const ex of executions.values()) if (ex.status === 'RUNNING') ex.abort?.();
+      await server.stop();
+    },
+  };
+}
