@@ -1,7 +1,87 @@
 // Network probes for connection checks of hosted services we do not drive through an SDK: a TCP
 // connect (proves the host resolves and accepts connections) and a bounded HTTP request.
-import { connect } from 'node:net';
+//
+// Checks reach hosts that tenants name. With CONNECTORS_DENY_PRIVATE_NETWORKS=true (set it on AWS)
+// hosts that resolve to loopback, private, link-local, CGNAT or unique-local addresses are refused,
+// so a connector cannot be used to probe the service's own network. Off by default: the local
+// emulators live on 127.0.0.1.
+import { lookup } from 'node:dns/promises';
+import { BlockList, connect, isIP } from 'node:net';
 import { describeError } from './definition';
+
+const PRIVATE = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  PRIVATE.addSubnet(net, bits, 'ipv4');
+}
+for (const [net, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  PRIVATE.addSubnet(net, bits, 'ipv6');
+}
+
+/** True for addresses a tenant's connector must not reach when private networks are denied. */
+export function isPrivateAddress(ip: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return PRIVATE.check(mapped[1]!, 'ipv4');
+  const family = isIP(ip);
+  if (family === 4) return PRIVATE.check(ip, 'ipv4');
+  if (family === 6) return PRIVATE.check(ip, 'ipv6');
+  return false;
+}
+
+export function privateNetworksDenied(): boolean {
+  return /^(1|true|yes)$/i.test(process.env.CONNECTORS_DENY_PRIVATE_NETWORKS ?? '');
+}
+
+/**
+ * When private networks are denied: resolves the host and throws if any address is private;
+ * returns the first address (connect to it, not to the name, to avoid a second resolution).
+ * Otherwise returns the host unchanged.
+ */
+export async function allowedAddress(host: string): Promise<string> {
+  if (!privateNetworksDenied()) return host;
+  const bare = host.replace(/^\[|\]$/g, '');
+  let addrs: string[];
+  if (isIP(bare)) addrs = [bare];
+  else {
+    try {
+      addrs = (await lookup(bare, { all: true })).map((a) => a.address);
+    } catch (err) {
+      throw new Error(`cannot resolve ${bare}: ${describeError(err)}`);
+    }
+  }
+  const bad = addrs.find(isPrivateAddress);
+  if (bad) throw new Error(`host ${bare} resolves to a private network address (${bad}), which connectors may not reach here`);
+  return addrs[0]!;
+}
+
+/** allowedAddress for the host of a URL (an http(s) endpoint a tenant configured). */
+export async function assertAllowedUrl(url: string): Promise<void> {
+  if (!privateNetworksDenied()) return;
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    throw new Error(`${JSON.stringify(url)} is not a URL`);
+  }
+  await allowedAddress(host);
+}
 
 export interface Target {
   host: string;
@@ -48,14 +128,15 @@ export function parseTarget(value: string, field: string, fallbackPort = 443): T
 }
 
 /** Resolves when a TCP connection to the target opens; rejects with a readable reason otherwise. */
-export function tcpProbe(target: Target, signal: AbortSignal, timeoutMs = 5000): Promise<void> {
+export async function tcpProbe(target: Target, signal: AbortSignal, timeoutMs = 5000): Promise<void> {
+  const address = await allowedAddress(target.host);
   return new Promise<void>((resolve, reject) => {
     const label = `${target.host}:${target.port} (from ${target.field})`;
     if (signal.aborted) {
       reject(new Error(`connection to ${label} aborted`));
       return;
     }
-    const socket = connect({ host: target.host, port: target.port });
+    const socket = connect({ host: address, port: target.port });
     const done = (err?: Error) => {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
@@ -78,6 +159,7 @@ export interface HttpResult {
 
 /** A bounded fetch that turns network failures into readable reasons. */
 export async function httpRequest(url: string, init: RequestInit, signal: AbortSignal): Promise<HttpResult> {
+  await assertAllowedUrl(url);
   let res: Response;
   try {
     res = await fetch(url, { ...init, signal, redirect: 'manual' });

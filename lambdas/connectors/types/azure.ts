@@ -22,6 +22,7 @@ import {
   type RuntimeContext,
   type SourceObject,
 } from '../definition';
+import { assertAllowedUrl } from '../net-check';
 import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
 
 const COMMON: FieldSpec[] = [
@@ -86,7 +87,17 @@ function accountUrl(account: string): string {
   return `https://${account}.blob.core.windows.net`;
 }
 
-export function azureContainerFor(c: AzureConfig): { container: ContainerClient; loc: AzureLocation } {
+/**
+ * The container client, after checking that a tenant-given endpoint (a connection string's
+ * BlobEndpoint or EndpointSuffix) does not point into private networks when those are denied.
+ */
+export async function azureContainerFor(c: AzureConfig): Promise<{ container: ContainerClient; loc: AzureLocation }> {
+  const r = containerClientFor(c);
+  if (c.connection_string) await assertAllowedUrl(r.container.url);
+  return r;
+}
+
+function containerClientFor(c: AzureConfig): { container: ContainerClient; loc: AzureLocation } {
   const loc = parseAzureUrl(c.remote_url);
   const account = c.account_name || loc.account;
   let service: BlobServiceClient;
@@ -119,7 +130,7 @@ function azureReason(op: string, container: string, err: unknown): Error {
 }
 
 async function* listBlobs(c: AzureConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
-  const { container, loc } = azureContainerFor(c);
+  const { container, loc } = await azureContainerFor(c);
   const opts = { prefix: loc.prefix || undefined, abortSignal: ctx?.signal };
   try {
     if (c.recursive === false) {
@@ -138,7 +149,7 @@ async function* listBlobs(c: AzureConfig, ctx?: RuntimeContext): AsyncIterable<S
 }
 
 async function readBlob(c: AzureConfig, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
-  const { container, loc } = azureContainerFor(c);
+  const { container, loc } = await azureContainerFor(c);
   try {
     const buf = await container.getBlobClient(joinKey(loc.prefix, assertSafeKey(key))).downloadToBuffer(0, undefined, { abortSignal: ctx?.signal });
     return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -148,7 +159,7 @@ async function readBlob(c: AzureConfig, key: string, ctx?: RuntimeContext): Prom
 }
 
 async function writeBlob(c: AzureConfig, key: string, data: Uint8Array, ctx?: RuntimeContext): Promise<void> {
-  const { container, loc } = azureContainerFor(c);
+  const { container, loc } = await azureContainerFor(c);
   try {
     await container.getBlockBlobClient(joinKey(loc.prefix, assertSafeKey(key))).uploadData(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { abortSignal: ctx?.signal });
   } catch (err) {
@@ -164,7 +175,7 @@ export const azureSource = defineConnector<AzureConfig>({
   secretFields: secretFieldNames(SOURCE_FIELDS),
   async check(c, ctx) {
     // One page of one blob proves the container exists and the credentials may list it.
-    const { container, loc } = azureContainerFor(c);
+    const { container, loc } = await azureContainerFor(c);
     try {
       await container.listBlobsFlat({ prefix: loc.prefix || undefined, abortSignal: ctx.signal }).byPage({ maxPageSize: 1 }).next();
     } catch (err) {
@@ -182,7 +193,7 @@ export const azureDestination = defineConnector<AzureConfig>({
   output: outputSchema(COMMON),
   secretFields: secretFieldNames(COMMON),
   async check(c, ctx) {
-    const { container, loc } = azureContainerFor(c);
+    const { container, loc } = await azureContainerFor(c);
     try {
       await container.getProperties({ abortSignal: ctx.signal });
     } catch (err) {

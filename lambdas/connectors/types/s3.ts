@@ -23,6 +23,7 @@ import {
   type RuntimeContext,
   type SourceObject,
 } from '../definition';
+import { assertAllowedUrl } from '../net-check';
 import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
 import { z } from 'zod';
 
@@ -78,6 +79,11 @@ function endpointFor(c: S3Config): string | undefined {
   return c.endpoint_url || process.env.AWS_ENDPOINT_URL_S3 || process.env.AWS_ENDPOINT_URL || undefined;
 }
 
+/** A tenant-given endpoint_url must not point into private networks when those are denied. */
+async function guard(c: S3Config): Promise<void> {
+  if (c.endpoint_url) await assertAllowedUrl(c.endpoint_url);
+}
+
 export function s3ClientFor(c: S3Config): S3Client {
   const endpoint = endpointFor(c);
   const cfg: S3ClientConfig = {
@@ -121,6 +127,7 @@ function s3Reason(op: string, bucket: string, err: unknown): Error {
 
 async function* listObjects(c: S3Config, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
   const { bucket, prefix } = parseS3Url(c.remote_url);
+  await guard(c);
   const client = s3ClientFor(c);
   try {
     let token: string | undefined;
@@ -152,6 +159,7 @@ async function* listObjects(c: S3Config, ctx?: RuntimeContext): AsyncIterable<So
 
 async function readObject(c: S3Config, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
   const { bucket, prefix } = parseS3Url(c.remote_url);
+  await guard(c);
   const client = s3ClientFor(c);
   try {
     const res = await client.send(new GetObjectCommand({ Bucket: bucket, Key: joinKey(prefix, assertSafeKey(key)) }), { abortSignal: ctx?.signal });
@@ -166,6 +174,7 @@ async function readObject(c: S3Config, key: string, ctx?: RuntimeContext): Promi
 
 async function writeObject(c: S3Config, key: string, data: Uint8Array, ctx?: RuntimeContext): Promise<void> {
   const { bucket, prefix } = parseS3Url(c.remote_url);
+  await guard(c);
   const client = s3ClientFor(c);
   try {
     await client.send(
@@ -188,6 +197,7 @@ export const s3Source = defineConnector<S3Config>({
   async check(c, ctx) {
     // Listing one key proves the bucket exists and the credentials may read the prefix.
     const { bucket, prefix } = parseS3Url(c.remote_url);
+    await guard(c);
     const client = s3ClientFor(c);
     try {
       await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, MaxKeys: 1 }), { abortSignal: ctx.signal });
@@ -209,6 +219,7 @@ export const s3Destination = defineConnector<S3Config>({
   secretFields: secretFieldNames(COMMON),
   async check(c, ctx) {
     const { bucket } = parseS3Url(c.remote_url);
+    await guard(c);
     const client = s3ClientFor(c);
     try {
       await client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: ctx.signal });

@@ -136,6 +136,20 @@ test('check FAILURE with a reason: unreachable and hung endpoints', async () => 
   }
 });
 
+test('CONNECTORS_DENY_PRIVATE_NETWORKS refuses a connection string pointing at a private address', async () => {
+  const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
+  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
+  try {
+    const r = await checkConnection('source', 'azure', src());
+    assert.equal(r.status, 'FAILURE');
+    assert.match(r.reason!, /private network address/);
+    await assert.rejects(collect(listSourceObjects('azure', src())), /private network address/);
+  } finally {
+    if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
+    else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
+  }
+});
+
 test('list relative to the prefix, recursive by default, flat with recursive: false', async () => {
   assert.deepEqual(await collect(listSourceObjects('azure', src())), [
     { key: 'a.txt', size: 5 },

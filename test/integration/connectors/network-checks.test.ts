@@ -164,3 +164,22 @@ test('a check of a stored config that no longer validates is a FAILURE naming th
   const u = await checkConnection('destination', 'nope', {});
   assert.equal(u.status, 'FAILURE');
 });
+
+test('CONNECTORS_DENY_PRIVATE_NETWORKS refuses hosts on private addresses, before any connection', async () => {
+  const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
+  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
+  try {
+    seen.length = 0;
+    const a = await checkConnection('destination', 'astradb', astra());
+    assert.equal(a.status, 'FAILURE');
+    assert.match(a.reason!, /resolves to a private network address \(127\.0\.0\.1\)/);
+    assert.equal(seen.length, 0);
+    const pg = { host: 'localhost', port: tcpPort, database: 'd', username: 'u', password: 'p', table_name: 't', batch_size: 10 };
+    const p = await checkConnection('destination', 'postgres', validateConfig('destination', 'postgres', pg));
+    assert.equal(p.status, 'FAILURE');
+    assert.match(p.reason!, /host localhost resolves to a private network address/);
+  } finally {
+    if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
+    else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
+  }
+});

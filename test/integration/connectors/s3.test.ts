@@ -119,6 +119,20 @@ test('a hung endpoint ends in FAILURE at the time bound instead of hanging', asy
   }
 });
 
+test('CONNECTORS_DENY_PRIVATE_NETWORKS refuses an endpoint_url on a private address', async () => {
+  const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
+  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
+  try {
+    const r = await checkConnection('source', 's3', source());
+    assert.equal(r.status, 'FAILURE');
+    assert.match(r.reason!, /private network address/);
+    await assert.rejects(writeDestinationObject('s3', destination(), 'x.txt', text('x')), /private network address/);
+  } finally {
+    if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
+    else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
+  }
+});
+
 test('anonymous: true sends unsigned requests (s3rver accepts them)', async () => {
   const c = validateConfig('source', 's3', { remote_url: 's3://in-bucket/docs', endpoint_url: s3.endpoint, anonymous: true });
   assert.deepEqual(await checkConnection('source', 's3', c), { status: 'SUCCESS' });

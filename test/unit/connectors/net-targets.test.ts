@@ -1,7 +1,7 @@
 // Pure tests of how data-driven connector checks find the host to probe.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseTarget } from '../../../lambdas/connectors/net-check';
+import { isPrivateAddress, parseTarget } from '../../../lambdas/connectors/net-check';
 import { targetOf } from '../../../lambdas/connectors/types/derived';
 
 test('parseTarget reads scheme defaults, explicit ports, userinfo and bare hosts', () => {
@@ -27,4 +27,13 @@ test('targetOf picks the field each type uses', () => {
   assert.deepEqual(targetOf('pinecone', { api_key: 'k' }), { host: 'api.pinecone.io', port: 443, field: 'type' });
   assert.deepEqual(targetOf('delta_table', { aws_region: 'eu-west-1' }), { host: 's3.eu-west-1.amazonaws.com', port: 443, field: 'aws_region' });
   assert.equal(targetOf('jira', {}), undefined);
+});
+
+test('isPrivateAddress covers loopback, private, link-local, CGNAT, unique-local and mapped addresses', () => {
+  for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1']) {
+    assert.equal(isPrivateAddress(ip), true, ip);
+  }
+  for (const ip of ['8.8.8.8', '172.32.0.1', '52.95.110.1', '2606:4700::1111', '::ffff:8.8.8.8']) {
+    assert.equal(isPrivateAddress(ip), false, ip);
+  }
 });
