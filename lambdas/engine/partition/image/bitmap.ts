@@ -1,0 +1,90 @@
+// Raw pixel helpers: RGBA/BGRA buffers to an 8-bit grayscale BMP (a format Tesseract's Leptonica
+// reads without any codec), and grayscale conversion.
+
+/** Encodes 8-bit gray pixels (row-major, top-down) as a palettised BMP. */
+export function grayToBmp(gray: Uint8Array, width: number, height: number): Uint8Array {
+  const rowSize = (width + 3) & ~3;
+  const paletteSize = 256 * 4;
+  const offset = 14 + 40 + paletteSize;
+  const size = offset + rowSize * height;
+  const out = new Uint8Array(size);
+  const v = new DataView(out.buffer);
+  out[0] = 0x42; out[1] = 0x4d;
+  v.setUint32(2, size, true);
+  v.setUint32(10, offset, true);
+  v.setUint32(14, 40, true);
+  v.setInt32(18, width, true);
+  v.setInt32(22, height, true); // bottom-up rows
+  v.setUint16(26, 1, true);
+  v.setUint16(28, 8, true);
+  v.setUint32(30, 0, true);
+  v.setUint32(34, rowSize * height, true);
+  v.setInt32(38, 2835, true);
+  v.setInt32(42, 2835, true);
+  v.setUint32(46, 256, true);
+  for (let i = 0; i < 256; i++) {
+    const p = 54 + i * 4;
+    out[p] = i; out[p + 1] = i; out[p + 2] = i; out[p + 3] = 0;
+  }
+  for (let y = 0; y < height; y++) {
+    const src = y * width;
+    const dst = offset + (height - 1 - y) * rowSize;
+    out.set(gray.subarray(src, src + width), dst);
+  }
+  return out;
+}
+
+/** 4-byte pixels to gray; `bgr` for PDFium's BGRx/BGRA order, else RGBA. */
+export function toGray(px: Uint8Array, width: number, height: number, stride = width * 4, bgr = false): Uint8Array {
+  const gray = new Uint8Array(width * height);
+  const [ri, bi] = bgr ? [2, 0] : [0, 2];
+  for (let y = 0; y < height; y++) {
+    let s = y * stride;
+    const d = y * width;
+    for (let x = 0; x < width; x++, s += 4) {
+      gray[d + x] = (px[s + ri]! * 77 + px[s + 1]! * 150 + px[s + bi]! * 29) >> 8;
+    }
+  }
+  return gray;
+}
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+function crc32(buf: Uint8Array): number {
+  let c = 0xffffffff;
+  for (let i = 0; i < buf.length; i++) c = CRC_TABLE[(c ^ buf[i]!) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** Encodes 8-bit gray pixels as PNG (for hosted vision models, which take PNG/JPEG). */
+export function grayToPng(gray: Uint8Array, width: number, height: number, deflate: (b: Uint8Array) => Uint8Array): Uint8Array {
+  const raw = new Uint8Array((width + 1) * height);
+  for (let y = 0; y < height; y++) raw.set(gray.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
+  const idat = deflate(raw);
+  const chunk = (type: string, data: Uint8Array): Uint8Array => {
+    const out = new Uint8Array(12 + data.length);
+    const v = new DataView(out.buffer);
+    v.setUint32(0, data.length);
+    for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+    out.set(data, 8);
+    v.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+    return out;
+  };
+  const ihdr = new Uint8Array(13);
+  const hv = new DataView(ihdr.buffer);
+  hv.setUint32(0, width); hv.setUint32(4, height);
+  ihdr[8] = 8; ihdr[9] = 0; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;
+  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))];
+  const total = parts.reduce((s, p) => s + p.length, 0);
+  const png = new Uint8Array(total);
+  let o = 0;
+  for (const p of parts) { png.set(p, o); o += p.length; }
+  return png;
+}

@@ -1,0 +1,6 @@
+// Types for heic-decode (libheif-js wasm; ships no typings).
+declare module 'heic-decode' {
+  interface DecodedImage { width: number; height: number; data: Uint8ClampedArray | Uint8Array }
+  function decode(input: { buffer: ArrayBuffer | Uint8Array }): Promise<DecodedImage>;
+  export default decode;
+}

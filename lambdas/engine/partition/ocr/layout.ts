@@ -1,0 +1,56 @@
+// OCR word boxes → the same positioned-word page model the PDF text layer uses, so paragraphs,
+// columns, simple tables and classification come from one layout engine (pdf/layout.ts).
+// Coordinates are pixels of the OCR'd image (PixelSpace).
+import type { Element } from '../../elements';
+import { type Line, type RawPage, type Word, toSegment, union } from '../pdf/extract';
+import { layoutPage } from '../pdf/layout';
+import type { OcrResult } from './tesseract';
+
+/** Words below this confidence are noise (speckles, picture textures). */
+const MIN_WORD_CONFIDENCE = 30;
+
+export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height: number): RawPage {
+  const lines: Line[] = [];
+  for (const l of ocr.lines) {
+    const kept = l.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE || (w.confidence >= 15 && /^[\p{L}\p{N}]{3,}[.,;:]?$/u.test(w.text)));
+    if (!kept.length) continue;
+    const hs = kept.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
+    const size = Math.max(hs[hs.length >> 1]! * 0.8, 1);
+    const words: Word[] = kept.map((w) => ({ t: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size, bold: false, italic: false }));
+    // Split at wide gaps (columns, table cells): more than ~1.5 character heights.
+    const segs = [];
+    let cur: Word[] = [];
+    for (const w of words) {
+      const prev = cur[cur.length - 1];
+      if (prev && w.x0 - prev.x1 > 1.6 * size) { segs.push(toSegment(cur)); cur = []; }
+      cur.push(w);
+    }
+    if (cur.length) segs.push(toSegment(cur));
+    lines.push({ segs, ...union(segs) });
+  }
+  return { page, width, height, lines, links: [], images: [], chars: 0, unmapped: 0 };
+}
+
+/** True when OCR found real text (not just noise from a photo or a drawing). */
+export function hasRealText(ocr: OcrResult): boolean {
+  let good = 0;
+  for (const l of ocr.lines) for (const w of l.words) if (w.confidence >= 60 && /\p{L}{3,}/u.test(w.text)) good++;
+  return good >= 3;
+}
+
+export function ocrPageElements(
+  ocr: OcrResult,
+  page: number,
+  width: number,
+  height: number,
+  opts: { coordinates: boolean; languages: string[]; tables: boolean; extra?: Record<string, unknown> },
+): Element[] {
+  const raw = ocrToRawPage(ocr, page, width, height);
+  return layoutPage(raw, {
+    languages: opts.languages,
+    coordinates: opts.coordinates ? 'PixelSpace' : undefined,
+    tables: opts.tables,
+    extra: opts.extra,
+    ocr: true,
+  });
+}

@@ -1,0 +1,142 @@
+// Offline OCR with tesseract.js 7: traineddata comes from the @tesseract.js-data/<lang> packages
+// (no download, cache off). A small pool (one worker per core, at most 2) is created on first use
+// and shut down after a quiet period so it never keeps the process alive for long.
+import { existsSync, mkdirSync, symlinkSync, copyFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createWorker, OEM, type Worker } from 'tesseract.js';
+
+export interface OcrWord {
+  text: string;
+  confidence: number;
+  x0: number; y0: number; x1: number; y1: number;
+}
+export interface OcrLine {
+  words: OcrWord[];
+  x0: number; y0: number; x1: number; y1: number;
+}
+export interface OcrResult {
+  lines: OcrLine[];
+  /** Mean word confidence (0-100). */
+  confidence: number;
+}
+
+const require = createRequire(import.meta.url);
+const DATA_FOLDER = '4.0.0_best_int';
+
+/** Folder holding `<lang>.traineddata.gz` of an installed @tesseract.js-data package, or undefined. */
+function traineddataDir(lang: string): string | undefined {
+  try {
+    const dir = join(dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`)), DATA_FOLDER);
+    return existsSync(join(dir, `${lang}.traineddata.gz`)) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Installed languages among the requested ones (always at least eng). */
+export function availableOcrLanguages(requested: string[]): { langs: string[]; missing: string[] } {
+  const langs: string[] = [];
+  const missing: string[] = [];
+  for (const l of requested) (traineddataDir(l) ? langs : missing).push(l);
+  if (!langs.length) langs.push('eng');
+  return { langs: [...new Set(langs)], missing };
+}
+
+/** A langPath folder holding every requested language (a temp folder of links when they differ). */
+function langPathFor(langs: string[]): string {
+  const dirs = langs.map((l) => traineddataDir(l)!);
+  if (langs.length === 1) return dirs[0]!;
+  const dir = join(tmpdir(), `tessdata-${process.pid}-${langs.join('+')}`);
+  mkdirSync(dir, { recursive: true });
+  langs.forEach((l, i) => {
+    const target = join(dir, `${l}.traineddata.gz`);
+    if (existsSync(target)) return;
+    const src = join(dirs[i]!, `${l}.traineddata.gz`);
+    try { symlinkSync(src, target); } catch { copyFileSync(src, target); }
+  });
+  return dir;
+}
+
+interface Pool { key: string; workers: Promise<Worker>[]; busy: number[]; queue: (() => void)[] }
+const pools = new Map<string, Pool>();
+let idleTimer: NodeJS.Timeout | undefined;
+const IDLE_MS = 15_000;
+const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism()));
+
+function touchIdle(): void {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    const active = [...pools.values()].some((p) => p.busy.some((b) => b > 0) || p.queue.length);
+    if (!active) void shutdownOcr();
+  }, IDLE_MS);
+  idleTimer.unref();
+}
+
+function newWorker(langs: string[]): Promise<Worker> {
+  return createWorker(langs, OEM.LSTM_ONLY, { langPath: langPathFor(langs), cacheMethod: 'none', gzip: true, logger: () => {}, errorHandler: () => {} });
+}
+
+/** Runs `fn` on a pool worker for the language set, creating workers up to MAX_WORKERS. */
+async function withWorker<T>(langs: string[], fn: (w: Worker) => Promise<T>): Promise<T> {
+  const key = langs.join('+');
+  let pool = pools.get(key);
+  if (!pool) { pool = { key, workers: [], busy: [], queue: [] }; pools.set(key, pool); }
+  const p = pool;
+  let idx = p.busy.findIndex((b) => b === 0);
+  if (idx < 0 && p.workers.length < MAX_WORKERS) {
+    p.workers.push(newWorker(langs));
+    p.busy.push(0);
+    idx = p.workers.length - 1;
+  }
+  while (idx < 0) {
+    await new Promise<void>((resolve) => p.queue.push(resolve));
+    idx = p.busy.findIndex((b) => b === 0);
+  }
+  p.busy[idx]!++;
+  try {
+    const w = await p.workers[idx]!;
+    return await fn(w);
+  } catch (err) {
+    // A failed worker is replaced next time.
+    p.workers[idx] = newWorker(langs);
+    p.workers[idx]!.catch(() => {});
+    throw err;
+  } finally {
+    p.busy[idx]!--;
+    p.queue.shift()?.();
+    touchIdle();
+  }
+}
+
+/** Recognises an encoded image (PNG, JPEG, TIFF, BMP) and returns lines of words in pixels. */
+export async function recognize(image: Uint8Array, langs: string[]): Promise<OcrResult> {
+  const buf = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
+  const res = await withWorker(langs, (w) => w.recognize(buf, {}, { blocks: true, text: false }));
+  const lines: OcrLine[] = [];
+  let confSum = 0, n = 0;
+  for (const block of res.data.blocks ?? []) {
+    for (const para of block.paragraphs ?? []) {
+      for (const line of para.lines ?? []) {
+        const words: OcrWord[] = [];
+        for (const w of line.words ?? []) {
+          const text = w.text.trim();
+          if (!text) continue;
+          words.push({ text, confidence: w.confidence, x0: w.bbox.x0, y0: w.bbox.y0, x1: w.bbox.x1, y1: w.bbox.y1 });
+          confSum += w.confidence; n++;
+        }
+        if (words.length) lines.push({ words, x0: line.bbox.x0, y0: line.bbox.y0, x1: line.bbox.x1, y1: line.bbox.y1 });
+      }
+    }
+  }
+  return { lines, confidence: n ? confSum / n : 0 };
+}
+
+/** Terminates every OCR worker (tests, benches and shutdown hooks call this). */
+export async function shutdownOcr(): Promise<void> {
+  if (idleTimer) { clearTimeout(idleTimer); idleTimer = undefined; }
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.flatMap((p) => p.workers.map((w) => w.then((x) => x.terminate()).catch(() => {}))));
+}

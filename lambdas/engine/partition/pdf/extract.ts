@@ -1,0 +1,308 @@
+// Text-layer extraction from one PDF page with PDFium: words (with loose boxes, font size and
+// bold/italic), grouped into PDFium's lines and split into segments at wide gaps (columns, table
+// cells); link annotations; image objects. Coordinates: points, top-left origin, y down.
+// Only word boundaries cross into wasm (a page's text comes out in one call), which keeps
+// extraction at a few microseconds per word.
+import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
+import { heap, type PdfDocument, Scratch } from './pdfium';
+
+export interface Box { x0: number; y0: number; x1: number; y1: number }
+
+export interface Word extends Box {
+  t: string;
+  size: number;
+  bold: boolean;
+  italic: boolean;
+  rotated?: boolean;
+}
+
+/** A run of words on one line without a wide gap. */
+export interface Segment extends Box {
+  words: Word[];
+  text: string;
+  size: number;
+}
+
+export interface Line extends Box {
+  segs: Segment[];
+}
+
+export interface PageLink extends Box { url: string }
+
+export interface RawPage {
+  /** 1-based page number in the document. */
+  page: number;
+  width: number;
+  height: number;
+  lines: Line[];
+  links: PageLink[];
+  images: Box[];
+  /** Characters in the text layer, and how many had no Unicode mapping (garbage text). */
+  chars: number;
+  unmapped: number;
+}
+
+interface FontStyle { bold: boolean; italic: boolean }
+
+const scratchByModule = new WeakMap<WrappedPdfiumModule, Scratch>();
+function scratchFor(m: WrappedPdfiumModule): Scratch {
+  let s = scratchByModule.get(m);
+  if (!s) { s = new Scratch(m); scratchByModule.set(m, s); }
+  return s;
+}
+
+const BOLD_NAME = /bold|black|heavy|semibold|demibold|extrabold|ultrabold|,b$|-b$|\.b$/i;
+const ITALIC_NAME = /italic|oblique|slanted|,i$|-i$|\.i$|kursiv/i;
+
+function fontStyle(m: WrappedPdfiumModule, font: number, buf: number): FontStyle {
+  if (!font) return { bold: false, italic: false };
+  const weight = m.FPDFFont_GetWeight(font);
+  const flags = m.FPDFFont_GetFlags(font);
+  const n = m.FPDFFont_GetBaseFontName(font, buf, 256);
+  let name = '';
+  if (n > 1) name = m.pdfium.UTF8ToString(buf, Math.min(n, 256));
+  const anglePtr = buf + 260;
+  let angle = 0;
+  if (m.FPDFFont_GetItalicAngle(font, anglePtr)) angle = heap(m).HEAP32[anglePtr >> 2]!;
+  const bold = weight >= 600 || (flags & (1 << 18)) !== 0 || BOLD_NAME.test(name.replace(/^[A-Z]{6}\+/, ''));
+  const italic = angle !== 0 || (flags & (1 << 6)) !== 0 || ITALIC_NAME.test(name);
+  return { bold, italic };
+}
+
+/** Minimum gap (in font sizes) between words that splits a line into segments. */
+const SEGMENT_GAP_EM = 1.1;
+
+export function extractPage(doc: PdfDocument, index: number, opts: { images: boolean; links: boolean }): RawPage {
+  const m = doc.m;
+  const scratch = scratchFor(m);
+  const page = m.FPDF_LoadPage(doc.handle, index);
+  const width = page ? m.FPDF_GetPageWidthF(page) : 612;
+  const height = page ? m.FPDF_GetPageHeightF(page) : 792;
+  const raw: RawPage = { page: index + 1, width, height, lines: [], links: [], images: [], chars: 0, unmapped: 0 };
+  if (!page) return raw;
+  const tp = m.FPDFText_LoadPage(page);
+  try {
+    if (tp) extractText(m, scratch, tp, raw);
+    if (opts.links) raw.links = extractLinks(m, scratch, doc, page, height);
+    if (opts.images) raw.images = extractImages(m, scratch, page, width, height);
+  } finally {
+    if (tp) m.FPDFText_ClosePage(tp);
+    m.FPDF_ClosePage(page);
+  }
+  return raw;
+}
+
+function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: RawPage): void {
+  const n = m.FPDFText_CountChars(tp);
+  if (n <= 0) return;
+  raw.chars = n;
+  // Layout of the scratch area: [0,16) rect, [16,300) font name buffer, [512, ...) text.
+  const base = scratch.get(512 + (n + 1) * 2);
+  const rect = base;
+  const nameBuf = base + 16;
+  const textPtr = base + 512;
+  m.FPDFText_GetText(tp, 0, n, textPtr);
+  const u16 = new Uint16Array(heap(m).HEAPU8.buffer, textPtr, n).slice();
+  const H = raw.height;
+  const styles = new Map<number, FontStyle>();
+  let lastObj = -1;
+  let lastStyle: FontStyle = { bold: false, italic: false };
+  const words: Word[] = [];
+  let wordStart = -1;
+
+  const looseBox = (i: number): [number, number, number, number] => {
+    if (!m.FPDFText_GetLooseCharBox(tp, i, rect)) return [NaN, NaN, NaN, NaN];
+    const f = heap(m).HEAPF32;
+    const o = rect >> 2;
+    return [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!]; // left, top, right, bottom
+  };
+
+  const endWord = (s: number, e: number) => {
+    const a = looseBox(s);
+    const b = e === s ? a : looseBox(e);
+    if (Number.isNaN(a[0]) || Number.isNaN(b[0])) return;
+    const h = Math.abs(a[1] - a[3]) || 1;
+    // PDFium joins a word hyphenated across lines ("ef-" / "ficient") without a line break, and
+    // some PDFs draw one word's glyphs out of order: split such runs where the glyphs jump.
+    if (e > s && (Math.abs(a[1] - b[1]) > 0.5 * h || b[0] < a[0] - 0.5 * h)) {
+      let start = s;
+      let prev = a;
+      for (let i = s + 1; i <= e; i++) {
+        const c = looseBox(i);
+        if (Number.isNaN(c[0])) continue;
+        if (Math.abs(c[1] - prev[1]) > 0.5 * h || c[0] < prev[0] - 0.5 * h) {
+          emitWord(start, i - 1, a === prev ? a : looseBox(start), prev);
+          start = i;
+        }
+        prev = c;
+      }
+      emitWord(start, e, looseBox(start), prev);
+      return;
+    }
+    emitWord(s, e, a, b);
+  };
+
+  const emitWord = (s: number, e: number, a: number[], b: number[]) => {
+    let t = '';
+    for (let i = s; i <= e; i++) {
+      const c = u16[i]!;
+      // PDFium reports a line-end hyphen as 0x02 (0xFFFE through FPDFText_GetText).
+      if (c === 2 || c === 0xfffe) t += '-';
+      else if (c === 0xffff || c === 0xfffd) raw.unmapped++;
+      else t += String.fromCharCode(c);
+    }
+    if (!t) return;
+    const size = m.FPDFText_GetFontSize(tp, s) || Math.abs(a[1]! - a[3]!);
+    const obj = m.FPDFText_GetTextObject(tp, s);
+    if (obj !== lastObj) {
+      lastObj = obj;
+      const font = obj ? m.FPDFTextObj_GetFont(obj) : 0;
+      let st = styles.get(font);
+      if (!st) { st = fontStyle(m, font, nameBuf); styles.set(font, st); }
+      lastStyle = st;
+    }
+    const x0 = Math.min(a[0]!, b[0]!, a[2]!, b[2]!);
+    const x1 = Math.max(a[0]!, b[0]!, a[2]!, b[2]!);
+    let top = Math.max(a[1]!, b[1]!, a[3]!, b[3]!);
+    let bottom = Math.min(a[1]!, b[1]!, a[3]!, b[3]!);
+    // Fonts with huge ascent/descent (math fonts) give boxes spanning several lines: rebuild the
+    // box around the baseline.
+    if (top - bottom > 1.45 * size && m.FPDFText_GetCharOrigin(tp, s, rect, rect + 8)) {
+      const baseline = new Float64Array(heap(m).HEAPU8.buffer, rect + 8, 1)[0]!;
+      top = baseline + 0.85 * size;
+      bottom = baseline - 0.25 * size;
+    }
+    const w: Word = { t, x0, x1, y0: H - top, y1: H - bottom, size, bold: lastStyle.bold, italic: lastStyle.italic };
+    // Vertical text (rotated margins such as arXiv stamps) is kept apart from the body.
+    if (t.length >= 3 && x1 - x0 < (top - bottom) * 0.3) w.rotated = true;
+    else if (t.length === 1 && m.FPDFText_GetCharAngle(tp, s) > 0.1) w.rotated = true;
+    words.push(w);
+  };
+
+  for (let i = 0; i < n; i++) {
+    const c = u16[i]!;
+    const brk = c === 13 || c === 10;
+    const space = c === 32 || c === 9 || c === 0xa0 || c === 0 || c === 0x3000;
+    if (c === 0) raw.unmapped++;
+    if (brk || space) {
+      if (wordStart >= 0) { endWord(wordStart, i - 1); wordStart = -1; }
+    } else if (wordStart < 0) {
+      wordStart = i;
+    }
+  }
+  if (wordStart >= 0) endWord(wordStart, n - 1);
+  raw.lines = wordsToLines(words);
+}
+
+/**
+ * Groups words into lines by vertical overlap (content-stream order is not reading order in many
+ * PDFs), sorts each line left to right and splits it into segments at wide gaps. Rotated words
+ * each form their own line.
+ */
+export function wordsToLines(words: Word[]): Line[] {
+  const upright = words.filter((w) => !w.rotated);
+  const sorted = upright.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
+  const lines: { words: Word[]; y0: number; y1: number; size: number }[] = [];
+  const open: typeof lines = [];
+  for (const w of sorted) {
+    const h = Math.max(w.y1 - w.y0, 0.1);
+    let target: (typeof lines)[number] | undefined;
+    for (let k = open.length - 1; k >= 0; k--) {
+      const l = open[k]!;
+      const overlap = Math.min(l.y1, w.y1) - Math.max(l.y0, w.y0);
+      const lh = l.y1 - l.y0;
+      if (overlap >= 0.5 * Math.min(h, lh) && Math.abs(w.size - l.size) <= 0.6 * Math.max(w.size, l.size)) { target = l; break; }
+      if (w.y0 > l.y1 + 2 * lh) { open.splice(k, 1); }
+    }
+    if (target) {
+      target.words.push(w);
+      // The line's band follows its main text, not superscripts.
+      if (w.size >= target.size * 0.9) { target.y0 = Math.min(target.y0, w.y0); target.y1 = Math.max(target.y1, w.y1); target.size = Math.max(target.size, w.size); }
+    } else {
+      const l = { words: [w], y0: w.y0, y1: w.y1, size: w.size };
+      lines.push(l);
+      open.push(l);
+      if (open.length > 64) open.shift();
+    }
+  }
+  const out: Line[] = [];
+  for (const l of lines) {
+    l.words.sort((a, b) => a.x0 - b.x0);
+    out.push(toLine(l.words));
+  }
+  for (const w of words) if (w.rotated) out.push(toLine([w]));
+  out.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  return out;
+}
+
+/** Splits a PDFium line at wide gaps and backward jumps. */
+function toLine(words: Word[]): Line {
+  const segs: Segment[] = [];
+  let cur: Word[] = [];
+  const flush = () => { if (cur.length) segs.push(toSegment(cur)); cur = []; };
+  for (const w of words) {
+    const prev = cur[cur.length - 1];
+    if (prev) {
+      const gap = w.x0 - prev.x1;
+      const em = Math.max(prev.size, w.size, 1);
+      const vOverlap = Math.min(prev.y1, w.y1) - Math.max(prev.y0, w.y0);
+      if (gap > SEGMENT_GAP_EM * em || vOverlap < -0.2 * em || prev.rotated || w.rotated) flush();
+    }
+    cur.push(w);
+  }
+  flush();
+  return { segs, ...union(segs) };
+}
+
+export function toSegment(words: Word[]): Segment {
+  let size = 0;
+  for (const w of words) size = Math.max(size, w.size);
+  return { words, text: words.map((w) => w.t).join(' '), size, ...union(words) };
+}
+
+export function union(boxes: Box[]): Box {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const b of boxes) {
+    if (b.x0 < x0) x0 = b.x0;
+    if (b.y0 < y0) y0 = b.y0;
+    if (b.x1 > x1) x1 = b.x1;
+    if (b.y1 > y1) y1 = b.y1;
+  }
+  return { x0, y0, x1, y1 };
+}
+
+function extractLinks(m: WrappedPdfiumModule, scratch: Scratch, doc: PdfDocument, page: number, H: number): PageLink[] {
+  const out: PageLink[] = [];
+  const base = scratch.get(4096);
+  const posPtr = base, linkPtr = base + 8, rect = base + 16, urlBuf = base + 64;
+  heap(m).HEAP32[posPtr >> 2] = 0;
+  for (let guard = 0; guard < 10_000 && m.FPDFLink_Enumerate(page, posPtr, linkPtr); guard++) {
+    const link = heap(m).HEAP32[linkPtr >> 2]!;
+    const action = m.FPDFLink_GetAction(link);
+    if (!action || m.FPDFAction_GetType(action) !== 3) continue; // 3: URI
+    const len = m.FPDFAction_GetURIPath(doc.handle, action, urlBuf, 4000);
+    if (len <= 1) continue;
+    const url = m.pdfium.UTF8ToString(urlBuf, Math.min(len, 4000)).replace(/\0+$/, '');
+    if (!m.FPDFLink_GetAnnotRect(link, rect)) continue;
+    const f = heap(m).HEAPF32, o = rect >> 2;
+    const [l, t, r, b] = [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!];
+    out.push({ url, x0: Math.min(l, r), x1: Math.max(l, r), y0: H - Math.max(t, b), y1: H - Math.min(t, b) });
+  }
+  return out;
+}
+
+function extractImages(m: WrappedPdfiumModule, scratch: Scratch, page: number, W: number, H: number): Box[] {
+  const out: Box[] = [];
+  const count = Math.min(m.FPDFPage_CountObjects(page), 5000);
+  const base = scratch.get(64);
+  for (let i = 0; i < count; i++) {
+    const obj = m.FPDFPage_GetObject(page, i);
+    if (!obj || m.FPDFPageObj_GetType(obj) !== 3) continue; // 3: image
+    if (!m.FPDFPageObj_GetBounds(obj, base, base + 4, base + 8, base + 12)) continue;
+    const f = heap(m).HEAPF32, o = base >> 2;
+    const [l, b, r, t] = [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!];
+    const box = { x0: Math.max(0, l), x1: Math.min(W, r), y0: Math.max(0, H - t), y1: Math.min(H, H - b) };
+    if (box.x1 - box.x0 > 0 && box.y1 - box.y0 > 0) out.push(box);
+  }
+  return out;
+}

@@ -1,0 +1,138 @@
+// PDF partitioning. Strategies:
+// - fast: the text layer only (pages without text yield nothing, with a warning).
+// - auto / hi_res: the text layer where it is usable, plus Image elements for large pictures;
+//   pages without usable text are rendered and OCR'd.
+// - ocr_only: every page rendered and OCR'd.
+// - vlm: a hosted vision model per page (vlm/), pages with a good text layer skip it with
+//   allowFast; with no provider configured, local OCR with metadata.partitioner_note.
+// Long documents spread text-layer pages over worker threads (pool.ts); results stream page by
+// page so memory stays bounded by one page plus the elements.
+import type { Element } from '../../elements';
+import { makeElement } from '../../elements';
+import { UnprocessableDocument } from '../../../domain/errors';
+import type { FormatContext } from '../types';
+import { availableOcrLanguages, recognize } from '../ocr/tesseract';
+import { hasRealText, ocrPageElements } from '../ocr/layout';
+import { processPage, type PageJobOptions, type PageResult } from './pages';
+import { PdfDocument } from './pdfium';
+import { processPagesInPool } from './pool';
+import { renderPageGray } from './render';
+import { resolveVlmProvider, type VlmProvider } from '../vlm';
+
+/** Page count from which text-layer pages go to the worker pool. */
+const POOL_MIN_PAGES = 24;
+/** Upper bound on pages OCR'd in one request (OCR costs seconds per page). */
+const MAX_OCR_PAGES = 300;
+
+export async function partitionPdf(data: Uint8Array, ctx: FormatContext): Promise<Element[]> {
+  const { options } = ctx;
+  const strategy = options.strategy === 'od_only' ? 'hi_res' : options.strategy;
+  const doc = await PdfDocument.open(data);
+  try {
+    if (doc.pageCount <= 0) throw new UnprocessableDocument('PDF has no pages.');
+    const jobOpts: PageJobOptions = {
+      hiRes: strategy !== 'fast',
+      coordinates: options.coordinates,
+      tables: options.pdfInferTableStructure !== false && !options.skipInferTableTypes.includes('pdf'),
+      languages: options.languages,
+    };
+    let vlm: VlmProvider | undefined;
+    let note: string | undefined;
+    if (strategy === 'vlm') {
+      vlm = resolveVlmProvider(options.vlm);
+      if (!vlm) {
+        note = `VLM strategy requested but no provider is configured${options.vlm?.provider ? ` for "${options.vlm.provider}"` : ''}; used local OCR instead.`;
+        ctx.warn(note);
+      }
+    }
+    const pages = Array.from({ length: doc.pageCount }, (_, i) => i);
+    const byPage = new Map<number, Element[]>();
+    const toOcr: number[] = [];
+    const useTextLayer = strategy !== 'ocr_only' && !(strategy === 'vlm' && !options.vlm?.allowFast && vlm);
+
+    if (useTextLayer) {
+      const collect = (r: PageResult) => {
+        if ('needsOcr' in r) toOcr.push(r.page - 1);
+        else byPage.set(r.page, r.elements);
+      };
+      let results: PageResult[] | undefined;
+      if (pages.length >= POOL_MIN_PAGES) {
+        try {
+          results = await processPagesInPool(data, pages, jobOpts);
+        } catch (err) {
+          ctx.warn(`page workers failed (${(err as Error).message}); continuing in-process`);
+          results = undefined;
+        }
+      }
+      if (results) {
+        for (const r of results) collect(r);
+      } else {
+        for (const i of pages) {
+          try {
+            collect(processPage(doc, i, jobOpts));
+          } catch (err) {
+            ctx.warn(`page ${i + 1}: text extraction failed (${(err as Error).message})`);
+            if (jobOpts.hiRes) toOcr.push(i);
+          }
+          if (i % 16 === 15) await new Promise((r) => setImmediate(r));
+        }
+      }
+      const textless = pages.length - byPage.size - toOcr.length;
+      if (strategy === 'fast' && byPage.size > 0 && [...byPage.values()].every((e) => e.length === 0)) {
+        ctx.warn('PDF has no text layer; use strategy hi_res or ocr_only to OCR it.');
+      }
+      void textless;
+    } else {
+      toOcr.push(...pages);
+    }
+
+    if (toOcr.length) {
+      toOcr.sort((a, b) => a - b);
+      const limited = toOcr.slice(0, MAX_OCR_PAGES);
+      if (toOcr.length > limited.length) ctx.warn(`only the first ${MAX_OCR_PAGES} pages without text were OCR'd`);
+      const { langs, missing } = availableOcrLanguages(options.ocrLanguages);
+      if (missing.length) ctx.warn(`OCR language data not installed: ${missing.join(', ')}; using ${langs.join(', ')}`);
+      const extra = note ? { partitioner_note: note } : undefined;
+      // Two pages in flight keeps both OCR workers busy while the next page renders.
+      const inflight: Promise<void>[] = [];
+      for (const i of limited) {
+        const rendered = renderPageGray(doc, i);
+        if (!rendered) { ctx.warn(`page ${i + 1}: could not be rendered`); continue; }
+        const task = (async () => {
+          try {
+            await ocrOne();
+          } catch (err) {
+            ctx.warn(`page ${i + 1}: OCR failed (${(err as Error).message})`);
+          }
+        })();
+        async function ocrOne(): Promise<void> {
+          if (!rendered) return;
+          if (vlm) {
+            try {
+              byPage.set(i + 1, await vlm.partitionPage({ gray: rendered.gray, width: rendered.width, height: rendered.height, page: i + 1 }, options));
+              return;
+            } catch (err) {
+              ctx.warn(`page ${i + 1}: VLM provider failed (${(err as Error).message}); used local OCR`);
+            }
+          }
+          const ocr = await recognize(rendered.bmp, langs);
+          const els = hasRealText(ocr)
+            ? ocrPageElements(ocr, i + 1, rendered.width, rendered.height, { coordinates: options.coordinates, languages: options.languages, tables: jobOpts.tables, extra })
+            : [];
+          byPage.set(i + 1, els.length ? els : [makeElement('Image', '', { page_number: i + 1, ...extra })].filter(() => ocr.lines.length > 0));
+        }
+        inflight.push(task);
+        if (inflight.length >= 2) await inflight.shift();
+      }
+      await Promise.all(inflight);
+    }
+    const out: Element[] = [];
+    for (let p = 1; p <= doc.pageCount; p++) {
+      const els = byPage.get(p);
+      if (els) out.push(...els);
+    }
+    return out;
+  } finally {
+    doc.close();
+  }
+}

@@ -1,0 +1,333 @@
+// Page layout from positioned words (PDF text layer or OCR): table detection on runs of multi-cell
+// lines, paragraph blocks by proximity, reading order by recursive XY-cut (vertical cuts first, so
+// columns are read top to bottom before the next column), then elements with emphasis, links and
+// coordinates. Units are the page's own (points for PDF, pixels for OCR); thresholds scale with the
+// text size.
+import { makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
+import { classifyText, isPageNumberLike, isPossibleTitle } from '../classify';
+import { type Box, type Line, type RawPage, type Segment, union } from './extract';
+
+export interface Block extends Box {
+  lines: Segment[];
+  size: number;
+  table?: string[][];
+}
+
+export interface LayoutOptions {
+  languages?: string[];
+  coordinates?: 'PointSpace' | 'PixelSpace';
+  /** Emit Image elements for large images (hi_res-like output). */
+  images?: boolean;
+  tables?: boolean;
+  /** Extra metadata for every element of the page (e.g. partitioner_note). */
+  extra?: Record<string, unknown>;
+  /** Words come from OCR: looser size matching between lines of a paragraph. */
+  ocr?: boolean;
+}
+
+const median = (xs: number[]): number => {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1]!;
+};
+
+/** Runs of consecutive lines with 2+ short cells whose columns line up. */
+function findTables(lines: Line[], body: number): { start: number; end: number; cols: [number, number][] }[] {
+  const out: { start: number; end: number; cols: [number, number][] }[] = [];
+  let i = 0;
+  const isRow = (l: Line) => l.segs.length >= 2 && l.segs.every((s) => s.text.length <= 60) && !l.segs.some((s) => s.words.some((w) => w.rotated));
+  while (i < lines.length) {
+    if (!isRow(lines[i]!)) { i++; continue; }
+    let j = i;
+    while (j + 1 < lines.length) {
+      const next = lines[j + 1]!;
+      const prev = lines[j]!;
+      const vgap = next.y0 - prev.y1;
+      if (vgap > 3 * body || vgap < -2 * body) break;
+      if (isRow(next)) { j++; continue; }
+      // A single-cell line inside a table (wrapped cell or a row with one value) when the table goes on.
+      const after = lines[j + 2];
+      if (next.segs.length === 1 && after && isRow(after) && next.x0 >= lines[i]!.x0 - body) { j += 2; continue; }
+      break;
+    }
+    const rows = lines.slice(i, j + 1);
+    const multi = rows.filter((r) => r.segs.length >= 2);
+    if (multi.length >= 3) {
+      const cols = columnsOf(rows.flatMap((r) => r.segs));
+      const avgCell = multi.reduce((s, r) => s + r.segs.reduce((a, g) => a + g.text.length, 0) / r.segs.length, 0) / multi.length;
+      const aligned = multi.filter((r) => r.segs.length >= Math.min(2, cols.length)).length / multi.length;
+      if (cols.length >= 2 && avgCell <= 40 && aligned >= 0.8) out.push({ start: i, end: j, cols });
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+/** Column ranges: the union of overlapping x-intervals of cells. */
+function columnsOf(segs: Segment[]): [number, number][] {
+  const iv = segs.map((s) => [s.x0, s.x1] as [number, number]).sort((a, b) => a[0] - b[0]);
+  const cols: [number, number][] = [];
+  for (const [a, b] of iv) {
+    const last = cols[cols.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else cols.push([a, b]);
+  }
+  return cols;
+}
+
+function tableGrid(rows: Line[], cols: [number, number][]): string[][] {
+  const grid: string[][] = [];
+  for (const r of rows) {
+    const row = cols.map(() => '');
+    for (const s of r.segs) {
+      const cx = (s.x0 + s.x1) / 2;
+      let k = cols.findIndex(([a, b]) => cx >= a && cx <= b);
+      if (k < 0) k = cols.reduce((best, c, idx) => (Math.abs((c[0] + c[1]) / 2 - cx) < Math.abs((cols[best]![0] + cols[best]![1]) / 2 - cx) ? idx : best), 0);
+      row[k] = row[k] ? `${row[k]} ${s.text}` : s.text;
+    }
+    // A single-cell line continues the cell above it (wrapped text) when the row above has that column.
+    const filled = row.filter(Boolean).length;
+    const prev = grid[grid.length - 1];
+    if (filled === 1 && prev && r.segs.length === 1) {
+      const k = row.findIndex(Boolean);
+      if (prev[k]) { prev[k] = `${prev[k]} ${row[k]}`; continue; }
+    }
+    grid.push(row);
+  }
+  return grid;
+}
+
+const BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\uf0b7\uf0a7\u27a2\u00b7*\-\u2013]\s|^[\u2022\u25cf\u25aa\uf0b7]/;
+
+/** Groups segments into paragraph blocks (stream order first, geometry decides). */
+function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2): Block[] {
+  const blocks: Block[] = [];
+  const open: Block[] = [];
+  for (const s of segs) {
+    let target: Block | undefined;
+    if (!s.words.some((w) => w.rotated)) {
+      for (let k = open.length - 1; k >= Math.max(0, open.length - 10); k--) {
+        const b = open[k]!;
+        const last = b.lines[b.lines.length - 1]!;
+        const h = Math.max(Math.min(last.size, s.size), 1);
+        const vgap = s.y0 - last.y1;
+        if (vgap > 0.55 * h || vgap < -0.6 * h) continue;
+        if (Math.abs(s.size - last.size) > sizeTolerance * Math.max(s.size, last.size)) continue;
+        const overlap = Math.min(s.x1, b.x1) - Math.max(s.x0, b.x0);
+        if (overlap <= 0) continue;
+        if (s.x0 > last.x0 + 0.6 * (last.x1 - last.x0) && s.x0 > b.x0 + 4 * h) continue;
+        const lastBold = last.words.every((w) => w.bold);
+        const sBold = s.words.every((w) => w.bold);
+        if (lastBold !== sBold && (lastBold || b.lines.length > 1)) continue;
+        if (BULLET_START.test(s.text)) continue;
+        // Paragraph ends: the previous line stops short after closing punctuation, or this line is
+        // indented after a line that ends a sentence.
+        const endsSentence = /[.!?:\u201d"')\]]$/.test(last.text);
+        if (endsSentence && last.x1 < b.x1 - 2 * h && b.x1 - b.x0 > 10 * h) continue;
+        if (endsSentence && s.x0 > b.x0 + 0.7 * h && s.x0 < b.x0 + 4 * h && b.lines.length > 1) continue;
+        if (last.words.some((w) => w.rotated)) continue;
+        target = b;
+        break;
+      }
+    }
+    if (target) {
+      target.lines.push(s);
+      target.x0 = Math.min(target.x0, s.x0); target.x1 = Math.max(target.x1, s.x1);
+      target.y0 = Math.min(target.y0, s.y0); target.y1 = Math.max(target.y1, s.y1);
+      target.size = Math.max(target.size, s.size);
+    } else {
+      const b: Block = { lines: [s], size: s.size, x0: s.x0, y0: s.y0, x1: s.x1, y1: s.y1 };
+      blocks.push(b);
+      open.push(b);
+      if (open.length > 12) open.shift();
+    }
+  }
+  // Rotated single characters stacked vertically: join into one block per column of glyphs.
+  return mergeRotated(blocks, body);
+}
+
+function mergeRotated(blocks: Block[], body: number): Block[] {
+  const out: Block[] = [];
+  for (const b of blocks) {
+    const rot = b.lines.every((l) => l.words.every((w) => w.rotated));
+    const prev = out[out.length - 1];
+    if (rot && prev && prev.lines.every((l) => l.words.every((w) => w.rotated)) && Math.abs(prev.x0 - b.x0) < body && b.y0 - prev.y1 < 3 * body) {
+      prev.lines.push(...b.lines);
+      Object.assign(prev, union([prev, b]));
+      continue;
+    }
+    out.push(b);
+  }
+  return out;
+}
+
+/** Recursive XY-cut: vertical (column) cuts first, then horizontal bands; else top-to-bottom. */
+export function readingOrder<T extends Box>(items: T[], body: number): T[] {
+  if (items.length <= 1) return items;
+  const v = cut(items, 'x', Math.max(0.5 * body, 2));
+  if (v.length > 1) return v.flatMap((g) => readingOrder(g, body));
+  const h = cut(items, 'y', 0.01);
+  if (h.length > 1) return h.flatMap((g) => readingOrder(g, body));
+  return [...items].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+}
+
+function cut<T extends Box>(items: T[], axis: 'x' | 'y', minGap: number): T[][] {
+  const lo = axis === 'x' ? 'x0' : 'y0';
+  const hi = axis === 'x' ? 'x1' : 'y1';
+  const sorted = [...items].sort((a, b) => a[lo] - b[lo]);
+  const groups: T[][] = [];
+  let cur: T[] = [];
+  let maxHi = -Infinity;
+  for (const it of sorted) {
+    if (cur.length && it[lo] > maxHi + minGap) { groups.push(cur); cur = []; }
+    cur.push(it);
+    maxHi = Math.max(maxHi, it[hi]);
+  }
+  if (cur.length) groups.push(cur);
+  return groups;
+}
+
+function blockText(b: Block): string {
+  if (b.lines.every((l) => l.words.every((w) => w.rotated))) return b.lines.map((l) => l.text).join(' ');
+  return b.lines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim();
+}
+
+function coordinatesOf(b: Box, page: RawPage, system: 'PointSpace' | 'PixelSpace'): Coordinates {
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  if (system === 'PointSpace') {
+    const H = page.height;
+    return {
+      points: [[r(b.x0), r(H - b.y0)], [r(b.x0), r(H - b.y1)], [r(b.x1), r(H - b.y1)], [r(b.x1), r(H - b.y0)]],
+      system, layout_width: r(page.width), layout_height: r(page.height),
+    };
+  }
+  return {
+    points: [[r(b.x0), r(b.y0)], [r(b.x0), r(b.y1)], [r(b.x1), r(b.y1)], [r(b.x1), r(b.y0)]],
+    system, layout_width: Math.round(page.width), layout_height: Math.round(page.height),
+  };
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export function tableHtml(rows: string[][]): string {
+  return `<table>${rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('')}</table>`;
+}
+
+/** Body text size of a page: the most common segment size weighted by characters. */
+function bodySize(segs: Segment[]): number {
+  const w = new Map<number, number>();
+  for (const s of segs) {
+    const k = Math.round(s.size * 2) / 2;
+    w.set(k, (w.get(k) ?? 0) + s.text.length);
+  }
+  let best = 0, bestW = -1;
+  for (const [k, n] of w) if (n > bestW) { best = k; bestW = n; }
+  return best || median(segs.map((s) => s.size)) || 10;
+}
+
+/** Turns a page's words into elements in reading order. */
+export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
+  const allSegs = page.lines.flatMap((l) => l.segs);
+  if (!allSegs.length && !(opts.images && page.images.length)) return [];
+  const body = bodySize(allSegs);
+  const tables = opts.tables === false ? [] : findTables(page.lines, body);
+  const blocks: Block[] = [];
+  let li = 0;
+  const pending: Segment[] = [];
+  for (const t of tables) {
+    for (; li < t.start; li++) pending.push(...page.lines[li]!.segs);
+    const rows = page.lines.slice(t.start, t.end + 1);
+    const grid = tableGrid(rows, t.cols);
+    blocks.push({ lines: rows.flatMap((r) => r.segs), size: body, table: grid, ...union(rows) });
+    li = t.end + 1;
+  }
+  for (; li < page.lines.length; li++) pending.push(...page.lines[li]!.segs);
+  blocks.push(...buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2));
+
+  const imageBlocks: Block[] = [];
+  if (opts.images) {
+    const minArea = page.width * page.height * 0.02;
+    for (const im of page.images) {
+      const area = (im.x1 - im.x0) * (im.y1 - im.y0);
+      if (area < minArea || area > page.width * page.height * 0.95) continue;
+      imageBlocks.push({ lines: [], size: 0, ...im });
+    }
+  }
+  const ordered = readingOrder([...blocks, ...imageBlocks], body);
+  const out: Element[] = [];
+  const langOpts = opts.languages?.length ? { languages: opts.languages } : {};
+  for (const b of ordered) {
+    const md: Record<string, unknown> = { page_number: page.page, ...opts.extra };
+    if (opts.coordinates) md.coordinates = coordinatesOf(b, page, opts.coordinates);
+    if (!b.lines.length) {
+      out.push(makeElement('Image', '', md));
+      continue;
+    }
+    if (b.table) {
+      const text = b.table.map((r) => r.filter(Boolean).join(' ')).join(' ').replace(/\s+/g, ' ').trim();
+      out.push(makeElement('Table', text, { ...md, text_as_html: tableHtml(b.table) }));
+      continue;
+    }
+    const text = blockText(b);
+    if (!text) continue;
+    const type = classifyBlock(b, text, page, body, langOpts);
+    addEmphasis(b, md);
+    addLinks(b, text, page, md);
+    out.push(makeElement(type, text, md));
+  }
+  return out;
+}
+
+function classifyBlock(b: Block, text: string, page: RawPage, body: number, langOpts: { languages?: string[] }): ElementType {
+  const inTop = b.y1 <= page.height * 0.07;
+  const inBottom = b.y0 >= page.height * 0.93;
+  if ((inTop || inBottom) && text.length <= 100) {
+    if (isPageNumberLike(text)) return 'PageNumber';
+    return inTop ? 'Header' : 'Footer';
+  }
+  let type = classifyText(text, langOpts);
+  const words = b.lines.flatMap((l) => l.words);
+  const allBold = words.length > 0 && words.every((w) => w.bold);
+  const larger = b.size >= body * 1.15;
+  if (type === 'NarrativeText' && (allBold || larger) && b.lines.length <= 3 && !/[.:;,]$/.test(text) && isPossibleTitle(text, langOpts)) type = 'Title';
+  if (type === 'Title' && !allBold && !larger && text.split(' ').length > 6 && b.lines.length > 1) type = 'NarrativeText';
+  return type;
+}
+
+function addEmphasis(b: Block, md: Record<string, unknown>): void {
+  const contents: string[] = [];
+  const tags: string[] = [];
+  let run: string[] = [];
+  let runTag = '';
+  const flush = () => { if (run.length) { contents.push(run.join(' ')); tags.push(runTag); } run = []; runTag = ''; };
+  for (const l of b.lines) {
+    for (const w of l.words) {
+      const tag = w.bold ? 'b' : w.italic ? 'i' : '';
+      if (tag !== runTag) flush();
+      if (tag) { runTag = tag; run.push(w.t); }
+    }
+  }
+  flush();
+  if (contents.length) { md.emphasized_text_contents = contents; md.emphasized_text_tags = tags; }
+}
+
+function addLinks(b: Block, text: string, page: RawPage, md: Record<string, unknown>): void {
+  if (!page.links.length) return;
+  const urls: string[] = [], texts: string[] = [], starts: number[] = [];
+  for (const link of page.links) {
+    if (link.x1 < b.x0 || link.x0 > b.x1 || link.y1 < b.y0 || link.y0 > b.y1) continue;
+    const inside: string[] = [];
+    for (const l of b.lines) {
+      for (const w of l.words) {
+        const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+        if (cx >= link.x0 - 1 && cx <= link.x1 + 1 && cy >= link.y0 - 1 && cy <= link.y1 + 1) inside.push(w.t);
+      }
+    }
+    if (!inside.length) continue;
+    const lt = inside.join(' ');
+    urls.push(link.url);
+    texts.push(lt);
+    starts.push(text.indexOf(lt));
+  }
+  if (urls.length) { md.link_urls = urls; md.link_texts = texts; md.link_start_indexes = starts; }
+}

@@ -1,0 +1,50 @@
+// Text-layer processing of a range of pages, shared by the main thread and the page workers:
+// extraction, a usability check (does the page need OCR?), layout into elements.
+import type { Element } from '../../elements';
+import { extractPage, type RawPage } from './extract';
+import { layoutPage } from './layout';
+import type { PdfDocument } from './pdfium';
+
+export interface PageJobOptions {
+  /** Emit Image elements and treat pages without usable text as needing OCR. */
+  hiRes: boolean;
+  coordinates: boolean;
+  tables: boolean;
+  languages: string[];
+}
+
+export type PageResult =
+  | { page: number; elements: Element[]; textChars: number }
+  | { page: number; needsOcr: true; textChars: number };
+
+/** True when a page's text layer is worth using (enough mapped, printable characters). */
+export function usableText(raw: RawPage): boolean {
+  let printable = 0, total = 0;
+  for (const l of raw.lines) {
+    for (const s of l.segs) {
+      for (const w of s.words) {
+        for (const ch of w.t) {
+          total++;
+          const c = ch.charCodeAt(0);
+          if (c >= 0x20 && !(c >= 0xe000 && c <= 0xf8ff) && c !== 0xfffd) printable++;
+        }
+      }
+    }
+  }
+  if (total < 8) return false;
+  if (raw.chars > 0 && raw.unmapped / raw.chars > 0.3) return false;
+  return printable / total > 0.7;
+}
+
+export function processPage(doc: PdfDocument, index: number, opts: PageJobOptions): PageResult {
+  const raw = extractPage(doc, index, { images: opts.hiRes, links: true });
+  const page = index + 1;
+  if (opts.hiRes && !usableText(raw)) return { page, needsOcr: true, textChars: raw.chars };
+  const elements = layoutPage(raw, {
+    languages: opts.languages,
+    coordinates: opts.coordinates ? 'PointSpace' : undefined,
+    images: opts.hiRes,
+    tables: opts.tables,
+  });
+  return { page, elements, textChars: raw.chars };
+}

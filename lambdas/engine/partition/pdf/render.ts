@@ -1,0 +1,38 @@
+// Renders a PDF page with PDFium into an 8-bit grayscale BMP for OCR. The pixel count is capped so a
+// huge page size cannot exhaust memory.
+import { grayToBmp, toGray } from '../image/bitmap';
+import { heap, type PdfDocument } from './pdfium';
+
+export const OCR_DPI = 200;
+const MAX_PIXELS = 5000 * 5000;
+
+export interface RenderedPage { bmp: Uint8Array; gray: Uint8Array; width: number; height: number; scale: number }
+
+export function renderPageGray(doc: PdfDocument, index: number, dpi = OCR_DPI): RenderedPage | undefined {
+  const m = doc.m;
+  const page = m.FPDF_LoadPage(doc.handle, index);
+  if (!page) return undefined;
+  try {
+    const wPt = m.FPDF_GetPageWidthF(page);
+    const hPt = m.FPDF_GetPageHeightF(page);
+    let scale = dpi / 72;
+    if (wPt * hPt * scale * scale > MAX_PIXELS) scale = Math.sqrt(MAX_PIXELS / (wPt * hPt));
+    const width = Math.max(1, Math.round(wPt * scale));
+    const height = Math.max(1, Math.round(hPt * scale));
+    const bitmap = m.FPDFBitmap_Create(width, height, 0);
+    if (!bitmap) return undefined;
+    try {
+      m.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xffffffff);
+      m.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0, 0x01);
+      const stride = m.FPDFBitmap_GetStride(bitmap);
+      const ptr = m.FPDFBitmap_GetBuffer(bitmap);
+      const px = heap(m).HEAPU8.subarray(ptr, ptr + stride * height);
+      const gray = toGray(px, width, height, stride, true);
+      return { bmp: grayToBmp(gray, width, height), gray, width, height, scale };
+    } finally {
+      m.FPDFBitmap_Destroy(bitmap);
+    }
+  } finally {
+    m.FPDF_ClosePage(page);
+  }
+}

@@ -1,0 +1,102 @@
+// Hosted vision-language model partitioning: one request per page image, the model returns the
+// page's elements as JSON. Providers are plain HTTPS clients (fetch), configured from the
+// environment; resolveVlmProvider returns undefined when none is configured (callers fall back to
+// local OCR and say so in metadata.partitioner_note).
+import { deflateSync } from 'node:zlib';
+import { ELEMENT_TYPES, makeElement, type Element, type ElementType } from '../../elements';
+import { grayToPng } from '../image/bitmap';
+import type { PartitionOptions, VlmOptions } from '../types';
+import { anthropicProvider } from './anthropic';
+import { bedrockProvider } from './bedrock';
+import { openaiProvider } from './openai';
+
+export interface PageImage { gray: Uint8Array; width: number; height: number; page: number }
+
+/** What a provider adapter implements: one page image in, the model's raw text out. */
+export interface VlmClient {
+  name: string;
+  model: string;
+  complete(png: Uint8Array, prompt: string, signal?: AbortSignal): Promise<string>;
+}
+
+export interface VlmProvider {
+  name: string;
+  partitionPage(img: PageImage, options: PartitionOptions): Promise<Element[]>;
+}
+
+export type Env = Record<string, string | undefined>;
+
+export const VLM_PROMPT = [
+  'You convert one page image of a document into structured elements.',
+  'Return ONLY a JSON array, in reading order, of objects {"type": T, "text": string} where T is one of',
+  'Title, NarrativeText, ListItem, Table, Header, Footer, PageNumber, FigureCaption, Image, Formula.',
+  'For Table also give "html": a <table> with <tr>/<td>. Transcribe text exactly; do not summarise.',
+].join(' ');
+
+const TIMEOUT_MS = 120_000;
+
+/** Parses the model's answer: a JSON array (possibly in a code fence) of {type, text, html?}. */
+export function parseVlmAnswer(answer: string, page: number, note?: Record<string, unknown>): Element[] {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(answer)?.[1] ?? answer;
+  const start = fenced.indexOf('[');
+  const end = fenced.lastIndexOf(']');
+  if (start < 0 || end <= start) throw new Error('model answer is not a JSON array');
+  const items = JSON.parse(fenced.slice(start, end + 1)) as unknown;
+  if (!Array.isArray(items)) throw new Error('model answer is not a JSON array');
+  const out: Element[] = [];
+  for (const it of items) {
+    if (!it || typeof it !== 'object') continue;
+    const o = it as Record<string, unknown>;
+    const text = typeof o.text === 'string' ? o.text.trim() : '';
+    let type = typeof o.type === 'string' ? o.type : 'NarrativeText';
+    if (!(ELEMENT_TYPES as readonly string[]).includes(type)) type = 'UncategorizedText';
+    if (!text && type !== 'Image') continue;
+    const md: Record<string, unknown> = { page_number: page, ...note };
+    if (type === 'Table' && typeof o.html === 'string') md.text_as_html = o.html;
+    out.push(makeElement(type as ElementType, text, md));
+  }
+  return out;
+}
+
+function providerFromClient(client: VlmClient): VlmProvider {
+  return {
+    name: client.name,
+    async partitionPage(img, _options) {
+      const png = grayToPng(img.gray, img.width, img.height, (b) => deflateSync(b, { level: 6 }));
+      const signal = AbortSignal.timeout(TIMEOUT_MS);
+      const answer = await client.complete(png, VLM_PROMPT, signal);
+      return parseVlmAnswer(answer, img.page);
+    },
+  };
+}
+
+/** The configured provider for these options, or undefined (no API key / credentials in env). */
+export function resolveVlmProvider(opts: VlmOptions | undefined, env: Env = process.env, fetchImpl: typeof fetch = fetch): VlmProvider | undefined {
+  const wanted = opts?.provider?.toLowerCase();
+  const candidates: Record<string, () => VlmClient | undefined> = {
+    openai: () => openaiProvider(env, opts?.model, fetchImpl),
+    anthropic: () => anthropicProvider(env, opts?.model, fetchImpl),
+    bedrock: () => bedrockProvider(env, opts?.model, fetchImpl),
+    anthropic_bedrock: () => bedrockProvider(env, opts?.model, fetchImpl),
+  };
+  if (wanted) {
+    const make = candidates[wanted];
+    const client = make?.();
+    return client ? providerFromClient(client) : undefined;
+  }
+  for (const make of Object.values(candidates)) {
+    const client = make();
+    if (client) return providerFromClient(client);
+  }
+  return undefined;
+}
+
+export function base64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+export async function httpError(res: Response, who: string): Promise<Error> {
+  let body = '';
+  try { body = (await res.text()).slice(0, 300); } catch { /* ignore */ }
+  return new Error(`${who} returned HTTP ${res.status}${body ? `: ${body}` : ''}`);
+}
