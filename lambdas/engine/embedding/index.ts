@@ -1,0 +1,258 @@
+// Embedding engine: the `embed` job node.
+//
+//   parseEmbedNode(subtype, settings, nodeLoc?) → EmbedderConfig     (422 ValidationError on bad settings)
+//   createEmbedder(config, env = process.env, runtime?) → Embedder   { embedTexts, dimensions, model, provider }
+//   embedElements(elements, embedder) → elements, each non-empty one given `embeddings`
+//   createHashedEmbedder(dimensions?)                                the built-in deterministic embedder
+//
+// Subtypes: openai, azure_openai, bedrock, togetherai, voyageai (hosted, through their official
+// clients: openai for OpenAI/Azure/Together, the AWS SDK Bedrock runtime, voyageai) and local
+// (alias huggingface): model_name `builtin-hashed-char-ngrams-<dim>` (default, no model needed) or a
+// transformers.js model directory (settings.model_path, an absolute model_name, or a name under
+// LOCAL_EMBEDDING_MODELS_DIR).
+//
+// Credentials: node settings first, then the environment (OPENAI_API_KEY; AZURE_OPENAI_API_KEY,
+// AZURE_OPENAI_ENDPOINT, OPENAI_API_VERSION; TOGETHER_API_KEY; VOYAGE_API_KEY; Bedrock: settings keys,
+// or BEDROCK_ENDPOINT_URL / BEDROCK_USE_DEFAULT_CREDENTIALS=true / a real Lambda's role). Base URL
+// overrides: OPENAI_BASE_URL, TOGETHER_BASE_URL, VOYAGE_BASE_URL, BEDROCK_ENDPOINT_URL.
+// Offline default: a hosted subtype with no credentials gets the hashed embedder at the model's
+// dimensions, named `builtin-hashed-char-ngrams-<dim> (offline stand-in for <provider>/<model>)`,
+// with a warning; set EMBEDDING_FALLBACK=none to make that an error instead. Secrets are never logged.
+import path from 'node:path';
+import { ValidationError, type ValidationIssue } from '../../domain/errors';
+import type { Element } from '../elements';
+import { DEFAULT_MODEL, EMBED_PROVIDERS, MODEL_CATALOG, type EmbedProvider, type ModelSpec } from './catalog';
+import { HASHED_DEFAULT_DIMENSIONS, HASHED_MODEL_PREFIX, hashedEmbedding } from './hashed';
+import type { RunnerOptions } from './runner';
+import type { EmbedEnv, Embedder, EmbedderConfig, EmbedRuntime } from './types';
+
+export type { Embedder, EmbedderConfig, EmbedEnv, EmbedRuntime } from './types';
+export { redactEmbedderConfig } from './types';
+export { EMBED_PROVIDERS, MODEL_CATALOG, DEFAULT_MODEL } from './catalog';
+export type { EmbedProvider, ModelSpec } from './catalog';
+export { hashedEmbedding, cosineSimilarity, HASHED_MODEL_PREFIX } from './hashed';
+export { EmbeddingProviderError } from './runner';
+
+const SUBTYPE_ALIASES: Record<string, EmbedProvider> = { huggingface: 'local' };
+const HASHED_RE = new RegExp(`^${HASHED_MODEL_PREFIX}(?:-(\\d+))?$`);
+
+/** The built-in deterministic embedder (hashed character n-grams; lexical, not semantic). */
+export function createHashedEmbedder(dimensions = HASHED_DEFAULT_DIMENSIONS, model = `${HASHED_MODEL_PREFIX}-${dimensions}`): Embedder {
+  return {
+    provider: 'builtin',
+    model,
+    dimensions,
+    embedTexts: async (texts) => texts.map((t) => hashedEmbedding(t, dimensions)),
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Node settings
+// ------------------------------------------------------------------------------------------------
+
+const STRING_SETTINGS: [string, keyof EmbedderConfig][] = [
+  ['api_key', 'apiKey'],
+  ['base_url', 'baseUrl'],
+  ['endpoint_url', 'baseUrl'],
+  ['azure_endpoint', 'baseUrl'],
+  ['api_version', 'apiVersion'],
+  ['deployment', 'deployment'],
+  ['region', 'region'],
+  ['aws_region', 'region'],
+  ['aws_access_key_id', 'accessKeyId'],
+  ['aws_secret_access_key', 'secretAccessKey'],
+  ['aws_session_token', 'sessionToken'],
+  ['model_path', 'modelPath'],
+];
+const INT_SETTINGS: [string, keyof EmbedderConfig, number][] = [
+  ['dimensions', 'dimensions', 1],
+  ['batch_size', 'batchSize', 1],
+  ['concurrency', 'concurrency', 1],
+  ['max_retries', 'maxRetries', 0],
+];
+
+/**
+ * Embedder config for an `embed` job node. `nodeLoc` locates the node (e.g. ['job_nodes', 3]);
+ * issues are reported at [...nodeLoc, 'subtype'] or [...nodeLoc, 'settings', field]. Hosted models
+ * must be known (see MODEL_CATALOG) unless `dimensions` is given. Credentials are not required here.
+ */
+export function parseEmbedNode(subtype: string, settings: unknown, nodeLoc: (string | number)[] = []): EmbedderConfig {
+  const provider = SUBTYPE_ALIASES[subtype] ?? (EMBED_PROVIDERS as readonly string[]).find((p) => p === subtype) as EmbedProvider | undefined;
+  if (!provider) {
+    throw ValidationError.single(
+      [...nodeLoc, 'subtype'],
+      `unsupported embed node subtype '${subtype}'; expected one of ${EMBED_PROVIDERS.join(', ')}`,
+      'value_error',
+      subtype,
+    );
+  }
+  if (settings !== undefined && settings !== null && (typeof settings !== 'object' || Array.isArray(settings))) {
+    throw ValidationError.single([...nodeLoc, 'settings'], 'Input should be a valid dictionary', 'dict_type');
+  }
+  const s = (settings ?? {}) as Record<string, unknown>;
+  const loc = (f: string) => [...nodeLoc, 'settings', f];
+  const issues: ValidationIssue[] = [];
+  const config: EmbedderConfig = { provider, model: DEFAULT_MODEL[provider] };
+  const rawModel = s.model_name ?? s.model;
+  if (rawModel !== undefined && rawModel !== null && rawModel !== '') {
+    if (typeof rawModel !== 'string') issues.push({ loc: loc('model_name'), msg: 'Input should be a valid string', type: 'string_type' });
+    else config.model = rawModel;
+  }
+  for (const [name, key] of STRING_SETTINGS) {
+    const v = s[name];
+    if (v === undefined || v === null || v === '') continue;
+    // -- never echo a value back: it may be a secret --
+    if (typeof v !== 'string') issues.push({ loc: loc(name), msg: 'Input should be a valid string', type: 'string_type' });
+    else (config as unknown as Record<string, unknown>)[key] = v;
+  }
+  for (const [name, key, min] of INT_SETTINGS) {
+    const v = s[name];
+    if (v === undefined || v === null || v === '') continue;
+    const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < min) {
+      issues.push({ loc: loc(name), msg: `Input should be an integer >= ${min}`, type: 'value_error', input: v });
+    } else (config as unknown as Record<string, unknown>)[key] = n;
+  }
+  if (issues.length === 0) {
+    if (provider === 'local') {
+      const m = HASHED_RE.exec(config.model);
+      if (m) config.dimensions = config.dimensions ?? (m[1] ? Number(m[1]) : HASHED_DEFAULT_DIMENSIONS);
+      else if (!config.modelPath && path.isAbsolute(config.model)) config.modelPath = config.model;
+    } else {
+      const spec = MODEL_CATALOG[provider][config.model];
+      if (!spec && config.dimensions === undefined) {
+        issues.push({
+          loc: loc('model_name'),
+          msg: `unknown model '${config.model}' for ${provider}; expected one of ${Object.keys(MODEL_CATALOG[provider]).join(', ')} (or give 'dimensions')`,
+          type: 'value_error',
+          input: config.model,
+        });
+      } else config.dimensions ??= spec!.dimensions;
+    }
+  }
+  if (issues.length) throw new ValidationError(issues);
+  return config;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Factory
+// ------------------------------------------------------------------------------------------------
+
+function credentialsFromEnv(c: EmbedderConfig, env: EmbedEnv): EmbedderConfig {
+  const r = { ...c };
+  switch (c.provider) {
+    case 'openai':
+      r.apiKey ??= env.OPENAI_API_KEY;
+      r.baseUrl ??= env.OPENAI_BASE_URL;
+      break;
+    case 'azure_openai':
+      r.apiKey ??= env.AZURE_OPENAI_API_KEY;
+      r.baseUrl ??= env.AZURE_OPENAI_ENDPOINT;
+      r.apiVersion ??= env.OPENAI_API_VERSION ?? '2024-10-21';
+      break;
+    case 'togetherai':
+      r.apiKey ??= env.TOGETHER_API_KEY;
+      r.baseUrl ??= env.TOGETHER_BASE_URL;
+      break;
+    case 'voyageai':
+      r.apiKey ??= env.VOYAGE_API_KEY;
+      r.baseUrl ??= env.VOYAGE_BASE_URL;
+      break;
+    case 'bedrock':
+      r.baseUrl ??= env.BEDROCK_ENDPOINT_URL;
+      r.region ??= env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+      if (!r.accessKeyId && !r.secretAccessKey && env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) {
+        r.accessKeyId = env.AWS_ACCESS_KEY_ID;
+        r.secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
+        r.sessionToken ??= env.AWS_SESSION_TOKEN;
+      }
+      break;
+    default:
+      break;
+  }
+  return r;
+}
+
+/** Whether the hosted provider has what it needs to be called. */
+function isConfigured(c: EmbedderConfig, original: EmbedderConfig, env: EmbedEnv): boolean {
+  switch (c.provider) {
+    case 'azure_openai':
+      return Boolean(c.apiKey && c.baseUrl);
+    case 'bedrock':
+      // -- emulator-style AWS_* test keys in a local environment must not send us to real Bedrock --
+      return Boolean(
+        (original.accessKeyId && original.secretAccessKey) ||
+          env.BEDROCK_ENDPOINT_URL ||
+          original.baseUrl ||
+          env.BEDROCK_USE_DEFAULT_CREDENTIALS === 'true' ||
+          (env.AWS_LAMBDA_FUNCTION_NAME && !env.AWS_ENDPOINT_URL && c.accessKeyId),
+      );
+    default:
+      return Boolean(c.apiKey);
+  }
+}
+
+const defaultWarn = (m: string) => console.warn(`[embed] ${m}`);
+
+/** Builds the embedder for a config; hosted clients are created lazily on first use. */
+export async function createEmbedder(config: EmbedderConfig, env: EmbedEnv = process.env, runtime: EmbedRuntime = {}): Promise<Embedder> {
+  const onWarning = runtime.onWarning ?? defaultWarn;
+  if (config.provider === 'local') {
+    const m = HASHED_RE.exec(config.model);
+    if (m) return createHashedEmbedder(config.dimensions ?? (m[1] ? Number(m[1]) : HASHED_DEFAULT_DIMENSIONS));
+    const modelPath = config.modelPath ?? (env.LOCAL_EMBEDDING_MODELS_DIR ? path.join(env.LOCAL_EMBEDDING_MODELS_DIR, config.model) : undefined);
+    const { createLocalTransformersEmbedder, localModelProblem } = await import('./providers/local-transformers');
+    const problem = modelPath ? localModelProblem(modelPath) : `no model directory for '${config.model}' (set settings.model_path or LOCAL_EMBEDDING_MODELS_DIR)`;
+    if (problem) throw ValidationError.single(['settings', 'model_name'], `local embedding model unavailable: ${problem}`);
+    return createLocalTransformersEmbedder({ ...config, modelPath });
+  }
+  const resolved = credentialsFromEnv(config, env);
+  const spec: ModelSpec | undefined = MODEL_CATALOG[config.provider][config.model];
+  if (!isConfigured(resolved, config, env)) {
+    const dims = config.dimensions ?? spec?.dimensions ?? HASHED_DEFAULT_DIMENSIONS;
+    const what = `${config.provider}/${config.model}`;
+    if ((env.EMBEDDING_FALLBACK ?? 'hashed') === 'none') {
+      throw ValidationError.single(['settings', 'api_key'], `no credentials for ${what}: give them in the node settings or the environment`);
+    }
+    onWarning(`no credentials for ${what}; using the built-in hashed embedder (offline stand-in, not semantic) at ${dims} dimensions`);
+    return createHashedEmbedder(dims, `${HASHED_MODEL_PREFIX}-${dims} (offline stand-in for ${what})`);
+  }
+  const maxBatch = spec?.maxBatch ?? 64;
+  const run: RunnerOptions = {
+    batchSize: Math.min(resolved.batchSize ?? maxBatch, maxBatch),
+    concurrency: resolved.concurrency ?? 4,
+    maxRetries: resolved.maxRetries ?? 5,
+    retryBaseMs: resolved.retryBaseMs ?? 500,
+    maxInputChars: spec?.maxInputChars ?? 24_000,
+    label: `${config.provider}/${config.model}`,
+    onWarning,
+  };
+  switch (config.provider) {
+    case 'bedrock': {
+      const { createBedrockEmbedder } = await import('./providers/bedrock');
+      return createBedrockEmbedder(resolved, spec, run);
+    }
+    case 'voyageai': {
+      const { createVoyageEmbedder } = await import('./providers/voyageai');
+      return createVoyageEmbedder(resolved, spec, run);
+    }
+    default: {
+      const { createOpenAICompatibleEmbedder } = await import('./providers/openai');
+      return createOpenAICompatibleEmbedder(resolved, spec, run);
+    }
+  }
+}
+
+/**
+ * Embeds the text of each element with non-blank text and stores the vector in `embeddings`
+ * (in place; elements without text are left without embeddings). Returns the same array.
+ */
+export async function embedElements<T extends Element>(elements: T[], embedder: Pick<Embedder, 'embedTexts'>): Promise<T[]> {
+  const targets = elements.filter((e) => typeof e.text === 'string' && e.text.trim() !== '');
+  if (targets.length === 0) return elements;
+  const vectors = await embedder.embedTexts(targets.map((e) => e.text));
+  targets.forEach((e, i) => {
+    e.embeddings = vectors[i]!;
+  });
+  return elements;
+}

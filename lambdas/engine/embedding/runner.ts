@@ -1,0 +1,110 @@
+// Request shaping shared by the hosted providers: input truncation to the provider limit (with one
+// warning per call), batching, a concurrency cap, and retry with exponential back-off and jitter on
+// 429 and 5xx (and network errors), honouring Retry-After. Errors that reach the caller carry the
+// provider status but never request headers or credentials.
+
+export interface RunnerOptions {
+  batchSize: number;
+  concurrency: number;
+  maxRetries: number;
+  retryBaseMs: number;
+  maxInputChars: number;
+  label: string;
+  onWarning: (message: string) => void;
+}
+
+/** Classifies a provider error: status (if any), whether to retry, and a server-suggested delay. */
+export interface ErrorInfo {
+  status?: number;
+  retryable: boolean;
+  retryAfterMs?: number;
+  message: string;
+}
+
+export class EmbeddingProviderError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'EmbeddingProviderError';
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Parses Retry-After (seconds or HTTP date) or retry-after-ms into milliseconds. */
+export function retryAfterMs(headers: { get(name: string): string | null | undefined } | undefined): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms))) return Number(ms);
+  const v = headers.get('retry-after');
+  if (!v) return undefined;
+  if (Number.isFinite(Number(v))) return Number(v) * 1000;
+  const t = Date.parse(v);
+  return Number.isFinite(t) ? Math.max(0, t - Date.now()) : undefined;
+}
+
+export function isRetryableStatus(status: number | undefined): boolean {
+  return status === undefined || status === 408 || status === 429 || status >= 500;
+}
+
+/** Truncates inputs over the limit (never mid surrogate pair) and warns once with the count. */
+export function truncateInputs(texts: string[], o: Pick<RunnerOptions, 'maxInputChars' | 'label' | 'onWarning'>): string[] {
+  let n = 0;
+  const out = texts.map((t) => {
+    if (t.length <= o.maxInputChars) return t;
+    n += 1;
+    let cut = o.maxInputChars;
+    const c = t.charCodeAt(cut);
+    if (c >= 0xdc00 && c <= 0xdfff) cut -= 1;
+    return t.slice(0, cut);
+  });
+  if (n) o.onWarning(`${o.label}: ${n} input(s) longer than ${o.maxInputChars} characters were truncated`);
+  return out;
+}
+
+/**
+ * Embeds `texts` through `call` (one provider request per batch), at most `concurrency` requests in
+ * flight, retrying retryable failures up to `maxRetries` times.
+ */
+export async function runBatched(
+  texts: string[],
+  o: RunnerOptions,
+  call: (batch: string[]) => Promise<number[][]>,
+  classify: (err: unknown) => ErrorInfo,
+): Promise<number[][]> {
+  const inputs = truncateInputs(texts, o);
+  const batches: [number, string[]][] = [];
+  for (let i = 0; i < inputs.length; i += o.batchSize) batches.push([i, inputs.slice(i, i + o.batchSize)]);
+  const out = new Array<number[]>(inputs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      const [start, batch] = batches[next++]!;
+      const vecs = await withRetry(() => call(batch), o, classify);
+      if (vecs.length !== batch.length) {
+        throw new EmbeddingProviderError(`${o.label}: provider returned ${vecs.length} embeddings for ${batch.length} inputs`);
+      }
+      for (let k = 0; k < vecs.length; k++) out[start + k] = vecs[k]!;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, batches.length)) }, worker));
+  return out;
+}
+
+async function withRetry<T>(fn: () => Promise<T>, o: RunnerOptions, classify: (err: unknown) => ErrorInfo): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const info = classify(err);
+      if (!info.retryable || attempt >= o.maxRetries) {
+        throw new EmbeddingProviderError(`${o.label}: ${info.message}${info.status ? ` (HTTP ${info.status})` : ''}`, info.status);
+      }
+      const backoff = o.retryBaseMs * 2 ** attempt;
+      const delay = info.retryAfterMs ?? backoff / 2 + Math.random() * (backoff / 2);
+      await sleep(Math.min(delay, 60_000));
+    }
+  }
+}
