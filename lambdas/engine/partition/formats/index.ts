@@ -12,6 +12,8 @@ import { partitionOdt } from './odt';
 import { partitionEpub } from './epub';
 import { partitionRtf } from './rtf';
 import { partitionEml, partitionMsg } from './email';
+import { partitionDoc } from './doc';
+import { partitionPpt } from './ppt';
 import { partitionJson } from './json';
 import { partitionCsv, partitionTsv, partitionXls, partitionXlsx } from './spreadsheet';
 
@@ -34,4 +36,6 @@ export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> =
   rtf: partitionRtf,
   eml: partitionEml,
   msg: partitionMsg,
+  doc: partitionDoc,
+  ppt: partitionPpt,
 };

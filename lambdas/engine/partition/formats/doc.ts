@@ -1,0 +1,45 @@
+// Legacy Word (.doc, OLE/Word 97-2003) partitioner: text via word-extractor (MIT), one paragraph per
+// line, typed like unstyled DOCX paragraphs; header and footer text become Header/Footer elements.
+// Styles are not available from this reader, so headings are recognised by the title heuristic.
+import WordExtractor from 'word-extractor';
+import { makeElement, type Element } from '../../elements';
+import type { FormatPartitioner } from '../types';
+import { UnprocessableDocument } from '../../../domain/errors';
+import {
+  isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle, isUsCityStateZip,
+  stripBullet,
+} from '../classify';
+
+const OLE_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+
+export function paragraphElement(text: string): Element {
+  if (isBulletedText(text) && stripBullet(text)) return makeElement('ListItem', stripBullet(text));
+  if (isPossibleNumberedList(text)) return makeElement('ListItem', text);
+  if (isUsCityStateZip(text)) return makeElement('Address', text);
+  if (isEmailAddress(text)) return makeElement('EmailAddress', text);
+  if (isPossibleNarrativeText(text)) return makeElement('NarrativeText', text);
+  if (isPossibleTitle(text)) return makeElement('Title', text);
+  return makeElement('UncategorizedText', text);
+}
+
+export const partitionDoc: FormatPartitioner = async (data) => {
+  if (data.length < 512 || OLE_SIGNATURE.some((b, i) => data[i] !== b)) {
+    throw new UnprocessableDocument('doc: not a Word 97-2003 document (OLE compound file signature missing)');
+  }
+  let doc;
+  try {
+    doc = await new WordExtractor().extract(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  } catch (err) {
+    throw new UnprocessableDocument(`doc: cannot read the document (${(err as Error).message})`);
+  }
+  const out: Element[] = [];
+  const headers = doc.getHeaders({ includeFooters: false }).trim();
+  if (headers) out.push(makeElement('Header', headers, { header_footer_type: 'primary' }));
+  for (const line of doc.getBody().split(/\r?\n/)) {
+    const text = line.replace(/\t+/g, ' ').trim();
+    if (text) out.push(paragraphElement(text));
+  }
+  const footers = doc.getFooters().trim();
+  if (footers) out.push(makeElement('Footer', footers, { header_footer_type: 'primary' }));
+  return out;
+};
