@@ -1,0 +1,280 @@
+// CDK assertions over the synthesized stack: one function per route and queue consumer, their
+// runtime and wiring, the API methods for every route, the table, bucket, key and queues, and
+// least-privilege IAM where each grant comes with its environment variable.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { RemovalPolicy, type CfnElement } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { ROUTES } from '../../lambdas/routes';
+import { QUEUES } from '../../lambdas/queues';
+import { TABLE_DEFINITION } from '../../lambdas/data/table-definition';
+import { HANDLERS_DIR } from '../../lib/base-function';
+import { BINARY_MEDIA_TYPES, resourcePath, routeAccess } from '../../lib/api';
+import { stackPropsFromContext } from '../../lib/context';
+import { synthStack } from './synth';
+
+type Res = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+
+const { stack, template } = synthStack();
+const json = template.toJSON() as { Resources: Record<string, Res> };
+const resources = (type: string) => Object.entries(json.Resources).filter(([, r]) => r.Type === type);
+const idOf = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as CfnElement);
+const tableId = idOf(stack.data.table);
+const keyId = idOf(stack.secrets.key);
+const bucketId = idOf(stack.storage.bucket);
+const fnIdOf = (fn: CfnElement | { node: { defaultChild?: unknown } }) => idOf(fn as { node: { defaultChild?: unknown } });
+
+/** Statements of the inline policies attached to a function's role. */
+function statementsOf(functionId: string): { Action: string | string[]; Resource: unknown; Effect: string }[] {
+  const roleId = json.Resources[functionId]!.Properties.Role['Fn::GetAtt'][0] as string;
+  return resources('AWS::IAM::Policy')
+    .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+}
+const actionsOf = (s: { Action: string | string[] }) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const envOf = (functionId: string) => (json.Resources[functionId]!.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
+
+const routeFunctionIds = stack.api.routeFunctions.map(({ route, fn }) => ({ route, id: fnIdOf(fn) }));
+const consumerIds = stack.queues.queues.map((q) => ({ def: q.definition, id: fnIdOf(q.consumer) }));
+
+test('one Lambda per route and per queue consumer, nothing else', () => {
+  template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + QUEUES.length);
+  assert.equal(new Set(routeFunctionIds.map((r) => r.id)).size, ROUTES.length);
+});
+
+test('every function: Node.js 22 on arm64, traced, source maps, own log group with retention', () => {
+  for (const [id, fn] of resources('AWS::Lambda::Function')) {
+    const p = fn.Properties;
+    assert.equal(p.Runtime, 'nodejs22.x', id);
+    assert.deepEqual(p.Architectures, ['arm64'], id);
+    assert.deepEqual(p.TracingConfig, { Mode: 'Active' }, id);
+    assert.equal(p.Environment.Variables.NODE_OPTIONS, '--enable-source-maps', id);
+    const logGroupId = p.LoggingConfig?.LogGroup?.Ref as string;
+    assert.ok(logGroupId, `${id} has no log group`);
+    assert.equal(json.Resources[logGroupId]!.Type, 'AWS::Logs::LogGroup');
+    assert.ok(json.Resources[logGroupId]!.Properties.RetentionInDays > 0, `${id} log retention`);
+  }
+});
+
+test('route functions: handler, sizing and environment from the route table', () => {
+  for (const { route, id } of routeFunctionIds) {
+    const p = json.Resources[id]!.Properties;
+    assert.equal(p.Handler, `index.${route.handler.export}`, route.operationId);
+    assert.equal(p.MemorySize, route.memoryMb ?? 512, route.operationId);
+    assert.equal(p.Timeout, route.timeoutSeconds ?? 29, route.operationId);
+    assert.equal(p.Environment.Variables.AUTH_MODE, 'keyed', route.operationId);
+    assert.ok(existsSync(join(HANDLERS_DIR, `${route.handler.file}.ts`)), `${route.handler.file}.ts exists`);
+  }
+});
+
+test('every route and consumer names an exported handler function', async () => {
+  const wanted = [...ROUTES.map((r) => r.handler), ...QUEUES.map((q) => q.handler)];
+  for (const h of wanted) {
+    const mod = (await import(pathToFileURL(join(HANDLERS_DIR, `${h.file}.ts`)).href)) as Record<string, unknown>;
+    assert.equal(typeof mod[h.export], 'function', `lambdas/handlers/${h.file}.ts exports ${h.export}`);
+  }
+});
+
+test('API: a proxy method for every route on the resource of its path, and nothing more', () => {
+  const [[apiId, api]] = resources('AWS::ApiGateway::RestApi') as [[string, Res]];
+  assert.deepEqual([...api.Properties.BinaryMediaTypes].sort(), [...BINARY_MEDIA_TYPES].sort());
+  assert.ok(api.Properties.BinaryMediaTypes.includes('multipart/form-data'));
+  const pathOf = (ref: any): string => {
+    if (ref['Fn::GetAtt']) {
+      assert.deepEqual(ref['Fn::GetAtt'], [apiId, 'RootResourceId']);
+      return '';
+    }
+    const r = json.Resources[ref.Ref as string]!;
+    const parent = pathOf(r.Properties.ParentId);
+    return parent ? `${parent}/${r.Properties.PathPart}` : r.Properties.PathPart;
+  };
+  const methods = resources('AWS::ApiGateway::Method').map(([, m]) => ({
+    method: m.Properties.HttpMethod as string,
+    path: pathOf(m.Properties.ResourceId),
+    integration: m.Properties.Integration,
+    auth: m.Properties.AuthorizationType,
+  }));
+  assert.equal(methods.length, ROUTES.length);
+  for (const { route, id } of routeFunctionIds) {
+    const m = methods.find((x) => x.method === route.method && x.path === resourcePath(route.path));
+    assert.ok(m, `no ${route.method} method on /${resourcePath(route.path)} for ${route.operationId}`);
+    assert.equal(m.integration.Type, 'AWS_PROXY');
+    assert.equal(m.integration.IntegrationHttpMethod, 'POST');
+    assert.ok(JSON.stringify(m.integration.Uri).includes(`"${id}"`), `${route.operationId} integrates its own function`);
+    assert.equal(m.auth, 'NONE');
+  }
+  // The trailing slash of a collection path is not a resource of its own.
+  assert.ok(!resources('AWS::ApiGateway::Resource').some(([, r]) => r.Properties.PathPart === ''));
+  template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'MISSING_AUTHENTICATION_TOKEN', StatusCode: '404' });
+  template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'prod', TracingEnabled: true });
+});
+
+test('resource paths: segments, trailing slash and parameters', () => {
+  assert.equal(resourcePath('/api/v1/sources/'), 'api/v1/sources');
+  assert.equal(resourcePath('/api/v1/sources/{source_id}/connection-check'), 'api/v1/sources/{source_id}/connection-check');
+  assert.equal(resourcePath('/'), '');
+});
+
+test('table: keys, indexes, on-demand, point-in-time recovery, TTL, retained', () => {
+  template.resourceCountIs('AWS::DynamoDB::Table', 1);
+  const t = json.Resources[tableId]!;
+  assert.equal(t.Type, 'AWS::DynamoDB::Table');
+  assert.equal(t.DeletionPolicy, 'Retain');
+  assert.equal(t.UpdateReplacePolicy, 'Retain');
+  const p = t.Properties;
+  assert.deepEqual(p.KeySchema, [
+    { AttributeName: TABLE_DEFINITION.partitionKey, KeyType: 'HASH' },
+    { AttributeName: TABLE_DEFINITION.sortKey, KeyType: 'RANGE' },
+  ]);
+  assert.equal(p.BillingMode, 'PAY_PER_REQUEST');
+  assert.deepEqual(p.PointInTimeRecoverySpecification, { PointInTimeRecoveryEnabled: true });
+  assert.deepEqual(p.TimeToLiveSpecification, { AttributeName: TABLE_DEFINITION.ttlAttribute, Enabled: true });
+  assert.deepEqual(
+    p.GlobalSecondaryIndexes.map((g: any) => ({ name: g.IndexName, keys: g.KeySchema, projection: g.Projection.ProjectionType })),
+    TABLE_DEFINITION.indexes.map((i) => ({
+      name: i.name,
+      keys: [{ AttributeName: i.partitionKey, KeyType: 'HASH' }, { AttributeName: i.sortKey, KeyType: 'RANGE' }],
+      projection: 'ALL',
+    })),
+  );
+  const attrs = new Set([TABLE_DEFINITION.partitionKey, TABLE_DEFINITION.sortKey, ...TABLE_DEFINITION.indexes.flatMap((i) => [i.partitionKey, i.sortKey])]);
+  assert.deepEqual(
+    [...p.AttributeDefinitions].sort((a: any, b: any) => a.AttributeName.localeCompare(b.AttributeName)),
+    [...attrs].sort().map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+  );
+});
+
+test('bucket: encrypted, private, TLS only, job data expires', () => {
+  template.resourceCountIs('AWS::S3::Bucket', 1);
+  const b = json.Resources[bucketId]!;
+  assert.equal(b.DeletionPolicy, 'Retain');
+  assert.deepEqual(b.Properties.BucketEncryption.ServerSideEncryptionConfiguration, [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }]);
+  assert.deepEqual(b.Properties.PublicAccessBlockConfiguration, {
+    BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+  });
+  const rules = b.Properties.LifecycleConfiguration.Rules as any[];
+  assert.ok(rules.some((r) => r.Prefix === 'jobs/' && r.ExpirationInDays === 30 && r.Status === 'Enabled'), JSON.stringify(rules));
+  template.hasResourceProperties('AWS::S3::BucketPolicy', {
+    Bucket: { Ref: bucketId },
+    PolicyDocument: {
+      Statement: Match.arrayWith([
+        Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      ]),
+    },
+  });
+});
+
+test('secrets key: rotation on, retained', () => {
+  const k = json.Resources[keyId]!;
+  assert.equal(k.Type, 'AWS::KMS::Key');
+  assert.equal(k.Properties.EnableKeyRotation, true);
+  assert.equal(k.DeletionPolicy, 'Retain');
+});
+
+test('queues: one queue with a dead-letter redrive and a partial-batch consumer per definition', () => {
+  template.resourceCountIs('AWS::SQS::Queue', QUEUES.length * 2);
+  for (const q of stack.queues.queues) {
+    const def = q.definition;
+    const queue = json.Resources[idOf(q.queue)]!.Properties;
+    const dlqId = idOf(q.deadLetterQueue);
+    assert.equal(queue.QueueName, `${stack.stackName}-${def.name}`);
+    assert.equal(json.Resources[dlqId]!.Properties.QueueName, `${stack.stackName}-${def.name}-dlq`);
+    assert.equal(queue.VisibilityTimeout, def.visibilityTimeoutSeconds);
+    assert.deepEqual(queue.RedrivePolicy, { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: def.maxReceiveCount });
+    const consumerId = fnIdOf(q.consumer);
+    const consumer = json.Resources[consumerId]!.Properties;
+    assert.equal(consumer.Handler, `index.${def.handler.export}`);
+    assert.ok(consumer.Timeout <= def.visibilityTimeoutSeconds, 'function timeout fits the visibility timeout');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [idOf(q.queue), 'Arn'] },
+      FunctionName: { Ref: consumerId },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  }
+});
+
+test('IAM: no wildcard actions; "*" resources only for X-Ray; DynamoDB item actions on the table and its indexes only', () => {
+  const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+  const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
+  for (const [policyId, policy] of resources('AWS::IAM::Policy')) {
+    for (const s of policy.Properties.PolicyDocument.Statement) {
+      const actions = actionsOf(s);
+      const where = `${policyId}: ${JSON.stringify(s)}`;
+      assert.equal(s.Effect, 'Allow', where);
+      for (const a of actions) assert.ok(a !== '*' && !a.endsWith(':*'), `wildcard action in ${where}`);
+      const resourceList = Array.isArray(s.Resource) ? s.Resource : [s.Resource];
+      if (resourceList.includes('*')) assert.ok(actions.every((a) => a.startsWith('xray:')), `"*" resource in ${where}`);
+      if (actions.some((a) => a.startsWith('dynamodb:'))) {
+        assert.ok(actions.every((a) => a.startsWith('dynamodb:')), where);
+        assert.ok(!actions.includes('dynamodb:Scan') && !actions.some((a) => /Table$|Stream|Records|ShardIterator/.test(a)), where);
+        assert.deepEqual(resourceList, [tableArn, indexArn], where);
+      }
+      if (actions.some((a) => a.startsWith('kms:'))) {
+        assert.deepEqual([...actions].sort(), ['kms:Decrypt', 'kms:Encrypt'], where);
+        assert.deepEqual(resourceList, [{ 'Fn::GetAtt': [keyId, 'Arn'] }], where);
+      }
+    }
+  }
+});
+
+test('IAM: each grant comes with its variable, per the route access profile', () => {
+  const queueRef = (name: string) => ({ Ref: idOf(stack.queues.queues.find((q) => q.definition.name === name)!.queue) });
+  const check = (id: string, label: string, expected: ReturnType<typeof routeAccess>) => {
+    const statements = statementsOf(id);
+    const actions = new Set(statements.flatMap(actionsOf));
+    const env = envOf(id);
+    const has = (prefix: string) => [...actions].some((a) => a.startsWith(prefix));
+    assert.equal(has('dynamodb:'), Boolean(expected.table), `${label}: table grant`);
+    assert.equal(actions.has('dynamodb:PutItem'), expected.table === 'readwrite', `${label}: table write`);
+    assert.deepEqual(env.TABLE_NAME, expected.table ? { Ref: tableId } : undefined, `${label}: TABLE_NAME`);
+    assert.equal(has('kms:'), Boolean(expected.secrets), `${label}: key grant`);
+    assert.deepEqual(env.KMS_KEY_ID, expected.secrets ? { 'Fn::GetAtt': [keyId, 'Arn'] } : undefined, `${label}: KMS_KEY_ID`);
+    assert.equal(has('s3:'), Boolean(expected.bucket), `${label}: bucket grant`);
+    assert.deepEqual(env.BUCKET_NAME, expected.bucket ? { Ref: bucketId } : undefined, `${label}: BUCKET_NAME`);
+    assert.equal(actions.has('sqs:SendMessage'), Boolean(expected.producer), `${label}: send grant`);
+    for (const q of QUEUES) assert.deepEqual(env[q.urlEnv], expected.producer ? queueRef(q.name) : undefined, `${label}: ${q.urlEnv}`);
+  };
+  for (const { route, id } of routeFunctionIds) check(id, route.operationId, routeAccess(route));
+  for (const { def, id } of consumerIds) check(id, `${def.name} consumer`, { table: 'readwrite', secrets: true });
+  // Public routes touch nothing; authenticated ones can at least read API keys.
+  for (const route of ROUTES) {
+    if (route.auth === false) assert.deepEqual(routeAccess(route), {}, route.operationId);
+    else assert.ok(routeAccess(route).table, route.operationId);
+  }
+});
+
+test('stack props: private mode, throw-away resources, shorter job data expiry', () => {
+  const { template: t, stack: s } = synthStack({ authMode: 'none', removalPolicy: RemovalPolicy.DESTROY, jobDataExpirationDays: 7, defaultAccountId: 'acme' });
+  const j = t.toJSON() as { Resources: Record<string, Res> };
+  const own = Object.entries(j.Resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.NODE_OPTIONS);
+  assert.equal(own.length, ROUTES.length + QUEUES.length);
+  for (const [id, fn] of own) {
+    assert.equal(fn.Properties.Environment.Variables.AUTH_MODE, 'none', id);
+    assert.equal(fn.Properties.Environment.Variables.DEFAULT_ACCOUNT_ID, 'acme', id);
+  }
+  const table = j.Resources[s.getLogicalId(s.data.table.node.defaultChild as CfnElement)]!;
+  assert.equal(table.DeletionPolicy, 'Delete');
+  assert.equal(table.Properties.DeletionProtectionEnabled, false);
+  const bucket = j.Resources[s.getLogicalId(s.storage.bucket.node.defaultChild as CfnElement)]!;
+  assert.equal(bucket.DeletionPolicy, 'Delete');
+  assert.ok(bucket.Properties.LifecycleConfiguration.Rules.some((r: any) => r.Prefix === 'jobs/' && r.ExpirationInDays === 7));
+});
+
+test('context values become validated stack props', () => {
+  const ctx = (values: Record<string, unknown>) => stackPropsFromContext((k) => values[k]);
+  const defaults = ctx({});
+  assert.equal(defaults.stackName, 'WorkflowService');
+  assert.equal(defaults.props.authMode, 'keyed');
+  assert.equal(defaults.props.removalPolicy, RemovalPolicy.RETAIN);
+  const custom = ctx({ stackName: 'Wps', authMode: 'none', removalPolicy: 'destroy', jobDataExpirationDays: '14' });
+  assert.equal(custom.stackName, 'Wps');
+  assert.equal(custom.props.authMode, 'none');
+  assert.equal(custom.props.removalPolicy, RemovalPolicy.DESTROY);
+  assert.equal(custom.props.jobDataExpirationDays, 14);
+  assert.throws(() => ctx({ authMode: 'open' }), /authMode/);
+  assert.throws(() => ctx({ removalPolicy: 'snapshot' }), /removalPolicy/);
+  assert.throws(() => ctx({ jobDataExpirationDays: '0' }), /jobDataExpirationDays/);
+});
