@@ -3,9 +3,11 @@
 //
 // Endpoint: config endpoint_url, else AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL (local emulators);
 // path-style addressing whenever an endpoint is set.
-// Credentials, in this order: key+secret(+token) from the config; anonymous: true (unsigned
-// requests); ambient_credentials: true (the runtime's default provider chain). Nothing else falls
-// back to the service's own role: on AWS that would let any tenant read the service's buckets.
+// Credentials, in this order: role_arn (STS AssumeRole, with external_id, based on key+secret when
+// given, else on the runtime's credentials); key+secret(+token); anonymous: true (unsigned requests);
+// ambient_credentials: true (the runtime's default provider chain). Nothing else falls back to the
+// service's own role: on AWS that would let any tenant read the service's buckets.
+// AWS_ENDPOINT_URL_STS points AssumeRole at a stand-in (tests).
 import {
   GetObjectCommand,
   HeadBucketCommand,
@@ -14,6 +16,7 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
+import { fromTemporaryCredentials } from '@aws-sdk/credential-providers';
 import {
   assertSafeKey,
   defineConnector,
@@ -52,6 +55,7 @@ export interface S3Config extends ConnectorConfig {
   secret?: string | null;
   token?: string | null;
   role_arn?: string | null;
+  external_id?: string | null;
   recursive?: boolean;
 }
 
@@ -60,6 +64,9 @@ function refine(schema: z.ZodType<ConnectorConfig>): z.ZodType<S3Config> {
   return schema.superRefine((c, ctx) => {
     if (Boolean(c.key) !== Boolean(c.secret)) {
       ctx.addIssue({ code: 'custom', path: [c.key ? 'secret' : 'key'], message: 'key and secret must be given together' });
+    }
+    if (typeof c.role_arn === 'string' && !/^arn:aws[a-z-]*:iam::\d{12}:role\/\S+$/.test(c.role_arn)) {
+      ctx.addIssue({ code: 'custom', path: ['role_arn'], message: 'role_arn must be an IAM role ARN (arn:aws:iam::<account>:role/<name>)' });
     }
     if (typeof c.endpoint_url === 'string' && !/^https?:\/\/[^/]/i.test(c.endpoint_url)) {
       ctx.addIssue({ code: 'custom', path: ['endpoint_url'], message: 'endpoint_url must be an http(s) URL' });
@@ -95,14 +102,31 @@ export function s3ClientFor(c: S3Config): S3Client {
     cfg.endpoint = endpoint;
     cfg.forcePathStyle = true;
   }
-  if (c.key && c.secret) {
-    cfg.credentials = { accessKeyId: c.key, secretAccessKey: c.secret, ...(c.token ? { sessionToken: c.token } : {}) };
+  const staticCreds =
+    c.key && c.secret ? { accessKeyId: c.key, secretAccessKey: c.secret, ...(c.token ? { sessionToken: c.token } : {}) } : undefined;
+  if (c.role_arn) {
+    // STS AssumeRole with the config's key/secret as base credentials, else the runtime's own
+    // (the cross-account pattern; the role's trust policy should require external_id).
+    cfg.credentials = fromTemporaryCredentials({
+      params: {
+        RoleArn: c.role_arn,
+        RoleSessionName: 'workflow-connector',
+        DurationSeconds: 900,
+        ...(c.external_id ? { ExternalId: c.external_id } : {}),
+      },
+      ...(staticCreds ? { masterCredentials: staticCreds } : {}),
+      clientConfig: {
+        region: cfg.region as string,
+        maxAttempts: 1,
+        ...(process.env.AWS_ENDPOINT_URL_STS ? { endpoint: process.env.AWS_ENDPOINT_URL_STS } : {}),
+      },
+    });
+  } else if (staticCreds) {
+    cfg.credentials = staticCreds;
   } else if (c.anonymous) {
     // Unsigned requests: skip the SigV4 step entirely.
     cfg.signer = { sign: async (request) => request };
     cfg.credentials = { accessKeyId: '', secretAccessKey: '' };
-  } else if (c.role_arn) {
-    throw new Error('role_arn (assume role) is not supported by this deployment; give key and secret, anonymous: true or ambient_credentials: true');
   } else if (!c.ambient_credentials) {
     throw new Error('no credentials: give key and secret, or set anonymous: true or ambient_credentials: true');
   }

@@ -3,6 +3,7 @@
 // runtime list/read/write round trip including paged listings.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3RVER_CREDENTIALS, startS3 } from '../../../local/emulators/s3';
 import {
@@ -169,3 +170,60 @@ test('listing pages past 1000 keys', async () => {
   assert.equal(listed.length, 1005);
   assert.equal(new Set(listed.map((o) => o.key)).size, 1005);
 });
+
+test('role_arn: AssumeRole (with external_id) through STS, then S3 with the temporary credentials', async () => {
+  // STS stand-in: grants S3RVER credentials for the expected role and external id, AccessDenied otherwise.
+  const calls: URLSearchParams[] = [];
+  const sts = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const form = new URLSearchParams(body);
+      calls.push(form);
+      const ok = form.get('Action') === 'AssumeRole' && form.get('RoleArn') === 'arn:aws:iam::123456789012:role/reader' && form.get('ExternalId') === 'ext-1';
+      res.writeHead(ok ? 200 : 403, { 'content-type': 'text/xml' });
+      res.end(
+        ok
+          ? `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>S3RVER</AccessKeyId><SecretAccessKey>S3RVER</SecretAccessKey><SessionToken>session</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration></Credentials><AssumedRoleUser><Arn>arn:aws:sts::123456789012:assumed-role/reader/s</Arn><AssumedRoleId>AROA:s</AssumedRoleId></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>r1</RequestId></ResponseMetadata></AssumeRoleResponse>`
+          : `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>not authorized to assume the role</Message></Error><RequestId>r2</RequestId></ErrorResponse>`,
+      );
+    });
+  });
+  await new Promise<void>((r) => sts.listen(0, '127.0.0.1', r));
+  const saved = { sts: process.env.AWS_ENDPOINT_URL_STS, id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+  process.env.AWS_ENDPOINT_URL_STS = `http://127.0.0.1:${(sts.address() as { port: number }).port}`;
+  try {
+    const base = { remote_url: 's3://in-bucket/docs', endpoint_url: s3.endpoint, role_arn: 'arn:aws:iam::123456789012:role/reader' };
+    // base credentials from the config
+    const withKeys = validateConfig('source', 's3', { ...base, external_id: 'ext-1', key: 'BASEKEY', secret: 'base' });
+    assert.deepEqual(await checkConnection('source', 's3', withKeys), { status: 'SUCCESS' });
+    assert.deepEqual((await collect(listSourceObjects('s3', withKeys))).map((o) => o.key).sort(), ['a.txt', 'sub/b.txt']);
+    assert.equal(calls[0]?.get('RoleSessionName'), 'workflow-connector');
+    // base credentials from the runtime when the config has none
+    process.env.AWS_ACCESS_KEY_ID = 'RUNTIMEKEY';
+    process.env.AWS_SECRET_ACCESS_KEY = 'runtime';
+    const ambient = validateConfig('source', 's3', { ...base, external_id: 'ext-1' });
+    assert.deepEqual(await checkConnection('source', 's3', ambient), { status: 'SUCCESS' });
+    // the role refuses a wrong external id
+    const denied = await checkConnection('source', 's3', validateConfig('source', 's3', { ...base, external_id: 'other' }));
+    assert.equal(denied.status, 'FAILURE');
+    assert.match(denied.reason!, /AccessDenied|not authorized to assume the role/);
+    assert.equal(issuesOf422(() => validateConfig('source', 's3', { ...base, role_arn: 'reader' })), 'body.config.role_arn');
+  } finally {
+    for (const [k, v] of [['AWS_ENDPOINT_URL_STS', saved.sts], ['AWS_ACCESS_KEY_ID', saved.id], ['AWS_SECRET_ACCESS_KEY', saved.secret]] as const) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    sts.closeAllConnections();
+    await new Promise<void>((r) => sts.close(() => r()));
+  }
+});
+
+function issuesOf422(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (err) {
+    return (err as { issues?: { loc: (string | number)[] }[] }).issues?.[0]?.loc.join('.');
+  }
+  return undefined;
+}
