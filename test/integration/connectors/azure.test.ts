@@ -11,6 +11,7 @@ import {
   StorageSharedKeyCredential,
   generateAccountSASQueryParameters,
 } from '@azure/storage-blob';
+import { createRequire } from 'node:module';
 import { startAzurite } from '../../../local/emulators/azurite';
 import {
   SECRET_MASK,
@@ -69,8 +70,13 @@ function accountSas(): string {
   ).toString();
 }
 
-test('the emulator launcher reports a usable endpoint and account', async () => {
+test('the emulator launcher reports a usable endpoint and account, with telemetry off', async () => {
   assert.match(az.endpoint, /^http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1$/);
+  const { AzuriteTelemetryClient } = createRequire(import.meta.url)('azurite/dist/src/common/Telemetry') as {
+    AzuriteTelemetryClient: { enableTelemetry?: boolean; initialized?: boolean };
+  };
+  assert.equal(AzuriteTelemetryClient.enableTelemetry, false);
+  assert.notEqual(AzuriteTelemetryClient.initialized, true);
   const names: string[] = [];
   for await (const c of service.listContainers()) names.push(c.name);
   assert.deepEqual(names.sort(), ['inputs', 'outputs']);
