@@ -189,6 +189,11 @@ function sheetElements(ws: XLSX.WorkSheet, index: number, name: string): Element
 
 function readWorkbook(data: Uint8Array, kind: 'xlsx' | 'xls'): XLSX.WorkBook {
   if (kind === 'xlsx') zipPreflight(data, 'xlsx'); // size/entry caps before SheetJS inflates anything
+  const ole = data.length >= 8 && [0xd0, 0xcf, 0x11, 0xe0].every((b, i) => data[i] === b);
+  const markup = /^\s*</.test(Buffer.from(data.buffer, data.byteOffset, Math.min(64, data.byteLength)).toString('latin1'));
+  if (kind === 'xls' && !ole && !markup) {
+    throw new UnprocessableDocument('xls: not an Excel 97-2003 workbook (OLE compound file signature missing)');
+  }
   try {
     return XLSX.read(data, { type: 'buffer', cellHTML: false, cellFormula: false, cellStyles: false, sheetStubs: false });
   } catch (err) {

@@ -1,0 +1,155 @@
+// DOCX / PPTX / XLSX / ODT / EPUB / DOC / PPT partitioners on generated and corpus inputs, including
+// corrupt archives and zip-bomb caps.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { zipSync, strToU8 } from 'fflate';
+import * as XLSX from 'xlsx';
+import { UnprocessableDocument, UnsupportedMediaType } from '../../../../lambdas/domain/errors';
+import { readZip } from '../../../../lambdas/engine/partition/formats/common';
+import { findSoffice } from '../../../../lambdas/engine/partition/formats/ppt';
+import { corpusDoc, partition, types } from './helpers';
+
+const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+const p = (text: string, opts: { style?: string; num?: number; bold?: boolean; pageBreak?: boolean } = {}): string =>
+  `<w:p><w:pPr>${opts.style ? `<w:pStyle w:val="${opts.style}"/>` : ''}${opts.num !== undefined ? `<w:numPr><w:ilvl w:val="${opts.num}"/><w:numId w:val="1"/></w:numPr>` : ''}</w:pPr>` +
+  `${opts.pageBreak ? '<w:r><w:br w:type="page"/></w:r>' : ''}<w:r>${opts.bold ? '<w:rPr><w:b/></w:rPr>' : ''}<w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+
+function docx(body: string, extra: Record<string, string> = {}): Uint8Array {
+  const styles = `<w:styles ${W}><w:style w:styleId="Heading1"><w:name w:val="heading 1"/></w:style><w:style w:styleId="Heading2"><w:name w:val="heading 2"/></w:style><w:style w:styleId="ListBullet"><w:name w:val="List Bullet"/></w:style></w:styles>`;
+  const rels = `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.com/" TargetMode="External"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" Target="footer1.xml"/></Relationships>`;
+  return zipSync({
+    'word/document.xml': strToU8(`<?xml version="1.0"?><w:document ${W}><w:body>${body}</w:body></w:document>`),
+    'word/styles.xml': strToU8(styles),
+    'word/_rels/document.xml.rels': strToU8(rels),
+    'word/header1.xml': strToU8(`<w:hdr ${W}>${p('Company Header')}</w:hdr>`),
+    'word/footer1.xml': strToU8(`<w:ftr ${W}>${p('Page footer text')}</w:ftr>`),
+    ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, strToU8(v)])),
+  });
+}
+
+test('docx: headings, hierarchy, lists, emphasis, links, tables, headers/footers and page breaks', async () => {
+  const body =
+    p('Introduction', { style: 'Heading1' }) +
+    p('The committee reviewed the proposal and approved it after a long discussion.') +
+    p('Details', { style: 'Heading2' }) +
+    p('First point', { num: 0 }) +
+    p('Nested point', { num: 1 }) +
+    p('Bold words here', { bold: true }) +
+    `<w:p><w:hyperlink r:id="rId1"><w:r><w:t>our site</w:t></w:r></w:hyperlink></w:p>` +
+    `<w:tbl><w:tr><w:tc><w:p><w:r><w:t>a</w:t></w:r></w:p></w:tc><w:tc><w:tcPr><w:gridSpan w:val="2"/></w:tcPr><w:p><w:r><w:t>b</w:t></w:r></w:p></w:tc></w:tr>` +
+    `<w:tr><w:tc><w:p><w:r><w:t>c</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>d</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>e &amp; f</w:t></w:r></w:p></w:tc></w:tr></w:tbl>` +
+    p('Second page text is written here for the reader.', { pageBreak: true }) +
+    `<w:sectPr><w:headerReference w:type="default" r:id="rId2"/><w:footerReference w:type="default" r:id="rId3"/></w:sectPr>`;
+  const els = await partition('docx', docx(body), { includePageBreaks: true });
+  assert.deepEqual(types(els), ['Header', 'Title', 'NarrativeText', 'Title', 'ListItem', 'ListItem', 'UncategorizedText', 'UncategorizedText', 'Table', 'PageBreak', 'NarrativeText', 'Footer']);
+  const [header, h1, para, h2, li1, li2, bold, link, table, , page2, footer] = els;
+  assert.equal(header!.metadata.header_footer_type, 'primary');
+  assert.equal(header!.text, 'Company Header');
+  assert.equal(footer!.text, 'Page footer text');
+  assert.equal(h1!.metadata.category_depth, 0);
+  assert.equal(h2!.metadata.category_depth, 1);
+  assert.equal(h2!.metadata.parent_id, h1!.element_id);
+  assert.equal(para!.metadata.parent_id, h1!.element_id);
+  assert.equal(li1!.metadata.parent_id, h2!.element_id);
+  assert.equal(li2!.metadata.category_depth, 1);
+  assert.deepEqual(bold!.metadata.emphasized_text_contents, ['Bold words here']);
+  assert.deepEqual(bold!.metadata.emphasized_text_tags, ['b']);
+  assert.deepEqual(link!.metadata.link_urls, ['https://example.com/']);
+  assert.deepEqual(link!.metadata.link_texts, ['our site']);
+  assert.equal(table!.text, 'a b c d e & f');
+  assert.equal(table!.metadata.text_as_html, '<table><tr><td>a</td><td>b</td><td>b</td></tr><tr><td>c</td><td>d</td><td>e &amp; f</td></tr></table>');
+  assert.equal(h1!.metadata.page_number, 1);
+  assert.equal(page2!.metadata.page_number, 2);
+});
+
+test('docx without page breaks has no page_number; corpus page-breaks.docx counts pages', async () => {
+  const els = await partition('docx', docx(p('Only text on a single page is written here.')));
+  assert.equal(els[0]!.metadata.page_number, undefined);
+  const pb = await partition('docx', corpusDoc('page-breaks.docx'));
+  const pages = new Set(pb.map((e) => e.metadata.page_number));
+  assert.ok(pages.size > 1, `pages seen: ${[...pages].join(',')}`);
+});
+
+test('docx-hdrftr.docx: header and footer typed and placed around the body', async () => {
+  const els = await partition('docx', corpusDoc('docx-hdrftr.docx'));
+  assert.equal(els[0]!.type, 'Header');
+  assert.equal(els[els.length - 1]!.type, 'Footer');
+  assert.ok(els.some((e) => e.text === 'Main document'));
+});
+
+test('handbook-872p.docx partitions completely', async () => {
+  const els = await partition('docx', corpusDoc('handbook-872p.docx'));
+  assert.ok(els.length > 4000);
+  assert.ok(els.filter((e) => e.type === 'Title').length > 100);
+});
+
+test('corrupt and hostile archives are rejected with UnprocessableDocument', async () => {
+  const good = docx(p('Hello there, this is fine.'));
+  await assert.rejects(partition('docx', good.slice(0, good.length - 40)), UnprocessableDocument);
+  await assert.rejects(partition('docx', new TextEncoder().encode('PK\u0003\u0004 garbage garbage garbage garbage')), UnprocessableDocument);
+  await assert.rejects(partition('docx', zipSync({ 'word/other.xml': strToU8('<x/>') })), UnprocessableDocument);
+  await assert.rejects(partition('docx', docx('').slice(0, 0)), UnprocessableDocument);
+  await assert.rejects(partition('pptx', new Uint8Array([1, 2, 3, 4, 5])), UnprocessableDocument);
+  await assert.rejects(partition('xlsx', new TextEncoder().encode('not a workbook at all, really not')), UnprocessableDocument);
+  await assert.rejects(partition('odt', good), UnprocessableDocument);
+  await assert.rejects(partition('epub', good), UnprocessableDocument);
+  await assert.rejects(partition('doc', new TextEncoder().encode('plain text pretending to be a doc')), UnprocessableDocument);
+  // garbage bytes inside document.xml
+  const garbled = zipSync({ 'word/document.xml': new Uint8Array(4096).map((_, i) => (i * 7919) % 256) });
+  await assert.rejects(partition('docx', garbled), UnprocessableDocument);
+});
+
+test('zip caps: total uncompressed size and entry count', () => {
+  const big = zipSync({ 'a.xml': new Uint8Array(50_000), 'b.xml': new Uint8Array(50_000) });
+  assert.throws(() => readZip(big, 'docx', () => true, { maxTotalBytes: 60_000, maxEntries: 100 }), /uncompressed size exceeds/);
+  const many = zipSync(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}.xml`, strToU8('x')])));
+  assert.throws(() => readZip(many, 'docx', () => true, { maxTotalBytes: 1e9, maxEntries: 10 }), /more than 10 entries/);
+  assert.equal(readZip(many, 'docx', (n) => n === 'f3.xml').size, 1);
+});
+
+test('xlsx: one table per sheet region, leading single cells as text, page_number/page_name per sheet', async () => {
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Quarterly Results'], ['Region', 'Sales'], ['North', 10], ['South', 20]]), 'Q1');
+  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['a', 'b'], ['c', 'd'], [], [], ['x', 'y']]), 'Other');
+  const data = new Uint8Array(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
+  const els = await partition('xlsx', data);
+  assert.deepEqual(types(els), ['Title', 'Table', 'Table', 'Table']);
+  assert.equal(els[1]!.text, 'Region Sales North 10 South 20');
+  assert.equal(els[1]!.metadata.text_as_html, '<table><tr><td>Region</td><td>Sales</td></tr><tr><td>North</td><td>10</td></tr><tr><td>South</td><td>20</td></tr></table>');
+  assert.deepEqual([els[0]!.metadata.page_number, els[0]!.metadata.page_name], [1, 'Q1']);
+  assert.deepEqual([els[3]!.metadata.page_number, els[3]!.metadata.page_name], [2, 'Other']);
+});
+
+test('pptx: slide numbers, title, bullets with depth, tables', async () => {
+  const els = await partition('pptx', corpusDoc('fake-power-point.pptx'));
+  assert.deepEqual(types(els), ['Title', 'ListItem', 'ListItem', 'ListItem', 'NarrativeText', 'NarrativeText']);
+  assert.deepEqual(els.map((e) => e.metadata.category_depth).slice(1, 4), [0, 1, 2]);
+  assert.ok(els.every((e) => e.metadata.page_number === 1));
+  const table = await partition('pptx', corpusDoc('fake-power-point-table.pptx'));
+  const t = table.find((e) => e.type === 'Table');
+  assert.ok(t?.metadata.text_as_html?.startsWith('<table><tr><td>Column 1</td>'));
+});
+
+test('odt and epub from the corpus', async () => {
+  const odt = await partition('odt', corpusDoc('simple.odt'));
+  assert.deepEqual(types(odt), ['Title', 'ListItem', 'ListItem', 'Title', 'NarrativeText', 'NarrativeText', 'UncategorizedText', 'Address']);
+  const epub = await partition('epub', corpusDoc('winter-sports.epub'));
+  assert.ok(epub.length > 500);
+  assert.ok(epub.some((e) => e.type === 'Table' && e.metadata.text_as_html?.startsWith('<table>')));
+});
+
+test('doc: text paragraphs via word-extractor', async () => {
+  const els = await partition('doc', corpusDoc('duplicate-paragraphs.doc'));
+  assert.equal(els.length, 7);
+  assert.equal(els.filter((e) => e.text === 'some text').length, 6);
+});
+
+test('ppt: converted with LibreOffice when present, else a clear 415', async () => {
+  if (findSoffice()) {
+    const els = await partition('ppt', corpusDoc('fake-power-point.ppt'));
+    assert.deepEqual(types(els), ['Title', 'ListItem', 'ListItem', 'ListItem', 'NarrativeText', 'NarrativeText']);
+  } else {
+    await assert.rejects(partition('ppt', corpusDoc('fake-power-point.ppt')), (err: unknown) => err instanceof UnsupportedMediaType && /LibreOffice/.test(err.message));
+  }
+  await assert.rejects(partition('ppt', new TextEncoder().encode('not an OLE file')), UnprocessableDocument);
+});
