@@ -12,6 +12,11 @@
 // - Packages that load files beside themselves at run time (WebAssembly, data) cannot live inside
 //   a bundle: RUNTIME_RESOLVED_MODULES are kept external and, when a bundle imports one, copied
 //   from the local node_modules into the asset (a copy, not an npm install, so synth stays offline).
+// - Native engine packages (ONNX Runtime under @huggingface/transformers, sharp, @napi-rs/canvas)
+//   cannot be bundled and have no linux-arm64 build installed here: LAMBDA_UNAVAILABLE_MODULES stay
+//   external and are not shipped. Code must load them with a dynamic import() on the paths that
+//   need them (local embeddings), so every other path loads; on Lambda those paths report the
+//   module missing. Shipping them would take a layer built for linux-arm64.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
@@ -27,6 +32,9 @@ export const HANDLERS_DIR = join(PROJECT_ROOT, 'lambdas', 'handlers');
 
 /** Modules resolved from node_modules at run time (pdfium.wasm is found with require.resolve). */
 export const RUNTIME_RESOLVED_MODULES = ['@embedpdf/pdfium'];
+
+/** Native packages left out of every bundle (see the header). */
+export const LAMBDA_UNAVAILABLE_MODULES = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'sharp', '@napi-rs/canvas'];
 
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 export const FUNCTION_ARCHITECTURE = lambda.Architecture.ARM_64;
@@ -89,7 +97,7 @@ export class ServiceFunction extends NodejsFunction {
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: false,
         bundleAwsSDK: true,
-        externalModules: RUNTIME_RESOLVED_MODULES,
+        externalModules: [...RUNTIME_RESOLVED_MODULES, ...LAMBDA_UNAVAILABLE_MODULES],
         tsconfig: join(PROJECT_ROOT, 'tsconfig.json'),
         commandHooks: {
           beforeBundling: () => [],

@@ -1,0 +1,130 @@
+// Real bundles, as `cdk synth` makes them (local esbuild, no Docker, no network): every function's
+// asset loads as ESM on Node and exports its handler, the AWS SDK is inside the bundle, modules
+// resolved at run time are copied beside the bundles that import them, and two bundles answer a
+// request: the health check, and a partition of a small PDF (pdfium's WebAssembly found at run time).
+// Takes about half a minute; INFRA_SKIP_BUNDLE=1 skips it.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { RUNTIME_RESOLVED_MODULES } from '../../lib/base-function';
+import { synthStack } from './synth';
+
+const skip = process.env.INFRA_SKIP_BUNDLE === '1' ? 'INFRA_SKIP_BUNDLE=1' : false;
+
+type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string; headers?: Record<string, string> }>;
+interface Bundled {
+  id: string;
+  handler: string;
+  dir: string;
+}
+
+let outdir = '';
+let functions: Bundled[] = [];
+
+before(() => {
+  if (skip) return;
+  outdir = mkdtempSync(join(tmpdir(), 'wps-cdk-'));
+  process.env.AUTH_MODE = 'none';
+  process.env.SECRETS_KEY_FILE = join(outdir, 'secrets.key');
+  const { app, stack } = synthStack({ authMode: 'none' }, { bundle: true, outdir });
+  const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, any> };
+  functions = Object.entries(template.Resources)
+    .filter(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.NODE_OPTIONS)
+    .map(([id, r]) => ({
+      id,
+      handler: String(r.Properties.Handler).replace(/^index\./, ''),
+      dir: join(outdir, `asset.${String(r.Properties.Code.S3Key).replace(/\.zip$/, '')}`),
+    }));
+});
+
+after(() => {
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+const ctx = { awsRequestId: 'bundle-test', functionName: 'bundle-test', getRemainingTimeInMillis: () => 30_000 };
+const load = async (f: Bundled) => (await import(pathToFileURL(join(f.dir, 'index.mjs')).href)) as Record<string, unknown>;
+const byHandler = (name: string) => {
+  const f = functions.find((x) => x.handler === name);
+  assert.ok(f, `a function with handler ${name}`);
+  return f;
+};
+
+test('every function bundle loads as ESM and exports its handler', { skip }, async () => {
+  assert.ok(functions.length > 0, 'no functions in the synthesized template');
+  for (const f of functions) {
+    assert.ok(existsSync(join(f.dir, 'index.mjs')), `${f.id}: ${f.dir}/index.mjs`);
+    assert.ok(existsSync(join(f.dir, 'index.mjs.map')), `${f.id}: source map`);
+    const mod = await load(f);
+    assert.equal(typeof mod[f.handler], 'function', `${f.id} exports ${f.handler}`);
+  }
+});
+
+test('bundles carry the pinned AWS SDK and copy run-time resolved modules only where imported', { skip }, () => {
+  for (const f of functions) {
+    const code = readFileSync(join(f.dir, 'index.mjs'), 'utf8');
+    assert.doesNotMatch(code, /from\s*["']@aws-sdk\//, `${f.id} imports the runtime's SDK`);
+    for (const m of RUNTIME_RESOLVED_MODULES) {
+      const imported = code.includes(`"${m}`) || code.includes(`'${m}`);
+      assert.equal(existsSync(join(f.dir, 'node_modules', m, 'package.json')), imported, `${f.id}: ${m} copied iff imported`);
+    }
+  }
+  assert.ok(
+    functions.some((f) => existsSync(join(f.dir, 'node_modules', '@embedpdf', 'pdfium', 'dist', 'pdfium.wasm'))),
+    'the partition bundle carries pdfium.wasm',
+  );
+});
+
+test('the health check bundle answers', { skip }, async () => {
+  const fn = (await load(byHandler('healthcheck'))).healthcheck as Handler;
+  const res = await fn({ httpMethod: 'GET', path: '/healthcheck', headers: {}, body: null, isBase64Encoded: false }, ctx);
+  assert.equal(res.statusCode, 200);
+  assert.match(res.body, /EVERYTHING OK/);
+});
+
+test('the partition bundle partitions a base64 multipart PDF upload', { skip }, async () => {
+  const fn = (await load(byHandler('partition'))).partition as Handler;
+  const boundary = 'bundle-test-boundary';
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="hello.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+    tinyPdf('Hello from the bundle'),
+    Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="strategy"\r\n\r\nfast\r\n--${boundary}--\r\n`),
+  ]);
+  const res = await fn(
+    {
+      httpMethod: 'POST',
+      path: '/general/v0/general',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      body: body.toString('base64'),
+      isBase64Encoded: true,
+    },
+    ctx,
+  );
+  assert.equal(res.statusCode, 200, res.body);
+  const elements = JSON.parse(res.body) as { text: string; metadata: { filename: string } }[];
+  assert.ok(elements.some((e) => e.text === 'Hello from the bundle' && e.metadata.filename === 'hello.pdf'), res.body);
+});
+
+/** A one-page PDF with one line of Helvetica text and a correct xref table. */
+function tinyPdf(text: string): Buffer {
+  const content = `BT /F1 24 Tf 72 720 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(pdf.length);
+    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}
