@@ -228,6 +228,7 @@ export function rtfToHtml(rtf: string): string {
     // plain text run
     let j = i;
     while (j < n && rtf[j] !== '\\' && rtf[j] !== '{' && rtf[j] !== '}' && rtf[j] !== '\r' && rtf[j] !== '\n') j++;
+    flushBytes();
     emitText(rtf.slice(i, j));
     i = j;
   }

@@ -1,0 +1,161 @@
+// Text-based partitioners (txt, html, md, rst, org, xml, json, csv/tsv, rtf, eml, msg) on generated inputs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import iconv from 'iconv-lite';
+import { BadRequest, UnprocessableDocument } from '../../../../lambdas/domain/errors';
+import { FORMAT_PARTITIONERS } from '../../../../lambdas/engine/partition/formats/index';
+import { context, corpusDoc, partition, types } from './helpers';
+
+test('txt: paragraphs, bullet groups, address; cp1252 fallback and explicit encoding', async () => {
+  const els = await partition('txt', 'Quarterly Report\n\nThe company grew its revenue\nby ten percent this year.\n\n* apples\n* pears\n\nDoylestown, PA 18901\n');
+  assert.deepEqual(types(els), ['Title', 'NarrativeText', 'ListItem', 'ListItem', 'Address']);
+  assert.equal(els[1]!.text, 'The company grew its revenue by ten percent this year.');
+  assert.equal(els[2]!.text, 'apples');
+  const cp = iconv.encode('Caf\u00e9 cr\u00e8me \u20ac5 is what she ordered yesterday.', 'cp1252');
+  assert.equal((await partition('txt', new Uint8Array(cp)))[0]!.text, 'Caf\u00e9 cr\u00e8me \u20ac5 is what she ordered yesterday.');
+  const latin = iconv.encode('\u00c5ngstr\u00f6m', 'latin1');
+  assert.equal((await partition('txt', new Uint8Array(latin), { encoding: 'latin1' }))[0]!.text, '\u00c5ngstr\u00f6m');
+  await assert.rejects(partition('txt', 'x', { encoding: 'no-such-encoding' }), BadRequest);
+});
+
+test('html: headings hierarchy, nested lists, tables, links, emphasis, dropped chrome', async () => {
+  const html = `<html><head><title>T</title><style>p{}</style></head><body><nav>Home | About</nav>
+    <h1>Annual Report</h1><p>The board <b>approved</b> the plan and <a href="https://x.test/a">published it</a> today.</p>
+    <h2>Risks</h2><ul><li>&bull; Market risk<ul><li>Rates</li></ul></li><li>Credit risk</li></ul>
+    <table><tr><th>Year</th><th>Revenue</th></tr><tr><td>2023</td><td>1,000</td></tr></table>
+    <pre>
+const x = 1;
+</pre><script>alert(1)</script><p>jane@example.com</p></body></html>`;
+  const els = await partition('html', html);
+  assert.deepEqual(types(els), ['Title', 'NarrativeText', 'Title', 'ListItem', 'ListItem', 'ListItem', 'Table', 'CodeSnippet', 'EmailAddress']);
+  const [h1, para, h2, li1, li2, li3, table, code] = els;
+  assert.equal(h1!.metadata.category_depth, 0);
+  assert.equal(h2!.metadata.parent_id, h1!.element_id);
+  assert.equal(para!.metadata.parent_id, h1!.element_id);
+  assert.deepEqual(para!.metadata.link_urls, ['https://x.test/a']);
+  assert.deepEqual(para!.metadata.link_texts, ['published it']);
+  assert.deepEqual(para!.metadata.emphasized_text_contents, ['approved']);
+  assert.deepEqual(para!.metadata.emphasized_text_tags, ['b']);
+  assert.equal(li1!.text, 'Market risk');
+  assert.equal(li2!.text, 'Rates');
+  assert.equal(li2!.metadata.category_depth, 1);
+  assert.equal(li2!.metadata.parent_id, li1!.element_id);
+  assert.equal(li3!.metadata.category_depth, 0);
+  assert.equal(table!.text, 'Year Revenue 2023 1,000');
+  assert.equal(table!.metadata.text_as_html, '<table><tr><td>Year</td><td>Revenue</td></tr><tr><td>2023</td><td>1,000</td></tr></table>');
+  assert.equal(code!.text, 'const x = 1;');
+  assert.ok(!els.some((e) => /Home|alert/.test(e.text)));
+});
+
+test('html: encoding from the option, from <meta charset>, and cp1252 corpus file', async () => {
+  const bytes = new Uint8Array(iconv.encode('<meta charset="windows-1252"><p>Sch\u00f6ne Gr\u00fc\u00dfe an alle, die heute hier sind.</p>', 'cp1252'));
+  assert.match((await partition('html', bytes))[0]!.text, /Sch\u00f6ne Gr\u00fc\u00dfe/);
+  const els = await partition('html', corpusDoc('fake-html-cp1252.html'), { encoding: 'cp1252' });
+  assert.ok(els.some((e) => e.type === 'CodeSnippet' && e.text.includes('15,50 \u20ac')));
+});
+
+test('example-10k.html (2.4 MB) partitions with tables', async () => {
+  const els = await partition('html', corpusDoc('example-10k.html'));
+  assert.ok(els.length > 300);
+  assert.ok(els.filter((e) => e.type === 'Table').length > 50);
+});
+
+test('md, rst, org: headings, lists, code blocks', async () => {
+  const md = await partition('md', '# Guide\n\nSome text explains how the tool works.\n\n- one\n- two\n\n```bash\nnpm test\n```\n\n[docs](https://d.test)\n');
+  assert.deepEqual(types(md), ['Title', 'NarrativeText', 'ListItem', 'ListItem', 'CodeSnippet', 'UncategorizedText']);
+  assert.equal(md[4]!.text, 'npm test');
+  assert.deepEqual(md[5]!.metadata.link_urls, ['https://d.test']);
+  const rst = await partition('rst', 'Guide\n=====\n\nSome text explains how the tool works.\n\nPart\n----\n\n- one\n- two\n\n.. code:: bash\n\n   npm test\n');
+  assert.deepEqual(types(rst), ['Title', 'NarrativeText', 'Title', 'ListItem', 'ListItem', 'CodeSnippet']);
+  assert.equal(rst[2]!.metadata.category_depth, 1);
+  const org = await partition('org', '* Guide\nSome text explains how the tool works.\n** Part\n- one\n- two\n#+BEGIN_SRC sh\nnpm test\n#+END_SRC\n| a | b |\n|---+---|\n| 1 | 2 |\n');
+  assert.deepEqual(types(org), ['Title', 'NarrativeText', 'Title', 'ListItem', 'ListItem', 'CodeSnippet', 'Table']);
+  assert.equal(org[6]!.text, 'a b 1 2');
+});
+
+test('xml: leaf texts, or the raw document with xmlKeepTags', async () => {
+  const xml = '<?xml version="1.0"?><catalog><book><title>Dune</title><note>The spice must flow across the desert.</note></book></catalog>';
+  const els = await partition('xml', xml);
+  assert.deepEqual(els.map((e) => e.text), ['Dune', 'The spice must flow across the desert.']);
+  const kept = await partition('xml', xml, { xmlKeepTags: true });
+  assert.ok(kept[0]!.text.includes('<title>Dune</title>'));
+  await assert.rejects(partition('xml', 'just some words'), UnprocessableDocument);
+});
+
+test('json: element JSON round trip keeps types, text, metadata and parent links; others are 400', async () => {
+  const input = [
+    { type: 'Title', element_id: 'a', text: 'Heading', metadata: { filename: 'x.html', page_number: 2 } },
+    { type: 'NarrativeText', element_id: 'b', text: 'Body text.', metadata: { parent_id: 'a', link_urls: ['u'] } },
+  ];
+  const els = await partition('json', JSON.stringify(input));
+  assert.deepEqual(types(els), ['Title', 'NarrativeText']);
+  assert.equal(els[0]!.metadata.page_number, 2);
+  assert.equal(els[0]!.metadata.filename, undefined);
+  assert.equal(els[1]!.metadata.parent_id, els[0]!.element_id);
+  assert.deepEqual(els[1]!.metadata.link_urls, ['u']);
+  const corpus = await partition('json', corpusDoc('spring-weather.html.json'));
+  assert.equal(corpus.length, 35);
+  for (const bad of ['{"type":"Title"}', '[{"type":"Nope","text":"x"}]', '[{"type":"Title"}]', 'not json', '[{"type":"Title","text":"x","metadata":[]}]']) {
+    await assert.rejects(partition('json', bad), BadRequest, bad);
+  }
+});
+
+test('csv/tsv: delimiter sniffing, quotes, one table', async () => {
+  const semi = await partition('csv', corpusDoc('semicolon-delimited.csv'));
+  assert.equal(semi.length, 1);
+  assert.match(semi[0]!.metadata.text_as_html!, /^<table><tr><td>Lorem, ipsum<\/td><td>dolor sit<\/td><td>amet<\/td><\/tr>/);
+  const quoted = await partition('csv', 'name,quote\n"Smith, J","said ""hi"""\n');
+  assert.equal(quoted[0]!.text, 'name quote Smith, J said "hi"');
+  const tsv = await partition('tsv', 'a\tb\n1\t2\n');
+  assert.equal(tsv[0]!.metadata.text_as_html, '<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>');
+});
+
+test('rtf: paragraphs, headings, escapes, tables', async () => {
+  const rtf = '{\\rtf1\\ansi\\ansicpg1252{\\fonttbl{\\f0 Arial;}}{\\*\\generator x;}\n{\\pard\\outlinelevel0\\b Big Title\\par}\n{\\pard Caf\\\'e9 na\\u239?ve text was written by the author here.\\par}\n{\\trowd\\cellx1000\\cellx2000\\pard\\intbl a\\cell b\\cell\\row}\n}';
+  const els = await partition('rtf', rtf);
+  assert.deepEqual(types(els), ['Title', 'NarrativeText', 'Table']);
+  assert.equal(els[1]!.text, 'Caf\u00e9 na\u00efve text was written by the author here.');
+  assert.equal(els[2]!.metadata.text_as_html, '<table><tr><td>a</td><td>b</td></tr></table>');
+  await assert.rejects(partition('rtf', 'hello'), UnprocessableDocument);
+});
+
+test('eml: header metadata on body elements, html preferred, attachments through partitionNested', async () => {
+  const eml = [
+    'From: "Ann Example" <ann@example.com>', 'To: bob@example.com, carl@example.com', 'Cc: dee@example.com',
+    'Subject: Status update', 'Message-ID: <abc123@example.com>', 'Date: Tue, 1 Oct 2024 10:00:00 +0000',
+    'MIME-Version: 1.0', 'Content-Type: multipart/mixed; boundary="B"', '', '--B',
+    'Content-Type: multipart/alternative; boundary="A"', '', '--A', 'Content-Type: text/plain', '', 'Plain body that should be ignored.',
+    '--A', 'Content-Type: text/html', '', '<p>The project was delivered on time and under budget.</p>', '--A--',
+    '--B', 'Content-Type: text/plain; name="notes.txt"', 'Content-Disposition: attachment; filename="notes.txt"',
+    'Content-Transfer-Encoding: base64', '', Buffer.from('attached notes').toString('base64'), '--B--', '',
+  ].join('\r\n');
+  const p = FORMAT_PARTITIONERS.eml!;
+  const ctx = context('eml', { processAttachments: true }, 'mail.eml');
+  const els = await p(new TextEncoder().encode(eml), ctx);
+  assert.equal(els[0]!.text, 'The project was delivered on time and under budget.');
+  assert.deepEqual(els[0]!.metadata.sent_from, ['Ann Example <ann@example.com>']);
+  assert.deepEqual(els[0]!.metadata.sent_to, ['bob@example.com', 'carl@example.com']);
+  assert.deepEqual(els[0]!.metadata.cc_recipient, ['dee@example.com']);
+  assert.equal(els[0]!.metadata.subject, 'Status update');
+  assert.equal(els[0]!.metadata.email_message_id, 'abc123@example.com');
+  assert.equal(ctx.nested.length, 1);
+  assert.equal(ctx.nested[0]!.filename, 'notes.txt');
+  assert.equal(Buffer.from(ctx.nested[0]!.data).toString(), 'attached notes');
+  assert.equal(els[els.length - 1]!.metadata.attached_to_filename, 'mail.eml');
+  const without = await p(new TextEncoder().encode(eml), context('eml'));
+  assert.ok(!without.some((e) => e.metadata.attached_to_filename));
+  await assert.rejects(p(new Uint8Array([0, 1, 2, 3]), context('eml')), UnprocessableDocument);
+});
+
+test('msg: Outlook fields and attachments', async () => {
+  const p = FORMAT_PARTITIONERS.msg!;
+  const els = await partition('msg', corpusDoc('fake-email.msg'));
+  assert.deepEqual(types(els), ['NarrativeText', 'Title', 'ListItem', 'ListItem']);
+  assert.deepEqual(els[0]!.metadata.sent_to, ['mrobinson@unstructured.io']);
+  assert.equal(els[0]!.metadata.subject, 'Test Email');
+  const ctx = context('msg', { processAttachments: true }, 'att.msg');
+  const withAtt = await p(corpusDoc('fake-email-attachment.msg'), ctx);
+  assert.equal(ctx.nested[0]!.filename, 'fake-attachment.txt');
+  assert.equal(withAtt[withAtt.length - 1]!.metadata.attached_to_filename, 'att.msg');
+  await assert.rejects(partition('msg', 'not a msg file at all'), UnprocessableDocument);
+});
