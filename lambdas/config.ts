@@ -16,6 +16,8 @@ const schema = z.object({
   KMS_KEY_ID: z.string().optional(),
   SECRETS_KEY_FILE: z.string().optional(),
   CONNECTION_CHECK_QUEUE_URL: z.string().optional(),
+  JOB_STATE_MACHINE_ARN: z.string().optional(),
+  EVENT_BUS_NAME: z.string().default('default'),
   /** Largest accepted request body in bytes (API Gateway itself caps at 10 MB on AWS). */
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 51 * 1024 * 1024),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),

@@ -22,6 +22,16 @@ export const EVENT_RULES: EventRule[] = [
     pattern: { source: [EVENT_SOURCE], 'detail-type': [...JOB_EVENT_TYPES] },
     target: { file: 'events', export: 'recordNotification' },
   },
+  {
+    // A job execution that ended abnormally (crash, timeout, abort) must not keep its run slot.
+    name: 'job-execution-ended',
+    pattern: {
+      source: ['aws.states'],
+      'detail-type': ['Step Functions Execution Status Change'],
+      detail: { status: ['FAILED', 'TIMED_OUT', 'ABORTED'] },
+    },
+    target: { file: 'events', export: 'jobExecutionEnded' },
+  },
 ];
 
 /** EventBridge matching for the pattern subset above. */

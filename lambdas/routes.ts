@@ -14,6 +14,19 @@ import {
   UpdateConnector,
 } from './schemas/connectors';
 import { PartitionForm, PartitionResponse } from './schemas/partition';
+import {
+  CancelResponse,
+  CreateJobForm,
+  DownloadQuery,
+  JobDetails,
+  JobFailedFiles,
+  JobIdParams,
+  JobInformation,
+  JobListQuery,
+  TemplateDetail,
+  TemplateIdParams,
+  TemplateListItem,
+} from './schemas/jobs';
 import type { MultipartLimits } from './http/multipart';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -105,6 +118,45 @@ export const ROUTES: RouteDefinition[] = [
   },
   ...connectorRoutes('destination'),
   ...connectorRoutes('source'),
+  {
+    operationId: 'list_jobs', method: 'GET', path: '/api/v1/jobs/', tag: 'jobs',
+    summary: 'List jobs', handler: { file: 'jobs', export: 'listJobs' }, query: JobListQuery, response: z.array(JobInformation),
+  },
+  {
+    operationId: 'create_job', method: 'POST', path: '/api/v1/jobs/', tag: 'jobs',
+    summary: 'Create an on-demand job from uploaded files', handler: { file: 'jobs', export: 'createJob' },
+    multipart: { maxFiles: 10, maxFileBytes: 50 * 1000 * 1000, fileFields: ['input_files'], schema: CreateJobForm },
+    response: JobInformation,
+  },
+  {
+    operationId: 'get_job', method: 'GET', path: '/api/v1/jobs/{job_id}', tag: 'jobs',
+    summary: 'Get a job', handler: { file: 'jobs', export: 'getJob' }, params: JobIdParams, response: JobInformation,
+  },
+  {
+    operationId: 'cancel_job', method: 'POST', path: '/api/v1/jobs/{job_id}/cancel', tag: 'jobs',
+    summary: 'Cancel a job', handler: { file: 'jobs', export: 'cancelJob' }, params: JobIdParams, response: CancelResponse,
+  },
+  {
+    operationId: 'download_job_output', method: 'GET', path: '/api/v1/jobs/{job_id}/download', tag: 'jobs',
+    summary: 'Download the output of a node for one input file', handler: { file: 'jobs', export: 'downloadJobOutput' },
+    params: JobIdParams, query: DownloadQuery,
+  },
+  {
+    operationId: 'get_job_details', method: 'GET', path: '/api/v1/jobs/{job_id}/details', tag: 'jobs',
+    summary: 'Per-node progress of a job', handler: { file: 'jobs', export: 'getJobDetails' }, params: JobIdParams, response: JobDetails,
+  },
+  {
+    operationId: 'get_job_failed_files', method: 'GET', path: '/api/v1/jobs/{job_id}/failed-files', tag: 'jobs',
+    summary: 'Files that failed in a job', handler: { file: 'jobs', export: 'getJobFailedFiles' }, params: JobIdParams, response: JobFailedFiles,
+  },
+  {
+    operationId: 'list_templates', method: 'GET', path: '/api/v1/templates/', tag: 'templates',
+    summary: 'List templates', handler: { file: 'templates', export: 'listTemplates' }, response: z.array(TemplateListItem),
+  },
+  {
+    operationId: 'get_template', method: 'GET', path: '/api/v1/templates/{template_id}', tag: 'templates',
+    summary: 'Get a template with its nodes', handler: { file: 'templates', export: 'getTemplate' }, params: TemplateIdParams, response: TemplateDetail,
+  },
   {
     operationId: 'partition', method: 'POST', path: '/general/v0/general', tag: 'general',
     summary: 'Partition a document into elements', handler: { file: 'partition', export: 'partition' },

@@ -7,12 +7,19 @@ import { SqsWorkQueue } from './adapters/sqs-queue';
 import { connectorCatalog } from './adapters/connector-catalog';
 import { AuthService } from './domain/auth';
 import { ConnectorService } from './domain/connectors';
-import type { KeyValueStore, WorkQueue } from './domain/ports';
+import { S3BlobStore } from './adapters/s3-blob-store';
+import { SfnOrchestrator } from './adapters/sfn-orchestrator';
+import { EventBridgePublisher } from './adapters/eventbridge-publisher';
+import { JobService } from './domain/jobs';
+import { NotificationRecorder } from './domain/notifications';
+import type { KeyValueStore, Orchestrator, WorkQueue } from './domain/ports';
 
 export interface Services {
   store: KeyValueStore;
   auth: AuthService;
   connectors: ConnectorService;
+  jobs: JobService;
+  notifications: NotificationRecorder;
 }
 
 let built: Services | undefined;
@@ -23,6 +30,13 @@ const unconfiguredQueue = (name: string): WorkQueue => ({
   },
 });
 
+const unconfiguredOrchestrator: Orchestrator = {
+  startJob: async () => {
+    throw new Error('JOB_STATE_MACHINE_ARN is not configured');
+  },
+  stopJob: async () => undefined,
+};
+
 export function services(): Services {
   if (built) return built;
   const c = config();
@@ -32,6 +46,13 @@ export function services(): Services {
     store,
     auth: new AuthService(store, c.AUTH_MODE, { accountId: c.DEFAULT_ACCOUNT_ID, userId: c.DEFAULT_USER_ID }),
     connectors: new ConnectorService(store, secretBox(), connectorCatalog(), checks),
+    jobs: new JobService(
+      store,
+      new S3BlobStore(c.BUCKET_NAME),
+      c.JOB_STATE_MACHINE_ARN ? new SfnOrchestrator(c.JOB_STATE_MACHINE_ARN) : unconfiguredOrchestrator,
+      new EventBridgePublisher(c.EVENT_BUS_NAME),
+    ),
+    notifications: new NotificationRecorder(store),
   };
   return built;
 }

@@ -8,14 +8,22 @@ import { startS3, S3RVER_CREDENTIALS } from './emulators/s3';
 import { startSqs } from './emulators/sqs';
 import { startSes } from './emulators/ses';
 import { startAzurite } from './emulators/azurite';
+import { startStepFunctions } from './emulators/stepfunctions';
+import { startEventBridge } from './emulators/eventbridge';
+import { resumeUnfinishedJobs } from './recover';
 import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
 import { startQueuePollers } from './queue-poller';
 import { startRouter } from './router';
 import { QUEUES } from '../lambdas/queues';
+import { EVENT_RULES } from '../lambdas/events';
 import { resetConfig } from '../lambdas/config';
 import { resetClients } from '../lambdas/adapters/aws-clients';
 import { resetSecretBox } from '../lambdas/adapters/secret-box';
 import { resetServices } from '../lambdas/services';
+import { resetOrchestratorClient } from '../lambdas/adapters/sfn-orchestrator';
+import { resetPublisherClient } from '../lambdas/adapters/eventbridge-publisher';
+import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 
 export interface LocalStackOptions {
   /** Where every emulator keeps its data (default .data/). */
@@ -35,6 +43,8 @@ export interface LocalStack {
   url: string;
   endpoints: Record<string, string>;
   env: Record<string, string>;
+  /** Resolves when every event delivery started so far has finished. */
+  eventsIdle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -68,6 +78,20 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     endpoints.sesv2 = ses.endpoint;
     log(`sesv2      aws-ses-v2-local    ${ses.endpoint}`);
 
+    const eventBridge = await startEventBridge({ region: REGION });
+    stops.push(eventBridge.stop);
+    endpoints.eventbridge = eventBridge.endpoint;
+    log(`eventbridge PutEvents stand-in  ${eventBridge.endpoint} (${EVENT_RULES.length} rules from lambdas/events.ts)`);
+
+    const sfn = await startStepFunctions({
+      repoRoot: dirname(dirname(fileURLToPath(import.meta.url))),
+      region: REGION,
+      onStatusChange: (detail) => eventBridge.emit('aws.states', 'Step Functions Execution Status Change', detail),
+    });
+    stops.push(sfn.stop);
+    endpoints.stepfunctions = sfn.endpoint;
+    log(`stepfunctions aws-local-stepfunctions ${sfn.endpoint} (${Object.keys(sfn.arns).length} state machine(s))`);
+
     if (opts.azurite) {
       const az = await startAzurite({ dataDir: join(dataDir, 'azurite') });
       stops.push(az.stop);
@@ -86,6 +110,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       AWS_ENDPOINT_URL_S3: endpoints.s3,
       AWS_ENDPOINT_URL_SQS: endpoints.sqs,
       AWS_ENDPOINT_URL_SESV2: endpoints.sesv2,
+      AWS_ENDPOINT_URL_EVENTBRIDGE: endpoints.eventbridge,
+      AWS_ENDPOINT_URL_SFN: endpoints.stepfunctions,
+      EVENT_BUS_NAME: 'wps-events',
+      ...sfn.arns,
       TABLE_NAME: process.env.TABLE_NAME ?? 'wps',
       BUCKET_NAME: process.env.BUCKET_NAME ?? 'wps-data',
       AUTH_MODE: opts.authMode ?? (process.env.AUTH_MODE as 'none' | 'keyed' | undefined) ?? 'none',
@@ -96,6 +124,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     resetClients();
     resetSecretBox();
     resetServices();
+    resetOrchestratorClient();
+    resetPublisherClient();
 
     await ensureTable(env.TABLE_NAME!, REGION);
     await ensureBucket(env.BUCKET_NAME!, REGION);
@@ -106,6 +136,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     Object.assign(process.env, env);
     resetConfig();
     log(`resources  table ${env.TABLE_NAME}, bucket ${env.BUCKET_NAME}, ${QUEUES.length} queue(s) with DLQs`);
+
+    const resumed = await resumeUnfinishedJobs(env.TABLE_NAME!);
+    if (resumed) log(`jobs       resumed ${resumed} unfinished job(s) from the last run`);
 
     const pollers = startQueuePollers(queueUrls, REGION);
     stops.push(pollers.stop);
@@ -123,6 +156,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       url: router.url,
       endpoints,
       env,
+      eventsIdle: eventBridge.idle,
       stop: async () => {
         for (const stop of stops.reverse()) await stop().catch(() => undefined);
       },

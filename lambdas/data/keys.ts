@@ -17,6 +17,14 @@ export const keys = {
     SK: `CHECK#${kindTag(kind)}#${connectorId}#${checkSortId}`,
   }),
   connectionCheckPrefix: (kind: ConnectorKind, connectorId: string) => `CHECK#${kindTag(kind)}#${connectorId}#`,
+  job: (accountId: string, jobId: string) => ({ PK: `ACCT#${accountId}`, SK: `JOB#${jobId}` }),
+  jobPrefix: 'JOB#',
+  jobFailure: (accountId: string, jobId: string, fileId: string) => ({ PK: `ACCT#${accountId}`, SK: `JOBFAIL#${jobId}#${fileId}` }),
+  jobFailurePrefix: (jobId: string) => `JOBFAIL#${jobId}#`,
+  /** Per-account concurrency gate and launch spacing. */
+  gate: (accountId: string) => ({ PK: `ACCT#${accountId}`, SK: 'GATE' }),
+  /** Notifications of an account, time-ordered (ULID sort ids); read flags are per user. */
+  notification: (accountId: string, sortId: string) => ({ PK: `ACCT#${accountId}#NOTES`, SK: `NOTE#${sortId}` }),
   /** API keys are looked up by hash before the account is known. */
   apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
   apiKeyIndex: (accountId: string, keyId: string) => ({ PK: `ACCT#${accountId}`, SK: `APIKEYREF#${keyId}` }),
@@ -29,4 +37,8 @@ export const ENTITY = {
   connectionCheck: 'ConnectionCheck',
   apiKey: 'ApiKey',
   apiKeyRef: 'ApiKeyRef',
+  job: 'Job',
+  jobFailure: 'JobFailure',
+  gate: 'Gate',
+  notification: 'Notification',
 } as const;

@@ -8,7 +8,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { errorResponse } from './errors';
 import { json, Reply, type HttpResponse } from './response';
-import { parseOr422 } from './validation';
+import { parseOr422 } from '../domain/validation';
 import { parseMultipart, type MultipartForm, type MultipartLimits } from './multipart';
 import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../domain/errors';
 import type { Principal } from '../domain/auth';

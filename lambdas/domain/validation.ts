@@ -1,7 +1,7 @@
 // zod issues → FastAPI-style validation details ({loc, msg, type}), so 422 bodies look like the
 // upstream service's HTTPValidationError.
 import type { z } from 'zod';
-import { ValidationError, type ValidationIssue } from '../domain/errors';
+import { ValidationError, type ValidationIssue } from './errors';
 
 type Loc = (string | number)[];
 

@@ -1,0 +1,113 @@
+// Job nodes: validation of a node list (request_data.job_nodes, a template's nodes) and the run of
+// one node on one file. Settings are parsed by each engine's own parser, so a bad setting is a 422
+// at job creation rather than a failed job later. Pure domain code (no AWS).
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { partition } from '../engine/partition/index';
+import { parsePartitionForm } from '../engine/partition/params';
+import { chunkElementsAsync, parseChunkNode } from '../engine/chunking/index';
+import { createEmbedder, embedElements, parseEmbedNode } from '../engine/embedding/index';
+import type { Element } from '../engine/elements';
+import { ValidationError } from './errors';
+import { parseOr422 } from './validation';
+
+export const NodeInput = z.object({
+  id: z.string().nullish(),
+  name: z.string().min(1),
+  type: z.string().min(1),
+  subtype: z.string().min(1),
+  settings: z.record(z.string(), z.unknown()).nullish(),
+});
+
+export interface JobNode {
+  id: string;
+  name: string;
+  type: 'partition' | 'chunk' | 'embed';
+  subtype: string;
+  settings: Record<string, unknown>;
+}
+
+const PARTITION_SUBTYPES = ['unstructured_api', 'vlm', 'auto', 'fast', 'hi_res', 'ocr_only'];
+const ALLOWED_NEXT: Record<string, string[]> = { start: ['partition'], partition: ['chunk', 'embed'], chunk: ['embed'], embed: [] };
+
+/** Partition node settings → the partition endpoint's form fields (one parser for both). */
+function partitionFields(node: { subtype: string; settings: Record<string, unknown> }): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(node.settings)) {
+    if (v === undefined || v === null) continue;
+    fields[k] = Array.isArray(v) ? v.map(String) : [typeof v === 'object' ? JSON.stringify(v) : String(v)];
+  }
+  if (node.subtype === 'vlm') {
+    fields.strategy = ['vlm'];
+    if (node.settings.provider) fields.vlm_model_provider = [String(node.settings.provider)];
+    if (node.settings.model) fields.vlm_model = [String(node.settings.model)];
+    if (node.settings.allow_fast !== undefined) fields.vlm_allow_fast = [String(node.settings.allow_fast)];
+  } else if (node.subtype !== 'unstructured_api') {
+    fields.strategy ??= [node.subtype];
+  }
+  return fields;
+}
+
+function relocate(err: unknown, loc: (string | number)[]): never {
+  if (err instanceof ValidationError) {
+    throw new ValidationError(err.issues.map((i) => ({ ...i, loc: [...loc, ...i.loc.filter((p) => p !== 'body')] })));
+  }
+  throw err;
+}
+
+/** Validates a node list and gives each node an id. `loc` locates the list in the request. */
+export function planNodes(raw: unknown, loc: (string | number)[]): JobNode[] {
+  const nodes = parseOr422(z.array(NodeInput).min(1), raw, loc);
+  let previous = 'start';
+  return nodes.map((n, i) => {
+    const at = [...loc, i];
+    const settings = (n.settings ?? {}) as Record<string, unknown>;
+    if (!['partition', 'chunk', 'embed'].includes(n.type)) {
+      throw ValidationError.single([...at, 'type'], `Input should be 'partition', 'chunk' or 'embed'`, 'enum', n.type);
+    }
+    if (!ALLOWED_NEXT[previous]!.includes(n.type)) {
+      throw ValidationError.single([...at, 'type'], `a ${n.type} node cannot follow ${previous === 'start' ? 'the job input' : `a ${previous} node`}`, 'value_error', n.type);
+    }
+    previous = n.type;
+    if (n.type === 'partition') {
+      if (!PARTITION_SUBTYPES.includes(n.subtype)) {
+        throw ValidationError.single([...at, 'subtype'], `Input should be one of ${PARTITION_SUBTYPES.join(', ')}`, 'enum', n.subtype);
+      }
+      try {
+        parsePartitionForm(partitionFields({ subtype: n.subtype, settings }));
+      } catch (err) {
+        relocate(err, [...at, 'settings']);
+      }
+    } else if (n.type === 'chunk') {
+      parseChunkNode(n.subtype, settings, at);
+    } else {
+      parseEmbedNode(n.subtype, settings, at);
+    }
+    return { id: n.id ?? randomUUID(), name: n.name, type: n.type as JobNode['type'], subtype: n.subtype, settings };
+  });
+}
+
+/** What a node works on: the raw document for the first node, elements after. */
+export type NodeInputData = { document: { data: Uint8Array; filename: string; contentType?: string } } | { elements: Element[] };
+
+/** Runs one node. Engine errors for bad documents surface as DomainErrors (4xx), others as-is. */
+export async function runNode(node: JobNode, input: NodeInputData, warn: (msg: string) => void): Promise<Element[]> {
+  switch (node.type) {
+    case 'partition': {
+      if (!('document' in input)) throw new Error('a partition node needs the input document');
+      const parsed = parsePartitionForm(partitionFields(node));
+      const result = await partition(input.document, parsed.options, { gzUncompressedContentType: parsed.gzUncompressedContentType });
+      result.warnings.forEach(warn);
+      return result.elements;
+    }
+    case 'chunk': {
+      if (!('elements' in input)) throw new Error('a chunk node needs elements');
+      return chunkElementsAsync(input.elements, parseChunkNode(node.subtype, node.settings));
+    }
+    case 'embed': {
+      if (!('elements' in input)) throw new Error('an embed node needs elements');
+      const embedder = await createEmbedder(parseEmbedNode(node.subtype, node.settings), process.env, { onWarning: warn });
+      return embedElements(input.elements, embedder);
+    }
+  }
+}

@@ -1,0 +1,420 @@
+// On-demand jobs: creation (inputs to the blob store, a SCHEDULED record, one state machine
+// execution), reads, cancel, downloads; and the steps the state machine runs (slot gate, per-file
+// node chain with resumable outputs, finish/fail with the slot released on every path).
+//
+// Concurrency gate: one item per account holds `running`; a slot is taken by a conditional ADD while
+// running < 5 and the job records `slotHeld`, so releasing is idempotent (the job's flag is cleared
+// first, conditionally, and only then the counter decremented). Launch spacing: `lastLaunchAt` on
+// the same item is set only if at least one second old, else the create is a 429.
+import { randomUUID } from 'node:crypto';
+import type { BlobStore, Clock, EventPublisher, KeyValueStore, Orchestrator, StoredItem } from './ports';
+import { systemClock } from './ports';
+import { Conflict, DomainError, NotFound, RateLimited, ValidationError } from './errors';
+import type { Principal } from './auth';
+import { ENTITY, keys } from '../data/keys';
+import { planNodes, runNode, type JobNode } from './job-nodes';
+import { findTemplate } from './templates';
+import type { Element } from '../engine/elements';
+
+export const MAX_RUNNING_JOBS = 5;
+export const MAX_FILES_PER_JOB = 10;
+export const LAUNCH_SPACING_MS = 1000;
+
+export type JobStatus = 'SCHEDULED' | 'IN_PROGRESS' | 'COMPLETED' | 'STOPPED' | 'FAILED';
+const TERMINAL: JobStatus[] = ['COMPLETED', 'STOPPED', 'FAILED'];
+
+export interface JobFile {
+  fileId: string;
+  filename: string;
+  size: number;
+  contentType?: string;
+}
+
+export interface JobInformation {
+  id: string;
+  workflow_id: string;
+  workflow_name: string;
+  status: JobStatus;
+  created_at: string;
+  runtime: string | null;
+  input_file_ids: string[];
+  output_node_files: { node_id: string; file_id: string; node_type: string; node_subtype: string }[];
+  job_type: 'ephemeral' | 'template';
+}
+
+export interface StepInput {
+  accountId: string;
+  jobId: string;
+  fileId?: string;
+  error?: { Error?: string; Cause?: string };
+}
+
+const inputKey = (jobId: string, fileId: string) => `jobs/${jobId}/input/${fileId}`;
+export const outputKey = (jobId: string, nodeId: string, fileId: string) => `jobs/${jobId}/${nodeId}/${fileId}.json`;
+const counter = (i: number, what: 'in_progress' | 'success' | 'failure') => `n${i}_${what}`;
+
+function isoDuration(ms: number): string {
+  return `PT${(ms / 1000).toFixed(3).replace(/\.?0+$/, '')}S`;
+}
+
+export class JobService {
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly blobs: BlobStore,
+    private readonly orchestrator: Orchestrator,
+    private readonly events: EventPublisher,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  // ---- API side ---------------------------------------------------------------------------
+
+  async create(
+    p: Principal,
+    requestData: string | undefined,
+    files: { filename: string; contentType?: string; data: Uint8Array }[],
+  ): Promise<JobInformation> {
+    const { nodes, jobType } = this.parseRequestData(requestData);
+    if (files.length === 0) throw ValidationError.single(['body', 'input_files'], 'At least one input file is required for an on-demand job', 'missing');
+    if (files.length > MAX_FILES_PER_JOB) {
+      throw ValidationError.single(['body', 'input_files'], `At most ${MAX_FILES_PER_JOB} files per job`, 'too_long');
+    }
+    await this.claimLaunch(p.accountId);
+    const jobId = randomUUID();
+    const jobFiles: JobFile[] = [];
+    for (const f of files) {
+      const fileId = randomUUID();
+      await this.blobs.put(inputKey(jobId, fileId), f.data, f.contentType);
+      jobFiles.push({ fileId, filename: f.filename, size: f.data.length, contentType: f.contentType });
+    }
+    const now = this.clock.now().toISOString();
+    const item: StoredItem = {
+      ...keys.job(p.accountId, jobId),
+      entity: ENTITY.job,
+      createdAt: now,
+      id: jobId,
+      status: 'SCHEDULED',
+      jobType,
+      workflowId: randomUUID(),
+      workflowName: `job-${jobId.slice(0, 8)}`,
+      nodes,
+      files: jobFiles,
+      slotHeld: false,
+    };
+    await this.store.put(item, { ifNotExists: true });
+    try {
+      const executionArn = await this.orchestrator.startJob(jobId, { accountId: p.accountId, jobId });
+      await this.store.update(keys.job(p.accountId, jobId), { set: { executionArn } });
+    } catch (err) {
+      await this.markFailed(p.accountId, jobId, `could not start the job: ${(err as Error).message}`);
+      throw err;
+    }
+    await this.emit('job.scheduled', item);
+    return this.toInformation((await this.store.get(keys.job(p.accountId, jobId)))!);
+  }
+
+  async list(p: Principal, filter: { workflowId?: string; status?: string }): Promise<JobInformation[]> {
+    const items = await this.store.queryPrefix(keys.account(p.accountId), keys.jobPrefix);
+    return items
+      .filter((i) => (!filter.status || i.status === filter.status.toUpperCase()) && (!filter.workflowId || i.workflowId === filter.workflowId))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      .map((i) => this.toInformation(i));
+  }
+
+  async get(p: Principal, jobId: string): Promise<JobInformation> {
+    return this.toInformation(await this.load(p.accountId, jobId));
+  }
+
+  async cancel(p: Principal, jobId: string): Promise<{ id: string; status: string; message: string }> {
+    const job = await this.load(p.accountId, jobId);
+    if (TERMINAL.includes(job.status as JobStatus)) {
+      return { id: jobId, status: String(job.status), message: `Job is already ${String(job.status).toLowerCase()}.` };
+    }
+    try {
+      await this.store.update(keys.job(p.accountId, jobId), {
+        set: { status: 'STOPPED', finishedAt: this.clock.now().toISOString(), message: 'Cancelled by the user.' },
+        conditions: [{ attr: 'status', op: 'in', value: ['SCHEDULED', 'IN_PROGRESS'] }],
+      });
+    } catch (err) {
+      if (err instanceof Conflict) return this.cancel(p, jobId);
+      throw err;
+    }
+    if (job.executionArn) await this.orchestrator.stopJob(String(job.executionArn), 'Cancelled by the user');
+    await this.releaseSlot(p.accountId, jobId);
+    await this.emit('job.stopped', { ...job, status: 'STOPPED' });
+    return { id: jobId, status: 'cancelled', message: 'Job successfully cancelled.' };
+  }
+
+  async download(p: Principal, jobId: string, fileId: string, nodeId?: string): Promise<Uint8Array> {
+    const job = await this.load(p.accountId, jobId);
+    const files = job.files as JobFile[];
+    if (!files.some((f) => f.fileId === fileId)) throw new NotFound(`File ${fileId} not found in job ${jobId}`);
+    const nodes = job.nodes as JobNode[];
+    const node = nodeId ? nodes.find((n) => n.id === nodeId) : nodes[nodes.length - 1];
+    if (!node) throw new NotFound(`Node ${nodeId} not found in job ${jobId}`);
+    const data = await this.blobs.get(outputKey(jobId, node.id, fileId));
+    if (!data) throw new NotFound(`No output yet for file ${fileId} at node ${node.name} (job status ${job.status})`);
+    return data;
+  }
+
+  async details(p: Principal, jobId: string) {
+    const job = await this.load(p.accountId, jobId);
+    const nodes = job.nodes as JobNode[];
+    const total = (job.files as JobFile[]).length;
+    const failures = await this.store.queryPrefix(keys.account(p.accountId), keys.jobFailurePrefix(jobId));
+    const status = job.status as JobStatus;
+    const processing =
+      status === 'COMPLETED' ? (failures.length ? 'COMPLETED_WITH_ERRORS' : 'SUCCESS') : status;
+    return {
+      id: jobId,
+      processing_status: processing,
+      node_stats: nodes.map((n, i) => {
+        const success = Number(job[counter(i, 'success')] ?? 0);
+        const failure = Number(job[counter(i, 'failure')] ?? 0);
+        const inProgress = Math.max(0, Number(job[counter(i, 'in_progress')] ?? 0));
+        return {
+          node_name: n.name,
+          node_type: n.type,
+          node_subtype: n.subtype,
+          ready: Math.max(0, total - success - failure - inProgress),
+          in_progress: inProgress,
+          success,
+          failure,
+        };
+      }),
+      message: (job.message as string | undefined) ?? null,
+    };
+  }
+
+  async failedFiles(p: Principal, jobId: string) {
+    await this.load(p.accountId, jobId);
+    const failures = await this.store.queryPrefix(keys.account(p.accountId), keys.jobFailurePrefix(jobId));
+    return { failed_files: failures.map((f) => ({ document: String(f.document), error: String(f.error) })) };
+  }
+
+  // ---- state machine steps --------------------------------------------------------------------
+
+  /** Takes a run slot if one is free. Returns the file ids to process once acquired. */
+  async acquireSlot(input: StepInput): Promise<{ acquired: boolean; cancelled: boolean; files: string[] }> {
+    const job = await this.store.get(keys.job(input.accountId, input.jobId));
+    if (!job || job.status !== 'SCHEDULED') {
+      const resumable = job?.status === 'IN_PROGRESS' && job.slotHeld === true;
+      return { acquired: resumable, cancelled: !resumable, files: resumable ? (job!.files as JobFile[]).map((f) => f.fileId) : [] };
+    }
+    try {
+      await this.store.update(keys.gate(input.accountId), {
+        add: { running: 1 },
+        conditions: [{ or: [{ attr: 'running', op: 'notExists' }, { attr: 'running', op: 'lt', value: MAX_RUNNING_JOBS }] }],
+        upsert: true,
+        set: { entity: ENTITY.gate },
+      });
+    } catch (err) {
+      if (err instanceof Conflict) return { acquired: false, cancelled: false, files: [] };
+      throw err;
+    }
+    try {
+      const updated = await this.store.update(keys.job(input.accountId, input.jobId), {
+        set: { status: 'IN_PROGRESS', slotHeld: true, startedAt: this.clock.now().toISOString() },
+        conditions: [{ attr: 'status', op: 'eq', value: 'SCHEDULED' }],
+      });
+      await this.emit('job.in_progress', updated);
+      return { acquired: true, cancelled: false, files: (updated.files as JobFile[]).map((f) => f.fileId) };
+    } catch (err) {
+      // Cancelled between the two writes: give the slot back.
+      await this.store.update(keys.gate(input.accountId), { add: { running: -1 } });
+      if (err instanceof Conflict) return { acquired: false, cancelled: true, files: [] };
+      throw err;
+    }
+  }
+
+  /** Runs the node chain of one file; each node's output is stored, so a retry resumes. */
+  async processFile(input: StepInput): Promise<{ fileId: string; ok: boolean; error?: string }> {
+    const jobKey = keys.job(input.accountId, input.jobId);
+    const job = await this.store.get(jobKey);
+    if (!job || job.status !== 'IN_PROGRESS') return { fileId: input.fileId!, ok: false, error: 'job is no longer running' };
+    const file = (job.files as JobFile[]).find((f) => f.fileId === input.fileId);
+    if (!file) throw new Error(`file ${input.fileId} is not part of job ${input.jobId}`);
+    const nodes = job.nodes as JobNode[];
+    let elements: Element[] | undefined;
+    for (const [i, node] of nodes.entries()) {
+      const key = outputKey(input.jobId, node.id, file.fileId);
+      const stored = await this.blobs.get(key);
+      if (stored) {
+        elements = JSON.parse(Buffer.from(stored).toString('utf8')) as Element[];
+        continue;
+      }
+      await this.store.update(jobKey, { add: { [counter(i, 'in_progress')]: 1 } });
+      try {
+        const nodeInput =
+          elements === undefined
+            ? { document: { data: (await this.blobs.get(inputKey(input.jobId, file.fileId)))!, filename: file.filename, contentType: file.contentType } }
+            : { elements };
+        elements = await runNode(node, nodeInput, () => undefined);
+        await this.blobs.put(key, JSON.stringify(elements), 'application/json');
+        await this.store.update(jobKey, { add: { [counter(i, 'in_progress')]: -1, [counter(i, 'success')]: 1 } });
+      } catch (err) {
+        await this.store.update(jobKey, { add: { [counter(i, 'in_progress')]: -1 } });
+        if (err instanceof DomainError && err.status < 500) {
+          // The document itself is bad: record it and carry on with the other files.
+          await this.recordFailure(input.accountId, input.jobId, file, i, err.message);
+          return { fileId: file.fileId, ok: false, error: err.message };
+        }
+        throw err;
+      }
+    }
+    return { fileId: file.fileId, ok: true };
+  }
+
+  /** The Catch of ProcessFile: a file whose processing kept failing after the retries. */
+  async recordFileFailure(input: StepInput): Promise<{ fileId: string; ok: false; error: string }> {
+    const job = await this.store.get(keys.job(input.accountId, input.jobId));
+    const file = (job?.files as JobFile[] | undefined)?.find((f) => f.fileId === input.fileId);
+    const reason = input.error?.Cause ?? input.error?.Error ?? 'processing failed';
+    if (job && file) {
+      const nodes = job.nodes as JobNode[];
+      const failedAt = nodes.findIndex((_n, i) => Number(job[counter(i, 'success')] ?? 0) < (job.files as JobFile[]).length);
+      await this.recordFailure(input.accountId, input.jobId, file, Math.max(0, failedAt), reason);
+    }
+    return { fileId: input.fileId!, ok: false, error: reason };
+  }
+
+  async finishJob(input: StepInput): Promise<{ status: string }> {
+    const jobKey = keys.job(input.accountId, input.jobId);
+    await this.releaseSlot(input.accountId, input.jobId);
+    const job = await this.store.get(jobKey);
+    if (!job || TERMINAL.includes(job.status as JobStatus)) return { status: String(job?.status ?? 'UNKNOWN') };
+    const failures = await this.store.queryPrefix(keys.account(input.accountId), keys.jobFailurePrefix(input.jobId));
+    const total = (job.files as JobFile[]).length;
+    const status: JobStatus = failures.length >= total ? 'FAILED' : 'COMPLETED';
+    const message =
+      status === 'FAILED' ? `All ${total} file(s) failed; see failed-files.` : failures.length ? `${failures.length} of ${total} file(s) failed.` : null;
+    try {
+      const done = await this.store.update(jobKey, {
+        set: { status, finishedAt: this.clock.now().toISOString(), message },
+        conditions: [{ attr: 'status', op: 'eq', value: 'IN_PROGRESS' }],
+      });
+      await this.emit(status === 'FAILED' ? 'job.failed' : 'job.completed', done);
+    } catch (err) {
+      if (!(err instanceof Conflict)) throw err;
+    }
+    return { status };
+  }
+
+  /** Every failure path of the state machine ends here; so does the execution-ended cleanup. */
+  async failJob(input: StepInput): Promise<{ status: string }> {
+    const reason = input.error?.Cause ?? input.error?.Error ?? 'the job failed';
+    await this.releaseSlot(input.accountId, input.jobId);
+    await this.markFailed(input.accountId, input.jobId, reason);
+    return { status: 'FAILED' };
+  }
+
+  // ---- helpers --------------------------------------------------------------------------------
+
+  private parseRequestData(raw: string | undefined): { nodes: JobNode[]; jobType: 'ephemeral' | 'template' } {
+    if (raw === undefined || raw.trim() === '') throw ValidationError.single(['body', 'request_data'], 'Field required', 'missing');
+    let data: unknown;
+    try {
+      data = JSON.parse(raw);
+    } catch (err) {
+      throw ValidationError.single(['body', 'request_data'], `request_data is not valid JSON: ${(err as Error).message}`, 'json_invalid');
+    }
+    if (!data || typeof data !== 'object' || Array.isArray(data)) {
+      throw ValidationError.single(['body', 'request_data'], 'request_data must be a JSON object', 'dict_type');
+    }
+    const obj = data as { job_nodes?: unknown; template_id?: unknown };
+    if ((obj.job_nodes === undefined) === (obj.template_id === undefined)) {
+      throw ValidationError.single(['body', 'request_data'], 'Give exactly one of job_nodes and template_id', 'value_error');
+    }
+    if (obj.template_id !== undefined) {
+      const template = typeof obj.template_id === 'string' ? findTemplate(obj.template_id) : undefined;
+      if (!template) throw new NotFound(`Template ${String(obj.template_id)} not found`);
+      return { nodes: planNodes(template.nodes, ['body', 'request_data', 'template_id']), jobType: 'template' };
+    }
+    return { nodes: planNodes(obj.job_nodes, ['body', 'request_data', 'job_nodes']), jobType: 'ephemeral' };
+  }
+
+  private async claimLaunch(accountId: string): Promise<void> {
+    const now = this.clock.now();
+    try {
+      await this.store.update(keys.gate(accountId), {
+        set: { lastLaunchAt: now.toISOString(), entity: ENTITY.gate },
+        conditions: [
+          { or: [{ attr: 'lastLaunchAt', op: 'notExists' }, { attr: 'lastLaunchAt', op: 'le', value: new Date(now.getTime() - LAUNCH_SPACING_MS).toISOString() }] },
+        ],
+        upsert: true,
+      });
+    } catch (err) {
+      if (err instanceof Conflict) throw new RateLimited('Jobs must be launched at least 1 second apart; retry shortly.', 1);
+      throw err;
+    }
+  }
+
+  private async releaseSlot(accountId: string, jobId: string): Promise<void> {
+    try {
+      await this.store.update(keys.job(accountId, jobId), { set: { slotHeld: false }, conditions: [{ attr: 'slotHeld', op: 'eq', value: true }] });
+    } catch (err) {
+      if (err instanceof Conflict) return; // not held (already released, or never taken)
+      throw err;
+    }
+    await this.store.update(keys.gate(accountId), { add: { running: -1 } });
+  }
+
+  private async markFailed(accountId: string, jobId: string, message: string): Promise<void> {
+    try {
+      const done = await this.store.update(keys.job(accountId, jobId), {
+        set: { status: 'FAILED', finishedAt: this.clock.now().toISOString(), message },
+        conditions: [{ attr: 'status', op: 'in', value: ['SCHEDULED', 'IN_PROGRESS'] }],
+      });
+      await this.emit('job.failed', done);
+    } catch (err) {
+      if (!(err instanceof Conflict)) throw err;
+    }
+  }
+
+  private async recordFailure(accountId: string, jobId: string, file: JobFile, nodeIndex: number, error: string): Promise<void> {
+    await this.store.put({
+      ...keys.jobFailure(accountId, jobId, file.fileId),
+      entity: ENTITY.jobFailure,
+      createdAt: this.clock.now().toISOString(),
+      document: file.filename,
+      error,
+    });
+    await this.store.update(keys.job(accountId, jobId), { add: { [counter(nodeIndex, 'failure')]: 1 } });
+  }
+
+  private async emit(type: string, job: StoredItem): Promise<void> {
+    const accountId = String(job.PK).replace(/^ACCT#/, '');
+    await this.events.publish(type, {
+      account_id: accountId,
+      job_id: job.id,
+      workflow_id: job.workflowId,
+      workflow_name: job.workflowName,
+      status: job.status,
+      job_type: job.jobType,
+      message: job.message ?? null,
+    });
+  }
+
+  private async load(accountId: string, jobId: string): Promise<StoredItem> {
+    const job = await this.store.get(keys.job(accountId, jobId));
+    if (!job) throw new NotFound('Job not found');
+    return job;
+  }
+
+  private toInformation(job: StoredItem): JobInformation {
+    const nodes = job.nodes as JobNode[];
+    const files = job.files as JobFile[];
+    const started = job.startedAt ? Date.parse(String(job.startedAt)) : undefined;
+    const ended = job.finishedAt ? Date.parse(String(job.finishedAt)) : undefined;
+    return {
+      id: String(job.id),
+      workflow_id: String(job.workflowId),
+      workflow_name: String(job.workflowName),
+      status: job.status as JobStatus,
+      created_at: job.createdAt,
+      runtime: started !== undefined ? isoDuration((ended ?? this.clock.now().getTime()) - started) : null,
+      input_file_ids: files.map((f) => f.fileId),
+      output_node_files: nodes.flatMap((n) => files.map((f) => ({ node_id: n.id, file_id: f.fileId, node_type: n.type, node_subtype: n.subtype }))),
+      job_type: job.jobType as JobInformation['job_type'],
+    };
+  }
+}

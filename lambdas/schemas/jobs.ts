@@ -1,0 +1,70 @@
+// Job and template shapes (api-shapes.md §2, §3).
+import { z } from 'zod';
+import { uuidParam } from './common';
+
+export const JobStatus = z.enum(['SCHEDULED', 'IN_PROGRESS', 'COMPLETED', 'STOPPED', 'FAILED']);
+
+export const JobInformation = z
+  .object({
+    id: z.uuid(),
+    workflow_id: z.uuid(),
+    workflow_name: z.string(),
+    status: JobStatus,
+    created_at: z.iso.datetime(),
+    runtime: z.string().nullable(),
+    input_file_ids: z.array(z.string()).nullable(),
+    output_node_files: z
+      .array(z.object({ node_id: z.string(), file_id: z.string(), node_type: z.string(), node_subtype: z.string() }))
+      .nullable(),
+    job_type: z.enum(['ephemeral', 'persistent', 'scheduled', 'template']),
+  })
+  .meta({ id: 'JobInformation' });
+
+export const JobDetails = z
+  .object({
+    id: z.uuid(),
+    processing_status: z.enum(['SCHEDULED', 'IN_PROGRESS', 'SUCCESS', 'COMPLETED_WITH_ERRORS', 'STOPPED', 'FAILED']),
+    node_stats: z.array(
+      z.object({
+        node_name: z.string().nullable(),
+        node_type: z.string().nullable(),
+        node_subtype: z.string().nullable(),
+        ready: z.number().int(),
+        in_progress: z.number().int(),
+        success: z.number().int(),
+        failure: z.number().int(),
+      }),
+    ),
+    message: z.string().nullable(),
+  })
+  .meta({ id: 'JobDetails' });
+
+export const JobFailedFiles = z
+  .object({ failed_files: z.array(z.object({ document: z.string(), error: z.string() })) })
+  .meta({ id: 'JobFailedFiles' });
+
+export const CancelResponse = z.object({ id: z.string(), status: z.string(), message: z.string() });
+
+export const CreateJobForm = z
+  .object({
+    request_data: z.string().meta({ description: 'JSON text: {"job_nodes":[{name,type,subtype,settings}]} or {"template_id":"..."}' }),
+    input_files: z.array(z.string().meta({ format: 'binary' })).optional(),
+  })
+  .meta({ id: 'Body_create_job' });
+
+export const JobIdParams = z.object({ job_id: uuidParam });
+export const JobListQuery = z.object({ workflow_id: uuidParam.optional(), status: z.string().optional() });
+export const DownloadQuery = z.object({ file_id: z.string().min(1), node_id: z.string().optional() });
+
+export const TemplateNode = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  subtype: z.string(),
+  settings: z.record(z.string(), z.unknown()).nullable(),
+});
+export const TemplateListItem = z
+  .object({ id: z.string(), name: z.string(), description: z.string(), version: z.string(), last_updated: z.string() })
+  .meta({ id: 'TemplateListItem' });
+export const TemplateDetail = TemplateListItem.extend({ nodes: z.array(TemplateNode) }).meta({ id: 'TemplateDetail' });
+export const TemplateIdParams = z.object({ template_id: z.string().min(1) });

@@ -1,0 +1,190 @@
+// On-demand jobs end to end: the real job ASL runs in the Step Functions stand-in, tasks call the
+// same handlers CDK deploys, outputs land in s3rver, events reach the notification recorder through
+// the EventBridge stand-in.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DynamoDBClient, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { eventually, startTestStack, type TestStack } from '../support/local-stack';
+
+const corpus = resolve(process.cwd(), '../shared/corpus/docs');
+let stack: TestStack;
+
+before(async () => {
+  stack = await startTestStack();
+});
+after(async () => {
+  await stack?.close();
+});
+
+const sampleNodes = [
+  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
+  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 400, new_after_n_chars: 300, overlap: 0 } },
+  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
+];
+
+function jobForm(requestData: unknown, files: { name: string; data: Uint8Array; type?: string }[]): FormData {
+  const form = new FormData();
+  form.append('request_data', JSON.stringify(requestData));
+  for (const f of files) form.append('input_files', new Blob([f.data], { type: f.type ?? 'application/octet-stream' }), f.name);
+  return form;
+}
+
+async function launch(form: FormData) {
+  // Launches must be at least one second apart.
+  for (;;) {
+    const r = await stack.call('POST', '/api/v1/jobs/', { raw: form });
+    if (r.status !== 429) return r;
+    await new Promise((res) => setTimeout(res, 300));
+  }
+}
+
+async function waitForStatus(id: string, statuses: string[]) {
+  return eventually(async () => {
+    const r = await stack.call('GET', `/api/v1/jobs/${id}`);
+    return statuses.includes(r.body.status) ? r.body : undefined;
+  }, `job ${id} to reach ${statuses.join('/')}`, 120_000);
+}
+
+test('the sample job partition → chunk_by_title → embed completes and its output downloads', async () => {
+  const text = readFileSync(resolve(corpus, 'book-war-and-peace-1p.txt'));
+  const created = await launch(jobForm({ job_nodes: sampleNodes }, [{ name: 'war-and-peace.txt', data: text, type: 'text/plain' }]));
+  assert.equal(created.status, 200, created.text);
+  assert.equal(created.body.status, 'SCHEDULED');
+  assert.equal(created.body.job_type, 'ephemeral');
+  assert.equal(created.body.input_file_ids.length, 1);
+  assert.equal(created.body.output_node_files.length, 3);
+
+  const done = await waitForStatus(created.body.id, ['COMPLETED', 'FAILED']);
+  assert.equal(done.status, 'COMPLETED');
+  assert.match(done.runtime, /^PT[\d.]+S$/);
+
+  const fileId = created.body.input_file_ids[0];
+  const out = await stack.call('GET', `/api/v1/jobs/${created.body.id}/download?file_id=${fileId}`);
+  assert.equal(out.status, 200);
+  assert.ok(Array.isArray(out.body) && out.body.length > 0);
+  for (const el of out.body) {
+    assert.equal(el.type === 'CompositeElement' || el.type === 'Table' || el.type === 'TableChunk', true, el.type);
+    assert.ok(el.text.length <= 400);
+    assert.equal(el.embeddings.length, 384);
+  }
+  // an intermediate node's output by node_id
+  const partitionNode = created.body.output_node_files.find((n: { node_type: string }) => n.node_type === 'partition');
+  const parts = await stack.call('GET', `/api/v1/jobs/${created.body.id}/download?file_id=${fileId}&node_id=${partitionNode.node_id}`);
+  assert.equal(parts.status, 200);
+  assert.ok(parts.body.every((e: { type: string }) => e.type !== 'CompositeElement'));
+
+  const details = await stack.call('GET', `/api/v1/jobs/${created.body.id}/details`);
+  assert.equal(details.body.processing_status, 'SUCCESS');
+  assert.deepEqual(details.body.node_stats.map((n: { success: number }) => n.success), [1, 1, 1]);
+
+  await stack.eventsIdle();
+  const ddb = new DynamoDBClient({ region: 'us-east-1', endpoint: stack.endpoints.dynamodb });
+  const notes = await ddb.send(
+    new QueryCommand({ TableName: stack.env.TABLE_NAME, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': { S: 'ACCT#default#NOTES' } } }),
+  );
+  ddb.destroy();
+  const types = (notes.Items ?? []).filter((i) => i.payload?.M?.job_id?.S === created.body.id).map((i) => i.eventType!.S);
+  assert.deepEqual(types, ['job.scheduled', 'job.in_progress', 'job.completed']);
+});
+
+test('a bad document fails alone: recorded in failed-files, the other file completes', async () => {
+  const good = readFileSync(resolve(corpus, 'fake-text.txt'));
+  const created = await launch(
+    jobForm({ job_nodes: sampleNodes.slice(0, 1) }, [
+      { name: 'good.txt', data: good, type: 'text/plain' },
+      { name: 'broken.pdf', data: Buffer.from('%PDF-1.7\n garbage that is not a pdf'), type: 'application/pdf' },
+    ]),
+  );
+  assert.equal(created.status, 200, created.text);
+  const done = await waitForStatus(created.body.id, ['COMPLETED', 'FAILED']);
+  assert.equal(done.status, 'COMPLETED');
+  const failed = await stack.call('GET', `/api/v1/jobs/${created.body.id}/failed-files`);
+  assert.equal(failed.body.failed_files.length, 1);
+  assert.equal(failed.body.failed_files[0].document, 'broken.pdf');
+  assert.ok(failed.body.failed_files[0].error.length > 0);
+  const details = await stack.call('GET', `/api/v1/jobs/${created.body.id}/details`);
+  assert.equal(details.body.processing_status, 'COMPLETED_WITH_ERRORS');
+});
+
+test('launches closer than one second apart are rate limited with a 429', async () => {
+  await new Promise((r) => setTimeout(r, 1100));
+  const form = () => jobForm({ template_id: 'fast_partition' }, [{ name: 'a.txt', data: Buffer.from('Hello there.'), type: 'text/plain' }]);
+  const first = await stack.call('POST', '/api/v1/jobs/', { raw: form() });
+  assert.equal(first.status, 200, first.text);
+  assert.equal(first.body.job_type, 'template');
+  const second = await stack.call('POST', '/api/v1/jobs/', { raw: form() });
+  assert.equal(second.status, 429);
+  assert.equal(typeof second.body.detail, 'string');
+  assert.ok(second.headers.get('retry-after'));
+  await waitForStatus(first.body.id, ['COMPLETED']);
+});
+
+test('with five jobs running a new job stays SCHEDULED, then runs when a slot frees; cancel stops a waiting job', async () => {
+  const ddb = new DynamoDBClient({ region: 'us-east-1', endpoint: stack.endpoints.dynamodb });
+  const setRunning = (n: number) =>
+    ddb.send(
+      new UpdateItemCommand({
+        TableName: stack.env.TABLE_NAME,
+        Key: { PK: { S: 'ACCT#default' }, SK: { S: 'GATE' } },
+        UpdateExpression: 'SET running = :n',
+        ExpressionAttributeValues: { ':n': { N: String(n) } },
+      }),
+    );
+  await setRunning(5);
+  const form = () => jobForm({ template_id: 'fast_partition' }, [{ name: 'b.txt', data: Buffer.from('Waiting for a slot.'), type: 'text/plain' }]);
+  const waiting = await launch(form());
+  const cancelled = await launch(form());
+  await new Promise((r) => setTimeout(r, 3000));
+  assert.equal((await stack.call('GET', `/api/v1/jobs/${waiting.body.id}`)).body.status, 'SCHEDULED');
+
+  const cancel = await stack.call('POST', `/api/v1/jobs/${cancelled.body.id}/cancel`);
+  assert.equal(cancel.status, 200);
+  assert.equal((await stack.call('GET', `/api/v1/jobs/${cancelled.body.id}`)).body.status, 'STOPPED');
+
+  await setRunning(4);
+  const done = await waitForStatus(waiting.body.id, ['COMPLETED', 'FAILED']);
+  assert.equal(done.status, 'COMPLETED');
+  ddb.destroy();
+});
+
+test('request validation: bad request_data, unknown node types, bad settings, too many files, missing file_id', async () => {
+  const cases: [unknown, string][] = [
+    [{ job_nodes: [{ name: 'x', type: 'teleport', subtype: 'y' }] }, 'type'],
+    [{ job_nodes: [{ name: 'c', type: 'chunk', subtype: 'chunk_by_title', settings: {} }] }, 'type'],
+    [{ job_nodes: [sampleNodes[0], { name: 'c', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 100, overlap: 200 } }] }, 'overlap'],
+    [{}, 'request_data'],
+  ];
+  for (const [data, field] of cases) {
+    const r = await stack.call('POST', '/api/v1/jobs/', { raw: jobForm(data, [{ name: 'a.txt', data: Buffer.from('x') }]) });
+    assert.equal(r.status, 422, `${JSON.stringify(data)} → ${r.text}`);
+    assert.ok(r.body.detail.some((d: { loc: unknown[] }) => d.loc.includes(field)), r.text);
+  }
+  const notJson = new FormData();
+  notJson.append('request_data', '{nope');
+  notJson.append('input_files', new Blob(['x']), 'a.txt');
+  assert.equal((await stack.call('POST', '/api/v1/jobs/', { raw: notJson })).status, 422);
+
+  const many = jobForm({ template_id: 'fast_partition' }, Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.txt`, data: Buffer.from('x') })));
+  assert.equal((await stack.call('POST', '/api/v1/jobs/', { raw: many })).status, 422);
+
+  const unknownTemplate = await stack.call('POST', '/api/v1/jobs/', { raw: jobForm({ template_id: 'nope' }, [{ name: 'a.txt', data: Buffer.from('x') }]) });
+  assert.equal(unknownTemplate.status, 404);
+
+  const list = await stack.call('GET', '/api/v1/jobs/');
+  const anyJob = list.body[0];
+  assert.equal((await stack.call('GET', `/api/v1/jobs/${anyJob.id}/download`)).status, 422);
+  assert.equal((await stack.call('GET', '/api/v1/jobs/4f1f7a53-3a6d-4c55-9a43-1f1f9c1f0b11')).status, 404);
+});
+
+test('templates list and detail', async () => {
+  const list = await stack.call('GET', '/api/v1/templates/');
+  assert.equal(list.status, 200);
+  assert.ok(list.body.some((t: { id: string }) => t.id === 'hi_res_partition'));
+  const one = await stack.call('GET', '/api/v1/templates/hi_res_partition');
+  assert.equal(one.body.nodes[0].type, 'partition');
+  const missing = await stack.call('GET', '/api/v1/templates/nonexistent_template');
+  assert.equal(missing.status, 404);
+  assert.equal(missing.body.detail, 'Template nonexistent_template not found');
+});
