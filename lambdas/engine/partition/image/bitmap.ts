@@ -88,3 +88,24 @@ export function grayToPng(gray: Uint8Array, width: number, height: number, defla
   for (const p of parts) { png.set(p, o); o += p.length; }
   return png;
 }
+
+/** Bilinear resize of 8-bit gray pixels. */
+export function resizeGray(gray: Uint8Array, width: number, height: number, newW: number, newH: number): Uint8Array {
+  const out = new Uint8Array(newW * newH);
+  const sx = width / newW, sy = height / newH;
+  for (let y = 0; y < newH; y++) {
+    const fy = Math.max(0, (y + 0.5) * sy - 0.5);
+    const y0 = Math.min(height - 1, Math.floor(fy));
+    const y1 = Math.min(height - 1, y0 + 1);
+    const wy = fy - y0;
+    for (let x = 0; x < newW; x++) {
+      const fx = Math.max(0, (x + 0.5) * sx - 0.5);
+      const x0 = Math.min(width - 1, Math.floor(fx));
+      const x1 = Math.min(width - 1, x0 + 1);
+      const wx = fx - x0;
+      const a = gray[y0 * width + x0]!, b = gray[y0 * width + x1]!, c = gray[y1 * width + x0]!, d = gray[y1 * width + x1]!;
+      out[y * newW + x] = (a * (1 - wx) * (1 - wy) + b * wx * (1 - wy) + c * (1 - wx) * wy + d * wx * wy + 0.5) | 0;
+    }
+  }
+  return out;
+}

@@ -4,3 +4,8 @@ declare module 'heic-decode' {
   function decode(input: { buffer: ArrayBuffer | Uint8Array }): Promise<DecodedImage>;
   export default decode;
 }
+
+// Types for pngjs's synchronous reader (the package ships no typings).
+declare module 'pngjs' {
+  export const PNG: { sync: { read(buffer: Buffer, options?: { skipRescale?: boolean }): { width: number; height: number; data: Buffer } } };
+}

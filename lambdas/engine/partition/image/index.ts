@@ -3,17 +3,23 @@
 // multi-page TIFF), then OCR and the shared layout. An image with no real text becomes one Image
 // element, as the open-source library's hi_res does for photos.
 import decodeHeic from 'heic-decode';
-import * as UTIF from 'utif2';
+import * as jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
+import UTIF from 'utif2';
 import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../domain/errors';
 import { makeElement, type Element } from '../../elements';
 import { hasRealText, ocrPageElements } from '../ocr/layout';
 import { availableOcrLanguages, recognize } from '../ocr/tesseract';
 import type { FormatContext } from '../types';
 import { resolveVlmProvider } from '../vlm';
-import { grayToBmp, toGray } from './bitmap';
+import { grayToBmp, resizeGray, toGray } from './bitmap';
 import { imageSize, MAX_IMAGE_PIXELS } from './header';
 
 interface Decoded { bmp: Uint8Array; gray?: Uint8Array; width: number; height: number }
+
+/** Images smaller than this (pixels) are upscaled before OCR: Tesseract wants ~20px text. */
+const OCR_TARGET_PIXELS = 3_500_000;
+const MAX_UPSCALE = 3;
 
 const MAX_TIFF_PAGES = 50;
 
@@ -48,10 +54,12 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
     }
     let ocr;
     try {
-      ocr = await recognize(p.bmp, langs);
+      ocr = await recognize(ocrInput(p), langs);
     } catch (err) {
       throw new UnprocessableDocument(`Cannot decode the ${filetype} image: ${(err as Error)?.message ?? err}`);
     }
+    const k = ocrScale(p);
+    if (k !== 1) for (const l of ocr.lines) { scaleBox(l, 1 / k); for (const w of l.words) scaleBox(w, 1 / k); }
     const extra = note ? { partitioner_note: note } : undefined;
     if (!hasRealText(ocr)) {
       const md: Record<string, unknown> = { page_number: pageNumber, ...extra };
@@ -67,6 +75,29 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
     }));
   }
   return out;
+}
+
+function ocrScale(p: Decoded): number {
+  const px = p.width * p.height;
+  if (!p.gray || px >= OCR_TARGET_PIXELS) return 1;
+  return Math.min(MAX_UPSCALE, Math.sqrt(OCR_TARGET_PIXELS / px));
+}
+
+/** The image Tesseract sees: small images upscaled (bilinear) so text reaches a readable height. */
+function ocrInput(p: Decoded): Uint8Array {
+  const k = ocrScale(p);
+  if (k === 1 || !p.gray) return p.bmp;
+  const w = Math.round(p.width * k), h = Math.round(p.height * k);
+  return grayToBmp(resizeGray(p.gray, p.width, p.height, w, h), w, h);
+}
+
+function scaleBox(b: { x0: number; y0: number; x1: number; y1: number }, k: number): void {
+  b.x0 *= k; b.y0 *= k; b.x1 *= k; b.y1 *= k;
+}
+
+function grayPage(rgba: Uint8Array, w: number, h: number): Decoded {
+  const gray = toGray(rgba, w, h);
+  return { bmp: grayToBmp(gray, w, h), gray, width: w, height: h };
 }
 
 async function decodePages(data: Uint8Array, filetype: string, width: number, height: number): Promise<Decoded[]> {
@@ -90,9 +121,17 @@ async function decodePages(data: Uint8Array, filetype: string, width: number, he
       if (pages.length) return pages;
       throw new Error('no readable page');
     }
+    if (filetype === 'jpg') {
+      const img = jpeg.decode(data, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_IMAGE_PIXELS / 1e6, maxMemoryUsageInMB: 1024 });
+      return [grayPage(img.data, img.width, img.height)];
+    }
+    if (filetype === 'png') {
+      const img = PNG.sync.read(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+      return [grayPage(new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength), img.width, img.height)];
+    }
   } catch (err) {
     throw new UnprocessableDocument(`Cannot decode the ${filetype} image: ${(err as Error)?.message ?? err}`);
   }
-  // PNG, JPEG, BMP: Tesseract (Leptonica) decodes them itself.
+  // BMP: Tesseract (Leptonica) decodes it itself.
   return [{ bmp: data, width, height }];
 }

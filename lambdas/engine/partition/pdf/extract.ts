@@ -96,10 +96,12 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   const n = m.FPDFText_CountChars(tp);
   if (n <= 0) return;
   raw.chars = n;
-  // Layout of the scratch area: [0,16) rect, [16,300) font name buffer, [512, ...) text.
+  // Scratch layout: [0,16) rect, [16,32) origin, [32,56) matrix, [64,330) font name, [512, ...) text.
   const base = scratch.get(512 + (n + 1) * 2);
   const rect = base;
-  const nameBuf = base + 16;
+  const originPtr = base + 16;
+  const matPtr = base + 32;
+  const nameBuf = base + 64;
   const textPtr = base + 512;
   m.FPDFText_GetText(tp, 0, n, textPtr);
   const u16 = new Uint16Array(heap(m).HEAPU8.buffer, textPtr, n).slice();
@@ -152,7 +154,17 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
       else t += String.fromCharCode(c);
     }
     if (!t) return;
-    const size = m.FPDFText_GetFontSize(tp, s) || Math.abs(a[1]! - a[3]!);
+    // Effective size: the nominal font size scaled by the text matrix (PDFs that draw with a
+    // 1pt font and a scaling matrix report 1 otherwise).
+    const nominal = m.FPDFText_GetFontSize(tp, s);
+    let scale = 1, rotated = false;
+    if (m.FPDFText_GetMatrix(tp, s, matPtr)) {
+      const f = heap(m).HEAPF32, o = matPtr >> 2;
+      const [ma, mb, mc, md] = [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!];
+      scale = Math.hypot(mc, md) || 1;
+      rotated = Math.abs(mb) > Math.abs(ma) + 1e-6;
+    }
+    const size = nominal * scale || Math.abs(a[1]! - a[3]!) || 1;
     const obj = m.FPDFText_GetTextObject(tp, s);
     if (obj !== lastObj) {
       lastObj = obj;
@@ -165,17 +177,16 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     const x1 = Math.max(a[0]!, b[0]!, a[2]!, b[2]!);
     let top = Math.max(a[1]!, b[1]!, a[3]!, b[3]!);
     let bottom = Math.min(a[1]!, b[1]!, a[3]!, b[3]!);
-    // Fonts with huge ascent/descent (math fonts) give boxes spanning several lines: rebuild the
-    // box around the baseline.
-    if (top - bottom > 1.45 * size && m.FPDFText_GetCharOrigin(tp, s, rect, rect + 8)) {
-      const baseline = new Float64Array(heap(m).HEAPU8.buffer, rect + 8, 1)[0]!;
-      top = baseline + 0.85 * size;
-      bottom = baseline - 0.25 * size;
+    // The vertical extent comes from the baseline and the effective size: loose boxes follow the
+    // font's ascent/descent (several lines tall for math fonts) and ignore a scaling matrix.
+    if (!rotated && m.FPDFText_GetCharOrigin(tp, s, originPtr, originPtr + 8)) {
+      const baseline = new Float64Array(heap(m).HEAPU8.buffer, originPtr + 8, 1)[0]!;
+      top = baseline + 0.8 * size;
+      bottom = baseline - 0.22 * size;
     }
     const w: Word = { t, x0, x1, y0: H - top, y1: H - bottom, size, bold: lastStyle.bold, italic: lastStyle.italic };
     // Vertical text (rotated margins such as arXiv stamps) is kept apart from the body.
-    if (t.length >= 3 && x1 - x0 < (top - bottom) * 0.3) w.rotated = true;
-    else if (t.length === 1 && m.FPDFText_GetCharAngle(tp, s) > 0.1) w.rotated = true;
+    if (rotated) w.rotated = true;
     words.push(w);
   };
 

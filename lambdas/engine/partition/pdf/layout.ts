@@ -55,8 +55,11 @@ function findTables(lines: Line[], body: number): { start: number; end: number; 
     if (multi.length >= 3) {
       const cols = columnsOf(rows.flatMap((r) => r.segs));
       const avgCell = multi.reduce((s, r) => s + r.segs.reduce((a, g) => a + g.text.length, 0) / r.segs.length, 0) / multi.length;
+      const cells = multi.flatMap((r) => r.segs);
+      const avgWords = cells.reduce((a, g) => a + g.words.length, 0) / cells.length;
       const aligned = multi.filter((r) => r.segs.length >= Math.min(2, cols.length)).length / multi.length;
-      if (cols.length >= 2 && avgCell <= 40 && aligned >= 0.8) out.push({ start: i, end: j, cols });
+      // Columns of prose (two-column layouts) have long, wordy cells; tables have short ones.
+      if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8) out.push({ start: i, end: j, cols });
     }
     i = j + 1;
   }
@@ -103,8 +106,22 @@ const BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u
 function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2): Block[] {
   const blocks: Block[] = [];
   const open: Block[] = [];
+  const rotatedOpen: Block[] = [];
   for (const s of segs) {
     let target: Block | undefined;
+    if (s.words.some((w) => w.rotated)) {
+      // Vertical text: one block per column of glyphs, read top to bottom.
+      const r = rotatedOpen.find((b) => Math.abs(b.x0 - s.x0) < Math.max(body, s.size) && s.y0 - b.y1 < 3 * Math.max(body, s.size));
+      if (r) {
+        r.lines.push(s);
+        Object.assign(r, union([r, s]));
+      } else {
+        const b: Block = { lines: [s], size: s.size, x0: s.x0, y0: s.y0, x1: s.x1, y1: s.y1 };
+        blocks.push(b);
+        rotatedOpen.push(b);
+      }
+      continue;
+    }
     if (!s.words.some((w) => w.rotated)) {
       for (let k = open.length - 1; k >= Math.max(0, open.length - 10); k--) {
         const b = open[k]!;
@@ -142,23 +159,7 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2): Block[
       if (open.length > 12) open.shift();
     }
   }
-  // Rotated single characters stacked vertically: join into one block per column of glyphs.
-  return mergeRotated(blocks, body);
-}
-
-function mergeRotated(blocks: Block[], body: number): Block[] {
-  const out: Block[] = [];
-  for (const b of blocks) {
-    const rot = b.lines.every((l) => l.words.every((w) => w.rotated));
-    const prev = out[out.length - 1];
-    if (rot && prev && prev.lines.every((l) => l.words.every((w) => w.rotated)) && Math.abs(prev.x0 - b.x0) < body && b.y0 - prev.y1 < 3 * body) {
-      prev.lines.push(...b.lines);
-      Object.assign(prev, union([prev, b]));
-      continue;
-    }
-    out.push(b);
-  }
-  return out;
+  return blocks;
 }
 
 /** Recursive XY-cut: vertical (column) cuts first, then horizontal bands; else top-to-bottom. */
@@ -264,7 +265,11 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       continue;
     }
     if (b.table) {
-      const text = b.table.map((r) => r.filter(Boolean).join(' ')).join(' ').replace(/\s+/g, ' ').trim();
+      // Text-layer tables read column by column, as the open-source library's text boxes do for
+      // stacked cells; OCR'd tables row by row.
+      const grid = b.table;
+      const cells = opts.ocr ? grid.flat() : (grid[0] ?? []).flatMap((_, c) => grid.map((r) => r[c] ?? ''));
+      const text = cells.filter(Boolean).join(' ').replace(/\s+/g, ' ').trim();
       out.push(makeElement('Table', text, { ...md, text_as_html: tableHtml(b.table) }));
       continue;
     }
