@@ -57,7 +57,7 @@ class DocxReader {
   private hasBreaks = false;
   readonly out: Element[] = [];
 
-  constructor(files: Map<string, Uint8Array>, private readonly includePageBreaks: boolean) {
+  constructor(files: Map<string, Uint8Array>) {
     this.files = files;
     this.rels = readRels(zipText(files, 'word/_rels/document.xml.rels'));
     const stylesXml = zipText(files, 'word/styles.xml');
@@ -124,10 +124,9 @@ class DocxReader {
     return this.hasBreaks ? { page_number: this.page } : {};
   }
 
+  /** PageBreak elements (includePageBreaks) are inserted by the pipeline where page_number changes. */
   private pageBreak(): void {
-    if (!this.hasBreaks) return;
-    this.page++;
-    if (this.includePageBreaks) this.out.push(makeElement('PageBreak', '', { page_number: this.page - 1 }));
+    if (this.hasBreaks) this.page++;
   }
 
   private emitHeaderFooter(sectPr: DomElement, kind: 'header' | 'footer'): void {
@@ -353,11 +352,11 @@ function parseXmlAllIn(root: DomElement, name: string): DomElement[] {
   return out;
 }
 
-export const partitionDocx: FormatPartitioner = async (data, ctx) => {
+export const partitionDocx: FormatPartitioner = async (data) => {
   const files = readZip(data, 'docx', (n) => n.startsWith('word/') && (n.endsWith('.xml') || n.endsWith('.rels')));
   if (!files.has('word/document.xml')) throw new UnprocessableDocument('docx: word/document.xml is missing (not a Word document?)');
   try {
-    return new DocxReader(files, ctx.options.includePageBreaks).read();
+    return new DocxReader(files).read();
   } catch (err) {
     return corrupt('docx', err);
   }

@@ -227,7 +227,6 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
         if (notes) slideEls.push(...notesElements(files, notes, md));
       }
       out.push(...assignHeadingParents(slideEls));
-      if (ctx.options.includePageBreaks && i < slidePaths.length - 1) out.push(makeElement('PageBreak', '', md));
     });
     return out;
   } catch (err) {
