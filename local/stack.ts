@@ -97,6 +97,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       stops.push(az.stop);
       endpoints.azureBlob = az.endpoint;
       process.env.AZURITE_CONNECTION_STRING = az.connectionString;
+      // Account-name/key configs reach Azurite instead of <account>.blob.core.windows.net.
+      process.env.AZURE_STORAGE_BLOB_ENDPOINT = az.endpoint.replace(az.accountName, '{account}');
       log(`azure blob azurite             ${az.endpoint}`);
     }
 
