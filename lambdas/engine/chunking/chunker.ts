@@ -27,12 +27,45 @@ function isTableFamily(e: Element): boolean {
 // Pre-chunks
 // ------------------------------------------------------------------------------------------------
 
+/** Normalised element texts, computed once per element per chunking run. */
+type NormCache = Map<Element, string>;
+
+function normalizedText(e: Element, cache: NormCache): string {
+  let t = cache.get(e);
+  if (t === undefined) {
+    t = !e.text ? '' : e.type === 'CodeSnippet' ? e.text : normalizeWhitespace(e.text);
+    cache.set(e, t);
+  }
+  return t;
+}
+
 class PreChunk {
   private textCache: string | undefined;
+  /** Sum of lengths and count of the non-empty normalised element texts (no overlap prefix). */
+  private readonly segLen: number;
+  private readonly segCount: number;
   constructor(
     readonly elements: Element[],
     readonly overlapPrefix: string,
-  ) {}
+    private readonly cache: NormCache,
+  ) {
+    let len = 0;
+    let count = 0;
+    for (const e of elements) {
+      const t = normalizedText(e, cache);
+      if (t) {
+        len += t.length;
+        count += 1;
+      }
+    }
+    this.segLen = len;
+    this.segCount = count;
+  }
+
+  private static joinedLength(prefix: string, segLen: number, segCount: number): number {
+    const n = segCount + (prefix ? 1 : 0);
+    return prefix.length + segLen + (n > 1 ? (n - 1) * SEPARATOR.length : 0);
+  }
 
   /** Element texts (whitespace-normalised, CodeSnippet kept verbatim) joined by a blank line. */
   get text(): string {
@@ -40,16 +73,16 @@ class PreChunk {
       const segs: string[] = [];
       if (this.overlapPrefix) segs.push(this.overlapPrefix);
       for (const e of this.elements) {
-        if (!e.text) continue;
-        if (e.type === 'CodeSnippet') segs.push(e.text);
-        else {
-          const t = normalizeWhitespace(e.text);
-          if (t) segs.push(t);
-        }
+        const t = normalizedText(e, this.cache);
+        if (t) segs.push(t);
       }
       this.textCache = segs.join(SEPARATOR);
     }
     return this.textCache;
+  }
+
+  get textLength(): number {
+    return PreChunk.joinedLength(this.overlapPrefix, this.segLen, this.segCount);
   }
 
   overlapTail(o: ResolvedOptions): string {
@@ -63,12 +96,12 @@ class PreChunk {
 
   canCombine(next: PreChunk, o: ResolvedOptions): boolean {
     if (this.hasTable() || next.hasTable()) return false;
-    if (this.text.length >= o.combineUnder) return false;
-    return this.combine(next).text.length <= o.hardMax;
+    if (this.textLength >= o.combineUnder) return false;
+    return PreChunk.joinedLength(this.overlapPrefix, this.segLen + next.segLen, this.segCount + next.segCount) <= o.hardMax;
   }
 
   combine(next: PreChunk): PreChunk {
-    return new PreChunk(this.elements.concat(next.elements), this.overlapPrefix);
+    return new PreChunk(this.elements.concat(next.elements), this.overlapPrefix, this.cache);
   }
 }
 
@@ -79,7 +112,10 @@ class PreChunkBuilder {
   private segments = 0;
   private textLen = 0;
 
-  constructor(private readonly o: ResolvedOptions) {}
+  constructor(
+    private readonly o: ResolvedOptions,
+    private readonly cache: NormCache,
+  ) {}
 
   get isEmpty(): boolean {
     return this.elements.length === 0;
@@ -111,7 +147,7 @@ class PreChunkBuilder {
 
   flush(): PreChunk | undefined {
     if (this.elements.length === 0) return undefined;
-    const pc = new PreChunk(this.elements, this.overlapPrefix);
+    const pc = new PreChunk(this.elements, this.overlapPrefix, this.cache);
     let tail = pc.overlapTail(this.o);
     if (this.elements.length === 1 && isTableFamily(this.elements[0]!)) tail = '';
     this.elements = [];
@@ -143,7 +179,7 @@ function pageBoundary(): Boundary {
 /** Element vectors for by_similarity, index-aligned with the input (undefined for empty text). */
 export type ElementVectors = (ArrayLike<number> | undefined)[];
 
-function buildPreChunks(elements: readonly Element[], o: ResolvedOptions, vectors?: ElementVectors): PreChunk[] {
+function buildPreChunks(elements: readonly Element[], o: ResolvedOptions, cache: NormCache, vectors?: ElementVectors): PreChunk[] {
   const boundaries: Boundary[] = [];
   if (o.strategy === 'by_title') {
     boundaries.push((e) => e.type === 'Title');
@@ -157,7 +193,7 @@ function buildPreChunks(elements: readonly Element[], o: ResolvedOptions, vector
   const useSimilarity = o.strategy === 'by_similarity' && vectors !== undefined;
 
   const out: PreChunk[] = [];
-  const b = new PreChunkBuilder(o);
+  const b = new PreChunkBuilder(o, cache);
   const flush = () => {
     const pc = b.flush();
     if (pc) out.push(pc);
@@ -404,7 +440,8 @@ function escape(s: string): string {
 
 /** Runs both phases over `elements` with resolved options; ids are left empty for the caller. */
 export function chunkCore(elements: readonly Element[], o: ResolvedOptions, vectors?: ElementVectors): Element[] {
-  let preChunks = buildPreChunks(elements, o, vectors);
+  const cache: NormCache = new Map();
+  let preChunks = buildPreChunks(elements, o, cache, vectors);
   if (o.strategy === 'by_title') preChunks = combinePreChunks(preChunks, o);
   const split = makeSplitter(o.hardMax, o.overlap);
   const out: Element[] = [];

@@ -28,8 +28,11 @@ export function pyRstrip(s: string): string {
 }
 /** `" ".join(s.split())`: trims and collapses every whitespace run to one space. */
 export function normalizeWhitespace(s: string): string {
+  // -- most element texts are already normal: test (no allocation) before replacing --
+  if (!NEEDS_NORMALIZING.test(s)) return s;
   return pyStrip(s).replace(WS_RUN, ' ');
 }
+const NEEDS_NORMALIZING = new RegExp(`[${WS.replace(' ', '')}]|  |^ | $`);
 
 export type Splitter = (s: string) => [string, string];
 

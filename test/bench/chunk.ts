@@ -1,0 +1,85 @@
+// npm run bench:chunk — chunking throughput (elements per second) for by_title (and basic, by_page
+// for reference) over the largest corpus documents. Elements come from our partition engine (fast
+// strategy; its time is not counted); a document it cannot read is skipped with a note. The figure
+// that matters: by_title with defaults, target ≥ 50,000 elements/s.
+// Usage: node --import tsx test/bench/chunk.ts [--rounds N]
+import { readFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chunkElements, type ChunkingOptions } from '../../lambdas/engine/chunking/index';
+import type { Element } from '../../lambdas/engine/elements';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const docsDir = path.resolve(repoRoot, '../shared/corpus/docs');
+const DOCS = ['DA-619p.pdf', 'pdf2image-memory-error-test-400p.pdf', 'failure-after-repair.pdf', 'handbook-872p.docx', 'example-10k.html'];
+const roundsArg = process.argv.indexOf('--rounds');
+const ROUNDS = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 5;
+
+const CONFIGS: [string, ChunkingOptions][] = [
+  ['by_title (defaults: max 500, orig_elements on)', { strategy: 'by_title' }],
+  ['by_title (max 1500, orig_elements off)', { strategy: 'by_title', max_characters: 1500, include_orig_elements: false }],
+  ['basic (defaults)', { strategy: 'basic' }],
+  ['by_page (defaults)', { strategy: 'by_page' }],
+];
+
+async function loadElements(file: string): Promise<Element[] | string> {
+  const p = path.join(docsDir, file);
+  if (!existsSync(p)) return 'not in corpus';
+  try {
+    const { partition } = await import('../../lambdas/engine/partition/index');
+    const t = performance.now();
+    const res = await partition({ data: readFileSync(p), filename: file }, { strategy: 'fast' });
+    console.log(`  partitioned ${file}: ${res.elements.length} elements in ${((performance.now() - t) / 1000).toFixed(1)} s (not counted)`);
+    return res.elements;
+  } catch (err) {
+    return `partition failed: ${(err as Error).message.slice(0, 120)}`;
+  }
+}
+
+/** Elements per second of wall time and per second of this process's CPU time (robust to a busy machine). */
+function measure(elements: Element[], options: ChunkingOptions): { perSec: number; perCpuSec: number; chunks: number } {
+  chunkElements(elements, options); // warm-up
+  let chunks = 0;
+  const t = performance.now();
+  const c0 = process.cpuUsage();
+  for (let r = 0; r < ROUNDS; r++) chunks = chunkElements(elements, options).length;
+  const cpu = process.cpuUsage(c0);
+  const secs = (performance.now() - t) / 1000;
+  const n = elements.length * ROUNDS;
+  return { perSec: n / secs, perCpuSec: n / ((cpu.user + cpu.system) / 1e6), chunks };
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+async function main(): Promise<void> {
+  console.log(`bench:chunk — Node ${process.version}, ${ROUNDS} rounds per figure, load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`);
+  const docs: [string, Element[]][] = [];
+  for (const f of DOCS) {
+    const els = await loadElements(f);
+    if (typeof els === 'string') console.log(`  skipped ${f}: ${els}`);
+    else if (els.length) docs.push([f, els]);
+  }
+  if (!docs.length) {
+    console.log('no document could be partitioned; nothing to measure');
+    return;
+  }
+  for (const [label, options] of CONFIGS) {
+    console.log(`\n${label}`);
+    let totalEls = 0;
+    let totalSecs = 0;
+    let totalCpu = 0;
+    for (const [f, els] of docs) {
+      const { perSec, perCpuSec, chunks } = measure(els, options);
+      totalEls += els.length;
+      totalSecs += els.length / perSec;
+      totalCpu += els.length / perCpuSec;
+      console.log(`  ${f.padEnd(38)} ${String(els.length).padStart(6)} elements → ${String(chunks).padStart(5)} chunks ${fmt(perSec).padStart(9)} el/s wall ${fmt(perCpuSec).padStart(9)} el/s cpu`);
+    }
+    const wall = totalEls / totalSecs;
+    const cpu = totalEls / totalCpu;
+    const verdict = label.startsWith('by_title') ? `  (target 50,000: ${wall >= 50_000 ? 'met' : cpu >= 50_000 ? 'met in CPU time' : 'NOT met'})` : '';
+    console.log(`  ${'all'.padEnd(38)} ${String(totalEls).padStart(6)} elements               ${fmt(wall).padStart(9)} el/s wall ${fmt(cpu).padStart(9)} el/s cpu${verdict}`);
+  }
+}
+
+await main();
