@@ -33,12 +33,7 @@ export function isNumeric(text: string): boolean {
 
 /** Python's str.isupper(): at least one cased character and no lowercase one. */
 export function isUpper(text: string): boolean {
-  let cased = false;
-  for (const ch of text) {
-    if (LOWER.test(ch)) return false;
-    if (CASED.test(ch)) cased = true;
-  }
-  return cased;
+  return text === text.toUpperCase() && text !== text.toLowerCase();
 }
 
 /** Python's str.istitle(). */
@@ -100,12 +95,22 @@ export function removePunctuation(text: string): string {
   return text.replace(/\p{P}/gu, '');
 }
 
+// The predicates ask for sentence counts of the same text several times in a row: keep the last one.
+let countsFor: string | undefined;
+let countsCache: number[] = [];
+function sentenceWordCounts(text: string): number[] {
+  if (text !== countsFor) {
+    countsCache = sentTokenize(text).map((s) => wordTokenize(removePunctuation(s)).filter((w) => w !== '.').length);
+    countsFor = text;
+  }
+  return countsCache;
+}
+
 /** Number of sentences; with minLength, only sentences with at least that many words count. */
 export function sentenceCount(text: string, minLength?: number): number {
   let count = 0;
-  for (const sentence of sentTokenize(text)) {
-    const words = wordTokenize(removePunctuation(sentence)).filter((w) => w !== '.');
-    if (minLength && words.length < minLength) continue;
+  for (const words of sentenceWordCounts(text)) {
+    if (minLength && words < minLength) continue;
     count++;
   }
   return count;
@@ -116,14 +121,9 @@ export function sentenceCount(text: string, minLength?: number): number {
 /** True when the share of alphabetic characters (spaces ignored) is below the threshold. */
 export function underNonAlphaRatio(text: string, threshold = 0.5): boolean {
   if (text.length === 0) return false;
-  let alpha = 0;
-  let total = 0;
-  for (const ch of text) {
-    if (/\s/u.test(ch)) continue;
-    total++;
-    if (LETTER.test(ch)) alpha++;
-  }
+  const total = text.match(/\S/gu)?.length ?? 0;
   if (total === 0) return false;
+  const alpha = text.match(/\p{L}/gu)?.length ?? 0;
   return alpha / total < threshold;
 }
 
