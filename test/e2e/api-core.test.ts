@@ -60,6 +60,14 @@ describe('routing and errors', () => {
     assert.ok(r.status >= 400 && r.status < 500, String(r.status));
   });
 
+  test('an oversize upload is a 413, not a 500', async () => {
+    const form = new FormData();
+    form.append('files', new Blob([new Uint8Array(51 * 1000 * 1000)]), 'huge.txt');
+    const r = await stack.call('POST', '/general/v0/general', { raw: form });
+    assert.equal(r.status, 413);
+    assert.match(r.body.detail, /exceeds/);
+  });
+
   test('a malformed id in the path is a 422, an unknown one a 404', async () => {
     const bad = await stack.call('GET', '/api/v1/sources/not-a-uuid');
     assert.equal(bad.status, 422);

@@ -4,6 +4,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../local/stack';
+import { ROUTES } from '../../lambdas/routes';
+
+/** The route a request hits, by the same path matching as the router. */
+function routeFor(method: string, path: string) {
+  const pathname = new URL(path, 'http://x').pathname.replace(/\/+$/, '');
+  return ROUTES.find(
+    (r) => r.method === method && new RegExp(`^${r.path.replace(/\/+$/, '').replace(/\{\w+\}/g, '[^/]+')}$`).test(pathname),
+  );
+}
 
 export interface TestStack extends LocalStack {
   dataDir: string;
@@ -29,6 +38,14 @@ export async function startTestStack(opts: Partial<LocalStackOptions> = {}): Pro
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       /* not JSON */
+    }
+    // Every successful response must match the schema the OpenAPI document declares for it.
+    const route = routeFor(method, path);
+    if (route?.response && res.status === (route.status ?? 200) && (res.headers.get('content-type') ?? '').includes('json')) {
+      const check = route.response.safeParse(parsed);
+      if (!check.success) {
+        throw new Error(`${method} ${path}: response does not match the declared ${route.operationId} schema: ${JSON.stringify(check.error.issues).slice(0, 500)}`);
+      }
     }
     return { status: res.status, body: parsed, headers: res.headers, text };
   };
