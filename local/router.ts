@@ -1,7 +1,7 @@
 // Local API Gateway: turns each HTTP request into a REST API proxy event (binary bodies base64),
 // finds the route in the shared route table and calls the very handler CDK deploys.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listen } from './emulators/http-server';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ROUTES, type RouteDefinition } from '../lambdas/routes';
 import { lambdaContext, loadHandler } from './handlers';
@@ -135,18 +135,10 @@ export async function startRouter(opts: RouterOptions): Promise<{ url: string; s
   });
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, opts.port, opts.host ?? '127.0.0.1');
   return {
     url: `http://${opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1'}:${port}`,
     server,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    stop: () => closeServer(server),
   };
 }

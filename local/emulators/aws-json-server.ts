@@ -1,7 +1,7 @@
 // A minimal AWS JSON-protocol endpoint (POST /, X-Amz-Target: <Service>.<Operation>), enough for the
 // SDK v3 clients of the stand-ins below. Errors use the protocol's `__type` body.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listen } from './http-server';
 
 export class AwsJsonError extends Error {
   constructor(readonly code: string, message: string, readonly status = 400) {
@@ -36,15 +36,10 @@ export async function startAwsJsonServer(
       reply(500, { __type: 'InternalFailure', message: (err as Error).message });
     }
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
-  const { port: bound } = server.address() as AddressInfo;
+  const bound = await listen(server, port);
   return {
     endpoint: `http://127.0.0.1:${bound}`,
     server,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    stop: () => closeServer(server),
   };
 }

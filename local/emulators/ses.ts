@@ -2,6 +2,7 @@
 // (GET /store returns the messages as JSON).
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer } from './http-server';
 import sesServer from 'aws-ses-v2-local';
 
 export async function startSes(opts: { port?: number }): Promise<{ endpoint: string; stop(): Promise<void> }> {
@@ -10,10 +11,6 @@ export async function startSes(opts: { port?: number }): Promise<{ endpoint: str
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as Server & { closeAllConnections?: () => void }).closeAllConnections?.();
-      }),
+    stop: () => closeServer(server),
   };
 }
