@@ -191,15 +191,30 @@ export function containsVerb(text: string): boolean {
   return false;
 }
 
-const isEnglish = (languages?: string[]): boolean =>
-  !languages || languages.length === 0 || languages.some((l) => l === 'eng' || l === 'en');
+const ENGLISH_STOPWORDS = new Set(
+  ('the of and to in is are was were be for on with that this it as at by from or an not have has ' +
+    'will can which their there these those you your we our they he she his her its').split(' '),
+);
+
+/**
+ * Whether the English-only verb check applies. With requested languages: when English is among them.
+ * Without (auto-detection, the library detects per element): short text, or text containing an English
+ * function word, is treated as English; longer text without any reads as another language.
+ */
+function verbCheckApplies(text: string, languages?: string[]): boolean {
+  if (languages && languages.length && !languages.includes('auto')) return languages.some((l) => l === 'eng' || l === 'en');
+  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  if (words.length <= 3 || !/\s/.test(text.trim())) return true;
+  if (words.some((w) => ENGLISH_STOPWORDS.has(w))) return true;
+  return /^[\x00-\x7f]*$/.test(text) && words.length <= 6;
+}
 
 export function isPossibleNarrativeText(text: string, opts: ClassifyOptions = {}): boolean {
   if (text.length === 0) return false;
   if (isNumeric(text)) return false;
   if (exceedsCapRatio(text, opts.capThreshold ?? 0.5)) return false;
   if (underNonAlphaRatio(text, opts.nonAlphaThreshold ?? 0.5)) return false;
-  if (isEnglish(opts.languages) && sentenceCount(text, 3) < 2 && !containsVerb(text)) return false;
+  if (sentenceCount(text, 3) < 2 && verbCheckApplies(text, opts.languages) && !containsVerb(text)) return false;
   return true;
 }
 
@@ -220,7 +235,8 @@ export const UNICODE_BULLETS = [
   '\u25AA', '\u25A0', '\u2013', '\u27A2', '\u2713', '\u00A7', '\uF0A7', '\uF076', '\uF0D8',
 ];
 const BULLET_CLASS = UNICODE_BULLETS.map((b) => `\\u${b.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-const BULLET_START_RE = new RegExp(`^[${BULLET_CLASS}]`, 'u');
+// a bullet is one bullet character, not a run of them ("------" is a rule, not a list item)
+const BULLET_START_RE = new RegExp(`^[${BULLET_CLASS}](?![${BULLET_CLASS}])`, 'u');
 const BULLET_STRIP_RE = new RegExp(`^\\s*[${BULLET_CLASS}]\\s?`, 'u');
 const NUMBERED_LIST_RE = /^\d+(\.|\))\s(.+)/su;
 

@@ -1,33 +1,53 @@
-// Plain-text partitioner (the library's partition_text): paragraphs split on blank lines, line
-// breaks inside a paragraph joined with spaces, a paragraph made only of bullet lines split into
-// one ListItem per line, each paragraph typed by the text heuristics.
+// Plain-text partitioner (the library's partition_text): paragraphs grouped as its
+// auto_paragraph_grouper does, each typed by the text heuristics.
 import { makeElement, type Element } from '../../elements';
 import type { FormatPartitioner } from '../types';
-import { classifyText, isBulletedText, isPossibleNumberedList, stripBullet } from '../classify';
+import { classifyText, isBulletedText, stripBullet } from '../classify';
 import { decodeText } from './common';
+
+/**
+ * Paragraph grouping as the library's auto_paragraph_grouper: with few blank lines every line is a
+ * paragraph; otherwise blank lines separate paragraphs, a paragraph starting with a bullet splits at
+ * each bullet, a paragraph of short lines (< 5 words each) keeps its lines apart, and the lines of
+ * any other paragraph are joined with spaces.
+ */
+export function groupParagraphs(text: string): string[] {
+  const normalized = text.replace(/\r\n?/g, '\n');
+  const lines = normalized.split('\n');
+  const blank = lines.filter((l) => !l.trim()).length;
+  if (lines.length > 1 && blank / lines.length < 0.1) return lines.map((l) => l.trim()).filter(Boolean);
+  const out: string[] = [];
+  for (const para of normalized.split(/\n[ \t\f\v]*\n/)) {
+    const paraLines = para.split('\n').map((l) => l.trim()).filter(Boolean);
+    if (!paraLines.length) continue;
+    if (isBulletedText(paraLines[0]!)) {
+      let cur: string[] = [];
+      for (const l of paraLines) {
+        if (isBulletedText(l) && cur.length) {
+          out.push(cur.join(' '));
+          cur = [];
+        }
+        cur.push(l);
+      }
+      if (cur.length) out.push(cur.join(' '));
+    } else if (paraLines.every((l) => l.split(' ').length < 5)) {
+      out.push(...paraLines);
+    } else {
+      out.push(paraLines.join(' '));
+    }
+  }
+  return out;
+}
 
 export function textToElements(text: string, languages?: string[]): Element[] {
   const out: Element[] = [];
-  const paragraphs = text.replace(/\r\n?/g, '\n').split(/\n[ \t\f\v]*\n/);
-  for (const para of paragraphs) {
-    const lines = para.split('\n').map((l) => l.trim()).filter(Boolean);
-    if (!lines.length) continue;
-    const bulletLines = lines.filter((l) => isBulletedText(l) || isPossibleNumberedList(l));
-    if (lines.length > 1 && bulletLines.length === lines.length) {
-      for (const l of lines) {
-        const t = isBulletedText(l) ? stripBullet(l) : l;
-        if (t) out.push(makeElement('ListItem', t));
-      }
-      continue;
-    }
-    const joined = lines.join(' ');
-    const type = classifyText(joined, { languages });
-    if (type === 'ListItem' && isBulletedText(joined)) {
-      const t = stripBullet(joined);
+  for (const para of groupParagraphs(text)) {
+    if (isBulletedText(para)) {
+      const t = stripBullet(para);
       if (t) out.push(makeElement('ListItem', t));
       continue;
     }
-    out.push(makeElement(type, joined));
+    out.push(makeElement(classifyText(para, { languages }), para));
   }
   return out;
 }

@@ -12,9 +12,17 @@ test('classifyText follows the library order of checks', () => {
   assert.equal(classifyText('Doylestown, PA 18901'), 'Address');
   assert.equal(classifyText('This is a test document to use for unit tests.'), 'NarrativeText');
   assert.equal(classifyText('ITEM 1A. RISK FACTORS'), 'Title');
-  assert.equal(classifyText('-----------BREAK---------'), 'ListItem');
+  assert.equal(classifyText('-----------BREAK---------'), 'UncategorizedText');
+  assert.equal(classifyText('- item'), 'ListItem');
   assert.equal(classifyText('12345'), 'UncategorizedText');
   assert.equal(classifyText('12', { detectPageNumbers: true }), 'PageNumber');
+});
+
+test('without requested languages the verb check applies to English-looking text only', () => {
+  assert.equal(classifyText('Novdiex nongv liex hufniv dav zer nier, zunxyanr niex qianrlir garhaf hufniv.'), 'NarrativeText');
+  assert.equal(classifyText('http://www.example.edu/files/evaluate/tests-example.xls'), 'Title');
+  assert.equal(classifyText('Important points of the plan'), 'Title');
+  assert.equal(classifyText('Novdiex nongv liex hufniv dav zer nier.', { languages: ['eng'] }), 'Title');
 });
 
 test('predicates', () => {
