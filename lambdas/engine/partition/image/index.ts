@@ -9,19 +9,30 @@ import UTIF from 'utif2';
 import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../domain/errors';
 import { makeElement, type Element } from '../../elements';
 import { hasRealText, ocrPageElements } from '../ocr/layout';
-import { availableOcrLanguages, recognize } from '../ocr/tesseract';
+import { availableOcrLanguages, recognize, type OcrResult } from '../ocr/tesseract';
 import type { FormatContext } from '../types';
 import { resolveVlmProvider } from '../vlm';
-import { grayToBmp, resizeGray, toGray } from './bitmap';
+import { deflateSync } from 'node:zlib';
+import { rgbaToPng, resizeRgba, toGray } from './bitmap';
 import { imageSize, MAX_IMAGE_PIXELS } from './header';
 
-interface Decoded { bmp: Uint8Array; gray?: Uint8Array; width: number; height: number }
+interface Decoded {
+  /** The bytes Tesseract reads at native size (the upload itself when it can, else a PNG). */
+  encoded: Uint8Array;
+  /** RGBA pixels when decoded here (needed to upscale and for VLM providers). */
+  rgba?: Uint8Array;
+  width: number;
+  height: number;
+}
 
-/** Images smaller than this (pixels) are upscaled before OCR: Tesseract wants ~20px text. */
-const OCR_TARGET_PIXELS = 3_500_000;
-const MAX_UPSCALE = 3;
+/** Tesseract reads text best at ~20-30px line height; smaller text gets a second, zoomed pass. */
+const MIN_TEXT_HEIGHT = 18;
+const TARGET_TEXT_HEIGHT = 28;
+const MAX_ZOOM = 3;
+const MAX_ZOOMED_PIXELS = 40_000_000;
 
 const MAX_TIFF_PAGES = 50;
+const deflate = (b: Uint8Array) => deflateSync(b, { level: 1 });
 
 export async function partitionImage(data: Uint8Array, ctx: FormatContext): Promise<Element[]> {
   const { options, filetype } = ctx;
@@ -44,9 +55,10 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
   for (let i = 0; i < pages.length; i++) {
     const p = pages[i]!;
     const pageNumber = i + 1;
-    if (vlm && p.gray) {
+    if (vlm) {
       try {
-        out.push(...(await vlm.partitionPage({ gray: p.gray, width: p.width, height: p.height, page: pageNumber }, options)));
+        const rgba = p.rgba ?? decodeRgba(data, filetype);
+        out.push(...(await vlm.partitionPage({ gray: toGray(rgba, p.width, p.height), width: p.width, height: p.height, page: pageNumber }, options)));
         continue;
       } catch (err) {
         ctx.warn(`page ${pageNumber}: VLM provider failed (${(err as Error).message}); used local OCR`);
@@ -54,12 +66,22 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
     }
     let ocr;
     try {
-      ocr = await recognize(ocrInput(p), langs);
+      ocr = await recognize(p.encoded, langs);
+      const h = medianLineHeight(ocr);
+      if (h > 0 && h < MIN_TEXT_HEIGHT) {
+        const k = Math.min(MAX_ZOOM, TARGET_TEXT_HEIGHT / h, Math.sqrt(MAX_ZOOMED_PIXELS / (p.width * p.height)));
+        if (k > 1.2) {
+          const rgba = p.rgba ?? decodeRgba(data, filetype);
+          const w = Math.round(p.width * k), hh = Math.round(p.height * k);
+          const zoomed = await recognize(rgbaToPng(resizeRgba(rgba, p.width, p.height, w, hh), w, hh, deflate), langs);
+          for (const l of zoomed.lines) { scaleBox(l, 1 / k); for (const wd of l.words) scaleBox(wd, 1 / k); }
+          if (zoomed.confidence >= ocr.confidence - 5) ocr = zoomed;
+        }
+      }
     } catch (err) {
+      if (err instanceof UnprocessableDocument) throw err;
       throw new UnprocessableDocument(`Cannot decode the ${filetype} image: ${(err as Error)?.message ?? err}`);
     }
-    const k = ocrScale(p);
-    if (k !== 1) for (const l of ocr.lines) { scaleBox(l, 1 / k); for (const w of l.words) scaleBox(w, 1 / k); }
     const extra = note ? { partitioner_note: note } : undefined;
     if (!hasRealText(ocr)) {
       const md: Record<string, unknown> = { page_number: pageNumber, ...extra };
@@ -77,35 +99,56 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
   return out;
 }
 
-function ocrScale(p: Decoded): number {
-  const px = p.width * p.height;
-  if (!p.gray || px >= OCR_TARGET_PIXELS) return 1;
-  return Math.min(MAX_UPSCALE, Math.sqrt(OCR_TARGET_PIXELS / px));
-}
-
-/** The image Tesseract sees: small images upscaled (bilinear) so text reaches a readable height. */
-function ocrInput(p: Decoded): Uint8Array {
-  const k = ocrScale(p);
-  if (k === 1 || !p.gray) return p.bmp;
-  const w = Math.round(p.width * k), h = Math.round(p.height * k);
-  return grayToBmp(resizeGray(p.gray, p.width, p.height, w, h), w, h);
+function medianLineHeight(ocr: OcrResult): number {
+  const hs = ocr.lines.map((l) => l.y1 - l.y0).filter((h) => h > 0).sort((x, y) => x - y);
+  return hs.length ? hs[hs.length >> 1]! : 0;
 }
 
 function scaleBox(b: { x0: number; y0: number; x1: number; y1: number }, k: number): void {
   b.x0 *= k; b.y0 *= k; b.x1 *= k; b.y1 *= k;
 }
 
-function grayPage(rgba: Uint8Array, w: number, h: number): Decoded {
-  const gray = toGray(rgba, w, h);
-  return { bmp: grayToBmp(gray, w, h), gray, width: w, height: h };
+/** RGBA pixels of a single-page image (PNG, JPEG, BMP). */
+function decodeRgba(data: Uint8Array, filetype: string): Uint8Array {
+  if (filetype === 'jpg') return jpeg.decode(data, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_IMAGE_PIXELS / 1e6, maxMemoryUsageInMB: 1024 }).data;
+  if (filetype === 'png') {
+    const img = PNG.sync.read(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    return new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength);
+  }
+  if (filetype === 'bmp') return decodeBmp(data).rgba;
+  throw new UnprocessableDocument(`Cannot decode the ${filetype} image.`);
+}
+
+/** Uncompressed 24/32-bit BMP to RGBA (other BMP flavours go to Tesseract as they are). */
+function decodeBmp(d: Uint8Array): { rgba: Uint8Array; width: number; height: number } {
+  const v = new DataView(d.buffer, d.byteOffset, d.byteLength);
+  const offset = v.getUint32(10, true);
+  const width = v.getInt32(18, true);
+  const rawH = v.getInt32(22, true);
+  const height = Math.abs(rawH);
+  const bpp = v.getUint16(28, true);
+  const compression = v.getUint32(30, true);
+  if ((bpp !== 24 && bpp !== 32) || (compression !== 0 && compression !== 3)) throw new UnprocessableDocument(`Unsupported BMP format (${bpp} bits, compression ${compression}).`);
+  const bytes = bpp / 8;
+  const stride = (width * bytes + 3) & ~3;
+  if (offset + stride * height > d.length) throw new UnprocessableDocument('BMP file is truncated.');
+  const rgba = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    const src = offset + (rawH > 0 ? height - 1 - y : y) * stride;
+    for (let x = 0; x < width; x++) {
+      const s = src + x * bytes, o = (y * width + x) * 4;
+      rgba[o] = d[s + 2]!; rgba[o + 1] = d[s + 1]!; rgba[o + 2] = d[s]!; rgba[o + 3] = 255;
+    }
+  }
+  return { rgba, width, height };
 }
 
 async function decodePages(data: Uint8Array, filetype: string, width: number, height: number): Promise<Decoded[]> {
   try {
     if (filetype === 'heic') {
       const img = await decodeHeic({ buffer: data });
-      const gray = toGray(new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength), img.width, img.height);
-      return [{ bmp: grayToBmp(gray, img.width, img.height), gray, width: img.width, height: img.height }];
+      const rgba = new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength);
+      return [{ encoded: rgbaToPng(rgba, img.width, img.height, deflate), rgba, width: img.width, height: img.height }];
     }
     if (filetype === 'tiff') {
       const buf = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
@@ -115,23 +158,20 @@ async function decodePages(data: Uint8Array, filetype: string, width: number, he
         UTIF.decodeImage(buf, ifd);
         const rgba = UTIF.toRGBA8(ifd);
         const w = ifd.width, h = ifd.height;
-        const gray = toGray(rgba, w, h);
-        pages.push({ bmp: grayToBmp(gray, w, h), gray, width: w, height: h });
+        pages.push({ encoded: rgbaToPng(rgba, w, h, deflate), rgba, width: w, height: h });
       }
       if (pages.length) return pages;
       throw new Error('no readable page');
     }
-    if (filetype === 'jpg') {
-      const img = jpeg.decode(data, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_IMAGE_PIXELS / 1e6, maxMemoryUsageInMB: 1024 });
-      return [grayPage(img.data, img.width, img.height)];
-    }
-    if (filetype === 'png') {
-      const img = PNG.sync.read(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-      return [grayPage(new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength), img.width, img.height)];
+    if (filetype === 'jpg' || filetype === 'png') {
+      // Decoding here validates the file (a truncated upload is a clear 422, not an OCR failure).
+      const rgba = decodeRgba(data, filetype);
+      return [{ encoded: data, rgba, width, height }];
     }
   } catch (err) {
+    if (err instanceof UnprocessableDocument) throw err;
     throw new UnprocessableDocument(`Cannot decode the ${filetype} image: ${(err as Error)?.message ?? err}`);
   }
-  // BMP: Tesseract (Leptonica) decodes it itself.
-  return [{ bmp: data, width, height }];
+  // BMP: Tesseract (Leptonica) reads every BMP flavour itself.
+  return [{ encoded: data, width, height }];
 }

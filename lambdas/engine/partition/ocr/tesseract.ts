@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, symlinkSync, copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
+import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 
 export interface OcrWord {
   text: string;
@@ -74,8 +74,12 @@ function touchIdle(): void {
   idleTimer.unref();
 }
 
-function newWorker(langs: string[]): Promise<Worker> {
-  return createWorker(langs, OEM.LSTM_ONLY, { langPath: langPathFor(langs), cacheMethod: 'none', gzip: true, logger: () => {}, errorHandler: () => {} });
+async function newWorker(langs: string[]): Promise<Worker> {
+  const w = await createWorker(langs, OEM.LSTM_ONLY, { langPath: langPathFor(langs), cacheMethod: 'none', gzip: true, logger: () => {}, errorHandler: () => {} });
+  // tesseract.js defaults to a single uniform block (PSM 6); full-page segmentation finds text in
+  // columns, tables and around pictures.
+  await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+  return w;
 }
 
 /** Runs `fn` on a pool worker for the language set, creating workers up to MAX_WORKERS. */
@@ -113,22 +117,30 @@ async function withWorker<T>(langs: string[], fn: (w: Worker) => Promise<T>): Pr
 /** Recognises an encoded image (PNG, JPEG, TIFF, BMP) and returns lines of words in pixels. */
 export async function recognize(image: Uint8Array, langs: string[]): Promise<OcrResult> {
   const buf = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
-  const res = await withWorker(langs, (w) => w.recognize(buf, {}, { blocks: true, text: false }));
+  // TSV output: every word with its block/paragraph/line ids (the JSON block tree drops words
+  // Tesseract files under non-text blocks, e.g. inside ruled tables).
+  const res = await withWorker(langs, (w) => w.recognize(buf, {}, { tsv: true, text: false, blocks: false }));
   const lines: OcrLine[] = [];
+  const byLine = new Map<string, OcrLine>();
   let confSum = 0, n = 0;
-  for (const block of res.data.blocks ?? []) {
-    for (const para of block.paragraphs ?? []) {
-      for (const line of para.lines ?? []) {
-        const words: OcrWord[] = [];
-        for (const w of line.words ?? []) {
-          const text = w.text.trim();
-          if (!text) continue;
-          words.push({ text, confidence: w.confidence, x0: w.bbox.x0, y0: w.bbox.y0, x1: w.bbox.x1, y1: w.bbox.y1 });
-          confSum += w.confidence; n++;
-        }
-        if (words.length) lines.push({ words, x0: line.bbox.x0, y0: line.bbox.y0, x1: line.bbox.x1, y1: line.bbox.y1 });
-      }
+  for (const row of (res.data.tsv ?? '').split('\n')) {
+    const c = row.split('\t');
+    if (c.length < 12 || c[0] !== '5') continue;
+    const text = c.slice(11).join('\t').trim();
+    if (!text) continue;
+    const [left, top, width, height, conf] = [Number(c[6]), Number(c[7]), Number(c[8]), Number(c[9]), Number(c[10])];
+    const word: OcrWord = { text, confidence: conf, x0: left, y0: top, x1: left + width, y1: top + height };
+    const key = `${c[2]}.${c[3]}.${c[4]}`;
+    let line = byLine.get(key);
+    if (!line) {
+      line = { words: [], x0: word.x0, y0: word.y0, x1: word.x1, y1: word.y1 };
+      byLine.set(key, line);
+      lines.push(line);
     }
+    line.words.push(word);
+    line.x0 = Math.min(line.x0, word.x0); line.y0 = Math.min(line.y0, word.y0);
+    line.x1 = Math.max(line.x1, word.x1); line.y1 = Math.max(line.y1, word.y1);
+    confSum += conf; n++;
   }
   return { lines, confidence: n ? confSum / n : 0 };
 }

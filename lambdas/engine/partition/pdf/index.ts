@@ -16,7 +16,7 @@ import { hasRealText, ocrPageElements } from '../ocr/layout';
 import { processPage, type PageJobOptions, type PageResult } from './pages';
 import { PdfDocument } from './pdfium';
 import { processPagesInPool } from './pool';
-import { renderPageGray } from './render';
+import { renderPage } from './render';
 import { resolveVlmProvider, type VlmProvider } from '../vlm';
 
 /** Page count from which text-layer pages go to the worker pool. */
@@ -96,7 +96,7 @@ export async function partitionPdf(data: Uint8Array, ctx: FormatContext): Promis
       // Two pages in flight keeps both OCR workers busy while the next page renders.
       const inflight: Promise<void>[] = [];
       for (const i of limited) {
-        const rendered = renderPageGray(doc, i);
+        const rendered = renderPage(doc, i);
         if (!rendered) { ctx.warn(`page ${i + 1}: could not be rendered`); continue; }
         const task = (async () => {
           try {
@@ -115,7 +115,7 @@ export async function partitionPdf(data: Uint8Array, ctx: FormatContext): Promis
               ctx.warn(`page ${i + 1}: VLM provider failed (${(err as Error).message}); used local OCR`);
             }
           }
-          const ocr = await recognize(rendered.bmp, langs);
+          const ocr = await recognize(rendered.png, langs);
           const els = hasRealText(ocr)
             ? ocrPageElements(ocr, i + 1, rendered.width, rendered.height, { coordinates: options.coordinates, languages: options.languages, tables: jobOpts.tables, extra })
             : [];

@@ -59,7 +59,22 @@ function findTables(lines: Line[], body: number): { start: number; end: number; 
       const avgWords = cells.reduce((a, g) => a + g.words.length, 0) / cells.length;
       const aligned = multi.filter((r) => r.segs.length >= Math.min(2, cols.length)).length / multi.length;
       // Columns of prose (two-column layouts) have long, wordy cells; tables have short ones.
-      if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8) out.push({ start: i, end: j, cols });
+      if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8) {
+        // Column headers above the body (often wrapped over several short lines) belong to it.
+        const x0 = Math.min(...rows.map((r) => r.x0)) - body, x1 = Math.max(...rows.map((r) => r.x1)) + body;
+        const floor = out.length ? out[out.length - 1]!.end + 1 : 0;
+        let k = i;
+        let multiAbove = false;
+        while (k - 1 >= floor && i - (k - 1) <= 6) {
+          const above = lines[k - 1]!, below = lines[k]!;
+          if (below.y0 - above.y1 > 3.5 * body || above.x0 < x0 || above.x1 > x1) break;
+          if (above.segs.some((g) => g.text.length > 60)) break;
+          k--;
+          if (above.segs.length >= 2) multiAbove = true;
+        }
+        const start = multiAbove ? k : i;
+        out.push({ start, end: j, cols: start === i ? cols : columnsOf(lines.slice(start, j + 1).flatMap((r) => r.segs)) });
+      }
     }
     i = j + 1;
   }

@@ -1,14 +1,16 @@
-// Renders a PDF page with PDFium into an 8-bit grayscale BMP for OCR. The pixel count is capped so a
+// Renders a PDF page with PDFium into an RGB PNG for OCR (Tesseract thresholds colour channels
+// separately, which keeps text on tinted backgrounds) plus gray pixels for vision models. The pixel count is capped so a
 // huge page size cannot exhaust memory.
-import { grayToBmp, toGray } from '../image/bitmap';
+import { deflateSync } from 'node:zlib';
+import { bgrxToRgba, rgbaToPng, toGray } from '../image/bitmap';
 import { heap, type PdfDocument } from './pdfium';
 
 export const OCR_DPI = 200;
 const MAX_PIXELS = 5000 * 5000;
 
-export interface RenderedPage { bmp: Uint8Array; gray: Uint8Array; width: number; height: number; scale: number }
+export interface RenderedPage { png: Uint8Array; gray: Uint8Array; width: number; height: number; scale: number }
 
-export function renderPageGray(doc: PdfDocument, index: number, dpi = OCR_DPI): RenderedPage | undefined {
+export function renderPage(doc: PdfDocument, index: number, dpi = OCR_DPI): RenderedPage | undefined {
   const m = doc.m;
   const page = m.FPDF_LoadPage(doc.handle, index);
   if (!page) return undefined;
@@ -28,7 +30,8 @@ export function renderPageGray(doc: PdfDocument, index: number, dpi = OCR_DPI): 
       const ptr = m.FPDFBitmap_GetBuffer(bitmap);
       const px = heap(m).HEAPU8.subarray(ptr, ptr + stride * height);
       const gray = toGray(px, width, height, stride, true);
-      return { bmp: grayToBmp(gray, width, height), gray, width, height, scale };
+      const png = rgbaToPng(bgrxToRgba(px, width, height, stride), width, height, (b) => deflateSync(b, { level: 1 }));
+      return { png, gray, width, height, scale };
     } finally {
       m.FPDFBitmap_Destroy(bitmap);
     }
