@@ -9,14 +9,18 @@
 //   and updates on its own schedule. Bundled and minified, only the commands used are included.
 // - ESM output with a banner that defines require/__filename/__dirname, because bundled CommonJS
 //   dependencies (busboy, iconv-lite, ...) call require('stream') and friends at run time.
-// - Packages that load files beside themselves at run time (WebAssembly, data) cannot live inside
-//   a bundle: RUNTIME_RESOLVED_MODULES are kept external and, when a bundle imports one, copied
-//   from the local node_modules into the asset (a copy, not an npm install, so synth stays offline).
+// - Packages that load files beside themselves at run time (WebAssembly, worker scripts, data)
+//   cannot live inside a bundle: RUNTIME_RESOLVED_MODULES are kept external and, when a bundle
+//   imports their trigger, copied with their dependency closure from the local node_modules into the
+//   asset (a copy, not an npm install, so synth stays offline). pdfium finds pdfium.wasm with
+//   require.resolve; tesseract.js starts a worker script from its own folder, which loads
+//   tesseract.js-core's WebAssembly; the English traineddata is found with require.resolve.
 // - Native engine packages (ONNX Runtime under @huggingface/transformers, sharp, @napi-rs/canvas)
 //   cannot be bundled and have no linux-arm64 build installed here: LAMBDA_UNAVAILABLE_MODULES stay
 //   external and are not shipped. Code must load them with a dynamic import() on the paths that
 //   need them (local embeddings), so every other path loads; on Lambda those paths report the
 //   module missing. Shipping them would take a layer built for linux-arm64.
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
@@ -30,8 +34,19 @@ import type { Config } from '../lambdas/config';
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const HANDLERS_DIR = join(PROJECT_ROOT, 'lambdas', 'handlers');
 
-/** Modules resolved from node_modules at run time (pdfium.wasm is found with require.resolve). */
-export const RUNTIME_RESOLVED_MODULES = ['@embedpdf/pdfium'];
+export interface RuntimeResolvedModule {
+  /** Package copied into the asset's node_modules (with its dependencies). */
+  module: string;
+  /** Copied when the bundle imports this package. */
+  when: string;
+}
+
+/** Packages found in node_modules at run time (see the header). */
+export const RUNTIME_RESOLVED_MODULES: RuntimeResolvedModule[] = [
+  { module: '@embedpdf/pdfium', when: '@embedpdf/pdfium' },
+  { module: 'tesseract.js', when: 'tesseract.js' },
+  { module: '@tesseract.js-data/eng', when: 'tesseract.js' },
+];
 
 /** Native packages left out of every bundle (see the header). */
 export const LAMBDA_UNAVAILABLE_MODULES = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'sharp', '@napi-rs/canvas'];
@@ -97,7 +112,7 @@ export class ServiceFunction extends NodejsFunction {
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: false,
         bundleAwsSDK: true,
-        externalModules: [...RUNTIME_RESOLVED_MODULES, ...LAMBDA_UNAVAILABLE_MODULES],
+        externalModules: [...new Set(RUNTIME_RESOLVED_MODULES.map((m) => m.when)), ...LAMBDA_UNAVAILABLE_MODULES],
         tsconfig: join(PROJECT_ROOT, 'tsconfig.json'),
         commandHooks: {
           beforeBundling: () => [],
@@ -114,11 +129,43 @@ export function setConfigEnv(fn: lambda.Function, name: ConfigEnvName, value: st
   fn.addEnvironment(name, value);
 }
 
-/** A shell step: copy node_modules/<m> into the asset when the bundle imports it. */
-function copyIfImported(moduleName: string, inputDir: string, outputDir: string): string {
-  const src = join(inputDir, 'node_modules', moduleName);
-  const dest = join(outputDir, 'node_modules', moduleName);
-  return `if grep -q '"${moduleName}' "${outputDir}/index.mjs"; then mkdir -p "${dirname(dest)}" && cp -R "${src}" "${dest}"; fi`;
+/** A shell step: copy a package and its dependencies into the asset when the bundle imports m.when. */
+function copyIfImported(m: RuntimeResolvedModule, inputDir: string, outputDir: string): string {
+  // The closure is read from this checkout; inputDir may be the Docker mount path (/asset-input).
+  const copies = dependencyClosure(m.module, join(PROJECT_ROOT, 'node_modules')).map((pkg) => {
+    const dest = join(outputDir, 'node_modules', pkg);
+    return `mkdir -p "${dirname(dest)}" && rm -rf "${dest}" && cp -R "${join(inputDir, 'node_modules', pkg)}" "${dest}"`;
+  });
+  return `if grep -q '"${m.when}' "${outputDir}/index.mjs"; then ${copies.join(' && ')}; fi`;
+}
+
+/**
+ * A package and the top-level node_modules packages it needs at run time (dependencies and installed
+ * optional dependencies, transitively). Packages nested in a copied package's own node_modules come
+ * along with it. Computed when the stack is built, from the installed package.json files.
+ */
+export function dependencyClosure(root: string, nodeModules: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const visit = (name: string, fromDir: string | undefined) => {
+    const nested = fromDir ? join(fromDir, 'node_modules', name) : undefined;
+    const isNested = nested !== undefined && existsSync(join(nested, 'package.json'));
+    const dir = isNested ? nested : join(nodeModules, name);
+    if (seen.has(dir)) return;
+    seen.add(dir);
+    if (!existsSync(join(dir, 'package.json'))) throw new Error(`${name} is not installed in ${nodeModules} (needed by ${root} at run time)`);
+    if (!isNested) out.push(name); // nested packages are copied with their parent
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
+    for (const dep of Object.keys(pkg.dependencies ?? {})) visit(dep, dir);
+    for (const dep of Object.keys(pkg.optionalDependencies ?? {})) {
+      if (existsSync(join(dir, 'node_modules', dep)) || existsSync(join(nodeModules, dep))) visit(dep, dir);
+    }
+  };
+  visit(root, undefined);
+  return out;
 }
 
 function definedOnly(env: Partial<Record<string, string>>): Record<string, string> {
