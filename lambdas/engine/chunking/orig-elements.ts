@@ -92,10 +92,12 @@ function roundCoordinates(c: Record<string, unknown>): Record<string, unknown> {
 
 export function encodeOrigElements(elements: readonly Element[]): string {
   const bytes = Buffer.from(pyJsonDumps(elements.map(elementToDict)), 'utf8');
-  // -- a window just big enough for the payload (and a matching hash size) makes each call's zlib
-  // -- state small, about twice as fast for typical chunk-sized payloads; any inflater reads it --
+  // -- per-call zlib set-up dominates for chunk-sized payloads: a window just big enough for the
+  // -- payload, a matching hash size and an output buffer near the expected compressed size make
+  // -- each call 1.5-2x cheaper; any inflater reads the result --
   const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(bytes.length + 262))));
-  return deflateSync(bytes, { windowBits, memLevel: windowBits >= 14 ? 8 : 5 }).toString('base64');
+  const chunkSize = Math.min(16384, Math.max(512, 2 ** Math.ceil(Math.log2(bytes.length / 2 + 64))));
+  return deflateSync(bytes, { windowBits, memLevel: windowBits >= 14 ? 8 : 5, chunkSize }).toString('base64');
 }
 
 /** Inverse of `encodeOrigElements` (accepts the library's output too). */
