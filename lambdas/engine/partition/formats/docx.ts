@@ -42,11 +42,10 @@ interface Para {
   styleName: string;
   numbered: boolean;
   ilvl: number;
-  links: { url: string; text: string }[];
-  emph: { text: string; tag: string }[];
-  /** page breaks before any text / after text */
-  breaksBefore: number;
-  breaksAfter: number;
+  links: { url: string; text: string; start: number }[];
+  emph: { text: string; tag: string; start: number }[];
+  /** text offsets of page breaks (rendered or explicit) inside the paragraph */
+  breaks: number[];
 }
 
 class DocxReader {
@@ -55,11 +54,14 @@ class DocxReader {
   private readonly files: Map<string, Uint8Array>;
   private page = 1;
   private hasBreaks = false;
+  private renderedBreaks = false;
+  private readonly evenAndOdd: boolean;
   readonly out: Element[] = [];
 
   constructor(files: Map<string, Uint8Array>) {
     this.files = files;
     this.rels = readRels(zipText(files, 'word/_rels/document.xml.rels'));
+    this.evenAndOdd = /<w:evenAndOddHeaders(?![^>]*w:val="(?:0|false|off)")/.test(zipText(files, 'word/settings.xml') ?? '');
     const stylesXml = zipText(files, 'word/styles.xml');
     if (stylesXml) {
       for (const s of parseXmlAll(stylesXml, 'style')) {
@@ -73,7 +75,10 @@ class DocxReader {
   read(): Element[] {
     const xml = zipText(this.files, 'word/document.xml');
     if (!xml) throw new UnprocessableDocument('docx: word/document.xml is missing');
-    this.hasBreaks = /<w:br\b[^>]*w:type="page"|<w:lastRenderedPageBreak/.test(xml);
+    // Word records where it rendered page breaks; when it did, those alone count (an explicit break
+    // is followed by a rendered one). Documents never rendered by Word fall back to explicit breaks.
+    this.renderedBreaks = xml.includes('<w:lastRenderedPageBreak');
+    this.hasBreaks = this.renderedBreaks || /<w:br\b[^>]*w:type="page"/.test(xml);
     const doc = parseXml(xml);
     const body = firstChild(firstChild(doc, 'document') ?? doc, 'body');
     if (!body) throw new UnprocessableDocument('docx: the document has no body');
@@ -108,7 +113,12 @@ class DocxReader {
       }
     }
     if (section.length) sections.push({ content: section });
-    for (const s of sections) {
+    sections.forEach((s, idx) => {
+      // odd/even-page section starts may need a second page break besides the rendered one
+      const typeEl = s.sectPr ? firstChild(s.sectPr, 'type') : undefined;
+      const start = typeEl ? attr(typeEl, 'val') : undefined;
+      if (start === 'evenPage' && this.page % 2 === 0) this.pageBreak();
+      if (start === 'oddPage' && idx > 0 && this.page % 2 === 1) this.pageBreak();
       if (s.sectPr) this.emitHeaderFooter(s.sectPr, 'header');
       for (const b of s.content) {
         const n = localName(b);
@@ -116,7 +126,7 @@ class DocxReader {
         else if (n === 'tbl') this.emitTable(b);
       }
       if (s.sectPr) this.emitHeaderFooter(s.sectPr, 'footer');
-    }
+    });
     return assignHeadingParents(this.out);
   }
 
@@ -129,12 +139,21 @@ class DocxReader {
     if (this.hasBreaks) this.page++;
   }
 
+  /**
+   * Header/Footer elements of a section: primary, then first-page (when the section has w:titlePg)
+   * and even-page (when settings enable w:evenAndOddHeaders). A section without its own reference
+   * is linked to the previous one and emits nothing. Text: paragraphs, and tables as their cell
+   * texts joined by spaces, one per line.
+   */
   private emitHeaderFooter(sectPr: DomElement, kind: 'header' | 'footer'): void {
-    const refs = childElements(sectPr, `${kind}Reference`);
-    const order: Record<string, number> = { default: 0, first: 1, even: 2 };
-    refs.sort((a, b) => (order[attr(a, 'type') ?? 'default'] ?? 0) - (order[attr(b, 'type') ?? 'default'] ?? 0));
-    for (const ref of refs) {
-      const rid = attr(ref, 'id');
+    const refs = new Map<string, DomElement>();
+    for (const ref of childElements(sectPr, `${kind}Reference`)) refs.set(attr(ref, 'type') ?? 'default', ref);
+    const wanted: [string, string][] = [['default', 'primary']];
+    if (firstChild(sectPr, 'titlePg') && onOff(firstChild(sectPr, 'titlePg'))) wanted.push(['first', 'first_page']);
+    if (this.evenAndOdd) wanted.push(['even', 'even_page']);
+    for (const [type, hft] of wanted) {
+      const ref = refs.get(type);
+      const rid = ref ? attr(ref, 'id') : undefined;
       const rel = rid ? this.rels.get(rid) : undefined;
       if (!rel) continue;
       const path = rel.target.startsWith('/') ? rel.target.slice(1) : `word/${rel.target}`;
@@ -142,16 +161,24 @@ class DocxReader {
       if (!xml) continue;
       const root = firstChild(parseXml(xml), kind === 'header' ? 'hdr' : 'ftr');
       if (!root) continue;
-      const texts = root ? parseXmlAllIn(root, 'p').map((p) => this.paragraph(p).text.trim()).filter(Boolean) : [];
-      if (!texts.length) continue;
-      const type = attr(ref, 'type') ?? 'default';
-      const hft = type === 'first' ? 'first_page' : type === 'even' ? 'even_page' : 'primary';
-      this.out.push(makeElement(kind === 'header' ? 'Header' : 'Footer', texts.join('\n'), { ...this.meta(), header_footer_type: hft }));
+      const texts: string[] = [];
+      for (const block of childElements(root)) {
+        const n = localName(block);
+        if (n === 'p') texts.push(this.paragraph(block).text.trim());
+        else if (n === 'tbl') texts.push(this.tableGrid(block).texts.map((t) => t.replace(/\s+/g, ' ')).join(' '));
+        else if (n === 'sdt') {
+          const content = firstChild(block, 'sdtContent');
+          if (content) for (const p of childElements(content, 'p')) texts.push(this.paragraph(p).text.trim());
+        }
+      }
+      const text = texts.filter(Boolean).join('\n');
+      if (!text) continue;
+      this.out.push(makeElement(kind === 'header' ? 'Header' : 'Footer', text, { header_footer_type: hft, category_depth: 0 }));
     }
   }
 
   private paragraph(p: DomElement): Para {
-    const para: Para = { text: '', styleName: '', numbered: false, ilvl: 0, links: [], emph: [], breaksBefore: 0, breaksAfter: 0 };
+    const para: Para = { text: '', styleName: '', numbered: false, ilvl: 0, links: [], emph: [], breaks: [] };
     const pPr = firstChild(p, 'pPr');
     if (pPr) {
       const ps = firstChild(pPr, 'pStyle');
@@ -179,8 +206,7 @@ class DocxReader {
           return;
         case 'br':
           if (attr(n, 'type') === 'page') {
-            if (para.text.trim()) para.breaksAfter++;
-            else para.breaksBefore++;
+            if (!this.renderedBreaks) para.breaks.push(para.text.length);
           } else para.text += '\n';
           return;
         case 'cr':
@@ -190,8 +216,7 @@ class DocxReader {
           para.text += '-';
           return;
         case 'lastRenderedPageBreak':
-          if (para.text.trim()) para.breaksAfter++;
-          else para.breaksBefore++;
+          para.breaks.push(para.text.length);
           return;
         case 'r': {
           const rPr = firstChild(n, 'rPr');
@@ -199,18 +224,24 @@ class DocxReader {
           for (const c of n.children) visit(c, link);
           const t = para.text.slice(start);
           if (rPr && t.trim()) {
-            if (onOff(firstChild(rPr, 'b'))) para.emph.push({ text: t, tag: 'b' });
-            if (onOff(firstChild(rPr, 'i'))) para.emph.push({ text: t, tag: 'i' });
+            if (onOff(firstChild(rPr, 'b'))) para.emph.push({ text: t, tag: 'b', start });
+            if (onOff(firstChild(rPr, 'i'))) para.emph.push({ text: t, tag: 'i', start });
           }
           return;
         }
         case 'hyperlink': {
           const rid = attr(n, 'id');
           const anchor = attr(n, 'anchor');
-          const url = rid ? this.rels.get(rid)?.target : anchor !== undefined ? `#${anchor}` : undefined;
+          // internal jumps (w:anchor only, e.g. table-of-contents entries) are plain text, as in the library
+          const url = rid ? this.rels.get(rid)?.target : undefined;
+          void anchor;
           const start = para.text.length;
+          const nBreaks = para.breaks.length;
           for (const c of n.children) visit(c);
-          if (url !== undefined) para.links.push({ url, text: para.text.slice(start) });
+          // a page break inside a link does not split it: the link stays before the break
+          for (let k = nBreaks; k < para.breaks.length; k++) para.breaks[k] = para.text.length;
+          const text = para.text.slice(start);
+          if (url && text) para.links.push({ url, text, start });
           return;
         }
         default:
@@ -223,33 +254,52 @@ class DocxReader {
 
   private emitParagraph(p: DomElement): void {
     const para = this.paragraph(p);
-    for (let i = 0; i < para.breaksBefore; i++) this.pageBreak();
-    const text = para.text.trim();
-    if (text) {
-      const md: ElementMetadata = this.meta();
-      if (para.links.length) {
-        md.link_urls = para.links.map((l) => l.url);
-        md.link_texts = para.links.map((l) => l.text);
-      }
-      if (para.emph.length) {
-        md.emphasized_text_contents = para.emph.map((e) => e.text.trim());
-        md.emphasized_text_tags = para.emph.map((e) => e.tag);
-      }
-      this.out.push(this.classify(para, text, md));
+    if (!para.breaks.length) {
+      this.emitFragment(para, 0, para.text.length);
+      return;
     }
-    for (let i = 0; i < para.breaksAfter; i++) this.pageBreak();
+    // a page break inside a paragraph splits it: the text before stays on the previous page
+    let from = 0;
+    for (const at of para.breaks) {
+      this.emitFragment(para, from, at);
+      this.pageBreak();
+      from = at;
+    }
+    this.emitFragment(para, from, para.text.length);
+  }
+
+  private emitFragment(para: Para, from: number, to: number): void {
+    const raw = para.text.slice(from, to);
+    const text = raw.trim();
+    if (!text) return;
+    const lead = raw.length - raw.trimStart().length;
+    const md: ElementMetadata = this.meta();
+    const links = para.links.filter((l) => l.start >= from && l.start < to);
+    if (links.length) {
+      md.link_urls = links.map((l) => l.url);
+      md.link_texts = links.map((l) => l.text);
+      md.link_start_indexes = links.map((l) => Math.max(0, l.start - from - lead));
+    }
+    const emph = para.emph.filter((e) => e.start >= from && e.start < to);
+    if (emph.length) {
+      md.emphasized_text_contents = emph.map((e) => e.text.trim());
+      md.emphasized_text_tags = emph.map((e) => e.tag);
+    }
+    this.out.push(this.classify(para, text, md));
   }
 
   private classify(para: Para, text: string, md: ElementMetadata): Element {
     const style = para.styleName;
+    // list items first (numbering or a leading bullet), as the library does
+    if (para.numbered || isBulletedText(text)) {
+      const clean = stripBullet(text);
+      return makeElement('ListItem', clean || text, { ...md, category_depth: para.ilvl });
+    }
     const heading = /^heading\s*(\d)$/.exec(style);
     if (heading) return makeElement('Title', text, { ...md, category_depth: Number(heading[1]) - 1 });
     if (style === 'title' || style === 'toc heading') return makeElement('Title', text, { ...md, category_depth: 0 });
     if (style === 'subtitle') return makeElement('Title', text, { ...md, category_depth: 1 });
-    if (para.numbered || /^list\b/.test(style)) {
-      return makeElement('ListItem', stripBullet(text) || text, { ...md, category_depth: para.ilvl });
-    }
-    if (isBulletedText(text) && stripBullet(text)) return makeElement('ListItem', stripBullet(text), { ...md, category_depth: 0 });
+    if (/^list\b/.test(style)) return makeElement('ListItem', text, { ...md, category_depth: para.ilvl });
     if (text.length >= 2) {
       if (isUsCityStateZip(text)) return makeElement('Address', text, md);
       if (isEmailAddress(text)) return makeElement('EmailAddress', text, md);
