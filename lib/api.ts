@@ -41,6 +41,8 @@ export interface RouteAccess {
 const HANDLER_ACCESS: Record<string, RouteAccess> = {
   connectors: { table: 'readwrite', secrets: true, producer: true },
   partition: { table: 'read', secrets: true },
+  // Job inputs are uploaded to, and results downloaded from, the data bucket.
+  jobs: { table: 'readwrite', secrets: true, producer: true, bucket: 'readwrite' },
 };
 const AUTHENTICATED_DEFAULT: RouteAccess = { table: 'readwrite', secrets: true, producer: true };
 

@@ -212,6 +212,11 @@ test('IAM: no wildcard actions; "*" resources only for X-Ray; DynamoDB item acti
         assert.ok(!actions.includes('dynamodb:Scan') && !actions.some((a) => /Table$|Stream|Records|ShardIterator/.test(a)), where);
         assert.deepEqual(resourceList, [tableArn, indexArn], where);
       }
+      if (actions.some((a) => a.startsWith('s3:'))) {
+        const bucketArn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
+        assert.deepEqual(resourceList, [bucketArn, { 'Fn::Join': ['', [bucketArn, '/*']] }], where);
+        assert.ok(!actions.some((a) => /^s3:(PutBucket|DeleteBucket|PutObjectAcl)/.test(a)), where);
+      }
       if (actions.some((a) => a.startsWith('kms:'))) {
         assert.deepEqual([...actions].sort(), ['kms:Decrypt', 'kms:Encrypt'], where);
         assert.deepEqual(resourceList, [{ 'Fn::GetAtt': [keyId, 'Arn'] }], where);
