@@ -122,6 +122,39 @@ export class ServiceApi extends Construct {
       });
       this.routeFunctions.push({ route, fn });
     }
+    this.addMethodNotAllowed(routes);
+  }
+
+  /**
+   * Other methods on a known path answer 405 {"detail":"Method Not Allowed"} with an Allow header,
+   * as the reference API and the local router do (API Gateway alone would say 403). A mock
+   * integration on ANY (specific methods take precedence), so no Lambda runs for them.
+   */
+  private addMethodNotAllowed(routes: RouteDefinition[]): void {
+    const byPath = new Map<string, Set<string>>();
+    for (const r of routes) {
+      const path = resourcePath(r.path);
+      byPath.set(path, (byPath.get(path) ?? new Set()).add(r.method));
+    }
+    for (const [path, methods] of byPath) {
+      const resource = path ? this.api.root.resourceForPath(path) : this.api.root;
+      const allow = `'${[...methods].sort().join(', ')}'`;
+      resource.addMethod(
+        'ANY',
+        new apigw.MockIntegration({
+          passthroughBehavior: apigw.PassthroughBehavior.WHEN_NO_MATCH,
+          requestTemplates: { 'application/json': '{"statusCode": 405}' },
+          integrationResponses: [
+            {
+              statusCode: '405',
+              responseParameters: { 'method.response.header.Allow': allow },
+              responseTemplates: { 'application/json': '{"detail":"Method Not Allowed"}' },
+            },
+          ],
+        }),
+        { methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }] },
+      );
+    }
   }
 
   get url(): string {

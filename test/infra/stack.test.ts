@@ -78,7 +78,7 @@ test('every route and consumer names an exported handler function', async () => 
   }
 });
 
-test('API: a proxy method for every route on the resource of its path, and nothing more', () => {
+test('API: a proxy method for every route on the resource of its path, a 405 mock for other methods', () => {
   const [[apiId, api]] = resources('AWS::ApiGateway::RestApi') as [[string, Res]];
   assert.deepEqual([...api.Properties.BinaryMediaTypes].sort(), [...BINARY_MEDIA_TYPES].sort());
   assert.ok(api.Properties.BinaryMediaTypes.includes('multipart/form-data'));
@@ -97,14 +97,30 @@ test('API: a proxy method for every route on the resource of its path, and nothi
     integration: m.Properties.Integration,
     auth: m.Properties.AuthorizationType,
   }));
-  assert.equal(methods.length, ROUTES.length);
+  const routed = methods.filter((m) => m.method !== 'ANY');
+  assert.equal(routed.length, ROUTES.length);
   for (const { route, id } of routeFunctionIds) {
-    const m = methods.find((x) => x.method === route.method && x.path === resourcePath(route.path));
+    const m = routed.find((x) => x.method === route.method && x.path === resourcePath(route.path));
     assert.ok(m, `no ${route.method} method on /${resourcePath(route.path)} for ${route.operationId}`);
     assert.equal(m.integration.Type, 'AWS_PROXY');
     assert.equal(m.integration.IntegrationHttpMethod, 'POST');
     assert.ok(JSON.stringify(m.integration.Uri).includes(`"${id}"`), `${route.operationId} integrates its own function`);
     assert.equal(m.auth, 'NONE');
+  }
+  // Every routed path answers other methods with a mock 405 that lists the allowed ones.
+  const paths = [...new Set(ROUTES.map((r) => resourcePath(r.path)))];
+  const anys = methods.filter((m) => m.method === 'ANY');
+  assert.deepEqual(anys.map((m) => m.path).sort(), [...paths].sort());
+  for (const a of anys) {
+    assert.equal(a.integration.Type, 'MOCK');
+    const allowed = ROUTES.filter((r) => resourcePath(r.path) === a.path).map((r) => r.method).sort().join(', ');
+    assert.deepEqual(a.integration.IntegrationResponses, [
+      {
+        StatusCode: '405',
+        ResponseParameters: { 'method.response.header.Allow': `'${allowed}'` },
+        ResponseTemplates: { 'application/json': '{"detail":"Method Not Allowed"}' },
+      },
+    ]);
   }
   // The trailing slash of a collection path is not a resource of its own.
   assert.ok(!resources('AWS::ApiGateway::Resource').some(([, r]) => r.Properties.PathPart === ''));
