@@ -1,10 +1,13 @@
 // Legacy Word (.doc, OLE/Word 97-2003) partitioner: text via word-extractor (MIT), one paragraph per
 // line, typed like unstyled DOCX paragraphs; header and footer text become Header/Footer elements.
 // Styles are not available from this reader, so headings are recognised by the title heuristic.
+// Files word-extractor cannot read are converted to DOCX with LibreOffice when it is installed.
 import WordExtractor from 'word-extractor';
 import { makeElement, type Element } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../domain/errors';
+import { partitionDocx } from './docx';
+import { convertWithSoffice, findSoffice } from './ppt';
 import {
   isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle, isUsCityStateZip,
   stripBullet,
@@ -22,7 +25,7 @@ export function paragraphElement(text: string): Element {
   return makeElement('UncategorizedText', text);
 }
 
-export const partitionDoc: FormatPartitioner = async (data) => {
+export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   if (data.length < 512 || OLE_SIGNATURE.some((b, i) => data[i] !== b)) {
     throw new UnprocessableDocument('doc: not a Word 97-2003 document (OLE compound file signature missing)');
   }
@@ -30,6 +33,8 @@ export const partitionDoc: FormatPartitioner = async (data) => {
   try {
     doc = await new WordExtractor().extract(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   } catch (err) {
+    // word-extractor reads Word 97+ only; LibreOffice (when installed) also reads older variants
+    if (findSoffice()) return partitionDocx(await convertWithSoffice(data, 'doc', 'docx'), ctx);
     throw new UnprocessableDocument(`doc: cannot read the document (${(err as Error).message})`);
   }
   const out: Element[] = [];

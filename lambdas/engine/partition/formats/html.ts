@@ -153,6 +153,11 @@ class HtmlWalker {
     if (links.length) {
       md.link_urls = links.map((l) => l.url);
       md.link_texts = links.map((l) => normalizeSpace(raw.slice(l.start, l.end)));
+      md.link_start_indexes = links.map((l) => {
+        const before = raw.slice(0, l.start).replace(/[ \t\n\r\f\v]+/g, ' ').trimStart();
+        const linkLead = /^[ \t\n\r\f\v]/.test(raw.slice(l.start, l.end)) && before && !before.endsWith(' ') ? 1 : 0;
+        return Math.min(text.length, before.length + linkLead);
+      });
     }
     const emphasized = emph.map((e) => ({ tag: e.tag, text: normalizeSpace(raw.slice(e.start, e.end)) })).filter((e) => e.text);
     if (emphasized.length) {

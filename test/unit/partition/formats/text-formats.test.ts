@@ -34,6 +34,8 @@ const x = 1;
   assert.equal(para!.metadata.parent_id, h1!.element_id);
   assert.deepEqual(para!.metadata.link_urls, ['https://x.test/a']);
   assert.deepEqual(para!.metadata.link_texts, ['published it']);
+  const start = para!.metadata.link_start_indexes![0]!;
+  assert.equal(para!.text.slice(start, start + 'published it'.length), 'published it');
   assert.deepEqual(para!.metadata.emphasized_text_contents, ['approved']);
   assert.deepEqual(para!.metadata.emphasized_text_tags, ['b']);
   assert.equal(li1!.text, 'Market risk');
