@@ -27,6 +27,7 @@ import {
   TemplateIdParams,
   TemplateListItem,
 } from './schemas/jobs';
+import { CreateWorkflow, RunWorkflowForm, UpdateWorkflow, WorkflowIdParams, WorkflowInformation, WorkflowListQuery } from './schemas/workflows';
 import type { MultipartLimits } from './http/multipart';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -118,6 +119,32 @@ export const ROUTES: RouteDefinition[] = [
   },
   ...connectorRoutes('destination'),
   ...connectorRoutes('source'),
+  {
+    operationId: 'create_workflow', method: 'POST', path: '/api/v1/workflows/', tag: 'workflows',
+    summary: 'Create a workflow', handler: { file: 'workflows', export: 'createWorkflow' }, body: CreateWorkflow, response: WorkflowInformation,
+  },
+  {
+    operationId: 'list_workflows', method: 'GET', path: '/api/v1/workflows/', tag: 'workflows',
+    summary: 'List workflows', handler: { file: 'workflows', export: 'listWorkflows' }, query: WorkflowListQuery, response: z.array(WorkflowInformation),
+  },
+  {
+    operationId: 'get_workflow', method: 'GET', path: '/api/v1/workflows/{workflow_id}', tag: 'workflows',
+    summary: 'Get a workflow', handler: { file: 'workflows', export: 'getWorkflow' }, params: WorkflowIdParams, response: WorkflowInformation,
+  },
+  {
+    operationId: 'update_workflow', method: 'PUT', path: '/api/v1/workflows/{workflow_id}', tag: 'workflows',
+    summary: 'Update a workflow', handler: { file: 'workflows', export: 'updateWorkflow' }, params: WorkflowIdParams, body: UpdateWorkflow, response: WorkflowInformation,
+  },
+  {
+    operationId: 'delete_workflow', method: 'DELETE', path: '/api/v1/workflows/{workflow_id}', tag: 'workflows',
+    summary: 'Delete (soft) a workflow', handler: { file: 'workflows', export: 'deleteWorkflow' }, params: WorkflowIdParams, response: DeleteResponse,
+  },
+  {
+    operationId: 'run_workflow', method: 'POST', path: '/api/v1/workflows/{workflow_id}/run', tag: 'workflows',
+    summary: 'Run a workflow now (a new job, unless one is active)', handler: { file: 'workflows', export: 'runWorkflow' },
+    params: WorkflowIdParams, status: 202, response: JobInformation,
+    multipart: { maxFiles: 10, maxFileBytes: 50 * 1000 * 1000, fileFields: ['input_files'], schema: RunWorkflowForm, optional: true },
+  },
   {
     operationId: 'list_jobs', method: 'GET', path: '/api/v1/jobs/', tag: 'jobs',
     summary: 'List jobs', handler: { file: 'jobs', export: 'listJobs' }, query: JobListQuery, response: z.array(JobInformation),

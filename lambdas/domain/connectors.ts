@@ -23,6 +23,18 @@ export interface ConnectorCatalog {
   /** Secret field names; free-form types find them by name in `config`. */
   secretFields(kind: ConnectorKind, type: string, config?: Record<string, unknown>): string[];
   check(kind: ConnectorKind, type: string, config: Record<string, unknown>): Promise<{ status: 'SUCCESS' | 'FAILURE'; reason?: string }>;
+  /** Runtime operations used by workflow jobs (types that support them: see supportsRuntime). */
+  supportsRuntime(kind: ConnectorKind, type: string): boolean;
+  list(type: string, config: Record<string, unknown>): AsyncIterable<{ key: string; size: number }>;
+  read(type: string, config: Record<string, unknown>, key: string): Promise<Uint8Array>;
+  write(type: string, config: Record<string, unknown>, key: string, data: Uint8Array): Promise<void>;
+}
+
+/** What jobs need from connectors: read inputs from a source, write results to a destination. */
+export interface ConnectorRuntime {
+  listSource(accountId: string, sourceId: string, limit: number): Promise<{ key: string; size: number }[]>;
+  readSource(accountId: string, sourceId: string, key: string): Promise<Uint8Array>;
+  writeDestination(accountId: string, destinationId: string, key: string, data: Uint8Array): Promise<void>;
 }
 
 export const SECRET_MASK = '**********';
@@ -54,7 +66,7 @@ export interface ConnectionCheckMessage {
 
 const label = (kind: ConnectorKind) => (kind === 'source' ? 'Source' : 'Destination');
 
-export class ConnectorService {
+export class ConnectorService implements ConnectorRuntime {
   constructor(
     private readonly store: KeyValueStore,
     private readonly secrets: SecretBox,
@@ -172,6 +184,35 @@ export class ConnectorService {
     };
     await this.store.put(done);
     return toCheckRecord(done);
+  }
+
+  /** Confirms the connector exists in the account and can be used by jobs (422 at `loc` otherwise). */
+  async assertUsable(accountId: string, kind: ConnectorKind, id: string, loc: (string | number)[]): Promise<void> {
+    const item = await this.store.get(keys.connector(accountId, kind, id));
+    if (!item) throw ValidationError.single(loc, `${label(kind)} ${id} not found`, 'value_error', id);
+    if (!this.catalog.supportsRuntime(kind, String(item.type))) {
+      throw ValidationError.single(loc, `${label(kind)} type ${String(item.type)} cannot be used by jobs in this deployment`, 'value_error', id);
+    }
+  }
+
+  async listSource(accountId: string, sourceId: string, limit: number): Promise<{ key: string; size: number }[]> {
+    const item = await this.load(accountId, 'source', sourceId);
+    const out: { key: string; size: number }[] = [];
+    for await (const obj of this.catalog.list(String(item.type), await this.clearConfig(item))) {
+      out.push(obj);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  async readSource(accountId: string, sourceId: string, key: string): Promise<Uint8Array> {
+    const item = await this.load(accountId, 'source', sourceId);
+    return this.catalog.read(String(item.type), await this.clearConfig(item), key);
+  }
+
+  async writeDestination(accountId: string, destinationId: string, key: string, data: Uint8Array): Promise<void> {
+    const item = await this.load(accountId, 'destination', destinationId);
+    await this.catalog.write(String(item.type), await this.clearConfig(item), key, data);
   }
 
   /** The stored config with secrets decrypted, for connector runtimes (jobs, checks). */

@@ -1,13 +1,12 @@
-// Job nodes: validation of a node list (request_data.job_nodes, a template's nodes) and the run of
-// one node on one file. Settings are parsed by each engine's own parser, so a bad setting is a 422
-// at job creation rather than a failed job later. Pure domain code (no AWS).
+// Job nodes: validation of a node list (request_data.job_nodes, a template's nodes). Settings are
+// parsed by each engine's own parser, so a bad setting is a 422 at job creation rather than a
+// failed job later. Only the light parsers are imported here; running a node (node-runner.ts) needs
+// the engines and is wired only into the job-step Lambda. Pure domain code (no AWS).
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { partition } from '../engine/partition/index';
 import { parsePartitionForm } from '../engine/partition/params';
-import { chunkElementsAsync, parseChunkNode } from '../engine/chunking/index';
-import { createEmbedder, embedElements, parseEmbedNode } from '../engine/embedding/index';
-import type { Element } from '../engine/elements';
+import { parseChunkNode } from '../engine/chunking/params';
+import { parseEmbedNode } from '../engine/embedding/index';
 import { ValidationError } from './errors';
 import { parseOr422 } from './validation';
 
@@ -31,7 +30,7 @@ const PARTITION_SUBTYPES = ['unstructured_api', 'vlm', 'auto', 'fast', 'hi_res',
 const ALLOWED_NEXT: Record<string, string[]> = { start: ['partition'], partition: ['chunk', 'embed'], chunk: ['embed'], embed: [] };
 
 /** Partition node settings → the partition endpoint's form fields (one parser for both). */
-function partitionFields(node: { subtype: string; settings: Record<string, unknown> }): Record<string, string[]> {
+export function partitionFields(node: { subtype: string; settings: Record<string, unknown> }): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
   for (const [k, v] of Object.entries(node.settings)) {
     if (v === undefined || v === null) continue;
@@ -87,27 +86,3 @@ export function planNodes(raw: unknown, loc: (string | number)[]): JobNode[] {
   });
 }
 
-/** What a node works on: the raw document for the first node, elements after. */
-export type NodeInputData = { document: { data: Uint8Array; filename: string; contentType?: string } } | { elements: Element[] };
-
-/** Runs one node. Engine errors for bad documents surface as DomainErrors (4xx), others as-is. */
-export async function runNode(node: JobNode, input: NodeInputData, warn: (msg: string) => void): Promise<Element[]> {
-  switch (node.type) {
-    case 'partition': {
-      if (!('document' in input)) throw new Error('a partition node needs the input document');
-      const parsed = parsePartitionForm(partitionFields(node));
-      const result = await partition(input.document, parsed.options, { gzUncompressedContentType: parsed.gzUncompressedContentType });
-      result.warnings.forEach(warn);
-      return result.elements;
-    }
-    case 'chunk': {
-      if (!('elements' in input)) throw new Error('a chunk node needs elements');
-      return chunkElementsAsync(input.elements, parseChunkNode(node.subtype, node.settings));
-    }
-    case 'embed': {
-      if (!('elements' in input)) throw new Error('an embed node needs elements');
-      const embedder = await createEmbedder(parseEmbedNode(node.subtype, node.settings), process.env, { onWarning: warn });
-      return embedElements(input.elements, embedder);
-    }
-  }
-}

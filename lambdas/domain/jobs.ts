@@ -12,8 +12,10 @@ import { systemClock } from './ports';
 import { Conflict, DomainError, NotFound, RateLimited, ValidationError } from './errors';
 import type { Principal } from './auth';
 import { ENTITY, keys } from '../data/keys';
-import { planNodes, runNode, type JobNode } from './job-nodes';
+import { planNodes, type JobNode } from './job-nodes';
+import type { NodeRunner } from './node-runner';
 import { findTemplate } from './templates';
+import type { ConnectorRuntime } from './connectors';
 import type { Element } from '../engine/elements';
 
 export const MAX_RUNNING_JOBS = 5;
@@ -28,7 +30,22 @@ export interface JobFile {
   filename: string;
   size: number;
   contentType?: string;
+  /** Workflow jobs: the object's key in the source connector (read at processing time). */
+  sourceKey?: string;
 }
+
+/** What a workflow contributes to a job it runs. */
+export interface WorkflowRun {
+  workflowId: string;
+  workflowName: string;
+  nodes: JobNode[];
+  sourceId?: string;
+  destinationId?: string;
+  jobType: 'persistent' | 'scheduled';
+}
+
+/** Upper bound of source files one workflow job takes (the rest waits for the next run). */
+export const MAX_SOURCE_FILES_PER_JOB = 1000;
 
 export interface JobInformation {
   id: string;
@@ -39,7 +56,7 @@ export interface JobInformation {
   runtime: string | null;
   input_file_ids: string[];
   output_node_files: { node_id: string; file_id: string; node_type: string; node_subtype: string }[];
-  job_type: 'ephemeral' | 'template';
+  job_type: 'ephemeral' | 'template' | 'persistent' | 'scheduled';
 }
 
 export interface StepInput {
@@ -63,6 +80,9 @@ export class JobService {
     private readonly blobs: BlobStore,
     private readonly orchestrator: Orchestrator,
     private readonly events: EventPublisher,
+    private readonly connectors: ConnectorRuntime,
+    /** Present where nodes run (the job-step Lambda); API Lambdas never process files. */
+    private readonly runNode?: NodeRunner,
     private readonly clock: Clock = systemClock,
   ) {}
 
@@ -80,36 +100,78 @@ export class JobService {
     }
     await this.claimLaunch(p.accountId);
     const jobId = randomUUID();
-    const jobFiles: JobFile[] = [];
-    for (const f of files) {
-      const fileId = randomUUID();
-      await this.blobs.put(inputKey(jobId, fileId), f.data, f.contentType);
-      jobFiles.push({ fileId, filename: f.filename, size: f.data.length, contentType: f.contentType });
-    }
-    const now = this.clock.now().toISOString();
-    const item: StoredItem = {
-      ...keys.job(p.accountId, jobId),
-      entity: ENTITY.job,
-      createdAt: now,
-      id: jobId,
-      status: 'SCHEDULED',
+    return this.launch(p.accountId, jobId, {
       jobType,
       workflowId: randomUUID(),
       workflowName: `job-${jobId.slice(0, 8)}`,
       nodes,
-      files: jobFiles,
+      files: await this.storeUploads(jobId, files),
+    });
+  }
+
+  /**
+   * Runs a workflow: one job over the uploaded files, or over the source connector's files. Only one
+   * job of a workflow may be active at a time (409 otherwise).
+   */
+  async runWorkflow(
+    p: Principal,
+    run: WorkflowRun,
+    uploads: { filename: string; contentType?: string; data: Uint8Array }[],
+  ): Promise<JobInformation> {
+    const active = (await this.store.queryPrefix(keys.account(p.accountId), keys.jobPrefix)).find(
+      (j) => j.workflowId === run.workflowId && !TERMINAL.includes(j.status as JobStatus),
+    );
+    if (active) throw new Conflict(`Workflow ${run.workflowId} already has an active job (${String(active.id)})`);
+    const jobId = randomUUID();
+    let files: JobFile[];
+    if (uploads.length) {
+      if (uploads.length > MAX_FILES_PER_JOB) {
+        throw ValidationError.single(['body', 'input_files'], `At most ${MAX_FILES_PER_JOB} files per job`, 'too_long');
+      }
+      files = await this.storeUploads(jobId, uploads);
+    } else if (run.sourceId) {
+      const objects = await this.connectors.listSource(p.accountId, run.sourceId, MAX_SOURCE_FILES_PER_JOB);
+      files = objects.map((o) => ({ fileId: randomUUID(), filename: o.key.split('/').pop() || o.key, size: o.size, sourceKey: o.key }));
+    } else {
+      throw ValidationError.single(['body', 'input_files'], 'The workflow has no source connector: upload input_files to run it', 'missing');
+    }
+    return this.launch(p.accountId, jobId, { ...run, files });
+  }
+
+  private async storeUploads(jobId: string, files: { filename: string; contentType?: string; data: Uint8Array }[]): Promise<JobFile[]> {
+    const out: JobFile[] = [];
+    for (const f of files) {
+      const fileId = randomUUID();
+      await this.blobs.put(inputKey(jobId, fileId), f.data, f.contentType);
+      out.push({ fileId, filename: f.filename, size: f.data.length, contentType: f.contentType });
+    }
+    return out;
+  }
+
+  private async launch(
+    accountId: string,
+    jobId: string,
+    spec: { jobType: string; workflowId: string; workflowName: string; nodes: JobNode[]; files: JobFile[]; sourceId?: string; destinationId?: string },
+  ): Promise<JobInformation> {
+    const item: StoredItem = {
+      ...keys.job(accountId, jobId),
+      entity: ENTITY.job,
+      createdAt: this.clock.now().toISOString(),
+      id: jobId,
+      status: 'SCHEDULED',
       slotHeld: false,
+      ...spec,
     };
     await this.store.put(item, { ifNotExists: true });
     try {
-      const executionArn = await this.orchestrator.startJob(jobId, { accountId: p.accountId, jobId });
-      await this.store.update(keys.job(p.accountId, jobId), { set: { executionArn } });
+      const executionArn = await this.orchestrator.startJob(jobId, { accountId, jobId });
+      await this.store.update(keys.job(accountId, jobId), { set: { executionArn } });
     } catch (err) {
-      await this.markFailed(p.accountId, jobId, `could not start the job: ${(err as Error).message}`);
+      await this.markFailed(accountId, jobId, `could not start the job: ${(err as Error).message}`);
       throw err;
     }
     await this.emit('job.scheduled', item);
-    return this.toInformation((await this.store.get(keys.job(p.accountId, jobId)))!);
+    return this.toInformation((await this.store.get(keys.job(accountId, jobId)))!);
   }
 
   async list(p: Principal, filter: { workflowId?: string; status?: string }): Promise<JobInformation[]> {
@@ -244,11 +306,9 @@ export class JobService {
       }
       await this.store.update(jobKey, { add: { [counter(i, 'in_progress')]: 1 } });
       try {
-        const nodeInput =
-          elements === undefined
-            ? { document: { data: (await this.blobs.get(inputKey(input.jobId, file.fileId)))!, filename: file.filename, contentType: file.contentType } }
-            : { elements };
-        elements = await runNode(node, nodeInput, () => undefined);
+        const nodeInput = elements === undefined ? { document: await this.readInput(input.accountId, job, file) } : { elements };
+        if (!this.runNode) throw new Error('this function cannot run job nodes (no node runner wired)');
+        elements = await this.runNode(node, nodeInput, () => undefined);
         await this.blobs.put(key, JSON.stringify(elements), 'application/json');
         await this.store.update(jobKey, { add: { [counter(i, 'in_progress')]: -1, [counter(i, 'success')]: 1 } });
       } catch (err) {
@@ -261,7 +321,26 @@ export class JobService {
         throw err;
       }
     }
+    if (job.destinationId && elements) {
+      try {
+        await this.connectors.writeDestination(input.accountId, String(job.destinationId), `${file.sourceKey ?? file.filename}.json`, Buffer.from(JSON.stringify(elements)));
+      } catch (err) {
+        if (err instanceof DomainError && err.status < 500) {
+          await this.recordFailure(input.accountId, input.jobId, file, nodes.length - 1, `writing to the destination failed: ${err.message}`);
+          return { fileId: file.fileId, ok: false, error: err.message };
+        }
+        throw err;
+      }
+    }
     return { fileId: file.fileId, ok: true };
+  }
+
+  private async readInput(accountId: string, job: StoredItem, file: JobFile): Promise<{ data: Uint8Array; filename: string; contentType?: string }> {
+    const data = file.sourceKey
+      ? await this.connectors.readSource(accountId, String(job.sourceId), file.sourceKey)
+      : await this.blobs.get(inputKey(String(job.id), file.fileId));
+    if (!data) throw new Error(`input of file ${file.fileId} is missing`);
+    return { data, filename: file.filename, contentType: file.contentType };
   }
 
   /** The Catch of ProcessFile: a file whose processing kept failing after the retries. */

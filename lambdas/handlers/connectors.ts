@@ -2,7 +2,7 @@
 // ConnectorService call, record out.
 import { httpRoute } from '../http/handler';
 import { routeById } from '../routes';
-import { services } from '../services';
+import { connectorService } from '../services/connectors';
 import { assertKnownType } from '../domain/connectors';
 import { connectorCatalog } from '../adapters/connector-catalog';
 import type { ConnectorKind } from '../data/keys';
@@ -11,7 +11,7 @@ function handlersFor(kind: ConnectorKind) {
   const plural = kind === 'source' ? 'sources' : 'destinations';
   const idOf = (params: Record<string, string>) => params[`${kind}_id`]!;
   const typeFilter = kind === 'source' ? 'source_type' : 'destination_type';
-  const svc = () => services().connectors;
+  const svc = () => connectorService();
   return {
     list: httpRoute(routeById(`list_${plural}`), async ({ principal, query }) => {
       const type = (query as Record<string, string | undefined>)[typeFilter];

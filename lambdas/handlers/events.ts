@@ -1,11 +1,11 @@
 // EventBridge targets: persist job events as notifications; release what an abnormally ended
 // job execution held.
 import type { EventBridgeEvent } from 'aws-lambda';
-import { services } from '../services';
+import { jobService, notificationRecorder } from '../services/jobs';
 import { log } from '../logger';
 
 export async function recordNotification(event: EventBridgeEvent<string, Record<string, unknown>>): Promise<void> {
-  const id = await services().notifications.record(event['detail-type'], event.detail, new Date(event.time));
+  const id = await notificationRecorder().record(event['detail-type'], event.detail, new Date(event.time));
   log.info('notification recorded', { id, eventType: event['detail-type'], jobId: event.detail.job_id });
 }
 
@@ -21,6 +21,6 @@ export async function jobExecutionEnded(event: EventBridgeEvent<string, Executio
   const input = JSON.parse(event.detail.input ?? '{}') as { accountId?: string; jobId?: string };
   if (!input.accountId || !input.jobId) return;
   const reason = `job execution ${event.detail.status.toLowerCase()}${event.detail.cause ? `: ${event.detail.cause}` : ''}`;
-  await services().jobs.failJob({ accountId: input.accountId, jobId: input.jobId, error: { Error: event.detail.error, Cause: reason } });
+  await jobService().failJob({ accountId: input.accountId, jobId: input.jobId, error: { Error: event.detail.error, Cause: reason } });
   log.warn('job execution ended abnormally; slot released', { jobId: input.jobId, status: event.detail.status });
 }

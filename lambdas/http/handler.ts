@@ -12,7 +12,7 @@ import { parseOr422 } from '../domain/validation';
 import { parseMultipart, type MultipartForm, type MultipartLimits } from './multipart';
 import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../domain/errors';
 import type { Principal } from '../domain/auth';
-import { services } from '../services';
+import { authService } from '../services/core';
 import { config } from '../config';
 
 type Schema = z.ZodType | undefined;
@@ -90,14 +90,14 @@ export function httpRoute<B extends Schema = undefined, Q extends Schema = undef
       const principal =
         spec.auth === false
           ? { accountId: '', userId: '' }
-          : await services().auth.authenticate(headers['service-api-key'] || headers['unstructured-api-key']);
+          : await authService().authenticate(headers['service-api-key'] || headers['unstructured-api-key']);
       const params = (spec.params ? parseOr422(spec.params, event.pathParameters ?? {}, ['path']) : undefined) as Out<P>;
       const query = (spec.query ? parseOr422(spec.query, queryObject(event), ['query']) : undefined) as Out<Q>;
       const buf = rawBody(event);
       if (buf.length > config().MAX_BODY_BYTES) throw new PayloadTooLarge('Request body is too large');
       let body = undefined as Out<B>;
       let form: MultipartForm | undefined;
-      if (spec.multipart) {
+      if (spec.multipart && !(spec.multipart.optional && buf.length === 0)) {
         form = await parseMultipart(buf, headers['content-type'], spec.multipart);
       } else if (spec.body) {
         body = parseOr422(spec.body, parseJsonBody(buf, headers['content-type']), ['body']) as Out<B>;

@@ -17,6 +17,8 @@ export interface MultipartForm {
 }
 
 export interface MultipartLimits {
+  /** The body may be absent (or not multipart at all) when set. */
+  optional?: boolean;
   maxFiles: number;
   maxFileBytes: number;
   fileFields: string[];

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { startTestStack, type TestStack } from '../support/local-stack';
-import { services } from '../../lambdas/services';
+import { authService } from '../../lambdas/services/core';
 
 let stack: TestStack;
 let keyA: string;
@@ -16,8 +16,8 @@ const dir = mkdtempSync(join(tmpdir(), 'wps-auth-'));
 
 before(async () => {
   stack = await startTestStack({ authMode: 'keyed' });
-  keyA = (await services().auth.createKey('acct-a', 'alice')).key;
-  keyB = (await services().auth.createKey('acct-b', 'bob')).key;
+  keyA = (await authService().createKey('acct-a', 'alice')).key;
+  keyB = (await authService().createKey('acct-b', 'bob')).key;
 });
 after(async () => {
   await stack?.close();
@@ -63,8 +63,8 @@ test('keys are stored only as hashes and revocation takes effect', async () => {
   ddb.destroy();
   const dump = JSON.stringify(scan.Items);
   assert.ok(!dump.includes(keyA) && !dump.includes(keyB));
-  const extra = await services().auth.createKey('acct-a', 'carol');
+  const extra = await authService().createKey('acct-a', 'carol');
   assert.equal((await stack.call('GET', '/api/v1/sources/', { headers: { 'service-api-key': extra.key } })).status, 200);
-  await services().auth.revokeKey('acct-a', extra.keyId);
+  await authService().revokeKey('acct-a', extra.keyId);
   assert.equal((await stack.call('GET', '/api/v1/sources/', { headers: { 'service-api-key': extra.key } })).status, 401);
 });

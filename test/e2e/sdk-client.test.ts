@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { UnstructuredClient } from 'unstructured-client';
 import { Strategy } from 'unstructured-client/sdk/models/shared/index.js';
 import { startTestStack, type TestStack } from '../support/local-stack';
-import { services } from '../../lambdas/services';
+import { authService } from '../../lambdas/services/core';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
@@ -22,7 +22,7 @@ before(async () => {
       if (r.path === '/general/v0/general') partitionCalls++;
     },
   });
-  const { key } = await services().auth.createKey('sdk-account', 'sdk-user');
+  const { key } = await authService().createKey('sdk-account', 'sdk-user');
   client = new UnstructuredClient({ serverURL: stack.url, security: { apiKeyAuth: key } });
 });
 after(async () => {

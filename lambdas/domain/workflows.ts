@@ -1,0 +1,233 @@
+// Workflows (spec §2.2, §4.5): a source, a destination and a node graph, with an optional schedule.
+// Soft deletion keeps the record (listed with show_only_soft_deleted); run creates a job through
+// JobService, one active job per workflow.
+import { randomUUID } from 'node:crypto';
+import type { Clock, KeyValueStore, StoredItem } from './ports';
+import { systemClock } from './ports';
+import { NotFound, ValidationError } from './errors';
+import type { Principal } from './auth';
+import { ENTITY, keys } from '../data/keys';
+import { planNodes, type JobNode } from './job-nodes';
+import { findTemplate } from './templates';
+import type { ConnectorService } from './connectors';
+import type { JobInformation, JobService } from './jobs';
+import { SCHEDULES, WORKFLOW_TYPES, type WorkflowType } from './workflow-constants';
+
+export { WORKFLOW_TYPES, SCHEDULES, type WorkflowType };
+
+/** Node graphs of the predefined workflow types. */
+const TYPE_NODES: Record<Exclude<WorkflowType, 'custom'>, unknown[]> = {
+  basic: [
+    { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
+    { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 2048, new_after_n_chars: 1500 } },
+    { name: 'Embedder', type: 'embed', subtype: 'local', settings: {} },
+  ],
+  advanced: [
+    { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'hi_res' } },
+    { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 2048, new_after_n_chars: 1500 } },
+    { name: 'Embedder', type: 'embed', subtype: 'local', settings: {} },
+  ],
+  platinum: [
+    { name: 'Partitioner', type: 'partition', subtype: 'vlm', settings: { allow_fast: true } },
+    { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 2048, new_after_n_chars: 1500 } },
+    { name: 'Embedder', type: 'embed', subtype: 'local', settings: {} },
+  ],
+};
+
+export interface WorkflowInput {
+  name?: string | null;
+  workflow_type?: WorkflowType | null;
+  source_id?: string | null;
+  destination_id?: string | null;
+  workflow_nodes?: unknown[] | null;
+  schedule?: string | null;
+  reprocess_all?: boolean | null;
+  template_id?: string | null;
+}
+
+export interface WorkflowInformation {
+  id: string;
+  name: string;
+  sources: string[];
+  destinations: string[];
+  workflow_type: WorkflowType | null;
+  workflow_nodes: JobNode[];
+  schedule: { crontab_entries: { cron_expression: string }[] } | null;
+  status: 'active' | 'inactive';
+  created_at: string;
+  updated_at: string | null;
+  reprocess_all: boolean;
+}
+
+export interface WorkflowListQuery {
+  source_id?: string;
+  destination_id?: string;
+  status?: 'active' | 'inactive';
+  page: number;
+  page_size: number;
+  created_since?: string;
+  created_before?: string;
+  name?: string;
+  sort_by: string;
+  sort_direction: 'asc' | 'desc';
+  show_only_soft_deleted: boolean;
+  dag_node_configuration_id?: string;
+}
+
+const SORTABLE: Record<string, (w: WorkflowInformation) => string> = {
+  id: (w) => w.id,
+  name: (w) => w.name.toLowerCase(),
+  created_at: (w) => w.created_at,
+  updated_at: (w) => w.updated_at ?? '',
+  status: (w) => w.status,
+  workflow_type: (w) => w.workflow_type ?? '',
+};
+
+export class WorkflowService {
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly connectors: ConnectorService,
+    private readonly jobs: JobService,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  async create(p: Principal, input: WorkflowInput): Promise<WorkflowInformation> {
+    const resolved = await this.resolve(p, input, undefined);
+    const id = randomUUID();
+    const item: StoredItem = {
+      ...keys.workflow(p.accountId, id),
+      entity: ENTITY.workflow,
+      createdAt: this.clock.now().toISOString(),
+      id,
+      status: 'active',
+      ...resolved,
+    };
+    await this.store.put(item, { ifNotExists: true });
+    return toInformation(item);
+  }
+
+  async list(p: Principal, q: WorkflowListQuery): Promise<WorkflowInformation[]> {
+    if (q.sort_by && !SORTABLE[q.sort_by]) {
+      throw ValidationError.single(['query', 'sort_by'], `Input should be one of ${Object.keys(SORTABLE).join(', ')}`, 'enum', q.sort_by);
+    }
+    const items = await this.store.queryPrefix(keys.account(p.accountId), keys.workflowPrefix);
+    const rows = items
+      .filter((i) => (q.show_only_soft_deleted ? Boolean(i.deletedAt) : !i.deletedAt))
+      .filter((i) => !q.source_id || i.sourceId === q.source_id)
+      .filter((i) => !q.destination_id || i.destinationId === q.destination_id)
+      .filter((i) => !q.status || i.status === q.status)
+      .filter((i) => !q.created_since || i.createdAt >= q.created_since)
+      .filter((i) => !q.created_before || i.createdAt < q.created_before)
+      .filter((i) => !q.name || String(i.name).toLowerCase().includes(q.name.toLowerCase()))
+      .filter((i) => !q.dag_node_configuration_id || (i.nodes as JobNode[]).some((n) => n.id === q.dag_node_configuration_id))
+      .map(toInformation);
+    const key = SORTABLE[q.sort_by] ?? SORTABLE.id!;
+    rows.sort((a, b) => key(a).localeCompare(key(b)) * (q.sort_direction === 'desc' ? -1 : 1));
+    const start = (q.page - 1) * q.page_size;
+    return rows.slice(start, start + q.page_size);
+  }
+
+  async get(p: Principal, id: string): Promise<WorkflowInformation> {
+    return toInformation(await this.load(p.accountId, id));
+  }
+
+  async update(p: Principal, id: string, input: WorkflowInput): Promise<WorkflowInformation> {
+    const current = await this.load(p.accountId, id);
+    const resolved = await this.resolve(p, input, current);
+    const item: StoredItem = { ...current, ...resolved, updatedAt: this.clock.now().toISOString() };
+    await this.store.put(item, { ifExists: true });
+    return toInformation(item);
+  }
+
+  async delete(p: Principal, id: string): Promise<{ detail: string }> {
+    await this.load(p.accountId, id);
+    const now = this.clock.now().toISOString();
+    await this.store.update(keys.workflow(p.accountId, id), { set: { deletedAt: now, status: 'inactive', updatedAt: now } });
+    return { detail: `Workflow with id ${id} successfully deleted.` };
+  }
+
+  async run(p: Principal, id: string, uploads: { filename: string; contentType?: string; data: Uint8Array }[]): Promise<JobInformation> {
+    const wf = await this.load(p.accountId, id);
+    return this.jobs.runWorkflow(
+      p,
+      {
+        workflowId: id,
+        workflowName: String(wf.name),
+        nodes: wf.nodes as JobNode[],
+        sourceId: (wf.sourceId as string | null) ?? undefined,
+        destinationId: (wf.destinationId as string | null) ?? undefined,
+        jobType: 'persistent',
+      },
+      uploads,
+    );
+  }
+
+  /** Validates a create/update body against the current record (undefined on create). */
+  private async resolve(p: Principal, input: WorkflowInput, current: StoredItem | undefined): Promise<Record<string, unknown>> {
+    const pick = <T>(v: T | null | undefined, stored: unknown): T | null => (v === undefined ? ((stored as T | undefined) ?? null) : v);
+    const name = pick(input.name, current?.name);
+    if (!name) throw ValidationError.single(['body', 'name'], 'Field required', 'missing');
+    const workflowType = pick(input.workflow_type, current?.workflowType) as WorkflowType | null;
+    if (!workflowType) throw ValidationError.single(['body', 'workflow_type'], 'Field required', 'missing');
+    const sourceId = pick(input.source_id, current?.sourceId);
+    const destinationId = pick(input.destination_id, current?.destinationId);
+    if (input.source_id) await this.connectors.assertUsable(p.accountId, 'source', input.source_id, ['body', 'source_id']);
+    if (input.destination_id) await this.connectors.assertUsable(p.accountId, 'destination', input.destination_id, ['body', 'destination_id']);
+
+    let nodes: JobNode[];
+    const typeChanged = input.workflow_type !== undefined && input.workflow_type !== current?.workflowType;
+    if (input.template_id) {
+      const template = findTemplate(input.template_id);
+      if (!template) throw ValidationError.single(['body', 'template_id'], `Template ${input.template_id} not found`, 'value_error');
+      nodes = planNodes(template.nodes, ['body', 'template_id']);
+    } else if (input.workflow_nodes) {
+      nodes = planNodes(input.workflow_nodes, ['body', 'workflow_nodes']);
+    } else if (current && !typeChanged) {
+      nodes = current.nodes as JobNode[];
+    } else if (workflowType === 'custom') {
+      throw ValidationError.single(['body', 'workflow_nodes'], 'A custom workflow needs workflow_nodes (or a template_id)', 'missing');
+    } else {
+      nodes = planNodes(TYPE_NODES[workflowType], ['body', 'workflow_type']);
+    }
+
+    const schedule = pick(input.schedule, current?.schedule);
+    if (schedule && !SCHEDULES[schedule]) {
+      throw ValidationError.single(['body', 'schedule'], `Input should be one of ${Object.keys(SCHEDULES).map((s) => `'${s}'`).join(', ')}`, 'enum', schedule);
+    }
+    if (schedule && !sourceId) {
+      throw ValidationError.single(['body', 'schedule'], 'A scheduled workflow needs a source connector', 'value_error');
+    }
+    return {
+      name,
+      workflowType,
+      sourceId,
+      destinationId,
+      nodes,
+      schedule,
+      reprocessAll: pick(input.reprocess_all, current?.reprocessAll) ?? false,
+    };
+  }
+
+  private async load(accountId: string, id: string): Promise<StoredItem> {
+    const item = await this.store.get(keys.workflow(accountId, id));
+    if (!item || item.deletedAt) throw new NotFound(`Workflow with id ${id} not found`);
+    return item;
+  }
+}
+
+function toInformation(item: StoredItem): WorkflowInformation {
+  const schedule = item.schedule as string | null | undefined;
+  return {
+    id: String(item.id),
+    name: String(item.name),
+    sources: item.sourceId ? [String(item.sourceId)] : [],
+    destinations: item.destinationId ? [String(item.destinationId)] : [],
+    workflow_type: (item.workflowType as WorkflowType | null) ?? null,
+    workflow_nodes: item.nodes as JobNode[],
+    schedule: schedule ? { crontab_entries: [{ cron_expression: SCHEDULES[schedule]! }] } : null,
+    status: item.status as 'active' | 'inactive',
+    created_at: item.createdAt,
+    updated_at: item.updatedAt ?? null,
+    reprocess_all: Boolean(item.reprocessAll),
+  };
+}

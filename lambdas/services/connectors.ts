@@ -1,0 +1,27 @@
+// Composition root of the connector area.
+import { config } from '../config';
+import { secretBox } from '../adapters/secret-box';
+import { SqsWorkQueue } from '../adapters/sqs-queue';
+import { connectorCatalog } from '../adapters/connector-catalog';
+import { ConnectorService } from '../domain/connectors';
+import type { WorkQueue } from '../domain/ports';
+import { coreStore } from './core';
+
+let connectors: ConnectorService | undefined;
+
+const unconfiguredQueue = (name: string): WorkQueue => ({
+  send: async () => {
+    throw new Error(`${name} queue is not configured`);
+  },
+});
+
+export function connectorService(): ConnectorService {
+  if (connectors) return connectors;
+  const url = config().CONNECTION_CHECK_QUEUE_URL;
+  connectors = new ConnectorService(coreStore(), secretBox(), connectorCatalog(), url ? new SqsWorkQueue(url) : unconfiguredQueue('connection check'));
+  return connectors;
+}
+
+export function resetConnectorServices(): void {
+  connectors = undefined;
+}

@@ -1,0 +1,10 @@
+// Resets every composition root (tests and the local runner restart stacks on new endpoints).
+import { resetCore } from './core';
+import { resetConnectorServices } from './connectors';
+import { resetJobServices } from './jobs';
+
+export function resetServices(): void {
+  resetCore();
+  resetConnectorServices();
+  resetJobServices();
+}

@@ -1,0 +1,59 @@
+// Composition root of the job area: jobs, workflows, notifications.
+import { config } from '../config';
+import { S3BlobStore } from '../adapters/s3-blob-store';
+import { SfnOrchestrator } from '../adapters/sfn-orchestrator';
+import { EventBridgePublisher } from '../adapters/eventbridge-publisher';
+import { JobService } from '../domain/jobs';
+import { WorkflowService } from '../domain/workflows';
+import { NotificationRecorder } from '../domain/notifications';
+import type { Orchestrator } from '../domain/ports';
+import type { NodeRunner } from '../domain/node-runner';
+import { coreStore } from './core';
+import { connectorService } from './connectors';
+
+let jobs: JobService | undefined;
+let workflows: WorkflowService | undefined;
+let notifications: NotificationRecorder | undefined;
+let runner: NodeRunner | undefined;
+
+/** Called by the job-step handler, the only place that bundles the engines. */
+export function useNodeRunner(r: NodeRunner): void {
+  runner = r;
+  jobs = undefined;
+  workflows = undefined;
+}
+
+const unconfiguredOrchestrator: Orchestrator = {
+  startJob: async () => {
+    throw new Error('JOB_STATE_MACHINE_ARN is not configured');
+  },
+  stopJob: async () => undefined,
+};
+
+export function jobService(): JobService {
+  if (jobs) return jobs;
+  const c = config();
+  jobs = new JobService(
+    coreStore(),
+    new S3BlobStore(c.BUCKET_NAME),
+    c.JOB_STATE_MACHINE_ARN ? new SfnOrchestrator(c.JOB_STATE_MACHINE_ARN) : unconfiguredOrchestrator,
+    new EventBridgePublisher(c.EVENT_BUS_NAME),
+    connectorService(),
+    runner,
+  );
+  return jobs;
+}
+
+export function workflowService(): WorkflowService {
+  return (workflows ??= new WorkflowService(coreStore(), connectorService(), jobService()));
+}
+
+export function notificationRecorder(): NotificationRecorder {
+  return (notifications ??= new NotificationRecorder(coreStore()));
+}
+
+export function resetJobServices(): void {
+  jobs = undefined;
+  workflows = undefined;
+  notifications = undefined;
+}

@@ -1,0 +1,144 @@
+// Workflows end to end: CRUD with validation, list filters and paging, soft delete, and run: a job
+// that reads every file of a local source directory and writes one JSON result per file into the
+// destination directory; a second run while one is active is refused.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { eventually, startTestStack, type TestStack } from '../support/local-stack';
+
+const corpus = resolve(process.cwd(), '../shared/corpus/docs');
+let stack: TestStack;
+const root = mkdtempSync(join(tmpdir(), 'wps-wf-'));
+const inDir = join(root, 'in');
+const outDir = join(root, 'out');
+let sourceId: string;
+let destinationId: string;
+
+before(async () => {
+  mkdirSync(join(inDir, 'sub'), { recursive: true });
+  mkdirSync(outDir);
+  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
+  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  stack = await startTestStack();
+  sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
+  destinationId = (await stack.call('POST', '/api/v1/destinations/', { body: { name: 'out', type: 'local', config: { remote_url: outDir } } })).body.id;
+});
+after(async () => {
+  await stack?.close();
+});
+
+const customNodes = [
+  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
+  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
+];
+
+test('create validates the type, nodes, connectors and schedule', async () => {
+  const bad: [unknown, string][] = [
+    [{ name: 'x', workflow_type: 'gold' }, 'workflow_type'],
+    [{ name: 'x', workflow_type: 'custom' }, 'workflow_nodes'],
+    [{ name: 'x', workflow_type: 'custom', workflow_nodes: [{ name: 'e', type: 'embed', subtype: 'local' }] }, 'type'],
+    [{ name: 'x', workflow_type: 'basic', source_id: '6f1f7a53-3a6d-4c55-9a43-1f1f9c1f0b11' }, 'source_id'],
+    [{ name: 'x', workflow_type: 'basic', schedule: 'hourly-ish' }, 'schedule'],
+    [{ name: 'x', workflow_type: 'basic', schedule: 'daily' }, 'schedule'],
+  ];
+  for (const [body, field] of bad) {
+    const r = await stack.call('POST', '/api/v1/workflows/', { body });
+    assert.equal(r.status, 422, `${JSON.stringify(body)} → ${r.text}`);
+    assert.ok(r.body.detail.some((d: { loc: unknown[] }) => d.loc.includes(field)), r.text);
+  }
+});
+
+test('CRUD, schedule as cron entries, filters, paging and soft delete', async () => {
+  const created = await stack.call('POST', '/api/v1/workflows/', {
+    body: { name: 'nightly', workflow_type: 'custom', workflow_nodes: customNodes, source_id: sourceId, destination_id: destinationId, schedule: 'daily' },
+  });
+  assert.equal(created.status, 200, created.text);
+  const wf = created.body;
+  assert.deepEqual(wf.sources, [sourceId]);
+  assert.deepEqual(wf.destinations, [destinationId]);
+  assert.deepEqual(wf.schedule, { crontab_entries: [{ cron_expression: '0 0 * * *' }] });
+  assert.equal(wf.status, 'active');
+  assert.equal(wf.workflow_nodes.length, 2);
+  assert.ok(wf.workflow_nodes.every((n: { id: string }) => n.id));
+
+  const basic = await stack.call('POST', '/api/v1/workflows/', { body: { name: 'basic one', workflow_type: 'basic' } });
+  assert.equal(basic.status, 200, basic.text);
+  assert.deepEqual(basic.body.workflow_nodes.map((n: { type: string }) => n.type), ['partition', 'chunk', 'embed']);
+
+  const updated = await stack.call('PUT', `/api/v1/workflows/${wf.id}`, { body: { name: 'nightly v2', schedule: 'weekly' } });
+  assert.equal(updated.status, 200, updated.text);
+  assert.equal(updated.body.name, 'nightly v2');
+  assert.equal(updated.body.schedule.crontab_entries[0].cron_expression, '0 0 * * 0');
+  assert.deepEqual(updated.body.workflow_nodes, wf.workflow_nodes);
+  assert.ok(updated.body.updated_at);
+
+  const bySource = await stack.call('GET', `/api/v1/workflows/?source_id=${sourceId}`);
+  assert.deepEqual(bySource.body.map((w: { id: string }) => w.id), [wf.id]);
+  const byName = await stack.call('GET', '/api/v1/workflows/?name=basic');
+  assert.deepEqual(byName.body.map((w: { id: string }) => w.id), [basic.body.id]);
+  const paged = await stack.call('GET', '/api/v1/workflows/?page=1&page_size=1&sort_by=name&sort_direction=desc');
+  assert.deepEqual(paged.body.map((w: { name: string }) => w.name), ['nightly v2']);
+  const page2 = await stack.call('GET', '/api/v1/workflows/?page=2&page_size=1&sort_by=name&sort_direction=desc');
+  assert.deepEqual(page2.body.map((w: { name: string }) => w.name), ['basic one']);
+  assert.equal((await stack.call('GET', '/api/v1/workflows/?page_size=0')).status, 422);
+  assert.equal((await stack.call('GET', '/api/v1/workflows/?sort_by=colour')).status, 422);
+
+  const del = await stack.call('DELETE', `/api/v1/workflows/${basic.body.id}`);
+  assert.equal(del.status, 200);
+  assert.equal((await stack.call('GET', `/api/v1/workflows/${basic.body.id}`)).status, 404);
+  const deleted = await stack.call('GET', '/api/v1/workflows/?show_only_soft_deleted=true');
+  assert.deepEqual(deleted.body.map((w: { id: string }) => w.id), [basic.body.id]);
+  const live = await stack.call('GET', '/api/v1/workflows/');
+  assert.ok(!live.body.some((w: { id: string }) => w.id === basic.body.id));
+});
+
+test('run reads the source, writes each result to the destination, one active job at a time', async () => {
+  const wf = (
+    await stack.call('POST', '/api/v1/workflows/', {
+      body: { name: 'copy', workflow_type: 'custom', workflow_nodes: customNodes, source_id: sourceId, destination_id: destinationId },
+    })
+  ).body;
+  const run = await stack.call('POST', `/api/v1/workflows/${wf.id}/run`);
+  assert.equal(run.status, 202, run.text);
+  assert.equal(run.body.workflow_id, wf.id);
+  assert.equal(run.body.workflow_name, 'copy');
+  assert.equal(run.body.job_type, 'persistent');
+  assert.equal(run.body.input_file_ids.length, 2);
+
+  const again = await stack.call('POST', `/api/v1/workflows/${wf.id}/run`);
+  assert.equal(again.status, 409, again.text);
+
+  const done = await eventually(async () => {
+    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
+    return ['COMPLETED', 'FAILED'].includes(r.body.status) ? r.body : undefined;
+  }, 'workflow job', 120_000);
+  assert.equal(done.status, 'COMPLETED');
+  for (const rel of ['fake-text.txt.json', join('sub', 'README.md.json')]) {
+    const file = join(outDir, rel);
+    assert.ok(existsSync(file), `${rel} written to the destination`);
+    const els = JSON.parse(readFileSync(file, 'utf8'));
+    assert.ok(els.length > 0 && els.every((e: { type: string }) => e.type === 'CompositeElement' || e.type === 'Table'));
+  }
+  const jobs = await stack.call('GET', `/api/v1/jobs/?workflow_id=${wf.id}`);
+  assert.deepEqual(jobs.body.map((j: { id: string }) => j.id), [run.body.id]);
+});
+
+test('run with uploaded files, and a workflow without a source needs them', async () => {
+  const wf = (await stack.call('POST', '/api/v1/workflows/', { body: { name: 'uploads', workflow_type: 'custom', workflow_nodes: customNodes } })).body;
+  const none = await stack.call('POST', `/api/v1/workflows/${wf.id}/run`);
+  assert.equal(none.status, 422);
+  const form = new FormData();
+  form.append('input_files', new Blob([readFileSync(join(corpus, 'fake-text.txt'))], { type: 'text/plain' }), 'upload.txt');
+  const run = await stack.call('POST', `/api/v1/workflows/${wf.id}/run`, { raw: form });
+  assert.equal(run.status, 202, run.text);
+  const done = await eventually(async () => {
+    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
+    return ['COMPLETED', 'FAILED'].includes(r.body.status) ? r.body : undefined;
+  }, 'upload job', 120_000);
+  assert.equal(done.status, 'COMPLETED');
+  const out = await stack.call('GET', `/api/v1/jobs/${run.body.id}/download?file_id=${run.body.input_file_ids[0]}`);
+  assert.equal(out.status, 200);
+  assert.ok(out.body.length > 0);
+});
