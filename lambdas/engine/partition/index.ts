@@ -40,13 +40,13 @@ function partitionerFor(filetype: FileType): FormatPartitioner | undefined {
   return FORMAT_PARTITIONERS[filetype];
 }
 
-function gunzip(data: Uint8Array): Uint8Array {
+function gunzip(data: Uint8Array, limit = MAX_GUNZIP_BYTES): Uint8Array {
   try {
-    return gunzipSync(data, { maxOutputLength: MAX_GUNZIP_BYTES });
+    return gunzipSync(data, { maxOutputLength: limit });
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'ERR_BUFFER_TOO_LARGE' || /too large|maxOutputLength/i.test(String((err as Error).message))) {
-      throw new PayloadTooLarge(`Decompressed gzip content exceeds ${MAX_GUNZIP_BYTES} bytes.`);
+      throw new PayloadTooLarge(`Decompressed gzip content exceeds ${limit} bytes.`);
     }
     throw new UnprocessableDocument('Invalid or truncated gzip file.');
   }
@@ -61,6 +61,8 @@ export interface PartitionExtras {
   gzUncompressedContentType?: string;
   /** Internal: nesting depth of partitionNested. */
   depth?: number;
+  /** Limit on decompressed gzip size (default MAX_GUNZIP_BYTES). */
+  maxDecompressedBytes?: number;
 }
 
 /** Partitions one document into elements (see the file header for the steps). */
@@ -74,7 +76,7 @@ export async function partition(input: PartitionInput, options?: Partial<Partiti
 
   let det = detectFileType(data, filename, contentType);
   if (det.gzip) {
-    data = gunzip(data);
+    data = gunzip(data, extras.maxDecompressedBytes);
     if (data.length === 0) throw new BadRequest(`File ${filename} is empty after decompression.`);
     const hint = extras.gzUncompressedContentType;
     filename = stripGz(filename);

@@ -4,7 +4,7 @@
 // Only word boundaries cross into wasm (a page's text comes out in one call), which keeps
 // extraction at a few microseconds per word.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
-import { heap, type PdfDocument, Scratch } from './pdfium';
+import { heap, rawExports, type PdfDocument, Scratch } from './pdfium';
 
 export interface Box { x0: number; y0: number; x1: number; y1: number }
 
@@ -93,7 +93,8 @@ export function extractPage(doc: PdfDocument, index: number, opts: { images: boo
 }
 
 function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: RawPage): void {
-  const n = m.FPDFText_CountChars(tp);
+  const X = rawExports(m);
+  const n = X.FPDFText_CountChars(tp);
   if (n <= 0) return;
   raw.chars = n;
   // Scratch layout: [0,16) rect, [16,32) origin, [32,56) matrix, [64,330) font name, [512, ...) text.
@@ -103,7 +104,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   const matPtr = base + 32;
   const nameBuf = base + 64;
   const textPtr = base + 512;
-  m.FPDFText_GetText(tp, 0, n, textPtr);
+  X.FPDFText_GetText(tp, 0, n, textPtr);
   const u16 = new Uint16Array(heap(m).HEAPU8.buffer, textPtr, n).slice();
   const H = raw.height;
   const styles = new Map<number, FontStyle>();
@@ -113,7 +114,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   let wordStart = -1;
 
   const looseBox = (i: number): [number, number, number, number] => {
-    if (!m.FPDFText_GetLooseCharBox(tp, i, rect)) return [NaN, NaN, NaN, NaN];
+    if (!X.FPDFText_GetLooseCharBox(tp, i, rect)) return [NaN, NaN, NaN, NaN];
     const f = heap(m).HEAPF32;
     const o = rect >> 2;
     return [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!]; // left, top, right, bottom
@@ -156,19 +157,19 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     if (!t) return;
     // Effective size: the nominal font size scaled by the text matrix (PDFs that draw with a
     // 1pt font and a scaling matrix report 1 otherwise).
-    const nominal = m.FPDFText_GetFontSize(tp, s);
+    const nominal = X.FPDFText_GetFontSize(tp, s);
     let scale = 1, rotated = false;
-    if (m.FPDFText_GetMatrix(tp, s, matPtr)) {
+    if (X.FPDFText_GetMatrix(tp, s, matPtr)) {
       const f = heap(m).HEAPF32, o = matPtr >> 2;
       const [ma, mb, mc, md] = [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!];
       scale = Math.hypot(mc, md) || 1;
       rotated = Math.abs(mb) > Math.abs(ma) + 1e-6;
     }
     const size = nominal * scale || Math.abs(a[1]! - a[3]!) || 1;
-    const obj = m.FPDFText_GetTextObject(tp, s);
+    const obj = X.FPDFText_GetTextObject(tp, s);
     if (obj !== lastObj) {
       lastObj = obj;
-      const font = obj ? m.FPDFTextObj_GetFont(obj) : 0;
+      const font = obj ? X.FPDFTextObj_GetFont(obj) : 0;
       let st = styles.get(font);
       if (!st) { st = fontStyle(m, font, nameBuf); styles.set(font, st); }
       lastStyle = st;
@@ -179,8 +180,8 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     let bottom = Math.min(a[1]!, b[1]!, a[3]!, b[3]!);
     // The vertical extent comes from the baseline and the effective size: loose boxes follow the
     // font's ascent/descent (several lines tall for math fonts) and ignore a scaling matrix.
-    if (!rotated && m.FPDFText_GetCharOrigin(tp, s, originPtr, originPtr + 8)) {
-      const baseline = new Float64Array(heap(m).HEAPU8.buffer, originPtr + 8, 1)[0]!;
+    if (!rotated && X.FPDFText_GetCharOrigin(tp, s, originPtr, originPtr + 8)) {
+      const baseline = heap(m).HEAPF64[(originPtr + 8) >> 3]!;
       top = baseline + 0.8 * size;
       bottom = baseline - 0.22 * size;
     }
@@ -303,13 +304,14 @@ function extractLinks(m: WrappedPdfiumModule, scratch: Scratch, doc: PdfDocument
 }
 
 function extractImages(m: WrappedPdfiumModule, scratch: Scratch, page: number, W: number, H: number): Box[] {
+  const X = rawExports(m);
   const out: Box[] = [];
-  const count = Math.min(m.FPDFPage_CountObjects(page), 5000);
+  const count = Math.min(X.FPDFPage_CountObjects(page), 5000);
   const base = scratch.get(64);
   for (let i = 0; i < count; i++) {
-    const obj = m.FPDFPage_GetObject(page, i);
-    if (!obj || m.FPDFPageObj_GetType(obj) !== 3) continue; // 3: image
-    if (!m.FPDFPageObj_GetBounds(obj, base, base + 4, base + 8, base + 12)) continue;
+    const obj = X.FPDFPage_GetObject(page, i);
+    if (!obj || X.FPDFPageObj_GetType(obj) !== 3) continue; // 3: image
+    if (!X.FPDFPageObj_GetBounds(obj, base, base + 4, base + 8, base + 12)) continue;
     const f = heap(m).HEAPF32, o = base >> 2;
     const [l, b, r, t] = [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!];
     const box = { x0: Math.max(0, l), x1: Math.min(W, r), y0: Math.max(0, H - t), y1: Math.min(H, H - b) };

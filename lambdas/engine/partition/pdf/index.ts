@@ -15,7 +15,7 @@ import { availableOcrLanguages, recognize } from '../ocr/tesseract';
 import { hasRealText, ocrPageElements } from '../ocr/layout';
 import { processPage, type PageJobOptions, type PageResult } from './pages';
 import { PdfDocument } from './pdfium';
-import { processPagesInPool } from './pool';
+import { processPagesInPool, warmPagePool } from './pool';
 import { renderPage } from './render';
 import { resolveVlmProvider, type VlmProvider } from '../vlm';
 
@@ -30,6 +30,7 @@ export async function partitionPdf(data: Uint8Array, ctx: FormatContext): Promis
   const doc = await PdfDocument.open(data);
   try {
     if (doc.pageCount <= 0) throw new UnprocessableDocument('PDF has no pages.');
+    if (doc.pageCount >= 8) warmPagePool();
     const jobOpts: PageJobOptions = {
       hiRes: strategy !== 'fast',
       coordinates: options.coordinates,
@@ -41,7 +42,7 @@ export async function partitionPdf(data: Uint8Array, ctx: FormatContext): Promis
     if (strategy === 'vlm') {
       vlm = resolveVlmProvider(options.vlm);
       if (!vlm) {
-        note = `VLM strategy requested but no provider is configured${options.vlm?.provider ? ` for "${options.vlm.provider}"` : ''}; used local OCR instead.`;
+        note = `VLM strategy requested but no provider is configured${options.vlm?.provider ? ` for "${options.vlm.provider}"` : ''}; used the local text layer and OCR instead.`;
         ctx.warn(note);
       }
     }
@@ -131,6 +132,7 @@ export async function partitionPdf(data: Uint8Array, ctx: FormatContext): Promis
       const els = byPage.get(p);
       if (els) out.push(...els);
     }
+    if (note) for (const el of out) el.metadata.partitioner_note ??= note;
     return out;
   } finally {
     doc.close();

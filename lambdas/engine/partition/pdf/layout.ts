@@ -183,7 +183,22 @@ export function readingOrder<T extends Box>(items: T[], body: number): T[] {
   const v = cut(items, 'x', Math.max(0.5 * body, 2));
   if (v.length > 1) return v.flatMap((g) => readingOrder(g, body));
   const h = cut(items, 'y', 0.01);
-  if (h.length > 1) return h.flatMap((g) => readingOrder(g, body));
+  if (h.length > 1) {
+    // Consecutive bands that share column gutters are one multi-column region (e.g. a row of
+    // figures above two text columns): merge them so columns are read top to bottom.
+    const merged: T[][] = [];
+    const vGap = Math.max(0.5 * body, 2);
+    for (const band of h) {
+      const prev = merged[merged.length - 1];
+      if (prev && cut(prev, 'x', vGap).length > 1 && cut(band, 'x', vGap).length > 1 && cut([...prev, ...band], 'x', vGap).length > 1) {
+        prev.push(...band);
+      } else {
+        merged.push([...band]);
+      }
+    }
+    if (merged.length > 1) return merged.flatMap((g) => readingOrder(g, body));
+    return readingOrder(merged[0]!, body);
+  }
   return [...items].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
 }
 

@@ -71,5 +71,13 @@ export class Scratch {
 
 /** The module's heap views (typed here: the package's emscripten typings are not installed). Read them
  * fresh after any allocation — growing memory replaces the views. */
-export interface Heaps { HEAPU8: Uint8Array; HEAP32: Int32Array; HEAPF32: Float32Array }
+export interface Heaps { HEAPU8: Uint8Array; HEAP32: Int32Array; HEAPF32: Float32Array; HEAPF64: Float64Array }
 export const heap = (m: WrappedPdfiumModule): Heaps => m.pdfium as unknown as Heaps;
+
+/**
+ * The module's raw wasm exports. The wrapper's functions go through emscripten's ccall (argument
+ * conversion, stack save/restore) at ~10 µs a call; hot loops call the exports directly.
+ * Booleans come back as 0/1.
+ */
+export type RawExports = Record<string, (...args: number[]) => number>;
+export const rawExports = (m: WrappedPdfiumModule): RawExports => (m.pdfium as unknown as { wasmExports: RawExports }).wasmExports;

@@ -25,8 +25,18 @@ function workerUrl(): URL | undefined {
   return undefined;
 }
 
+/** A TypeScript worker (running from source under tsx) registers tsx's loader in its own thread first. */
+function startWorker(url: URL): Worker {
+  const opts = { resourceLimits: { maxOldGenerationSizeMb: 768 } };
+  if (!url.pathname.endsWith('.ts')) return new Worker(url, opts);
+  let tsxApi: string;
+  try { tsxApi = import.meta.resolve('tsx/esm/api'); } catch { throw new Error('tsx is not available for a TypeScript worker'); }
+  const boot = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`;
+  return new Worker(boot, { ...opts, eval: true });
+}
+
 function spawn(url: URL): PoolWorker {
-  const w = new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: 768 } });
+  const w = startWorker(url);
   w.unref();
   const pending: PoolWorker['pending'] = new Map();
   const ready = new Promise<boolean>((resolve) => {
@@ -67,6 +77,11 @@ async function getWorkers(): Promise<PoolWorker[] | undefined> {
     return undefined;
   }
   return workers;
+}
+
+/** Starts the workers in the background (the first long PDF then finds them ready). */
+export function warmPagePool(): void {
+  if (!workers && !disabled) void getWorkers().catch(() => {});
 }
 
 /**
