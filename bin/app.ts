@@ -1,7 +1,8 @@
 // CDK entry point (cdk.json: "npx tsx bin/app.ts"). Settings come from context (-c name=value or
 // cdk.json): stackName, authMode (keyed|none), defaultAccountId, defaultUserId,
-// jobDataExpirationDays, removalPolicy (retain|destroy), stageName. Account and region come from the
-// CLI's profile (CDK_DEFAULT_ACCOUNT / CDK_DEFAULT_REGION); without them the stack is environment-agnostic.
+// jobDataExpirationDays, removalPolicy (retain|destroy), stageName, architecture (arm64|x86_64).
+// Account and region come from the CLI's profile (CDK_DEFAULT_ACCOUNT / CDK_DEFAULT_REGION);
+// without them the stack is environment-agnostic.
 import { App } from 'aws-cdk-lib';
 import { WorkflowServiceStack } from '../lib/workflow-service-stack';
 import { stackPropsFromContext } from '../lib/context';

@@ -8,10 +8,9 @@
 // integration; a Lambda proxy payload is at most 6 MB, so a multipart upload arrives base64-encoded
 // with roughly 4.5 MB of file. Large files go through presigned S3 uploads referenced by a job.
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ROUTES, type RouteDefinition } from '../lambdas/routes';
-import { ServiceFunction, type ConfigEnvName } from './base-function';
+import { ServiceFunction, type FunctionDefaults } from './base-function';
 import type { TableAccess } from './data';
 import type { BucketAccess } from './storage';
 import { pascal } from './queues';
@@ -64,8 +63,7 @@ export interface RouteFunction {
 export interface ServiceApiProps {
   /** Default 'prod'. */
   stageName?: string;
-  environment?: Partial<Record<ConfigEnvName, string>>;
-  logRetention?: logs.RetentionDays;
+  functionDefaults?: FunctionDefaults;
   /** Default lambdas/routes.ts ROUTES. */
   routes?: RouteDefinition[];
 }
@@ -84,7 +82,6 @@ export class ServiceApi extends Construct {
       deployOptions: {
         stageName: props.stageName ?? 'prod',
         tracingEnabled: true,
-        metricsEnabled: true,
       },
     });
     // Unknown paths answer like the reference API (FastAPI: 404 {"detail":"Not Found"}) instead of
@@ -112,8 +109,7 @@ export class ServiceApi extends Construct {
         description: `${route.method} ${route.path} (${route.operationId})`,
         memoryMb: route.memoryMb,
         timeoutSeconds: route.timeoutSeconds,
-        environment: props.environment,
-        logRetention: props.logRetention,
+        ...props.functionDefaults,
       });
       const path = resourcePath(route.path);
       const resource = path ? this.api.root.resourceForPath(path) : this.api.root;

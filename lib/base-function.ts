@@ -66,7 +66,17 @@ const ESM_BANNER = [
   'const __dirname = __wpsDirname(__filename);',
 ].join(' ');
 
-export interface ServiceFunctionProps {
+/** Settings every function of a stack shares; the stack hands them to each construct. */
+export interface FunctionDefaults {
+  /** Variables beyond the ones the bind* helpers set (auth mode, defaults). */
+  environment?: Partial<Record<ConfigEnvName, string>>;
+  /** Default one month. */
+  logRetention?: logs.RetentionDays;
+  /** Default arm64. x86_64 suits emulators on x86 hosts (bundles hold no native code). */
+  architecture?: lambda.Architecture;
+}
+
+export interface ServiceFunctionProps extends FunctionDefaults {
   /** Handler module under lambdas/handlers, without extension. */
   file: string;
   /** Exported handler in that module. */
@@ -76,10 +86,6 @@ export interface ServiceFunctionProps {
   memoryMb?: number;
   /** Default 29 s (the API Gateway integration limit). */
   timeoutSeconds?: number;
-  /** Variables beyond the ones the bind* helpers set. */
-  environment?: Partial<Record<ConfigEnvName, string>>;
-  /** Default one month. */
-  logRetention?: logs.RetentionDays;
 }
 
 export class ServiceFunction extends NodejsFunction {
@@ -93,7 +99,7 @@ export class ServiceFunction extends NodejsFunction {
       handler: props.export,
       description: props.description,
       runtime: FUNCTION_RUNTIME,
-      architecture: FUNCTION_ARCHITECTURE,
+      architecture: props.architecture ?? FUNCTION_ARCHITECTURE,
       memorySize: props.memoryMb ?? 512,
       timeout: Duration.seconds(props.timeoutSeconds ?? 29),
       tracing: lambda.Tracing.ACTIVE,

@@ -1,6 +1,7 @@
 // Reads the stack settings from CDK context values (strings when given with -c) and validates them,
 // so a typo fails the synth instead of deploying a default.
 import { RemovalPolicy } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { AuthMode, WorkflowServiceStackProps } from './workflow-service-stack';
 
 export const DEFAULT_STACK_NAME = 'WorkflowService';
@@ -20,6 +21,8 @@ export function stackPropsFromContext(get: (key: string) => unknown): { stackNam
   if (days !== undefined && !(Number.isInteger(days) && days > 0)) {
     throw new Error(`context jobDataExpirationDays must be a positive integer, got '${daysText}'`);
   }
+  const architecture = str('architecture') ?? 'arm64';
+  if (architecture !== 'arm64' && architecture !== 'x86_64') throw new Error(`context architecture must be 'arm64' or 'x86_64', got '${architecture}'`);
   return {
     stackName: str('stackName') ?? DEFAULT_STACK_NAME,
     props: {
@@ -29,6 +32,7 @@ export function stackPropsFromContext(get: (key: string) => unknown): { stackNam
       jobDataExpirationDays: days,
       removalPolicy: removal === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
       stageName: str('stageName'),
+      architecture: architecture === 'x86_64' ? lambda.Architecture.X86_64 : lambda.Architecture.ARM_64,
     },
   };
 }

@@ -5,11 +5,10 @@
 import { Duration } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { QUEUES, type QueueDefinition } from '../lambdas/queues';
-import { ServiceFunction, type ConfigEnvName } from './base-function';
+import { ServiceFunction, type FunctionDefaults } from './base-function';
 
 export interface WorkQueue {
   definition: QueueDefinition;
@@ -21,9 +20,7 @@ export interface WorkQueue {
 export interface WorkQueuesProps {
   /** Physical queue names are `${prefix}-${name}` (and `-dlq`), as lambdas/queues.ts documents. */
   prefix: string;
-  /** Variables every consumer gets (auth mode, defaults). */
-  environment?: Partial<Record<ConfigEnvName, string>>;
-  logRetention?: logs.RetentionDays;
+  functionDefaults?: FunctionDefaults;
   /** Default lambdas/queues.ts QUEUES. */
   definitions?: QueueDefinition[];
 }
@@ -57,8 +54,7 @@ export class WorkQueues extends Construct {
         export: def.handler.export,
         description: `Consumer of the ${def.name} queue`,
         timeoutSeconds: Math.max(1, Math.floor(def.visibilityTimeoutSeconds / 2)),
-        environment: props.environment,
-        logRetention: props.logRetention,
+        ...props.functionDefaults,
       });
       consumer.addEventSource(new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true }));
       this.queues.push({ definition: def, queue, deadLetterQueue, consumer });

@@ -4,10 +4,11 @@
 // Jobs (Step Functions from statemachines/job.asl.json) and notifications (EventBridge, SQS, SES)
 // are added as their own constructs (lib/jobs.ts, lib/notifications.ts) wired the same way.
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ServiceApi, routeAccess } from './api';
-import type { ConfigEnvName } from './base-function';
+import type { ConfigEnvName, FunctionDefaults } from './base-function';
 import { DataTable } from './data';
 import { WorkQueues } from './queues';
 import { SecretsKey } from './secrets';
@@ -26,6 +27,8 @@ export interface WorkflowServiceStackProps extends StackProps {
   /** For the table, bucket and key. Default RETAIN; DESTROY suits throw-away (LocalStack) stacks. */
   removalPolicy?: RemovalPolicy;
   logRetention?: logs.RetentionDays;
+  /** Lambda architecture. Default arm64; x86_64 for LocalStack on x86 hosts without arm64 emulation. */
+  architecture?: lambda.Architecture;
   /** API Gateway stage. Default 'prod'. */
   stageName?: string;
   /** Physical queue name prefix. Default the stack name. */
@@ -53,12 +56,9 @@ export class WorkflowServiceStack extends Stack {
     this.data = new DataTable(this, 'Data', { removalPolicy });
     this.storage = new DataBucket(this, 'Storage', { removalPolicy, jobDataExpirationDays: props.jobDataExpirationDays });
     this.secrets = new SecretsKey(this, 'Secrets', { removalPolicy });
-    this.queues = new WorkQueues(this, 'Queues', {
-      prefix: props.resourcePrefix ?? this.stackName,
-      environment,
-      logRetention: props.logRetention,
-    });
-    this.api = new ServiceApi(this, 'Api', { stageName: props.stageName, environment, logRetention: props.logRetention });
+    const functionDefaults: FunctionDefaults = { environment, logRetention: props.logRetention, architecture: props.architecture };
+    this.queues = new WorkQueues(this, 'Queues', { prefix: props.resourcePrefix ?? this.stackName, functionDefaults });
+    this.api = new ServiceApi(this, 'Api', { stageName: props.stageName, functionDefaults });
 
     for (const { route, fn } of this.api.routeFunctions) {
       const access = routeAccess(route);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RemovalPolicy, type CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { ROUTES } from '../../lambdas/routes';
 import { QUEUES } from '../../lambdas/queues';
 import { TABLE_DEFINITION } from '../../lambdas/data/table-definition';
@@ -267,14 +268,17 @@ test('IAM: each grant comes with its variable, per the route access profile', ()
   }
 });
 
-test('stack props: private mode, throw-away resources, shorter job data expiry', () => {
-  const { template: t, stack: s } = synthStack({ authMode: 'none', removalPolicy: RemovalPolicy.DESTROY, jobDataExpirationDays: 7, defaultAccountId: 'acme' });
+test('stack props: private mode, throw-away resources, shorter job data expiry, x86_64', () => {
+  const { template: t, stack: s } = synthStack({
+    authMode: 'none', removalPolicy: RemovalPolicy.DESTROY, jobDataExpirationDays: 7, defaultAccountId: 'acme', architecture: lambda.Architecture.X86_64,
+  });
   const j = t.toJSON() as { Resources: Record<string, Res> };
   const own = Object.entries(j.Resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.NODE_OPTIONS);
   assert.equal(own.length, ROUTES.length + QUEUES.length);
   for (const [id, fn] of own) {
     assert.equal(fn.Properties.Environment.Variables.AUTH_MODE, 'none', id);
     assert.equal(fn.Properties.Environment.Variables.DEFAULT_ACCOUNT_ID, 'acme', id);
+    assert.deepEqual(fn.Properties.Architectures, ['x86_64'], id);
   }
   const table = j.Resources[s.getLogicalId(s.data.table.node.defaultChild as CfnElement)]!;
   assert.equal(table.DeletionPolicy, 'Delete');
@@ -295,6 +299,9 @@ test('context values become validated stack props', () => {
   assert.equal(custom.props.authMode, 'none');
   assert.equal(custom.props.removalPolicy, RemovalPolicy.DESTROY);
   assert.equal(custom.props.jobDataExpirationDays, 14);
+  assert.equal(defaults.props.architecture, lambda.Architecture.ARM_64);
+  assert.equal(ctx({ architecture: 'x86_64' }).props.architecture, lambda.Architecture.X86_64);
+  assert.throws(() => ctx({ architecture: 'arm' }), /architecture/);
   assert.throws(() => ctx({ authMode: 'open' }), /authMode/);
   assert.throws(() => ctx({ removalPolicy: 'snapshot' }), /removalPolicy/);
   assert.throws(() => ctx({ jobDataExpirationDays: '0' }), /jobDataExpirationDays/);
