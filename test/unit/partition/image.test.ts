@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../lambdas/domain/errors';
+import { partition } from '../../../lambdas/engine/partition/index';
+import { imageSize, MAX_IMAGE_PIXELS } from '../../../lambdas/engine/partition/image/header';
+import { grayToPng } from '../../../lambdas/engine/partition/image/bitmap';
+import { shutdownOcr } from '../../../lambdas/engine/partition/ocr/tesseract';
+
+const repoRoot = resolve(import.meta.dirname, '../../..');
+const corpus = resolve(repoRoot, '../shared/corpus/docs');
+const doc = (name: string) => new Uint8Array(readFileSync(resolve(corpus, name)));
+
+after(async () => { await shutdownOcr(); });
+
+/** A PNG whose header claims the given size (only a few bytes of data follow). */
+function pngClaiming(width: number, height: number): Uint8Array {
+  const small = grayToPng(new Uint8Array(4), 2, 2, (b) => deflateSync(b));
+  const out = small.slice();
+  const v = new DataView(out.buffer);
+  v.setUint32(16, width);
+  v.setUint32(20, height);
+  return out;
+}
+
+describe('image partitioning', () => {
+  it('reads sizes from headers without decoding', () => {
+    assert.deepEqual(imageSize(pngClaiming(123, 45), 'png'), { width: 123, height: 45 });
+    assert.deepEqual(imageSize(doc('example.jpg'), 'jpg'), imageSize(doc('example.jpg'), 'jpg'));
+    const jpg = imageSize(doc('example.jpg'), 'jpg')!;
+    assert.ok(jpg.width > 0 && jpg.height > 0);
+    const heic = imageSize(doc('DA-1p.heic'), 'heic')!;
+    assert.deepEqual(heic, { width: 596, height: 842 });
+    assert.equal(imageSize(doc('layout-parser-paper-fast.tiff'), 'tiff')!.width, 612);
+  });
+
+  it('refuses a decompression bomb before decoding it', async () => {
+    await assert.rejects(partition({ data: pngClaiming(100_000, 100_000), filename: 'bomb.png' }), (err: unknown) => {
+      assert.ok(err instanceof PayloadTooLarge);
+      assert.equal(err.status, 413);
+      assert.match(err.message, new RegExp(`exceeds the limit of ${MAX_IMAGE_PIXELS} pixels`));
+      return true;
+    });
+  });
+
+  it('refuses the fast strategy on images like the open-source server', async () => {
+    await assert.rejects(partition({ data: doc('example.jpg'), filename: 'example.jpg' }, { strategy: 'fast' }), (err: unknown) => {
+      assert.ok(err instanceof BadRequest);
+      assert.match(err.message, /fast strategy is not available for image files/);
+      return true;
+    });
+  });
+
+  it('reports truncated and corrupt images clearly', async () => {
+    const png = doc('table-multi-row-column-cells.png');
+    await assert.rejects(partition({ data: png.subarray(0, 2000), filename: 't.png' }), UnprocessableDocument);
+    await assert.rejects(partition({ data: png.subarray(0, 20), filename: 't.png' }), UnprocessableDocument);
+    const jpg = doc('example.jpg');
+    await assert.rejects(partition({ data: jpg.subarray(0, 4), filename: 't.jpg' }), UnprocessableDocument);
+  });
+
+  it('turns a photo without text into one Image element', async () => {
+    const r = await partition({ data: doc('example.jpg'), filename: 'example.jpg' });
+    assert.equal(r.elements.length, 1);
+    assert.equal(r.elements[0]!.type, 'Image');
+    assert.equal(r.elements[0]!.text, '');
+    assert.equal(r.elements[0]!.metadata.filetype, 'image/jpeg');
+  });
+
+  it('OCRs a table image into a Table with cells', async () => {
+    const r = await partition({ data: doc('table-multi-row-column-cells.png'), filename: 'table.png' }, { strategy: 'hi_res', coordinates: true });
+    const table = r.elements.find((e) => e.type === 'Table');
+    assert.ok(table, JSON.stringify(r.elements.map((e) => [e.type, e.text])));
+    for (const w of ['Participants', 'Blind', 'Dexterity', 'Mobility', '1199']) assert.ok(table.text.includes(w), w);
+    assert.match(table.metadata.text_as_html!, /<td>Mobility<\/td>/);
+    assert.equal(table.metadata.coordinates!.system, 'PixelSpace');
+    assert.equal(table.metadata.coordinates!.layout_width, 1377);
+    assert.equal(table.metadata.page_number, 1);
+  });
+});
