@@ -1,16 +1,19 @@
-// E-mail partitioners. eml (mailparser) and msg (Outlook OLE via @kenjiuno/msgreader): the body is
-// partitioned as HTML when there is an HTML part, else as plain text; every body element carries
+// E-mail partitioners. eml (mailparser) and msg (Outlook OLE via @kenjiuno/msgreader): the eml body is
+// partitioned as HTML when there is an HTML part, else as plain text; the msg body as plain text (as
+// the library does), else its HTML, else its compressed RTF; every body element carries
 // sent_from / sent_to / cc_recipient / bcc_recipient / subject / email_message_id. With
 // processAttachments each attachment is partitioned through ctx.partitionNested and its elements
 // get attached_to_filename.
 import { simpleParser, type AddressObject } from 'mailparser';
 import MsgReaderModule from '@kenjiuno/msgreader';
+import { decompressRTF } from '@kenjiuno/decompressrtf';
 import { type Element, type ElementMetadata } from '../../elements';
 import type { FormatContext, FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../domain/errors';
 import { detectAndDecode } from './common';
 import { htmlToElements } from './html';
 import { textToElements } from './text';
+import { rtfToHtml } from './rtf';
 
 interface Attachment {
   filename: string;
@@ -105,6 +108,7 @@ interface MsgFileData {
   headers?: string;
   messageId?: string;
   internetCodepage?: number;
+  compressedRtf?: Uint8Array;
   recipients?: { name?: string; email?: string; smtpAddress?: string; recipType?: string }[];
   attachments?: { fileName?: string; name?: string; attachMimeTag?: string; innerMsgContent?: boolean }[];
 }
@@ -115,6 +119,17 @@ function headerValue(headers: string | undefined, name: string): string | undefi
   if (!headers) return undefined;
   const m = new RegExp(`^${name}:[ \\t]*((?:.*)(?:\\r?\\n[ \\t].*)*)`, 'im').exec(headers);
   return m?.[1]?.replace(/\r?\n[ \t]+/g, ' ').trim();
+}
+
+/** Body of a message that only has a compressed-RTF body (PR_RTF_COMPRESSED, LZFu). */
+export function msgRtfBodyElements(compressed: Uint8Array, ctx: Pick<FormatContext, 'warn'>): Element[] {
+  try {
+    const rtf = Buffer.from(decompressRTF(Array.from(compressed))).toString('latin1');
+    return htmlToElements(rtfToHtml(rtf));
+  } catch (err) {
+    ctx.warn(`msg: the RTF body could not be read (${(err as Error).message})`);
+    return [];
+  }
 }
 
 export const partitionMsg: FormatPartitioner = async (data, ctx) => {
@@ -148,10 +163,10 @@ export const partitionMsg: FormatPartitioner = async (data, ctx) => {
   };
   for (const k of Object.keys(md)) if (md[k] === undefined) delete md[k];
   const html = info.bodyHtml ?? (info.html ? detectAndDecode(info.html) : undefined);
-  const body = withMetadata(
-    info.body && info.body.trim() ? textToElements(info.body, ctx.options.languages) : bodyElements(html, undefined, ctx.options.languages),
-    md,
-  );
+  let bodyEls =
+    info.body && info.body.trim() ? textToElements(info.body, ctx.options.languages) : bodyElements(html, undefined, ctx.options.languages);
+  if (!bodyEls.length && info.compressedRtf?.length) bodyEls = msgRtfBodyElements(info.compressedRtf, ctx);
+  const body = withMetadata(bodyEls, md);
   const atts: Attachment[] = [];
   if (ctx.options.processAttachments) {
     for (const a of info.attachments ?? []) {

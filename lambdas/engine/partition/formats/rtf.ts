@@ -22,6 +22,10 @@ const SYMBOLS: Record<string, string> = {
 
 interface State {
   skip: boolean;
+  /** inside {\*\htmltag ...} of RTF-encapsulated HTML: raw HTML markup */
+  htmltag: boolean;
+  /** inside \htmlrtf ... \htmlrtf0: RTF-only rendering of encapsulated HTML, not part of it */
+  htmlrtf: boolean;
   bold: boolean;
   italic: boolean;
   uc: number;
@@ -31,7 +35,9 @@ export function rtfToHtml(rtf: string): string {
   if (!/^\s*\{\\rtf/.test(rtf)) throw new UnprocessableDocument('rtf: the document does not start with {\\rtf');
   let codepage = 'windows-1252';
   const stack: State[] = [];
-  let st: State = { skip: false, bold: false, italic: false, uc: 1 };
+  let st: State = { skip: false, htmltag: false, htmlrtf: false, bold: false, italic: false, uc: 1 };
+  let fromHtml = false;
+  let htmlOut = '';
   let html = '';
   let para = ''; // current paragraph HTML
   let paraHasText = false;
@@ -67,6 +73,11 @@ export function rtfToHtml(rtf: string): string {
     runBold = runItalic = false;
   };
   function emitText(s: string): void {
+    if (fromHtml) {
+      if (st.htmltag) htmlOut += s;
+      else if (!st.skip && !st.htmlrtf) htmlOut += escapeHtml(s);
+      return;
+    }
     if (st.skip || !s) return;
     openRun();
     para += escapeHtml(s);
@@ -162,7 +173,26 @@ export function rtfToHtml(rtf: string): string {
         st.skip = true;
         continue;
       }
+      if (fromHtml) {
+        // RTF-encapsulated HTML (Outlook bodies): keep the HTML, drop the RTF-only renderings
+        if (word === 'htmltag') {
+          st.skip = false;
+          st.htmltag = true;
+        } else if (word === 'htmlrtf') st.htmlrtf = param !== 0;
+        else if (word === 'par' || word === 'line') emitText('\n');
+        else if (word === 'tab') emitText('\t');
+        else if (word === 'u' && param !== undefined) {
+          emitText(String.fromCharCode(param < 0 ? param + 65536 : param));
+          skipChars = st.uc;
+        } else if (word === 'uc') st.uc = param ?? 1;
+        else if (word === 'ansicpg' && param && iconv.encodingExists(`cp${param}`)) codepage = `cp${param}`;
+        else if (SYMBOLS[word] !== undefined && word !== 'line' && word !== 'tab') emitText(SYMBOLS[word]!);
+        continue;
+      }
       switch (word) {
+        case 'fromhtml':
+          fromHtml = param !== 0;
+          break;
         case 'ansicpg':
           if (param && iconv.encodingExists(`cp${param}`)) codepage = `cp${param}`;
           break;
@@ -231,6 +261,10 @@ export function rtfToHtml(rtf: string): string {
     flushBytes();
     emitText(rtf.slice(i, j));
     i = j;
+  }
+  if (fromHtml) {
+    flushBytes();
+    return htmlOut;
   }
   endParagraph();
   if (row.length) rows.push(row);

@@ -150,23 +150,30 @@ function regions(grid: string[][], nRows: number, nCols: number): { r0: number; 
 const MAX_CELLS = 5_000_000;
 
 function sheetElements(ws: XLSX.WorkSheet, index: number, name: string): Element[] {
-  const ref = ws['!ref'];
-  if (!ref) return [];
-  const range = XLSX.utils.decode_range(ref);
-  const nRows = range.e.r - range.s.r + 1;
-  const nCols = range.e.c - range.s.c + 1;
-  if (nRows * nCols > MAX_CELLS) throw new UnprocessableDocument(`sheet "${name}" is too large (${nRows}x${nCols} cells)`);
-  const grid: string[][] = Array.from({ length: nRows }, () => Array<string>(nCols).fill(''));
+  // bounds from the cells actually present (a sheet's declared range is often far larger)
+  const cells: { r: number; c: number; v: string }[] = [];
+  let r0 = Infinity;
+  let c0 = Infinity;
+  let r1 = -1;
+  let c1 = -1;
   for (const key of Object.keys(ws)) {
     if (key[0] === '!') continue;
     const cell = ws[key] as XLSX.CellObject;
-    const addr = XLSX.utils.decode_cell(key);
-    const r = addr.r - range.s.r;
-    const c = addr.c - range.s.c;
-    if (r < 0 || c < 0 || r >= nRows || c >= nCols) continue;
-    const v = cell.w ?? (cell.v === undefined || cell.v === null ? '' : String(cell.v));
-    grid[r]![c] = v.replace(/\s+/g, ' ').trim();
+    const v = (cell.w ?? (cell.v === undefined || cell.v === null ? '' : String(cell.v))).replace(/\s+/g, ' ').trim();
+    if (!v) continue;
+    const { r, c } = XLSX.utils.decode_cell(key);
+    cells.push({ r, c, v });
+    r0 = Math.min(r0, r);
+    c0 = Math.min(c0, c);
+    r1 = Math.max(r1, r);
+    c1 = Math.max(c1, c);
   }
+  if (!cells.length) return [];
+  const nRows = r1 - r0 + 1;
+  const nCols = c1 - c0 + 1;
+  if (nRows * nCols > MAX_CELLS) throw new UnprocessableDocument(`sheet "${name}" is too large (${nRows}x${nCols} cells)`);
+  const grid: string[][] = Array.from({ length: nRows }, () => Array<string>(nCols).fill(''));
+  for (const { r, c, v } of cells) grid[r - r0]![c - c0] = v;
   const md = { page_number: index, page_name: name };
   const out: Element[] = [];
   for (const box of regions(grid, nRows, nCols)) {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import iconv from 'iconv-lite';
 import { BadRequest, UnprocessableDocument } from '../../../../lambdas/domain/errors';
 import { FORMAT_PARTITIONERS } from '../../../../lambdas/engine/partition/formats/index';
+import { msgRtfBodyElements } from '../../../../lambdas/engine/partition/formats/email';
 import { context, corpusDoc, partition, types } from './helpers';
 
 test('txt: paragraphs, bullet groups, address; cp1252 fallback and explicit encoding', async () => {
@@ -160,4 +161,12 @@ test('msg: Outlook fields and attachments', async () => {
   assert.equal(ctx.nested[0]!.filename, 'fake-attachment.txt');
   assert.equal(withAtt[withAtt.length - 1]!.metadata.attached_to_filename, 'att.msg');
   await assert.rejects(partition('msg', 'not a msg file at all'), UnprocessableDocument);
+});
+
+test('msg: a compressed-RTF-only body is decompressed and read', async () => {
+  const { default: MsgReader } = await import('@kenjiuno/msgreader');
+  const info = new MsgReader(corpusDoc('fake-email.msg').buffer as ArrayBuffer).getFileData() as { compressedRtf?: Uint8Array };
+  const els = msgRtfBodyElements(info.compressedRtf!, { warn: () => {} });
+  assert.ok(els.some((e) => e.text === 'This is a test email to use for unit tests.'));
+  assert.ok(els.some((e) => e.type === 'ListItem' && e.text === 'Roses are red'));
 });
