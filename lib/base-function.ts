@@ -39,13 +39,17 @@ export interface RuntimeResolvedModule {
   module: string;
   /** Copied when the bundle imports this package. */
   when: string;
+  /** Paths under node_modules (shell globs) removed after the copy: files Node never loads. */
+  prune?: string[];
 }
 
 /** Packages found in node_modules at run time (see the header). */
 export const RUNTIME_RESOLVED_MODULES: RuntimeResolvedModule[] = [
   { module: '@embedpdf/pdfium', when: '@embedpdf/pdfium' },
-  { module: 'tesseract.js', when: 'tesseract.js' },
-  { module: '@tesseract.js-data/eng', when: 'tesseract.js' },
+  // The *.wasm.js cores embed the WebAssembly as text for browsers; Node loads the .wasm files.
+  { module: 'tesseract.js', when: 'tesseract.js', prune: ['tesseract.js-core/*.wasm.js'] },
+  // lambdas/engine/partition/ocr/tesseract.ts reads the 4.0.0_best_int models only.
+  { module: '@tesseract.js-data/eng', when: 'tesseract.js', prune: ['@tesseract.js-data/eng/4.0.0'] },
 ];
 
 /** Native packages left out of every bundle (see the header). */
@@ -142,7 +146,8 @@ function copyIfImported(m: RuntimeResolvedModule, inputDir: string, outputDir: s
     const dest = join(outputDir, 'node_modules', pkg);
     return `mkdir -p "${dirname(dest)}" && rm -rf "${dest}" && cp -R "${join(inputDir, 'node_modules', pkg)}" "${dest}"`;
   });
-  return `if grep -q '"${m.when}' "${outputDir}/index.mjs"; then ${copies.join(' && ')}; fi`;
+  const prunes = (m.prune ?? []).map((glob) => `rm -rf "${join(outputDir, 'node_modules')}"/${glob}`);
+  return `if grep -q '"${m.when}' "${outputDir}/index.mjs"; then ${[...copies, ...prunes].join(' && ')}; fi`;
 }
 
 /**

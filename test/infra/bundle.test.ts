@@ -6,7 +6,7 @@
 // Takes about half a minute; INFRA_SKIP_BUNDLE=1 skips it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -72,10 +72,12 @@ test('bundles carry the pinned AWS SDK and copy run-time resolved modules only w
       assert.equal(existsSync(join(f.dir, 'node_modules', m.module, 'package.json')), imported, `${f.id}: ${m.module} copied iff ${m.when} imported`);
     }
   }
-  assert.ok(
-    functions.some((f) => existsSync(join(f.dir, 'node_modules', '@embedpdf', 'pdfium', 'dist', 'pdfium.wasm'))),
-    'the partition bundle carries pdfium.wasm',
-  );
+  const partition = byHandler('partition');
+  assert.ok(existsSync(join(partition.dir, 'node_modules', '@embedpdf', 'pdfium', 'dist', 'pdfium.wasm')), 'pdfium.wasm shipped');
+  const core = join(partition.dir, 'node_modules', 'tesseract.js-core');
+  assert.ok(readdirSync(core).some((f) => f.endsWith('.wasm')), 'tesseract core WebAssembly shipped');
+  assert.ok(!readdirSync(core).some((f) => f.endsWith('.wasm.js')), 'browser-only cores pruned');
+  assert.ok(!existsSync(join(partition.dir, 'node_modules', '@tesseract.js-data', 'eng', '4.0.0')), 'unused models pruned');
 });
 
 test('the health check bundle answers', { skip }, async () => {
