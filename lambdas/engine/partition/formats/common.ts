@@ -13,6 +13,8 @@ import type { Element } from '../../elements';
 export function decodeText(data: Uint8Array, encoding?: string): string {
   if (encoding) {
     const enc = encoding.trim().toLowerCase();
+    // utf-8 is what clients send by default; content that is not valid UTF-8 is then detected instead
+    if (/^utf-?8$/.test(enc)) return detectAndDecode(data);
     if (!iconv.encodingExists(enc)) throw new BadRequest(`unsupported encoding: ${encoding}`);
     return stripBom(iconv.decode(Buffer.from(data.buffer, data.byteOffset, data.byteLength), enc));
   }

@@ -256,7 +256,7 @@ export function htmlToElements(html: string, opts: HtmlOptions = {}): Element[] 
 
 /** Charset from a BOM, then a <meta charset> / http-equiv declaration in the first 4 KB. */
 export function decodeHtml(data: Uint8Array, encoding?: string): string {
-  if (encoding) {
+  if (encoding && !/^utf-?8$/i.test(encoding.trim())) {
     if (!encodingExists(encoding)) throw new BadRequest(`unsupported encoding: ${encoding}`);
     return decodeWith(data, encoding);
   }

@@ -14,6 +14,8 @@ test('txt: paragraphs, bullet groups, address; cp1252 fallback and explicit enco
   assert.equal(els[2]!.text, 'apples');
   const cp = iconv.encode('Caf\u00e9 cr\u00e8me \u20ac5 is what she ordered yesterday.', 'cp1252');
   assert.equal((await partition('txt', new Uint8Array(cp)))[0]!.text, 'Caf\u00e9 cr\u00e8me \u20ac5 is what she ordered yesterday.');
+  // the default utf-8 does not garble non-UTF-8 content
+  assert.equal((await partition('txt', new Uint8Array(cp), { encoding: 'utf-8' }))[0]!.text, 'Caf\u00e9 cr\u00e8me \u20ac5 is what she ordered yesterday.');
   const latin = iconv.encode('\u00c5ngstr\u00f6m', 'latin1');
   assert.equal((await partition('txt', new Uint8Array(latin), { encoding: 'latin1' }))[0]!.text, '\u00c5ngstr\u00f6m');
   await assert.rejects(partition('txt', 'x', { encoding: 'no-such-encoding' }), BadRequest);
