@@ -17,12 +17,13 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
     const hs = kept.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
     const size = Math.max(hs[hs.length >> 1]! * 0.8, 1);
     const words: Word[] = kept.map((w) => ({ t: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size, bold: false, italic: false }));
-    // Split at wide gaps (columns, table cells): more than ~1.5 character heights.
+    // Split at wide gaps (columns, table cells): more than ~2 character heights (heading numbers
+    // such as "1  Introduction" stay with their text).
     const segs = [];
     let cur: Word[] = [];
     for (const w of words) {
       const prev = cur[cur.length - 1];
-      if (prev && w.x0 - prev.x1 > 1.6 * size) { segs.push(toSegment(cur)); cur = []; }
+      if (prev && w.x0 - prev.x1 > 2.2 * size) { segs.push(toSegment(cur)); cur = []; }
       cur.push(w);
     }
     if (cur.length) segs.push(toSegment(cur));

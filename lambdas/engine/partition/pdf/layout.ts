@@ -118,7 +118,7 @@ function tableGrid(rows: Line[], cols: [number, number][]): string[][] {
 const BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\uf0b7\uf0a7\u27a2\u00b7*\-\u2013]\s|^[\u2022\u25cf\u25aa\uf0b7]/;
 
 /** Groups segments into paragraph blocks (stream order first, geometry decides). */
-function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2): Block[] {
+function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap = 0.55): Block[] {
   const blocks: Block[] = [];
   const open: Block[] = [];
   const rotatedOpen: Block[] = [];
@@ -143,7 +143,7 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2): Block[
         const last = b.lines[b.lines.length - 1]!;
         const h = Math.max(Math.min(last.size, s.size), 1);
         const vgap = s.y0 - last.y1;
-        if (vgap > 0.55 * h || vgap < -0.6 * h) continue;
+        if (vgap > lineGap * h || vgap < -0.6 * h) continue;
         if (Math.abs(s.size - last.size) > sizeTolerance * Math.max(s.size, last.size)) continue;
         const overlap = Math.min(s.x1, b.x1) - Math.max(s.x0, b.x0);
         if (overlap <= 0) continue;
@@ -273,7 +273,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     li = t.end + 1;
   }
   for (; li < page.lines.length; li++) pending.push(...page.lines[li]!.segs);
-  blocks.push(...buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2));
+  blocks.push(...buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55));
 
   const imageBlocks: Block[] = [];
   if (opts.images) {
