@@ -64,6 +64,12 @@ export interface ServiceApiProps {
   /** Default 'prod'. */
   stageName?: string;
   functionDefaults?: FunctionDefaults;
+  /**
+   * Stage-wide request rate limit (requests/s) and burst. Default 100/200: a ceiling on what an
+   * unauthenticated flood can cost (every request reaches a Lambda before a key is checked), well
+   * above the SDK's concurrent PDF page-range calls.
+   */
+  throttling?: { rateLimit: number; burstLimit: number };
   /** Default lambdas/routes.ts ROUTES. */
   routes?: RouteDefinition[];
 }
@@ -82,6 +88,8 @@ export class ServiceApi extends Construct {
       deployOptions: {
         stageName: props.stageName ?? 'prod',
         tracingEnabled: true,
+        throttlingRateLimit: props.throttling?.rateLimit ?? 100,
+        throttlingBurstLimit: props.throttling?.burstLimit ?? 200,
       },
     });
     // Unknown paths answer like the reference API (FastAPI: 404 {"detail":"Not Found"}) instead of

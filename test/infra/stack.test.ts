@@ -126,7 +126,11 @@ test('API: a proxy method for every route on the resource of its path, a 405 moc
   // The trailing slash of a collection path is not a resource of its own.
   assert.ok(!resources('AWS::ApiGateway::Resource').some(([, r]) => r.Properties.PathPart === ''));
   template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'MISSING_AUTHENTICATION_TOKEN', StatusCode: '404' });
-  template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'prod', TracingEnabled: true });
+  template.hasResourceProperties('AWS::ApiGateway::Stage', {
+    StageName: 'prod',
+    TracingEnabled: true,
+    MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 })]),
+  });
 });
 
 test('resource paths: segments, trailing slash and parameters', () => {
