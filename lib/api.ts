@@ -32,22 +32,29 @@ export interface RouteAccess {
 }
 
 /**
- * Least privilege per route. Public routes (auth: false: health, OpenAPI, docs) touch nothing.
- * Authenticated routes read API keys from the table; the composition root (lambdas/services.ts)
- * builds the secret box and queues eagerly, so they also need KMS_KEY_ID. Per-file overrides narrow
- * that further where a handler module is known to need less.
+ * Least privilege per handler module (every route file must be listed; a test checks it). Public
+ * routes (auth: false: health, OpenAPI, docs) touch nothing whatever their file. Every
+ * authenticated route reads API keys from the table (lambdas/services/core.ts).
  */
-const HANDLER_ACCESS: Record<string, RouteAccess> = {
+export const HANDLER_ACCESS: Record<string, RouteAccess> = {
+  meta: {},
+  // Authentication only.
+  partition: { table: 'read' },
+  templates: { table: 'read' },
+  // Connector records, their secrets sealed with KMS, connection checks queued.
   connectors: { table: 'readwrite', secrets: true, producer: true },
-  partition: { table: 'read', secrets: true },
-  // Job inputs are uploaded to, and results downloaded from, the data bucket.
-  jobs: { table: 'readwrite', secrets: true, producer: true, bucket: 'readwrite' },
+  // The job area: inputs uploaded to and results read from the bucket; the connector service
+  // (secrets) resolves workflow sources and destinations. Starting executions and publishing
+  // events are granted by the jobs and notifications constructs when they land.
+  jobs: { table: 'readwrite', bucket: 'readwrite', secrets: true },
+  workflows: { table: 'readwrite', bucket: 'readwrite', secrets: true },
 };
-const AUTHENTICATED_DEFAULT: RouteAccess = { table: 'readwrite', secrets: true, producer: true };
+/** For a handler module not listed above (the stack test fails until it is listed). */
+const UNLISTED_DEFAULT: RouteAccess = { table: 'readwrite', secrets: true, producer: true };
 
 export function routeAccess(route: RouteDefinition): RouteAccess {
   if (route.auth === false) return {};
-  return HANDLER_ACCESS[route.handler.file] ?? AUTHENTICATED_DEFAULT;
+  return HANDLER_ACCESS[route.handler.file] ?? UNLISTED_DEFAULT;
 }
 
 /** '/api/v1/sources/{source_id}/' → 'api/v1/sources/{source_id}' (API Gateway resource path). */

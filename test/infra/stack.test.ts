@@ -13,7 +13,7 @@ import { ROUTES } from '../../lambdas/routes';
 import { QUEUES } from '../../lambdas/queues';
 import { TABLE_DEFINITION } from '../../lambdas/data/table-definition';
 import { HANDLERS_DIR } from '../../lib/base-function';
-import { BINARY_MEDIA_TYPES, resourcePath, routeAccess } from '../../lib/api';
+import { BINARY_MEDIA_TYPES, HANDLER_ACCESS, resourcePath, routeAccess } from '../../lib/api';
 import { stackPropsFromContext } from '../../lib/context';
 import { synthStack } from './synth';
 
@@ -265,8 +265,10 @@ test('IAM: each grant comes with its variable, per the route access profile', ()
   };
   for (const { route, id } of routeFunctionIds) check(id, route.operationId, routeAccess(route));
   for (const { def, id } of consumerIds) check(id, `${def.name} consumer`, { table: 'readwrite', secrets: true });
-  // Public routes touch nothing; authenticated ones can at least read API keys.
+  // Every route's handler module has a declared profile; public routes touch nothing;
+  // authenticated ones can at least read API keys.
   for (const route of ROUTES) {
+    assert.ok(route.handler.file in HANDLER_ACCESS, `declare what lambdas/handlers/${route.handler.file}.ts may touch in HANDLER_ACCESS (lib/api.ts)`);
     if (route.auth === false) assert.deepEqual(routeAccess(route), {}, route.operationId);
     else assert.ok(routeAccess(route).table, route.operationId);
   }
