@@ -13,6 +13,7 @@ import {
   type DomElement, type DomNode,
 } from './common';
 import { BadRequest } from '../../../domain/errors';
+import { textToElements } from './text';
 
 const DROP = new Set([
   'script', 'style', 'nav', 'head', 'noscript', 'template', 'svg', 'iframe', 'object', 'embed', 'canvas',
@@ -35,6 +36,9 @@ export interface HtmlOptions {
   shortText?: 'title' | 'uncategorized';
   /** Extra metadata merged into every element (e.g. page_number for an epub chapter). */
   metadata?: ElementMetadata;
+  /** Receives a warning when the markup is read as plain text (pathological nesting). */
+  warn?: (message: string) => void;
+  languages?: string[];
 }
 
 type Kind = 'text' | 'title' | 'list' | 'code';
@@ -251,6 +255,10 @@ export function htmlDomToElements(doc: Document | DomElement, opts: HtmlOptions 
 }
 
 export function htmlToElements(html: string, opts: HtmlOptions = {}): Element[] {
+  if (nestingDepth(html, MAX_HTML_NESTING) > MAX_HTML_NESTING) {
+    opts.warn?.(`HTML nesting deeper than ${MAX_HTML_NESTING} levels: read as plain text`);
+    return textToElements(htmlToPlainText(html), opts.languages);
+  }
   return htmlDomToElements(parseHtml(html), opts);
 }
 
@@ -274,7 +282,54 @@ export function decodeHtml(data: Uint8Array, encoding?: string): string {
   return detectAndDecode(data);
 }
 
+// Tags that never nest (void) or are implicitly closed, ignored when measuring nesting depth.
+const FLAT_TAGS = new Set([
+  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
+  'p', 'li', 'td', 'th', 'tr', 'option', 'dt', 'dd',
+]);
+/** Deepest element nesting, approximately (stops counting past `limit`). */
+export function nestingDepth(html: string, limit: number): number {
+  const re = /<(\/?)([a-zA-Z][\w:-]*)(?:[^>"']|"[^"]*"|'[^']*')*?(\/?)>/g;
+  let depth = 0;
+  let max = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(html)) !== null) {
+    if (m[3] || FLAT_TAGS.has(m[2]!.toLowerCase())) continue;
+    if (m[1]) depth = Math.max(0, depth - 1);
+    else if (++depth > max) {
+      max = depth;
+      if (max > limit) return max;
+    }
+  }
+  return max;
+}
+
+const NAMED: Record<string, string> = {
+  nbsp: '\u00a0', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", copy: '\u00a9', reg: '\u00ae', mdash: '\u2014',
+  ndash: '\u2013', hellip: '\u2026', rsquo: '\u2019', lsquo: '\u2018', rdquo: '\u201d', ldquo: '\u201c', bull: '\u2022',
+  middot: '\u00b7', euro: '\u20ac', pound: '\u00a3', sect: '\u00a7', deg: '\u00b0', times: '\u00d7', laquo: '\u00ab', raquo: '\u00bb',
+};
+/** Text of pathological markup (nesting too deep for a DOM walk): tags stripped, blocks as paragraphs. */
+export function htmlToPlainText(html: string): string {
+  return html
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<(script|style|head|nav)\b[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<\/?(p|div|li|tr|h[1-6]|table|ul|ol|section|article|blockquote|pre)\b[^>]*>|<br\s*\/?>/gi, '\n\n')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+      if (e[0] === '#') {
+        const cp = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+        return Number.isFinite(cp) && cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
+      }
+      return NAMED[e.toLowerCase()] ?? m;
+    });
+}
+
+/** Deeper nesting than this is read as plain text (DOM building and walking grow too costly). */
+export const MAX_HTML_NESTING = 2000;
+
 export const partitionHtml: FormatPartitioner = async (data, ctx) => {
   const html = decodeHtml(data, ctx.options.encoding);
-  return htmlToElements(html);
+  return htmlToElements(html, { warn: (m) => ctx.warn(m), languages: ctx.options.languages });
 };

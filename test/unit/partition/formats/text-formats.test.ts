@@ -172,3 +172,11 @@ test('msg: a compressed-RTF-only body is decompressed and read', async () => {
   assert.ok(els.some((e) => e.text === 'This is a test email to use for unit tests.'));
   assert.ok(els.some((e) => e.type === 'ListItem' && e.text === 'Roses are red'));
 });
+
+test('html: pathological nesting is read as plain text with a warning, quickly', async () => {
+  const deep = `<html><body>${'<div>'.repeat(50_000)}Deeply nested <b>words</b> &amp; more${'</div>'.repeat(50_000)}</body></html>`;
+  const ctx = context('html');
+  const els = await FORMAT_PARTITIONERS.html!(new TextEncoder().encode(deep), ctx);
+  assert.deepEqual(els.map((e) => e.text), ['Deeply nested words & more']);
+  assert.match(ctx.warnings[0]!, /plain text/);
+});
