@@ -1,13 +1,15 @@
 // Every state machine file (statemachines/*.asl.json) is valid ASL: asl-validator's schema and
 // checks (with placeholders replaced by well-formed ARNs), plus the structural checks of
-// asl-check.ts. The checks themselves are exercised on a fixture and broken copies of it, so this
+// asl-check.ts, and its placeholders are exactly the tasks lambdas/state-machines.ts maps to
+// handlers (the substitutions the CDK and the local runner make). The checks themselves are exercised on a fixture and broken copies of it, so this
 // file fails when a check stops working even while statemachines/ is still empty.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import aslValidator from 'asl-validator';
+import { STATE_MACHINES } from '../../lambdas/state-machines';
 import { checkAsl, placeholders } from './asl-check';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -79,8 +81,23 @@ if (files.length === 0) {
 }
 
 for (const file of files) {
+  const machine = STATE_MACHINES.find((m) => m.definitionFile === `statemachines/${file}`);
   test(`statemachines/${file} is valid ASL`, () => {
     const text = readFileSync(join(MACHINES_DIR, file), 'utf8');
-    assert.deepEqual(validate(text), []);
+    assert.ok(machine, `statemachines/${file} has no entry in STATE_MACHINES (lambdas/state-machines.ts), so nothing substitutes its placeholders`);
+    assert.deepEqual(validate(text, Object.keys(machine.tasks)), []);
+    // Every declared task is used: a stale entry would deploy a Lambda nothing calls.
+    assert.deepEqual(placeholders(JSON.parse(text)), Object.keys(machine.tasks).sort());
   });
 }
+
+test('every STATE_MACHINES entry names an existing ASL file and exported task handlers', async () => {
+  assert.ok(STATE_MACHINES.length > 0);
+  for (const m of STATE_MACHINES) {
+    assert.ok(existsSync(join(ROOT, m.definitionFile)), `${m.name}: ${m.definitionFile} exists`);
+    for (const [placeholder, task] of Object.entries(m.tasks)) {
+      const mod = (await import(pathToFileURL(join(ROOT, 'lambdas', 'handlers', `${task.file}.ts`)).href)) as Record<string, unknown>;
+      assert.equal(typeof mod[task.export], 'function', `${m.name}.${placeholder}: lambdas/handlers/${task.file}.ts exports ${task.export}`);
+    }
+  }
+});
