@@ -184,6 +184,10 @@ export function parseXml(xml: string): Document {
       i = e < 0 ? n : e + 2;
       continue;
     }
+    if (xml.indexOf('>', lt) < 0) {
+      addText(decodeXmlEntities(xml.slice(lt)));
+      break;
+    }
     TAG_RE.lastIndex = lt;
     const m = TAG_RE.exec(xml);
     if (!m) {

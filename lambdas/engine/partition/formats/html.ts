@@ -287,19 +287,24 @@ const FLAT_TAGS = new Set([
   'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
   'p', 'li', 'td', 'th', 'tr', 'option', 'dt', 'dd',
 ]);
-/** Deepest element nesting, approximately (stops counting past `limit`). */
+/** Deepest element nesting, approximately (stops counting past `limit`); one linear pass. */
 export function nestingDepth(html: string, limit: number): number {
-  const re = /<(\/?)([a-zA-Z][\w:-]*)(?:[^>"']|"[^"]*"|'[^']*')*?(\/?)>/g;
+  const nameRe = /^(\/?)([a-zA-Z][\w:-]*)/;
   let depth = 0;
   let max = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(html)) !== null) {
-    if (m[3] || FLAT_TAGS.has(m[2]!.toLowerCase())) continue;
-    if (m[1]) depth = Math.max(0, depth - 1);
-    else if (++depth > max) {
-      max = depth;
-      if (max > limit) return max;
+  let i = html.indexOf('<');
+  while (i >= 0) {
+    const j = html.indexOf('>', i + 1);
+    if (j < 0) break;
+    const m = nameRe.exec(html.slice(i + 1, Math.min(j, i + 64)));
+    if (m && html[j - 1] !== '/' && !FLAT_TAGS.has(m[2]!.toLowerCase())) {
+      if (m[1]) depth = Math.max(0, depth - 1);
+      else if (++depth > max) {
+        max = depth;
+        if (max > limit) return max;
+      }
     }
+    i = html.indexOf('<', j + 1);
   }
   return max;
 }
