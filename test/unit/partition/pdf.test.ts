@@ -75,6 +75,18 @@ describe('PDF partitioning (fast)', () => {
     assert.match(first.element_id, /^[0-9a-f-]{36}$/);
   });
 
+  it('emits Image elements under hi_res and embeds requested block images', async () => {
+    const r = await partition({ data: doc('embedded-images.pdf'), filename: 'embedded-images.pdf' }, { strategy: 'hi_res', extractImageBlockTypes: ['Image'] });
+    const images = r.elements.filter((e) => e.type === 'Image');
+    assert.equal(images.length, 3);
+    for (const im of images) {
+      assert.match(String(im.metadata.image_base64), /^iVBORw0KGgo/);
+      assert.equal(im.metadata.image_mime_type, 'image/png');
+      assert.equal(im.metadata.coordinates, undefined);
+    }
+    assert.equal(r.elements.filter((e) => e.metadata.image_base64).length, 3);
+  });
+
   it('partitions a PDF whose cross-reference table needs repair', async () => {
     const r = await partition({ data: doc('failure-after-repair.pdf'), filename: 'failure-after-repair.pdf' }, { strategy: 'fast' });
     assert.ok(r.elements.length > 100);

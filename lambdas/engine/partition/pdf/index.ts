@@ -14,26 +14,74 @@ import type { FormatContext } from '../types';
 import { availableOcrLanguages, recognize } from '../ocr/tesseract';
 import { hasRealText, ocrPageElements } from '../ocr/layout';
 import { processPage, type PageJobOptions, type PageResult } from './pages';
-import { PdfDocument } from './pdfium';
+import { PdfDocument, resetPdfium } from './pdfium';
 import { processPagesInPool, warmPagePool } from './pool';
-import { renderPage } from './render';
+import { cropPng, renderPage } from './render';
 import { resolveVlmProvider, type VlmProvider } from '../vlm';
 
 /** Page count from which text-layer pages go to the worker pool. */
 const POOL_MIN_PAGES = 24;
 /** Upper bound on pages OCR'd in one request (OCR costs seconds per page). */
-const MAX_OCR_PAGES = 300;
+const MAX_OCR_PAGES = Number(process.env.PARTITION_MAX_OCR_PAGES) || 100;
+/** Time budget for OCR of one document; later pages are skipped with a warning. */
+const OCR_BUDGET_MS = Number(process.env.PARTITION_OCR_BUDGET_MS) || 10 * 60_000;
+
+/** Adds image_base64 (PNG) to elements of the requested types, cropped from a page rendering. */
+function embedBlockImages(doc: PdfDocument, elements: Element[], types: Set<string>, ctx: FormatContext): void {
+  const byPage = new Map<number, Element[]>();
+  for (const el of elements) {
+    if (!types.has(el.type) || !el.metadata.coordinates || !el.metadata.page_number) continue;
+    const list = byPage.get(el.metadata.page_number) ?? [];
+    list.push(el);
+    byPage.set(el.metadata.page_number, list);
+  }
+  for (const [page, els] of byPage) {
+    const rendered = renderPage(doc, page - 1, 150);
+    if (!rendered) { ctx.warn(`page ${page}: could not be rendered for image extraction`); continue; }
+    for (const el of els) {
+      const c = el.metadata.coordinates!;
+      const [p0, p1, p2] = c.points;
+      if (!p0 || !p1 || !p2) continue;
+      const top = c.system === 'PointSpace' ? c.layout_height - p0[1] : p0[1];
+      const bottom = c.system === 'PointSpace' ? c.layout_height - p1[1] : p1[1];
+      const png = cropPng(rendered, p0[0] / c.layout_width, top / c.layout_height, p2[0] / c.layout_width, bottom / c.layout_height);
+      if (!png) continue;
+      el.metadata.image_base64 = Buffer.from(png).toString('base64');
+      el.metadata.image_mime_type = 'image/png';
+    }
+  }
+}
+
+const WasmRuntimeError = (globalThis as unknown as { WebAssembly?: { RuntimeError: abstract new () => Error } }).WebAssembly?.RuntimeError;
+/** A trap inside PDFium's wasm (abort, out of memory, unreachable). */
+function isWasmTrap(err: unknown): err is Error {
+  return !!WasmRuntimeError && err instanceof WasmRuntimeError;
+}
 
 export async function partitionPdf(data: Uint8Array, ctx: FormatContext): Promise<Element[]> {
+  try {
+    return await partitionPdfDocument(data, ctx);
+  } catch (err) {
+    if (isWasmTrap(err)) {
+      resetPdfium();
+      throw new UnprocessableDocument(`PDF could not be processed (${err.message}).`);
+    }
+    throw err;
+  }
+}
+
+async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promise<Element[]> {
   const { options } = ctx;
   const strategy = options.strategy === 'od_only' ? 'hi_res' : options.strategy;
   const doc = await PdfDocument.open(data);
   try {
     if (doc.pageCount <= 0) throw new UnprocessableDocument('PDF has no pages.');
     if (doc.pageCount >= 8) warmPagePool();
+    const blockTypes = new Set(options.extractImageBlockTypes);
     const jobOpts: PageJobOptions = {
       hiRes: strategy !== 'fast',
-      coordinates: options.coordinates,
+      // Image extraction needs every element's box; coordinates are dropped again unless asked for.
+      coordinates: options.coordinates || blockTypes.size > 0,
       tables: options.pdfInferTableStructure !== false && !options.skipInferTableTypes.includes('pdf'),
       languages: options.languages,
     };
@@ -72,6 +120,7 @@ export async function partitionPdf(data: Uint8Array, ctx: FormatContext): Promis
           try {
             collect(processPage(doc, i, jobOpts));
           } catch (err) {
+            if (isWasmTrap(err)) throw err;
             ctx.warn(`page ${i + 1}: text extraction failed (${(err as Error).message})`);
             if (jobOpts.hiRes) toOcr.push(i);
           }
@@ -96,7 +145,12 @@ export async function partitionPdf(data: Uint8Array, ctx: FormatContext): Promis
       const extra = note ? { partitioner_note: note } : undefined;
       // Two pages in flight keeps both OCR workers busy while the next page renders.
       const inflight: Promise<void>[] = [];
+      const started = Date.now();
       for (const i of limited) {
+        if (Date.now() - started > OCR_BUDGET_MS) {
+          ctx.warn(`OCR time budget exhausted: pages from ${i + 1} on were not OCR'd`);
+          break;
+        }
         const rendered = renderPage(doc, i);
         if (!rendered) { ctx.warn(`page ${i + 1}: could not be rendered`); continue; }
         const task = (async () => {
@@ -133,6 +187,10 @@ export async function partitionPdf(data: Uint8Array, ctx: FormatContext): Promis
       if (els) out.push(...els);
     }
     if (note) for (const el of out) el.metadata.partitioner_note ??= note;
+    if (blockTypes.size) {
+      embedBlockImages(doc, out, blockTypes, ctx);
+      if (!options.coordinates) for (const el of out) delete el.metadata.coordinates;
+    }
     return out;
   } finally {
     doc.close();

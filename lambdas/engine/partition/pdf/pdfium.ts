@@ -22,6 +22,14 @@ export function loadPdfium(): Promise<WrappedPdfiumModule> {
   return modulePromise;
 }
 
+/**
+ * Drops the module instance after a wasm trap (out of memory, abort): its heap may be left in any
+ * state, so the next document gets a fresh instance.
+ */
+export function resetPdfium(): void {
+  modulePromise = undefined;
+}
+
 export const FPDF_ERR = { SUCCESS: 0, UNKNOWN: 1, FILE: 2, FORMAT: 3, PASSWORD: 4, SECURITY: 5, PAGE: 6 } as const;
 
 export class PdfDocument {

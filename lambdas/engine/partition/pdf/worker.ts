@@ -30,6 +30,11 @@ if (port) {
           try {
             results.push(processPage(doc, i, msg.opts));
           } catch (err) {
+            // A wasm trap leaves the module unusable: report and let the pool replace this worker.
+            if ((err as Error)?.constructor?.name === 'RuntimeError') {
+              port.postMessage({ id: msg.id, error: `PDFium failed: ${(err as Error).message}` });
+              process.exit(1);
+            }
             results.push({ page: i + 1, elements: [], textChars: 0, error: String((err as Error)?.message ?? err) } as PageResult);
           }
         }
