@@ -6,7 +6,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chunkElements, type ChunkingOptions } from '../../lambdas/engine/chunking/index';
+import { chunkElements, chunkElementsAsync, type ChunkingOptions } from '../../lambdas/engine/chunking/index';
 import type { Element } from '../../lambdas/engine/elements';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -15,8 +15,9 @@ const DOCS = ['DA-619p.pdf', 'pdf2image-memory-error-test-400p.pdf', 'failure-af
 const roundsArg = process.argv.indexOf('--rounds');
 const ROUNDS = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 5;
 
-const CONFIGS: [string, ChunkingOptions][] = [
+const CONFIGS: [string, ChunkingOptions, boolean?][] = [
   ['by_title (defaults: max 500, orig_elements on)', { strategy: 'by_title' }],
+  ['by_title (defaults), chunkElementsAsync (server path)', { strategy: 'by_title' }, true],
   ['by_title (max 1500, orig_elements off)', { strategy: 'by_title', max_characters: 1500, include_orig_elements: false }],
   ['basic (defaults)', { strategy: 'basic' }],
   ['by_page (defaults)', { strategy: 'by_page' }],
@@ -36,13 +37,17 @@ async function loadElements(file: string): Promise<Element[] | string> {
   }
 }
 
-/** Elements per second of wall time and per second of this process's CPU time (robust to a busy machine). */
-function measure(elements: Element[], options: ChunkingOptions): { perSec: number; perCpuSec: number; chunks: number } {
-  chunkElements(elements, options); // warm-up
+/**
+ * Elements per second of wall time, and per second of this process's CPU time (less sensitive to a busy
+ * machine; for the async path it includes the zlib thread-pool time, so it is not a wall-clock figure).
+ */
+async function measure(elements: Element[], options: ChunkingOptions, useAsync = false): Promise<{ perSec: number; perCpuSec: number; chunks: number }> {
+  const run = async () => (useAsync ? await chunkElementsAsync(elements, options) : chunkElements(elements, options)).length;
+  await run(); // warm-up
   let chunks = 0;
   const t = performance.now();
   const c0 = process.cpuUsage();
-  for (let r = 0; r < ROUNDS; r++) chunks = chunkElements(elements, options).length;
+  for (let r = 0; r < ROUNDS; r++) chunks = await run();
   const cpu = process.cpuUsage(c0);
   const secs = (performance.now() - t) / 1000;
   const n = elements.length * ROUNDS;
@@ -63,13 +68,13 @@ async function main(): Promise<void> {
     console.log('no document could be partitioned; nothing to measure');
     return;
   }
-  for (const [label, options] of CONFIGS) {
+  for (const [label, options, useAsync] of CONFIGS) {
     console.log(`\n${label}`);
     let totalEls = 0;
     let totalSecs = 0;
     let totalCpu = 0;
     for (const [f, els] of docs) {
-      const { perSec, perCpuSec, chunks } = measure(els, options);
+      const { perSec, perCpuSec, chunks } = await measure(els, options, useAsync);
       totalEls += els.length;
       totalSecs += els.length / perSec;
       totalCpu += els.length / perCpuSec;

@@ -14,7 +14,6 @@ import { cosineSimilarity } from '../embedding/hashed';
 import { parseHtmlTable, headerRowHtml, type HtmlCell, type HtmlRow, type HtmlTable } from './html-table';
 import { consolidateMetadata, DROPPED_FIELDS } from './metadata';
 import type { ResolvedOptions } from './options';
-import { encodeOrigElements } from './orig-elements';
 import { makeSplitter, normalizeWhitespace, pyStrip, type Splitter } from './text';
 
 const SEPARATOR = '\n\n';
@@ -242,30 +241,37 @@ function chunkElement(type: string, text: string, metadata: ElementMetadata): El
   return { type, element_id: '', text, metadata };
 }
 
-function textChunks(pc: PreChunk, o: ResolvedOptions, split: Splitter, out: Element[]): void {
+/** Chunks plus, index-aligned, the source elements of each (one shared array per pre-chunk). */
+export interface ChunkOutput {
+  chunks: Element[];
+  sources: Element[][];
+}
+
+function textChunks(pc: PreChunk, split: Splitter, out: ChunkOutput): void {
   const text = pc.text;
   if (!text) return;
   const md = consolidateMetadata(pc.elements.map((e) => e.metadata));
-  if (o.includeOrigElements) md.orig_elements = encodeOrigElements(pc.elements);
   let [s, rest] = split(text);
-  out.push(chunkElement('CompositeElement', s, md));
+  out.chunks.push(chunkElement('CompositeElement', s, md));
+  out.sources.push(pc.elements);
   while (rest) {
     [s, rest] = split(rest);
-    out.push(chunkElement('CompositeElement', s, { ...md, is_continuation: true }));
+    out.chunks.push(chunkElement('CompositeElement', s, { ...md, is_continuation: true }));
+    out.sources.push(pc.elements);
   }
 }
 
-function tableBaseMetadata(table: Element, o: ResolvedOptions): ElementMetadata {
+function tableBaseMetadata(table: Element): ElementMetadata {
   const md: ElementMetadata = structuredClone(table.metadata);
   for (const f of DROPPED_FIELDS) delete md[f];
   delete md.text_as_html;
-  if (o.includeOrigElements) md.orig_elements = encodeOrigElements([table]);
+  delete md.orig_elements;
   return md;
 }
 
 type TextAndHtml = [string, string | undefined];
 
-function tableChunks(pc: PreChunk, o: ResolvedOptions, split: Splitter, out: Element[]): void {
+function tableChunks(pc: PreChunk, o: ResolvedOptions, split: Splitter, out: ChunkOutput): void {
   const table = pc.elements[0]!;
   if (!table.text || !normalizeWhitespace(table.text)) return;
   const body = pyStrip(table.text);
@@ -273,12 +279,14 @@ function tableChunks(pc: PreChunk, o: ResolvedOptions, split: Splitter, out: Ele
   const rawHtml = table.metadata.text_as_html;
   const parsed = typeof rawHtml === 'string' && rawHtml.trim() ? parseHtmlTable(rawHtml) : undefined;
   const html = parsed && parsed.rows.length ? parsed.html : '';
-  const base = tableBaseMetadata(table, o);
+  const base = tableBaseMetadata(table);
+  const sources = [table];
 
   if (textWithOverlap.length <= o.hardMax && html.length <= o.hardMax) {
     const md = base;
     if (html) md.text_as_html = html;
-    out.push(chunkElement('Table', textWithOverlap, md));
+    out.chunks.push(chunkElement('Table', textWithOverlap, md));
+    out.sources.push(sources);
     return;
   }
 
@@ -307,7 +315,8 @@ function tableChunks(pc: PreChunk, o: ResolvedOptions, split: Splitter, out: Ele
     md.num_carried_over_header_rows = index > 0 ? carried : 0;
     md.table_id = tableId;
     md.chunk_index = index;
-    out.push(chunkElement('TableChunk', text, md));
+    out.chunks.push(chunkElement('TableChunk', text, md));
+    out.sources.push(sources);
     index += 1;
   }
 }
@@ -438,16 +447,19 @@ function escape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Runs both phases over `elements` with resolved options; ids are left empty for the caller. */
-export function chunkCore(elements: readonly Element[], o: ResolvedOptions, vectors?: ElementVectors): Element[] {
+/**
+ * Runs both phases over `elements` with resolved options. Ids are left empty and `orig_elements`
+ * unset: the caller attaches them (see orig-elements.ts), synchronously or off the main thread.
+ */
+export function chunkCore(elements: readonly Element[], o: ResolvedOptions, vectors?: ElementVectors): ChunkOutput {
   const cache: NormCache = new Map();
   let preChunks = buildPreChunks(elements, o, cache, vectors);
   if (o.strategy === 'by_title') preChunks = combinePreChunks(preChunks, o);
   const split = makeSplitter(o.hardMax, o.overlap);
-  const out: Element[] = [];
+  const out: ChunkOutput = { chunks: [], sources: [] };
   for (const pc of preChunks) {
     if (pc.elements.length === 1 && isTableFamily(pc.elements[0]!)) tableChunks(pc, o, split, out);
-    else textChunks(pc, o, split, out);
+    else textChunks(pc, split, out);
   }
   return out;
 }

@@ -12,7 +12,8 @@
 import { ValidationError } from '../../domain/errors';
 import { assignElementIds, type Element } from '../elements';
 import { hashedEmbedding } from '../embedding/hashed';
-import { chunkCore, type ElementVectors } from './chunker';
+import { chunkCore, type ChunkOutput, type ElementVectors } from './chunker';
+import { attachOrigElements, attachOrigElementsAsync } from './orig-elements';
 import { resolveOptions, validateOptions, type ChunkingOptions, type ResolvedOptions } from './options';
 
 export { CHUNKING_STRATEGIES, DEFAULT_MAX_CHARACTERS, DEFAULT_SIMILARITY_THRESHOLD, validateOptions } from './options';
@@ -33,7 +34,13 @@ function resolveOrThrow(options: ChunkingOptions): ResolvedOptions {
   return resolveOptions(options);
 }
 
-function finish(chunks: Element[], o: ResolvedOptions): Element[] {
+function finish({ chunks, sources }: ChunkOutput, o: ResolvedOptions): Element[] {
+  if (o.includeOrigElements) attachOrigElements(chunks, sources);
+  return assignElementIds(chunks, o.uniqueElementIds);
+}
+
+async function finishAsync({ chunks, sources }: ChunkOutput, o: ResolvedOptions): Promise<Element[]> {
+  if (o.includeOrigElements) await attachOrigElementsAsync(chunks, sources);
   return assignElementIds(chunks, o.uniqueElementIds);
 }
 
@@ -45,14 +52,21 @@ export function chunkElements(elements: readonly Element[], options: ChunkingOpt
   return finish(chunkCore(elements, o, vectors), o);
 }
 
-/** As chunkElements; by_similarity embeds element texts with `embedder` when one is given. */
+/**
+ * As chunkElements, for servers: `orig_elements` are compressed off the main thread, and by_similarity
+ * embeds element texts with `embedder` when one is given (else the built-in hashed embedder).
+ */
 export async function chunkElementsAsync(
   elements: readonly Element[],
   options: ChunkingOptions,
   deps: { embedder?: TextEmbedder } = {},
 ): Promise<Element[]> {
-  if (options.strategy !== 'by_similarity' || !deps.embedder) return chunkElements(elements, options);
   const o = resolveOrThrow(options);
+  if (o.strategy !== 'by_similarity' || !deps.embedder) {
+    let vectors: ElementVectors | undefined;
+    if (o.strategy === 'by_similarity') vectors = elements.map((e) => (e.text ? hashedEmbedding(e.text) : undefined));
+    return finishAsync(chunkCore(elements, o, vectors), o);
+  }
   const idx: number[] = [];
   const texts: string[] = [];
   elements.forEach((e, i) => {
@@ -64,5 +78,5 @@ export async function chunkElementsAsync(
   const vecs = texts.length ? await deps.embedder.embedTexts(texts) : [];
   const vectors: ElementVectors = new Array(elements.length).fill(undefined);
   idx.forEach((i, k) => (vectors[i] = vecs[k]));
-  return finish(chunkCore(elements, o, vectors), o);
+  return finishAsync(chunkCore(elements, o, vectors), o);
 }

@@ -2,7 +2,7 @@
 // Python's `json.dumps(..., sort_keys=True)` (", "/": " separators, non-ASCII as \uXXXX), deflated with
 // zlib (level 6, the library's default) and base64-encoded. Despite the library's function name
 // ("gzipped") the bytes are a zlib stream.
-import { deflateSync, inflateSync } from 'node:zlib';
+import { deflate, deflateSync, inflateSync, type ZlibOptions } from 'node:zlib';
 import type { Element, ElementMetadata } from '../elements';
 
 /** Python json.dumps(sort_keys=True, ensure_ascii=True) for JSON-compatible values. */
@@ -90,14 +90,69 @@ function roundCoordinates(c: Record<string, unknown>): Record<string, unknown> {
   return { ...c, points: pts.map((p) => (Array.isArray(p) ? p.map((x) => (typeof x === 'number' ? Math.round(x * 100) / 100 : x)) : p)) };
 }
 
+function jsonBytes(elements: readonly Element[]): Buffer {
+  return Buffer.from(pyJsonDumps(elements.map(elementToDict)), 'utf8');
+}
+
+/**
+ * Per-call zlib set-up dominates for chunk-sized payloads: a window just big enough for the payload,
+ * a matching hash size and an output buffer near the expected compressed size make each call
+ * 1.5-2x cheaper. Any inflater reads the result (the window size is in the zlib header).
+ */
+function zlibOptions(size: number): ZlibOptions {
+  const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(size + 262))));
+  const chunkSize = Math.min(16384, Math.max(512, 2 ** Math.ceil(Math.log2(size / 2 + 64))));
+  return { windowBits, memLevel: windowBits >= 14 ? 8 : 5, chunkSize };
+}
+
 export function encodeOrigElements(elements: readonly Element[]): string {
-  const bytes = Buffer.from(pyJsonDumps(elements.map(elementToDict)), 'utf8');
-  // -- per-call zlib set-up dominates for chunk-sized payloads: a window just big enough for the
-  // -- payload, a matching hash size and an output buffer near the expected compressed size make
-  // -- each call 1.5-2x cheaper; any inflater reads the result --
-  const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(bytes.length + 262))));
-  const chunkSize = Math.min(16384, Math.max(512, 2 ** Math.ceil(Math.log2(bytes.length / 2 + 64))));
-  return deflateSync(bytes, { windowBits, memLevel: windowBits >= 14 ? 8 : 5, chunkSize }).toString('base64');
+  const bytes = jsonBytes(elements);
+  return deflateSync(bytes, zlibOptions(bytes.length)).toString('base64');
+}
+
+/** As encodeOrigElements, compressing on the libuv thread pool. */
+export function encodeOrigElementsAsync(elements: readonly Element[]): Promise<string> {
+  const bytes = jsonBytes(elements);
+  return new Promise((resolve, reject) => {
+    deflate(bytes, zlibOptions(bytes.length), (err, out) => (err ? reject(err) : resolve(out.toString('base64'))));
+  });
+}
+
+/** Sets `metadata.orig_elements` on each chunk from its sources, encoding each shared source list once. */
+export function attachOrigElements(chunks: Element[], sources: Element[][]): void {
+  let last: Element[] | undefined;
+  let encoded = '';
+  for (let i = 0; i < chunks.length; i++) {
+    const src = sources[i]!;
+    if (src !== last) {
+      encoded = encodeOrigElements(src);
+      last = src;
+    }
+    chunks[i]!.metadata.orig_elements = encoded;
+  }
+}
+
+/**
+ * As attachOrigElements with compression off the main thread (`inFlight` at a time): the event loop
+ * stays responsive and compression overlaps the JSON work on machines with more than one core.
+ */
+export async function attachOrigElementsAsync(chunks: Element[], sources: Element[][], inFlight = 8): Promise<void> {
+  const groups: [Element[], number[]][] = [];
+  for (let i = 0; i < chunks.length; i++) {
+    const src = sources[i]!;
+    const g = groups[groups.length - 1];
+    if (g && g[0] === src) g[1].push(i);
+    else groups.push([src, [i]]);
+  }
+  let next = 0;
+  const worker = async () => {
+    while (next < groups.length) {
+      const [src, idx] = groups[next++]!;
+      const encoded = await encodeOrigElementsAsync(src);
+      for (const i of idx) chunks[i]!.metadata.orig_elements = encoded;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, groups.length) }, worker));
 }
 
 /** Inverse of `encodeOrigElements` (accepts the library's output too). */

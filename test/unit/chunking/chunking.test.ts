@@ -173,3 +173,19 @@ test('input elements are not mutated', () => {
   chunkElements(els, { strategy: 'by_title', max_characters: 50 });
   assert.equal(JSON.stringify(els), before);
 });
+
+test('chunkElementsAsync gives the same chunks as chunkElements (orig_elements compressed off-thread)', async () => {
+  const els = [
+    el('Title', 'Results'),
+    el('NarrativeText', words(120)),
+    table([['Name', 'Value'], ...Array.from({ length: 12 }, (_, i) => [`r${i}`, `${i}`])]),
+    el('NarrativeText', 'Closing remark.', { page_number: 2 }),
+  ];
+  for (const strategy of ['basic', 'by_title', 'by_page', 'by_similarity'] as const) {
+    const opts = { strategy, max_characters: 120 };
+    const sync = chunkElements(els, opts);
+    const viaAsync = await chunkElementsAsync(els, opts);
+    assert.deepEqual(viaAsync, sync, strategy);
+    assert.ok(sync.every((c) => typeof c.metadata.orig_elements === 'string'));
+  }
+});
