@@ -220,10 +220,6 @@ export function parseXml(xml: string): Document {
   return root as unknown as Document;
 }
 
-/** Full htmlparser2 XML DOM (for callers needing the complete domhandler API). */
-export function parseXmlDom(xml: string): Document {
-  return parseDocument(xml, { xmlMode: true, decodeEntities: true });
-}
 
 export function parseHtml(html: string): Document {
   return parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });

@@ -22,7 +22,7 @@ const DROP = new Set([
 const BLOCK = new Set([
   'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'blockquote', 'ul', 'ol', 'dl', 'dt',
   'dd', 'form', 'fieldset', 'figure', 'figcaption', 'address', 'center', 'hr', 'body', 'html', 'tr', 'td', 'th',
-  'tbody', 'thead', 'tfoot', 'caption', 'details', 'summary', 'legend', 'menu', 'hgroup', 'body',
+  'tbody', 'thead', 'tfoot', 'caption', 'details', 'summary', 'legend', 'menu', 'hgroup',
 ]);
 const HEADING: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 const EMPHASIS = new Set(['b', 'strong', 'i', 'em']);
@@ -31,7 +31,7 @@ export interface HtmlOptions {
   /**
    * How a plain block that is not narrative text is typed: 'title' applies the library's
    * is_possible_title (0.14-era HTML partitioner), 'uncategorized' follows the newer partitioner
-   * where only headings are titles.
+   * where only headings are titles (the default).
    */
   shortText?: 'title' | 'uncategorized';
   /** Extra metadata merged into every element (e.g. page_number for an epub chapter). */
