@@ -15,12 +15,14 @@ import { availableOcrLanguages, recognize } from '../ocr/tesseract';
 import { hasRealText, ocrPageElements } from '../ocr/layout';
 import { processPage, type PageJobOptions, type PageResult } from './pages';
 import { PdfDocument, resetPdfium } from './pdfium';
-import { processPagesInPool, warmPagePool } from './pool';
+import { pagePoolReady, processPagesInPool, warmPagePool } from './pool';
 import { cropPng, renderPage } from './render';
 import { resolveVlmProvider, type VlmProvider } from '../vlm';
 
-/** Page count from which text-layer pages go to the worker pool. */
+/** Page count from which text-layer pages go to the worker pool once it is running... */
 const POOL_MIN_PAGES = 24;
+/** ...and from which it is worth waiting for a cold pool to start. */
+const POOL_COLD_MIN_PAGES = 150;
 /** Upper bound on pages OCR'd in one request (OCR costs seconds per page). */
 const MAX_OCR_PAGES = Number(process.env.PARTITION_MAX_OCR_PAGES) || 100;
 /** Time budget for OCR of one document; later pages are skipped with a warning. */
@@ -105,7 +107,7 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
         else byPage.set(r.page, r.elements);
       };
       let results: PageResult[] | undefined;
-      if (pages.length >= POOL_MIN_PAGES) {
+      if (pages.length >= POOL_COLD_MIN_PAGES || (pages.length >= POOL_MIN_PAGES && pagePoolReady())) {
         try {
           results = await processPagesInPool(data, pages, jobOpts);
         } catch (err) {

@@ -70,13 +70,20 @@ async function getWorkers(): Promise<PoolWorker[] | undefined> {
     workers = Array.from({ length: POOL_SIZE }, () => spawn(url));
   }
   const ok = await Promise.all(workers.map((x) => x.ready));
-  if (!ok.every(Boolean)) {
+  ready = ok.every(Boolean);
+  if (!ready) {
     for (const x of workers) void x.w.terminate();
     workers = undefined;
     disabled = true;
     return undefined;
   }
   return workers;
+}
+
+let ready = false;
+/** True once the workers have started (a cold start costs a few hundred ms, more from source). */
+export function pagePoolReady(): boolean {
+  return ready && !!workers?.length;
 }
 
 /** Starts the workers in the background (the first long PDF then finds them ready). */
