@@ -46,6 +46,8 @@ interface Para {
   emph: { text: string; tag: string; start: number }[];
   /** text offsets of page breaks (rendered or explicit) inside the paragraph */
   breaks: number[];
+  /** characters of text that came from Office Math (m:oMath) */
+  mathChars: number;
 }
 
 class DocxReader {
@@ -178,7 +180,7 @@ class DocxReader {
   }
 
   private paragraph(p: DomElement): Para {
-    const para: Para = { text: '', styleName: '', numbered: false, ilvl: 0, links: [], emph: [], breaks: [] };
+    const para: Para = { text: '', styleName: '', numbered: false, ilvl: 0, links: [], emph: [], breaks: [], mathChars: 0 };
     const pPr = firstChild(p, 'pPr');
     if (pPr) {
       const ps = firstChild(pPr, 'pStyle');
@@ -200,6 +202,13 @@ class DocxReader {
         case 't':
           para.text += n.children.map((c) => (c.type === 'text' ? c.data : '')).join('');
           return;
+        case 'oMath':
+        case 'oMathPara': {
+          const start = para.text.length;
+          for (const c of n.children) visit(c, link);
+          para.mathChars += para.text.slice(start).replace(/\s/g, '').length;
+          return;
+        }
         case 'tab':
         case 'ptab':
           para.text += '\t';
@@ -290,6 +299,8 @@ class DocxReader {
 
   private classify(para: Para, text: string, md: ElementMetadata): Element {
     const style = para.styleName;
+    // a paragraph that is only Office Math is a formula
+    if (para.mathChars > 0 && para.mathChars >= text.replace(/\s/g, '').length) return makeElement('Formula', text, md);
     // list items first (numbering or a leading bullet), as the library does
     if (para.numbered || isBulletedText(text)) {
       const clean = stripBullet(text);

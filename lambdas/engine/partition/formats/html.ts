@@ -201,16 +201,27 @@ class HtmlWalker {
 
   private emitTable(table: DomElement): void {
     const rows: string[][] = [];
+    const rowSpans: string[][] = [];
     const collect = (el: DomElement): void => {
       for (const c of el.children) {
         if (!isTag(c)) continue;
         const name = c.name.toLowerCase();
         if (name === 'tr') {
           const row: string[] = [];
+          const spans: string[] = [];
           for (const cell of c.children) {
-            if (isTag(cell) && (cell.name === 'td' || cell.name === 'th')) row.push(cellText(cell));
+            if (isTag(cell) && (cell.name === 'td' || cell.name === 'th')) {
+              row.push(cellText(cell));
+              let span = '';
+              for (const a of ['colspan', 'rowspan']) {
+                const v = Number(cell.attribs[a]);
+                if (Number.isInteger(v) && v > 1 && v < 1000) span += ` ${a}="${v}"`;
+              }
+              spans.push(span);
+            }
           }
           rows.push(row);
+          rowSpans.push(spans);
         } else if (name === 'thead' || name === 'tbody' || name === 'tfoot') {
           collect(c);
         }
@@ -220,11 +231,11 @@ class HtmlWalker {
     const text = rows.flat().filter(Boolean).join(' ');
     if (!text) return;
     let html = '<table>';
-    for (const row of rows) {
+    rows.forEach((row, r) => {
       html += '<tr>';
-      for (const cell of row) html += `<td>${escapeHtml(cell)}</td>`;
+      row.forEach((cell, c) => (html += `<td${rowSpans[r]![c]}>${escapeHtml(cell)}</td>`));
       html += '</tr>';
-    }
+    });
     html += '</table>';
     this.out.push(makeElement('Table', text, { ...this.opts.metadata, text_as_html: html }));
   }

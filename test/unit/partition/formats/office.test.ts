@@ -62,6 +62,15 @@ test('docx: headings, hierarchy, lists, emphasis, links, tables, headers/footers
   assert.equal(page2!.metadata.page_number, 2);
 });
 
+test('docx: a paragraph of Office Math is a Formula', async () => {
+  const M = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
+  const body = `<w:p ${M}><m:oMathPara><m:oMath><m:r><m:t>E=mc</m:t></m:r><m:sSup><m:e/><m:sup><m:r><m:t>2</m:t></m:r></m:sup></m:sSup></m:oMath></m:oMathPara></w:p>` +
+    p('Energy equals mass times the speed of light squared, as he showed.');
+  const els = await partition('docx', docx(body));
+  assert.deepEqual(types(els), ['Formula', 'NarrativeText']);
+  assert.equal(els[0]!.text, 'E=mc2');
+});
+
 test('docx without page breaks has no page_number; corpus page-breaks.docx counts pages', async () => {
   const els = await partition('docx', docx(p('Only text on a single page is written here.')));
   assert.equal(els[0]!.metadata.page_number, undefined);

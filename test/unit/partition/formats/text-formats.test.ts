@@ -49,6 +49,8 @@ const x = 1;
   assert.equal(table!.text, 'Year Revenue 2023 1,000');
   assert.equal(table!.metadata.text_as_html, '<table><tr><td>Year</td><td>Revenue</td></tr><tr><td>2023</td><td>1,000</td></tr></table>');
   assert.equal(code!.text, 'const x = 1;');
+  const spanned = await partition('html', '<table><tr><td colspan="2">Wide heading cell</td></tr><tr><td>a</td><td>b</td></tr></table>');
+  assert.equal(spanned[0]!.metadata.text_as_html, '<table><tr><td colspan="2">Wide heading cell</td></tr><tr><td>a</td><td>b</td></tr></table>');
   assert.ok(!els.some((e) => /Home|alert/.test(e.text)));
 });
 
