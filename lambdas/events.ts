@@ -11,6 +11,9 @@ export type EventPattern = { [key: string]: (string | number | boolean)[] | Even
 
 export interface EventRule {
   name: string;
+  /** `service`: the service's own bus (EVENT_BUS_NAME); `default`: the account's default bus, where
+   * AWS services such as Step Functions publish their status changes. */
+  bus: 'service' | 'default';
   pattern: EventPattern;
   /** A Lambda target: handler module and export under lambdas/handlers. */
   target: { file: string; export: string };
@@ -19,12 +22,14 @@ export interface EventRule {
 export const EVENT_RULES: EventRule[] = [
   {
     name: 'record-notifications',
+    bus: 'service',
     pattern: { source: [EVENT_SOURCE], 'detail-type': [...JOB_EVENT_TYPES] },
     target: { file: 'events', export: 'recordNotification' },
   },
   {
     // A job execution that ended abnormally (crash, timeout, abort) must not keep its run slot.
     name: 'job-execution-ended',
+    bus: 'default',
     pattern: {
       source: ['aws.states'],
       'detail-type': ['Step Functions Execution Status Change'],
