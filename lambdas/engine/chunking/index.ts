@@ -1,7 +1,8 @@
 // Chunking engine: the `chunk` job node and the partition endpoint's chunking parameters.
 //
 //   chunkElements(elements, options): Element[]            sync; by_similarity uses the built-in hashed embedder
-//   chunkElementsAsync(elements, options, { embedder })    by_similarity with any Embedder (e.g. a local model)
+//   chunkElementsAsync(elements, options, { embedder? })   same output; orig_elements compressed on the thread
+//                                                          pool (use it in servers); by_similarity with any embedder
 //   parseChunkingForm(fields) → ChunkingOptions | undefined (partition endpoint multipart fields)
 //   parseChunkNode(subtype, settings, nodeLoc?) → ChunkingOptions (job node)
 //
