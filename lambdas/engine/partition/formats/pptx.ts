@@ -32,13 +32,61 @@ function readRels(files: Map<string, Uint8Array>, partPath: string): Rels {
   return rels;
 }
 
-function position(shape: DomElement): [number, number] {
+function ownPosition(shape: DomElement): [number, number] | undefined {
   const name = localName(shape);
   const pr =
     name === 'graphicFrame' ? firstChild(shape, 'xfrm') : firstChild(shape, name === 'grpSp' ? 'grpSpPr' : 'spPr');
   const xfrm = pr && localName(pr) === 'xfrm' ? pr : pr ? firstChild(pr, 'xfrm') : undefined;
   const off = xfrm ? firstChild(xfrm, 'off') : undefined;
-  return [Number(off?.attribs['y'] ?? 0) || 0, Number(off?.attribs['x'] ?? 0) || 0];
+  if (!off) return undefined;
+  return [Number(off.attribs['y'] ?? 0) || 0, Number(off.attribs['x'] ?? 0) || 0];
+}
+
+/** Placeholder key (idx, else type) used to inherit a position from the layout or master. */
+function placeholderKeys(shape: DomElement): string[] {
+  const nv = firstChild(shape, 'nvSpPr');
+  const nvPr = nv ? firstChild(nv, 'nvPr') : undefined;
+  const ph = nvPr ? firstChild(nvPr, 'ph') : undefined;
+  if (!ph) return [];
+  const keys: string[] = [];
+  if (ph.attribs['idx'] !== undefined) keys.push(`idx:${ph.attribs['idx']}`);
+  const type = ph.attribs['type'] ?? 'body';
+  keys.push(`type:${type === 'ctrTitle' ? 'title' : type}`);
+  return keys;
+}
+
+type Positions = Map<string, [number, number]>;
+
+/** Positions of the placeholders of a layout (and, beneath it, its master). */
+function inheritedPositions(files: Map<string, Uint8Array>, slideRels: Rels): Positions {
+  const out: Positions = new Map();
+  const layout = [...slideRels.values()].find((t) => /slideLayouts\/[^/]+\.xml$/.test(t));
+  const parts = layout ? [layout] : [];
+  if (layout) {
+    const master = [...readRels(files, layout).values()].find((t) => /slideMasters\/[^/]+\.xml$/.test(t));
+    if (master) parts.push(master);
+  }
+  for (const part of parts) {
+    const xml = zipText(files, part);
+    if (!xml) continue;
+    const tree = findFirst(parseXml(xml).children.filter(isTag), 'spTree');
+    for (const sp of tree ? childElements(tree, 'sp') : []) {
+      const pos = ownPosition(sp);
+      if (!pos) continue;
+      for (const k of placeholderKeys(sp)) if (!out.has(k)) out.set(k, pos);
+    }
+  }
+  return out;
+}
+
+function position(shape: DomElement, inherited: Positions): [number, number] {
+  const own = ownPosition(shape);
+  if (own) return own;
+  for (const k of placeholderKeys(shape)) {
+    const p = inherited.get(k);
+    if (p) return p;
+  }
+  return [0, 0];
 }
 
 function placeholderType(shape: DomElement): string | undefined {
@@ -130,10 +178,17 @@ function tableElement(tbl: DomElement, rels: Rels, md: ElementMetadata): Element
   return makeElement('Table', texts.join(' '), { ...md, text_as_html: html });
 }
 
-function shapeElements(shapes: DomElement[], rels: Rels, md: ElementMetadata, out: Element[], sort: boolean): void {
+function shapeElements(
+  shapes: DomElement[],
+  rels: Rels,
+  md: ElementMetadata,
+  out: Element[],
+  sort: boolean,
+  inherited: Positions = new Map(),
+): void {
   const ordered = sort
     ? shapes
-        .map((s, i) => ({ s, i, pos: position(s) }))
+        .map((s, i) => ({ s, i, pos: position(s, inherited) }))
         .sort((a, b) => a.pos[0] - b.pos[0] || a.pos[1] - b.pos[1] || a.i - b.i)
         .map((x) => x.s)
     : shapes;
@@ -220,7 +275,7 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
       const slideEls: Element[] = [];
       if (tree) {
         const shapes = childElements(tree).filter((c) => ['sp', 'grpSp', 'graphicFrame', 'AlternateContent'].includes(localName(c)));
-        shapeElements(shapes, rels, md, slideEls, true);
+        shapeElements(shapes, rels, md, slideEls, true, inheritedPositions(files, rels));
       }
       if (ctx.options.includeSlideNotes) {
         const notes = [...rels.values()].find((t) => /notesSlides\/notesSlide\d+\.xml$/.test(t));
