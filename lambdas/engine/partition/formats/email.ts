@@ -47,6 +47,12 @@ function bodyElements(html: string | undefined, text: string | undefined, langua
   return [];
 }
 
+function isoDate(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
 const stripBrackets = (id: string | undefined): string | undefined => id?.trim().replace(/^<(.*)>$/, '$1') || undefined;
 
 function addresses(a: AddressObject | AddressObject[] | undefined, withName: boolean): string[] | undefined {
@@ -86,7 +92,8 @@ export const partitionEml: FormatPartitioner = async (data, ctx) => {
   const html = typeof parsed.html === 'string' ? parsed.html : undefined;
   const body = withMetadata(bodyElements(html, parsed.text, ctx.options.languages), md);
   const atts: Attachment[] = parsed.attachments
-    .filter((a) => a.contentDisposition === 'attachment' || a.filename)
+    // inline parts referenced from the HTML body (cid: images) are part of the body, not attachments
+    .filter((a) => a.contentDisposition === 'attachment' || (a.filename && !a.related))
     .map((a) => ({ filename: a.filename ?? 'attachment', contentType: a.contentType, data: new Uint8Array(a.content) }));
   return [...body, ...(await attachmentElements(atts, ctx))];
 };
@@ -108,6 +115,8 @@ interface MsgFileData {
   headers?: string;
   messageId?: string;
   internetCodepage?: number;
+  clientSubmitTime?: string;
+  messageDeliveryTime?: string;
   compressedRtf?: Uint8Array;
   recipients?: { name?: string; email?: string; smtpAddress?: string; recipType?: string }[];
   attachments?: { fileName?: string; name?: string; attachMimeTag?: string; innerMsgContent?: boolean }[];
@@ -160,6 +169,7 @@ export const partitionMsg: FormatPartitioner = async (data, ctx) => {
     bcc_recipient: pick('bcc'),
     subject: info.subject || undefined,
     email_message_id: stripBrackets(info.messageId ?? headerValue(info.headers, 'Message-ID')),
+    last_modified: isoDate(info.clientSubmitTime ?? info.messageDeliveryTime ?? headerValue(info.headers, 'Date')),
   };
   for (const k of Object.keys(md)) if (md[k] === undefined) delete md[k];
   const html = info.bodyHtml ?? (info.html ? detectAndDecode(info.html) : undefined);
