@@ -6,41 +6,35 @@ import { deflate, deflateSync, inflateSync, type ZlibOptions } from 'node:zlib';
 import type { Element, ElementMetadata } from '../elements';
 
 /** Python json.dumps(sort_keys=True, ensure_ascii=True) for JSON-compatible values. */
-export function pyJsonDumps(value: unknown): string {
-  const out: string[] = [];
-  write(value, out);
-  return out.join('');
-}
-
-function write(v: unknown, out: string[]): void {
-  if (v === null || v === undefined) {
-    out.push('null');
-  } else if (typeof v === 'string') {
-    out.push(pyString(v));
-  } else if (typeof v === 'number') {
-    out.push(pyNumber(v));
-  } else if (typeof v === 'boolean') {
-    out.push(v ? 'true' : 'false');
-  } else if (Array.isArray(v)) {
-    out.push('[');
-    for (let i = 0; i < v.length; i++) {
-      if (i) out.push(', ');
-      write(v[i], out);
+export function pyJsonDumps(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return pyString(v);
+    case 'number':
+      return pyNumber(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object': {
+      if (Array.isArray(v)) {
+        let s = '[';
+        for (let i = 0; i < v.length; i++) s += (i ? ', ' : '') + pyJsonDumps(v[i]);
+        return `${s}]`;
+      }
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o).sort();
+      let s = '{';
+      let first = true;
+      for (const k of keys) {
+        const x = o[k];
+        if (x === undefined) continue;
+        s += `${first ? '' : ', '}${pyString(k)}: ${pyJsonDumps(x)}`;
+        first = false;
+      }
+      return `${s}}`;
     }
-    out.push(']');
-  } else if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
-    out.push('{');
-    for (let i = 0; i < keys.length; i++) {
-      if (i) out.push(', ');
-      const k = keys[i]!;
-      out.push(pyString(k), ': ');
-      write(o[k], out);
-    }
-    out.push('}');
-  } else {
-    out.push(pyString(String(v)));
+    default:
+      return pyString(String(v));
   }
 }
 
