@@ -27,6 +27,49 @@ function inline(text: string): string {
 
 const indentOf = (l: string): number => l.length - l.trimStart().length;
 
+const GRID_BORDER = /^\s*\+([-=]+\+)+\s*$/;
+const SIMPLE_BORDER = /^\s*=+( +=+)+\s*$/;
+
+function tableHtml(rows: string[][]): string {
+  return `<table>${rows.map((r) => `<tr>${r.map((c) => `<td>${inline(c)}</td>`).join('')}</tr>`).join('')}</table>`;
+}
+
+/** Grid table (+---+---+ borders): cells between the column boundaries of the first border. */
+function gridTable(lines: string[]): string {
+  const border = lines[0]!;
+  const cuts: number[] = [];
+  for (let k = 0; k < border.length; k++) if (border[k] === '+') cuts.push(k);
+  const rows: string[][] = [];
+  let cur: string[][] | undefined;
+  for (const l of lines.slice(1)) {
+    if (GRID_BORDER.test(l)) {
+      if (cur) rows.push(cur.map((parts) => parts.join(' ').trim()));
+      cur = undefined;
+      continue;
+    }
+    cur ??= cuts.slice(1).map(() => []);
+    for (let c = 0; c + 1 < cuts.length; c++) {
+      const text = l.slice(cuts[c]! + 1, cuts[c + 1]).replace(/\|/g, ' ').trim();
+      if (text) cur[c]!.push(text);
+    }
+  }
+  if (cur) rows.push(cur.map((parts) => parts.join(' ').trim()));
+  return tableHtml(rows);
+}
+
+/** Simple table (==== ==== borders): columns from the runs of '=' of the first border. */
+function simpleTable(lines: string[]): string {
+  const starts: number[] = [];
+  const border = lines[0]!;
+  for (let k = 0; k < border.length; k++) if (border[k] === '=' && (k === 0 || border[k - 1] === ' ')) starts.push(k);
+  const rows: string[][] = [];
+  for (const l of lines.slice(1)) {
+    if (SIMPLE_BORDER.test(l) || /^\s*-+( +-+)*\s*$/.test(l) || !l.trim()) continue;
+    rows.push(starts.map((st, c) => l.slice(st, c + 1 < starts.length ? starts[c + 1] : undefined).trim()));
+  }
+  return tableHtml(rows);
+}
+
 export function rstToHtml(src: string): string {
   const lines = src.replace(/\r\n?/g, '\n').replace(/\t/g, '        ').split('\n');
   const styles: string[] = [];
@@ -76,6 +119,21 @@ export function rstToHtml(src: string): string {
     if (ADORNMENT.test(line)) {
       i++;
       continue; // transition
+    }
+    if (GRID_BORDER.test(line) || SIMPLE_BORDER.test(line)) {
+      closeList();
+      const grid = GRID_BORDER.test(line);
+      const block: string[] = [];
+      let borders = 0;
+      while (i < lines.length && lines[i]!.trim()) {
+        if (!grid && SIMPLE_BORDER.test(lines[i]!) && ++borders === 3) {
+          block.push(lines[i++]!);
+          break;
+        }
+        block.push(lines[i++]!);
+      }
+      out.push(grid ? gridTable(block) : simpleTable(block));
+      continue;
     }
     const directive = /^\.\.\s+(code|code-block|sourcecode|highlight)::\s*(\S*)/.exec(line);
     if (directive) {

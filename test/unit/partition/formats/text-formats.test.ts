@@ -75,6 +75,11 @@ test('md, rst, org: headings, lists, code blocks', async () => {
   const rst = await partition('rst', 'Guide\n=====\n\nSome text explains how the tool works.\n\nPart\n----\n\n- one\n- two\n\n.. code:: bash\n\n   npm test\n');
   assert.deepEqual(types(rst), ['Title', 'NarrativeText', 'Title', 'ListItem', 'ListItem', 'CodeSnippet']);
   assert.equal(rst[2]!.metadata.category_depth, 1);
+  const rstTables = await partition('rst', '+------+-------+\n| a    | b     |\n+======+=======+\n| 1    | two   |\n| more | lines |\n+------+-------+\n\n=====  =====\nx      y\n=====  =====\n3      4\n=====  =====\n');
+  assert.deepEqual(rstTables.map((e) => e.metadata.text_as_html), [
+    '<table><tr><td>a</td><td>b</td></tr><tr><td>1 more</td><td>two lines</td></tr></table>',
+    '<table><tr><td>x</td><td>y</td></tr><tr><td>3</td><td>4</td></tr></table>',
+  ]);
   const org = await partition('org', '* Guide\nSome text explains how the tool works.\n** Part\n- one\n- two\n#+BEGIN_SRC sh\nnpm test\n#+END_SRC\n| a | b |\n|---+---|\n| 1 | 2 |\n');
   assert.deepEqual(types(org), ['Title', 'NarrativeText', 'Title', 'ListItem', 'ListItem', 'CodeSnippet', 'Table']);
   assert.equal(org[6]!.text, 'a b 1 2');
