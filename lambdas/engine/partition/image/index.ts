@@ -30,6 +30,9 @@ const MIN_TEXT_HEIGHT = 18;
 const TARGET_TEXT_HEIGHT = 28;
 const MAX_ZOOM = 3;
 const MAX_ZOOMED_PIXELS = 40_000_000;
+/** Images whose longer side is under this many pixels are OCR'd zoomed to about SMALL_TARGET_PIXELS. */
+const SMALL_IMAGE_SIDE = 1200;
+const SMALL_TARGET_PIXELS = 4_000_000;
 
 const MAX_TIFF_PAGES = 50;
 const deflate = (b: Uint8Array) => deflateSync(b, { level: 1 });
@@ -64,19 +67,16 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
         ctx.warn(`page ${pageNumber}: VLM provider failed (${(err as Error).message}); used local OCR`);
       }
     }
-    let ocr;
+    let ocr: OcrResult;
     try {
-      ocr = await recognize(p.encoded, langs);
+      // Small images (screenshots, 72-dpi scans) go straight to a zoomed pass; larger ones get a
+      // native pass and a zoomed one only when their text turns out small.
+      const small = Math.max(p.width, p.height) < SMALL_IMAGE_SIDE;
+      ocr = small ? await zoomedOcr(p, data, filetype, langs, Math.sqrt(SMALL_TARGET_PIXELS / (p.width * p.height))) : await recognize(p.encoded, langs);
       const h = medianLineHeight(ocr);
-      if (h > 0 && h < MIN_TEXT_HEIGHT) {
-        const k = Math.min(MAX_ZOOM, TARGET_TEXT_HEIGHT / h, Math.sqrt(MAX_ZOOMED_PIXELS / (p.width * p.height)));
-        if (k > 1.2) {
-          const rgba = p.rgba ?? decodeRgba(data, filetype);
-          const w = Math.round(p.width * k), hh = Math.round(p.height * k);
-          const zoomed = await recognize(rgbaToPng(resizeRgba(rgba, p.width, p.height, w, hh), w, hh, deflate), langs);
-          for (const l of zoomed.lines) { scaleBox(l, 1 / k); for (const wd of l.words) scaleBox(wd, 1 / k); }
-          if (zoomed.confidence >= ocr.confidence - 5) ocr = zoomed;
-        }
+      if (!small && h > 0 && h < MIN_TEXT_HEIGHT) {
+        const zoomed = await zoomedOcr(p, data, filetype, langs, TARGET_TEXT_HEIGHT / h);
+        if (zoomed.confidence >= ocr.confidence - 5) ocr = zoomed;
       }
     } catch (err) {
       if (err instanceof UnprocessableDocument) throw err;
@@ -97,6 +97,17 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
     }));
   }
   return out;
+}
+
+/** OCR of the image scaled by k (clamped to MAX_ZOOM and MAX_ZOOMED_PIXELS); boxes in original pixels. */
+async function zoomedOcr(p: Decoded, data: Uint8Array, filetype: string, langs: string[], k: number): Promise<OcrResult> {
+  const zoom = Math.max(1, Math.min(MAX_ZOOM, k, Math.sqrt(MAX_ZOOMED_PIXELS / (p.width * p.height))));
+  if (zoom < 1.2) return recognize(p.encoded, langs);
+  const rgba = p.rgba ?? decodeRgba(data, filetype);
+  const w = Math.round(p.width * zoom), h = Math.round(p.height * zoom);
+  const ocr = await recognize(rgbaToPng(resizeRgba(rgba, p.width, p.height, w, h), w, h, deflate), langs);
+  for (const l of ocr.lines) { scaleBox(l, 1 / zoom); for (const wd of l.words) scaleBox(wd, 1 / zoom); }
+  return ocr;
 }
 
 function medianLineHeight(ocr: OcrResult): number {
