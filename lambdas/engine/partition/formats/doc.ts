@@ -15,13 +15,13 @@ import {
 
 const OLE_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
-export function paragraphElement(text: string): Element {
+export function paragraphElement(text: string, languages?: string[]): Element {
   if (isBulletedText(text) && stripBullet(text)) return makeElement('ListItem', stripBullet(text));
   if (isPossibleNumberedList(text)) return makeElement('ListItem', text);
   if (isUsCityStateZip(text)) return makeElement('Address', text);
   if (isEmailAddress(text)) return makeElement('EmailAddress', text);
-  if (isPossibleNarrativeText(text)) return makeElement('NarrativeText', text);
-  if (isPossibleTitle(text)) return makeElement('Title', text);
+  if (isPossibleNarrativeText(text, { languages })) return makeElement('NarrativeText', text);
+  if (isPossibleTitle(text, { languages })) return makeElement('Title', text);
   return makeElement('UncategorizedText', text);
 }
 
@@ -42,7 +42,7 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   if (headers) out.push(makeElement('Header', headers, { header_footer_type: 'primary' }));
   for (const line of doc.getBody().split(/\r?\n/)) {
     const text = line.replace(/\t+/g, ' ').trim();
-    if (text) out.push(paragraphElement(text));
+    if (text) out.push(paragraphElement(text, ctx.options.languages));
   }
   const footers = doc.getFooters().trim();
   if (footers) out.push(makeElement('Footer', footers, { header_footer_type: 'primary' }));

@@ -60,7 +60,7 @@ class DocxReader {
   private readonly evenAndOdd: boolean;
   readonly out: Element[] = [];
 
-  constructor(files: Map<string, Uint8Array>) {
+  constructor(files: Map<string, Uint8Array>, private readonly languages?: string[]) {
     this.files = files;
     this.rels = readRels(zipText(files, 'word/_rels/document.xml.rels'));
     this.evenAndOdd = /<w:evenAndOddHeaders(?![^>]*w:val="(?:0|false|off)")/.test(zipText(files, 'word/settings.xml') ?? '');
@@ -314,7 +314,7 @@ class DocxReader {
     if (text.length >= 2) {
       if (isUsCityStateZip(text)) return makeElement('Address', text, md);
       if (isEmailAddress(text)) return makeElement('EmailAddress', text, md);
-      if (isPossibleNarrativeText(text)) return makeElement('NarrativeText', text, md);
+      if (isPossibleNarrativeText(text, { languages: this.languages })) return makeElement('NarrativeText', text, md);
     }
     return makeElement('UncategorizedText', text, md);
   }
@@ -413,11 +413,11 @@ function parseXmlAllIn(root: DomElement, name: string): DomElement[] {
   return out;
 }
 
-export const partitionDocx: FormatPartitioner = async (data) => {
+export const partitionDocx: FormatPartitioner = async (data, ctx) => {
   const files = readZip(data, 'docx', (n) => n.startsWith('word/') && (n.endsWith('.xml') || n.endsWith('.rels')));
   if (!files.has('word/document.xml')) throw new UnprocessableDocument('docx: word/document.xml is missing (not a Word document?)');
   try {
-    return new DocxReader(files).read();
+    return new DocxReader(files, ctx.options.languages).read();
   } catch (err) {
     return corrupt('docx', err);
   }

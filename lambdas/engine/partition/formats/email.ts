@@ -42,7 +42,7 @@ async function attachmentElements(attachments: Attachment[], ctx: FormatContext)
 }
 
 function bodyElements(html: string | undefined, text: string | undefined, languages: string[]): Element[] {
-  if (html && html.trim()) return htmlToElements(html);
+  if (html && html.trim()) return htmlToElements(html, { languages });
   if (text && text.trim()) return textToElements(text, languages);
   return [];
 }

@@ -7,7 +7,7 @@ import { UnprocessableDocument } from '../../../domain/errors';
 import { attr, childElements, corrupt, descendants, detectAndDecode, firstChild, parseXml, readZip, zipText } from './common';
 import { htmlToElements } from './html';
 
-export const partitionEpub: FormatPartitioner = async (data) => {
+export const partitionEpub: FormatPartitioner = async (data, ctx) => {
   const files = readZip(data, 'epub', (n) => !/\.(jpe?g|png|gif|svg|ttf|otf|woff2?|mp3|mp4|css)$/i.test(n));
   const container = zipText(files, 'META-INF/container.xml');
   if (!container) throw new UnprocessableDocument('epub: META-INF/container.xml is missing');
@@ -34,7 +34,7 @@ export const partitionEpub: FormatPartitioner = async (data) => {
       const path = posix.normalize(posix.join(base, decodeURIComponent(item.href)));
       const bytes = files.get(path);
       if (!bytes) continue;
-      out.push(...htmlToElements(detectAndDecode(bytes), { shortText: 'title' }));
+      out.push(...htmlToElements(detectAndDecode(bytes), { shortText: 'title', languages: ctx.options.languages }));
     }
     return out;
   } catch (err) {

@@ -194,8 +194,9 @@ class HtmlWalker {
     if (isBulletedText(text) && stripBullet(text)) return 'ListItem';
     if (isUsCityStateZip(text)) return 'Address';
     if (isEmailAddress(text)) return 'EmailAddress';
-    if (isPossibleNarrativeText(text)) return 'NarrativeText';
-    if (this.opts.shortText === 'title' && isPossibleTitle(text)) return 'Title';
+    const langs = { languages: this.opts.languages };
+    if (isPossibleNarrativeText(text, langs)) return 'NarrativeText';
+    if (this.opts.shortText === 'title' && isPossibleTitle(text, langs)) return 'Title';
     return 'UncategorizedText';
   }
 

@@ -9,4 +9,4 @@ export function markdownToHtml(md: string): string {
 }
 
 export const partitionMarkdown: FormatPartitioner = async (data, ctx) =>
-  htmlToElements(markdownToHtml(decodeText(data, ctx.options.encoding)));
+  htmlToElements(markdownToHtml(decodeText(data, ctx.options.encoding)), { languages: ctx.options.languages });

@@ -102,12 +102,12 @@ export function odtToHtml(contentXml: string): string {
   return html;
 }
 
-export const partitionOdt: FormatPartitioner = async (data) => {
+export const partitionOdt: FormatPartitioner = async (data, ctx) => {
   const files = readZip(data, 'odt', (n) => n === 'content.xml');
   const xml = zipText(files, 'content.xml');
   if (!xml) throw new UnprocessableDocument('odt: content.xml is missing (not an OpenDocument text?)');
   try {
-    return htmlToElements(odtToHtml(xml), { shortText: 'title' });
+    return htmlToElements(odtToHtml(xml), { shortText: 'title', languages: ctx.options.languages });
   } catch (err) {
     return corrupt('odt', err);
   }

@@ -116,4 +116,4 @@ export function orgToHtml(src: string): string {
 }
 
 export const partitionOrg: FormatPartitioner = async (data, ctx) =>
-  htmlToElements(orgToHtml(decodeText(data, ctx.options.encoding)));
+  htmlToElements(orgToHtml(decodeText(data, ctx.options.encoding)), { languages: ctx.options.languages });

@@ -131,7 +131,7 @@ function readParagraph(p: DomElement, rels: Rels): ParaText {
   return out;
 }
 
-function paragraphElement(para: ParaText, md: ElementMetadata, asTitle: boolean): Element | undefined {
+function paragraphElement(para: ParaText, md: ElementMetadata, asTitle: boolean, languages?: string[]): Element | undefined {
   const text = para.text.trim();
   if (!text) return undefined;
   const meta: ElementMetadata = { ...md };
@@ -148,8 +148,8 @@ function paragraphElement(para: ParaText, md: ElementMetadata, asTitle: boolean)
     return makeElement('ListItem', stripBullet(text) || text, { ...meta, category_depth: para.level });
   }
   if (isEmailAddress(text)) return makeElement('EmailAddress', text, meta);
-  if (isPossibleNarrativeText(text)) return makeElement('NarrativeText', text, meta);
-  if (isPossibleTitle(text)) return makeElement('Title', text, { ...meta, category_depth: 1 });
+  if (isPossibleNarrativeText(text, { languages })) return makeElement('NarrativeText', text, meta);
+  if (isPossibleTitle(text, { languages })) return makeElement('Title', text, { ...meta, category_depth: 1 });
   return makeElement('UncategorizedText', text, meta);
 }
 
@@ -185,6 +185,7 @@ function shapeElements(
   out: Element[],
   sort: boolean,
   inherited: Positions = new Map(),
+  languages?: string[],
 ): void {
   const ordered = sort
     ? shapes
@@ -195,7 +196,7 @@ function shapeElements(
   for (const shape of ordered) {
     const name = localName(shape);
     if (name === 'grpSp') {
-      shapeElements(childElements(shape).filter((c) => ['sp', 'grpSp', 'graphicFrame'].includes(localName(c))), rels, md, out, false);
+      shapeElements(childElements(shape).filter((c) => ['sp', 'grpSp', 'graphicFrame'].includes(localName(c))), rels, md, out, false, inherited, languages);
     } else if (name === 'sp') {
       const body = firstChild(shape, 'txBody');
       if (!body) continue;
@@ -203,7 +204,7 @@ function shapeElements(
       if (ph === 'sldNum' || ph === 'dt' || ph === 'ftr' || ph === 'hdr') continue;
       const asTitle = ph === 'title' || ph === 'ctrTitle';
       for (const p of childElements(body, 'p')) {
-        const el = paragraphElement(readParagraph(p, rels), md, asTitle);
+        const el = paragraphElement(readParagraph(p, rels), md, asTitle, languages);
         if (el) out.push(el);
       }
     } else if (name === 'graphicFrame') {
@@ -216,12 +217,12 @@ function shapeElements(
       }
     } else if (name === 'AlternateContent') {
       const choice = firstChild(shape, 'Choice') ?? firstChild(shape, 'Fallback');
-      if (choice) shapeElements(childElements(choice), rels, md, out, false);
+      if (choice) shapeElements(childElements(choice), rels, md, out, false, inherited, languages);
     }
   }
 }
 
-function notesElements(files: Map<string, Uint8Array>, notesPath: string, md: ElementMetadata): Element[] {
+function notesElements(files: Map<string, Uint8Array>, notesPath: string, md: ElementMetadata, languages?: string[]): Element[] {
   const xml = zipText(files, notesPath);
   if (!xml) return [];
   const rels = readRels(files, notesPath);
@@ -237,7 +238,7 @@ function notesElements(files: Map<string, Uint8Array>, notesPath: string, md: El
     for (const p of childElements(body, 'p')) {
       const para = readParagraph(p, rels);
       const text = para.text.trim();
-      if (text) out.push(makeElement(isPossibleNarrativeText(text) ? 'NarrativeText' : 'UncategorizedText', text, md));
+      if (text) out.push(makeElement(isPossibleNarrativeText(text, { languages }) ? 'NarrativeText' : 'UncategorizedText', text, md));
     }
   }
   return out;
@@ -275,11 +276,11 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
       const slideEls: Element[] = [];
       if (tree) {
         const shapes = childElements(tree).filter((c) => ['sp', 'grpSp', 'graphicFrame', 'AlternateContent'].includes(localName(c)));
-        shapeElements(shapes, rels, md, slideEls, true, inheritedPositions(files, rels));
+        shapeElements(shapes, rels, md, slideEls, true, inheritedPositions(files, rels), ctx.options.languages);
       }
       if (ctx.options.includeSlideNotes) {
         const notes = [...rels.values()].find((t) => /notesSlides\/notesSlide\d+\.xml$/.test(t));
-        if (notes) slideEls.push(...notesElements(files, notes, md));
+        if (notes) slideEls.push(...notesElements(files, notes, md, ctx.options.languages));
       }
       out.push(...assignHeadingParents(slideEls));
     });

@@ -185,4 +185,4 @@ export function rstToHtml(src: string): string {
 }
 
 export const partitionRst: FormatPartitioner = async (data, ctx) =>
-  htmlToElements(rstToHtml(decodeText(data, ctx.options.encoding)));
+  htmlToElements(rstToHtml(decodeText(data, ctx.options.encoding)), { languages: ctx.options.languages });

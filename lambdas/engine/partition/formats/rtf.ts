@@ -272,7 +272,7 @@ export function rtfToHtml(rtf: string): string {
   return html;
 }
 
-export const partitionRtf: FormatPartitioner = async (data) => {
+export const partitionRtf: FormatPartitioner = async (data, ctx) => {
   const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
-  return htmlToElements(rtfToHtml(text), { shortText: 'title' });
+  return htmlToElements(rtfToHtml(text), { shortText: 'title', languages: ctx.options.languages });
 };

@@ -90,11 +90,11 @@ export const partitionTsv = partitionDelimited('\t');
 
 // ---------- workbooks ----------
 
-function textElement(text: string, md: Record<string, unknown>): Element {
+function textElement(text: string, md: Record<string, unknown>, languages?: string[]): Element {
   if (isBulletedText(text)) return makeElement('ListItem', stripBullet(text) || text, md);
   if (isPossibleNumberedList(text)) return makeElement('ListItem', text, md);
-  if (isPossibleNarrativeText(text)) return makeElement('NarrativeText', text, md);
-  if (isPossibleTitle(text)) return makeElement('Title', text, md);
+  if (isPossibleNarrativeText(text, { languages })) return makeElement('NarrativeText', text, md);
+  if (isPossibleTitle(text, { languages })) return makeElement('Title', text, md);
   return makeElement('UncategorizedText', text, md);
 }
 
@@ -149,7 +149,7 @@ function regions(grid: string[][], nRows: number, nCols: number): { r0: number; 
 
 const MAX_CELLS = 5_000_000;
 
-function sheetElements(ws: XLSX.WorkSheet, index: number, name: string): Element[] {
+function sheetElements(ws: XLSX.WorkSheet, index: number, name: string, languages?: string[]): Element[] {
   // bounds from the cells actually present (a sheet's declared range is often far larger)
   const cells: { r: number; c: number; v: string }[] = [];
   let r0 = Infinity;
@@ -183,13 +183,13 @@ function sheetElements(ws: XLSX.WorkSheet, index: number, name: string): Element
     const trailing: string[] = [];
     while (rows.length && single(rows[0]!)) leading.push(rows.shift()!.find(Boolean)!);
     while (rows.length && single(rows[rows.length - 1]!)) trailing.unshift(rows.pop()!.find(Boolean)!);
-    for (const t of leading) out.push(textElement(t, md));
+    for (const t of leading) out.push(textElement(t, md, languages));
     if (rows.length) {
       // drop columns that are empty across the remaining rows' box edges
       const table = rowsToTable(rows, md);
       if (table) out.push(table);
     }
-    for (const t of trailing) out.push(textElement(t, md));
+    for (const t of trailing) out.push(textElement(t, md, languages));
   }
   return out;
 }
@@ -209,12 +209,12 @@ function readWorkbook(data: Uint8Array, kind: 'xlsx' | 'xls'): XLSX.WorkBook {
 }
 
 function partitionWorkbook(kind: 'xlsx' | 'xls'): FormatPartitioner {
-  return async (data) => {
+  return async (data, ctx) => {
     const wb = readWorkbook(data, kind);
     const out: Element[] = [];
     wb.SheetNames.forEach((name, i) => {
       const ws = wb.Sheets[name];
-      if (ws) out.push(...sheetElements(ws, i + 1, name));
+      if (ws) out.push(...sheetElements(ws, i + 1, name, ctx.options.languages));
     });
     return out;
   };
