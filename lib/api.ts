@@ -21,7 +21,10 @@ import { pascal } from './queues';
  */
 export const BINARY_MEDIA_TYPES = ['multipart/form-data', 'application/octet-stream'];
 
-/** What one route's function may touch; the stack turns it into bind* calls. */
+/**
+ * What one function may touch; the stack turns it into bind* calls. Routes declare it below; job
+ * tasks (lib/jobs.ts TASK_ACCESS) and event targets (lib/events.ts TARGET_ACCESS) use the same shape.
+ */
 export interface RouteAccess {
   table?: TableAccess;
   bucket?: BucketAccess;
@@ -29,6 +32,10 @@ export interface RouteAccess {
   secrets?: boolean;
   /** Send to the work queues (their URL variables). */
   producer?: boolean;
+  /** Start job executions and stop them (JOB_STATE_MACHINE_ARN). */
+  jobs?: boolean;
+  /** Put job events on the service bus (EVENT_BUS_NAME). */
+  publisher?: boolean;
 }
 
 /**
@@ -44,10 +51,10 @@ export const HANDLER_ACCESS: Record<string, RouteAccess> = {
   // Connector records, their secrets sealed with KMS, connection checks queued.
   connectors: { table: 'readwrite', secrets: true, producer: true },
   // The job area: inputs uploaded to and results read from the bucket; the connector service
-  // (secrets) resolves workflow sources and destinations. Starting executions and publishing
-  // events are granted by the jobs and notifications constructs when they land.
-  jobs: { table: 'readwrite', bucket: 'readwrite', secrets: true },
-  workflows: { table: 'readwrite', bucket: 'readwrite', secrets: true },
+  // (secrets) resolves workflow sources and destinations; jobs are started and cancelled as
+  // executions of the job state machine, announced (job.scheduled, job.stopped) on the service bus.
+  jobs: { table: 'readwrite', bucket: 'readwrite', secrets: true, jobs: true, publisher: true },
+  workflows: { table: 'readwrite', bucket: 'readwrite', secrets: true, jobs: true, publisher: true },
 };
 /** For a handler module not listed above (the stack test fails until it is listed). */
 const UNLISTED_DEFAULT: RouteAccess = { table: 'readwrite', secrets: true, producer: true };

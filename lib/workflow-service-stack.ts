@@ -1,15 +1,17 @@
 // The workflow service stack. It only wires the per-concern constructs together: data (table),
-// storage (bucket), secrets (KMS key), queues (work queues + consumers) and api (routes), and turns
-// each function's declared access into bind* calls, which grant and set the variable together.
-// Jobs (Step Functions from statemachines/job.asl.json) and notifications (EventBridge, SQS, SES)
-// are added as their own constructs (lib/jobs.ts, lib/notifications.ts) wired the same way.
+// storage (bucket), secrets (KMS key), queues (work queues + consumers), jobs (the job state machine
+// and its task functions), events (the service bus and its rules' targets) and api (routes), and
+// turns each function's declared access into bind* calls, which grant and set the variable
+// together. Notification delivery (SQS, SES) is added as its own construct, wired the same way.
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { ServiceApi, routeAccess } from './api';
+import { ServiceApi, routeAccess, type RouteAccess } from './api';
 import type { ConfigEnvName, FunctionDefaults } from './base-function';
 import { DataTable } from './data';
+import { ServiceEvents, targetAccess } from './events';
+import { JobOrchestration, TASK_ACCESS } from './jobs';
 import { WorkQueues } from './queues';
 import { SecretsKey } from './secrets';
 import { DataBucket } from './storage';
@@ -31,7 +33,7 @@ export interface WorkflowServiceStackProps extends StackProps {
   architecture?: lambda.Architecture;
   /** API Gateway stage. Default 'prod'. */
   stageName?: string;
-  /** Physical queue name prefix. Default the stack name. */
+  /** Prefix of physical names (queues, state machine, event bus). Default the stack name. */
   resourcePrefix?: string;
 }
 
@@ -40,6 +42,8 @@ export class WorkflowServiceStack extends Stack {
   readonly storage: DataBucket;
   readonly secrets: SecretsKey;
   readonly queues: WorkQueues;
+  readonly jobs: JobOrchestration;
+  readonly events: ServiceEvents;
   readonly api: ServiceApi;
 
   constructor(scope: Construct, id: string, props: WorkflowServiceStackProps = {}) {
@@ -57,16 +61,27 @@ export class WorkflowServiceStack extends Stack {
     this.storage = new DataBucket(this, 'Storage', { removalPolicy, jobDataExpirationDays: props.jobDataExpirationDays });
     this.secrets = new SecretsKey(this, 'Secrets', { removalPolicy });
     const functionDefaults: FunctionDefaults = { environment, logRetention: props.logRetention, architecture: props.architecture };
-    this.queues = new WorkQueues(this, 'Queues', { prefix: props.resourcePrefix ?? this.stackName, functionDefaults });
+    const prefix = props.resourcePrefix ?? this.stackName;
+    this.queues = new WorkQueues(this, 'Queues', { prefix, functionDefaults });
+    this.jobs = new JobOrchestration(this, 'Jobs', { prefix, functionDefaults, logRetention: props.logRetention });
+    this.events = new ServiceEvents(this, 'Events', {
+      prefix,
+      functionDefaults,
+      stateMachineArns: this.jobs.machines.map((m) => m.stateMachine.stateMachineArn),
+    });
     this.api = new ServiceApi(this, 'Api', { stageName: props.stageName, functionDefaults });
 
-    for (const { route, fn } of this.api.routeFunctions) {
-      const access = routeAccess(route);
+    const bind = (fn: lambda.Function, access: RouteAccess) => {
       if (access.table) this.data.bindTable(fn, access.table);
       if (access.bucket) this.storage.bindBucket(fn, access.bucket);
       if (access.secrets) this.secrets.bindSecretsKey(fn);
       if (access.producer) this.queues.bindProducer(fn);
-    }
+      if (access.jobs) this.jobs.bindJobs(fn);
+      if (access.publisher) this.events.bindPublisher(fn);
+    };
+    for (const { route, fn } of this.api.routeFunctions) bind(fn, routeAccess(route));
+    for (const fn of this.jobs.taskFunctions) bind(fn, TASK_ACCESS);
+    for (const { definition, target } of this.events.rules) bind(target, targetAccess(definition.target));
     // Consumers run connector checks: connector records and their secrets, nothing else.
     for (const consumer of this.queues.consumers) {
       this.data.bindTable(consumer, 'readwrite');
@@ -77,5 +92,7 @@ export class WorkflowServiceStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.storage.bucket.bucketName });
     new CfnOutput(this, 'AuthMode', { value: authMode });
+    new CfnOutput(this, 'StateMachineArn', { value: this.jobs.machine('job').stateMachine.stateMachineArn, description: 'The job state machine' });
+    new CfnOutput(this, 'EventBusName', { value: this.events.bus.eventBusName, description: 'Bus of the job.* events (source wps.jobs)' });
   }
 }

@@ -1,0 +1,158 @@
+// Job orchestration, built from lambdas/state-machines.ts: per state machine one ServiceFunction per
+// task (entry lambdas/handlers/<file>.ts, handler <export>, sizing from the table) and a STANDARD
+// Step Functions state machine from its ASL file, with X-Ray tracing, a log group and a timeout.
+//
+// The `${Placeholder}` task resources are substituted here, at synth, with the functions' ARNs (the
+// same mapping CloudFormation's DefinitionSubstitutions would make): the template then shows the
+// definition that runs, and a placeholder without a task fails the synth instead of the deploy.
+// The state machine's role may invoke exactly its task functions.
+//
+// bindJobs() makes a function a job starter: StartExecution on the state machine, StopExecution on
+// its executions, and the ARN in the definition's arnEnv variable, in one call. What the task
+// functions themselves may touch (table, bucket, key, bus) is bound by the stack, as for routes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { STATE_MACHINES, type StateMachineDefinition } from '../lambdas/state-machines';
+import type { RouteAccess } from './api';
+import { PROJECT_ROOT, ServiceFunction, type FunctionDefaults } from './base-function';
+import { pascal } from './queues';
+
+/**
+ * What every task function may touch (the stack binds it): job records and the gate (table), inputs
+ * and node outputs (bucket), connector secrets to read sources and write destinations (key), and
+ * job status events (bus). Tasks never start or stop executions.
+ */
+export const TASK_ACCESS: RouteAccess = { table: 'readwrite', bucket: 'readwrite', secrets: true, publisher: true };
+
+/** Actions a job starter gets: start on the state machine, stop on its executions. */
+export const JOB_STARTER_ACTIONS = { stateMachine: ['states:StartExecution'], executions: ['states:StopExecution'] };
+
+export interface TaskFunction {
+  placeholder: string;
+  fn: ServiceFunction;
+}
+
+export interface JobStateMachine {
+  definition: StateMachineDefinition;
+  stateMachine: sfn.StateMachine;
+  logGroup: logs.LogGroup;
+  tasks: TaskFunction[];
+}
+
+export interface JobOrchestrationProps {
+  /** Physical state machine names are `${prefix}-${name}`. */
+  prefix: string;
+  functionDefaults?: FunctionDefaults;
+  /** Default lambdas/state-machines.ts STATE_MACHINES. */
+  definitions?: StateMachineDefinition[];
+  /**
+   * Longest an execution may run, waiting for a run slot included. Default 24 hours. A timed-out
+   * execution releases its slot through the execution-status rule (lib/events.ts).
+   */
+  timeout?: Duration;
+  /**
+   * Default ERROR (failures with their input and error, not every state transition of every file).
+   * ALL logs each transition: useful while debugging, costly for jobs of many files.
+   */
+  logLevel?: sfn.LogLevel;
+  /** Default one month. */
+  logRetention?: logs.RetentionDays;
+}
+
+export class JobOrchestration extends Construct {
+  readonly machines: JobStateMachine[] = [];
+
+  constructor(scope: Construct, id: string, props: JobOrchestrationProps) {
+    super(scope, id);
+    for (const def of props.definitions ?? STATE_MACHINES) {
+      const name = pascal(def.name);
+      const tasks = Object.entries(def.tasks).map(([placeholder, task]) => ({
+        placeholder,
+        fn: new ServiceFunction(this, `${name}${placeholder.replace(/FunctionArn$/, '')}Function`, {
+          file: task.file,
+          export: task.export,
+          description: `${def.name} state machine task ${placeholder.replace(/FunctionArn$/, '')}`,
+          memoryMb: task.memoryMb,
+          timeoutSeconds: task.timeoutSeconds,
+          ...props.functionDefaults,
+        }),
+      }));
+      const arns = Object.fromEntries(tasks.map((t) => [t.placeholder, t.fn.functionArn]));
+      const definition = substitute(readFileSync(join(PROJECT_ROOT, def.definitionFile), 'utf8'), arns, def.definitionFile);
+
+      // Step Functions delivers logs through CloudWatch Logs vended delivery; this prefix keeps its
+      // grants out of the account's size-limited log resource policy.
+      const logGroup = new logs.LogGroup(this, `${name}StateMachineLogs`, {
+        logGroupName: `/aws/vendedlogs/states/${props.prefix}-${def.name}`,
+        retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
+      const stateMachine = new sfn.StateMachine(this, `${name}StateMachine`, {
+        stateMachineName: `${props.prefix}-${def.name}`,
+        stateMachineType: sfn.StateMachineType.STANDARD,
+        definitionBody: sfn.DefinitionBody.fromString(Stack.of(this).toJsonString(definition)),
+        timeout: props.timeout ?? Duration.hours(24),
+        tracingEnabled: true,
+        logs: { destination: logGroup, level: props.logLevel ?? sfn.LogLevel.ERROR, includeExecutionData: true },
+      });
+      for (const t of tasks) t.fn.grantInvoke(stateMachine);
+      this.machines.push({ definition: def, stateMachine, logGroup, tasks });
+    }
+  }
+
+  /** Every task function of every state machine. */
+  get taskFunctions(): ServiceFunction[] {
+    return this.machines.flatMap((m) => m.tasks.map((t) => t.fn));
+  }
+
+  machine(name: string): JobStateMachine {
+    const m = this.machines.find((x) => x.definition.name === name);
+    if (!m) throw new Error(`no state machine named ${name}`);
+    return m;
+  }
+
+  /**
+   * Makes fn a starter of one state machine (default: job): states:StartExecution on it,
+   * states:StopExecution on its executions, and its ARN in the definition's arnEnv variable.
+   */
+  bindJobs(fn: lambda.Function, name = 'job'): void {
+    const { definition, stateMachine } = this.machine(name);
+    stateMachine.grant(fn, ...JOB_STARTER_ACTIONS.stateMachine);
+    stateMachine.grantExecution(fn, ...JOB_STARTER_ACTIONS.executions);
+    fn.addEnvironment(definition.arnEnv, stateMachine.stateMachineArn);
+  }
+}
+
+/**
+ * The ASL text parsed, each `"${Placeholder}"` string replaced by its value. Placeholders are whole
+ * string values (Task resources); one that is missing from the map, or a task nothing refers to,
+ * is an error.
+ */
+export function substitute(text: string, values: Record<string, string>, source = 'definition'): unknown {
+  const used = new Set<string>();
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const whole = /^\$\{([A-Za-z][A-Za-z0-9_]*)\}$/.exec(v);
+      if (whole) {
+        const key = whole[1]!;
+        if (!(key in values)) throw new Error(`${source}: \${${key}} has no task in lambdas/state-machines.ts`);
+        used.add(key);
+        return values[key];
+      }
+      if (v.includes('${')) throw new Error(`${source}: malformed placeholder or one inside a longer string: ${v}`);
+      return v;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  const out = walk(JSON.parse(text));
+  const unused = Object.keys(values).filter((k) => !used.has(k));
+  if (unused.length) throw new Error(`${source}: tasks with no \${placeholder} in the definition: ${unused.join(', ')}`);
+  return out;
+}
