@@ -1,17 +1,17 @@
 // XML partitioner: the text of each leaf element, typed by the text heuristics (the library's
-// partition_xml). With xmlKeepTags the document text is kept verbatim, tags included.
+// partition_xml). With xmlKeepTags the document is one element holding the XML verbatim.
 import { makeElement, type Element } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import { classifyText, isBulletedText, stripBullet } from '../classify';
 import { UnprocessableDocument } from '../../../domain/errors';
 import { decodeText, isTag, parseXml, textContent, type DomElement } from './common';
-import { textToElements } from './text';
 
 export const partitionXml: FormatPartitioner = async (data, ctx) => {
   const xml = decodeText(data, ctx.options.encoding);
   if (ctx.options.xmlKeepTags) {
-    const body = xml.replace(/^\s*<\?xml[^>]*\?>\s*/, '');
-    return textToElements(body, ctx.options.languages).map((e) => ({ ...e, type: 'UncategorizedText' }));
+    // the document verbatim, tags included, as one element (the library's xml_keep_tags)
+    const raw = xml.replace(/^\uFEFF/, '').trim();
+    return raw ? [makeElement('UncategorizedText', raw)] : [];
   }
   if (!/^\s*(<\?xml|<!--|<!DOCTYPE|<[A-Za-z_])/.test(xml.replace(/^\uFEFF/, ''))) {
     throw new UnprocessableDocument('xml: the document does not start with an XML declaration or element');

@@ -90,7 +90,8 @@ test('xml: leaf texts, or the raw document with xmlKeepTags', async () => {
   const els = await partition('xml', xml);
   assert.deepEqual(els.map((e) => e.text), ['Dune', 'The spice must flow across the desert.']);
   const kept = await partition('xml', xml, { xmlKeepTags: true });
-  assert.ok(kept[0]!.text.includes('<title>Dune</title>'));
+  assert.equal(kept.length, 1);
+  assert.equal(kept[0]!.text, xml);
   await assert.rejects(partition('xml', 'just some words'), UnprocessableDocument);
 });
 
