@@ -12,10 +12,13 @@ const MIN_WORD_CONFIDENCE = 30;
 export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height: number): RawPage {
   const lines: Line[] = [];
   for (const l of ocr.lines) {
-    const kept = l.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE || (w.confidence >= 15 && /^[\p{L}\p{N}]{3,}[.,;:]?$/u.test(w.text)));
+    const kept = l.words.filter((w) => (w.confidence >= MIN_WORD_CONFIDENCE || (w.confidence >= 15 && /^[\p{L}\p{N}]{3,}[.,;:]?$/u.test(w.text)))
+      // Short low-confidence fragments are usually speckles or bits of rotated text.
+      && !(w.text.length <= 3 && w.confidence < 70 && l.words.length <= 2));
     if (!kept.length) continue;
     const hs = kept.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
-    const size = Math.max(hs[hs.length >> 1]! * 0.8, 1);
+    // Line size from its tallest words (ascenders plus descenders), stable from line to line.
+    const size = Math.max(hs[Math.min(hs.length - 1, Math.floor(hs.length * 0.9))]! * 0.75, 1);
     const words: Word[] = kept.map((w) => ({ t: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size, bold: false, italic: false }));
     // Split at wide gaps (columns, table cells): more than ~2 character heights (heading numbers
     // such as "1  Introduction" stay with their text).
