@@ -320,6 +320,8 @@ function classifyBlock(b: Block, text: string, page: RawPage, body: number, lang
     if (isPageNumberLike(text)) return 'PageNumber';
     return inTop ? 'Header' : 'Footer';
   }
+  // Captions ("Figure 3: ...", "Table 1. ...", "FIG. 2 – ...") as the layout model labels them.
+  if (/^(fig(ure)?\.?|table|tab\.)\s*[0-9IVX]+[a-z]?\s*[:.\u2013\u2014-]\s*\S/i.test(text) && text.length <= 400) return 'FigureCaption';
   let type = classifyText(text, langOpts);
   const words = b.lines.flatMap((l) => l.words);
   const allBold = words.length > 0 && words.every((w) => w.bold);
