@@ -36,10 +36,17 @@ export function usableText(raw: RawPage): boolean {
   return printable / total > 0.7;
 }
 
+/** A full-page picture with only a little text on it (a scan with a stamp or a page number). */
+function scannedWithStamp(raw: RawPage): boolean {
+  if (raw.chars >= 100) return false;
+  const pageArea = raw.width * raw.height;
+  return raw.images.some((b) => (b.x1 - b.x0) * (b.y1 - b.y0) > 0.5 * pageArea);
+}
+
 export function processPage(doc: PdfDocument, index: number, opts: PageJobOptions): PageResult {
   const raw = extractPage(doc, index, { images: opts.hiRes, links: true });
   const page = index + 1;
-  if (opts.hiRes && !usableText(raw)) return { page, needsOcr: true, textChars: raw.chars };
+  if (opts.hiRes && (!usableText(raw) || scannedWithStamp(raw))) return { page, needsOcr: true, textChars: raw.chars };
   const elements = layoutPage(raw, {
     languages: opts.languages,
     coordinates: opts.coordinates ? 'PointSpace' : undefined,
