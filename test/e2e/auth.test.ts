@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { startTestStack, type TestStack } from '../support/local-stack';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 import { authService } from '../../lambdas/services/core';
 
 let stack: TestStack;
@@ -15,6 +15,7 @@ let keyB: string;
 const dir = mkdtempSync(join(tmpdir(), 'wps-auth-'));
 
 before(async () => {
+  if (NEEDS_LOCAL) return;
   stack = await startTestStack({ authMode: 'keyed' });
   keyA = (await authService().createKey('acct-a', 'alice')).key;
   keyB = (await authService().createKey('acct-b', 'bob')).key;
@@ -23,24 +24,24 @@ after(async () => {
   await stack?.close();
 });
 
-test('a missing key is a 401 with a clear message; healthcheck stays open', async () => {
+test('a missing key is a 401 with a clear message; healthcheck stays open', { skip: NEEDS_LOCAL }, async () => {
   const r = await stack.call('GET', '/api/v1/sources/');
   assert.equal(r.status, 401);
   assert.match(r.body.detail, /API key is missing/);
   assert.equal((await stack.call('GET', '/healthcheck')).status, 200);
 });
 
-test('an unknown key is a 401', async () => {
+test('an unknown key is a 401', { skip: NEEDS_LOCAL }, async () => {
   const r = await stack.call('GET', '/api/v1/sources/', { headers: { 'service-api-key': 'wps_nope_nope' } });
   assert.equal(r.status, 401);
 });
 
-test('both service-api-key and unstructured-api-key are accepted', async () => {
+test('both service-api-key and unstructured-api-key are accepted', { skip: NEEDS_LOCAL }, async () => {
   assert.equal((await stack.call('GET', '/api/v1/sources/', { headers: { 'service-api-key': keyA } })).status, 200);
   assert.equal((await stack.call('GET', '/api/v1/sources/', { headers: { 'unstructured-api-key': keyA } })).status, 200);
 });
 
-test("another account's records are invisible (404) and unlisted", async () => {
+test("another account's records are invisible (404) and unlisted", { skip: NEEDS_LOCAL }, async () => {
   const created = await stack.call('POST', '/api/v1/sources/', {
     headers: { 'service-api-key': keyA },
     body: { name: 'a-only', type: 'local', config: { remote_url: dir } },
@@ -57,7 +58,7 @@ test("another account's records are invisible (404) and unlisted", async () => {
   assert.equal((await stack.call('GET', `/api/v1/sources/${id}`, { headers: { 'service-api-key': keyA } })).status, 200);
 });
 
-test('keys are stored only as hashes and revocation takes effect', async () => {
+test('keys are stored only as hashes and revocation takes effect', { skip: NEEDS_LOCAL }, async () => {
   const ddb = new DynamoDBClient({ region: 'us-east-1', endpoint: stack.endpoints.dynamodb });
   const scan = await ddb.send(new ScanCommand({ TableName: stack.env.TABLE_NAME }));
   ddb.destroy();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { eventually, startTestStack, type TestStack } from '../support/local-stack';
+import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
@@ -17,6 +17,7 @@ let sourceId: string;
 let destinationId: string;
 
 before(async () => {
+  if (NEEDS_LOCAL) return;
   mkdirSync(join(inDir, 'sub'), { recursive: true });
   mkdirSync(outDir);
   copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
@@ -34,7 +35,7 @@ const customNodes = [
   { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
 ];
 
-test('create validates the type, nodes, connectors and schedule', async () => {
+test('create validates the type, nodes, connectors and schedule', { skip: NEEDS_LOCAL }, async () => {
   const bad: [unknown, string][] = [
     [{ name: 'x', workflow_type: 'gold' }, 'workflow_type'],
     [{ name: 'x', workflow_type: 'custom' }, 'workflow_nodes'],
@@ -50,7 +51,7 @@ test('create validates the type, nodes, connectors and schedule', async () => {
   }
 });
 
-test('CRUD, schedule as cron entries, filters, paging and soft delete', async () => {
+test('CRUD, schedule as cron entries, filters, paging and soft delete', { skip: NEEDS_LOCAL }, async () => {
   const created = await stack.call('POST', '/api/v1/workflows/', {
     body: { name: 'nightly', workflow_type: 'custom', workflow_nodes: customNodes, source_id: sourceId, destination_id: destinationId, schedule: 'daily' },
   });
@@ -94,7 +95,7 @@ test('CRUD, schedule as cron entries, filters, paging and soft delete', async ()
   assert.ok(!live.body.some((w: { id: string }) => w.id === basic.body.id));
 });
 
-test('run reads the source, writes each result to the destination, one active job at a time', async () => {
+test('run reads the source, writes each result to the destination, one active job at a time', { skip: NEEDS_LOCAL }, async () => {
   const wf = (
     await stack.call('POST', '/api/v1/workflows/', {
       body: { name: 'copy', workflow_type: 'custom', workflow_nodes: customNodes, source_id: sourceId, destination_id: destinationId },
@@ -125,7 +126,7 @@ test('run reads the source, writes each result to the destination, one active jo
   assert.deepEqual(jobs.body.map((j: { id: string }) => j.id), [run.body.id]);
 });
 
-test('run with uploaded files, and a workflow without a source needs them', async () => {
+test('run with uploaded files, and a workflow without a source needs them', { skip: NEEDS_LOCAL }, async () => {
   const wf = (await stack.call('POST', '/api/v1/workflows/', { body: { name: 'uploads', workflow_type: 'custom', workflow_nodes: customNodes } })).body;
   const none = await stack.call('POST', `/api/v1/workflows/${wf.id}/run`);
   assert.equal(none.status, 422);

@@ -14,7 +14,16 @@ function routeFor(method: string, path: string) {
   );
 }
 
+/**
+ * With WPS_E2E_URL set, the e2e suite runs against that deployed API (for example a LocalStack or AWS
+ * deployment: see README) instead of starting the local stack; WPS_E2E_API_KEY is sent as the key.
+ * Tests that need the local emulators' internals are skipped then (`{ skip: REMOTE && '...' }`).
+ */
+export const REMOTE = Boolean(process.env.WPS_E2E_URL);
+export const NEEDS_LOCAL = REMOTE && 'needs the local emulators (not available against WPS_E2E_URL)';
+
 export interface TestStack extends LocalStack {
+  remote: boolean;
   dataDir: string;
   /** fetch relative to the stack URL, JSON helpers included. */
   call(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string>; raw?: RequestInit['body'] }): Promise<{ status: number; body: any; headers: Headers; text: string }>;
@@ -23,9 +32,14 @@ export interface TestStack extends LocalStack {
 
 export async function startTestStack(opts: Partial<LocalStackOptions> = {}): Promise<TestStack> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'wps-test-'));
-  const stack = await startLocalStack({ dataDir, port: 0, ...opts });
+  const stack: LocalStack = REMOTE
+    ? { url: process.env.WPS_E2E_URL!.replace(/\/+$/, ''), endpoints: {}, env: {}, eventsIdle: async () => undefined, stop: async () => undefined }
+    : await startLocalStack({ dataDir, port: 0, ...opts });
   const call: TestStack['call'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (REMOTE && process.env.WPS_E2E_API_KEY && !headers['service-api-key'] && !headers['unstructured-api-key']) {
+      headers['unstructured-api-key'] = process.env.WPS_E2E_API_KEY;
+    }
     let body: RequestInit['body'] = o.raw;
     if (o.body !== undefined) {
       headers['content-type'] ??= 'application/json';
@@ -51,6 +65,7 @@ export async function startTestStack(opts: Partial<LocalStackOptions> = {}): Pro
   };
   return {
     ...stack,
+    remote: REMOTE,
     dataDir,
     call,
     close: async () => {
