@@ -1,5 +1,5 @@
 // Tabular formats. csv/tsv: one Table (delimiter sniffed for csv: comma, semicolon, pipe, tab).
-// xlsx/xls (SheetJS): per sheet, each connected region of non-empty cells becomes a Table; single-cell
+// xlsx (own reader, xlsx-reader.ts) and xls (SheetJS): per sheet, each connected region of non-empty cells becomes a Table; single-cell
 // rows leading or trailing a region become text elements (Title/NarrativeText/ListItem by the text
 // heuristics), as the open-source library's subtable detection does. page_number is the sheet index,
 // page_name the sheet name.
@@ -8,7 +8,8 @@ import { makeElement, type Element } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import { isBulletedText, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle, stripBullet } from '../classify';
 import { UnprocessableDocument } from '../../../domain/errors';
-import { corrupt, decodeText, zipPreflight, tableText, tableToHtml } from './common';
+import { corrupt, decodeText, tableText, tableToHtml } from './common';
+import { readXlsx, type SheetCell, type SheetData } from './xlsx-reader';
 
 // ---------- delimited text ----------
 
@@ -91,6 +92,8 @@ export const partitionTsv = partitionDelimited('\t');
 // ---------- workbooks ----------
 
 function textElement(text: string, md: Record<string, unknown>, languages?: string[]): Element {
+  // a lone number ("-337", "12.5") is a value, not a bullet or numbered item
+  if (/^[-+]?\d[\d,]*(\.\d+)?%?$/.test(text)) return makeElement('UncategorizedText', text, md);
   if (isBulletedText(text)) return makeElement('ListItem', stripBullet(text) || text, md);
   if (isPossibleNumberedList(text)) return makeElement('ListItem', text, md);
   if (isPossibleNarrativeText(text, { languages })) return makeElement('NarrativeText', text, md);
@@ -149,13 +152,9 @@ function regions(grid: string[][], nRows: number, nCols: number): { r0: number; 
 
 const MAX_CELLS = 5_000_000;
 
-function sheetElements(ws: XLSX.WorkSheet, index: number, name: string, languages?: string[]): Element[] {
-  // bounds from the cells actually present (a sheet's declared range is often far larger)
-  const cells: { r: number; c: number; v: string }[] = [];
-  let r0 = Infinity;
-  let c0 = Infinity;
-  let r1 = -1;
-  let c1 = -1;
+/** Cells of a SheetJS worksheet (formatted text). */
+function sheetJsCells(ws: XLSX.WorkSheet): SheetCell[] {
+  const cells: SheetCell[] = [];
   for (const key of Object.keys(ws)) {
     if (key[0] === '!') continue;
     const cell = ws[key] as XLSX.CellObject;
@@ -163,6 +162,17 @@ function sheetElements(ws: XLSX.WorkSheet, index: number, name: string, language
     if (!v) continue;
     const { r, c } = XLSX.utils.decode_cell(key);
     cells.push({ r, c, v });
+  }
+  return cells;
+}
+
+function sheetElements(cells: SheetCell[], index: number, name: string, languages?: string[]): Element[] {
+  // bounds from the cells actually present (a sheet's declared range is often far larger)
+  let r0 = Infinity;
+  let c0 = Infinity;
+  let r1 = -1;
+  let c1 = -1;
+  for (const { r, c } of cells) {
     r0 = Math.min(r0, r);
     c0 = Math.min(c0, c);
     r1 = Math.max(r1, r);
@@ -194,28 +204,31 @@ function sheetElements(ws: XLSX.WorkSheet, index: number, name: string, language
   return out;
 }
 
-function readWorkbook(data: Uint8Array, kind: 'xlsx' | 'xls'): XLSX.WorkBook {
-  if (kind === 'xlsx') zipPreflight(data, 'xlsx'); // size/entry caps before SheetJS inflates anything
+function readXls(data: Uint8Array): SheetData[] {
   const ole = data.length >= 8 && [0xd0, 0xcf, 0x11, 0xe0].every((b, i) => data[i] === b);
   const markup = /^\s*</.test(Buffer.from(data.buffer, data.byteOffset, Math.min(64, data.byteLength)).toString('latin1'));
-  if (kind === 'xls' && !ole && !markup) {
+  if (!ole && !markup) {
     throw new UnprocessableDocument('xls: not an Excel 97-2003 workbook (OLE compound file signature missing)');
   }
+  let wb: XLSX.WorkBook;
   try {
-    return XLSX.read(data, { type: 'buffer', cellHTML: false, cellFormula: false, cellStyles: false, sheetStubs: false });
+    wb = XLSX.read(data, { type: 'buffer', cellHTML: false, cellFormula: false, cellStyles: false, sheetStubs: false });
   } catch (err) {
-    return corrupt(kind, err);
+    return corrupt('xls', err);
   }
+  return wb.SheetNames.map((name) => ({ name, cells: wb.Sheets[name] ? sheetJsCells(wb.Sheets[name]!) : [] }));
 }
 
 function partitionWorkbook(kind: 'xlsx' | 'xls'): FormatPartitioner {
   return async (data, ctx) => {
-    const wb = readWorkbook(data, kind);
+    let sheets: SheetData[];
+    try {
+      sheets = kind === 'xlsx' ? readXlsx(data) : readXls(data);
+    } catch (err) {
+      return corrupt(kind, err);
+    }
     const out: Element[] = [];
-    wb.SheetNames.forEach((name, i) => {
-      const ws = wb.Sheets[name];
-      if (ws) out.push(...sheetElements(ws, i + 1, name, ctx.options.languages));
-    });
+    sheets.forEach((sheet, i) => out.push(...sheetElements(sheet.cells, i + 1, sheet.name, ctx.options.languages)));
     return out;
   };
 }

@@ -199,3 +199,21 @@ test('pptx: slides in presentation order, shapes top to bottom, notes with inclu
   const noNotes = await partition('pptx', pptx(true), { includeSlideNotes: false });
   assert.equal(noNotes.length, 6);
 });
+
+test('xlsx values as the library reads them: raw numbers, dates, booleans, inline strings', async () => {
+  const wb = XLSX.utils.book_new();
+  const ws = XLSX.utils.aoa_to_sheet([
+    ['Item', 'Amount', 'When', 'Paid'],
+    ['Rent', 1234.5, new Date(Date.UTC(2023, 5, 30)), true],
+    ['Fees', -337, new Date(Date.UTC(2024, 0, 2, 13, 45)), false],
+  ], { cellDates: false });
+  ws['B2']!.z = '#,##0'; // a display format must not change the value read
+  XLSX.utils.book_append_sheet(wb, ws, 'Data');
+  const data = new Uint8Array(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
+  const [table] = await partition('xlsx', data);
+  assert.equal(table!.text, 'Item Amount When Paid Rent 1234.5 2023-06-30 00:00:00 True Fees -337 2024-01-02 13:45:00 False');
+  const lone = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(lone, XLSX.utils.aoa_to_sheet([[-337]]), 'N');
+  const els = await partition('xlsx', new Uint8Array(XLSX.write(lone, { type: 'buffer', bookType: 'xlsx' }) as Buffer));
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [['UncategorizedText', '-337']]);
+});
