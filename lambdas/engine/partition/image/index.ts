@@ -9,7 +9,7 @@ import UTIF from 'utif2';
 import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../domain/errors';
 import { makeElement, type Element } from '../../elements';
 import { hasRealText, ocrPageElements } from '../ocr/layout';
-import { availableOcrLanguages, recognize, type OcrResult } from '../ocr/tesseract';
+import { availableOcrLanguages, recognize, recognizeBest, type OcrResult } from '../ocr/tesseract';
 import type { FormatContext } from '../types';
 import { resolveVlmProvider } from '../vlm';
 import { deflateSync } from 'node:zlib';
@@ -72,7 +72,8 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
       // Small images (screenshots, 72-dpi scans) go straight to a zoomed pass; larger ones get a
       // native pass and a zoomed one only when their text turns out small.
       const small = Math.max(p.width, p.height) < SMALL_IMAGE_SIDE;
-      ocr = small ? await zoomedOcr(p, data, filetype, langs, Math.sqrt(SMALL_TARGET_PIXELS / (p.width * p.height))) : await recognize(p.encoded, langs);
+      const chose = options.languages.length > 0;
+      ocr = small ? await zoomedOcr(p, data, filetype, langs, Math.sqrt(SMALL_TARGET_PIXELS / (p.width * p.height)), chose) : await recognizeBest(p.encoded, langs, chose);
       const h = medianLineHeight(ocr);
       if (!small && h > 0 && h < MIN_TEXT_HEIGHT) {
         const zoomed = await zoomedOcr(p, data, filetype, langs, TARGET_TEXT_HEIGHT / h);
@@ -100,12 +101,12 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
 }
 
 /** OCR of the image scaled by k (clamped to MAX_ZOOM and MAX_ZOOMED_PIXELS); boxes in original pixels. */
-async function zoomedOcr(p: Decoded, data: Uint8Array, filetype: string, langs: string[], k: number): Promise<OcrResult> {
+async function zoomedOcr(p: Decoded, data: Uint8Array, filetype: string, langs: string[], k: number, callerChoseLanguages = true): Promise<OcrResult> {
   const zoom = Math.max(1, Math.min(MAX_ZOOM, k, Math.sqrt(MAX_ZOOMED_PIXELS / (p.width * p.height))));
-  if (zoom < 1.2) return recognize(p.encoded, langs);
+  if (zoom < 1.2) return recognizeBest(p.encoded, langs, callerChoseLanguages);
   const rgba = p.rgba ?? decodeRgba(data, filetype);
   const w = Math.round(p.width * zoom), h = Math.round(p.height * zoom);
-  const ocr = await recognize(rgbaToPng(resizeRgba(rgba, p.width, p.height, w, h), w, h, deflate), langs);
+  const ocr = await recognizeBest(rgbaToPng(resizeRgba(rgba, p.width, p.height, w, h), w, h, deflate), langs, callerChoseLanguages);
   for (const l of ocr.lines) { scaleBox(l, 1 / zoom); for (const wd of l.words) scaleBox(wd, 1 / zoom); }
   return ocr;
 }

@@ -145,6 +145,26 @@ export async function recognize(image: Uint8Array, langs: string[]): Promise<Ocr
   return { lines, confidence: n ? confSum / n : 0 };
 }
 
+/** Installed models for scripts the English model cannot read, tried when a page reads badly. */
+const SCRIPT_FALLBACKS = ['kor', 'jpn', 'chi_sim', 'chi_tra', 'ara', 'rus', 'hin', 'tha'];
+
+/**
+ * Recognises with the requested languages; when they were not chosen by the caller and many words
+ * come out with low confidence, tries again adding the installed models for other scripts and keeps
+ * the better reading.
+ */
+export async function recognizeBest(image: Uint8Array, langs: string[], callerChoseLanguages: boolean): Promise<OcrResult> {
+  const first = await recognize(image, langs);
+  if (callerChoseLanguages) return first;
+  const words = first.lines.flatMap((l) => l.words);
+  const low = words.filter((w) => w.confidence < 60).length;
+  if (words.length < 10 || low / words.length < 0.15) return first;
+  const extra = SCRIPT_FALLBACKS.filter((l) => !langs.includes(l) && traineddataDir(l));
+  if (!extra.length) return first;
+  const second = await recognize(image, [...extra, ...langs]);
+  return second.confidence > first.confidence + 5 ? second : first;
+}
+
 /** Terminates every OCR worker (tests, benches and shutdown hooks call this). */
 export async function shutdownOcr(): Promise<void> {
   if (idleTimer) { clearTimeout(idleTimer); idleTimer = undefined; }

@@ -11,7 +11,7 @@ import type { Element } from '../../elements';
 import { makeElement } from '../../elements';
 import { UnprocessableDocument } from '../../../domain/errors';
 import type { FormatContext } from '../types';
-import { availableOcrLanguages, recognize } from '../ocr/tesseract';
+import { availableOcrLanguages, recognizeBest } from '../ocr/tesseract';
 import { hasRealText, ocrPageElements } from '../ocr/layout';
 import { processPage, type PageJobOptions, type PageResult } from './pages';
 import { PdfDocument, resetPdfium } from './pdfium';
@@ -172,7 +172,7 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
               ctx.warn(`page ${i + 1}: VLM provider failed (${(err as Error).message}); used local OCR`);
             }
           }
-          const ocr = await recognize(rendered.png, langs);
+          const ocr = await recognizeBest(rendered.png, langs, options.languages.length > 0);
           const els = hasRealText(ocr)
             ? ocrPageElements(ocr, i + 1, rendered.width, rendered.height, { coordinates: options.coordinates, languages: options.languages, tables: jobOpts.tables, extra })
             : [];
