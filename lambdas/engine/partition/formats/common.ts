@@ -91,28 +91,6 @@ export function readZip(
   return new Map(Object.entries(files));
 }
 
-/** Checks entry count and total declared size of every member (for readers that inflate everything). */
-export function zipPreflight(data: Uint8Array, kind: string, limits = ZIP_LIMITS): void {
-  let total = 0;
-  readZip(data, kind, (name) => {
-    void name;
-    return false;
-  }, limits);
-  try {
-    unzipSync(data, {
-      filter: (f) => {
-        total += f.originalSize;
-        return false;
-      },
-    });
-  } catch {
-    /* already validated above */
-  }
-  if (total > limits.maxTotalBytes) {
-    throw new UnprocessableDocument(`${kind}: archive rejected (uncompressed size exceeds ${Math.round(limits.maxTotalBytes / 1048576)} MB)`);
-  }
-}
-
 export function zipText(files: Map<string, Uint8Array>, name: string): string | undefined {
   const d = files.get(name);
   return d ? Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString('utf8') : undefined;
