@@ -1,6 +1,7 @@
 // Job orchestration, built from lambdas/state-machines.ts: per state machine one ServiceFunction per
 // task (entry lambdas/handlers/<file>.ts, handler <export>, sizing from the table) and a STANDARD
-// Step Functions state machine from its ASL file, with X-Ray tracing, a log group and a timeout.
+// Step Functions state machine from its ASL file, with X-Ray tracing, a log group and an execution
+// timeout (TimeoutSeconds, default 24 h: the CDK's `timeout` prop is ignored for text definitions).
 //
 // The `${Placeholder}` task resources are substituted here, at synth, with the functions' ARNs (the
 // same mapping CloudFormation's DefinitionSubstitutions would make): the template then shows the
@@ -29,6 +30,8 @@ import { pascal } from './queues';
  */
 export const TASK_ACCESS: RouteAccess = { table: 'readwrite', bucket: 'readwrite', secrets: true, publisher: true };
 
+export const DEFAULT_TIMEOUT = Duration.hours(24);
+
 /** Actions a job starter gets: start on the state machine, stop on its executions. */
 export const JOB_STARTER_ACTIONS = { stateMachine: ['states:StartExecution'], executions: ['states:StopExecution'] };
 
@@ -51,8 +54,9 @@ export interface JobOrchestrationProps {
   /** Default lambdas/state-machines.ts STATE_MACHINES. */
   definitions?: StateMachineDefinition[];
   /**
-   * Longest an execution may run, waiting for a run slot included. Default 24 hours. A timed-out
-   * execution releases its slot through the execution-status rule (lib/events.ts).
+   * Longest an execution may run, waiting for a run slot included. Default the file's
+   * TimeoutSeconds, or 24 hours. A timed-out execution releases its slot through the
+   * execution-status rule (lib/events.ts).
    */
   timeout?: Duration;
   /**
@@ -83,7 +87,13 @@ export class JobOrchestration extends Construct {
         }),
       }));
       const arns = Object.fromEntries(tasks.map((t) => [t.placeholder, t.fn.functionArn]));
-      const definition = substitute(readFileSync(join(PROJECT_ROOT, def.definitionFile), 'utf8'), arns, def.definitionFile);
+      const asl = substitute(readFileSync(join(PROJECT_ROOT, def.definitionFile), 'utf8'), arns, def.definitionFile) as Record<string, unknown>;
+      // The CDK applies `timeout` only to definitions it builds from constructs, not to a definition
+      // body given as text: the execution timeout goes into the ASL (TimeoutSeconds) here.
+      // An explicit prop wins over the file's own TimeoutSeconds; the default applies to neither.
+      const { Comment, StartAt, TimeoutSeconds: fileTimeout, ...rest } = asl;
+      const timeoutSeconds = props.timeout?.toSeconds() ?? (fileTimeout as number | undefined) ?? DEFAULT_TIMEOUT.toSeconds();
+      const definition = { ...(Comment === undefined ? {} : { Comment }), StartAt, TimeoutSeconds: timeoutSeconds, ...rest };
 
       // Step Functions delivers logs through CloudWatch Logs vended delivery; this prefix keeps its
       // grants out of the account's size-limited log resource policy.
@@ -96,7 +106,6 @@ export class JobOrchestration extends Construct {
         stateMachineName: `${props.prefix}-${def.name}`,
         stateMachineType: sfn.StateMachineType.STANDARD,
         definitionBody: sfn.DefinitionBody.fromString(Stack.of(this).toJsonString(definition)),
-        timeout: props.timeout ?? Duration.hours(24),
         tracingEnabled: true,
         logs: { destination: logGroup, level: props.logLevel ?? sfn.LogLevel.ERROR, includeExecutionData: true },
       });

@@ -1,6 +1,7 @@
-// CDK assertions over the synthesized stack: one function per route and queue consumer, their
-// runtime and wiring, the API methods for every route, the table, bucket, key and queues, and
-// least-privilege IAM where each grant comes with its environment variable.
+// CDK assertions over the synthesized stack: one function per route, queue consumer, job task and
+// event rule target, their runtime and wiring, the API methods for every route, the table, bucket,
+// key and queues, and least-privilege IAM where each grant comes with its environment variable.
+// The state machine and the event rules themselves are checked in jobs-events.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -12,9 +13,13 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { ROUTES } from '../../lambdas/routes';
 import { QUEUES } from '../../lambdas/queues';
 import { TABLE_DEFINITION } from '../../lambdas/data/table-definition';
+import { STATE_MACHINES } from '../../lambdas/state-machines';
+import { EVENT_RULES } from '../../lambdas/events';
 import { HANDLERS_DIR } from '../../lib/base-function';
 import { BINARY_MEDIA_TYPES, HANDLER_ACCESS, resourcePath, routeAccess } from '../../lib/api';
 import { stackPropsFromContext } from '../../lib/context';
+import { TASK_ACCESS } from '../../lib/jobs';
+import { targetAccess } from '../../lib/events';
 import { synthStack } from './synth';
 
 type Res = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -40,10 +45,23 @@ const envOf = (functionId: string) => (json.Resources[functionId]!.Properties.En
 
 const routeFunctionIds = stack.api.routeFunctions.map(({ route, fn }) => ({ route, id: fnIdOf(fn) }));
 const consumerIds = stack.queues.queues.map((q) => ({ def: q.definition, id: fnIdOf(q.consumer) }));
+const taskIds = stack.jobs.machines.flatMap((m) => m.tasks.map((t) => ({ label: `${m.definition.name} ${t.placeholder}`, id: fnIdOf(t.fn) })));
+const targetIds = stack.events.rules.map((r) => ({ def: r.definition, id: fnIdOf(r.target) }));
+const TASK_COUNT = STATE_MACHINES.reduce((n, m) => n + Object.keys(m.tasks).length, 0);
+/** Functions of the service: routes, queue consumers, state machine tasks, event rule targets. */
+const OWN_FUNCTION_COUNT = ROUTES.length + QUEUES.length + TASK_COUNT + EVENT_RULES.length;
+/** What Step Functions needs for log delivery (vended logs): these actions take no resource ARN. */
+const SFN_LOG_DELIVERY_ACTIONS = [
+  'logs:CreateLogDelivery', 'logs:GetLogDelivery', 'logs:UpdateLogDelivery', 'logs:DeleteLogDelivery', 'logs:ListLogDeliveries',
+  'logs:PutResourcePolicy', 'logs:DescribeResourcePolicies', 'logs:DescribeLogGroups',
+];
+const stateMachineRoleIds = stack.jobs.machines.map((m) => idOf(m.stateMachine.role as unknown as { node: { defaultChild?: unknown } }));
 
-test('one Lambda per route and per queue consumer, nothing else', () => {
-  template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + QUEUES.length);
+test('one Lambda per route, queue consumer, job task and event rule target, nothing else', () => {
+  template.resourceCountIs('AWS::Lambda::Function', OWN_FUNCTION_COUNT);
   assert.equal(new Set(routeFunctionIds.map((r) => r.id)).size, ROUTES.length);
+  assert.equal(new Set(taskIds.map((t) => t.id)).size, TASK_COUNT);
+  assert.equal(new Set(targetIds.map((t) => t.id)).size, EVENT_RULES.length);
 });
 
 test('every function: Node.js 22 on arm64, traced, source maps, own log group with retention', () => {
@@ -196,7 +214,8 @@ test('secrets key: rotation on, retained', () => {
 });
 
 test('queues: one queue with a dead-letter redrive and a partial-batch consumer per definition', () => {
-  template.resourceCountIs('AWS::SQS::Queue', QUEUES.length * 2);
+  // Work queues with their DLQs, and one DLQ per event rule (jobs-events.test.ts).
+  template.resourceCountIs('AWS::SQS::Queue', QUEUES.length * 2 + EVENT_RULES.length);
   for (const q of stack.queues.queues) {
     const def = q.definition;
     const queue = json.Resources[idOf(q.queue)]!.Properties;
@@ -217,7 +236,7 @@ test('queues: one queue with a dead-letter redrive and a partial-batch consumer 
   }
 });
 
-test('IAM: no wildcard actions; "*" resources only for X-Ray; DynamoDB item actions on the table and its indexes only', () => {
+test('IAM: no wildcard actions; "*" resources only for X-Ray and state machine log delivery; DynamoDB item actions on the table and its indexes only', () => {
   const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
   const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
   for (const [policyId, policy] of resources('AWS::IAM::Policy')) {
@@ -227,7 +246,11 @@ test('IAM: no wildcard actions; "*" resources only for X-Ray; DynamoDB item acti
       assert.equal(s.Effect, 'Allow', where);
       for (const a of actions) assert.ok(a !== '*' && !a.endsWith(':*'), `wildcard action in ${where}`);
       const resourceList = Array.isArray(s.Resource) ? s.Resource : [s.Resource];
-      if (resourceList.includes('*')) assert.ok(actions.every((a) => a.startsWith('xray:')), `"*" resource in ${where}`);
+      if (resourceList.includes('*')) {
+        const ofStateMachine = (policy.Properties.Roles as { Ref: string }[]).every((r) => stateMachineRoleIds.includes(r.Ref));
+        const allowed = (a: string) => a.startsWith('xray:') || (ofStateMachine && SFN_LOG_DELIVERY_ACTIONS.includes(a));
+        assert.ok(actions.every(allowed), `"*" resource in ${where}`);
+      }
       if (actions.some((a) => a.startsWith('dynamodb:'))) {
         assert.ok(actions.every((a) => a.startsWith('dynamodb:')), where);
         assert.ok(!actions.includes('dynamodb:Scan') && !actions.some((a) => /Table$|Stream|Records|ShardIterator/.test(a)), where);
@@ -260,11 +283,21 @@ test('IAM: each grant comes with its variable, per the route access profile', ()
     assert.deepEqual(env.KMS_KEY_ID, expected.secrets ? { 'Fn::GetAtt': [keyId, 'Arn'] } : undefined, `${label}: KMS_KEY_ID`);
     assert.equal(has('s3:'), Boolean(expected.bucket), `${label}: bucket grant`);
     assert.deepEqual(env.BUCKET_NAME, expected.bucket ? { Ref: bucketId } : undefined, `${label}: BUCKET_NAME`);
-    assert.equal(actions.has('sqs:SendMessage'), Boolean(expected.producer), `${label}: send grant`);
+    // Event targets also send to their own DLQ (on-failure destination); only producers reach work queues.
+    const workQueueArns = stack.queues.queues.map((q) => JSON.stringify({ 'Fn::GetAtt': [idOf(q.queue), 'Arn'] }));
+    const sendsToWorkQueue = statements.some((st) => actionsOf(st).includes('sqs:SendMessage') && workQueueArns.includes(JSON.stringify(st.Resource)));
+    assert.equal(sendsToWorkQueue, Boolean(expected.producer), `${label}: send grant`);
     for (const q of QUEUES) assert.deepEqual(env[q.urlEnv], expected.producer ? queueRef(q.name) : undefined, `${label}: ${q.urlEnv}`);
+    assert.equal(actions.has('states:StartExecution'), Boolean(expected.jobs), `${label}: start grant`);
+    assert.equal(actions.has('states:StopExecution'), Boolean(expected.jobs), `${label}: stop grant`);
+    assert.deepEqual(env.JOB_STATE_MACHINE_ARN, expected.jobs ? { Ref: idOf(stack.jobs.machine('job').stateMachine) } : undefined, `${label}: JOB_STATE_MACHINE_ARN`);
+    assert.equal(actions.has('events:PutEvents'), Boolean(expected.publisher), `${label}: put-events grant`);
+    assert.deepEqual(env.EVENT_BUS_NAME, expected.publisher ? { Ref: idOf(stack.events.bus) } : undefined, `${label}: EVENT_BUS_NAME`);
   };
   for (const { route, id } of routeFunctionIds) check(id, route.operationId, routeAccess(route));
   for (const { def, id } of consumerIds) check(id, `${def.name} consumer`, { table: 'readwrite', secrets: true });
+  for (const { label, id } of taskIds) check(id, label, TASK_ACCESS);
+  for (const { def, id } of targetIds) check(id, `${def.name} target`, targetAccess(def.target));
   // Every route's handler module has a declared profile; public routes touch nothing;
   // authenticated ones can at least read API keys.
   for (const route of ROUTES) {
@@ -280,7 +313,7 @@ test('stack props: private mode, throw-away resources, shorter job data expiry, 
   });
   const j = t.toJSON() as { Resources: Record<string, Res> };
   const own = Object.entries(j.Resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.NODE_OPTIONS);
-  assert.equal(own.length, ROUTES.length + QUEUES.length);
+  assert.equal(own.length, OWN_FUNCTION_COUNT);
   for (const [id, fn] of own) {
     assert.equal(fn.Properties.Environment.Variables.AUTH_MODE, 'none', id);
     assert.equal(fn.Properties.Environment.Variables.DEFAULT_ACCOUNT_ID, 'acme', id);
