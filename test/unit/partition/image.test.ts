@@ -70,7 +70,7 @@ describe('image partitioning', () => {
   });
 
   it('OCRs a table image into a Table with cells', async () => {
-    const r = await partition({ data: doc('table-multi-row-column-cells.png'), filename: 'table.png' }, { strategy: 'hi_res', coordinates: true });
+    const r = await partition({ data: doc('table-multi-row-column-cells.png'), filename: 'table.png' }, { strategy: 'hi_res', coordinates: true, extractImageBlockTypes: ['Table'] });
     const table = r.elements.find((e) => e.type === 'Table');
     assert.ok(table, JSON.stringify(r.elements.map((e) => [e.type, e.text])));
     for (const w of ['Participants', 'Blind', 'Dexterity', 'Mobility', '1199']) assert.ok(table.text.includes(w), w);
@@ -78,5 +78,7 @@ describe('image partitioning', () => {
     assert.equal(table.metadata.coordinates!.system, 'PixelSpace');
     assert.equal(table.metadata.coordinates!.layout_width, 1377);
     assert.equal(table.metadata.page_number, 1);
+    assert.match(String(table.metadata.image_base64), /^iVBORw0KGgo/);
+    assert.equal(table.metadata.image_mime_type, 'image/png');
   });
 });

@@ -90,14 +90,37 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
       out.push(makeElement('Image', '', md));
       continue;
     }
-    out.push(...ocrPageElements(ocr, pageNumber, p.width, p.height, {
-      coordinates: options.coordinates,
+    const blockTypes = new Set(options.extractImageBlockTypes);
+    const els = ocrPageElements(ocr, pageNumber, p.width, p.height, {
+      coordinates: options.coordinates || blockTypes.size > 0,
       languages: options.languages,
       tables: options.pdfInferTableStructure !== false && !options.skipInferTableTypes.includes(filetype),
       extra,
-    }));
+    });
+    if (blockTypes.size) {
+      const rgba = p.rgba ?? decodeRgba(data, filetype);
+      for (const el of els) {
+        const c = el.metadata.coordinates;
+        if (blockTypes.has(el.type) && c) embedCrop(el, rgba, p.width, p.height, c.points);
+        if (!options.coordinates) delete el.metadata.coordinates;
+      }
+    }
+    out.push(...els);
   }
   return out;
+}
+
+/** image_base64 (PNG) of an element's box, cropped from the page pixels. */
+function embedCrop(el: Element, rgba: Uint8Array, width: number, height: number, points: [number, number][]): void {
+  const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
+  const x0 = Math.max(0, Math.floor(Math.min(...xs))), x1 = Math.min(width, Math.ceil(Math.max(...xs)));
+  const y0 = Math.max(0, Math.floor(Math.min(...ys))), y1 = Math.min(height, Math.ceil(Math.max(...ys)));
+  const w = x1 - x0, h = y1 - y0;
+  if (w <= 0 || h <= 0) return;
+  const crop = new Uint8Array(w * h * 4);
+  for (let y = 0; y < h; y++) crop.set(rgba.subarray(((y0 + y) * width + x0) * 4, ((y0 + y) * width + x1) * 4), y * w * 4);
+  el.metadata.image_base64 = Buffer.from(rgbaToPng(crop, w, h, (b) => deflateSync(b, { level: 6 }))).toString('base64');
+  el.metadata.image_mime_type = 'image/png';
 }
 
 /** OCR of the image scaled by k (clamped to MAX_ZOOM and MAX_ZOOMED_PIXELS); boxes in original pixels. */
