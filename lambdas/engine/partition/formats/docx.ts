@@ -310,7 +310,11 @@ class DocxReader {
     if (heading) return makeElement('Title', text, { ...md, category_depth: Number(heading[1]) - 1 });
     if (style === 'title' || style === 'toc heading') return makeElement('Title', text, { ...md, category_depth: 0 });
     if (style === 'subtitle') return makeElement('Title', text, { ...md, category_depth: 1 });
-    if (/^list\b/.test(style)) return makeElement('ListItem', text, { ...md, category_depth: para.ilvl });
+    if (/^list\b/.test(style)) {
+      // "List Bullet 2" -> depth 1, as the library derives it from the style name
+      const n = /\s(\d+)$/.exec(style);
+      return makeElement('ListItem', text, { ...md, category_depth: n ? Number(n[1]) - 1 : para.ilvl });
+    }
     if (text.length >= 2) {
       if (isUsCityStateZip(text)) return makeElement('Address', text, md);
       if (isEmailAddress(text)) return makeElement('EmailAddress', text, md);
@@ -320,9 +324,10 @@ class DocxReader {
   }
 
   /** Grid of cell texts, merged cells repeated; plus the texts of distinct cells. */
-  private tableGrid(tbl: DomElement): { grid: string[][]; texts: string[] } {
+  private tableGrid(tbl: DomElement): { grid: string[][]; texts: string[]; emph: { text: string; tag: string }[] } {
     const grid: string[][] = [];
     const texts: string[] = [];
+    const emph: { text: string; tag: string }[] = [];
     for (const tr of childElements(tbl, 'tr')) {
       const row: string[] = [];
       for (const tc of cellsOf(tr)) {
@@ -337,8 +342,15 @@ class DocxReader {
           const parts: string[] = [];
           for (const c of childElements(tc)) {
             const n = localName(c);
-            if (n === 'p') parts.push(this.paragraph(c).text.trim());
-            else if (n === 'tbl') parts.push(...this.tableGrid(c).texts);
+            if (n === 'p') {
+              const para = this.paragraph(c);
+              parts.push(para.text.trim());
+              emph.push(...para.emph.map((e) => ({ text: e.text.trim(), tag: e.tag })));
+            } else if (n === 'tbl') {
+              const nested = this.tableGrid(c);
+              parts.push(...nested.texts);
+              emph.push(...nested.emph);
+            }
           }
           text = parts.filter(Boolean).join('\n');
           if (text) texts.push(text);
@@ -347,17 +359,20 @@ class DocxReader {
       }
       grid.push(row);
     }
-    return { grid, texts };
+    return { grid, texts, emph };
   }
 
   private emitTable(tbl: DomElement): void {
-    const { grid, texts } = this.tableGrid(tbl);
+    const { grid, texts, emph } = this.tableGrid(tbl);
     const text = texts.map((t) => t.replace(/\s+/g, ' ').trim()).join(' ');
     if (!text) return;
+    const emphMd: ElementMetadata = emph.length
+      ? { emphasized_text_contents: emph.map((e) => e.text), emphasized_text_tags: emph.map((e) => e.tag) }
+      : {};
     let html = '<table>';
     for (const row of grid) html += `<tr>${row.map((c) => `<td>${escapeHtml(c.replace(/\s+/g, ' ').trim())}</td>`).join('')}</tr>`;
     html += '</table>';
-    this.out.push(makeElement('Table', text, { ...this.meta(), text_as_html: html }));
+    this.out.push(makeElement('Table', text, { ...this.meta(), text_as_html: html, ...emphMd }));
     // rendered page breaks inside table cells still advance the page count
     const inner = countBreaks(tbl);
     for (let i = 0; i < inner; i++) this.pageBreak();

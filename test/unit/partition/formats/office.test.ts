@@ -88,6 +88,15 @@ test('docx-hdrftr.docx: header and footer typed and placed around the body', asy
   assert.ok(els.some((e) => e.text === 'Main document'));
 });
 
+test('fake-doc-emphasized-text.docx: emphasis in paragraphs and tables', async () => {
+  const els = await partition('docx', corpusDoc('fake-doc-emphasized-text.docx'));
+  for (const el of els.slice(0, 2)) {
+    assert.deepEqual(el.metadata.emphasized_text_contents, ['bold', 'italic', 'bold-italic', 'bold-italic']);
+    assert.deepEqual(el.metadata.emphasized_text_tags, ['b', 'i', 'b', 'i']);
+  }
+  assert.equal(els[2]!.metadata.emphasized_text_contents, undefined);
+});
+
 test('handbook-872p.docx partitions completely', async () => {
   const els = await partition('docx', corpusDoc('handbook-872p.docx'));
   assert.ok(els.length > 4000);
