@@ -245,10 +245,7 @@ export function detectFileType(data: Uint8Array, filename = '', contentType?: st
   const sample = data.subarray(0, 64 * 1024);
   // UTF-16 text (with BOM) counts as text.
   const utf16 = startsWith(data, [0xff, 0xfe]) || startsWith(data, [0xfe, 0xff]);
-  if (!utf16 && !looksLikeText(sample)) {
-    if (hint === 'pdf') return { mime: 'application/octet-stream' };
-    return { mime: 'application/octet-stream' };
-  }
+  if (!utf16 && !looksLikeText(sample)) return { mime: 'application/octet-stream' };
   const text = utf16 ? new TextDecoder(data[0] === 0xff ? 'utf-16le' : 'utf-16be').decode(sample) : decodeSample(data);
   const ft = detectText(text, hint && TEXT_TYPES.has(hint) ? hint : undefined);
   return { filetype: ft, mime: FILETYPE_MIME[ft] };

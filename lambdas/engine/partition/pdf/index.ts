@@ -129,11 +129,9 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
           if (i % 16 === 15) await new Promise((r) => setImmediate(r));
         }
       }
-      const textless = pages.length - byPage.size - toOcr.length;
       if (strategy === 'fast' && byPage.size > 0 && [...byPage.values()].every((e) => e.length === 0)) {
         ctx.warn('PDF has no text layer; use strategy hi_res or ocr_only to OCR it.');
       }
-      void textless;
     } else {
       toOcr.push(...pages);
     }
