@@ -149,9 +149,10 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     let t = '';
     for (let i = s; i <= e; i++) {
       const c = u16[i]!;
-      // PDFium reports a line-end hyphen as 0x02 (0xFFFE through FPDFText_GetText).
-      if (c === 2 || c === 0xfffe) t += '-';
-      else if (c === 0xffff || c === 0xfffd) raw.unmapped++;
+      // PDFium reports a line-end hyphen as 0x02, which FPDFText_GetText turns into 0xFFFE like
+      // glyphs without a Unicode mapping: ask for the character itself to tell them apart.
+      if (c === 2 || (c === 0xfffe && X.FPDFText_GetUnicode(tp, i) === 2)) t += '-';
+      else if (c === 0xfffe || c === 0xffff || c === 0xfffd) raw.unmapped++;
       else t += String.fromCharCode(c);
     }
     if (!t) return;

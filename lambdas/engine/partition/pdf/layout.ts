@@ -115,6 +115,8 @@ function tableGrid(rows: Line[], cols: [number, number][]): string[][] {
   return grid;
 }
 
+/** "1. ", "2) ", "(a) ", "iv. " at the start of a line: a new list item. */
+const NUMBERED_START = /^(\d{1,2}[.)]|\(\d{1,2}\)|\([a-z]\)|[ivx]{1,4}\.)\s+\S/;
 const BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\uf0b7\uf0a7\u27a2\u00b7*\-\u2013]\s|^[\u2022\u25cf\u25aa\uf0b7]/;
 
 /** Groups segments into paragraph blocks (stream order first, geometry decides). */
@@ -151,7 +153,7 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         const lastBold = last.words.every((w) => w.bold);
         const sBold = s.words.every((w) => w.bold);
         if (lastBold !== sBold && (lastBold || b.lines.length > 1)) continue;
-        if (BULLET_START.test(s.text)) continue;
+        if (BULLET_START.test(s.text) || NUMBERED_START.test(s.text)) continue;
         // Paragraph ends: the previous line stops short after closing punctuation, or this line is
         // indented after a line that ends a sentence.
         const endsSentence = /[.!?:\u201d"')\]]$/.test(last.text);
