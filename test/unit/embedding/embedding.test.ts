@@ -87,3 +87,13 @@ test('sample job on a fresh machine: partition output → chunk_by_title → emb
   assert.ok(chunks.every((c) => c.embeddings?.length === 1536));
   assert.equal(warnings.length, 1);
 });
+
+test('local default matches the shape of the library embedder output (384 dims on every element)', async () => {
+  const file = path.resolve(import.meta.dirname, '../../../../shared/corpus/expected/head-chunked/book-war-and-peace-1p.txt.embedded.json');
+  if (!existsSync(file)) return;
+  const lib = JSON.parse(readFileSync(file, 'utf8')) as Element[];
+  const ours = lib.map(({ embeddings: _drop, ...e }) => structuredClone(e) as Element);
+  await embedElements(ours, await createEmbedder(parseEmbedNode('local', {}), {}));
+  assert.deepEqual(ours.map((e) => e.embeddings?.length), lib.map((e) => e.embeddings?.length));
+  assert.deepEqual(ours.map((e) => e.text), lib.map((e) => e.text));
+});
