@@ -228,15 +228,19 @@ export function isPossibleTitle(text: string, opts: ClassifyOptions = {}): boole
   return true;
 }
 
-/** Bullet characters recognised at the start of a list item (the library's UNICODE_BULLETS). */
+/** Bullet characters recognised at the start of a list item (the library's UNICODE_BULLETS plus a few common glyphs). */
 export const UNICODE_BULLETS = [
   '\u0095', '\u2022', '\u2023', '\u2043', '\u3164', '\u204C', '\u204D', '\u2219', '\u25CB', '\u25CF',
   '\u25D8', '\u25E6', '\u2619', '\u2765', '\u2767', '\u29BE', '\u29BF', '-', '\uF0B7', '*', '\u00B7',
   '\u25AA', '\u25A0', '\u2013', '\u27A2', '\uF0A7', '\uF076', '\uF0D8',
 ];
 const BULLET_CLASS = UNICODE_BULLETS.map((b) => `\\u${b.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-// a bullet is one bullet character, not a run of them ("------" is a rule, not a list item)
-const BULLET_START_RE = new RegExp(`^[${BULLET_CLASS}](?![${BULLET_CLASS}])`, 'u');
+// A bullet is one bullet character, not a run of them ("------" is a rule, not a list item). The
+// ASCII "-" and "*" count only when followed by a space, so "-337" and "*args" keep their text.
+const GLYPH_CLASS = UNICODE_BULLETS.filter((b) => b !== '-' && b !== '*')
+  .map((b) => `\\u${b.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  .join('');
+const BULLET_START_RE = new RegExp(`^(?:[${GLYPH_CLASS}](?![${BULLET_CLASS}])|[-*](?=\\s))`, 'u');
 const BULLET_STRIP_RE = new RegExp(`^\\s*[${BULLET_CLASS}]\\s?`, 'u');
 const NUMBERED_LIST_RE = /^\d+(\.|\))\s(.+)/su;
 

@@ -14,6 +14,8 @@ test('classifyText follows the library order of checks', () => {
   assert.equal(classifyText('ITEM 1A. RISK FACTORS'), 'Title');
   assert.equal(classifyText('-----------BREAK---------'), 'UncategorizedText');
   assert.equal(classifyText('- item'), 'ListItem');
+  assert.equal(classifyText('-337'), 'UncategorizedText');
+  assert.equal(classifyText('\u2022item'), 'ListItem');
   assert.equal(classifyText('12345'), 'UncategorizedText');
   assert.equal(classifyText('12', { detectPageNumbers: true }), 'PageNumber');
 });
