@@ -90,7 +90,7 @@ export class JobOrchestration extends Construct {
       const asl = substitute(readFileSync(join(PROJECT_ROOT, def.definitionFile), 'utf8'), arns, def.definitionFile) as Record<string, unknown>;
       // The CDK applies `timeout` only to definitions it builds from constructs, not to a definition
       // body given as text: the execution timeout goes into the ASL (TimeoutSeconds) here.
-      // An explicit prop wins over the file's own TimeoutSeconds; the default applies to neither.
+      // An explicit prop wins over the file's own TimeoutSeconds; 24 h when neither is given.
       const { Comment, StartAt, TimeoutSeconds: fileTimeout, ...rest } = asl;
       const timeoutSeconds = props.timeout?.toSeconds() ?? (fileTimeout as number | undefined) ?? DEFAULT_TIMEOUT.toSeconds();
       const definition = { ...(Comment === undefined ? {} : { Comment }), StartAt, TimeoutSeconds: timeoutSeconds, ...rest };
