@@ -174,21 +174,27 @@ test('ppt: converted with LibreOffice when present, else a clear 415', async () 
   await assert.rejects(partition('ppt', new TextEncoder().encode('not an OLE file')), UnprocessableDocument);
 });
 
-function pptx(withNotes: boolean): Uint8Array {
+function pptx(withNotes: boolean, inheritTitlePosition = false): Uint8Array {
   const A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
   const rel = (id: string, target: string): string => `<Relationship Id="${id}" Type="x" Target="${target}"/>`;
   const rels = (body: string): Uint8Array => strToU8(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${body}</Relationships>`);
   const sp = (y: number, ph: string, paras: string): string =>
     `<p:sp><p:nvSpPr><p:cNvPr id="1" name="s"/><p:cNvSpPr/><p:nvPr>${ph}</p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="${y}"/><a:ext cx="1" cy="1"/></a:xfrm></p:spPr><p:txBody>${paras}</p:txBody></p:sp>`;
   const para = (t: string, bullet = false, lvl = 0): string => `<a:p><a:pPr lvl="${lvl}">${bullet ? '<a:buChar char="•"/>' : ''}</a:pPr><a:r><a:t>${t}</a:t></a:r></a:p>`;
+  const titleShape = (title: string, y: number): string =>
+    inheritTitlePosition
+      ? `<p:sp><p:nvSpPr><p:cNvPr id="2" name="t"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody>${para(title)}</p:txBody></p:sp>`
+      : sp(y, '<p:ph type="title"/>', para(title));
   const slide = (title: string, y: number): string =>
-    `<p:sld ${A}><p:cSld><p:spTree>${sp(y + 100, '<p:ph type="body" idx="1"/>', para('Point one', true) + para('Sub point', true, 1))}${sp(y, '<p:ph type="title"/>', para(title))}</p:spTree></p:cSld></p:sld>`;
+    `<p:sld ${A}><p:cSld><p:spTree>${sp(y + 100, '<p:ph type="body" idx="1"/>', para('Point one', true) + para('Sub point', true, 1))}${titleShape(title, y)}</p:spTree></p:cSld></p:sld>`;
   return zipSync({
     'ppt/presentation.xml': strToU8(`<p:presentation ${A}><p:sldIdLst><p:sldId id="257" r:id="rId2"/><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`),
     'ppt/_rels/presentation.xml.rels': rels(rel('rId1', 'slides/slide1.xml') + rel('rId2', 'slides/slide2.xml')),
     'ppt/slides/slide1.xml': strToU8(slide('Second Slide Title', 10)),
     'ppt/slides/slide2.xml': strToU8(slide('First Slide Title', 10)),
-    'ppt/slides/_rels/slide2.xml.rels': rels(withNotes ? rel('rId9', '../notesSlides/notesSlide1.xml') : ''),
+    'ppt/slides/_rels/slide2.xml.rels': rels((withNotes ? rel('rId9', '../notesSlides/notesSlide1.xml') : '') + rel('rId8', '../slideLayouts/slideLayout1.xml')),
+    'ppt/slides/_rels/slide1.xml.rels': rels(rel('rId8', '../slideLayouts/slideLayout1.xml')),
+    'ppt/slideLayouts/slideLayout1.xml': strToU8(`<p:sldLayout ${A}><p:cSld><p:spTree>${sp(500, '<p:ph type="title"/>', '')}</p:spTree></p:cSld></p:sldLayout>`),
     'ppt/notesSlides/notesSlide1.xml': strToU8(`<p:notes ${A}><p:cSld><p:spTree>${sp(0, '<p:ph type="sldImg"/>', '')}${sp(0, '<p:ph type="body" idx="1"/>', para('Remember to thank the team for their work.'))}</p:spTree></p:cSld></p:notes>`),
   });
 }
@@ -207,6 +213,9 @@ test('pptx: slides in presentation order, shapes top to bottom, notes with inclu
   assert.equal(els[2]!.metadata.category_depth, 1);
   const noNotes = await partition('pptx', pptx(true), { includeSlideNotes: false });
   assert.equal(noNotes.length, 6);
+  // a title placeholder without its own position takes the layout's (here below the body)
+  const inherited = await partition('pptx', pptx(false, true));
+  assert.deepEqual(inherited.slice(0, 3).map((e) => e.text), ['Point one', 'Sub point', 'First Slide Title']);
 });
 
 test('xlsx values as the library reads them: raw numbers, dates, booleans, inline strings', async () => {
