@@ -2,6 +2,7 @@
 // element output, median of several runs) and seconds per page for OCR (one rendered page).
 // Usage: npm run bench:partition [-- --runs N] [-- --no-ocr]
 import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { partition } from '../../lambdas/engine/partition/index';
 import { shutdownOcr } from '../../lambdas/engine/partition/ocr/tesseract';
@@ -27,7 +28,7 @@ async function timeOne(file: string, strategy: 'fast' | 'hi_res' | 'ocr_only'): 
 }
 
 const PDFS: [string, number][] = [['DA-619p.pdf', 619], ['pdf2image-memory-error-test-400p.pdf', 400], ['failure-after-repair.pdf', 76]];
-console.log(`fast strategy, median of ${runs} runs (first run warms the page workers and is excluded)`);
+console.log(`fast strategy, median of ${runs} runs (first run warms the page workers and is excluded); ${availableParallelism()} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 for (const [file, pages] of PDFS) {
   peakRss = process.memoryUsage().rss;
   await timeOne(file, 'fast');
