@@ -60,6 +60,11 @@ export function readZip(
   want: (name: string) => boolean = () => true,
   limits = ZIP_LIMITS,
 ): Map<string, Uint8Array> {
+  const ole = data.length >= 8 && [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1].every((b, i) => data[i] === b);
+  if (ole) {
+    // password-protected Office files are OLE containers holding an EncryptedPackage
+    throw new UnprocessableDocument(`${kind}: the file is encrypted (password-protected) or a legacy binary Office file`);
+  }
   if (data.length < 22 || data[0] !== 0x50 || data[1] !== 0x4b) {
     throw new UnprocessableDocument(`${kind}: not a valid ZIP container`);
   }

@@ -114,6 +114,7 @@ test('corrupt and hostile archives are rejected with UnprocessableDocument', asy
   await assert.rejects(partition('odt', good), UnprocessableDocument);
   await assert.rejects(partition('epub', good), UnprocessableDocument);
   await assert.rejects(partition('doc', new TextEncoder().encode('plain text pretending to be a doc')), UnprocessableDocument);
+  await assert.rejects(partition('docx', corpusDoc('duplicate-paragraphs.doc')), /encrypted \(password-protected\) or a legacy binary/);
   // garbage bytes inside document.xml
   const garbled = zipSync({ 'word/document.xml': new Uint8Array(4096).map((_, i) => (i * 7919) % 256) });
   await assert.rejects(partition('docx', garbled), UnprocessableDocument);
