@@ -130,8 +130,9 @@ function regions(grid: string[][], nRows: number, nCols: number): { r0: number; 
       out.push(box);
     }
   }
-  // merge overlapping boxes so a region is read once
-  let merged = true;
+  // merge overlapping boxes so a region is read once (quadratic: skipped for very fragmented sheets,
+  // whose many small components rarely overlap)
+  let merged = out.length <= 2000;
   while (merged) {
     merged = false;
     for (let i = 0; i < out.length && !merged; i++) {
