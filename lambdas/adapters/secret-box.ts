@@ -68,6 +68,12 @@ export function secretBox(): SecretBox {
   return box;
 }
 
+/** Resolved on first use, so functions that never touch a secret need no key configured. */
+export const lazySecretBox: SecretBox = {
+  seal: (plain) => secretBox().seal(plain),
+  open: (sealed) => secretBox().open(sealed),
+};
+
 export function resetSecretBox(): void {
   box = undefined;
 }

@@ -7,7 +7,8 @@
 // first, conditionally, and only then the counter decremented). Launch spacing: `lastLaunchAt` on
 // the same item is set only if at least one second old, else the create is a 429.
 import { randomUUID } from 'node:crypto';
-import type { BlobStore, Clock, EventPublisher, KeyValueStore, Orchestrator, StoredItem } from './ports';
+import type { BlobStore, Clock, EventPublisher, KeyValueStore, Orchestrator, SecretBox, StoredItem } from './ports';
+import { openNodeSecrets, sealNodeSecrets } from './node-secrets';
 import { systemClock } from './ports';
 import { Conflict, DomainError, NotFound, RateLimited, ValidationError } from './errors';
 import type { Principal } from './auth';
@@ -81,6 +82,7 @@ export class JobService {
     private readonly orchestrator: Orchestrator,
     private readonly events: EventPublisher,
     private readonly connectors: ConnectorRuntime,
+    private readonly secrets: SecretBox,
     /** Present where nodes run (the job-step Lambda); API Lambdas never process files. */
     private readonly runNode?: NodeRunner,
     private readonly clock: Clock = systemClock,
@@ -104,7 +106,7 @@ export class JobService {
       jobType,
       workflowId: randomUUID(),
       workflowName: `job-${jobId.slice(0, 8)}`,
-      nodes,
+      nodes: await sealNodeSecrets(nodes, this.secrets),
       files: await this.storeUploads(jobId, files),
     });
   }
@@ -296,6 +298,7 @@ export class JobService {
     const file = (job.files as JobFile[]).find((f) => f.fileId === input.fileId);
     if (!file) throw new Error(`file ${input.fileId} is not part of job ${input.jobId}`);
     const nodes = job.nodes as JobNode[];
+    let opened: JobNode[] | undefined;
     let elements: Element[] | undefined;
     for (const [i, node] of nodes.entries()) {
       const key = outputKey(input.jobId, node.id, file.fileId);
@@ -308,7 +311,8 @@ export class JobService {
       try {
         const nodeInput = elements === undefined ? { document: await this.readInput(input.accountId, job, file) } : { elements };
         if (!this.runNode) throw new Error('this function cannot run job nodes (no node runner wired)');
-        elements = await this.runNode(node, nodeInput, () => undefined);
+        opened ??= await openNodeSecrets(nodes, this.secrets);
+        elements = await this.runNode(opened[i]!, nodeInput, () => undefined);
         await this.blobs.put(key, JSON.stringify(elements), 'application/json');
         await this.store.update(jobKey, { add: { [counter(i, 'in_progress')]: -1, [counter(i, 'success')]: 1 } });
       } catch (err) {

@@ -2,7 +2,8 @@
 // Soft deletion keeps the record (listed with show_only_soft_deleted); run creates a job through
 // JobService, one active job per workflow.
 import { randomUUID } from 'node:crypto';
-import type { Clock, KeyValueStore, StoredItem } from './ports';
+import type { Clock, KeyValueStore, SecretBox, StoredItem } from './ports';
+import { keepMaskedSecrets, maskNodeSecrets, sealNodeSecrets } from './node-secrets';
 import { systemClock } from './ports';
 import { NotFound, ValidationError } from './errors';
 import type { Principal } from './auth';
@@ -88,6 +89,7 @@ export class WorkflowService {
     private readonly store: KeyValueStore,
     private readonly connectors: ConnectorService,
     private readonly jobs: JobService,
+    private readonly secrets: SecretBox,
     private readonly clock: Clock = systemClock,
   ) {}
 
@@ -182,6 +184,7 @@ export class WorkflowService {
       nodes = planNodes(template.nodes, ['body', 'template_id']);
     } else if (input.workflow_nodes) {
       nodes = planNodes(input.workflow_nodes, ['body', 'workflow_nodes']);
+      if (current) nodes = keepMaskedSecrets(nodes, current.nodes as JobNode[]);
     } else if (current && !typeChanged) {
       nodes = current.nodes as JobNode[];
     } else if (workflowType === 'custom') {
@@ -202,7 +205,7 @@ export class WorkflowService {
       workflowType,
       sourceId,
       destinationId,
-      nodes,
+      nodes: await sealNodeSecrets(nodes, this.secrets),
       schedule,
       reprocessAll: pick(input.reprocess_all, current?.reprocessAll) ?? false,
     };
@@ -223,7 +226,7 @@ function toInformation(item: StoredItem): WorkflowInformation {
     sources: item.sourceId ? [String(item.sourceId)] : [],
     destinations: item.destinationId ? [String(item.destinationId)] : [],
     workflow_type: (item.workflowType as WorkflowType | null) ?? null,
-    workflow_nodes: item.nodes as JobNode[],
+    workflow_nodes: maskNodeSecrets(item.nodes as JobNode[]),
     schedule: schedule ? { crontab_entries: [{ cron_expression: SCHEDULES[schedule]! }] } : null,
     status: item.status as 'active' | 'inactive',
     created_at: item.createdAt,

@@ -1,6 +1,6 @@
 // Composition root of the connector area.
 import { config } from '../config';
-import { secretBox } from '../adapters/secret-box';
+import { lazySecretBox } from '../adapters/secret-box';
 import { SqsWorkQueue } from '../adapters/sqs-queue';
 import { connectorCatalog } from '../adapters/connector-catalog';
 import { ConnectorService } from '../domain/connectors';
@@ -18,7 +18,7 @@ const unconfiguredQueue = (name: string): WorkQueue => ({
 export function connectorService(): ConnectorService {
   if (connectors) return connectors;
   const url = config().CONNECTION_CHECK_QUEUE_URL;
-  connectors = new ConnectorService(coreStore(), secretBox(), connectorCatalog(), url ? new SqsWorkQueue(url) : unconfiguredQueue('connection check'));
+  connectors = new ConnectorService(coreStore(), lazySecretBox, connectorCatalog(), url ? new SqsWorkQueue(url) : unconfiguredQueue('connection check'));
   return connectors;
 }
 

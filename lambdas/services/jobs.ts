@@ -7,6 +7,7 @@ import { JobService } from '../domain/jobs';
 import { WorkflowService } from '../domain/workflows';
 import { NotificationRecorder } from '../domain/notifications';
 import type { Orchestrator } from '../domain/ports';
+import { lazySecretBox } from '../adapters/secret-box';
 import type { NodeRunner } from '../domain/node-runner';
 import { coreStore } from './core';
 import { connectorService } from './connectors';
@@ -39,13 +40,14 @@ export function jobService(): JobService {
     c.JOB_STATE_MACHINE_ARN ? new SfnOrchestrator(c.JOB_STATE_MACHINE_ARN) : unconfiguredOrchestrator,
     new EventBridgePublisher(c.EVENT_BUS_NAME),
     connectorService(),
+    lazySecretBox,
     runner,
   );
   return jobs;
 }
 
 export function workflowService(): WorkflowService {
-  return (workflows ??= new WorkflowService(coreStore(), connectorService(), jobService()));
+  return (workflows ??= new WorkflowService(coreStore(), connectorService(), jobService(), lazySecretBox));
 }
 
 export function notificationRecorder(): NotificationRecorder {

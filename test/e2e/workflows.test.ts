@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
@@ -124,6 +125,26 @@ test('run reads the source, writes each result to the destination, one active jo
   }
   const jobs = await stack.call('GET', `/api/v1/jobs/?workflow_id=${wf.id}`);
   assert.deepEqual(jobs.body.map((j: { id: string }) => j.id), [run.body.id]);
+});
+
+test('credentials in node settings are masked in responses and sealed at rest; a masked value sent back is kept', { skip: NEEDS_LOCAL }, async () => {
+  const secret = 'sk-test-not-a-real-key-0123456789abcdef';
+  const nodes = [...customNodes, { name: 'Embedder', type: 'embed', subtype: 'openai', settings: { model_name: 'text-embedding-3-small', api_key: secret } }];
+  const created = await stack.call('POST', '/api/v1/workflows/', { body: { name: 'with key', workflow_type: 'custom', workflow_nodes: nodes } });
+  assert.equal(created.status, 200, created.text);
+  assert.ok(!created.text.includes(secret));
+  assert.equal(created.body.workflow_nodes[2].settings.api_key, '**********');
+  const put = await stack.call('PUT', `/api/v1/workflows/${created.body.id}`, { body: { workflow_nodes: created.body.workflow_nodes } });
+  assert.equal(put.status, 200, put.text);
+  assert.ok(!put.text.includes(secret));
+  const ddb = new DynamoDBClient({ region: 'us-east-1', endpoint: stack.endpoints.dynamodb });
+  const scan = await ddb.send(new ScanCommand({ TableName: stack.env.TABLE_NAME }));
+  ddb.destroy();
+  const dump = JSON.stringify(scan.Items);
+  assert.ok(!dump.includes(secret), 'the clear key must not be stored');
+  const stored = scan.Items!.find((i) => i.id?.S === created.body.id)!;
+  const storedKey = stored.nodes!.L![2]!.M!.settings!.M!.api_key!.S!;
+  assert.match(storedKey, /^aes:/, 'the key is sealed, and the masked PUT kept it');
 });
 
 test('run with uploaded files, and a workflow without a source needs them', { skip: NEEDS_LOCAL }, async () => {
