@@ -19,7 +19,7 @@ export const STATE_MACHINES: StateMachineDefinition[] = [
     arnEnv: 'JOB_STATE_MACHINE_ARN',
     tasks: {
       AcquireSlotFunctionArn: { file: 'job-steps', export: 'acquireSlot', timeoutSeconds: 30, memoryMb: 256 },
-      ProcessFileFunctionArn: { file: 'job-steps', export: 'processFile', timeoutSeconds: 900, memoryMb: 3008 },
+      ProcessFileFunctionArn: { file: 'job-process', export: 'processFile', timeoutSeconds: 900, memoryMb: 3008 },
       RecordFileFailureFunctionArn: { file: 'job-steps', export: 'recordFileFailure', timeoutSeconds: 30, memoryMb: 256 },
       FinishJobFunctionArn: { file: 'job-steps', export: 'finishJob', timeoutSeconds: 30, memoryMb: 256 },
       FailJobFunctionArn: { file: 'job-steps', export: 'failJob', timeoutSeconds: 30, memoryMb: 256 },

@@ -63,6 +63,8 @@ export interface JobInformation {
 export interface StepInput {
   accountId: string;
   jobId: string;
+  /** The previous AcquireSlot result, while waiting for a slot. */
+  gate?: { attempt?: number };
   fileId?: string;
   error?: { Error?: string; Cause?: string };
 }
@@ -257,12 +259,18 @@ export class JobService {
 
   // ---- state machine steps --------------------------------------------------------------------
 
-  /** Takes a run slot if one is free. Returns the file ids to process once acquired. */
-  async acquireSlot(input: StepInput): Promise<{ acquired: boolean; cancelled: boolean; files: string[] }> {
+  /**
+   * Takes a run slot if one is free. Returns the file ids to process once acquired; otherwise how
+   * long to wait before the next try, growing from 2 s to 30 s so that a long wait stays far below
+   * the 25,000-event history limit of an execution.
+   */
+  async acquireSlot(input: StepInput): Promise<{ acquired: boolean; cancelled: boolean; files: string[]; attempt: number; waitSeconds: number }> {
+    const attempt = (input.gate?.attempt ?? 0) + 1;
+    const waitSeconds = Math.min(30, 1 + attempt);
     const job = await this.store.get(keys.job(input.accountId, input.jobId));
     if (!job || job.status !== 'SCHEDULED') {
       const resumable = job?.status === 'IN_PROGRESS' && job.slotHeld === true;
-      return { acquired: resumable, cancelled: !resumable, files: resumable ? (job!.files as JobFile[]).map((f) => f.fileId) : [] };
+      return { acquired: resumable, cancelled: !resumable, files: resumable ? (job!.files as JobFile[]).map((f) => f.fileId) : [], attempt, waitSeconds };
     }
     try {
       await this.store.update(keys.gate(input.accountId), {
@@ -272,7 +280,7 @@ export class JobService {
         set: { entity: ENTITY.gate },
       });
     } catch (err) {
-      if (err instanceof Conflict) return { acquired: false, cancelled: false, files: [] };
+      if (err instanceof Conflict) return { acquired: false, cancelled: false, files: [], attempt, waitSeconds };
       throw err;
     }
     try {
@@ -281,11 +289,11 @@ export class JobService {
         conditions: [{ attr: 'status', op: 'eq', value: 'SCHEDULED' }],
       });
       await this.emit('job.in_progress', updated);
-      return { acquired: true, cancelled: false, files: (updated.files as JobFile[]).map((f) => f.fileId) };
+      return { acquired: true, cancelled: false, files: (updated.files as JobFile[]).map((f) => f.fileId), attempt, waitSeconds: 0 };
     } catch (err) {
       // Cancelled between the two writes: give the slot back.
       await this.store.update(keys.gate(input.accountId), { add: { running: -1 } });
-      if (err instanceof Conflict) return { acquired: false, cancelled: true, files: [] };
+      if (err instanceof Conflict) return { acquired: false, cancelled: true, files: [], attempt, waitSeconds: 0 };
       throw err;
     }
   }

@@ -5,7 +5,7 @@ import { jobService, notificationRecorder } from '../services/jobs';
 import { log } from '../logger';
 
 export async function recordNotification(event: EventBridgeEvent<string, Record<string, unknown>>): Promise<void> {
-  const id = await notificationRecorder().record(event['detail-type'], event.detail, new Date(event.time));
+  const id = await notificationRecorder().record(event.id, event['detail-type'], event.detail, new Date(event.time));
   log.info('notification recorded', { id, eventType: event['detail-type'], jobId: event.detail.job_id });
 }
 

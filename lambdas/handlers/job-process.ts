@@ -1,0 +1,9 @@
+// The heavy task of the job state machine: one file through the node chain. The only handler that
+// bundles the processing engines (wired here through useNodeRunner).
+import { jobService, useNodeRunner } from '../services/jobs';
+import type { StepInput } from '../domain/jobs';
+import { runNode } from '../domain/node-runner';
+
+useNodeRunner(runNode);
+
+export const processFile = (input: StepInput) => jobService().processFile(input);
