@@ -62,7 +62,7 @@ function langPathFor(langs: string[]): string {
 interface Pool { key: string; workers: Promise<Worker>[]; busy: number[]; queue: (() => void)[] }
 const pools = new Map<string, Pool>();
 let idleTimer: NodeJS.Timeout | undefined;
-const IDLE_MS = 15_000;
+const IDLE_MS = 10_000;
 const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism()));
 
 function touchIdle(): void {

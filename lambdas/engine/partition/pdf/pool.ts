@@ -4,7 +4,8 @@
 // back to in-process extraction.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PageJobOptions, PageResult } from './pages';
 
@@ -29,8 +30,16 @@ function workerUrl(): URL | undefined {
 function startWorker(url: URL): Worker {
   const opts = { resourceLimits: { maxOldGenerationSizeMb: 768 } };
   if (!url.pathname.endsWith('.ts')) return new Worker(url, opts);
+  // Resolved the CommonJS way: import.meta.resolve would go through the loader-hooks thread
+  // synchronously, which can stall the main thread.
   let tsxApi: string;
-  try { tsxApi = import.meta.resolve('tsx/esm/api'); } catch { throw new Error('tsx is not available for a TypeScript worker'); }
+  try {
+    const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
+    const mjs = cjs.replace(/\.cjs$/, '.mjs');
+    tsxApi = pathToFileURL(existsSync(mjs) ? mjs : cjs).href;
+  } catch {
+    throw new Error('tsx is not available for a TypeScript worker');
+  }
   const boot = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`;
   return new Worker(boot, { ...opts, eval: true });
 }
@@ -67,7 +76,12 @@ async function getWorkers(): Promise<PoolWorker[] | undefined> {
   if (!workers || workers.length === 0) {
     const url = workerUrl();
     if (!url) { disabled = true; return undefined; }
-    workers = Array.from({ length: POOL_SIZE }, () => spawn(url));
+    try {
+      workers = Array.from({ length: POOL_SIZE }, () => spawn(url));
+    } catch {
+      disabled = true;
+      return undefined;
+    }
   }
   const ok = await Promise.all(workers.map((x) => x.ready));
   ready = ok.every(Boolean);
@@ -81,6 +95,17 @@ async function getWorkers(): Promise<PoolWorker[] | undefined> {
 }
 
 let ready = false;
+let idleTimer: NodeJS.Timeout | undefined;
+/** Idle workers stop after this long: workers started from source under tsx keep the process alive
+ * despite unref() (the loader thread tsx registers in them), so they must not linger. */
+const IDLE_MS = 10_000;
+let activeJobs = 0;
+
+function scheduleIdleStop(): void {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => { if (activeJobs === 0) void shutdownPagePool(); }, IDLE_MS);
+  idleTimer.unref();
+}
 /** True once the workers have started (a cold start costs a few hundred ms, more from source). */
 export function pagePoolReady(): boolean {
   return ready && !!workers?.length;
@@ -88,7 +113,7 @@ export function pagePoolReady(): boolean {
 
 /** Starts the workers in the background (the first long PDF then finds them ready). */
 export function warmPagePool(): void {
-  if (!workers && !disabled) void getWorkers().catch(() => {});
+  if (!workers && !disabled) void getWorkers().then(scheduleIdleStop, () => {});
 }
 
 /**
@@ -96,6 +121,21 @@ export function warmPagePool(): void {
  * Returns undefined when no worker is available (caller runs in-process).
  */
 export async function processPagesInPool(
+  data: Uint8Array,
+  pages: number[],
+  opts: PageJobOptions,
+  onResults?: (r: PageResult[]) => void,
+): Promise<PageResult[] | undefined> {
+  activeJobs++;
+  try {
+    return await runJob(data, pages, opts, onResults);
+  } finally {
+    activeJobs--;
+    scheduleIdleStop();
+  }
+}
+
+async function runJob(
   data: Uint8Array,
   pages: number[],
   opts: PageJobOptions,
@@ -133,7 +173,9 @@ export async function processPagesInPool(
 
 /** Stops the pool (tests and benches; workers are unref'd, so this is optional). */
 export async function shutdownPagePool(): Promise<void> {
+  if (idleTimer) { clearTimeout(idleTimer); idleTimer = undefined; }
   const ws = workers;
   workers = undefined;
+  ready = false;
   await Promise.all((ws ?? []).map((x) => x.w.terminate()));
 }
