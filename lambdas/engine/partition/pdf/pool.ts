@@ -16,7 +16,11 @@ let disabled = false;
 let nextId = 1;
 let nextJob = 1;
 
-export const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
+/** Workers in the pool: PARTITION_PAGE_WORKERS (0 disables the pool), else one per core, at most 2. */
+const configured = process.env.PARTITION_PAGE_WORKERS;
+export const POOL_SIZE = configured !== undefined && configured !== '' && Number.isFinite(Number(configured))
+  ? Math.max(0, Math.floor(Number(configured)))
+  : Math.max(1, Math.min(2, availableParallelism()));
 
 function workerUrl(): URL | undefined {
   for (const name of ['./worker.ts', './worker.js', './worker.mjs']) {
@@ -72,7 +76,7 @@ function spawn(url: URL): PoolWorker {
 }
 
 async function getWorkers(): Promise<PoolWorker[] | undefined> {
-  if (disabled) return undefined;
+  if (disabled || POOL_SIZE === 0) return undefined;
   if (!workers || workers.length === 0) {
     const url = workerUrl();
     if (!url) { disabled = true; return undefined; }
