@@ -8,7 +8,7 @@
 // Long documents spread text-layer pages over worker threads (pool.ts); results stream page by
 // page so memory stays bounded by one page plus the elements.
 import type { Element } from '../../elements';
-import { makeElement } from '../../elements';
+import { makeElement, provisionalId } from '../../elements';
 import { UnprocessableDocument } from '../../../domain/errors';
 import type { FormatContext } from '../types';
 import { availableOcrLanguages, recognizeBest } from '../ocr/tesseract';
@@ -116,7 +116,11 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
         }
       }
       if (results) {
-        for (const r of results) collect(r);
+        // Worker-made provisional ids come from another counter: re-issue them here.
+        for (const r of results) {
+          if ('elements' in r) for (const e of r.elements) e.element_id = provisionalId();
+          collect(r);
+        }
       } else {
         for (const i of pages) {
           try {
