@@ -26,18 +26,11 @@ export const CreateWorkflow = z
   })
   .meta({ id: 'CreateWorkflow' });
 
-export const UpdateWorkflow = z
-  .object({
-    name: z.string().min(1).nullish(),
-    workflow_type: z.enum(WORKFLOW_TYPES).nullish(),
-    source_id: uuidParam.nullish(),
-    destination_id: uuidParam.nullish(),
-    workflow_nodes: z.array(WorkflowNode).nullish(),
-    schedule: Schedule.nullish(),
-    reprocess_all: z.boolean().nullish(),
-    template_id: z.string().nullish(),
-  })
-  .meta({ id: 'UpdateWorkflow' });
+/** Every CreateWorkflow field, optional and nullable (only given fields change). */
+export const UpdateWorkflow = CreateWorkflow.extend({
+  name: z.string().min(1).nullish(),
+  workflow_type: z.enum(WORKFLOW_TYPES).nullish(),
+}).meta({ id: 'UpdateWorkflow' });
 
 export const WorkflowInformation = z
   .object({

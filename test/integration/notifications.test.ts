@@ -1,33 +1,18 @@
 // Recording job events as notifications against dynalite: a redelivered event is stored once.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startDynamo } from '../../local/emulators/dynamodb';
-import { ensureTable } from '../../local/bootstrap';
-import { DynamoStore } from '../../lambdas/adapters/dynamo-store';
-import { resetClients } from '../../lambdas/adapters/aws-clients';
-import { resetConfig } from '../../lambdas/config';
+import type { DynamoStore } from '../../lambdas/adapters/dynamo-store';
+import { startTestTable } from '../support/dynamo';
 import { NotificationRecorder } from '../../lambdas/domain/notifications';
 
-const dir = mkdtempSync(join(tmpdir(), 'wps-notes-'));
 let stop: () => Promise<void>;
 let store: DynamoStore;
 
 before(async () => {
-  const ddb = await startDynamo({ dataDir: dir });
-  stop = ddb.stop;
-  Object.assign(process.env, { AWS_ENDPOINT_URL_DYNAMODB: ddb.endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x' });
-  resetConfig();
-  resetClients();
-  await ensureTable('notes-test', 'us-east-1');
-  store = new DynamoStore('notes-test');
+  ({ store, stop } = await startTestTable('notes-test'));
 });
 after(async () => {
-  resetClients();
   await stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test('the same event delivered twice is one notification; other events are separate', async () => {

@@ -2,34 +2,18 @@
 // prefix queries with paging and order, conditional updates and counters, expiry filtering.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startDynamo } from '../../local/emulators/dynamodb';
-import { ensureTable } from '../../local/bootstrap';
-import { DynamoStore } from '../../lambdas/adapters/dynamo-store';
-import { resetClients } from '../../lambdas/adapters/aws-clients';
-import { resetConfig } from '../../lambdas/config';
+import type { DynamoStore } from '../../lambdas/adapters/dynamo-store';
+import { startTestTable } from '../support/dynamo';
 import { Conflict, NotFound } from '../../lambdas/domain/errors';
 
-const dir = mkdtempSync(join(tmpdir(), 'wps-store-'));
 let stop: () => Promise<void>;
 let store: DynamoStore;
-const now = new Date().toISOString();
 
 before(async () => {
-  const ddb = await startDynamo({ dataDir: dir });
-  stop = ddb.stop;
-  Object.assign(process.env, { AWS_ENDPOINT_URL_DYNAMODB: ddb.endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x' });
-  resetConfig();
-  resetClients();
-  await ensureTable('store-test', 'us-east-1');
-  store = new DynamoStore('store-test');
+  ({ store, stop } = await startTestTable('store-test'));
 });
 after(async () => {
-  resetClients();
   await stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test('put with ifNotExists refuses a taken key; ifExists refuses a missing one', async () => {
