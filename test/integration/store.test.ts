@@ -8,6 +8,7 @@ import { Conflict, NotFound } from '../../lambdas/domain/errors';
 
 let stop: () => Promise<void>;
 let store: DynamoStore;
+const now = new Date().toISOString();
 
 before(async () => {
   ({ store, stop } = await startTestTable('store-test'));
