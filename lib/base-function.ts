@@ -50,6 +50,9 @@ export const RUNTIME_RESOLVED_MODULES: RuntimeResolvedModule[] = [
   { module: 'tesseract.js', when: 'tesseract.js', prune: ['tesseract.js-core/*.wasm.js'] },
   // lambdas/engine/partition/ocr/tesseract.ts reads the 4.0.0_best_int models only.
   { module: '@tesseract.js-data/eng', when: 'tesseract.js', prune: ['@tesseract.js-data/eng/4.0.0'] },
+  // The other installed languages (fr, ko): OCR retries with them when a page reads badly.
+  { module: '@tesseract.js-data/fra', when: 'tesseract.js', prune: ['@tesseract.js-data/fra/4.0.0'] },
+  { module: '@tesseract.js-data/kor', when: 'tesseract.js', prune: ['@tesseract.js-data/kor/4.0.0'] },
 ];
 
 /** Native packages left out of every bundle (see the header). */
