@@ -50,6 +50,10 @@ export interface LocalStack {
 
 const REGION = 'us-east-1';
 
+/** One aligned startup line per component. */
+const row = (name: string, impl: string, url: string, note?: string) =>
+  `${name.padEnd(14)}${impl.padEnd(25)}${url}${note ? `  (${note})` : ''}`;
+
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true });
@@ -61,27 +65,27 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const dynamo = await startDynamo({ dataDir: join(dataDir, 'dynamodb') });
     stops.push(dynamo.stop);
     endpoints.dynamodb = dynamo.endpoint;
-    log(`dynamodb   dynalite            ${dynamo.endpoint}`);
+    log(row('dynamodb', 'dynalite', dynamo.endpoint));
 
     const s3 = await startS3({ dataDir: join(dataDir, 's3') });
     stops.push(s3.stop);
     endpoints.s3 = s3.endpoint;
-    log(`s3         s3rver              ${s3.endpoint}`);
+    log(row('s3', 's3rver', s3.endpoint));
 
     const sqs = await startSqs({});
     stops.push(sqs.stop);
     endpoints.sqs = sqs.endpoint;
-    log(`sqs        fauxqs              ${sqs.endpoint}`);
+    log(row('sqs', 'fauxqs', sqs.endpoint));
 
     const ses = await startSes({});
     stops.push(ses.stop);
     endpoints.sesv2 = ses.endpoint;
-    log(`sesv2      aws-ses-v2-local    ${ses.endpoint}`);
+    log(row('sesv2', 'aws-ses-v2-local', ses.endpoint));
 
     const eventBridge = await startEventBridge({ region: REGION });
     stops.push(eventBridge.stop);
     endpoints.eventbridge = eventBridge.endpoint;
-    log(`eventbridge PutEvents stand-in  ${eventBridge.endpoint} (${EVENT_RULES.length} rules from lambdas/events.ts)`);
+    log(row('eventbridge', 'PutEvents stand-in', eventBridge.endpoint, `${EVENT_RULES.length} rules from lambdas/events.ts`));
 
     const sfn = await startStepFunctions({
       repoRoot: dirname(dirname(fileURLToPath(import.meta.url))),
@@ -90,7 +94,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     });
     stops.push(sfn.stop);
     endpoints.stepfunctions = sfn.endpoint;
-    log(`stepfunctions aws-local-stepfunctions ${sfn.endpoint} (${Object.keys(sfn.arns).length} state machine(s))`);
+    log(row('stepfunctions', 'aws-local-stepfunctions', sfn.endpoint, `${Object.keys(sfn.arns).length} state machine(s), statemachines/*.asl.json`));
 
     if (opts.azurite) {
       const az = await startAzurite({ dataDir: join(dataDir, 'azurite') });
@@ -99,7 +103,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       process.env.AZURITE_CONNECTION_STRING = az.connectionString;
       // Account-name/key configs reach Azurite instead of <account>.blob.core.windows.net.
       process.env.AZURE_STORAGE_BLOB_ENDPOINT = az.endpoint.replace(az.accountName, '{account}');
-      log(`azure blob azurite             ${az.endpoint}`);
+      log(row('azure blob', 'azurite', az.endpoint));
     }
 
     const env: Record<string, string> = {
@@ -137,14 +141,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     }
     Object.assign(process.env, env);
     resetConfig();
-    log(`resources  table ${env.TABLE_NAME}, bucket ${env.BUCKET_NAME}, ${QUEUES.length} queue(s) with DLQs`);
+    log(`${'resources'.padEnd(14)}table ${env.TABLE_NAME}, bucket ${env.BUCKET_NAME}, ${QUEUES.length} queue(s) with DLQs`);
 
     const resumed = await resumeUnfinishedJobs(env.TABLE_NAME!);
-    if (resumed) log(`jobs       resumed ${resumed} unfinished job(s) from the last run`);
+    if (resumed) log(`${'jobs'.padEnd(14)}resumed ${resumed} unfinished job(s) from the last run`);
 
     const pollers = startQueuePollers(queueUrls, REGION);
     stops.push(pollers.stop);
-    log(`consumers  ${QUEUES.map((q) => q.name).join(', ')}`);
+    log(`${'consumers'.padEnd(14)}${QUEUES.map((q) => q.name).join(', ')}`);
 
     const router = await startRouter({
       port: opts.port,

@@ -4,6 +4,10 @@ import { writeFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startLocalStack } from './stack';
 
+// The pinned AWS SDK warns that its 2027 releases will need Node 22 (the Lambda runtime already is);
+// locally on Node 20 that warning is noise in the startup log.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const port = Number(process.env.PORT ?? 8000);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -19,9 +23,9 @@ const stack = await startLocalStack({
 });
 const endpointsFile = join(dataDir, 'endpoints.json');
 writeFileSync(endpointsFile, JSON.stringify({ url: stack.url, ...stack.endpoints, pid: process.pid }, null, 2));
-say(`auth mode  ${stack.env.AUTH_MODE}${stack.env.AUTH_MODE === 'keyed' ? ' (create keys with: npm run keys -- create)' : ' (private: no API key needed)'}`);
-say(`data       ${dataDir}`);
-say(`ready      ${stack.url}  (docs: ${stack.url}/docs)`);
+say(`${'auth mode'.padEnd(14)}${stack.env.AUTH_MODE}${stack.env.AUTH_MODE === 'keyed' ? ' (create keys with: npm run keys -- create)' : ' (private: no API key needed)'}`);
+say(`${'data'.padEnd(14)}${dataDir}`);
+say(`${'ready'.padEnd(14)}${stack.url}  (docs: ${stack.url}/docs)`);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -28,6 +28,6 @@ if (files.length === 0) {
 const res = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=600000', ...files],
-  { stdio: 'inherit', env: { LOG_LEVEL: 'warn', ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--openssl-legacy-provider'].filter(Boolean).join(' ') } },
+  { stdio: 'inherit', env: { LOG_LEVEL: 'warn', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--openssl-legacy-provider'].filter(Boolean).join(' ') } },
 );
 process.exit(res.status ?? 1);
