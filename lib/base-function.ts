@@ -130,7 +130,10 @@ export class ServiceFunction extends NodejsFunction {
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
-          afterBundling: (inputDir, outputDir) => RUNTIME_RESOLVED_MODULES.map((m) => copyIfImported(m, inputDir, outputDir)),
+          afterBundling: (inputDir, outputDir) => [
+            ...RUNTIME_RESOLVED_MODULES.map((m) => copyIfImported(m, inputDir, outputDir)),
+            pdfPageWorkerStep(inputDir, outputDir),
+          ],
         },
       },
     });
@@ -140,6 +143,34 @@ export class ServiceFunction extends NodejsFunction {
 /** Sets a variable of lambdas/config.ts on a function (bind* helpers call this next to their grant). */
 export function setConfigEnv(fn: lambda.Function, name: ConfigEnvName, value: string): void {
   fn.addEnvironment(name, value);
+}
+
+/** Source of the PDF page worker and a string of pool.ts that marks a bundle as starting it. */
+export const PDF_PAGE_WORKER = { source: 'lambdas/engine/partition/pdf/worker.ts', output: 'worker.mjs', marker: 'page worker exited' };
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * A shell step: a bundle that runs the PDF page pool (pool.ts looks for ./worker.mjs beside itself)
+ * gets the worker bundled with the same settings, so long PDFs use every vCPU on Lambda too.
+ */
+function pdfPageWorkerStep(inputDir: string, outputDir: string): string {
+  const externals = [...new Set(RUNTIME_RESOLVED_MODULES.map((m) => m.when)), ...LAMBDA_UNAVAILABLE_MODULES].map((m) => `--external:${m}`);
+  const args = [
+    join(inputDir, PDF_PAGE_WORKER.source),
+    '--bundle',
+    '--platform=node',
+    '--format=esm',
+    '--target=node22',
+    '--main-fields=module,main',
+    '--minify',
+    `--banner:js=${shellQuote(ESM_BANNER)}`,
+    ...externals,
+    `--outfile=${join(outputDir, PDF_PAGE_WORKER.output)}`,
+    '--log-level=warning',
+  ];
+  const esbuild = join(inputDir, 'node_modules', '.bin', 'esbuild');
+  return `if grep -q ${shellQuote(PDF_PAGE_WORKER.marker)} "${outputDir}/index.mjs"; then "${esbuild}" ${args.join(' ')}; fi`;
 }
 
 /** A shell step: copy a package and its dependencies into the asset when the bundle imports m.when. */

@@ -10,7 +10,8 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { RUNTIME_RESOLVED_MODULES } from '../../lib/base-function';
+import { PDF_PAGE_WORKER, RUNTIME_RESOLVED_MODULES } from '../../lib/base-function';
+import { Worker } from 'node:worker_threads';
 import { synthStack } from './synth';
 
 const skip = process.env.INFRA_SKIP_BUNDLE === '1' ? 'INFRA_SKIP_BUNDLE=1' : false;
@@ -52,6 +53,25 @@ const byHandler = (name: string) => {
   assert.ok(f, `a function with handler ${name}`);
   return f;
 };
+
+test('bundles that run the PDF page pool ship its worker, and the worker starts', { skip }, async () => {
+  const withPool = functions.filter((f) => readFileSync(join(f.dir, 'index.mjs'), 'utf8').includes(PDF_PAGE_WORKER.marker));
+  assert.ok(withPool.some((f) => f.handler === 'partition'), 'the partition function runs the pool');
+  for (const f of functions) {
+    assert.equal(existsSync(join(f.dir, PDF_PAGE_WORKER.output)), withPool.includes(f), `${f.id}: worker shipped iff the pool is bundled`);
+  }
+  const w = new Worker(join(byHandler('partition').dir, PDF_PAGE_WORKER.output));
+  try {
+    const ready = await new Promise<boolean>((resolve, reject) => {
+      w.once('message', (m: { ready?: boolean }) => resolve(Boolean(m?.ready)));
+      w.once('error', reject);
+      setTimeout(() => reject(new Error('worker did not report ready in 30 s')), 30_000).unref();
+    });
+    assert.equal(ready, true);
+  } finally {
+    await w.terminate();
+  }
+});
 
 test('every function bundle loads as ESM and exports its handler', { skip }, async () => {
   assert.ok(functions.length > 0, 'no functions in the synthesized template');
