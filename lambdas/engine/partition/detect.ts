@@ -29,7 +29,7 @@ const MIME_TYPES: Record<string, FileType> = Object.fromEntries([
   ['text/xml', 'xml'],
   ['image/jpg', 'jpg'],
   ['image/heif', 'heic'],
-  ['text/rtf', 'rtf'],
+  ['application/rtf', 'rtf'],
   ['application/x-ole-storage', 'msg'],
   ['text/tsv', 'tsv'],
 ]);

@@ -22,7 +22,7 @@ export const FILETYPE_MIME: Record<FileType, string> = {
   csv: 'text/csv',
   tsv: 'text/tab-separated-values',
   odt: 'application/vnd.oasis.opendocument.text',
-  rtf: 'application/rtf',
+  rtf: 'text/rtf',
   epub: 'application/epub',
   html: 'text/html',
   xml: 'application/xml',
