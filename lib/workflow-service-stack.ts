@@ -15,6 +15,7 @@ import { JobOrchestration, TASK_ACCESS } from './jobs';
 import { WorkQueues } from './queues';
 import { SecretsKey } from './secrets';
 import { DataBucket } from './storage';
+import { ScheduledTasks, scheduleAccess } from './schedules';
 
 export type AuthMode = 'none' | 'keyed';
 
@@ -45,6 +46,7 @@ export class WorkflowServiceStack extends Stack {
   readonly jobs: JobOrchestration;
   readonly events: ServiceEvents;
   readonly api: ServiceApi;
+  readonly schedules: ScheduledTasks;
 
   constructor(scope: Construct, id: string, props: WorkflowServiceStackProps = {}) {
     super(scope, id, props);
@@ -70,6 +72,7 @@ export class WorkflowServiceStack extends Stack {
       stateMachineArns: this.jobs.machines.map((m) => m.stateMachine.stateMachineArn),
     });
     this.api = new ServiceApi(this, 'Api', { stageName: props.stageName, functionDefaults });
+    this.schedules = new ScheduledTasks(this, 'Schedules', { functionDefaults });
 
     const bind = (fn: lambda.Function, access: RouteAccess) => {
       if (access.table) this.data.bindTable(fn, access.table);
@@ -82,6 +85,7 @@ export class WorkflowServiceStack extends Stack {
     for (const { route, fn } of this.api.routeFunctions) bind(fn, routeAccess(route));
     for (const fn of this.jobs.taskFunctions) bind(fn, TASK_ACCESS);
     for (const { definition, target } of this.events.rules) bind(target, targetAccess(definition.target));
+    for (const { definition, fn } of this.schedules.tasks) bind(fn, scheduleAccess(definition));
     // Consumers run connector checks: connector records and their secrets, nothing else.
     for (const consumer of this.queues.consumers) {
       this.data.bindTable(consumer, 'readwrite');

@@ -11,6 +11,8 @@ import { startAzurite } from './emulators/azurite';
 import { startStepFunctions } from './emulators/stepfunctions';
 import { startEventBridge } from './emulators/eventbridge';
 import { resumeUnfinishedJobs } from './recover';
+import { startSchedules } from './scheduler';
+import { SCHEDULED_TASKS } from '../lambdas/schedules';
 import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
 import { startQueuePollers } from './queue-poller';
 import { startRouter } from './router';
@@ -145,6 +147,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     const resumed = await resumeUnfinishedJobs(env.TABLE_NAME!);
     if (resumed) log(`${'jobs'.padEnd(14)}resumed ${resumed} unfinished job(s) from the last run`);
+
+    const schedules = startSchedules();
+    stops.push(schedules.stop);
+    log(row('schedules', 'timers', SCHEDULED_TASKS.map((t) => `${t.name} ${t.rate}`).join(', ')));
 
     const pollers = startQueuePollers(queueUrls, REGION);
     stops.push(pollers.stop);

@@ -138,13 +138,13 @@ export class DynamoStore implements KeyValueStore {
         new QueryCommand({
           TableName: this.tableName,
           IndexName: index?.name,
-          KeyConditionExpression: opts.startAfterSK
-            ? '#pk = :pk AND #sk BETWEEN :from AND :to'
-            : '#pk = :pk AND begins_with(#sk, :prefix)',
+          KeyConditionExpression:
+            opts.startAfterSK || opts.until ? '#pk = :pk AND #sk BETWEEN :from AND :to' : '#pk = :pk AND begins_with(#sk, :prefix)',
           ExpressionAttributeNames: { '#pk': pkName, '#sk': skName },
-          ExpressionAttributeValues: opts.startAfterSK
-            ? { ':pk': pk, ':from': opts.startAfterSK, ':to': `${skPrefix}\uffff` }
-            : { ':pk': pk, ':prefix': skPrefix },
+          ExpressionAttributeValues:
+            opts.startAfterSK || opts.until
+              ? { ':pk': pk, ':from': opts.startAfterSK ?? (skPrefix || '\u0001'), ':to': opts.until ?? `${skPrefix}\uffff` }
+              : { ':pk': pk, ':prefix': skPrefix },
           ScanIndexForward: !opts.descending,
           ExclusiveStartKey: startKey,
           Limit: opts.limit ? opts.limit + 1 : undefined,

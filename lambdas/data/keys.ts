@@ -19,6 +19,9 @@ export const keys = {
   connectionCheckPrefix: (kind: ConnectorKind, connectorId: string) => `CHECK#${kindTag(kind)}#${connectorId}#`,
   workflow: (accountId: string, id: string) => ({ PK: `ACCT#${accountId}`, SK: `WORKFLOW#${id}` }),
   workflowPrefix: 'WORKFLOW#',
+  /** GSI1 partition of scheduled workflows, sorted by `${nextRunAt}#${account}#${workflow}`. */
+  scheduleIndex: 'SCHEDULE',
+  scheduleSortKey: (nextRunAt: string, accountId: string, workflowId: string) => `${nextRunAt}#${accountId}#${workflowId}`,
   job: (accountId: string, jobId: string) => ({ PK: `ACCT#${accountId}`, SK: `JOB#${jobId}` }),
   jobPrefix: 'JOB#',
   jobFailure: (accountId: string, jobId: string, fileId: string) => ({ PK: `ACCT#${accountId}`, SK: `JOBFAIL#${jobId}#${fileId}` }),

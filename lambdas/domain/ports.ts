@@ -19,6 +19,8 @@ export interface QueryOptions {
   descending?: boolean;
   /** Exclusive start sort key for paging. */
   startAfterSK?: string;
+  /** Inclusive upper bound of the sort key (items from the prefix up to this value). */
+  until?: string;
   index?: string;
 }
 

@@ -18,3 +18,29 @@ export const SCHEDULES: Record<string, string> = {
   weekly: '0 0 * * 0',
   monthly: '0 0 1 * *',
 };
+
+/** The first run strictly after `after` (UTC) for one of the SCHEDULES values. */
+export function nextRun(schedule: string, after: Date): Date {
+  const t = new Date(after.getTime());
+  t.setUTCSeconds(0, 0);
+  const hourly = /^every (\d+) hours?$/.exec(schedule.replace('every hour', 'every 1 hour'));
+  if (schedule === 'every 15 minutes') {
+    t.setUTCMinutes(Math.floor(t.getUTCMinutes() / 15) * 15 + 15);
+  } else if (hourly) {
+    const step = Number(hourly[1]);
+    t.setUTCMinutes(0);
+    t.setUTCHours(Math.floor(t.getUTCHours() / step) * step + step);
+  } else if (schedule === 'daily') {
+    t.setUTCHours(24, 0);
+  } else if (schedule === 'weekly') {
+    t.setUTCHours(0, 0);
+    t.setUTCDate(t.getUTCDate() + (7 - t.getUTCDay()));
+  } else if (schedule === 'monthly') {
+    t.setUTCHours(0, 0);
+    t.setUTCDate(1);
+    t.setUTCMonth(t.getUTCMonth() + 1);
+  } else {
+    throw new Error(`unknown schedule ${schedule}`);
+  }
+  return t;
+}

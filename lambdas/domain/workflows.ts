@@ -5,14 +5,14 @@ import { randomUUID } from 'node:crypto';
 import type { Clock, KeyValueStore, SecretBox, StoredItem } from './ports';
 import { keepMaskedSecrets, maskNodeSecrets, sealNodeSecrets } from './node-secrets';
 import { systemClock } from './ports';
-import { NotFound, ValidationError } from './errors';
+import { Conflict, NotFound, ValidationError } from './errors';
 import type { Principal } from './auth';
 import { ENTITY, keys } from '../data/keys';
 import { planNodes, type JobNode } from './job-nodes';
 import { findTemplate } from './templates';
 import type { ConnectorService } from './connectors';
 import type { JobInformation, JobService } from './jobs';
-import { SCHEDULES, WORKFLOW_TYPES, type WorkflowType } from './workflow-constants';
+import { nextRun, SCHEDULES, WORKFLOW_TYPES, type WorkflowType } from './workflow-constants';
 
 export { WORKFLOW_TYPES, SCHEDULES, type WorkflowType };
 
@@ -96,14 +96,18 @@ export class WorkflowService {
   async create(p: Principal, input: WorkflowInput): Promise<WorkflowInformation> {
     const resolved = await this.resolve(p, input, undefined);
     const id = randomUUID();
-    const item: StoredItem = {
-      ...keys.workflow(p.accountId, id),
-      entity: ENTITY.workflow,
-      createdAt: this.clock.now().toISOString(),
-      id,
-      status: 'active',
-      ...resolved,
-    };
+    const item: StoredItem = withScheduleIndex(
+      {
+        ...keys.workflow(p.accountId, id),
+        entity: ENTITY.workflow,
+        createdAt: this.clock.now().toISOString(),
+        id,
+        status: 'active',
+        ...resolved,
+      },
+      p.accountId,
+      this.clock.now(),
+    );
     await this.store.put(item, { ifNotExists: true });
     return toInformation(item);
   }
@@ -136,7 +140,7 @@ export class WorkflowService {
   async update(p: Principal, id: string, input: WorkflowInput): Promise<WorkflowInformation> {
     const current = await this.load(p.accountId, id);
     const resolved = await this.resolve(p, input, current);
-    const item: StoredItem = { ...current, ...resolved, updatedAt: this.clock.now().toISOString() };
+    const item = withScheduleIndex({ ...current, ...resolved, updatedAt: this.clock.now().toISOString() }, p.accountId, this.clock.now());
     await this.store.put(item, { ifExists: true });
     return toInformation(item);
   }
@@ -144,7 +148,10 @@ export class WorkflowService {
   async delete(p: Principal, id: string): Promise<{ detail: string }> {
     await this.load(p.accountId, id);
     const now = this.clock.now().toISOString();
-    await this.store.update(keys.workflow(p.accountId, id), { set: { deletedAt: now, status: 'inactive', updatedAt: now } });
+    await this.store.update(keys.workflow(p.accountId, id), {
+      set: { deletedAt: now, status: 'inactive', updatedAt: now },
+      remove: ['GSI1PK', 'GSI1SK', 'nextRunAt'],
+    });
     return { detail: `Workflow with id ${id} successfully deleted.` };
   }
 
@@ -162,6 +169,48 @@ export class WorkflowService {
       },
       uploads,
     );
+  }
+
+  /**
+   * The scheduler's tick: every scheduled workflow whose next run is due gets a `scheduled` job. The
+   * next run is advanced first, conditionally on the index entry this tick read, so two overlapping
+   * ticks never launch the same run twice; a workflow whose previous job is still active skips
+   * this run (the platform's one-active-job rule).
+   */
+  async runDue(now: Date = this.clock.now()): Promise<{ workflowId: string; jobId?: string; skipped?: string }[]> {
+    const due = await this.store.queryPrefix(keys.scheduleIndex, '', { index: 'GSI1', until: `${now.toISOString()}#\uffff` });
+    const out: { workflowId: string; jobId?: string; skipped?: string }[] = [];
+    for (const wf of due) {
+      const accountId = String(wf.PK).replace(/^ACCT#/, '');
+      const next = nextRun(String(wf.schedule), now).toISOString();
+      try {
+        await this.store.update(
+          { PK: wf.PK, SK: wf.SK },
+          { set: { nextRunAt: next, GSI1SK: keys.scheduleSortKey(next, accountId, String(wf.id)) }, conditions: [{ attr: 'GSI1SK', op: 'eq', value: String(wf.GSI1SK) }] },
+        );
+      } catch (err) {
+        if (err instanceof Conflict) continue; // another tick took this run, or the workflow changed
+        throw err;
+      }
+      try {
+        const job = await this.jobs.runWorkflow(
+          { accountId, userId: 'scheduler' },
+          {
+            workflowId: String(wf.id),
+            workflowName: String(wf.name),
+            nodes: wf.nodes as JobNode[],
+            sourceId: (wf.sourceId as string | null) ?? undefined,
+            destinationId: (wf.destinationId as string | null) ?? undefined,
+            jobType: 'scheduled',
+          },
+          [],
+        );
+        out.push({ workflowId: String(wf.id), jobId: job.id });
+      } catch (err) {
+        out.push({ workflowId: String(wf.id), skipped: (err as Error).message });
+      }
+    }
+    return out;
   }
 
   /** Validates a create/update body against the current record (undefined on create). */
@@ -216,6 +265,21 @@ export class WorkflowService {
     if (!item || item.deletedAt) throw new NotFound(`Workflow with id ${id} not found`);
     return item;
   }
+}
+
+/** Scheduled, live workflows sit on GSI1 under their next run; others leave it. */
+function withScheduleIndex(item: StoredItem, accountId: string, now: Date): StoredItem {
+  const { GSI1PK: _pk, GSI1SK: _sk, nextRunAt: _next, ...rest } = item;
+  if (!item.schedule || item.deletedAt) return rest as StoredItem;
+  const unchanged = _next && item.schedule === (item as { scheduledAs?: string }).scheduledAs;
+  const next = unchanged ? String(_next) : nextRun(String(item.schedule), now).toISOString();
+  return {
+    ...rest,
+    scheduledAs: item.schedule,
+    nextRunAt: next,
+    GSI1PK: keys.scheduleIndex,
+    GSI1SK: keys.scheduleSortKey(next, accountId, String(item.id)),
+  } as StoredItem;
 }
 
 function toInformation(item: StoredItem): WorkflowInformation {

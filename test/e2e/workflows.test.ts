@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { tick } from '../../lambdas/handlers/scheduler';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
@@ -125,6 +126,35 @@ test('run reads the source, writes each result to the destination, one active jo
   }
   const jobs = await stack.call('GET', `/api/v1/jobs/?workflow_id=${wf.id}`);
   assert.deepEqual(jobs.body.map((j: { id: string }) => j.id), [run.body.id]);
+});
+
+test('a due schedule starts one scheduled job; an overlapping tick does not start it again', { skip: NEEDS_LOCAL }, async () => {
+  const wf = (
+    await stack.call('POST', '/api/v1/workflows/', {
+      body: { name: 'quarterly-hour', workflow_type: 'custom', workflow_nodes: customNodes, source_id: sourceId, destination_id: destinationId, schedule: 'every 15 minutes' },
+    })
+  ).body;
+  const now = Date.now();
+  // Not due yet: nothing starts.
+  const early = await tick({ time: new Date(now).toISOString() });
+  assert.equal(early.launched, 0);
+  const later = new Date(now + 16 * 60_000).toISOString();
+  const [first, second] = await Promise.all([tick({ time: later }), tick({ time: later })]);
+  assert.equal(first.launched + second.launched, 1, 'exactly one of two overlapping ticks launches the run');
+  const jobs = (await stack.call('GET', `/api/v1/jobs/?workflow_id=${wf.id}`)).body as { id: string; job_type: string }[];
+  assert.equal(jobs.length, 1);
+  assert.equal(jobs[0]!.job_type, 'scheduled');
+  const done = await eventually(async () => {
+    const r = await stack.call('GET', `/api/v1/jobs/${jobs[0]!.id}`);
+    return ['COMPLETED', 'FAILED'].includes(r.body.status) ? r.body : undefined;
+  }, 'scheduled job', 120_000);
+  assert.equal(done.status, 'COMPLETED');
+  // The same instant again: the next run was advanced, so nothing more starts.
+  assert.equal((await tick({ time: later })).launched, 0);
+  // Removing the schedule takes the workflow off the scheduler.
+  await stack.call('PUT', `/api/v1/workflows/${wf.id}`, { body: { schedule: null } });
+  await tick({ time: new Date(now + 48 * 60 * 60_000).toISOString() });
+  assert.equal((await stack.call('GET', `/api/v1/jobs/?workflow_id=${wf.id}`)).body.length, 1);
 });
 
 test('credentials in node settings are masked in responses and sealed at rest; a masked value sent back is kept', { skip: NEEDS_LOCAL }, async () => {

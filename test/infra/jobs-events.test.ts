@@ -12,6 +12,7 @@ import type { CfnElement } from 'aws-cdk-lib';
 import aslValidator from 'asl-validator';
 import { STATE_MACHINES } from '../../lambdas/state-machines';
 import { EVENT_RULES, EVENT_SOURCE, JOB_EVENT_TYPES, matchesPattern, type EventPattern } from '../../lambdas/events';
+import { SCHEDULED_TASKS } from '../../lambdas/schedules';
 import { PROJECT_ROOT } from '../../lib/base-function';
 import { substitute } from '../../lib/jobs';
 import { toCdkPattern } from '../../lib/events';
@@ -189,12 +190,14 @@ test('IAM: StartExecution only on the job state machine, StopExecution only on i
   assert.ok(starts > 0 && puts > 0, 'grants exist');
 });
 
-test('who may start jobs and publish events: the jobs and workflows routes, tasks, the cleanup target; each with its variable', () => {
+test('who may start jobs and publish events: the jobs and workflows routes, the workflow scheduler, tasks, the cleanup target; each with its variable', () => {
   const jobAreaRoutes = routeFns.filter((r) => ['jobs', 'workflows'].includes(r.route.handler.file) && r.route.auth !== false);
   assert.ok(jobAreaRoutes.length > 0);
   const cleanup = rules.filter((r) => r.def.target.export === 'jobExecutionEnded').map((r) => r.targetId);
   assert.equal(cleanup.length, 1);
-  const expectedStarters = new Set(jobAreaRoutes.map((r) => r.id));
+  const scheduler = stack.schedules.tasks.filter((t) => t.definition.handler.file === 'scheduler').map((t) => idOf(t.fn));
+  assert.equal(scheduler.length, 1);
+  const expectedStarters = new Set([...jobAreaRoutes.map((r) => r.id), ...scheduler]);
   const expectedPublishers = new Set([...expectedStarters, ...job.tasks.map((t) => t.id), ...cleanup]);
   for (const id of allFunctionIds) {
     const actions = new Set(statementsOfFunction(id).flatMap(actionsOf));
@@ -215,7 +218,7 @@ test('event bus: one, named after the stack', () => {
 });
 
 test('event rules: one per EVENT_RULES entry, on its bus, with its pattern (default-bus rules narrowed to our state machine)', () => {
-  template.resourceCountIs('AWS::Events::Rule', EVENT_RULES.length);
+  template.resourceCountIs('AWS::Events::Rule', EVENT_RULES.length + SCHEDULED_TASKS.length);
   assert.deepEqual(rules.map((r) => r.def.name), EVENT_RULES.map((r) => r.name));
   for (const r of rules) {
     const p = json.Resources[r.id]!.Properties;
@@ -296,4 +299,15 @@ test('substitution and pattern helpers refuse what they cannot map', () => {
   assert.throws(() => substitute(asl('prefix-${A}'), { A: 'arn:a' }), /placeholder/);
   assert.deepEqual(toCdkPattern({ source: ['x'], 'detail-type': ['y'], detail: { a: ['b'] } }), { source: ['x'], detailType: ['y'], detail: { a: ['b'] } });
   assert.throws(() => toCdkPattern({ 'detail-typo': ['y'] }), /detail-typo/);
+});
+
+test('schedule rules: one per SCHEDULED_TASKS entry with its rate, invoking its own function', () => {
+  for (const t of stack.schedules.tasks) {
+    const rule = json.Resources[idOf(t.rule)]!.Properties;
+    assert.equal(rule.ScheduleExpression, t.definition.rate);
+    assert.equal(rule.EventPattern, undefined);
+    assert.deepEqual(rule.Targets.map((x: { Arn: unknown }) => x.Arn), [getAttArn(idOf(t.fn))]);
+    assert.equal(json.Resources[idOf(t.fn)]!.Properties.Handler, `index.${t.definition.handler.export}`);
+  }
+  assert.deepEqual(stack.schedules.tasks.map((t) => t.definition.name), SCHEDULED_TASKS.map((t) => t.name));
 });

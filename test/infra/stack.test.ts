@@ -15,6 +15,7 @@ import { QUEUES } from '../../lambdas/queues';
 import { TABLE_DEFINITION } from '../../lambdas/data/table-definition';
 import { STATE_MACHINES } from '../../lambdas/state-machines';
 import { EVENT_RULES } from '../../lambdas/events';
+import { SCHEDULED_TASKS } from '../../lambdas/schedules';
 import { HANDLERS_DIR } from '../../lib/base-function';
 import { BINARY_MEDIA_TYPES, HANDLER_ACCESS, resourcePath, routeAccess } from '../../lib/api';
 import { stackPropsFromContext } from '../../lib/context';
@@ -49,7 +50,7 @@ const taskIds = stack.jobs.machines.flatMap((m) => m.tasks.map((t) => ({ label: 
 const targetIds = stack.events.rules.map((r) => ({ def: r.definition, id: fnIdOf(r.target) }));
 const TASK_COUNT = STATE_MACHINES.reduce((n, m) => n + Object.keys(m.tasks).length, 0);
 /** Functions of the service: routes, queue consumers, state machine tasks, event rule targets. */
-const OWN_FUNCTION_COUNT = ROUTES.length + QUEUES.length + TASK_COUNT + EVENT_RULES.length;
+const OWN_FUNCTION_COUNT = ROUTES.length + QUEUES.length + TASK_COUNT + EVENT_RULES.length + SCHEDULED_TASKS.length;
 /** What Step Functions needs for log delivery (vended logs): these actions take no resource ARN. */
 const SFN_LOG_DELIVERY_ACTIONS = [
   'logs:CreateLogDelivery', 'logs:GetLogDelivery', 'logs:UpdateLogDelivery', 'logs:DeleteLogDelivery', 'logs:ListLogDeliveries',
