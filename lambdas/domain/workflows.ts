@@ -11,7 +11,7 @@ import { ENTITY, keys } from '../data/keys';
 import { planNodes, type JobNode } from './job-nodes';
 import { findTemplate } from './templates';
 import type { ConnectorService } from './connectors';
-import type { JobInformation, JobService } from './jobs';
+import type { JobInformation, JobService, WorkflowRun } from './jobs';
 import { nextRun, SCHEDULES, WORKFLOW_TYPES, type WorkflowType } from './workflow-constants';
 
 export { WORKFLOW_TYPES, SCHEDULES, type WorkflowType };
@@ -156,19 +156,7 @@ export class WorkflowService {
   }
 
   async run(p: Principal, id: string, uploads: { filename: string; contentType?: string; data: Uint8Array }[]): Promise<JobInformation> {
-    const wf = await this.load(p.accountId, id);
-    return this.jobs.runWorkflow(
-      p,
-      {
-        workflowId: id,
-        workflowName: String(wf.name),
-        nodes: wf.nodes as JobNode[],
-        sourceId: (wf.sourceId as string | null) ?? undefined,
-        destinationId: (wf.destinationId as string | null) ?? undefined,
-        jobType: 'persistent',
-      },
-      uploads,
-    );
+    return this.jobs.runWorkflow(p, runOf(await this.load(p.accountId, id), 'persistent'), uploads);
   }
 
   /**
@@ -193,18 +181,7 @@ export class WorkflowService {
         throw err;
       }
       try {
-        const job = await this.jobs.runWorkflow(
-          { accountId, userId: 'scheduler' },
-          {
-            workflowId: String(wf.id),
-            workflowName: String(wf.name),
-            nodes: wf.nodes as JobNode[],
-            sourceId: (wf.sourceId as string | null) ?? undefined,
-            destinationId: (wf.destinationId as string | null) ?? undefined,
-            jobType: 'scheduled',
-          },
-          [],
-        );
+        const job = await this.jobs.runWorkflow({ accountId, userId: 'scheduler' }, runOf(wf, 'scheduled'), []);
         out.push({ workflowId: String(wf.id), jobId: job.id });
       } catch (err) {
         out.push({ workflowId: String(wf.id), skipped: (err as Error).message });
@@ -265,6 +242,18 @@ export class WorkflowService {
     if (!item || item.deletedAt) throw new NotFound(`Workflow with id ${id} not found`);
     return item;
   }
+}
+
+/** What a stored workflow contributes to a job that runs it. */
+function runOf(wf: StoredItem, jobType: WorkflowRun['jobType']): WorkflowRun {
+  return {
+    workflowId: String(wf.id),
+    workflowName: String(wf.name),
+    nodes: wf.nodes as JobNode[],
+    sourceId: (wf.sourceId as string | null) ?? undefined,
+    destinationId: (wf.destinationId as string | null) ?? undefined,
+    jobType,
+  };
 }
 
 /** Scheduled, live workflows sit on GSI1 under their next run; others leave it. */
