@@ -17,11 +17,16 @@ import { planNodes, type JobNode } from './job-nodes';
 import type { NodeRunner } from './node-runner';
 import { findTemplate } from './templates';
 import type { ConnectorRuntime } from './connectors';
+import { log } from '../logger';
 import type { Element } from '../engine/elements';
 
 export const MAX_RUNNING_JOBS = 5;
 export const MAX_FILES_PER_JOB = 10;
 export const LAUNCH_SPACING_MS = 1000;
+/** Waiting attempts before a full gate is recounted against the slots jobs really hold. */
+export const RECOUNT_AFTER_ATTEMPTS = 3;
+/** How long a claim in flight (gate taken, job not yet flagged) counts as a held slot. */
+const CLAIM_GRACE_MS = 60_000;
 
 export type JobStatus = 'SCHEDULED' | 'IN_PROGRESS' | 'COMPLETED' | 'STOPPED' | 'FAILED';
 const TERMINAL: JobStatus[] = ['COMPLETED', 'STOPPED', 'FAILED'];
@@ -272,6 +277,8 @@ export class JobService {
       const resumable = job?.status === 'IN_PROGRESS' && job.slotHeld === true;
       return { acquired: resumable, cancelled: !resumable, files: resumable ? (job!.files as JobFile[]).map((f) => f.fileId) : [], attempt, waitSeconds };
     }
+    // Announce the claim on the job first, so a recount never misses a slot in flight.
+    await this.store.update(keys.job(input.accountId, input.jobId), { set: { claimingAt: this.clock.now().toISOString() } });
     try {
       await this.store.update(keys.gate(input.accountId), {
         add: { running: 1 },
@@ -280,12 +287,15 @@ export class JobService {
         set: { entity: ENTITY.gate },
       });
     } catch (err) {
-      if (err instanceof Conflict) return { acquired: false, cancelled: false, files: [], attempt, waitSeconds };
-      throw err;
+      if (!(err instanceof Conflict)) throw err;
+      await this.store.update(keys.job(input.accountId, input.jobId), { remove: ['claimingAt'] });
+      if (attempt >= RECOUNT_AFTER_ATTEMPTS) await this.recountGate(input.accountId);
+      return { acquired: false, cancelled: false, files: [], attempt, waitSeconds };
     }
     try {
       const updated = await this.store.update(keys.job(input.accountId, input.jobId), {
         set: { status: 'IN_PROGRESS', slotHeld: true, startedAt: this.clock.now().toISOString() },
+        remove: ['claimingAt'],
         conditions: [{ attr: 'status', op: 'eq', value: 'SCHEDULED' }],
       });
       await this.emit('job.in_progress', updated);
@@ -436,6 +446,26 @@ export class JobService {
     } catch (err) {
       if (err instanceof Conflict) throw new RateLimited('Jobs must be launched at least 1 second apart; retry shortly.', 1);
       throw err;
+    }
+  }
+
+  /**
+   * Self-healing of the gate: if the counter says more slots are taken than jobs hold (a process
+   * died between clearing a job's flag and decrementing the counter), set it to the true count,
+   * conditionally on it not having moved meanwhile. Claims in flight count as held.
+   */
+  private async recountGate(accountId: string): Promise<void> {
+    const gate = await this.store.get(keys.gate(accountId));
+    const observed = Number(gate?.running ?? 0);
+    const cutoff = new Date(this.clock.now().getTime() - CLAIM_GRACE_MS).toISOString();
+    const jobs = await this.store.queryPrefix(keys.account(accountId), keys.jobPrefix);
+    const held = jobs.filter((j) => j.slotHeld === true || (typeof j.claimingAt === 'string' && j.claimingAt > cutoff)).length;
+    if (held >= observed) return;
+    try {
+      await this.store.update(keys.gate(accountId), { set: { running: held }, conditions: [{ attr: 'running', op: 'eq', value: observed }] });
+      log.warn('job gate recounted: the counter had leaked slots', { accountId, counter: observed, held });
+    } catch (err) {
+      if (!(err instanceof Conflict)) throw err;
     }
   }
 

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DynamoDBClient, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { eventually, NEEDS_LOCAL, REMOTE, startTestStack, type TestStack } from '../support/local-stack';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
@@ -126,13 +126,27 @@ test('launches closer than one second apart are rate limited with a 429', async 
 
 test('with five jobs running a new job stays SCHEDULED, then runs when a slot frees; cancel stops a waiting job', { skip: NEEDS_LOCAL }, async () => {
   const ddb = new DynamoDBClient({ region: 'us-east-1', endpoint: stack.endpoints.dynamodb });
+  const table = stack.env.TABLE_NAME;
   const setRunning = (n: number) =>
     ddb.send(
       new UpdateItemCommand({
-        TableName: stack.env.TABLE_NAME,
+        TableName: table,
         Key: { PK: { S: 'ACCT#default' }, SK: { S: 'GATE' } },
         UpdateExpression: 'SET running = :n',
         ExpressionAttributeValues: { ':n': { N: String(n) } },
+      }),
+    );
+  // Five jobs that hold a slot (as the gate's recount sees them).
+  const holders = Array.from({ length: 5 }, (_, i) => `00000000-0000-4000-8000-00000000000${i}`);
+  const hold = (id: string, held: boolean) =>
+    ddb.send(
+      new PutItemCommand({
+        TableName: table,
+        Item: {
+          PK: { S: 'ACCT#default' }, SK: { S: `JOB#${id}` }, entity: { S: 'Job' }, createdAt: { S: '2000-01-01T00:00:00.000Z' }, id: { S: id },
+          status: { S: held ? 'IN_PROGRESS' : 'COMPLETED' }, slotHeld: { BOOL: held }, jobType: { S: 'ephemeral' },
+          workflowId: { S: id }, workflowName: { S: 'holder' }, nodes: { L: [] }, files: { L: [] },
+        },
       }),
     );
   // Let every earlier job finish first: a finishing job releases its slot.
@@ -140,20 +154,44 @@ test('with five jobs running a new job stays SCHEDULED, then runs when a slot fr
     const jobs = (await stack.call('GET', '/api/v1/jobs/')).body as { status: string }[];
     return jobs.every((j) => ['COMPLETED', 'FAILED', 'STOPPED'].includes(j.status)) ? true : undefined;
   }, 'earlier jobs to finish', 120_000);
+  for (const id of holders) await hold(id, true);
   await setRunning(5);
   const form = () => jobForm({ template_id: 'fast_partition' }, [{ name: 'b.txt', data: Buffer.from('Waiting for a slot.'), type: 'text/plain' }]);
   const waiting = await launch(form());
   const cancelled = await launch(form());
-  await new Promise((r) => setTimeout(r, 3000));
+  // Long enough for the gate's recount (third attempt): five slots really are held, so it stays.
+  await new Promise((r) => setTimeout(r, 9000));
   assert.equal((await stack.call('GET', `/api/v1/jobs/${waiting.body.id}`)).body.status, 'SCHEDULED');
 
   const cancel = await stack.call('POST', `/api/v1/jobs/${cancelled.body.id}/cancel`);
   assert.equal(cancel.status, 200);
   assert.equal((await stack.call('GET', `/api/v1/jobs/${cancelled.body.id}`)).body.status, 'STOPPED');
 
+  // One holder finishes: its slot frees.
+  await hold(holders[0]!, false);
   await setRunning(4);
   const done = await waitForStatus(waiting.body.id, ['COMPLETED', 'FAILED']);
   assert.equal(done.status, 'COMPLETED');
+  for (const id of holders) await hold(id, false);
+  await setRunning(0);
+  ddb.destroy();
+});
+
+test('a leaked slot heals: the counter says five but no job holds one, so a waiting job recounts and runs', { skip: NEEDS_LOCAL }, async () => {
+  const ddb = new DynamoDBClient({ region: 'us-east-1', endpoint: stack.endpoints.dynamodb });
+  await ddb.send(
+    new UpdateItemCommand({
+      TableName: stack.env.TABLE_NAME,
+      Key: { PK: { S: 'ACCT#default' }, SK: { S: 'GATE' } },
+      UpdateExpression: 'SET running = :n',
+      ExpressionAttributeValues: { ':n': { N: '5' } },
+    }),
+  );
+  const job = await launch(jobForm({ template_id: 'fast_partition' }, [{ name: 'c.txt', data: Buffer.from('After the leak.'), type: 'text/plain' }]));
+  const done = await waitForStatus(job.body.id, ['COMPLETED', 'FAILED']);
+  assert.equal(done.status, 'COMPLETED');
+  const gate = await ddb.send(new GetItemCommand({ TableName: stack.env.TABLE_NAME, Key: { PK: { S: 'ACCT#default' }, SK: { S: 'GATE' } } }));
+  assert.equal(gate.Item?.running?.N, '0', 'the counter matches the held slots again');
   ddb.destroy();
 });
 
