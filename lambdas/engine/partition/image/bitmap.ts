@@ -101,9 +101,9 @@ export function bgrxToRgba(px: Uint8Array, width: number, height: number, stride
   return out;
 }
 
-/** Bilinear resize of RGBA pixels. */
-export function resizeRgba(px: Uint8Array, width: number, height: number, newW: number, newH: number): Uint8Array {
-  const out = new Uint8Array(newW * newH * 4);
+/** Bilinear resize of interleaved 8-bit pixels with `channels` samples each. */
+function resizeInterleaved(px: Uint8Array, width: number, height: number, newW: number, newH: number, channels: number): Uint8Array {
+  const out = new Uint8Array(newW * newH * channels);
   const sx = width / newW, sy = height / newH;
   for (let y = 0; y < newH; y++) {
     const fy = Math.max(0, (y + 0.5) * sy - 0.5);
@@ -115,14 +115,19 @@ export function resizeRgba(px: Uint8Array, width: number, height: number, newW: 
       const x0 = Math.min(width - 1, Math.floor(fx));
       const x1 = Math.min(width - 1, x0 + 1);
       const wx = fx - x0;
-      const a = (y0 * width + x0) * 4, b = (y0 * width + x1) * 4, c = (y1 * width + x0) * 4, d = (y1 * width + x1) * 4;
-      const o = (y * newW + x) * 4;
-      for (let k = 0; k < 4; k++) {
+      const a = (y0 * width + x0) * channels, b = (y0 * width + x1) * channels, c = (y1 * width + x0) * channels, d = (y1 * width + x1) * channels;
+      const o = (y * newW + x) * channels;
+      for (let k = 0; k < channels; k++) {
         out[o + k] = (px[a + k]! * (1 - wx) * (1 - wy) + px[b + k]! * wx * (1 - wy) + px[c + k]! * (1 - wx) * wy + px[d + k]! * wx * wy + 0.5) | 0;
       }
     }
   }
   return out;
+}
+
+/** Bilinear resize of RGBA pixels. */
+export function resizeRgba(px: Uint8Array, width: number, height: number, newW: number, newH: number): Uint8Array {
+  return resizeInterleaved(px, width, height, newW, newH, 4);
 }
 
 function pixelsToPng(pixels: Uint8Array, width: number, height: number, channels: 1 | 3, deflate: (b: Uint8Array) => Uint8Array): Uint8Array {
@@ -153,21 +158,5 @@ function pixelsToPng(pixels: Uint8Array, width: number, height: number, channels
 
 /** Bilinear resize of 8-bit gray pixels. */
 export function resizeGray(gray: Uint8Array, width: number, height: number, newW: number, newH: number): Uint8Array {
-  const out = new Uint8Array(newW * newH);
-  const sx = width / newW, sy = height / newH;
-  for (let y = 0; y < newH; y++) {
-    const fy = Math.max(0, (y + 0.5) * sy - 0.5);
-    const y0 = Math.min(height - 1, Math.floor(fy));
-    const y1 = Math.min(height - 1, y0 + 1);
-    const wy = fy - y0;
-    for (let x = 0; x < newW; x++) {
-      const fx = Math.max(0, (x + 0.5) * sx - 0.5);
-      const x0 = Math.min(width - 1, Math.floor(fx));
-      const x1 = Math.min(width - 1, x0 + 1);
-      const wx = fx - x0;
-      const a = gray[y0 * width + x0]!, b = gray[y0 * width + x1]!, c = gray[y1 * width + x0]!, d = gray[y1 * width + x1]!;
-      out[y * newW + x] = (a * (1 - wx) * (1 - wy) + b * wx * (1 - wy) + c * (1 - wx) * wy + d * wx * wy + 0.5) | 0;
-    }
-  }
-  return out;
+  return resizeInterleaved(gray, width, height, newW, newH, 1);
 }
