@@ -1,7 +1,7 @@
 // The document element model shared by the partition, chunking and embedding engines.
 // Mirrors the open-source `unstructured` library's element JSON (type, element_id, text, metadata,
 // optional embeddings). Metadata is sparse: absent keys are omitted, never null.
-import { createHash, randomUUID } from 'node:crypto';
+import crypto, { createHash, randomUUID } from 'node:crypto';
 
 export const ELEMENT_TYPES = [
   'Title',
@@ -78,6 +78,12 @@ export interface Element {
   checked?: boolean;
 }
 
+// -- crypto.hash (Node >= 20.12) is the one-shot digest: several times cheaper than a Hash object for short input --
+const oneShot = (crypto as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
+const sha256Hex = oneShot
+  ? (data: string) => oneShot('sha256', data, 'hex')
+  : (data: string) => createHash('sha256').update(data, 'utf8').digest('hex');
+
 /**
  * The open-source library's deterministic id: first 32 hex chars of SHA-256 over
  * `${filename}${text}${page_number}${index_within_page}` (Python renders a missing value as "None").
@@ -89,7 +95,7 @@ export function hashElementId(
   indexOnPage: number,
 ): string {
   const data = `${filename ?? 'None'}${text}${pageNumber ?? 'None'}${indexOnPage}`;
-  return createHash('sha256').update(data, 'utf8').digest('hex').slice(0, 32);
+  return sha256Hex(data).slice(0, 32);
 }
 
 /**

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PDF_PAGE_WORKER, RUNTIME_RESOLVED_MODULES } from '../../lib/base-function';
 import { Worker } from 'node:worker_threads';
+import { inflateSync } from 'node:zlib';
 import { synthStack } from './synth';
 
 const skip = process.env.INFRA_SKIP_BUNDLE === '1' ? 'INFRA_SKIP_BUNDLE=1' : false;
@@ -128,6 +129,32 @@ test('the partition bundle partitions a base64 multipart PDF upload', { skip }, 
   assert.equal(res.statusCode, 200, res.body);
   const elements = JSON.parse(res.body) as { text: string; metadata: { filename: string } }[];
   assert.ok(elements.some((e) => e.text === 'Hello from the bundle' && e.metadata.filename === 'hello.pdf'), res.body);
+});
+
+test('the partition bundle chunks with orig_elements deflated on its worker threads', { skip }, async () => {
+  const fn = (await load(byHandler('partition'))).partition as Handler;
+  const boundary = 'bundle-test-boundary';
+  const text = Array.from({ length: 120 }, (_, i) => `Paragraph ${i} of the bundled chunking check, long enough to be its own chunk.`).join('\n\n');
+  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const body = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n${text}\r\n` +
+      field('chunking_strategy', 'by_title') + field('max_characters', '100') + `--${boundary}--\r\n`,
+  );
+  // -- the deflate workers are threads of this process: their start shows as a higher thread count --
+  const threads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0);
+  const before = existsSync('/proc/self/status') ? threads() : undefined;
+  const res = await fn(
+    { httpMethod: 'POST', path: '/general/v0/general', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, body: body.toString('base64'), isBase64Encoded: true },
+    ctx,
+  );
+  assert.equal(res.statusCode, 200, res.body);
+  if (before !== undefined) assert.ok(threads() > before, `deflate workers started (threads ${before} → ${threads()})`);
+  const chunks = JSON.parse(res.body) as { text: string; metadata: { orig_elements?: string } }[];
+  assert.ok(chunks.length >= 100, `${chunks.length} chunks`);
+  for (const c of chunks) {
+    const orig = JSON.parse(inflateSync(Buffer.from(c.metadata.orig_elements ?? '', 'base64')).toString('utf8')) as { text: string }[];
+    assert.equal(orig.map((e) => e.text).join('\n\n'), c.text);
+  }
 });
 
 test('the partition bundle runs OCR on an uploaded image (tesseract worker, core and traineddata shipped)', { skip }, async () => {

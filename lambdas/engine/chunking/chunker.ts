@@ -261,11 +261,16 @@ function textChunks(pc: PreChunk, split: Splitter, out: ChunkOutput): void {
   }
 }
 
+const NOT_ON_TABLE_CHUNKS = new Set([...DROPPED_FIELDS, 'text_as_html', 'orig_elements']);
+
+/** The table's metadata without dropped fields; lists copied, nested objects cloned (the input is never mutated). */
 function tableBaseMetadata(table: Element): ElementMetadata {
-  const md: ElementMetadata = structuredClone(table.metadata);
-  for (const f of DROPPED_FIELDS) delete md[f];
-  delete md.text_as_html;
-  delete md.orig_elements;
+  const md: ElementMetadata = {};
+  for (const k in table.metadata) {
+    if (NOT_ON_TABLE_CHUNKS.has(k)) continue;
+    const v = table.metadata[k];
+    md[k] = Array.isArray(v) ? v.slice() : v !== null && typeof v === 'object' ? structuredClone(v) : v;
+  }
   return md;
 }
 
@@ -273,8 +278,9 @@ type TextAndHtml = [string, string | undefined];
 
 function tableChunks(pc: PreChunk, o: ResolvedOptions, split: Splitter, out: ChunkOutput): void {
   const table = pc.elements[0]!;
-  if (!table.text || !normalizeWhitespace(table.text)) return;
-  const body = pyStrip(table.text);
+  // -- a table of whitespace only gives no chunk (pyStrip is empty exactly when normalising is) --
+  const body = table.text ? pyStrip(table.text) : '';
+  if (!body) return;
   const textWithOverlap = pc.overlapPrefix ? `${pc.overlapPrefix}\n${body}` : body;
   const rawHtml = table.metadata.text_as_html;
   const parsed = typeof rawHtml === 'string' && rawHtml.trim() ? parseHtmlTable(rawHtml) : undefined;

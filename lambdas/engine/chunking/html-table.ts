@@ -33,7 +33,10 @@ export function decodeEntities(s: string): string {
   });
 }
 
+const NEEDS_HTML_ESCAPE = /[&<>]/;
+
 export function escapeHtmlText(s: string): string {
+  if (!NEEDS_HTML_ESCAPE.test(s)) return s;
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -2,8 +2,9 @@
 // Python's `json.dumps(..., sort_keys=True)` (", "/": " separators, non-ASCII as \uXXXX), deflated with
 // zlib (level 6, the library's default) and base64-encoded. Despite the library's function name
 // ("gzipped") the bytes are a zlib stream.
-import { deflate, deflateSync, inflateSync, type ZlibOptions } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
 import type { Element, ElementMetadata } from '../elements';
+import { deflateJsonToBase64, deflateJsonsToBase64 } from './deflate-pool';
 
 /** Python json.dumps(sort_keys=True, ensure_ascii=True) for JSON-compatible values. */
 export function pyJsonDumps(v: unknown): string {
@@ -54,28 +55,48 @@ function pyNumber(n: number): string {
   return String(n).replace(/e([+-])(\d)$/, 'e$10$2');
 }
 
-/** The dict form the library serialises: type, element_id, text, metadata (sparse), embeddings, checked. */
-export function elementToDict(e: Element): Record<string, unknown> {
-  const d: Record<string, unknown> = { type: e.type, element_id: e.element_id, text: e.text, metadata: sparseMetadata(e.metadata) };
-  if (e.embeddings && e.embeddings.length) d.embeddings = e.embeddings;
-  if (e.checked !== undefined) d.checked = e.checked;
-  return d;
+/**
+ * One element in the dict form the library serialises (`Element.to_dict()`: type, element_id, text,
+ * sparse metadata, embeddings, checked), written straight to Python-style JSON with sorted keys.
+ */
+export function dumpElement(e: Element): string {
+  let s = '{';
+  let sep = '';
+  if (e.checked !== undefined) {
+    s += `"checked": ${pyJsonDumps(e.checked)}`;
+    sep = ', ';
+  }
+  s += `${sep}"element_id": ${pyJsonDumps(e.element_id)}`;
+  if (e.embeddings && e.embeddings.length) s += `, "embeddings": ${pyJsonDumps(e.embeddings)}`;
+  s += `, "metadata": ${dumpMetadata(e.metadata)}`;
+  if (e.text !== undefined) s += `, "text": ${pyJsonDumps(e.text)}`;
+  if (e.type !== undefined) s += `, "type": ${pyJsonDumps(e.type)}`;
+  return `${s}}`;
 }
 
 /** Metadata as `ElementMetadata.to_dict()` emits it: no null, empty list or empty dict; orig_elements removed. */
-function sparseMetadata(md: ElementMetadata): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k in md) {
+function dumpMetadata(md: ElementMetadata): string {
+  const keys = Object.keys(md).sort();
+  let s = '{';
+  let sep = '';
+  for (const k of keys) {
     if (k === 'orig_elements') continue;
     let v = md[k];
     if (v === undefined || v === null) continue;
-    if (Array.isArray(v) && v.length === 0) continue;
-    if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) continue;
-    // -- the library rounds coordinates to 2 decimals before serialising orig_elements --
-    if (k === 'coordinates') v = roundCoordinates(v as Record<string, unknown>);
-    out[k] = v;
+    if (typeof v === 'object') {
+      if (Array.isArray(v) ? v.length === 0 : isEmptyObject(v)) continue;
+      // -- the library rounds coordinates to 2 decimals before serialising orig_elements --
+      if (k === 'coordinates') v = roundCoordinates(v as Record<string, unknown>);
+    }
+    s += `${sep}${pyString(k)}: ${pyJsonDumps(v)}`;
+    sep = ', ';
   }
-  return out;
+  return `${s}}`;
+}
+
+function isEmptyObject(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
 }
 
 function roundCoordinates(c: Record<string, unknown>): Record<string, unknown> {
@@ -84,32 +105,15 @@ function roundCoordinates(c: Record<string, unknown>): Record<string, unknown> {
   return { ...c, points: pts.map((p) => (Array.isArray(p) ? p.map((x) => (typeof x === 'number' ? Math.round(x * 100) / 100 : x)) : p)) };
 }
 
-function jsonBytes(elements: readonly Element[]): Buffer {
-  return Buffer.from(pyJsonDumps(elements.map(elementToDict)), 'utf8');
-}
-
-/**
- * Per-call zlib set-up dominates for chunk-sized payloads: a window just big enough for the payload,
- * a matching hash size and an output buffer near the expected compressed size make each call
- * 1.5-2x cheaper. Any inflater reads the result (the window size is in the zlib header).
- */
-function zlibOptions(size: number): ZlibOptions {
-  const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(size + 262))));
-  const chunkSize = Math.min(16384, Math.max(512, 2 ** Math.ceil(Math.log2(size / 2 + 64))));
-  return { windowBits, memLevel: windowBits >= 14 ? 8 : 5, chunkSize };
+/** The JSON the library compresses: `json.dumps([e.to_dict() for e in elements], sort_keys=True)`. Pure ASCII. */
+export function originalsJson(elements: readonly Element[]): string {
+  let s = '[';
+  for (let i = 0; i < elements.length; i++) s += (i ? ', ' : '') + dumpElement(elements[i]!);
+  return `${s}]`;
 }
 
 export function encodeOrigElements(elements: readonly Element[]): string {
-  const bytes = jsonBytes(elements);
-  return deflateSync(bytes, zlibOptions(bytes.length)).toString('base64');
-}
-
-/** As encodeOrigElements, compressing on the libuv thread pool. */
-export function encodeOrigElementsAsync(elements: readonly Element[]): Promise<string> {
-  const bytes = jsonBytes(elements);
-  return new Promise((resolve, reject) => {
-    deflate(bytes, zlibOptions(bytes.length), (err, out) => (err ? reject(err) : resolve(out.toString('base64'))));
-  });
+  return deflateJsonToBase64(originalsJson(elements));
 }
 
 /** Sets `metadata.orig_elements` on each chunk from its sources, encoding each shared source list once. */
@@ -127,10 +131,10 @@ export function attachOrigElements(chunks: Element[], sources: Element[][]): voi
 }
 
 /**
- * As attachOrigElements with compression off the main thread (`inFlight` at a time): the event loop
- * stays responsive and compression overlaps the JSON work on machines with more than one core.
+ * As attachOrigElements with the compression on worker threads (deflate-pool.ts): the JSON of the next
+ * chunks is built while earlier ones are being deflated, and the event loop stays free meanwhile.
  */
-export async function attachOrigElementsAsync(chunks: Element[], sources: Element[][], inFlight = 8): Promise<void> {
+export async function attachOrigElementsAsync(chunks: Element[], sources: Element[][]): Promise<void> {
   const groups: [Element[], number[]][] = [];
   for (let i = 0; i < chunks.length; i++) {
     const src = sources[i]!;
@@ -138,15 +142,12 @@ export async function attachOrigElementsAsync(chunks: Element[], sources: Elemen
     if (g && g[0] === src) g[1].push(i);
     else groups.push([src, [i]]);
   }
-  let next = 0;
-  const worker = async () => {
-    while (next < groups.length) {
-      const [src, idx] = groups[next++]!;
-      const encoded = await encodeOrigElementsAsync(src);
-      for (const i of idx) chunks[i]!.metadata.orig_elements = encoded;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(inFlight, groups.length) }, worker));
+  const encoded = await deflateJsonsToBase64((function* () {
+    for (const [src] of groups) yield originalsJson(src);
+  })(), groups.length);
+  groups.forEach(([, idx], g) => {
+    for (const i of idx) chunks[i]!.metadata.orig_elements = encoded[g]!;
+  });
 }
 
 /** Inverse of `encodeOrigElements` (accepts the library's output too). */
