@@ -59,7 +59,7 @@ parentPort.on('message', (m) => {
 parentPort.postMessage({ ready: true });
 `;
 
-/** Workers: CHUNK_DEFLATE_WORKERS (0 = deflate in-thread), else one per core, at most 4. */
+/** Workers: CHUNK_DEFLATE_WORKERS (0 = deflate in-thread), else one per core, at most 4; none on one core (no gain, only overhead). */
 export function deflateWorkerCount(): number {
   return poolSize();
 }
@@ -67,7 +67,8 @@ export function deflateWorkerCount(): number {
 function poolSize(): number {
   const v = process.env.CHUNK_DEFLATE_WORKERS;
   if (v !== undefined && v !== '' && Number.isFinite(Number(v))) return Math.max(0, Math.floor(Number(v)));
-  return Math.min(4, availableParallelism());
+  const cores = availableParallelism();
+  return cores < 2 ? 0 : Math.min(4, cores);
 }
 
 /** Below this many payloads a call deflates in-thread: the round trips would cost more than they save. */
