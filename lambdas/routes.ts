@@ -29,6 +29,16 @@ import {
 } from './schemas/jobs';
 import { CreateWorkflow, RunWorkflowForm, UpdateWorkflow, WorkflowIdParams, WorkflowInformation, WorkflowListQuery } from './schemas/workflows';
 import type { MultipartLimits } from './http/multipart';
+import {
+  MarkReadRequest,
+  MarkReadResponse,
+  NotificationIdParams,
+  NotificationListQuery,
+  NotificationListResponse,
+  NotificationResponse,
+  UnreadCountQuery,
+  UnreadCountResponse,
+} from './schemas/notifications';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -184,6 +194,29 @@ export const ROUTES: RouteDefinition[] = [
     operationId: 'get_template', method: 'GET', path: '/api/v1/templates/{template_id}', tag: 'templates',
     summary: 'Get a template with its nodes', handler: { file: 'templates', export: 'getTemplate' }, params: TemplateIdParams, response: TemplateDetail,
   },
+  // ---- Notifications (spec §4.7): no trailing slash (api-shapes); the fixed paths precede
+  // {notification_id} so the local router matches them first (API Gateway prefers them anyway).
+  {
+    operationId: 'list_notifications', method: 'GET', path: '/api/v1/notifications', tag: 'notifications',
+    summary: 'List notifications, newest first (cursor paging)', handler: { file: 'notifications', export: 'listNotifications' },
+    query: NotificationListQuery, response: NotificationListResponse,
+  },
+  {
+    operationId: 'get_unread_count', method: 'GET', path: '/api/v1/notifications/unread-count', tag: 'notifications',
+    summary: 'Unread notifications of the current user', handler: { file: 'notifications', export: 'getUnreadCount' },
+    query: UnreadCountQuery, response: UnreadCountResponse,
+  },
+  {
+    operationId: 'mark_notifications_read', method: 'POST', path: '/api/v1/notifications/mark-read', tag: 'notifications',
+    summary: 'Mark notifications read (by ids, before a time, or all)', handler: { file: 'notifications', export: 'markNotificationsRead' },
+    body: MarkReadRequest, response: MarkReadResponse,
+  },
+  {
+    operationId: 'get_notification', method: 'GET', path: '/api/v1/notifications/{notification_id}', tag: 'notifications',
+    summary: 'Get a notification', handler: { file: 'notifications', export: 'getNotification' },
+    params: NotificationIdParams, response: NotificationResponse,
+  },
+  // ---- end notifications
   {
     operationId: 'partition', method: 'POST', path: '/general/v0/general', tag: 'general',
     summary: 'Partition a document into elements', handler: { file: 'partition', export: 'partition' },

@@ -55,6 +55,8 @@ export const HANDLER_ACCESS: Record<string, RouteAccess> = {
   // executions of the job state machine, announced (job.scheduled, job.stopped) on the service bus.
   jobs: { table: 'readwrite', bucket: 'readwrite', secrets: true, jobs: true, publisher: true },
   workflows: { table: 'readwrite', bucket: 'readwrite', secrets: true, jobs: true, publisher: true },
+  // Notification inboxes; KMS opens the sealed cursor-signing key (created on first use).
+  notifications: { table: 'readwrite', secrets: true },
 };
 /** For a handler module not listed above (the stack test fails until it is listed). */
 const UNLISTED_DEFAULT: RouteAccess = { table: 'readwrite', secrets: true, producer: true };

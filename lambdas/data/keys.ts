@@ -30,6 +30,32 @@ export const keys = {
   gate: (accountId: string) => ({ PK: `ACCT#${accountId}`, SK: 'GATE' }),
   /** Notifications of an account, time-ordered (ULID sort ids); read flags are per user. */
   notification: (accountId: string, sortId: string) => ({ PK: `ACCT#${accountId}#NOTES`, SK: `NOTE#${sortId}` }),
+  // Notification channels (spec §4.6): one partition per account; the scope is part of the sort
+  // key, so a scope's list (≤ 50) and the fan-out of an event (account scope + one workflow scope)
+  // are prefix queries. A per-scope counter item enforces the 50-channel limit atomically.
+  channel: (accountId: string, scope: string, id: string) => ({ PK: `ACCT#${accountId}`, SK: `CHANNEL#${scope}#${id}` }),
+  channelPrefix: (scope: string) => `CHANNEL#${scope}#`,
+  channelCount: (accountId: string, scope: string) => ({ PK: `ACCT#${accountId}`, SK: `CHANNELCOUNT#${scope}` }),
+  /** Channel scopes: the whole account, or one workflow. */
+  accountScope: 'ACCOUNT',
+  workflowScope: (workflowId: string) => `WF#${workflowId}`,
+  // ---- notification inboxes (per user; spec §4.7) ----
+  /** A user's inbox partition: items `NOTE#<id>` (ids are time-ordered, so SK order = time order) and counters. */
+  inbox: (accountId: string, userId: string) => `ACCT#${accountId}#USER#${userId}#INBOX`,
+  inboxItem: (accountId: string, userId: string, id: string) => ({ PK: `ACCT#${accountId}#USER#${userId}#INBOX`, SK: `NOTE#${id}` }),
+  inboxPrefix: 'NOTE#',
+  inboxSortKey: (id: string) => `NOTE#${id}`,
+  /** GSI2 partition (sparse): only unread items carry GSI2PK/GSI2SK; marking read removes them. */
+  inboxUnreadIndex: (accountId: string, userId: string) => `ACCT#${accountId}#USER#${userId}#UNREAD`,
+  /** GSI1 partition of a user's items of one workflow (items without a workflow are not indexed). */
+  inboxWorkflowIndex: (accountId: string, userId: string, workflowId: string) => `ACCT#${accountId}#USER#${userId}#WF#${workflowId}`,
+  /** Unread counters: one per user, one per (user, workflow); attribute `unread`. */
+  unreadCounter: (accountId: string, userId: string, workflowId?: string | null) => ({
+    PK: `ACCT#${accountId}#USER#${userId}#INBOX`,
+    SK: workflowId ? `UNREAD#WF#${workflowId}` : 'UNREAD',
+  }),
+  /** The deployment's cursor-signing key, sealed by the secret box (not tenant data). */
+  notificationCursorKey: { PK: 'SYSTEM#NOTIFICATIONS', SK: 'CURSOR_KEY' },
   /** API keys are looked up by hash before the account is known. */
   apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
   apiKeyIndex: (accountId: string, keyId: string) => ({ PK: `ACCT#${accountId}`, SK: `APIKEYREF#${keyId}` }),
@@ -47,4 +73,9 @@ export const ENTITY = {
   jobFailure: 'JobFailure',
   gate: 'Gate',
   notification: 'Notification',
+  inboxNotification: 'InboxNotification',
+  unreadCounter: 'UnreadCounter',
+  cursorKey: 'CursorKey',
+  channel: 'Channel',
+  channelCount: 'ChannelCount',
 } as const;

@@ -2,9 +2,13 @@
 import { resetCore } from './core';
 import { resetConnectorServices } from './connectors';
 import { resetJobServices } from './jobs';
+import { resetChannelServices } from './channels';
+import { resetNotificationServices } from './notifications';
 
 export function resetServices(): void {
   resetCore();
   resetConnectorServices();
   resetJobServices();
+  resetChannelServices();
+  resetNotificationServices();
 }

@@ -10,6 +10,7 @@ import type { Orchestrator } from '../domain/ports';
 import { lazySecretBox } from '../adapters/secret-box';
 import type { NodeRunner } from '../domain/node-runner';
 import { coreStore } from './core';
+import { accountAudience } from './notifications';
 import { connectorService } from './connectors';
 
 let jobs: JobService | undefined;
@@ -51,7 +52,7 @@ export function workflowService(): WorkflowService {
 }
 
 export function notificationRecorder(): NotificationRecorder {
-  return (notifications ??= new NotificationRecorder(coreStore()));
+  return (notifications ??= new NotificationRecorder(coreStore(), accountAudience));
 }
 
 export function resetJobServices(): void {

@@ -1,12 +1,21 @@
-// Recording job events as notifications against dynalite: a redelivered event is stored once.
+// Recording job events as notifications against dynalite: a redelivered event is stored once, lands
+// once in every user's inbox and is counted once; marking read keeps the counters exact even when
+// the same ids are marked concurrently; cursors are signed and bound to their user.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DynamoStore } from '../../lambdas/adapters/dynamo-store';
 import { startTestTable } from '../support/dynamo';
-import { NotificationRecorder } from '../../lambdas/domain/notifications';
+import { NotificationRecorder, notificationIdFor } from '../../lambdas/domain/notifications';
+import { NotificationInbox } from '../../lambdas/domain/notification-inbox';
+import { CursorSigner, storedCursorKey } from '../../lambdas/domain/cursor';
+import { ValidationError } from '../../lambdas/domain/errors';
+import type { SecretBox } from '../../lambdas/domain/ports';
 
 let stop: () => Promise<void>;
 let store: DynamoStore;
+
+// A reversible stand-in for the secret box (the real ones are tested elsewhere).
+const box: SecretBox = { seal: async (v) => `t:${Buffer.from(v).toString('hex')}`, open: async (s) => Buffer.from(s.slice(2), 'hex').toString() };
 
 before(async () => {
   ({ store, stop } = await startTestTable('notes-test'));
@@ -14,6 +23,8 @@ before(async () => {
 after(async () => {
   await stop();
 });
+
+const UUID7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 test('the same event delivered twice is one notification; other events are separate', async () => {
   const rec = new NotificationRecorder(store);
@@ -24,11 +35,64 @@ test('the same event delivered twice is one notification; other events are separ
   const id3 = await rec.record('evt-2', 'job.failed', { ...detail, status: 'FAILED' }, at);
   assert.equal(id1, id2);
   assert.notEqual(id1, id3);
-  assert.match(id1, /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.match(id1, UUID7);
   const items = await store.queryPrefix('ACCT#a1#NOTES', 'NOTE#');
   assert.equal(items.length, 2);
   const completed = items.find((i) => i.id === id1)!;
   assert.equal(completed.eventType, 'job.completed');
   assert.deepEqual(completed.payload, { job_id: 'j1', workflow_id: 'w1', status: 'COMPLETED' });
   assert.equal(completed.workflowId, 'w1');
+});
+
+test('ids are time-ordered: a later event sorts after an earlier one whatever its event id', () => {
+  const ids = Array.from({ length: 50 }, (_, i) => notificationIdFor(`e-${Math.random()}`, new Date(Date.UTC(2026, 0, 1) + i * 7)));
+  assert.deepEqual([...ids].sort(), ids);
+  assert.equal(notificationIdFor('same', new Date(5)), notificationIdFor('same', new Date(5)));
+});
+
+test('a redelivered event lands once in each inbox and bumps the unread counters once', async () => {
+  const rec = new NotificationRecorder(store, async () => ['u1', 'u2', 'u1']);
+  const inbox = new NotificationInbox(store, new CursorSigner(storedCursorKey(store, box)));
+  const at = new Date('2026-11-21T11:00:00Z');
+  const detail = { account_id: 'a2', job_id: 'j1', workflow_id: 'w1', status: 'COMPLETED' };
+  await Promise.all([rec.record('evt-r', 'job.completed', detail, at), rec.record('evt-r', 'job.completed', detail, at)]);
+  await rec.record('evt-r', 'job.completed', detail, at);
+  await rec.record('evt-s', 'job.scheduled', { account_id: 'a2', job_id: 'j2', workflow_id: null }, at);
+  for (const userId of ['u1', 'u2']) {
+    const p = { accountId: 'a2', userId };
+    assert.deepEqual(await inbox.unreadCount(p), { unread_count: 2 });
+    assert.deepEqual(await inbox.unreadCount(p, 'w1'), { unread_count: 1 });
+    const list = await inbox.list(p, { limit: 50, unread_only: false });
+    assert.equal(list.events.length, 2);
+  }
+  assert.deepEqual(await inbox.unreadCount({ accountId: 'a2', userId: 'u3' }), { unread_count: 0 });
+});
+
+test('concurrent mark-read of the same ids flips each once; counters stay exact', async () => {
+  const rec = new NotificationRecorder(store, async () => ['u1']);
+  const inbox = new NotificationInbox(store, new CursorSigner(storedCursorKey(store, box)));
+  const p = { accountId: 'a3', userId: 'u1' };
+  const ids: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    ids.push(await rec.record(`c-${i}`, 'job.completed', { account_id: 'a3', workflow_id: i % 2 ? 'w1' : 'w2' }, new Date(Date.UTC(2026, 0, 1, 0, 0, i))));
+  }
+  const results = await Promise.all([1, 2, 3].map(() => inbox.markRead(p, { notification_ids: ids.slice(0, 20) })));
+  assert.equal(results.reduce((n, r) => n + r.marked_count, 0), 20);
+  assert.deepEqual(await inbox.unreadCount(p), { unread_count: 10 });
+  assert.deepEqual(await inbox.unreadCount(p, 'w1'), { unread_count: 5 });
+  assert.deepEqual(await inbox.unreadCount(p, 'w2'), { unread_count: 5 });
+});
+
+test('cursors are signed and bound to their user', async () => {
+  const signer = new CursorSigner(storedCursorKey(store, box));
+  const again = new CursorSigner(storedCursorKey(store, box));
+  const alice = { accountId: 'a', userId: 'alice' };
+  const c = await signer.sign(alice, 'NOTE#x');
+  assert.equal(await again.verify(alice, c), 'NOTE#x', 'a second process shares the stored key');
+  await assert.rejects(signer.verify({ accountId: 'a', userId: 'bob' }, c), ValidationError);
+  const [body, mac] = c.split('.');
+  const forged = Buffer.from(JSON.stringify({ a: 'a', u: 'alice', p: 'NOTE#y' })).toString('base64url');
+  await assert.rejects(signer.verify(alice, `${forged}.${mac}`), ValidationError);
+  await assert.rejects(signer.verify(alice, `${body}.${mac}x`), ValidationError);
+  await assert.rejects(signer.verify(alice, 'garbage'), ValidationError);
 });
