@@ -21,6 +21,15 @@ const schema = z.object({
   /** Largest accepted request body in bytes (API Gateway itself caps at 10 MB on AWS). */
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 51 * 1024 * 1024),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  // Notification channels: delivery queue, SES sender, webhook TLS trust, timeout and back-off.
+  NOTIFICATION_DELIVERY_QUEUE_URL: z.string().optional(),
+  /** From address of channel e-mails (an SES-verified identity on AWS). */
+  SES_FROM_ADDRESS: z.string().min(3).default('notifications@wps.local'),
+  /** Extra PEM CA bundle webhook deliveries trust besides the system roots (self-signed test servers). */
+  WEBHOOK_CA_FILE: z.string().optional(),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** First retry delay of a failed delivery; doubled per attempt (capped at 900 s). */
+  NOTIFICATION_RETRY_BASE_SECONDS: z.coerce.number().int().min(0).default(30),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -27,6 +27,13 @@ export const EVENT_RULES: EventRule[] = [
     target: { file: 'events', export: 'recordNotification' },
   },
   {
+    // Notification channels (spec §6): queue one delivery per listening webhook/email channel.
+    name: 'deliver-to-channels',
+    bus: 'service',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': [...JOB_EVENT_TYPES] },
+    target: { file: 'channel-delivery', export: 'fanOutToChannels' },
+  },
+  {
     // A job execution that ended abnormally (crash, timeout, abort) must not keep its run slot.
     name: 'job-execution-ended',
     bus: 'default',

@@ -20,4 +20,13 @@ export const QUEUES: QueueDefinition[] = [
     maxReceiveCount: 3,
     visibilityTimeoutSeconds: 60,
   },
+  {
+    // One message per (channel, event). A failed delivery is hidden for a growing back-off
+    // (NOTIFICATION_RETRY_BASE_SECONDS · 2^(n-1), capped at 900 s) and dead-lettered after 8 receives.
+    name: 'notification-deliveries',
+    urlEnv: 'NOTIFICATION_DELIVERY_QUEUE_URL',
+    handler: { file: 'channel-delivery', export: 'deliverChannelNotification' },
+    maxReceiveCount: 8,
+    visibilityTimeoutSeconds: 60,
+  },
 ];

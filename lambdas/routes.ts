@@ -30,6 +30,17 @@ import {
 import { CreateWorkflow, RunWorkflowForm, UpdateWorkflow, WorkflowIdParams, WorkflowInformation, WorkflowListQuery } from './schemas/workflows';
 import type { MultipartLimits } from './http/multipart';
 import {
+  ChannelIdParams,
+  ChannelListQuery,
+  ChannelListResponse,
+  ChannelResponse,
+  CreateChannelRequest,
+  UpdateChannelRequest,
+  VerifyChannelRequest,
+  WorkflowChannelIdParams,
+  WorkflowChannelListParams,
+} from './schemas/channels';
+import {
   MarkReadRequest,
   MarkReadResponse,
   NotificationIdParams,
@@ -109,6 +120,48 @@ function connectorRoutes(kind: 'source' | 'destination'): RouteDefinition[] {
       operationId: `get_connection_check_${plural}`, method: 'GET', path: `/api/v1/${plural}/{${idName}}/connection-check`, tag,
       summary: `Latest connection check of a ${kind}`, handler: { file, export: `get${Kind}Check` },
       params: idParams, response: DagNodeConnectionCheck,
+    },
+  ];
+}
+
+/** Notification channels (spec §4.6): the same six operations per scope, paths without a trailing slash. */
+function channelRoutes(scope: 'account' | 'workflow'): RouteDefinition[] {
+  const base = scope === 'account' ? '/api/v1/notifications/channels' : '/api/v1/workflows/{workflow_id}/notifications/channels';
+  const op = scope === 'account' ? '' : 'workflow_';
+  const fn = scope === 'account' ? '' : 'Workflow';
+  const where = scope === 'account' ? 'of the account (hears every workflow)' : 'of one workflow';
+  const listParams = scope === 'account' ? undefined : WorkflowChannelListParams;
+  const idParams = scope === 'account' ? ChannelIdParams : WorkflowChannelIdParams;
+  const file = 'channels';
+  const tag = 'notification-channels';
+  return [
+    {
+      operationId: `create_${op}channel`, method: 'POST', path: base, tag, status: 201,
+      summary: `Create a webhook or email channel ${where}`, handler: { file, export: `create${fn}Channel` },
+      params: listParams, body: CreateChannelRequest, response: ChannelResponse,
+    },
+    {
+      operationId: `list_${op}channels`, method: 'GET', path: base, tag,
+      summary: `List channels ${where}`, handler: { file, export: `list${fn}Channels` },
+      params: listParams, query: ChannelListQuery, response: ChannelListResponse,
+    },
+    {
+      operationId: `get_${op}channel`, method: 'GET', path: `${base}/{channel_id}`, tag,
+      summary: `Get a channel ${where}`, handler: { file, export: `get${fn}Channel` }, params: idParams, response: ChannelResponse,
+    },
+    {
+      operationId: `update_${op}channel`, method: 'PATCH', path: `${base}/{channel_id}`, tag,
+      summary: `Update a channel ${where} (only the fields sent)`, handler: { file, export: `update${fn}Channel` },
+      params: idParams, body: UpdateChannelRequest, response: ChannelResponse,
+    },
+    {
+      operationId: `delete_${op}channel`, method: 'DELETE', path: `${base}/{channel_id}`, tag, status: 204,
+      summary: `Delete a channel ${where}`, handler: { file, export: `delete${fn}Channel` }, params: idParams,
+    },
+    {
+      operationId: `verify_${op}channel`, method: 'POST', path: `${base}/{channel_id}/verify`, tag, status: 204,
+      summary: `Verify an email channel ${where} with the emailed six-digit code`, handler: { file, export: `verify${fn}Channel` },
+      params: idParams, body: VerifyChannelRequest,
     },
   ];
 }
@@ -194,6 +247,11 @@ export const ROUTES: RouteDefinition[] = [
     operationId: 'get_template', method: 'GET', path: '/api/v1/templates/{template_id}', tag: 'templates',
     summary: 'Get a template with its nodes', handler: { file: 'templates', export: 'getTemplate' }, params: TemplateIdParams, response: TemplateDetail,
   },
+  // ---- Notification channels (spec §4.6): before the notifications block, whose
+  // /api/v1/notifications/{notification_id} would otherwise match /api/v1/notifications/channels.
+  ...channelRoutes('account'),
+  ...channelRoutes('workflow'),
+  // ---- end notification channels
   // ---- Notifications (spec §4.7): no trailing slash (api-shapes); the fixed paths precede
   // {notification_id} so the local router matches them first (API Gateway prefers them anyway).
   {

@@ -6,6 +6,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { KMSClient } from '@aws-sdk/client-kms';
+import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { config } from '../config';
 
 let ddb: DynamoDBDocumentClient | undefined;
@@ -17,9 +18,10 @@ export function hasEndpointOverride(service: string): boolean {
 let s3: S3Client | undefined;
 let sqs: SQSClient | undefined;
 let kms: KMSClient | undefined;
+let ses: SESv2Client | undefined;
 
 export function documentClient(): DynamoDBDocumentClient {
-  ddb ??= DynamoDBDocumentClient.from(new DynamoDBClient({ region: config().AWS_REGION }), {
+  ddb ??= DynamoDBDocumentClient.from(new DynamoDBClient({ region: config().AWS_REGION, requestHandler: { httpAgent: { keepAlive: true, maxSockets: 128 }, httpsAgent: { keepAlive: true, maxSockets: 128 } } }), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
   });
   return ddb;
@@ -43,11 +45,18 @@ export function kmsClient(): KMSClient {
   return kms;
 }
 
+export function sesClient(): SESv2Client {
+  ses ??= new SESv2Client({ region: config().AWS_REGION });
+  return ses;
+}
+
 /** Forget the clients (tests that restart emulators on new ports). */
 export function resetClients(): void {
   ddb?.destroy();
   s3?.destroy();
   sqs?.destroy();
   kms?.destroy();
+  ses?.destroy();
   ddb = s3 = sqs = kms = undefined;
+  ses = undefined;
 }

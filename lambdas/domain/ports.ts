@@ -88,3 +88,13 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** Sends one plain-text e-mail (SES v2 on AWS, aws-ses-v2-local locally). */
+export interface EmailSender {
+  send(mail: { to: string; cc?: string[]; replyTo?: string[]; subject: string; text: string }): Promise<void>;
+}
+
+/** POSTs one webhook delivery over HTTPS; resolves with the response status (rejects on network errors or timeout). */
+export interface WebhookPoster {
+  post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number }>;
+}

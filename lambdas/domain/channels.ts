@@ -1,0 +1,295 @@
+// Notification channels (spec §2.6, §3, §4.6): webhook and e-mail endpoints that hear job events,
+// scoped to the account (all workflows) or to one workflow.
+//
+// - Webhook secrets (consumer-supplied 24–75 bytes, else generated) are sealed by the SecretBox and
+//   never leave this module except to sign a delivery.
+// - E-mail channels start disabled; a six-digit code goes to recipient_email. Only a salted hash of
+//   it is stored, with an expiry and an attempt limit. The right code verifies and enables the
+//   channel; a wrong one is a 400. Changing recipient_email resets verification and sends a new code.
+// - At most 50 channels per scope, enforced by a conditional counter (409 beyond it).
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Clock, EmailSender, KeyValueStore, SecretBox, StoredItem } from './ports';
+import { systemClock } from './ports';
+import { BadRequest, Conflict, NotFound, ServiceUnavailable, ValidationError } from './errors';
+import type { Principal } from './auth';
+import { ENTITY, keys } from '../data/keys';
+import type { ChannelResponseBody, CreateChannelInput, UpdateChannelInput } from '../schemas/channels';
+
+export const MAX_CHANNELS_PER_SCOPE = 50;
+export const VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000;
+export const MAX_VERIFY_ATTEMPTS = 5;
+export const EMAIL_PROVIDER = 'ses';
+
+/** Where a channel lives: the whole account, or one workflow of it. */
+export type ChannelScope = { kind: 'account' } | { kind: 'workflow'; workflowId: string };
+
+export const scopeKey = (s: ChannelScope) => (s.kind === 'account' ? keys.accountScope : keys.workflowScope(s.workflowId));
+
+interface Verification {
+  salt: string;
+  codeHash: string;
+  expiresAt: string;
+}
+
+const hashCode = (salt: string, code: string) => createHash('sha256').update(`${salt}:${code}`).digest('hex');
+
+/** A generated signing secret in the Standard Webhooks form (whsec_ + base64 of 32 random bytes). */
+export const generateWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+export function toChannelResponse(item: StoredItem): ChannelResponseBody {
+  const common = {
+    id: item.id as string,
+    event_types: item.eventTypes as string[],
+    enabled: Boolean(item.enabled),
+    description: (item.description as string | null | undefined) ?? null,
+    created_at: item.createdAt,
+    updated_at: (item.updatedAt as string | undefined) ?? item.createdAt,
+  };
+  if (item.channelType === 'webhook') return { ...common, channel_type: 'webhook', url: item.url as string };
+  return {
+    ...common,
+    channel_type: 'email',
+    email_config: {
+      provider: EMAIL_PROVIDER,
+      recipient_email: item.recipientEmail as string,
+      cc: (item.cc as string[] | null | undefined) ?? null,
+      reply_to: (item.replyTo as string | null | undefined) ?? null,
+    },
+  };
+}
+
+export class ChannelService {
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly box: SecretBox,
+    private readonly email: EmailSender,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  async create(p: Principal, scope: ChannelScope, body: CreateChannelInput): Promise<ChannelResponseBody> {
+    await this.assertScope(p.accountId, scope);
+    const sk = scopeKey(scope);
+    await this.reserveSlot(p.accountId, sk);
+    const now = this.clock.now().toISOString();
+    const id = `ep_${randomBytes(16).toString('hex')}`;
+    const base: StoredItem = {
+      ...keys.channel(p.accountId, sk, id),
+      entity: ENTITY.channel,
+      createdAt: now,
+      updatedAt: now,
+      id,
+      scope: sk,
+      workflowId: scope.kind === 'workflow' ? scope.workflowId : null,
+      channelType: body.channel_type,
+      eventTypes: body.event_types,
+      description: body.description ?? null,
+    };
+    let item: StoredItem;
+    let code: string | undefined;
+    try {
+      if (body.channel_type === 'webhook') {
+        item = {
+          ...base,
+          url: body.url,
+          enabled: body.enabled,
+          secretSealed: await this.box.seal(body.secret ?? generateWebhookSecret()),
+          customSecret: Boolean(body.secret),
+        };
+      } else {
+        const v = this.newVerification();
+        code = v.code;
+        item = {
+          ...base,
+          enabled: false,
+          verified: false,
+          recipientEmail: body.email_config.recipient_email,
+          cc: body.email_config.cc ?? null,
+          replyTo: body.email_config.reply_to ?? null,
+          verification: v.record,
+          verifyAttempts: 0,
+        };
+      }
+      await this.store.put(item, { ifNotExists: true });
+    } catch (err) {
+      await this.releaseSlot(p.accountId, sk);
+      throw err;
+    }
+    if (code) {
+      try {
+        await this.sendCode(item, code);
+      } catch (err) {
+        // Without the code the channel could never be verified: undo the create.
+        await this.store.delete(keys.channel(p.accountId, sk, id));
+        await this.releaseSlot(p.accountId, sk);
+        throw new ServiceUnavailable(`Could not send the verification code to ${String(item.recipientEmail)}: ${(err as Error).message}`);
+      }
+    }
+    return toChannelResponse(item);
+  }
+
+  async list(p: Principal, scope: ChannelScope, q: { channel_type: 'webhook' | 'email'; enabled?: boolean }): Promise<{ items: ChannelResponseBody[] }> {
+    await this.assertScope(p.accountId, scope);
+    const items = await this.store.queryPrefix(keys.account(p.accountId), keys.channelPrefix(scopeKey(scope)));
+    return {
+      items: items
+        .filter((i) => i.entity === ENTITY.channel && i.channelType === q.channel_type)
+        .filter((i) => q.enabled === undefined || Boolean(i.enabled) === q.enabled)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+        .map(toChannelResponse),
+    };
+  }
+
+  async get(p: Principal, scope: ChannelScope, id: string): Promise<ChannelResponseBody> {
+    return toChannelResponse(await this.load(p.accountId, scope, id));
+  }
+
+  async update(p: Principal, scope: ChannelScope, id: string, body: UpdateChannelInput): Promise<ChannelResponseBody> {
+    const item = await this.load(p.accountId, scope, id);
+    const type = item.channelType as 'webhook' | 'email';
+    if (body.channel_type && body.channel_type !== type) {
+      throw ValidationError.single(['body', 'channel_type'], `channel_type is immutable (this channel is ${type})`, 'value_error', body.channel_type);
+    }
+    const wrongKind = type === 'webhook' ? (['email_config'] as const) : (['url', 'secret'] as const);
+    for (const f of wrongKind) {
+      if (body[f] !== undefined && body[f] !== null) {
+        throw ValidationError.single(['body', f], `${f} does not apply to a ${type} channel`, 'value_error');
+      }
+    }
+    const set: Record<string, unknown> = { updatedAt: this.clock.now().toISOString() };
+    const remove: string[] = [];
+    if (body.description !== undefined) set.description = body.description;
+    if (body.event_types) set.eventTypes = body.event_types;
+    let code: string | undefined;
+    if (type === 'webhook') {
+      if (body.url) set.url = body.url;
+      if (typeof body.secret === 'string') {
+        set.secretSealed = await this.box.seal(body.secret === '' ? generateWebhookSecret() : body.secret);
+        set.customSecret = body.secret !== '';
+      }
+      if (typeof body.enabled === 'boolean') set.enabled = body.enabled;
+    } else {
+      const ec = body.email_config;
+      let verified = Boolean(item.verified);
+      if (ec?.recipient_email && ec.recipient_email !== item.recipientEmail) {
+        const v = this.newVerification();
+        code = v.code;
+        verified = false;
+        Object.assign(set, { recipientEmail: ec.recipient_email, verified: false, enabled: false, verification: v.record, verifyAttempts: 0 });
+      }
+      if (ec && ec.cc !== undefined) set.cc = ec.cc;
+      if (ec && ec.reply_to !== undefined) set.replyTo = ec.reply_to;
+      if (body.enabled === true && !verified) {
+        throw new Conflict('This email channel is not verified: POST the six-digit code sent to recipient_email to .../verify first');
+      }
+      if (typeof body.enabled === 'boolean') set.enabled = body.enabled;
+    }
+    const updated = await this.store.update(keys.channel(p.accountId, scopeKey(scope), id), { set, remove });
+    if (code) await this.sendCode(updated, code);
+    return toChannelResponse(updated);
+  }
+
+  async delete(p: Principal, scope: ChannelScope, id: string): Promise<void> {
+    await this.load(p.accountId, scope, id);
+    if (await this.store.delete(keys.channel(p.accountId, scopeKey(scope), id))) await this.releaseSlot(p.accountId, scopeKey(scope));
+  }
+
+  async verify(p: Principal, scope: ChannelScope, id: string, code: string): Promise<void> {
+    const item = await this.load(p.accountId, scope, id);
+    if (item.channelType !== 'email') throw new BadRequest('Only email channels are verified; webhook channels need no verification');
+    if (item.verified) return;
+    const v = item.verification as Verification | undefined;
+    const key = keys.channel(p.accountId, scopeKey(scope), id);
+    // Spend an attempt before comparing (atomically), so parallel guesses cannot exceed the limit.
+    let spent = false;
+    if (v && v.expiresAt >= this.clock.now().toISOString()) {
+      spent = await this.store
+        .update(key, { add: { verifyAttempts: 1 }, conditions: [{ or: [{ attr: 'verifyAttempts', op: 'notExists' }, { attr: 'verifyAttempts', op: 'lt', value: MAX_VERIFY_ATTEMPTS }] }] })
+        .then(() => true, (err) => {
+          if (err instanceof Conflict) return false;
+          throw err;
+        });
+    }
+    if (!v || !spent) {
+      // The old code is spent or expired: a fresh one goes out so the owner can finish.
+      const fresh = this.newVerification();
+      const updated = await this.store.update(key, { set: { verification: fresh.record, verifyAttempts: 0 } });
+      await this.sendCode(updated, fresh.code);
+      throw new BadRequest('The verification code has expired or too many wrong codes were tried; a new code has been sent to recipient_email');
+    }
+    const expected = Buffer.from(v.codeHash, 'hex');
+    const given = Buffer.from(hashCode(v.salt, code), 'hex');
+    if (!timingSafeEqual(expected, given)) {
+      const left = MAX_VERIFY_ATTEMPTS - Number(item.verifyAttempts ?? 0) - 1;
+      throw new BadRequest(`Invalid verification code (${Math.max(0, left)} attempt(s) left)`);
+    }
+    await this.store.update(key, {
+      set: { verified: true, enabled: true, verifiedAt: this.clock.now().toISOString(), updatedAt: this.clock.now().toISOString() },
+      remove: ['verification', 'verifyAttempts'],
+    });
+  }
+
+  /** Enabled channels of the account and of the event's workflow that subscribe to the event type. */
+  async listeners(accountId: string, workflowId: string | null | undefined, eventType: string): Promise<StoredItem[]> {
+    const scopes = [keys.accountScope, ...(workflowId ? [keys.workflowScope(workflowId)] : [])];
+    const found = await Promise.all(scopes.map((s) => this.store.queryPrefix(keys.account(accountId), keys.channelPrefix(s))));
+    return found
+      .flat()
+      .filter((i) => i.entity === ENTITY.channel && i.enabled && (i.eventTypes as string[]).includes(eventType))
+      .filter((i) => i.channelType === 'webhook' || i.verified);
+  }
+
+  private newVerification(): { code: string; record: Verification } {
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const salt = randomBytes(16).toString('hex');
+    return {
+      code,
+      record: { salt, codeHash: hashCode(salt, code), expiresAt: new Date(this.clock.now().getTime() + VERIFICATION_TTL_MS).toISOString() },
+    };
+  }
+
+  private async sendCode(item: StoredItem, code: string): Promise<void> {
+    await this.email.send({
+      to: item.recipientEmail as string,
+      subject: 'Verify your notification channel',
+      text: [
+        `Your verification code is ${code}`,
+        '',
+        `Channel ${String(item.id)} will deliver job notifications to this address once verified.`,
+        `Verify it with POST .../notifications/channels/${String(item.id)}/verify {"code":"${code}"}.`,
+        `The code expires in 24 hours. If you did not expect this message, ignore it.`,
+      ].join('\n'),
+    });
+  }
+
+  private async load(accountId: string, scope: ChannelScope, id: string): Promise<StoredItem> {
+    await this.assertScope(accountId, scope);
+    const item = await this.store.get(keys.channel(accountId, scopeKey(scope), id));
+    if (!item || item.entity !== ENTITY.channel) throw new NotFound(`Channel ${id} not found`);
+    return item;
+  }
+
+  /** A workflow scope must name a live workflow of the account. */
+  private async assertScope(accountId: string, scope: ChannelScope): Promise<void> {
+    if (scope.kind === 'account') return;
+    const wf = await this.store.get(keys.workflow(accountId, scope.workflowId));
+    if (!wf || wf.deletedAt) throw new NotFound(`Workflow with id ${scope.workflowId} not found`);
+  }
+
+  private async reserveSlot(accountId: string, sk: string): Promise<void> {
+    try {
+      await this.store.update(keys.channelCount(accountId, sk), {
+        set: { entity: ENTITY.channelCount, createdAt: this.clock.now().toISOString() },
+        add: { count: 1 },
+        conditions: [{ or: [{ attr: 'count', op: 'notExists' }, { attr: 'count', op: 'lt', value: MAX_CHANNELS_PER_SCOPE }] }],
+        upsert: true,
+      });
+    } catch (err) {
+      if (err instanceof Conflict) throw new Conflict(`At most ${MAX_CHANNELS_PER_SCOPE} channels per scope; delete one first`);
+      throw err;
+    }
+  }
+
+  private async releaseSlot(accountId: string, sk: string): Promise<void> {
+    await this.store.update(keys.channelCount(accountId, sk), { add: { count: -1 }, conditions: [{ attr: 'count', op: 'gt', value: 0 }] }).catch(() => undefined);
+  }
+}

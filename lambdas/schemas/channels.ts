@@ -1,0 +1,133 @@
+// Request and response schemas of the notification-channel operations (spec §2.6, §4.6;
+// api-shapes.md "Channels [SDK]"). Bodies are discriminated by channel_type; the webhook secret is
+// accepted on input only and never appears in a response shape.
+import { z } from 'zod';
+import { JOB_EVENT_TYPES } from '../events';
+import { queryBool, uuidParam } from './common';
+
+export const ChannelType = z.enum(['webhook', 'email']).meta({ id: 'ChannelType' });
+export const NotificationEventType = z.enum(JOB_EVENT_TYPES).meta({ id: 'NotificationEventType' });
+
+/** Subscribed event types: at least one, each a known event type (duplicates collapse). */
+const EventTypes = z
+  .array(NotificationEventType)
+  .min(1, { message: 'At least one event type is required' })
+  .transform((v) => [...new Set(v)]);
+
+const httpsUrl = z
+  .string()
+  .max(2048)
+  .refine(
+    (v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === 'https:' && Boolean(u.hostname);
+      } catch {
+        return false;
+      }
+    },
+    { message: 'URL must be an absolute https:// URL' },
+  );
+
+/** A consumer-supplied signing secret: 24 to 75 bytes (UTF-8). */
+const webhookSecret = z.string().refine((v) => Buffer.byteLength(v, 'utf8') >= 24 && Buffer.byteLength(v, 'utf8') <= 75, {
+  message: 'secret must be 24 to 75 bytes long',
+});
+
+const email = z.email({ message: 'value is not a valid email address' }).max(254);
+const description = z.string().max(1000).nullish();
+
+export const CreateWebhookChannelRequest = z
+  .object({
+    channel_type: z.literal('webhook'),
+    url: httpsUrl,
+    event_types: EventTypes,
+    secret: webhookSecret.nullish(),
+    description,
+    enabled: z.boolean().default(true),
+  })
+  .meta({ id: 'CreateWebhookChannelRequest' });
+
+export const CreateEmailChannelRequest = z
+  .object({
+    channel_type: z.literal('email'),
+    email_config: z.object({
+      recipient_email: email,
+      cc: z.array(email).max(10).nullish(),
+      reply_to: email.nullish(),
+    }),
+    event_types: EventTypes,
+    description,
+    enabled: z.boolean().default(true).meta({ description: 'Ignored: email channels start disabled until verified' }),
+  })
+  .meta({ id: 'CreateEmailChannelRequest' });
+
+export const CreateChannelRequest = z.discriminatedUnion('channel_type', [CreateWebhookChannelRequest, CreateEmailChannelRequest]);
+
+export const UpdateChannelRequest = z
+  .object({
+    channel_type: ChannelType.nullish(),
+    description,
+    enabled: z.boolean().nullish(),
+    event_types: EventTypes.nullish(),
+    url: httpsUrl.nullish(),
+    secret: z
+      .string()
+      .refine((v) => v === '' || (Buffer.byteLength(v, 'utf8') >= 24 && Buffer.byteLength(v, 'utf8') <= 75), {
+        message: 'secret must be 24 to 75 bytes long (an empty string removes the custom secret)',
+      })
+      .nullish(),
+    email_config: z
+      .object({ recipient_email: email.nullish(), cc: z.array(email).max(10).nullish(), reply_to: email.nullish() })
+      .nullish(),
+  })
+  .meta({ id: 'UpdateChannelRequest' });
+
+export const VerifyChannelRequest = z
+  .object({ code: z.string().regex(/^\d{6}$/, { message: 'code must be six digits' }) })
+  .meta({ id: 'VerifyChannelRequest' });
+
+export const WebhookChannelResponse = z
+  .object({
+    id: z.string().startsWith('ep_'),
+    channel_type: z.literal('webhook'),
+    url: z.string(),
+    event_types: z.array(z.string()),
+    enabled: z.boolean(),
+    description: z.string().nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .strict()
+  .meta({ id: 'WebhookChannelResponse' });
+
+export const EmailChannelResponse = z
+  .object({
+    id: z.string().startsWith('ep_'),
+    channel_type: z.literal('email'),
+    email_config: z.object({
+      provider: z.string(),
+      recipient_email: z.string(),
+      cc: z.array(z.string()).nullable(),
+      reply_to: z.string().nullable(),
+    }),
+    event_types: z.array(z.string()),
+    enabled: z.boolean(),
+    description: z.string().nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .strict()
+  .meta({ id: 'EmailChannelResponse' });
+
+export const ChannelResponse = z.discriminatedUnion('channel_type', [WebhookChannelResponse, EmailChannelResponse]);
+export const ChannelListResponse = z.object({ items: z.array(ChannelResponse) }).meta({ id: 'ChannelListResponse' });
+
+export const ChannelListQuery = z.object({ channel_type: ChannelType, enabled: queryBool.optional() });
+export const ChannelIdParams = z.object({ channel_id: z.string().min(1).max(200) });
+export const WorkflowChannelListParams = z.object({ workflow_id: uuidParam });
+export const WorkflowChannelIdParams = z.object({ workflow_id: uuidParam, channel_id: z.string().min(1).max(200) });
+
+export type CreateChannelInput = z.output<typeof CreateChannelRequest>;
+export type UpdateChannelInput = z.output<typeof UpdateChannelRequest>;
+export type ChannelResponseBody = z.output<typeof ChannelResponse>;

@@ -1,0 +1,42 @@
+// Composition root of the notification-channel area: channel CRUD/verification and delivery.
+import { config } from '../config';
+import { lazySecretBox } from '../adapters/secret-box';
+import { SqsWorkQueue } from '../adapters/sqs-queue';
+import { SesEmailSender } from '../adapters/ses-email';
+import { HttpsWebhookPoster } from '../adapters/https-webhook';
+import { ChannelService } from '../domain/channels';
+import { ChannelDelivery } from '../domain/channel-delivery';
+import type { WorkQueue } from '../domain/ports';
+import { coreStore } from './core';
+
+let channels: ChannelService | undefined;
+let delivery: ChannelDelivery | undefined;
+
+const unconfiguredQueue: WorkQueue = {
+  send: async () => {
+    throw new Error('NOTIFICATION_DELIVERY_QUEUE_URL is not configured');
+  },
+};
+
+export function channelService(): ChannelService {
+  return (channels ??= new ChannelService(coreStore(), lazySecretBox, new SesEmailSender(config().SES_FROM_ADDRESS)));
+}
+
+export function channelDelivery(): ChannelDelivery {
+  if (delivery) return delivery;
+  const c = config();
+  delivery = new ChannelDelivery(
+    coreStore(),
+    lazySecretBox,
+    channelService(),
+    c.NOTIFICATION_DELIVERY_QUEUE_URL ? new SqsWorkQueue(c.NOTIFICATION_DELIVERY_QUEUE_URL) : unconfiguredQueue,
+    new HttpsWebhookPoster(c.WEBHOOK_TIMEOUT_MS, c.WEBHOOK_CA_FILE),
+    new SesEmailSender(c.SES_FROM_ADDRESS),
+  );
+  return delivery;
+}
+
+export function resetChannelServices(): void {
+  channels = undefined;
+  delivery = undefined;
+}
