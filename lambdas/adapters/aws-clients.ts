@@ -20,6 +20,7 @@ let sqs: SQSClient | undefined;
 let kms: KMSClient | undefined;
 let ses: SESv2Client | undefined;
 
+/** Up to 128 requests in flight (the SDK's default is 50): a mark-read of 100 ids is one parallel wave. */
 export function documentClient(): DynamoDBDocumentClient {
   ddb ??= DynamoDBDocumentClient.from(new DynamoDBClient({ region: config().AWS_REGION, requestHandler: { httpAgent: { keepAlive: true, maxSockets: 128 }, httpsAgent: { keepAlive: true, maxSockets: 128 } } }), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
