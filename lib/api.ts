@@ -36,6 +36,8 @@ export interface RouteAccess {
   jobs?: boolean;
   /** Put job events on the service bus (EVENT_BUS_NAME). */
   publisher?: boolean;
+  /** Send e-mail through SES v2 (ses:SendEmail on the account's identities; SES_FROM_ADDRESS). */
+  email?: boolean;
 }
 
 /**
@@ -55,6 +57,9 @@ export const HANDLER_ACCESS: Record<string, RouteAccess> = {
   // executions of the job state machine, announced (job.scheduled, job.stopped) on the service bus.
   jobs: { table: 'readwrite', bucket: 'readwrite', secrets: true, jobs: true, publisher: true },
   workflows: { table: 'readwrite', bucket: 'readwrite', secrets: true, jobs: true, publisher: true },
+  // Notification channels: records in the table, webhook secrets sealed with KMS, verification
+  // codes e-mailed through SES.
+  channels: { table: 'readwrite', secrets: true, email: true },
   // Notification inboxes; KMS opens the sealed cursor-signing key (created on first use).
   notifications: { table: 'readwrite', secrets: true },
 };

@@ -34,6 +34,8 @@ import { pascal } from './queues';
 export const TARGET_ACCESS: Record<string, RouteAccess> = {
   'events.recordNotification': { table: 'readwrite' },
   'events.jobExecutionEnded': { table: 'readwrite', bucket: 'readwrite', secrets: true, publisher: true },
+  // Channel fan-out: reads the listening channels, queues one delivery message per channel.
+  'channel-delivery.fanOutToChannels': { table: 'read', producer: true },
 };
 
 export function targetAccess(target: EventRule['target']): RouteAccess {

@@ -9,6 +9,25 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { QUEUES, type QueueDefinition } from '../lambdas/queues';
 import { ServiceFunction, type FunctionDefaults } from './base-function';
+import type { RouteAccess } from './api';
+
+/**
+ * What each consumer may touch, by `<file>.<export>` (every consumer must be listed; the stack
+ * binds it). `ownQueueUrl`: the consumer learns its own queue's URL (in the definition's urlEnv) to
+ * delay a failed message's redelivery (ChangeMessageVisibility, granted by the event source).
+ */
+export const CONSUMER_ACCESS: Record<string, RouteAccess & { ownQueueUrl?: boolean }> = {
+  // Connection checks: connector records and their secrets, nothing else.
+  'workers.connectionCheckWorker': { table: 'readwrite', secrets: true },
+  // Channel deliveries: channel records, webhook secrets (KMS), e-mail through SES.
+  'channel-delivery.deliverChannelNotification': { table: 'read', secrets: true, email: true, ownQueueUrl: true },
+};
+
+export function consumerAccess(def: QueueDefinition): RouteAccess & { ownQueueUrl?: boolean } {
+  const access = CONSUMER_ACCESS[`${def.handler.file}.${def.handler.export}`];
+  if (!access) throw new Error(`declare what ${def.handler.file}.${def.handler.export} may touch in CONSUMER_ACCESS (lib/queues.ts)`);
+  return access;
+}
 
 export interface WorkQueue {
   definition: QueueDefinition;
@@ -57,6 +76,7 @@ export class WorkQueues extends Construct {
         ...props.functionDefaults,
       });
       consumer.addEventSource(new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true }));
+      if (consumerAccess(def).ownQueueUrl) consumer.addEnvironment(def.urlEnv, queue.queueUrl);
       this.queues.push({ definition: def, queue, deadLetterQueue, consumer });
     }
   }

@@ -16,6 +16,8 @@ import { WorkQueues } from './queues';
 import { SecretsKey } from './secrets';
 import { DataBucket } from './storage';
 import { ScheduledTasks, scheduleAccess } from './schedules';
+import { bindEmailSender } from './notifications';
+import { consumerAccess } from './queues';
 
 export type AuthMode = 'none' | 'keyed';
 
@@ -36,6 +38,8 @@ export interface WorkflowServiceStackProps extends StackProps {
   stageName?: string;
   /** Prefix of physical names (queues, state machine, event bus). Default the stack name. */
   resourcePrefix?: string;
+  /** From address of notification e-mails (a verified SES identity). Default SES_FROM_ADDRESS's default. */
+  notificationFromAddress?: string;
 }
 
 export class WorkflowServiceStack extends Stack {
@@ -81,16 +85,14 @@ export class WorkflowServiceStack extends Stack {
       if (access.producer) this.queues.bindProducer(fn);
       if (access.jobs) this.jobs.bindJobs(fn);
       if (access.publisher) this.events.bindPublisher(fn);
+      if (access.email) bindEmailSender(fn, props.notificationFromAddress);
     };
     for (const { route, fn } of this.api.routeFunctions) bind(fn, routeAccess(route));
     for (const fn of this.jobs.taskFunctions) bind(fn, TASK_ACCESS);
     for (const { definition, target } of this.events.rules) bind(target, targetAccess(definition.target));
     for (const { definition, fn } of this.schedules.tasks) bind(fn, scheduleAccess(definition));
-    // Consumers run connector checks: connector records and their secrets, nothing else.
-    for (const consumer of this.queues.consumers) {
-      this.data.bindTable(consumer, 'readwrite');
-      this.secrets.bindSecretsKey(consumer);
-    }
+    // Consumers per lib/queues.ts CONSUMER_ACCESS (connection checks, channel deliveries).
+    for (const { definition, consumer } of this.queues.queues) bind(consumer, consumerAccess(definition));
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (append /healthcheck, /api/v1/..., /general/v0/general)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });

@@ -21,6 +21,7 @@ import { BINARY_MEDIA_TYPES, HANDLER_ACCESS, resourcePath, routeAccess } from '.
 import { stackPropsFromContext } from '../../lib/context';
 import { TASK_ACCESS } from '../../lib/jobs';
 import { targetAccess } from '../../lib/events';
+import { consumerAccess } from '../../lib/queues';
 import { synthStack } from './synth';
 
 type Res = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -262,6 +263,10 @@ test('IAM: no wildcard actions; "*" resources only for X-Ray and state machine l
         assert.deepEqual(resourceList, [bucketArn, { 'Fn::Join': ['', [bucketArn, '/*']] }], where);
         assert.ok(!actions.some((a) => /^s3:(PutBucket|DeleteBucket|PutObjectAcl)/.test(a)), where);
       }
+      if (actions.some((a) => a.startsWith('ses:'))) {
+        assert.deepEqual(actions, ['ses:SendEmail'], where);
+        assert.ok(resourceList.every((r: unknown) => /:ses:.*:(identity|configuration-set)\/\*/.test(JSON.stringify(r))), where);
+      }
       if (actions.some((a) => a.startsWith('kms:'))) {
         assert.deepEqual([...actions].sort(), ['kms:Decrypt', 'kms:Encrypt'], where);
         assert.deepEqual(resourceList, [{ 'Fn::GetAtt': [keyId, 'Arn'] }], where);
@@ -272,7 +277,7 @@ test('IAM: no wildcard actions; "*" resources only for X-Ray and state machine l
 
 test('IAM: each grant comes with its variable, per the route access profile', () => {
   const queueRef = (name: string) => ({ Ref: idOf(stack.queues.queues.find((q) => q.definition.name === name)!.queue) });
-  const check = (id: string, label: string, expected: ReturnType<typeof routeAccess>) => {
+  const check = (id: string, label: string, expected: ReturnType<typeof routeAccess>, ownQueue?: string) => {
     const statements = statementsOf(id);
     const actions = new Set(statements.flatMap(actionsOf));
     const env = envOf(id);
@@ -286,9 +291,12 @@ test('IAM: each grant comes with its variable, per the route access profile', ()
     assert.deepEqual(env.BUCKET_NAME, expected.bucket ? { Ref: bucketId } : undefined, `${label}: BUCKET_NAME`);
     // Event targets also send to their own DLQ (on-failure destination); only producers reach work queues.
     const workQueueArns = stack.queues.queues.map((q) => JSON.stringify({ 'Fn::GetAtt': [idOf(q.queue), 'Arn'] }));
-    const sendsToWorkQueue = statements.some((st) => actionsOf(st).includes('sqs:SendMessage') && workQueueArns.includes(JSON.stringify(st.Resource)));
+    const sendsToWorkQueue = statements.some(
+      (st) => actionsOf(st).includes('sqs:SendMessage') && [st.Resource].flat().some((r: unknown) => workQueueArns.includes(JSON.stringify(r))),
+    );
     assert.equal(sendsToWorkQueue, Boolean(expected.producer), `${label}: send grant`);
-    for (const q of QUEUES) assert.deepEqual(env[q.urlEnv], expected.producer ? queueRef(q.name) : undefined, `${label}: ${q.urlEnv}`);
+    for (const q of QUEUES) assert.deepEqual(env[q.urlEnv], expected.producer || ownQueue === q.name ? queueRef(q.name) : undefined, `${label}: ${q.urlEnv}`);
+    assert.equal(actions.has('ses:SendEmail'), Boolean(expected.email), `${label}: SES send grant`);
     assert.equal(actions.has('states:StartExecution'), Boolean(expected.jobs), `${label}: start grant`);
     assert.equal(actions.has('states:StopExecution'), Boolean(expected.jobs), `${label}: stop grant`);
     assert.deepEqual(env.JOB_STATE_MACHINE_ARN, expected.jobs ? { Ref: idOf(stack.jobs.machine('job').stateMachine) } : undefined, `${label}: JOB_STATE_MACHINE_ARN`);
@@ -296,7 +304,10 @@ test('IAM: each grant comes with its variable, per the route access profile', ()
     assert.deepEqual(env.EVENT_BUS_NAME, expected.publisher ? { Ref: idOf(stack.events.bus) } : undefined, `${label}: EVENT_BUS_NAME`);
   };
   for (const { route, id } of routeFunctionIds) check(id, route.operationId, routeAccess(route));
-  for (const { def, id } of consumerIds) check(id, `${def.name} consumer`, { table: 'readwrite', secrets: true });
+  for (const { def, id } of consumerIds) {
+    const { ownQueueUrl, ...access } = consumerAccess(def);
+    check(id, `${def.name} consumer`, access, ownQueueUrl ? def.name : undefined);
+  }
   for (const { label, id } of taskIds) check(id, label, TASK_ACCESS);
   for (const { def, id } of targetIds) check(id, `${def.name} target`, targetAccess(def.target));
   // Every route's handler module has a declared profile; public routes touch nothing;
