@@ -96,3 +96,30 @@ test('cursors are signed and bound to their user', async () => {
   await assert.rejects(signer.verify(alice, `${body}.${mac}x`), ValidationError);
   await assert.rejects(signer.verify(alice, 'garbage'), ValidationError);
 });
+
+test("an account's audience: its keys' users, plus the default user in private mode", async () => {
+  const { resetConfig } = await import('../../lambdas/config');
+  const { resetServices } = await import('../../lambdas/services/index');
+  const { authService } = await import('../../lambdas/services/core');
+  const { accountAudience } = await import('../../lambdas/services/notifications');
+  const saved = { TABLE_NAME: process.env.TABLE_NAME, AUTH_MODE: process.env.AUTH_MODE };
+  try {
+    for (const mode of ['none', 'keyed'] as const) {
+      Object.assign(process.env, { TABLE_NAME: 'notes-test', AUTH_MODE: mode, DEFAULT_ACCOUNT_ID: 'default', DEFAULT_USER_ID: 'default' });
+      resetConfig();
+      resetServices();
+      if (mode === 'none') {
+        await authService().createKey('default', 'carol');
+        await authService().createKey('default', 'carol');
+        await authService().createKey('other', 'dan');
+      }
+      assert.deepEqual((await accountAudience('default')).sort(), mode === 'none' ? ['carol', 'default'] : ['carol']);
+      assert.deepEqual(await accountAudience('other'), ['dan']);
+      assert.deepEqual(await accountAudience('nobody'), []);
+    }
+  } finally {
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    resetConfig();
+    resetServices();
+  }
+});
