@@ -89,7 +89,7 @@ export const VerifyChannelRequest = z
 
 export const WebhookChannelResponse = z
   .object({
-    id: z.string().startsWith('ep_'),
+    id: z.string().regex(/^ep_/),
     channel_type: z.literal('webhook'),
     url: z.string(),
     event_types: z.array(z.string()),
@@ -103,7 +103,7 @@ export const WebhookChannelResponse = z
 
 export const EmailChannelResponse = z
   .object({
-    id: z.string().startsWith('ep_'),
+    id: z.string().regex(/^ep_/),
     channel_type: z.literal('email'),
     email_config: z.object({
       provider: z.string(),
