@@ -23,6 +23,8 @@ export function stackPropsFromContext(get: (key: string) => unknown): { stackNam
   }
   const architecture = str('architecture') ?? 'arm64';
   if (architecture !== 'arm64' && architecture !== 'x86_64') throw new Error(`context architecture must be 'arm64' or 'x86_64', got '${architecture}'`);
+  const deny = str('denyPrivateNetworks') ?? 'true';
+  if (deny !== 'true' && deny !== 'false') throw new Error(`context denyPrivateNetworks must be 'true' or 'false', got '${deny}'`);
   return {
     stackName: str('stackName') ?? DEFAULT_STACK_NAME,
     props: {
@@ -33,6 +35,7 @@ export function stackPropsFromContext(get: (key: string) => unknown): { stackNam
       removalPolicy: removal === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
       stageName: str('stageName'),
       architecture: architecture === 'x86_64' ? lambda.Architecture.X86_64 : lambda.Architecture.ARM_64,
+      denyPrivateNetworks: deny === 'true',
     },
   };
 }

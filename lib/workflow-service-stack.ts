@@ -27,6 +27,11 @@ export interface WorkflowServiceStackProps extends StackProps {
   /** Account and user that act in AUTH_MODE=none. */
   defaultAccountId?: string;
   defaultUserId?: string;
+  /**
+   * Refuse connector hosts and webhook targets that resolve to loopback/private/link-local addresses
+   * (CONNECTORS_DENY_PRIVATE_NETWORKS). Default true: a tenant must not reach the service's own network.
+   */
+  denyPrivateNetworks?: boolean;
   /** Days before objects under jobs/ expire. Default 30. */
   jobDataExpirationDays?: number;
   /** For the table, bucket and key. Default RETAIN; DESTROY suits throw-away (LocalStack) stacks. */
@@ -61,6 +66,7 @@ export class WorkflowServiceStack extends Stack {
       AUTH_MODE: authMode,
       DEFAULT_ACCOUNT_ID: props.defaultAccountId,
       DEFAULT_USER_ID: props.defaultUserId,
+      CONNECTORS_DENY_PRIVATE_NETWORKS: String(props.denyPrivateNetworks ?? true),
     };
 
     this.data = new DataTable(this, 'Data', { removalPolicy });

@@ -87,6 +87,7 @@ test('route functions: handler, sizing and environment from the route table', ()
     assert.equal(p.MemorySize, route.memoryMb ?? 512, route.operationId);
     assert.equal(p.Timeout, route.timeoutSeconds ?? 29, route.operationId);
     assert.equal(p.Environment.Variables.AUTH_MODE, 'keyed', route.operationId);
+    assert.equal(p.Environment.Variables.CONNECTORS_DENY_PRIVATE_NETWORKS, 'true', route.operationId);
     assert.ok(existsSync(join(HANDLERS_DIR, `${route.handler.file}.ts`)), `${route.handler.file}.ts exists`);
   }
 });
@@ -356,4 +357,7 @@ test('context values become validated stack props', () => {
   assert.throws(() => ctx({ authMode: 'open' }), /authMode/);
   assert.throws(() => ctx({ removalPolicy: 'snapshot' }), /removalPolicy/);
   assert.throws(() => ctx({ jobDataExpirationDays: '0' }), /jobDataExpirationDays/);
+  assert.equal(defaults.props.denyPrivateNetworks, true);
+  assert.equal(ctx({ denyPrivateNetworks: 'false' }).props.denyPrivateNetworks, false);
+  assert.throws(() => ctx({ denyPrivateNetworks: 'no' }), /denyPrivateNetworks/);
 });
