@@ -21,6 +21,8 @@ const schema = z.object({
   /** Largest accepted request body in bytes (API Gateway itself caps at 10 MB on AWS). */
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 51 * 1024 * 1024),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** Job outputs above this size are served by a 307 to a presigned storage URL (a Lambda response carries ≤ 6 MB). */
+  DOWNLOAD_INLINE_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1000 * 1000),
   /** `true` on AWS (CDK): connectors and webhooks may not reach private networks (read by connectors/net-check.ts). */
   CONNECTORS_DENY_PRIVATE_NETWORKS: z.string().optional(),
   // Notification channels: delivery queue, SES sender, webhook TLS trust, timeout and back-off.

@@ -17,6 +17,8 @@ import { PartitionForm, PartitionResponse } from './schemas/partition';
 import {
   CancelResponse,
   CreateJobForm,
+  CreateUploadBody,
+  UploadTicket,
   DownloadQuery,
   JobDetails,
   JobFailedFiles,
@@ -217,6 +219,12 @@ export const ROUTES: RouteDefinition[] = [
     summary: 'Create an on-demand job from uploaded files', handler: { file: 'jobs', export: 'createJob' },
     multipart: { maxFiles: 10, maxFileBytes: 50 * 1000 * 1000, fileFields: ['input_files'], schema: CreateJobForm },
     response: JobInformation,
+  },
+  {
+    // -- extension (not in the platform API): files above API Gateway's 10 MB request cap --
+    operationId: 'create_upload', method: 'POST', path: '/api/v1/uploads/', tag: 'jobs', status: 201,
+    summary: 'Get a presigned URL to upload one large job input file (then name it in input_upload_ids)',
+    handler: { file: 'jobs', export: 'createUpload' }, body: CreateUploadBody, response: UploadTicket,
   },
   {
     operationId: 'get_job', method: 'GET', path: '/api/v1/jobs/{job_id}', tag: 'jobs',

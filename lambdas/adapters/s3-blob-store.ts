@@ -1,5 +1,6 @@
 // BlobStore on the service bucket.
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { BlobStore } from '../domain/ports';
 import { s3Client } from './aws-clients';
 
@@ -23,12 +24,24 @@ export class S3BlobStore implements BlobStore {
   }
 
   async exists(key: string): Promise<boolean> {
+    return (await this.size(key)) !== undefined;
+  }
+
+  async size(key: string): Promise<number | undefined> {
     try {
-      await s3Client().send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return true;
+      const head = await s3Client().send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return head.ContentLength ?? 0;
     } catch (err) {
-      if (notFound(err)) return false;
+      if (notFound(err)) return undefined;
       throw err;
     }
+  }
+
+  presignPut(key: string, contentType: string, expiresIn: number): Promise<string> {
+    return getSignedUrl(s3Client(), new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }), { expiresIn });
+  }
+
+  presignGet(key: string, expiresIn: number): Promise<string> {
+    return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
   }
 }

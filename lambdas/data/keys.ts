@@ -56,6 +56,9 @@ export const keys = {
   }),
   /** The deployment's cursor-signing key, sealed by the secret box (not tenant data). */
   notificationCursorKey: { PK: 'SYSTEM#NOTIFICATIONS', SK: 'CURSOR_KEY' },
+  /** Presigned uploads of large job inputs (one use; the object lives under jobs/uploads/). */
+  upload: (accountId: string, uploadId: string) => ({ PK: `ACCT#${accountId}`, SK: `UPLOAD#${uploadId}` }),
+  uploadObject: (accountId: string, uploadId: string) => `jobs/uploads/${accountId}/${uploadId}`,
   /** API keys are looked up by hash before the account is known. */
   apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
   apiKeyIndex: (accountId: string, keyId: string) => ({ PK: `ACCT#${accountId}`, SK: `APIKEYREF#${keyId}` }),
@@ -68,6 +71,7 @@ export const ENTITY = {
   connectionCheck: 'ConnectionCheck',
   apiKey: 'ApiKey',
   apiKeyRef: 'ApiKeyRef',
+  upload: 'Upload',
   job: 'Job',
   workflow: 'Workflow',
   jobFailure: 'JobFailure',

@@ -16,6 +16,7 @@ import { ENTITY, keys } from '../data/keys';
 import { planNodes, type JobNode } from './job-nodes';
 import type { NodeRunner } from './node-runner';
 import { findTemplate } from './templates';
+import type { UploadedFile } from './uploads';
 import type { ConnectorRuntime } from './connectors';
 import { log } from '../logger';
 import type { Element } from '../engine/elements';
@@ -38,7 +39,11 @@ export interface JobFile {
   contentType?: string;
   /** Workflow jobs: the object's key in the source connector (read at processing time). */
   sourceKey?: string;
+  /** Presigned uploads: the uploaded object, read in place (domain/uploads.ts). */
+  blobKey?: string;
 }
+
+type Upload = { filename: string; contentType?: string; data: Uint8Array };
 
 /** What a workflow contributes to a job it runs. */
 export interface WorkflowRun {
@@ -75,6 +80,19 @@ export interface StepInput {
 }
 
 const inputKey = (jobId: string, fileId: string) => `jobs/${jobId}/input/${fileId}`;
+
+/** How long a download redirect URL works. */
+const DOWNLOAD_URL_SECONDS = 15 * 60;
+
+function checkFileCount(n: number): void {
+  if (n > MAX_FILES_PER_JOB) {
+    throw ValidationError.single(['body', 'input_files'], `At most ${MAX_FILES_PER_JOB} files per job (input_files and input_upload_ids together)`, 'too_long');
+  }
+}
+
+function fromUploads(uploaded: UploadedFile[]): JobFile[] {
+  return uploaded.map((u) => ({ fileId: randomUUID(), filename: u.filename, size: u.size, contentType: u.contentType, blobKey: u.blobKey }));
+}
 export const outputKey = (jobId: string, nodeId: string, fileId: string) => `jobs/${jobId}/${nodeId}/${fileId}.json`;
 const counter = (i: number, what: 'in_progress' | 'success' | 'failure') => `n${i}_${what}`;
 
@@ -97,16 +115,20 @@ export class JobService {
 
   // ---- API side ---------------------------------------------------------------------------
 
+  /**
+   * `files` come in the request; `uploaded` are presigned uploads already claimed for this job
+   * (claim them only after `checkFileCount`, so a refused request does not use them up).
+   */
   async create(
     p: Principal,
     requestData: string | undefined,
-    files: { filename: string; contentType?: string; data: Uint8Array }[],
+    files: Upload[],
+    uploaded: () => Promise<UploadedFile[]> = async () => [],
+    uploadCount = 0,
   ): Promise<JobInformation> {
     const { nodes, jobType } = this.parseRequestData(requestData);
-    if (files.length === 0) throw ValidationError.single(['body', 'input_files'], 'At least one input file is required for an on-demand job', 'missing');
-    if (files.length > MAX_FILES_PER_JOB) {
-      throw ValidationError.single(['body', 'input_files'], `At most ${MAX_FILES_PER_JOB} files per job`, 'too_long');
-    }
+    if (files.length + uploadCount === 0) throw ValidationError.single(['body', 'input_files'], 'At least one input file is required for an on-demand job', 'missing');
+    checkFileCount(files.length + uploadCount);
     await this.claimLaunch(p.accountId);
     const jobId = randomUUID();
     return this.launch(p.accountId, jobId, {
@@ -114,7 +136,7 @@ export class JobService {
       workflowId: randomUUID(),
       workflowName: `job-${jobId.slice(0, 8)}`,
       nodes: await sealNodeSecrets(nodes, this.secrets),
-      files: await this.storeUploads(jobId, files),
+      files: [...(await this.storeUploads(jobId, files)), ...fromUploads(await uploaded())],
     });
   }
 
@@ -125,7 +147,9 @@ export class JobService {
   async runWorkflow(
     p: Principal,
     run: WorkflowRun,
-    uploads: { filename: string; contentType?: string; data: Uint8Array }[],
+    uploads: Upload[],
+    uploaded: () => Promise<UploadedFile[]> = async () => [],
+    uploadCount = 0,
   ): Promise<JobInformation> {
     const active = (await this.store.queryPrefix(keys.account(p.accountId), keys.jobPrefix)).find(
       (j) => j.workflowId === run.workflowId && !TERMINAL.includes(j.status as JobStatus),
@@ -133,11 +157,9 @@ export class JobService {
     if (active) throw new Conflict(`Workflow ${run.workflowId} already has an active job (${String(active.id)})`);
     const jobId = randomUUID();
     let files: JobFile[];
-    if (uploads.length) {
-      if (uploads.length > MAX_FILES_PER_JOB) {
-        throw ValidationError.single(['body', 'input_files'], `At most ${MAX_FILES_PER_JOB} files per job`, 'too_long');
-      }
-      files = await this.storeUploads(jobId, uploads);
+    if (uploads.length + uploadCount) {
+      checkFileCount(uploads.length + uploadCount);
+      files = [...(await this.storeUploads(jobId, uploads)), ...fromUploads(await uploaded())];
     } else if (run.sourceId) {
       const objects = await this.connectors.listSource(p.accountId, run.sourceId, MAX_SOURCE_FILES_PER_JOB);
       files = objects.map((o) => ({ fileId: randomUUID(), filename: o.key.split('/').pop() || o.key, size: o.size, sourceKey: o.key }));
@@ -147,7 +169,7 @@ export class JobService {
     return this.launch(p.accountId, jobId, { ...run, files });
   }
 
-  private async storeUploads(jobId: string, files: { filename: string; contentType?: string; data: Uint8Array }[]): Promise<JobFile[]> {
+  private async storeUploads(jobId: string, files: Upload[]): Promise<JobFile[]> {
     const out: JobFile[] = [];
     for (const f of files) {
       const fileId = randomUUID();
@@ -215,16 +237,23 @@ export class JobService {
     return { id: jobId, status: 'cancelled', message: 'Job successfully cancelled.' };
   }
 
-  async download(p: Principal, jobId: string, fileId: string, nodeId?: string): Promise<Uint8Array> {
+  /**
+   * A node's output for one file: the JSON itself, or, above `inlineMaxBytes` (a Lambda response
+   * carries at most 6 MB), a short-lived URL to fetch it from storage directly.
+   */
+  async download(p: Principal, jobId: string, fileId: string, nodeId?: string, inlineMaxBytes = Infinity): Promise<{ data: Uint8Array } | { url: string }> {
     const job = await this.load(p.accountId, jobId);
     const files = job.files as JobFile[];
     if (!files.some((f) => f.fileId === fileId)) throw new NotFound(`File ${fileId} not found in job ${jobId}`);
     const nodes = job.nodes as JobNode[];
     const node = nodeId ? nodes.find((n) => n.id === nodeId) : nodes[nodes.length - 1];
     if (!node) throw new NotFound(`Node ${nodeId} not found in job ${jobId}`);
-    const data = await this.blobs.get(outputKey(jobId, node.id, fileId));
+    const key = outputKey(jobId, node.id, fileId);
+    const size = await this.blobs.size(key);
+    if (size !== undefined && size > inlineMaxBytes) return { url: await this.blobs.presignGet(key, DOWNLOAD_URL_SECONDS) };
+    const data = size === undefined ? undefined : await this.blobs.get(key);
     if (!data) throw new NotFound(`No output yet for file ${fileId} at node ${node.name} (job status ${job.status})`);
-    return data;
+    return { data };
   }
 
   async details(p: Principal, jobId: string) {
@@ -360,7 +389,7 @@ export class JobService {
   private async readInput(accountId: string, job: StoredItem, file: JobFile): Promise<{ data: Uint8Array; filename: string; contentType?: string }> {
     const data = file.sourceKey
       ? await this.connectors.readSource(accountId, String(job.sourceId), file.sourceKey)
-      : await this.blobs.get(inputKey(String(job.id), file.fileId));
+      : await this.blobs.get(file.blobKey ?? inputKey(String(job.id), file.fileId));
     if (!data) throw new Error(`input of file ${file.fileId} is missing`);
     return { data, filename: file.filename, contentType: file.contentType };
   }

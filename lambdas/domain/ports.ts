@@ -70,6 +70,12 @@ export interface BlobStore {
   /** Undefined when the object does not exist. */
   get(key: string): Promise<Uint8Array | undefined>;
   exists(key: string): Promise<boolean>;
+  /** Size in bytes; undefined when the object does not exist. */
+  size(key: string): Promise<number | undefined>;
+  /** A time-limited URL that lets its holder PUT this one object (with this content type). */
+  presignPut(key: string, contentType: string, expiresInSeconds: number): Promise<string>;
+  /** A time-limited URL that lets its holder GET this one object. */
+  presignGet(key: string, expiresInSeconds: number): Promise<string>;
 }
 
 /** Runs the job state machine. */

@@ -54,3 +54,21 @@ export function parseOr422<S extends z.ZodType>(schema: S, input: unknown, prefi
   if (res.success) return res.data;
   throw new ValidationError(zodIssuesToDetail(res.error.issues, prefix, input));
 }
+
+/** Array form-field values (multipart): repeated parts, comma-joined strings, or a JSON array string. */
+export function arrayValues(values: string[] | undefined): string[] {
+  if (!values) return [];
+  const out: string[] = [];
+  for (const v of values) {
+    const t = v.trim();
+    if (!t) continue;
+    if (t.startsWith('[')) {
+      try {
+        const arr = JSON.parse(t) as unknown;
+        if (Array.isArray(arr)) { for (const x of arr) if (String(x).trim()) out.push(String(x).trim()); continue; }
+      } catch { /* not JSON: split below */ }
+    }
+    for (const part of t.split(',')) if (part.trim()) out.push(part.trim());
+  }
+  return out;
+}

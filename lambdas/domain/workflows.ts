@@ -6,6 +6,7 @@ import type { Clock, KeyValueStore, SecretBox, StoredItem } from './ports';
 import { keepMaskedSecrets, maskNodeSecrets, sealNodeSecrets } from './node-secrets';
 import { systemClock } from './ports';
 import { Conflict, NotFound, ValidationError } from './errors';
+import type { UploadedFile } from './uploads';
 import type { Principal } from './auth';
 import { ENTITY, keys } from '../data/keys';
 import { planNodes, type JobNode } from './job-nodes';
@@ -155,8 +156,13 @@ export class WorkflowService {
     return { detail: `Workflow with id ${id} successfully deleted.` };
   }
 
-  async run(p: Principal, id: string, uploads: { filename: string; contentType?: string; data: Uint8Array }[]): Promise<JobInformation> {
-    return this.jobs.runWorkflow(p, runOf(await this.load(p.accountId, id), 'persistent'), uploads);
+  async run(
+    p: Principal,
+    id: string,
+    uploads: { filename: string; contentType?: string; data: Uint8Array }[],
+    named: { count: number; claim: () => Promise<UploadedFile[]> } = { count: 0, claim: async () => [] },
+  ): Promise<JobInformation> {
+    return this.jobs.runWorkflow(p, runOf(await this.load(p.accountId, id), 'persistent'), uploads, named.claim, named.count);
   }
 
   /**

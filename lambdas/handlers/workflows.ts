@@ -1,7 +1,7 @@
 // Workflow endpoints (spec §4.5): thin wrappers over WorkflowService.
 import { httpRoute } from '../http/handler';
 import { routeById } from '../routes';
-import { workflowService } from '../services/jobs';
+import { namedUploads, workflowService } from '../services/jobs';
 import type { WorkflowInput, WorkflowListQuery } from '../domain/workflows';
 
 type Params = { workflow_id: string };
@@ -31,5 +31,6 @@ export const runWorkflow = httpRoute(routeById('run_workflow'), async ({ princip
     principal,
     (params as Params).workflow_id,
     (form?.files ?? []).map((f) => ({ filename: f.filename, contentType: f.contentType, data: f.data })),
+    namedUploads(principal, form?.fields),
   ),
 );

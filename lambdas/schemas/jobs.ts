@@ -49,8 +49,31 @@ export const CreateJobForm = z
   .object({
     request_data: z.string().meta({ description: 'JSON text: {"job_nodes":[{name,type,subtype,settings}]} or {"template_id":"..."}' }),
     input_files: z.array(z.string().meta({ format: 'binary' })).optional(),
+    input_upload_ids: z.array(z.string()).optional().meta({
+      description: 'Extension: ids of presigned uploads (POST /api/v1/uploads/) for files above the 10 MB request cap; repeated parts or comma-joined',
+    }),
   })
   .meta({ id: 'Body_create_job' });
+
+export const CreateUploadBody = z
+  .object({
+    filename: z.string().min(1).max(255),
+    content_type: z.string().min(1).max(255).optional(),
+  })
+  .meta({ id: 'CreateUploadRequest' });
+
+export const UploadTicket = z
+  .object({
+    id: z.string(),
+    filename: z.string(),
+    content_type: z.string(),
+    upload_url: z.string(),
+    method: z.literal('PUT'),
+    headers: z.record(z.string(), z.string()),
+    expires_at: z.string(),
+    max_bytes: z.number().int(),
+  })
+  .meta({ id: 'UploadResponse' });
 
 export const JobIdParams = z.object({ job_id: uuidParam });
 export const JobListQuery = z.object({ workflow_id: uuidParam.optional(), status: z.string().optional() });

@@ -67,5 +67,8 @@ export const WorkflowListQuery = z.object({
 });
 
 export const RunWorkflowForm = z
-  .object({ input_files: z.array(z.string().meta({ format: 'binary' })).optional() })
+  .object({
+    input_files: z.array(z.string().meta({ format: 'binary' })).optional(),
+    input_upload_ids: z.array(z.string()).optional().meta({ description: 'Extension: ids of presigned uploads (POST /api/v1/uploads/)' }),
+  })
   .meta({ id: 'Body_run_workflow' });

@@ -1,10 +1,13 @@
-// Composition root of the job area: jobs, workflows, notifications.
+// Composition root of the job area: jobs, uploads, workflows, notifications.
 import { config } from '../config';
 import { S3BlobStore } from '../adapters/s3-blob-store';
 import { SfnOrchestrator } from '../adapters/sfn-orchestrator';
 import { EventBridgePublisher } from '../adapters/eventbridge-publisher';
 import { JobService } from '../domain/jobs';
 import { WorkflowService } from '../domain/workflows';
+import { UploadService, type UploadedFile } from '../domain/uploads';
+import type { Principal } from '../domain/auth';
+import { arrayValues } from '../domain/validation';
 import { NotificationRecorder } from '../domain/notifications';
 import type { Orchestrator } from '../domain/ports';
 import { lazySecretBox } from '../adapters/secret-box';
@@ -16,6 +19,7 @@ import { connectorService } from './connectors';
 let jobs: JobService | undefined;
 let workflows: WorkflowService | undefined;
 let notifications: NotificationRecorder | undefined;
+let uploads: UploadService | undefined;
 let runner: NodeRunner | undefined;
 
 /** Called by the job-step handler, the only place that bundles the engines. */
@@ -47,6 +51,16 @@ export function jobService(): JobService {
   return jobs;
 }
 
+export function uploadService(): UploadService {
+  return (uploads ??= new UploadService(coreStore(), new S3BlobStore(config().BUCKET_NAME)));
+}
+
+/** The presigned uploads a create-job or run-workflow form names; claimed only once the request passed its checks. */
+export function namedUploads(principal: Principal, fields: Record<string, string[]> | undefined): { count: number; claim: () => Promise<UploadedFile[]> } {
+  const ids = arrayValues(fields?.input_upload_ids);
+  return { count: ids.length, claim: () => (ids.length ? uploadService().claim(principal, ids) : Promise.resolve([])) };
+}
+
 export function workflowService(): WorkflowService {
   return (workflows ??= new WorkflowService(coreStore(), connectorService(), jobService(), lazySecretBox));
 }
@@ -58,5 +72,6 @@ export function notificationRecorder(): NotificationRecorder {
 export function resetJobServices(): void {
   jobs = undefined;
   workflows = undefined;
+  uploads = undefined;
   notifications = undefined;
 }

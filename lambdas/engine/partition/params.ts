@@ -5,6 +5,7 @@
 // tracking_enabled, ...) are ignored; chunking fields are parsed elsewhere (chunking params).
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../../domain/errors';
+import { arrayValues } from '../../domain/validation';
 import { iso639_3, tesseractCode } from './languages';
 import { DEFAULT_PARTITION_OPTIONS, type PartitionOptions, type Strategy } from './types';
 
@@ -56,24 +57,6 @@ function normalise(fields: Record<string, string[] | string | undefined>): Map<s
     const key = rawKey.replace(/\[\d*\]$/, '').trim();
     const values = Array.isArray(raw) ? raw : [raw];
     out.set(key, [...(out.get(key) ?? []), ...values.map(String)]);
-  }
-  return out;
-}
-
-/** Array field values: repeated parts, comma-joined strings, or a JSON array string. */
-export function arrayValues(values: string[] | undefined): string[] {
-  if (!values) return [];
-  const out: string[] = [];
-  for (const v of values) {
-    const t = v.trim();
-    if (!t) continue;
-    if (t.startsWith('[')) {
-      try {
-        const arr = JSON.parse(t) as unknown;
-        if (Array.isArray(arr)) { for (const x of arr) if (String(x).trim()) out.push(String(x).trim()); continue; }
-      } catch { /* not JSON: split below */ }
-    }
-    for (const part of t.split(',')) if (part.trim()) out.push(part.trim());
   }
   return out;
 }
