@@ -17,6 +17,13 @@ export interface ClassifyOptions {
   sentenceMinLength?: number;
   /** Also recognise "Page 3" / "3 of 10" style text as PageNumber (off by default, like the library). */
   detectPageNumbers?: boolean;
+  /**
+   * The text is a block found by page layout analysis (PDF, OCR). The library types such blocks with
+   * its layout model, not with these heuristics, and the model reads author lists and all-caps
+   * paragraphs as text; the heuristics then stand in for the model and keep the older, looser cap
+   * ratio (all tokens counted, all-uppercase text not excluded) instead of the current one.
+   */
+  layoutBlock?: boolean;
 }
 
 // ---------- character-class helpers (Python str semantics) ----------
@@ -127,12 +134,21 @@ export function underNonAlphaRatio(text: string, threshold = 0.5): boolean {
   return alpha / total < threshold;
 }
 
-/** True when more than `threshold` of the words of a single sentence are capitalised. */
-export function exceedsCapRatio(text: string, threshold = 0.5): boolean {
+/** Python's str.isalpha(): non-empty and every character a letter. */
+function isAlpha(text: string): boolean {
+  return /^\p{L}+$/u.test(text);
+}
+
+/**
+ * True when more than `threshold` of the words of a single sentence are capitalised. As the current
+ * library: all-uppercase text exceeds the ratio, only alphabetic tokens are counted ("ITEM 1.
+ * Financial Statements (Unaudited)" is measured on its words), and text without any word exceeds it.
+ */
+export function exceedsCapRatio(text: string, threshold = 0.5, layoutBlock = false): boolean {
   if (sentenceCount(text, 3) > 1) return false;
-  if (isUpper(text)) return false;
-  const tokens = wordTokenize(text);
-  if (tokens.length === 0) return false;
+  if (isUpper(text)) return !layoutBlock;
+  const tokens = layoutBlock ? wordTokenize(text) : wordTokenize(text).filter(isAlpha);
+  if (tokens.length === 0) return !layoutBlock;
   let capitalized = 0;
   for (const t of tokens) if (isTitleCase(t) || isUpper(t)) capitalized++;
   return capitalized / tokens.length > threshold;
@@ -212,14 +228,19 @@ function verbCheckApplies(text: string, languages?: string[]): boolean {
 export function isPossibleNarrativeText(text: string, opts: ClassifyOptions = {}): boolean {
   if (text.length === 0) return false;
   if (isNumeric(text)) return false;
-  if (exceedsCapRatio(text, opts.capThreshold ?? 0.5)) return false;
+  if (exceedsCapRatio(text, opts.capThreshold ?? 0.5, opts.layoutBlock)) return false;
   if (underNonAlphaRatio(text, opts.nonAlphaThreshold ?? 0.5)) return false;
   if (sentenceCount(text, 3) < 2 && verbCheckApplies(text, opts.languages) && !containsVerb(text)) return false;
   return true;
 }
 
+/** The library's ENDS_IN_PUNCT_RE: the last character is neither a word character nor a space. */
+const ENDS_IN_PUNCT_RE = /[^\p{L}\p{N}_\s]$/u;
+
 export function isPossibleTitle(text: string, opts: ClassifyOptions = {}): boolean {
   if (text.length === 0) return false;
+  // all-uppercase text ending in punctuation ("WARNING!", "GALAXY GAMING, INC.") is not a title
+  if (isUpper(text) && ENDS_IN_PUNCT_RE.test(text)) return false;
   if (text.split(' ').length > (opts.titleMaxWordLength ?? 12)) return false;
   if (underNonAlphaRatio(text, opts.nonAlphaThreshold ?? 0.5)) return false;
   if (text.endsWith(',')) return false;

@@ -4,7 +4,7 @@
 // coordinates. Units are the page's own (points for PDF, pixels for OCR); thresholds scale with the
 // text size.
 import { makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
-import { classifyText, isPageNumberLike, isPossibleTitle } from '../classify';
+import { classifyText, isPageNumberLike, isPossibleTitle, type ClassifyOptions } from '../classify';
 import { type Box, type Line, type RawPage, type Segment, union } from './extract';
 
 export interface Block extends Box {
@@ -119,6 +119,26 @@ function tableGrid(rows: Line[], cols: [number, number][]): string[][] {
 const NUMBERED_START = /^(\d{1,2}[.)]|\(\d{1,2}\)|\([a-z]\)|[ivx]{1,4}\.)\s+\S/;
 const BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\uf0b7\uf0a7\u27a2\u00b7*\-\u2013]\s|^[\u2022\u25cf\u25aa\uf0b7]/;
 
+/** A section or page number on its own: "1", "2.3", "4.", "IV". */
+const NUMBER_LABEL = /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[IVX]{1,4}\.?)$/;
+
+/**
+ * Segments of one line, with a leading number label joined to the text that follows it on the same
+ * line ("1 | Introduction", "2 | Z. Shen et al."): a layout model boxes a numbered heading or a running
+ * head as one region, while the word gap after the number splits the line into segments.
+ */
+export function joinNumberLabels(segs: Segment[]): Segment[] {
+  if (segs.length < 2) return segs;
+  const a = segs[0]!, b = segs[1]!;
+  const h = Math.max(Math.min(a.size, b.size), 1);
+  const gap = b.x0 - a.x1;
+  if (!NUMBER_LABEL.test(a.text.trim()) || NUMBER_LABEL.test(b.text.trim()) || !/\p{L}/u.test(b.text)) return segs;
+  if (gap < 0 || gap > 4 * h || Math.abs(a.size - b.size) > 0.3 * Math.max(a.size, b.size)) return segs;
+  if (a.words.some((w) => w.rotated) || b.words.some((w) => w.rotated)) return segs;
+  const joined: Segment = { ...union([a, b]), words: [...a.words, ...b.words], text: `${a.text} ${b.text}`, size: Math.max(a.size, b.size) };
+  return [joined, ...segs.slice(2)];
+}
+
 /** Groups segments into paragraph blocks (stream order first, geometry decides). */
 function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap = 0.55): Block[] {
   const blocks: Block[] = [];
@@ -153,7 +173,10 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         const lastBold = last.words.every((w) => w.bold);
         const sBold = s.words.every((w) => w.bold);
         if (lastBold !== sBold && (lastBold || b.lines.length > 1)) continue;
-        if (BULLET_START.test(s.text) || NUMBERED_START.test(s.text)) continue;
+        // A line opening with a middle dot continues a line that already uses it as a separator
+        // ("Keywords: A \u00b7 B \u00b7" / "\u00b7 C \u00b7 D"), it is not a bullet.
+        const dotContinues = /^\u00b7\s/.test(s.text) && / \u00b7 /.test(last.text);
+        if ((BULLET_START.test(s.text) && !dotContinues) || NUMBERED_START.test(s.text)) continue;
         // Paragraph ends: the previous line stops short after closing punctuation, or this line is
         // indented after a line that ends a sentence.
         const endsSentence = /[.!?:\u201d"')\]]$/.test(last.text);
@@ -268,13 +291,13 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   let li = 0;
   const pending: Segment[] = [];
   for (const t of tables) {
-    for (; li < t.start; li++) pending.push(...page.lines[li]!.segs);
+    for (; li < t.start; li++) pending.push(...joinNumberLabels(page.lines[li]!.segs));
     const rows = page.lines.slice(t.start, t.end + 1);
     const grid = tableGrid(rows, t.cols);
     blocks.push({ lines: rows.flatMap((r) => r.segs), size: body, table: grid, ...union(rows) });
     li = t.end + 1;
   }
-  for (; li < page.lines.length; li++) pending.push(...page.lines[li]!.segs);
+  for (; li < page.lines.length; li++) pending.push(...joinNumberLabels(page.lines[li]!.segs));
   blocks.push(...buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55));
 
   const imageBlocks: Block[] = [];
@@ -288,7 +311,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   }
   const ordered = readingOrder([...blocks, ...imageBlocks], body);
   const out: Element[] = [];
-  const langOpts = opts.languages?.length ? { languages: opts.languages } : {};
+  const langOpts = { layoutBlock: true, ...(opts.languages?.length ? { languages: opts.languages } : {}) };
   for (const b of ordered) {
     const md: Record<string, unknown> = { page_number: page.page, ...opts.extra };
     if (opts.coordinates) md.coordinates = coordinatesOf(b, page, opts.coordinates);
@@ -315,7 +338,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   return out;
 }
 
-function classifyBlock(b: Block, text: string, page: RawPage, body: number, langOpts: { languages?: string[] }): ElementType {
+function classifyBlock(b: Block, text: string, page: RawPage, body: number, langOpts: ClassifyOptions): ElementType {
   const inTop = b.y1 <= page.height * 0.07;
   const inBottom = b.y0 >= page.height * 0.93;
   if ((inTop || inBottom) && text.length <= 100) {

@@ -43,3 +43,32 @@ test('predicates', () => {
   assert.equal(stripBullet('\u2022 Bullet'), 'Bullet');
   assert.equal(stripBullet('No bullet'), 'No bullet');
 });
+
+test('cap ratio and title rules follow the current library (text_type.py)', () => {
+  // all-uppercase text exceeds the cap ratio, so it is never narrative text
+  assert.equal(exceedsCapRatio('GALAXY GAMING, INC.'), true);
+  assert.equal(isPossibleNarrativeText('GALAXY GAMING, INC.'), false);
+  assert.equal(isPossibleNarrativeText('THE COMPANY IS GROWING FAST'), false);
+  // only alphabetic tokens are counted: punctuation and numbers do not dilute the ratio
+  assert.equal(exceedsCapRatio('ITEM 1. Financial Statements (Unaudited)'), true);
+  assert.equal(exceedsCapRatio('Zejiang Shen (1), Ruochen Zhang (2), Melissa Dell (3)'), true);
+  // text without any word exceeds it
+  assert.equal(exceedsCapRatio('12 34 (56)'), true);
+  // multi-sentence text is never measured
+  assert.equal(exceedsCapRatio('THE END. IT WAS A DARK AND STORMY NIGHT. AND THEN IT RAINED ALL DAY.'), false);
+  // all-uppercase text ending in punctuation is not a title; without the punctuation it is
+  assert.equal(isPossibleTitle('GALAXY GAMING, INC.'), false);
+  assert.equal(isPossibleTitle('WARNING!'), false);
+  assert.equal(isPossibleTitle('TABLE OF CONTENTS'), true);
+  assert.equal(isPossibleTitle('Galaxy Gaming, Inc.'), true);
+  assert.equal(classifyText('GALAXY GAMING, INC.'), 'UncategorizedText');
+});
+
+test('layout blocks keep the looser cap ratio (the library types them with its layout model)', () => {
+  const authors = 'Zejiang Shen (1), Ruochen Zhang (2), Melissa Dell (3)';
+  assert.equal(exceedsCapRatio(authors, 0.5, true), false);
+  assert.equal(exceedsCapRatio('THE COMPANY IS GROWING FAST', 0.5, true), false);
+  assert.equal(isPossibleNarrativeText('THE COMPANY IS GROWING FAST', { layoutBlock: true }), true);
+  assert.equal(classifyText('THE COMPANY IS GROWING FAST', { layoutBlock: true }), 'NarrativeText');
+  assert.equal(classifyText('THE COMPANY IS GROWING FAST'), 'Title');
+});

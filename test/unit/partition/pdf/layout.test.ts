@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { joinNumberLabels, layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
+import type { RawPage, Segment, Word } from '../../../../lambdas/engine/partition/pdf/extract';
+
+function seg(text: string, x0: number, y0: number, size = 10): Segment {
+  const words: Word[] = [];
+  let x = x0;
+  for (const t of text.split(' ')) {
+    const w = t.length * size * 0.5;
+    words.push({ t, x0: x, x1: x + w, y0, y1: y0 + size, size } as unknown as Word);
+    x += w + size * 0.3;
+  }
+  return { words, text, size, x0, y0, x1: x - size * 0.3, y1: y0 + size };
+}
+
+function page(lines: Segment[][]): RawPage {
+  return {
+    page: 1, width: 600, height: 800, images: [], links: [],
+    lines: lines.map((segs) => ({ segs, x0: Math.min(...segs.map((s) => s.x0)), x1: Math.max(...segs.map((s) => s.x1)), y0: segs[0]!.y0, y1: segs[0]!.y1 })),
+  } as unknown as RawPage;
+}
+
+test('a leading number label joins the text after it on the same line', () => {
+  const joined = joinNumberLabels([seg('1', 100, 200, 12), seg('Introduction', 120, 200, 12)]);
+  assert.equal(joined.length, 1);
+  assert.equal(joined[0]!.text, '1 Introduction');
+  assert.equal(joined[0]!.x0, 100);
+  assert.equal(joinNumberLabels([seg('2.3', 100, 200), seg('Related Work', 125, 200)])[0]!.text, '2.3 Related Work');
+  // far apart (another column), two numbers, or text first: unchanged
+  assert.equal(joinNumberLabels([seg('12', 100, 200), seg('Results', 300, 200)]).length, 2);
+  assert.equal(joinNumberLabels([seg('12', 100, 200), seg('34', 120, 200)]).length, 2);
+  assert.equal(joinNumberLabels([seg('Results', 100, 200), seg('12', 150, 200)]).length, 2);
+});
+
+test('a line opening with a middle dot continues a dot-separated line', () => {
+  const els = layoutPage(page([
+    [seg('Some body text that is long enough to be the body of the page and more.', 100, 100)],
+    [seg('Keywords: Document Image Analysis \u00b7 Deep Learning \u00b7 Layout Analysis', 100, 300)],
+    [seg('\u00b7 Character Recognition \u00b7 Open Source library \u00b7 Toolkit.', 100, 311)],
+  ]), {});
+  const kw = els.find((e) => e.text.startsWith('Keywords'));
+  assert.ok(kw);
+  assert.match(kw.text, /Layout Analysis \u00b7 Character Recognition/);
+  assert.equal(els.some((e) => e.type === 'ListItem'), false);
+  // a real bullet list still starts new items
+  const list = layoutPage(page([
+    [seg('Some body text that is long enough to be the body of the page and more.', 100, 100)],
+    [seg('\u00b7 first point of the list', 100, 300)],
+    [seg('\u00b7 second point of the list', 100, 311)],
+  ]), {});
+  assert.equal(list.filter((e) => e.type === 'ListItem').length, 2);
+});
