@@ -4,7 +4,7 @@
 // coordinates. Units are the page's own (points for PDF, pixels for OCR); thresholds scale with the
 // text size.
 import { makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
-import { classifyText, isPageNumberLike, isPossibleTitle, type ClassifyOptions } from '../classify';
+import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, type ClassifyOptions } from '../classify';
 import { type Box, type Line, type RawPage, type Segment, union } from './extract';
 
 export interface Block extends Box {
@@ -348,6 +348,9 @@ function classifyBlock(b: Block, text: string, page: RawPage, body: number, lang
   // Captions ("Figure 3: ...", "Table 1. ...", "FIG. 2 – ...") as the layout model labels them.
   if (/^(fig(ure)?\.?|table|tab\.)\s*[0-9IVX]+[a-z]?\s*[:.\u2013\u2014-]\s*\S/i.test(text) && text.length <= 400) return 'FigureCaption';
   let type = classifyText(text, langOpts);
+  // A long sentence-like block is body text to a layout model even when the verb stand-in finds no
+  // verb ("2 For instance, the score ... drops from above 80% to less than 40%.").
+  if (type === 'UncategorizedText' && text.split(' ').length >= 12 && /[.!?]["')\]]?$/.test(text) && isPossibleNarrativeText(text, { ...langOpts, languages: ['und'] })) type = 'NarrativeText';
   const words = b.lines.flatMap((l) => l.words);
   const allBold = words.length > 0 && words.every((w) => w.bold);
   const larger = b.size >= body * 1.15;

@@ -51,3 +51,14 @@ test('a line opening with a middle dot continues a dot-separated line', () => {
   ]), {});
   assert.equal(list.filter((e) => e.type === 'ListItem').length, 2);
 });
+
+test('a long sentence-like block without a recognised verb is narrative text; short label text is not', () => {
+  const els = layoutPage(page([
+    [seg('Some body text that is long enough to be the body of the page and more.', 100, 100)],
+    [seg('2 For instance, the exact match score on SQuAD v1.1 drops from above 80% to', 100, 300)],
+    [seg('less than 40% (Yang et al., 2019a).', 100, 311)],
+    [seg('Vol 3 Issue 4 2019', 100, 500)],
+  ]), {});
+  assert.equal(els.find((e) => e.text.startsWith('2 For instance'))?.type, 'NarrativeText');
+  assert.notEqual(els.find((e) => e.text.startsWith('Vol 3'))?.type, 'NarrativeText');
+});
