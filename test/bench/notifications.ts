@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { startLocalStack } from '../../local/stack';
 import { notificationRecorder } from '../../lambdas/services/jobs';
 
+// -- as `npm start` does: Node 20 is what these machines have (Lambda runs 22) --
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
