@@ -1,16 +1,12 @@
 // On-demand jobs: creation (inputs to the blob store, a SCHEDULED record, one state machine
 // execution), reads, cancel, downloads; and the steps the state machine runs (slot gate, per-file
-// node chain with resumable outputs, finish/fail with the slot released on every path).
-//
-// Concurrency gate: one item per account holds `running`; a slot is taken by a conditional ADD while
-// running < 5 and the job records `slotHeld`, so releasing is idempotent (the job's flag is cleared
-// first, conditionally, and only then the counter decremented). Launch spacing: `lastLaunchAt` on
-// the same item is set only if at least one second old, else the create is a 429.
+// node chain with resumable outputs, finish/fail with the slot released on every path). The
+// concurrency gate and launch spacing live in job-gate.ts.
 import { randomUUID } from 'node:crypto';
 import type { BlobStore, Clock, EventPublisher, KeyValueStore, Orchestrator, SecretBox, StoredItem } from './ports';
 import { openNodeSecrets, sealNodeSecrets } from './node-secrets';
 import { systemClock } from './ports';
-import { Conflict, DomainError, NotFound, RateLimited, ValidationError } from './errors';
+import { Conflict, DomainError, NotFound, ValidationError } from './errors';
 import type { Principal } from './auth';
 import { ENTITY, keys } from '../data/keys';
 import { planNodes, type JobNode } from './job-nodes';
@@ -18,16 +14,11 @@ import type { NodeRunner } from './node-runner';
 import { findTemplate } from './templates';
 import type { UploadedFile } from './uploads';
 import type { ConnectorRuntime } from './connectors';
-import { log } from '../logger';
+import { JobGate } from './job-gate';
 import type { Element } from '../engine/elements';
 
-export const MAX_RUNNING_JOBS = 5;
+export { MAX_RUNNING_JOBS, LAUNCH_SPACING_MS, RECOUNT_AFTER_ATTEMPTS } from './job-gate';
 export const MAX_FILES_PER_JOB = 10;
-export const LAUNCH_SPACING_MS = 1000;
-/** Waiting attempts before a full gate is recounted against the slots jobs really hold. */
-export const RECOUNT_AFTER_ATTEMPTS = 3;
-/** How long a claim in flight (gate taken, job not yet flagged) counts as a held slot. */
-const CLAIM_GRACE_MS = 60_000;
 
 export type JobStatus = 'SCHEDULED' | 'IN_PROGRESS' | 'COMPLETED' | 'STOPPED' | 'FAILED';
 const TERMINAL: JobStatus[] = ['COMPLETED', 'STOPPED', 'FAILED'];
@@ -101,6 +92,9 @@ function isoDuration(ms: number): string {
 }
 
 export class JobService {
+  /** The per-account slot gate and launch spacing. */
+  private readonly gate: JobGate;
+
   constructor(
     private readonly store: KeyValueStore,
     private readonly blobs: BlobStore,
@@ -111,7 +105,9 @@ export class JobService {
     /** Present where nodes run (the job-step Lambda); API Lambdas never process files. */
     private readonly runNode?: NodeRunner,
     private readonly clock: Clock = systemClock,
-  ) {}
+  ) {
+    this.gate = new JobGate(store, clock);
+  }
 
   // ---- API side ---------------------------------------------------------------------------
 
@@ -129,7 +125,7 @@ export class JobService {
     const { nodes, jobType } = this.parseRequestData(requestData);
     if (files.length + uploadCount === 0) throw ValidationError.single(['body', 'input_files'], 'At least one input file is required for an on-demand job', 'missing');
     checkFileCount(files.length + uploadCount);
-    await this.claimLaunch(p.accountId);
+    await this.gate.claimLaunch(p.accountId);
     const jobId = randomUUID();
     return this.launch(p.accountId, jobId, {
       jobType,
@@ -232,7 +228,7 @@ export class JobService {
       throw err;
     }
     if (job.executionArn) await this.orchestrator.stopJob(String(job.executionArn), 'Cancelled by the user');
-    await this.releaseSlot(p.accountId, jobId);
+    await this.gate.release(p.accountId, jobId);
     await this.emit('job.stopped', { ...job, status: 'STOPPED' });
     return { id: jobId, status: 'cancelled', message: 'Job successfully cancelled.' };
   }
@@ -306,21 +302,7 @@ export class JobService {
       const resumable = job?.status === 'IN_PROGRESS' && job.slotHeld === true;
       return { acquired: resumable, cancelled: !resumable, files: resumable ? (job!.files as JobFile[]).map((f) => f.fileId) : [], attempt, waitSeconds };
     }
-    // Announce the claim on the job first, so a recount never misses a slot in flight.
-    await this.store.update(keys.job(input.accountId, input.jobId), { set: { claimingAt: this.clock.now().toISOString() } });
-    try {
-      await this.store.update(keys.gate(input.accountId), {
-        add: { running: 1 },
-        conditions: [{ or: [{ attr: 'running', op: 'notExists' }, { attr: 'running', op: 'lt', value: MAX_RUNNING_JOBS }] }],
-        upsert: true,
-        set: { entity: ENTITY.gate },
-      });
-    } catch (err) {
-      if (!(err instanceof Conflict)) throw err;
-      await this.store.update(keys.job(input.accountId, input.jobId), { remove: ['claimingAt'] });
-      if (attempt >= RECOUNT_AFTER_ATTEMPTS) await this.recountGate(input.accountId);
-      return { acquired: false, cancelled: false, files: [], attempt, waitSeconds };
-    }
+    if (!(await this.gate.take(input.accountId, input.jobId, attempt))) return { acquired: false, cancelled: false, files: [], attempt, waitSeconds };
     try {
       const updated = await this.store.update(keys.job(input.accountId, input.jobId), {
         set: { status: 'IN_PROGRESS', slotHeld: true, startedAt: this.clock.now().toISOString() },
@@ -331,7 +313,7 @@ export class JobService {
       return { acquired: true, cancelled: false, files: (updated.files as JobFile[]).map((f) => f.fileId), attempt, waitSeconds: 0 };
     } catch (err) {
       // Cancelled between the two writes: give the slot back.
-      await this.store.update(keys.gate(input.accountId), { add: { running: -1 } });
+      await this.gate.giveBack(input.accountId);
       if (err instanceof Conflict) return { acquired: false, cancelled: true, files: [], attempt, waitSeconds: 0 };
       throw err;
     }
@@ -409,7 +391,7 @@ export class JobService {
 
   async finishJob(input: StepInput): Promise<{ status: string }> {
     const jobKey = keys.job(input.accountId, input.jobId);
-    await this.releaseSlot(input.accountId, input.jobId);
+    await this.gate.release(input.accountId, input.jobId);
     const job = await this.store.get(jobKey);
     if (!job || TERMINAL.includes(job.status as JobStatus)) return { status: String(job?.status ?? 'UNKNOWN') };
     const failures = await this.store.queryPrefix(keys.account(input.accountId), keys.jobFailurePrefix(input.jobId));
@@ -432,7 +414,7 @@ export class JobService {
   /** Every failure path of the state machine ends here; so does the execution-ended cleanup. */
   async failJob(input: StepInput): Promise<{ status: string }> {
     const reason = input.error?.Cause ?? input.error?.Error ?? 'the job failed';
-    await this.releaseSlot(input.accountId, input.jobId);
+    await this.gate.release(input.accountId, input.jobId);
     await this.markFailed(input.accountId, input.jobId, reason);
     return { status: 'FAILED' };
   }
@@ -460,52 +442,6 @@ export class JobService {
       return { nodes: planNodes(template.nodes, ['body', 'request_data', 'template_id']), jobType: 'template' };
     }
     return { nodes: planNodes(obj.job_nodes, ['body', 'request_data', 'job_nodes']), jobType: 'ephemeral' };
-  }
-
-  private async claimLaunch(accountId: string): Promise<void> {
-    const now = this.clock.now();
-    try {
-      await this.store.update(keys.gate(accountId), {
-        set: { lastLaunchAt: now.toISOString(), entity: ENTITY.gate },
-        conditions: [
-          { or: [{ attr: 'lastLaunchAt', op: 'notExists' }, { attr: 'lastLaunchAt', op: 'le', value: new Date(now.getTime() - LAUNCH_SPACING_MS).toISOString() }] },
-        ],
-        upsert: true,
-      });
-    } catch (err) {
-      if (err instanceof Conflict) throw new RateLimited('Jobs must be launched at least 1 second apart; retry shortly.', 1);
-      throw err;
-    }
-  }
-
-  /**
-   * Self-healing of the gate: if the counter says more slots are taken than jobs hold (a process
-   * died between clearing a job's flag and decrementing the counter), set it to the true count,
-   * conditionally on it not having moved meanwhile. Claims in flight count as held.
-   */
-  private async recountGate(accountId: string): Promise<void> {
-    const gate = await this.store.get(keys.gate(accountId));
-    const observed = Number(gate?.running ?? 0);
-    const cutoff = new Date(this.clock.now().getTime() - CLAIM_GRACE_MS).toISOString();
-    const jobs = await this.store.queryPrefix(keys.account(accountId), keys.jobPrefix);
-    const held = jobs.filter((j) => j.slotHeld === true || (typeof j.claimingAt === 'string' && j.claimingAt > cutoff)).length;
-    if (held >= observed) return;
-    try {
-      await this.store.update(keys.gate(accountId), { set: { running: held }, conditions: [{ attr: 'running', op: 'eq', value: observed }] });
-      log.warn('job gate recounted: the counter had leaked slots', { accountId, counter: observed, held });
-    } catch (err) {
-      if (!(err instanceof Conflict)) throw err;
-    }
-  }
-
-  private async releaseSlot(accountId: string, jobId: string): Promise<void> {
-    try {
-      await this.store.update(keys.job(accountId, jobId), { set: { slotHeld: false }, conditions: [{ attr: 'slotHeld', op: 'eq', value: true }] });
-    } catch (err) {
-      if (err instanceof Conflict) return; // not held (already released, or never taken)
-      throw err;
-    }
-    await this.store.update(keys.gate(accountId), { add: { running: -1 } });
   }
 
   private async markFailed(accountId: string, jobId: string, message: string): Promise<void> {
