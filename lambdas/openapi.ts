@@ -42,7 +42,9 @@ export function buildOpenApi(serverUrl?: string): JsonSchema {
       responses: {
         [status]: route.response
           ? { description: 'Successful Response', content: { [route.responseType ?? 'application/json']: { schema: toSchema(route.response, 'output') } } }
-          : { description: 'Successful Response', content: { [route.responseType ?? 'application/json']: { schema: {} } } },
+          : String(status) === '204'
+            ? { description: 'Successful Response (no body)' }
+            : { description: 'Successful Response', content: { [route.responseType ?? 'application/json']: { schema: {} } } },
         '422': { description: 'Validation Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } },
         ...(route.auth !== false
           ? { '401': { description: 'Missing or invalid API key', content: { 'application/json': { schema: { $ref: '#/components/schemas/DetailMessage' } } } } }
