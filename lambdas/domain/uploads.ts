@@ -14,6 +14,7 @@ export const MAX_UPLOAD_BYTES = 50 * 1000 * 1000;
 const UPLOAD_URL_SECONDS = 15 * 60;
 /** How long an upload can wait for its job. */
 const UPLOAD_TTL_SECONDS = 24 * 60 * 60;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface UploadTicket {
   id: string;
@@ -75,6 +76,8 @@ export class UploadService {
    */
   async claim(p: Principal, ids: string[]): Promise<UploadedFile[]> {
     const loc = ['body', 'input_upload_ids'];
+    const bad = ids.findIndex((id) => !UUID.test(id));
+    if (bad >= 0) throw ValidationError.single([...loc, bad], 'Input should be a valid UUID', 'uuid_parsing');
     if (new Set(ids).size !== ids.length) throw ValidationError.single(loc, 'An upload may be named only once', 'value_error');
     const now = Math.floor(this.clock.now().getTime() / 1000);
     const found = await Promise.all(ids.map((id) => this.store.get(keys.upload(p.accountId, id))));

@@ -98,6 +98,9 @@ test('upload mistakes are clear client errors and use nothing up', async () => {
 
   const unknown = await launch(form({ request_data: JSON.stringify(partitionOnly), input_upload_ids: '7f2b8a52-1b59-4d3c-9a57-2d4f0c8e9b10' }));
   assert.equal(unknown.status, 404, unknown.text);
+  const malformed = await launch(form({ request_data: JSON.stringify(partitionOnly), input_upload_ids: `${ticket.body.id},not-a-uuid` }));
+  assert.equal(malformed.status, 422, malformed.text);
+  assert.deepEqual(malformed.body.detail[0].loc, ['body', 'input_upload_ids', 1]);
 
   // -- eleven files in all (10 direct + 1 upload) is over the limit, and the upload is not consumed --
   const extra = await upload('extra.txt', Buffer.from('Extra.'));
