@@ -41,13 +41,16 @@ function normalizedText(e: Element, cache: NormCache): string {
 class PreChunk {
   private textCache: string | undefined;
   /** Sum of lengths and count of the non-empty normalised element texts (no overlap prefix). */
-  private readonly segLen: number;
-  private readonly segCount: number;
+  readonly segLen: number;
+  readonly segCount: number;
+  /** Holds a table (tables always sit alone in their pre-chunk). */
+  readonly tableOnly: boolean;
   constructor(
     readonly elements: Element[],
     readonly overlapPrefix: string,
-    private readonly cache: NormCache,
+    readonly cache: NormCache,
   ) {
+    this.tableOnly = elements.some(isTableFamily);
     let len = 0;
     let count = 0;
     for (const e of elements) {
@@ -89,18 +92,14 @@ class PreChunk {
     return n ? pyStrip(this.text.slice(-n)) : '';
   }
 
-  hasTable(): boolean {
-    return this.elements.some(isTableFamily);
-  }
-
-  canCombine(next: PreChunk, o: ResolvedOptions): boolean {
-    if (this.hasTable() || next.hasTable()) return false;
-    if (this.textLength >= o.combineUnder) return false;
-    return PreChunk.joinedLength(this.overlapPrefix, this.segLen + next.segLen, this.segCount + next.segCount) <= o.hardMax;
-  }
-
-  combine(next: PreChunk): PreChunk {
-    return new PreChunk(this.elements.concat(next.elements), this.overlapPrefix, this.cache);
+  /**
+   * Whether `next` may join a run of pre-chunks headed by this one whose element texts total
+   * `segLen` characters in `segCount` segments (the run as one pre-chunk, as the library combines).
+   */
+  canCombineTotals(segLen: number, segCount: number, next: PreChunk, o: ResolvedOptions): boolean {
+    if (this.tableOnly || next.tableOnly) return false;
+    if (PreChunk.joinedLength(this.overlapPrefix, segLen, segCount) >= o.combineUnder) return false;
+    return PreChunk.joinedLength(this.overlapPrefix, segLen + next.segLen, segCount + next.segCount) <= o.hardMax;
   }
 }
 
@@ -221,15 +220,27 @@ function buildPreChunks(elements: readonly Element[], o: ResolvedOptions, cache:
 function combinePreChunks(preChunks: PreChunk[], o: ResolvedOptions): PreChunk[] {
   if (o.combineUnder <= 0) return preChunks;
   const out: PreChunk[] = [];
-  let acc: PreChunk | undefined;
+  // -- a run of combinable pre-chunks is gathered first and built once (no copy per merge) --
+  let run: PreChunk[] = [];
+  let segLen = 0;
+  let segCount = 0;
+  const close = () => {
+    if (run.length === 1) out.push(run[0]!);
+    else if (run.length > 1) out.push(new PreChunk(run.flatMap((pc) => pc.elements), run[0]!.overlapPrefix, run[0]!.cache));
+    run = [];
+  };
   for (const pc of preChunks) {
-    if (acc && !acc.canCombine(pc, o)) {
-      out.push(acc);
-      acc = undefined;
+    const head = run[0];
+    if (head && !head.canCombineTotals(segLen, segCount, pc, o)) close();
+    if (!run.length) {
+      segLen = 0;
+      segCount = 0;
     }
-    acc = acc ? acc.combine(pc) : pc;
+    run.push(pc);
+    segLen += pc.segLen;
+    segCount += pc.segCount;
   }
-  if (acc) out.push(acc);
+  close();
   return out;
 }
 
