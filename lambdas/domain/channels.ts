@@ -36,6 +36,11 @@ const hashCode = (salt: string, code: string) => createHash('sha256').update(`${
 /** A generated signing secret in the Standard Webhooks form (whsec_ + base64 of 32 random bytes). */
 export const generateWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
+/** Adds `secret` to the one response whose request made the service generate it (never otherwise). */
+function withGeneratedSecret(res: ChannelResponseBody, generated: string | undefined): ChannelResponseBody {
+  return generated && res.channel_type === 'webhook' ? { ...res, secret: generated } : res;
+}
+
 export function toChannelResponse(item: StoredItem): ChannelResponseBody {
   const common = {
     id: item.id as string,
@@ -86,13 +91,16 @@ export class ChannelService {
     };
     let item: StoredItem;
     let code: string | undefined;
+    // -- a secret the service makes is shown once, in this response: the consumer needs it to verify signatures --
+    let generated: string | undefined;
     try {
       if (body.channel_type === 'webhook') {
+        if (!body.secret) generated = generateWebhookSecret();
         item = {
           ...base,
           url: body.url,
           enabled: body.enabled,
-          secretSealed: await this.box.seal(body.secret ?? generateWebhookSecret()),
+          secretSealed: await this.box.seal(body.secret || generated!),
           customSecret: Boolean(body.secret),
         };
       } else {
@@ -124,7 +132,7 @@ export class ChannelService {
         throw new ServiceUnavailable(`Could not send the verification code to ${String(item.recipientEmail)}: ${(err as Error).message}`);
       }
     }
-    return toChannelResponse(item);
+    return withGeneratedSecret(toChannelResponse(item), generated);
   }
 
   async list(p: Principal, scope: ChannelScope, q: { channel_type: 'webhook' | 'email'; enabled?: boolean }): Promise<{ items: ChannelResponseBody[] }> {
@@ -160,10 +168,13 @@ export class ChannelService {
     if (body.description !== undefined) set.description = body.description;
     if (body.event_types) set.eventTypes = body.event_types;
     let code: string | undefined;
+    let generated: string | undefined;
     if (type === 'webhook') {
       if (body.url) set.url = body.url;
       if (typeof body.secret === 'string') {
-        set.secretSealed = await this.box.seal(body.secret === '' ? generateWebhookSecret() : body.secret);
+        // -- an empty string drops the custom secret: a new one is made and shown once, in this response --
+        if (body.secret === '') generated = generateWebhookSecret();
+        set.secretSealed = await this.box.seal(body.secret || generated!);
         set.customSecret = body.secret !== '';
       }
       if (typeof body.enabled === 'boolean') set.enabled = body.enabled;
@@ -185,7 +196,7 @@ export class ChannelService {
     }
     const updated = await this.store.update(keys.channel(p.accountId, scopeKey(scope), id), { set, remove });
     if (code) await this.sendCode(updated, code);
-    return toChannelResponse(updated);
+    return withGeneratedSecret(toChannelResponse(updated), generated);
   }
 
   async delete(p: Principal, scope: ChannelScope, id: string): Promise<void> {

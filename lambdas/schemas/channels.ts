@@ -97,6 +97,9 @@ export const WebhookChannelResponse = z
     description: z.string().nullable(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
+    secret: z.string().optional().meta({
+      description: 'Only in the response of a create (or a PATCH with secret "") that made the service generate the signing secret: shown once, never again. A secret you send is never echoed.',
+    }),
   })
   .strict()
   .meta({ id: 'WebhookChannelResponse' });

@@ -138,16 +138,29 @@ test('webhook channels: all six operations in both scopes; the secret is never e
     assert.equal((await stack.call('GET', `${base}/${id}`)).status, 404);
     assert.equal((await stack.call('DELETE', `${base}/${id}`)).status, 404);
   }
-  // A generated secret when none is sent; still nothing echoed, nothing in clear in the table.
+  // A generated secret when none is sent: shown once in the create response (the consumer needs it
+  // to verify signatures), never by a later read, nothing in clear in the table.
   const gen = await stack.call('POST', ACCT, { body: webhookBody() });
   assert.equal(gen.status, 201);
-  assert.ok(!('secret' in gen.body));
+  assert.match(gen.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+  const generatedSecret = gen.body.secret as string;
+  const reread = await stack.call('GET', `${ACCT}/${gen.body.id}`);
+  assert.ok(!reread.text.includes('secret'));
+  const listed = await stack.call('GET', `${ACCT}?channel_type=webhook`);
+  assert.ok(!listed.text.includes(generatedSecret));
+  const touched = await stack.call('PATCH', `${ACCT}/${gen.body.id}`, { body: { description: 'renamed' } });
+  assert.ok(!touched.text.includes('secret'));
+  // -- an empty secret drops it for a new generated one, shown once in that response --
+  const rotated = await stack.call('PATCH', `${ACCT}/${gen.body.id}`, { body: { secret: '' } });
+  assert.match(rotated.body.secret, /^whsec_/);
+  assert.notEqual(rotated.body.secret, generatedSecret);
   const ddb = new DynamoDBClient({ region: 'us-east-1' });
   const scan = await ddb.send(new ScanCommand({ TableName: stack.env.TABLE_NAME }));
   ddb.destroy();
   const table = JSON.stringify(scan.Items);
   assert.ok(table.includes('CHANNEL#'), 'channels are stored');
   assert.ok(!table.includes(secret) && !table.includes('x'.repeat(30)), 'secrets are sealed at rest');
+  assert.ok(!table.includes(generatedSecret) && !table.includes(rotated.body.secret), 'generated secrets are sealed at rest');
   await stack.call('DELETE', `${ACCT}/${gen.body.id}`);
 });
 
