@@ -379,6 +379,32 @@ test('delivery: signed HTTPS webhooks by scope and event type, retried after a 5
   for (const id of [wfACh, flaky]) await stack.call('DELETE', `${wfBase(wfA)}/${id}`);
 });
 
+test('delivery through a real job: its lifecycle events reach a webhook signed with the generated secret', { skip: NEEDS_LOCAL || NO_TLS }, async () => {
+  const ch = await stack.call('POST', ACCT, {
+    body: webhookBody({ url: `${hookBase}/job-run`, event_types: ['job.scheduled', 'job.in_progress', 'job.completed'] }),
+  });
+  assert.equal(ch.status, 201, ch.text);
+  const generated = ch.body.secret as string;
+  assert.match(generated, /^whsec_/);
+  const form = new FormData();
+  form.append('request_data', JSON.stringify({ job_nodes: [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] }));
+  form.append('input_files', new Blob([Buffer.from('A short document for the channel test.')]), 'note.txt');
+  let job: { status: number; body: any; text: string };
+  for (;;) {
+    job = await stack.call('POST', '/api/v1/jobs/', { raw: form });
+    if (job.status !== 429) break;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  assert.equal(job.status, 200, job.text);
+  const hits = () => received.filter((r) => r.path === '/job-run');
+  await eventually(async () => (hits().length >= 3 ? true : undefined), 'three lifecycle deliveries', 60_000);
+  const events = hits().map((r) => new Webhook(generated).verify(r.body, r.headers) as { type: string; data: { job_id: string; status: string } });
+  assert.deepEqual(events.map((e) => e.type).sort(), ['job.completed', 'job.in_progress', 'job.scheduled']);
+  assert.ok(events.every((e) => e.data.job_id === job.body.id));
+  assert.equal(events.find((e) => e.type === 'job.completed')!.data.status, 'COMPLETED');
+  await stack.call('DELETE', `${ACCT}/${ch.body.id}`);
+});
+
 test('delivery: a verified email channel gets the event through SES; an unverified one does not', { skip: NEEDS_LOCAL }, async () => {
   const mkEmail = async (to: string) => {
     const r = await stack.call('POST', ACCT, { body: { channel_type: 'email', email_config: { recipient_email: to }, event_types: ['job.stopped'] } });
