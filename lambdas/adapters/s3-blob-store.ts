@@ -23,6 +23,22 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  async getUpTo(key: string, maxBytes: number): Promise<{ data: Uint8Array } | { size: number } | undefined> {
+    try {
+      const out = await s3Client().send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const size = out.ContentLength ?? 0;
+      if (size > maxBytes) {
+        // -- too large to return: close the stream unread --
+        (out.Body as { destroy?: () => void } | undefined)?.destroy?.();
+        return { size };
+      }
+      return { data: await out.Body!.transformToByteArray() };
+    } catch (err) {
+      if (notFound(err)) return undefined;
+      throw err;
+    }
+  }
+
   async exists(key: string): Promise<boolean> {
     return (await this.size(key)) !== undefined;
   }

@@ -6,7 +6,8 @@
 // so a connector cannot be used to probe the service's own network. Off by default: the local
 // emulators live on 127.0.0.1.
 import { lookup } from 'node:dns/promises';
-import { BlockList, connect, isIP } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { BlockList, connect, isIP, type LookupFunction } from 'node:net';
 import { describeError } from './definition';
 
 const PRIVATE = new BlockList();
@@ -70,6 +71,21 @@ export async function allowedAddress(host: string): Promise<string> {
   if (bad) throw new Error(`host ${bare} resolves to a private network address (${bad}), which connectors may not reach here`);
   return addrs[0]!;
 }
+
+/**
+ * A `lookup` for node:http(s)/net requests that refuses private addresses on the addresses the
+ * connection really uses, so a name that re-resolves differently between a check and the connect
+ * cannot slip through (use it when privateNetworksDenied()).
+ */
+export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (err, addresses: LookupAddress[]) => {
+    if (err) return callback(err, '', 0);
+    const bad = addresses.find((a) => isPrivateAddress(a.address));
+    if (bad) return callback(new Error(`host ${hostname} resolves to a private network address (${bad.address})`), '', 0);
+    if ((options as LookupOptions).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    return callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+};
 
 /** allowedAddress for the host of a URL (an http(s) endpoint a tenant configured). */
 export async function assertAllowedUrl(url: string): Promise<void> {

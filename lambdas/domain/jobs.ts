@@ -245,11 +245,10 @@ export class JobService {
     const node = nodeId ? nodes.find((n) => n.id === nodeId) : nodes[nodes.length - 1];
     if (!node) throw new NotFound(`Node ${nodeId} not found in job ${jobId}`);
     const key = outputKey(jobId, node.id, fileId);
-    const size = await this.blobs.size(key);
-    if (size !== undefined && size > inlineMaxBytes) return { url: await this.blobs.presignGet(key, DOWNLOAD_URL_SECONDS) };
-    const data = size === undefined ? undefined : await this.blobs.get(key);
-    if (!data) throw new NotFound(`No output yet for file ${fileId} at node ${node.name} (job status ${job.status})`);
-    return { data };
+    const out = await this.blobs.getUpTo(key, inlineMaxBytes);
+    if (!out) throw new NotFound(`No output yet for file ${fileId} at node ${node.name} (job status ${job.status})`);
+    if ('size' in out) return { url: await this.blobs.presignGet(key, DOWNLOAD_URL_SECONDS) };
+    return out;
   }
 
   async details(p: Principal, jobId: string) {

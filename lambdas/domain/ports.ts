@@ -72,6 +72,11 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** Size in bytes; undefined when the object does not exist. */
   size(key: string): Promise<number | undefined>;
+  /**
+   * The object's bytes when it is at most `maxBytes`, else only its size (the body is not read);
+   * undefined when it does not exist. One request either way.
+   */
+  getUpTo(key: string, maxBytes: number): Promise<{ data: Uint8Array } | { size: number } | undefined>;
   /** A time-limited URL that lets its holder PUT this one object (with this content type). */
   presignPut(key: string, contentType: string, expiresInSeconds: number): Promise<string>;
   /** A time-limited URL that lets its holder GET this one object. */

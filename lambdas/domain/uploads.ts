@@ -81,15 +81,18 @@ export class UploadService {
     if (new Set(ids).size !== ids.length) throw ValidationError.single(loc, 'An upload may be named only once', 'value_error');
     const now = Math.floor(this.clock.now().getTime() / 1000);
     const found = await Promise.all(ids.map((id) => this.store.get(keys.upload(p.accountId, id))));
-    const files: UploadedFile[] = [];
     for (const [i, item] of found.entries()) {
       if (!item || (item.expiresAt !== undefined && item.expiresAt < now)) throw new NotFound(`Upload ${ids[i]} not found`);
       if (item.claimedBy) throw ValidationError.single(loc, `Upload ${ids[i]} was already used by job input`, 'value_error');
-      const size = await this.blobs.size(String(item.blobKey));
+    }
+    const sizes = await Promise.all(found.map((item) => this.blobs.size(String(item!.blobKey))));
+    const files: UploadedFile[] = [];
+    for (const [i, item] of found.entries()) {
+      const size = sizes[i];
       if (size === undefined) throw ValidationError.single(loc, `Upload ${ids[i]} has no file yet: PUT the file to its upload_url first`, 'value_error');
       if (size === 0) throw ValidationError.single(loc, `Upload ${ids[i]} is empty`, 'value_error');
       if (size > MAX_UPLOAD_BYTES) throw ValidationError.single(loc, `Upload ${ids[i]} is ${size} bytes; the limit is ${MAX_UPLOAD_BYTES}`, 'value_error');
-      files.push({ filename: String(item.filename), contentType: String(item.contentType), size, blobKey: String(item.blobKey) });
+      files.push({ filename: String(item!.filename), contentType: String(item!.contentType), size, blobKey: String(item!.blobKey) });
     }
     // -- one use: a concurrent second claim of the same upload fails here --
     await Promise.all(ids.map(async (id) => {

@@ -80,7 +80,7 @@ export interface Element {
 
 // -- crypto.hash (Node >= 20.12) is the one-shot digest: several times cheaper than a Hash object for short input --
 const oneShot = (crypto as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
-const sha256Hex = oneShot
+export const sha256Hex = oneShot
   ? (data: string) => oneShot('sha256', data, 'hex')
   : (data: string) => createHash('sha256').update(data, 'utf8').digest('hex');
 

@@ -8,8 +8,8 @@
 //    normalised and joined by a blank line), or several when a single oversized element must be
 //    text-split (is_continuation on the later ones); a table pre-chunk becomes a Table when it fits,
 //    else TableChunks split on row, then cell, then word boundaries, each with its own HTML.
-import { createHash, randomUUID } from 'node:crypto';
-import type { Element, ElementMetadata } from '../elements';
+import { randomUUID } from 'node:crypto';
+import { sha256Hex, type Element, type ElementMetadata } from '../elements';
 import { cosineSimilarity } from '../embedding/hashed';
 import { parseHtmlTable, headerRowHtml, type HtmlCell, type HtmlRow, type HtmlTable } from './html-table';
 import { consolidateMetadata, DROPPED_FIELDS } from './metadata';
@@ -339,7 +339,7 @@ function tableChunks(pc: PreChunk, o: ResolvedOptions, split: Splitter, out: Chu
 }
 
 function uuidFromHash(s: string): string {
-  const h = createHash('sha256').update(s).digest('hex');
+  const h = sha256Hex(s);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 

@@ -61,10 +61,6 @@ parentPort.postMessage({ ready: true });
 
 /** Workers: CHUNK_DEFLATE_WORKERS (0 = deflate in-thread), else one per core, at most 4; none on one core (no gain, only overhead). */
 export function deflateWorkerCount(): number {
-  return poolSize();
-}
-
-function poolSize(): number {
   const v = process.env.CHUNK_DEFLATE_WORKERS;
   if (v !== undefined && v !== '' && Number.isFinite(Number(v))) return Math.max(0, Math.floor(Number(v)));
   const cores = availableParallelism();
@@ -117,7 +113,7 @@ function spawn(): PoolWorker {
 }
 
 async function getWorkers(): Promise<PoolWorker[] | undefined> {
-  const size = poolSize();
+  const size = deflateWorkerCount();
   if (disabled || size === 0) return undefined;
   if (!workers || workers.length === 0) {
     try {
