@@ -1,10 +1,10 @@
 // Runs the test tiers with node's own test runner (TypeScript through tsx).
-// Usage: node test/run.mjs [unit|integration|infra|e2e ...]   (no argument: every tier)
+// Usage: node test/run.mjs [unit|infra|integration|security|e2e ...]   (no argument: every tier)
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-const TIERS = ['unit', 'infra', 'integration', 'e2e'];
+const TIERS = ['unit', 'infra', 'integration', 'security', 'e2e'];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const tiers = wanted.length ? wanted : TIERS;
 
