@@ -2,6 +2,7 @@
 import type { ConnectorCatalog } from '../domain/connectors';
 import {
   checkConnection,
+  deliverToDestination,
   listSourceObjects,
   listTypes,
   outputConfig,
@@ -22,6 +23,7 @@ const catalog: ConnectorCatalog = {
   list: (type, config) => listSourceObjects(type, config),
   read: (type, config, key) => readSourceObject(type, config, key),
   write: (type, config, key, data) => writeDestinationObject(type, config, key, data),
+  deliver: (type, config, doc) => deliverToDestination(type, config, doc),
 };
 
 export function connectorCatalog(): ConnectorCatalog {

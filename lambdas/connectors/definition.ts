@@ -8,7 +8,11 @@
 // check  - really tries the connector; throws an Error whose message is the FAILURE reason. It may
 //          return a note that becomes the reason of a SUCCESS (for example "credentials not verified").
 // list/read (sources) and write (destinations) are the runtime operations used by workflow jobs.
+// upload (record destinations: databases, vector and search stores) receives one processed file's
+// elements as records and replaces that file's earlier records (by record id); removeRecords drops
+// a document's records (a document gone from the source). A destination has write or upload.
 import type { z } from 'zod';
+import type { FileRecords, UploadContext, UploadResult } from './records/types';
 
 export type ConnectorKind = 'source' | 'destination';
 export const CONNECTOR_KINDS: readonly ConnectorKind[] = ['source', 'destination'];
@@ -50,6 +54,8 @@ export interface ConnectorDefinition<C extends ConnectorConfig = ConnectorConfig
   list?(config: C, ctx?: RuntimeContext): AsyncIterable<SourceObject>;
   read?(config: C, key: string, ctx?: RuntimeContext): Promise<Uint8Array>;
   write?(config: C, key: string, data: Uint8Array, ctx?: RuntimeContext): Promise<void>;
+  upload?(config: C, file: FileRecords, ctx: UploadContext): Promise<UploadResult>;
+  removeRecords?(config: C, recordId: string, ctx: UploadContext): Promise<number | undefined>;
 }
 
 /** Erases the config type parameter so definitions of different types share one registry list. */

@@ -18,6 +18,8 @@ import {
   type SourceObject,
 } from './definition';
 import { toValidationIssues } from './schema';
+import { documentRecordId } from './records/ids';
+import type { ElementRecord, UploadContext, UploadResult } from './records/types';
 import { SECRET_NAME } from './types/derived';
 import { CONNECTOR_DEFINITIONS } from './types/index';
 
@@ -199,7 +201,7 @@ export async function checkConnection(
 export function supportsRuntime(kind: ConnectorKind, type: string): boolean {
   const def = getConnector(kind, type);
   if (!def) return false;
-  return kind === 'source' ? Boolean(def.list && def.read) : Boolean(def.write);
+  return kind === 'source' ? Boolean(def.list && def.read) : Boolean(def.write || def.upload);
 }
 
 function runtimeDef(kind: ConnectorKind, type: string): ConnectorDefinition {
@@ -222,6 +224,38 @@ export function listSourceObjects(type: string, config: ConnectorConfig, ctx?: R
 
 export function readSourceObject(type: string, config: ConnectorConfig, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
   return runtimeDef('source', type).read!(config, key, ctx);
+}
+
+/**
+ * Delivers one processed file to a destination: record destinations (upload) get the elements as
+ * records under the document's record id, replacing that document's earlier records; file
+ * destinations (write) get `<sourceKey>.json` of the elements under their root.
+ */
+export async function deliverToDestination(
+  type: string,
+  config: ConnectorConfig,
+  doc: { sourceId?: string; sourceKey: string; elements: ElementRecord[] },
+  ctx: UploadContext = {},
+): Promise<UploadResult> {
+  const def = runtimeDef('destination', type);
+  if (def.upload) {
+    const recordId = documentRecordId(doc.sourceId ?? '', doc.sourceKey);
+    return def.upload(config, { recordId, sourceKey: doc.sourceKey, elements: doc.elements }, ctx);
+  }
+  await def.write!(config, `${doc.sourceKey}.json`, Buffer.from(JSON.stringify(doc.elements)), ctx);
+  return { written: doc.elements.length };
+}
+
+/** Removes a source document's records from a record destination; undefined when the type cannot. */
+export async function removeDocumentRecords(
+  type: string,
+  config: ConnectorConfig,
+  doc: { sourceId?: string; sourceKey: string },
+  ctx: UploadContext = {},
+): Promise<number | undefined> {
+  const def = runtimeDef('destination', type);
+  if (!def.removeRecords) return undefined;
+  return def.removeRecords(config, documentRecordId(doc.sourceId ?? '', doc.sourceKey), ctx);
 }
 
 /** Writes `data` at `key` under the destination's root (prefix or directory). */

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import type { Clock, KeyValueStore, SecretBox, StoredItem, WorkQueue } from './ports';
 import { systemClock } from './ports';
-import { NotFound, ValidationError } from './errors';
+import { ConnectorFailure, DomainError, NotFound, ValidationError } from './errors';
 import type { Principal } from './auth';
 import { ENTITY, keys, type ConnectorKind } from '../data/keys';
 
@@ -28,6 +28,16 @@ export interface ConnectorCatalog {
   list(type: string, config: Record<string, unknown>): AsyncIterable<{ key: string; size: number }>;
   read(type: string, config: Record<string, unknown>, key: string): Promise<Uint8Array>;
   write(type: string, config: Record<string, unknown>, key: string, data: Uint8Array): Promise<void>;
+  /** One processed document to a destination (records replaced by the document's record id, or a file). */
+  deliver(type: string, config: Record<string, unknown>, doc: DeliveredDocument): Promise<{ written: number; deleted?: number }>;
+}
+
+/** A processed document on its way to a destination. */
+export interface DeliveredDocument {
+  /** The workflow's source connector (with sourceKey: the document's identity). */
+  sourceId?: string;
+  sourceKey: string;
+  elements: { type: string; element_id: string; text: string; metadata: Record<string, unknown>; embeddings?: number[] }[];
 }
 
 /** What jobs need from connectors: read inputs from a source, write results to a destination. */
@@ -35,6 +45,7 @@ export interface ConnectorRuntime {
   listSource(accountId: string, sourceId: string, limit: number): Promise<{ key: string; size: number }[]>;
   readSource(accountId: string, sourceId: string, key: string): Promise<Uint8Array>;
   writeDestination(accountId: string, destinationId: string, key: string, data: Uint8Array): Promise<void>;
+  deliver(accountId: string, destinationId: string, doc: DeliveredDocument): Promise<{ written: number; deleted?: number }>;
 }
 
 export const SECRET_MASK = '**********';
@@ -213,6 +224,20 @@ export class ConnectorService implements ConnectorRuntime {
   async writeDestination(accountId: string, destinationId: string, key: string, data: Uint8Array): Promise<void> {
     const item = await this.load(accountId, 'destination', destinationId);
     await this.catalog.write(String(item.type), await this.clearConfig(item), key, data);
+  }
+
+  /**
+   * Delivers a processed document. A failure of the store (after the connector's own retries) is a
+   * ConnectorFailure carrying the store's message: the job records that file as failed and goes on.
+   */
+  async deliver(accountId: string, destinationId: string, doc: DeliveredDocument): Promise<{ written: number; deleted?: number }> {
+    const item = await this.load(accountId, 'destination', destinationId);
+    try {
+      return await this.catalog.deliver(String(item.type), await this.clearConfig(item), doc);
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      throw new ConnectorFailure(`${String(item.type)} destination: ${(err as Error)?.message ?? String(err)}`);
+    }
   }
 
   /** The stored config with secrets decrypted, for connector runtimes (jobs, checks). */

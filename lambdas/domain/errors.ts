@@ -43,4 +43,6 @@ export class RateLimited extends DomainError {
     super(message);
   }
 }
+/** An external store (a connector's source or destination) refused or failed an operation. */
+export class ConnectorFailure extends DomainError { override readonly status = 424; }
 export class ServiceUnavailable extends DomainError { override readonly status = 503; }

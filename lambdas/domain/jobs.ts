@@ -355,7 +355,11 @@ export class JobService {
     }
     if (job.destinationId && elements) {
       try {
-        await this.connectors.writeDestination(input.accountId, String(job.destinationId), `${file.sourceKey ?? file.filename}.json`, Buffer.from(JSON.stringify(elements)));
+        await this.connectors.deliver(input.accountId, String(job.destinationId), {
+          sourceId: job.sourceId ? String(job.sourceId) : undefined,
+          sourceKey: file.sourceKey ?? file.filename,
+          elements,
+        });
       } catch (err) {
         if (err instanceof DomainError && err.status < 500) {
           await this.recordFailure(input.accountId, input.jobId, file, nodes.length - 1, `writing to the destination failed: ${err.message}`);

@@ -69,6 +69,16 @@ async function networkCheck(type: string, c: ConnectorConfig, ctx: CheckContext)
 /** Field names treated as secrets in free-form configs. */
 export const SECRET_NAME = /(token|secret|password|passwd|api_?key|access_?key|private_?key|credential|client_cred|connection_string)/i;
 
+/**
+ * The config schemas of a derived type (input, output, secret fields), for a connector family that
+ * implements the type's runtime but keeps the platform's field table as its schema.
+ */
+export function derivedShape(kind: ConnectorKind, type: string): Pick<ConnectorDefinition, 'input' | 'output' | 'secretFields'> {
+  const model = DERIVED_FIELDS[kind][type];
+  if (!model) throw new Error(`no derived field table for ${kind} type ${type}`);
+  return { input: inputSchema(model.fields), output: outputSchema(model.fields), secretFields: secretFieldNames(model.fields) };
+}
+
 function derivedDefinition(kind: ConnectorKind, type: string, fields: FieldSpec[]): ConnectorDefinition {
   return defineConnector({
     kind,

@@ -7,6 +7,7 @@ import { boxSource } from './box';
 import { derivedDefinitions } from './derived';
 import { localDestination, localSource } from './local';
 import { s3Destination, s3Source } from './s3';
+import { postgresDestination } from '../postgres/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -17,6 +18,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   localDestination,
   boxSource,
   astradbDestination,
+  postgresDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

@@ -1,0 +1,59 @@
+// Connections to a tenant's PostgreSQL through the `pg` driver. The host is resolved under the
+// outbound policy (no private networks when they are denied) and the driver connects to that
+// address, so a name cannot re-resolve elsewhere between the check and the connect.
+import pg from 'pg';
+import { allowedAddress } from '../net-check';
+
+export interface PostgresConnection {
+  host: string;
+  port: number;
+  database: string;
+  username: string;
+  password: string;
+}
+
+const CONNECT_TIMEOUT_MS = 10_000;
+const QUERY_TIMEOUT_MS = 120_000;
+
+export async function connect(c: PostgresConnection, signal?: AbortSignal): Promise<pg.Client> {
+  const host = await allowedAddress(c.host);
+  const client = new pg.Client({
+    host,
+    port: c.port,
+    database: c.database,
+    user: c.username,
+    password: c.password,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
+    application_name: 'workflow-service',
+  });
+  // An error after connect (server gone) must not become an unhandled 'error' event.
+  client.on('error', () => undefined);
+  const onAbort = () => void client.end().catch(() => undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await client.connect();
+  } catch (err) {
+    signal?.removeEventListener('abort', onAbort);
+    await client.end().catch(() => undefined);
+    throw new Error(`cannot connect to ${c.host}:${c.port}/${c.database}: ${describePgError(err)}`);
+  }
+  return client;
+}
+
+/** The server's message with its SQLSTATE, never the connection's password. */
+export function describePgError(err: unknown): string {
+  const e = err as { message?: string; code?: string; detail?: string };
+  const parts = [e?.message ?? String(err)];
+  if (e?.detail) parts.push(e.detail);
+  if (e?.code && /^[0-9A-Z]{5}$/.test(e.code)) parts.push(`SQLSTATE ${e.code}`);
+  return parts.join('; ');
+}
+
+/** "schema.table" or "table" as a quoted identifier, and its parts for catalog lookups. */
+export function tableRef(name: string): { sql: string; schema?: string; table: string } {
+  const parts = name.split('.');
+  if (parts.length > 2 || parts.some((p) => !p)) throw new Error(`table_name ${JSON.stringify(name)} is not a table or schema.table name`);
+  const q = (p: string) => pg.escapeIdentifier(p);
+  return parts.length === 2 ? { sql: `${q(parts[0]!)}.${q(parts[1]!)}`, schema: parts[0], table: parts[1]! } : { sql: q(parts[0]!), table: parts[0]! };
+}
