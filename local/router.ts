@@ -45,6 +45,12 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | u
   return Buffer.concat(chunks);
 }
 
+/** The host to print for the listener: a wildcard is reached via loopback; IPv6 literals need brackets. */
+function urlHost(host: string | undefined): string {
+  if (!host || host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 export interface RouterOptions {
   port: number;
   host?: string;
@@ -137,7 +143,7 @@ export async function startRouter(opts: RouterOptions): Promise<{ url: string; s
   server.headersTimeout = 60_000;
   const port = await listen(server, opts.port, opts.host ?? '127.0.0.1');
   return {
-    url: `http://${opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1'}:${port}`,
+    url: `http://${urlHost(opts.host)}:${port}`,
     server,
     stop: () => closeServer(server),
   };

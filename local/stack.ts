@@ -16,6 +16,7 @@ import { SCHEDULED_TASKS } from '../lambdas/schedules';
 import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
 import { startQueuePollers } from './queue-poller';
 import { startRouter } from './router';
+import { isLoopbackHost } from './emulators/http-server';
 import { QUEUES } from '../lambdas/queues';
 import { EVENT_RULES } from '../lambdas/events';
 import { resetConfig } from '../lambdas/config';
@@ -156,13 +157,18 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     stops.push(pollers.stop);
     log(`${'consumers'.padEnd(14)}${QUEUES.map((q) => q.name).join(', ')}`);
 
+    const host = opts.host ?? '127.0.0.1';
     const router = await startRouter({
       port: opts.port,
-      host: opts.host,
+      host,
       maxBodyBytes: 10 * 51 * 1024 * 1024,
       onRequest: opts.onRequest,
     });
     stops.push(router.stop);
+    if (!isLoopbackHost(host)) {
+      const auth = env.AUTH_MODE === 'none' ? 'AUTH_MODE=none: no key needed' : `AUTH_MODE=${env.AUTH_MODE}`;
+      log(`WARNING       HOST=${host}: the API is exposed beyond this machine (plain HTTP, ${auth}); the emulators stay on 127.0.0.1`);
+    }
 
     return {
       url: router.url,
