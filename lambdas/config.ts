@@ -23,8 +23,18 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Job outputs above this size are served by a 307 to a presigned storage URL (a Lambda response carries ≤ 6 MB). */
   DOWNLOAD_INLINE_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1000 * 1000),
-  /** `true` on AWS (CDK): connectors and webhooks may not reach private networks (read by connectors/net-check.ts). */
+  /** `true` on AWS (CDK): outbound calls for tenants may not reach private networks (read by net/outbound.ts). */
   CONNECTORS_DENY_PRIVATE_NETWORKS: z.string().optional(),
+  // Connector isolation (read by connectors/service-boundary.ts and connectors/types/local.ts).
+  /** `true`: s3 connectors may use ambient_credentials (runtime credentials; on AWS the connector role). Off by default. */
+  CONNECTORS_ALLOW_AMBIENT_CREDENTIALS: z.string().optional(),
+  /** On AWS (CDK): the role connector calls with runtime credentials assume, and the ARNs its sessions deny. */
+  CONNECTOR_ROLE_ARN: z.string().optional(),
+  CONNECTOR_DENIED_ARNS: z.string().optional(),
+  /** Local data directory (secrets key, emulator data); connectors may only use its connector-files folder. */
+  DATA_DIR: z.string().optional(),
+  /** Root of the `local` connector type (default in keyed mode: <DATA_DIR>/connector-files). */
+  LOCAL_CONNECTOR_ROOT: z.string().optional(),
   // Notification channels: delivery queue, SES sender, webhook TLS trust, timeout and back-off.
   NOTIFICATION_DELIVERY_QUEUE_URL: z.string().optional(),
   /** From address of channel e-mails (an SES-verified identity on AWS). */

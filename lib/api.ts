@@ -38,6 +38,8 @@ export interface RouteAccess {
   publisher?: boolean;
   /** Send e-mail through SES v2 (ses:SendEmail on the account's identities; SES_FROM_ADDRESS). */
   email?: boolean;
+  /** Runs tenants' connectors: may assume the connector role (CONNECTOR_ROLE_ARN, lib/connector-role.ts). */
+  connectors?: boolean;
 }
 
 /**
@@ -56,7 +58,8 @@ export const HANDLER_ACCESS: Record<string, RouteAccess> = {
   // (secrets) resolves workflow sources and destinations; jobs are started and cancelled as
   // executions of the job state machine, announced (job.scheduled, job.stopped) on the service bus.
   jobs: { table: 'readwrite', bucket: 'readwrite', secrets: true, jobs: true, publisher: true },
-  workflows: { table: 'readwrite', bucket: 'readwrite', secrets: true, jobs: true, publisher: true },
+  // Running a workflow lists its source (connector I/O).
+  workflows: { table: 'readwrite', bucket: 'readwrite', secrets: true, jobs: true, publisher: true, connectors: true },
   // Notification channels: records in the table, webhook secrets sealed with KMS, verification
   // codes e-mailed through SES.
   channels: { table: 'readwrite', secrets: true, email: true },

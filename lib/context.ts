@@ -25,6 +25,8 @@ export function stackPropsFromContext(get: (key: string) => unknown): { stackNam
   if (architecture !== 'arm64' && architecture !== 'x86_64') throw new Error(`context architecture must be 'arm64' or 'x86_64', got '${architecture}'`);
   const deny = str('denyPrivateNetworks') ?? 'true';
   if (deny !== 'true' && deny !== 'false') throw new Error(`context denyPrivateNetworks must be 'true' or 'false', got '${deny}'`);
+  const ambient = str('allowAmbientCredentials') ?? 'false';
+  if (ambient !== 'true' && ambient !== 'false') throw new Error(`context allowAmbientCredentials must be 'true' or 'false', got '${ambient}'`);
   return {
     stackName: str('stackName') ?? DEFAULT_STACK_NAME,
     props: {
@@ -36,6 +38,7 @@ export function stackPropsFromContext(get: (key: string) => unknown): { stackNam
       stageName: str('stageName'),
       architecture: architecture === 'x86_64' ? lambda.Architecture.X86_64 : lambda.Architecture.ARM_64,
       denyPrivateNetworks: deny === 'true',
+      allowAmbientCredentials: ambient === 'true',
     },
   };
 }

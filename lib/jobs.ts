@@ -28,7 +28,7 @@ import { pascal } from './queues';
  * and node outputs (bucket), connector secrets to read sources and write destinations (key), and
  * job status events (bus). Tasks never start or stop executions.
  */
-export const TASK_ACCESS: RouteAccess = { table: 'readwrite', bucket: 'readwrite', secrets: true, publisher: true };
+export const TASK_ACCESS: RouteAccess = { table: 'readwrite', bucket: 'readwrite', secrets: true, publisher: true, connectors: true };
 
 export const DEFAULT_TIMEOUT = Duration.hours(24);
 

@@ -18,7 +18,7 @@ import type { RouteAccess } from './api';
  */
 export const CONSUMER_ACCESS: Record<string, RouteAccess & { ownQueueUrl?: boolean }> = {
   // Connection checks: connector records and their secrets, nothing else.
-  'workers.connectionCheckWorker': { table: 'readwrite', secrets: true },
+  'workers.connectionCheckWorker': { table: 'readwrite', secrets: true, connectors: true },
   // Channel deliveries: channel records, webhook secrets (KMS), e-mail through SES.
   'channel-delivery.deliverChannelNotification': { table: 'read', secrets: true, email: true, ownQueueUrl: true },
 };

@@ -12,7 +12,7 @@ import { ServiceFunction, type FunctionDefaults } from './base-function';
 import { pascal } from './queues';
 
 export const SCHEDULE_ACCESS: Record<string, RouteAccess> = {
-  'scheduler.tick': { table: 'readwrite', bucket: 'readwrite', secrets: true, jobs: true, publisher: true },
+  'scheduler.tick': { table: 'readwrite', bucket: 'readwrite', secrets: true, jobs: true, publisher: true, connectors: true },
 };
 
 export function scheduleAccess(task: ScheduledTask): RouteAccess {

@@ -17,6 +17,7 @@ import { SecretsKey } from './secrets';
 import { DataBucket } from './storage';
 import { ScheduledTasks, scheduleAccess } from './schedules';
 import { bindEmailSender } from './notifications';
+import { ConnectorRole } from './connector-role';
 import { consumerAccess } from './queues';
 
 export type AuthMode = 'none' | 'keyed';
@@ -32,6 +33,11 @@ export interface WorkflowServiceStackProps extends StackProps {
    * (CONNECTORS_DENY_PRIVATE_NETWORKS). Default true: a tenant must not reach the service's own network.
    */
   denyPrivateNetworks?: boolean;
+  /**
+   * Let s3 connectors use ambient_credentials (CONNECTORS_ALLOW_AMBIENT_CREDENTIALS): they then run as
+   * the connector role, never a function's own. Default false.
+   */
+  allowAmbientCredentials?: boolean;
   /** Days before objects under jobs/ expire. Default 30. */
   jobDataExpirationDays?: number;
   /** For the table, bucket and key. Default RETAIN; DESTROY suits throw-away (LocalStack) stacks. */
@@ -56,6 +62,7 @@ export class WorkflowServiceStack extends Stack {
   readonly events: ServiceEvents;
   readonly api: ServiceApi;
   readonly schedules: ScheduledTasks;
+  readonly connectorRole: ConnectorRole;
 
   constructor(scope: Construct, id: string, props: WorkflowServiceStackProps = {}) {
     super(scope, id, props);
@@ -67,6 +74,7 @@ export class WorkflowServiceStack extends Stack {
       DEFAULT_ACCOUNT_ID: props.defaultAccountId,
       DEFAULT_USER_ID: props.defaultUserId,
       CONNECTORS_DENY_PRIVATE_NETWORKS: String(props.denyPrivateNetworks ?? true),
+      CONNECTORS_ALLOW_AMBIENT_CREDENTIALS: String(props.allowAmbientCredentials ?? false),
     };
 
     this.data = new DataTable(this, 'Data', { removalPolicy });
@@ -84,7 +92,9 @@ export class WorkflowServiceStack extends Stack {
     this.api = new ServiceApi(this, 'Api', { stageName: props.stageName, functionDefaults });
     this.schedules = new ScheduledTasks(this, 'Schedules', { functionDefaults });
 
+    const connectorFunctions: lambda.Function[] = [];
     const bind = (fn: lambda.Function, access: RouteAccess) => {
+      if (access.connectors) connectorFunctions.push(fn);
       if (access.table) this.data.bindTable(fn, access.table);
       if (access.bucket) this.storage.bindBucket(fn, access.bucket);
       if (access.secrets) this.secrets.bindSecretsKey(fn);
@@ -99,6 +109,13 @@ export class WorkflowServiceStack extends Stack {
     for (const { definition, fn } of this.schedules.tasks) bind(fn, scheduleAccess(definition));
     // Consumers per lib/queues.ts CONSUMER_ACCESS (connection checks, channel deliveries).
     for (const { definition, consumer } of this.queues.queues) bind(consumer, consumerAccess(definition));
+    // Connector I/O with runtime credentials runs as this role, trusted by exactly those functions.
+    this.connectorRole = new ConnectorRole(this, 'Connectors', {
+      functions: connectorFunctions,
+      bucketArn: this.storage.bucket.bucketArn,
+      tableArn: this.data.table.tableArn,
+      keyArn: this.secrets.key.keyArn,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (append /healthcheck, /api/v1/..., /general/v0/general)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });

@@ -127,6 +127,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       BUCKET_NAME: process.env.BUCKET_NAME ?? 'wps-data',
       AUTH_MODE: opts.authMode ?? (process.env.AUTH_MODE as 'none' | 'keyed' | undefined) ?? 'none',
       SECRETS_KEY_FILE: join(dataDir, 'secrets.key'),
+      // The local connector keeps out of this directory (except its connector-files folder).
+      DATA_DIR: dataDir,
     };
     Object.assign(process.env, env);
     resetConfig();

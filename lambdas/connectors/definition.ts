@@ -50,6 +50,8 @@ export interface ConnectorDefinition<C extends ConnectorConfig = ConnectorConfig
   readonly outputOmit?: readonly string[];
   /** True for types without a typed model (free-form objects); secrets are then found by name. */
   readonly freeForm?: boolean;
+  /** Why the type does not exist in this runtime (e.g. `local` on AWS), or undefined when it does. */
+  unavailable?(): string | undefined;
   check(config: C, ctx: CheckContext): Promise<string | void>;
   list?(config: C, ctx?: RuntimeContext): AsyncIterable<SourceObject>;
   read?(config: C, key: string, ctx?: RuntimeContext): Promise<Uint8Array>;

@@ -77,6 +77,8 @@ export function requireConnector(kind: ConnectorKind, type: unknown, loc: (strin
  */
 export function validateConfig(kind: ConnectorKind, type: string, config: unknown, loc: (string | number)[] = ['body', 'config']): ConnectorConfig {
   const def = requireConnector(kind, type, [...loc.slice(0, -1), 'type']);
+  const unavailable = def.unavailable?.();
+  if (unavailable) throw ValidationError.single([...loc.slice(0, -1), 'type'], unavailable, 'value_error', type);
   const parsed = def.input.safeParse(config);
   if (!parsed.success) throw new ValidationError(toValidationIssues(parsed.error.issues, config, loc));
   const masked: ValidationIssue[] = [];
@@ -167,6 +169,8 @@ export async function checkConnection(
 ): Promise<ConnectionCheckResult> {
   const def = getConnector(kind, type);
   if (!def) return { status: 'FAILURE', reason: `unknown ${kind} type ${JSON.stringify(type)}` };
+  const unavailable = def.unavailable?.();
+  if (unavailable) return { status: 'FAILURE', reason: unavailable };
   const parsed = def.input.safeParse(config);
   if (!parsed.success) {
     const items = toValidationIssues(parsed.error.issues, config, ['config']);
@@ -200,12 +204,14 @@ export async function checkConnection(
 /** Whether jobs can read from (source) or write to (destination) this type in this deployment. */
 export function supportsRuntime(kind: ConnectorKind, type: string): boolean {
   const def = getConnector(kind, type);
-  if (!def) return false;
+  if (!def || def.unavailable?.()) return false;
   return kind === 'source' ? Boolean(def.list && def.read) : Boolean(def.write || def.upload);
 }
 
 function runtimeDef(kind: ConnectorKind, type: string): ConnectorDefinition {
   const def = getConnector(kind, type);
+  const unavailable = def?.unavailable?.();
+  if (unavailable) throw new BadRequest(unavailable);
   if (!def || !supportsRuntime(kind, type)) {
     throw new BadRequest(`${kind} type ${JSON.stringify(type)} cannot be ${kind === 'source' ? 'read' : 'written'} by this deployment (supported: ${runtimeTypes(kind).join(', ')})`);
   }
@@ -218,11 +224,11 @@ export function runtimeTypes(kind: ConnectorKind): string[] {
 }
 
 /** Files under the source's root; keys are relative to it and '/'-separated. */
-export function listSourceObjects(type: string, config: ConnectorConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
-  return runtimeDef('source', type).list!(config, ctx);
+export async function* listSourceObjects(type: string, config: ConnectorConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
+  yield* runtimeDef('source', type).list!(config, ctx);
 }
 
-export function readSourceObject(type: string, config: ConnectorConfig, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
+export async function readSourceObject(type: string, config: ConnectorConfig, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
   return runtimeDef('source', type).read!(config, key, ctx);
 }
 
@@ -259,7 +265,7 @@ export async function removeDocumentRecords(
 }
 
 /** Writes `data` at `key` under the destination's root (prefix or directory). */
-export function writeDestinationObject(type: string, config: ConnectorConfig, key: string, data: Uint8Array, ctx?: RuntimeContext): Promise<void> {
+export async function writeDestinationObject(type: string, config: ConnectorConfig, key: string, data: Uint8Array, ctx?: RuntimeContext): Promise<void> {
   return runtimeDef('destination', type).write!(config, key, data, ctx);
 }
 

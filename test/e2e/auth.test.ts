@@ -2,9 +2,6 @@
 // every record is scoped by account, so another account's id answers 404. Both key headers work.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 import { authService } from '../../lambdas/services/core';
@@ -12,7 +9,6 @@ import { authService } from '../../lambdas/services/core';
 let stack: TestStack;
 let keyA: string;
 let keyB: string;
-const dir = mkdtempSync(join(tmpdir(), 'wps-auth-'));
 
 before(async () => {
   if (NEEDS_LOCAL) return;
@@ -44,13 +40,14 @@ test('both service-api-key and unstructured-api-key are accepted', { skip: NEEDS
 test("another account's records are invisible (404) and unlisted", { skip: NEEDS_LOCAL }, async () => {
   const created = await stack.call('POST', '/api/v1/sources/', {
     headers: { 'service-api-key': keyA },
-    body: { name: 'a-only', type: 'local', config: { remote_url: dir } },
+    // Keyed mode confines local connectors to <DATA_DIR>/connector-files: a relative path lives there.
+    body: { name: 'a-only', type: 'local', config: { remote_url: 'a-only' } },
   });
   assert.equal(created.status, 200, created.text);
   const id = created.body.id;
   const asB = { headers: { 'service-api-key': keyB } };
   assert.equal((await stack.call('GET', `/api/v1/sources/${id}`, asB)).status, 404);
-  assert.equal((await stack.call('PUT', `/api/v1/sources/${id}`, { ...asB, body: { config: { remote_url: dir } } })).status, 404);
+  assert.equal((await stack.call('PUT', `/api/v1/sources/${id}`, { ...asB, body: { config: { remote_url: 'a-only' } } })).status, 404);
   assert.equal((await stack.call('DELETE', `/api/v1/sources/${id}`, asB)).status, 404);
   assert.equal((await stack.call('POST', `/api/v1/sources/${id}/connection-check`, asB)).status, 404);
   const listB = await stack.call('GET', '/api/v1/sources/', asB);

@@ -360,4 +360,51 @@ test('context values become validated stack props', () => {
   assert.equal(defaults.props.denyPrivateNetworks, true);
   assert.equal(ctx({ denyPrivateNetworks: 'false' }).props.denyPrivateNetworks, false);
   assert.throws(() => ctx({ denyPrivateNetworks: 'no' }), /denyPrivateNetworks/);
+  assert.equal(defaults.props.allowAmbientCredentials, false);
+  assert.equal(ctx({ allowAmbientCredentials: 'true' }).props.allowAmbientCredentials, true);
+  assert.throws(() => ctx({ allowAmbientCredentials: 'yes' }), /allowAmbientCredentials/);
+});
+
+test("connector role: denies the service's bucket, table, key and roles; only connector-I/O functions may assume it, with its variables", () => {
+  const roleId = idOf(stack.connectorRole.role);
+  const role = json.Resources[roleId]!;
+  const bucketArn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
+  const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+  const keyArn = { 'Fn::GetAtt': [keyId, 'Arn'] };
+  const statements = role.Properties.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+  const denyResources = statements.find((st: any) => st.Effect === 'Deny' && st.Action === '*');
+  const sorted = (list: unknown[]) => list.map((x) => JSON.stringify(x)).sort();
+  assert.deepEqual(
+    sorted(denyResources.Resource),
+    sorted([bucketArn, { 'Fn::Join': ['', [bucketArn, '/*']] }, tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }, keyArn]),
+  );
+  const denyRoles = statements.find((st: any) => st.Effect === 'Deny' && st.Action !== '*');
+  assert.deepEqual([...denyRoles.Action].sort(), ['iam:*', 'sts:AssumeRole']);
+  assert.ok(JSON.stringify(denyRoles.Resource).includes(`:role/${stack.stackName}-*`), JSON.stringify(denyRoles.Resource));
+  // No Allow reaches the service's resources by name (the Deny wins over the "*" allows anyway).
+  for (const st of statements.filter((x: any) => x.Effect === 'Allow')) assert.ok(!JSON.stringify(st.Resource).includes(bucketId), JSON.stringify(st));
+
+  const connectorIds = new Set([
+    ...routeFunctionIds.filter(({ route }) => routeAccess(route).connectors).map((r) => r.id),
+    ...consumerIds.filter(({ def }) => consumerAccess(def).connectors).map((c) => c.id),
+    ...taskIds.map((t) => t.id),
+    ...stack.schedules.tasks.map((t) => fnIdOf(t.fn)),
+  ]);
+  assert.ok(routeFunctionIds.some(({ route, id }) => route.operationId === 'run_workflow' && connectorIds.has(id)));
+  assert.ok(consumerIds.some(({ def, id }) => def.handler.export === 'connectionCheckWorker' && connectorIds.has(id)));
+  const roleIdOfFn = (id: string) => json.Resources[id]!.Properties.Role['Fn::GetAtt'][0] as string;
+  const trusted = [role.Properties.AssumeRolePolicyDocument.Statement].flat().flatMap((st: any) => [st.Principal.AWS].flat());
+  assert.deepEqual(
+    trusted.map((p: any) => p['Fn::GetAtt'][0]).sort(),
+    [...connectorIds].map(roleIdOfFn).sort(),
+    'the trust policy names exactly the connector-I/O functions',
+  );
+  for (const { id } of [...routeFunctionIds, ...consumerIds, ...taskIds, ...targetIds]) {
+    const assumes = statementsOf(id).some((st) => actionsOf(st).includes('sts:AssumeRole') && JSON.stringify(st.Resource) === JSON.stringify({ 'Fn::GetAtt': [roleId, 'Arn'] }));
+    const env = envOf(id);
+    assert.equal(assumes, connectorIds.has(id), `${id}: sts:AssumeRole on the connector role`);
+    assert.deepEqual(env.CONNECTOR_ROLE_ARN, connectorIds.has(id) ? { 'Fn::GetAtt': [roleId, 'Arn'] } : undefined, `${id}: CONNECTOR_ROLE_ARN`);
+    assert.equal(Boolean(env.CONNECTOR_DENIED_ARNS), connectorIds.has(id), `${id}: CONNECTOR_DENIED_ARNS`);
+    assert.equal(env.CONNECTORS_ALLOW_AMBIENT_CREDENTIALS, 'false', `${id}: ambient credentials off by default`);
+  }
 });

@@ -1,8 +1,7 @@
-// Connections to a tenant's PostgreSQL through the `pg` driver. The host is resolved under the
-// outbound policy (no private networks when they are denied) and the driver connects to that
-// address, so a name cannot re-resolve elsewhere between the check and the connect.
+// Connections to a tenant's PostgreSQL through the `pg` driver, on a socket that connects only
+// where the outbound policy allows (checked on the address really connected to).
 import pg from 'pg';
-import { allowedAddress } from '../net-check';
+import { assertAllowedHost, guardedSocket } from '../../net/outbound';
 
 export interface PostgresConnection {
   host: string;
@@ -16,9 +15,10 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const QUERY_TIMEOUT_MS = 120_000;
 
 export async function connect(c: PostgresConnection, signal?: AbortSignal): Promise<pg.Client> {
-  const host = await allowedAddress(c.host);
+  await assertAllowedHost(c.host);
   const client = new pg.Client({
-    host,
+    host: c.host,
+    stream: () => guardedSocket(),
     port: c.port,
     database: c.database,
     user: c.username,

@@ -5,11 +5,16 @@
 // sas_token; account_name alone (anonymous access to a public container).
 // Endpoint: https://<account>.blob.core.windows.net, or AZURE_STORAGE_BLOB_ENDPOINT when set (local
 // emulator; `{account}` in it is replaced by the account name, e.g. http://127.0.0.1:10000/{account}).
+// Every request goes out through the outbound policy's agents (lambdas/net/outbound.ts), so a
+// connection string's BlobEndpoint cannot reach a refused address, whatever its name resolves to.
 import {
   AnonymousCredential,
   BlobServiceClient,
   StorageSharedKeyCredential,
+  newPipeline,
   type ContainerClient,
+  type Pipeline,
+  type RequestPolicyFactory,
   type StoragePipelineOptions,
 } from '@azure/storage-blob';
 import { z } from 'zod';
@@ -22,7 +27,7 @@ import {
   type RuntimeContext,
   type SourceObject,
 } from '../definition';
-import { assertAllowedUrl } from '../net-check';
+import { assertAllowedUrl, guardedAgents, policyReason } from '../../net/outbound';
 import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
 
 const COMMON: FieldSpec[] = [
@@ -69,6 +74,10 @@ export function parseAzureUrl(url: string): AzureLocation {
 
 function refine(schema: z.ZodType<ConnectorConfig>): z.ZodType<AzureConfig> {
   return schema.superRefine((c, ctx) => {
+    // The account name becomes part of a host name: only what Azure allows (3-24 lowercase letters/digits).
+    if (typeof c.account_name === 'string' && c.account_name && !/^[a-z0-9]{3,24}$/.test(c.account_name)) {
+      ctx.addIssue({ code: 'custom', path: ['account_name'], message: 'account_name must be 3-24 lowercase letters and digits' });
+    }
     if (typeof c.remote_url === 'string' && /^(az|abfs):\/\//.test(c.remote_url)) {
       try {
         parseAzureUrl(c.remote_url);
@@ -80,6 +89,22 @@ function refine(schema: z.ZodType<ConnectorConfig>): z.ZodType<AzureConfig> {
 }
 
 const PIPELINE: StoragePipelineOptions = { retryOptions: { maxTries: 1, tryTimeoutInMs: 30000 } };
+
+/** Sets the guarded agent on every request (core-http-compat carries `agent` to the HTTP client). */
+const GUARDED_AGENT: RequestPolicyFactory = {
+  create: (next) => ({
+    sendRequest: (request) => {
+      request.agent = request.url.startsWith('https:') ? guardedAgents().httpsAgent : guardedAgents().httpAgent;
+      return next.sendRequest(request);
+    },
+  }),
+};
+
+function guardedPipeline(credential: StorageSharedKeyCredential | AnonymousCredential): Pipeline {
+  const pipeline = newPipeline(credential, PIPELINE);
+  pipeline.factories.push(GUARDED_AGENT);
+  return pipeline;
+}
 
 function accountUrl(account: string): string {
   const tpl = process.env.AZURE_STORAGE_BLOB_ENDPOINT;
@@ -93,7 +118,7 @@ function accountUrl(account: string): string {
  */
 export async function azureContainerFor(c: AzureConfig): Promise<{ container: ContainerClient; loc: AzureLocation }> {
   const r = containerClientFor(c);
-  if (c.connection_string) await assertAllowedUrl(r.container.url);
+  await assertAllowedUrl(r.container.url);
   return r;
 }
 
@@ -102,14 +127,16 @@ function containerClientFor(c: AzureConfig): { container: ContainerClient; loc: 
   const account = c.account_name || loc.account;
   let service: BlobServiceClient;
   if (c.connection_string) {
-    service = BlobServiceClient.fromConnectionString(c.connection_string, PIPELINE);
+    // The SDK parses the string (endpoint, key or SAS); the client is rebuilt on a guarded pipeline.
+    const parsed = BlobServiceClient.fromConnectionString(c.connection_string, PIPELINE);
+    service = new BlobServiceClient(parsed.url, guardedPipeline(parsed.credential as StorageSharedKeyCredential | AnonymousCredential));
   } else if (account && c.account_key) {
-    service = new BlobServiceClient(accountUrl(account), new StorageSharedKeyCredential(account, c.account_key), PIPELINE);
+    service = new BlobServiceClient(accountUrl(account), guardedPipeline(new StorageSharedKeyCredential(account, c.account_key)));
   } else if (account && c.sas_token) {
     const sas = c.sas_token.replace(/^\?/, '');
-    service = new BlobServiceClient(`${accountUrl(account)}?${sas}`, new AnonymousCredential(), PIPELINE);
+    service = new BlobServiceClient(`${accountUrl(account)}?${sas}`, guardedPipeline(new AnonymousCredential()));
   } else if (account) {
-    service = new BlobServiceClient(accountUrl(account), new AnonymousCredential(), PIPELINE);
+    service = new BlobServiceClient(accountUrl(account), guardedPipeline(new AnonymousCredential()));
   } else {
     throw new Error('no credentials: give connection_string, or account_name with account_key or sas_token');
   }
@@ -117,6 +144,8 @@ function containerClientFor(c: AzureConfig): { container: ContainerClient; loc: 
 }
 
 function azureReason(op: string, container: string, err: unknown): Error {
+  const refused = policyReason(err);
+  if (refused) return new Error(`${op} on container ${JSON.stringify(container)} refused: ${refused}`);
   const e = err as { statusCode?: number; code?: string; details?: { errorCode?: string } };
   const code = e?.details?.errorCode ?? e?.code;
   if (code === 'ContainerNotFound' || (e?.statusCode === 404 && op !== 'download')) {

@@ -2,12 +2,18 @@
 // and tests). Config: remote_url (file:///abs/dir or a path) or path, naming a directory; sources also
 // take recursive (default true).
 //
-// Containment: when LOCAL_CONNECTOR_ROOT is set, every directory must lie inside it (relative paths
-// are resolved against it; symlinks are resolved before the comparison). Inside AWS Lambda without
-// LOCAL_CONNECTOR_ROOT the type is refused, so nobody reads the function's own files or /proc.
+// Containment (the service's own files are never reachable, DESIGN §9):
+// - The data directory (DATA_DIR, default .data: secrets.key, the emulators' data) is refused in every
+//   mode, except its connector-files folder; so is SECRETS_KEY_FILE wherever it lives. Symlinks are
+//   resolved before every check, and listings skip what lies in the data directory.
+// - The root: LOCAL_CONNECTOR_ROOT when set (refused if it is, contains or lies in the data directory
+//   outside connector-files); else in AUTH_MODE=keyed <DATA_DIR>/connector-files (created on demand),
+//   so tenants only reach that folder; else (a private `none` deployment) any other absolute path.
+//   Relative paths resolve against the root.
+// - Inside AWS Lambda the type does not exist (a function's filesystem holds no tenant files).
 import { constants as FS } from 'node:fs';
 import { access, mkdir, readFile, readdir, realpath, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { assertSafeKey, defineConnector, describeError, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
@@ -28,9 +34,21 @@ export interface LocalConfig extends ConnectorConfig {
   recursive?: boolean;
 }
 
-function allowedRoot(): string | undefined {
-  const root = process.env.LOCAL_CONNECTOR_ROOT;
-  return root ? resolve(root) : undefined;
+/** Why the type cannot be used in this runtime, or undefined. */
+export function localUnavailable(): string | undefined {
+  if (process.env.AWS_LAMBDA_FUNCTION_NAME) {
+    return "the local connector type is not available on AWS (a function's filesystem holds no tenant files); use s3 or azure";
+  }
+  return undefined;
+}
+
+function dataDir(): string {
+  return resolve(process.env.DATA_DIR || '.data');
+}
+
+/** The one folder of the data directory connectors may use. */
+export function connectorFolder(): string {
+  return join(dataDir(), 'connector-files');
 }
 
 function within(root: string, p: string): boolean {
@@ -38,8 +56,35 @@ function within(root: string, p: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
+/** Why a (resolved) path is off limits as service data, or undefined. */
+function serviceDataProblem(p: string, data: string, folder: string, keyFile?: string): string | undefined {
+  if (keyFile && p === keyFile) return `${JSON.stringify(p)} is the service's secrets key, which connectors may not reach`;
+  if (within(data, p) && !within(folder, p)) return `path ${JSON.stringify(p)} is inside the service's data directory, which connectors may not reach (only its connector-files folder)`;
+  return undefined;
+}
+
+function lexicalProblem(p: string): string | undefined {
+  return serviceDataProblem(p, dataDir(), connectorFolder(), process.env.SECRETS_KEY_FILE ? resolve(process.env.SECRETS_KEY_FILE) : undefined);
+}
+
+/** The root every path must lie in (undefined: any path outside the data directory). */
+function allowedRoot(): string | undefined {
+  const configured = process.env.LOCAL_CONNECTOR_ROOT;
+  if (configured) {
+    const root = resolve(configured);
+    if (within(root, dataDir()) || lexicalProblem(root)) {
+      throw new Error(`LOCAL_CONNECTOR_ROOT ${JSON.stringify(root)} is, holds or lies in the service's data directory; choose a folder outside it (or leave it unset for ${connectorFolder()})`);
+    }
+    return root;
+  }
+  if (process.env.AUTH_MODE === 'keyed') return connectorFolder();
+  return undefined;
+}
+
 /** The configured directory as an absolute path (lexical; symlinks are checked at use). */
 export function localDirectory(c: LocalConfig): string {
+  const unavailable = localUnavailable();
+  if (unavailable) throw new Error(unavailable);
   const raw = (c.remote_url || c.path || '').trim();
   if (!raw) throw new Error('remote_url or path is required');
   let p: string;
@@ -47,37 +92,50 @@ export function localDirectory(c: LocalConfig): string {
   else if (/^local:\/\//i.test(raw)) p = raw.slice('local://'.length);
   else p = raw;
   const root = allowedRoot();
-  if (!root && process.env.AWS_LAMBDA_FUNCTION_NAME) {
-    throw new Error('local connectors are disabled in this deployment (LOCAL_CONNECTOR_ROOT is not set)');
-  }
   if (!isAbsolute(p)) {
     if (!root) throw new Error(`path ${JSON.stringify(raw)} must be absolute`);
     p = resolve(root, p);
   }
   p = resolve(p);
-  if (root && !within(root, p)) throw new Error(`path ${JSON.stringify(raw)} is outside the allowed root LOCAL_CONNECTOR_ROOT`);
+  if (root && !within(root, p)) throw new Error(`path ${JSON.stringify(raw)} is outside the allowed root ${process.env.LOCAL_CONNECTOR_ROOT ? 'LOCAL_CONNECTOR_ROOT' : `(${root})`}`);
+  const problem = lexicalProblem(p);
+  if (problem) throw new Error(problem);
   return p;
 }
 
-/** Resolves symlinks of the directory (or of its nearest existing parent) and re-checks the root. */
+async function real(p: string): Promise<string> {
+  return realpath(p).catch(() => p);
+}
+
+/**
+ * Resolves symlinks of a path (or of its nearest existing parent) and re-checks it against the root
+ * and the data directory, both resolved too. The default connector folder is created on demand.
+ */
 async function containedReal(p: string): Promise<string> {
   const root = allowedRoot();
-  if (!root) return p;
-  const realRoot = await realpath(root).catch(() => root);
+  if (root && !process.env.LOCAL_CONNECTOR_ROOT) await mkdir(root, { recursive: true });
+  const realRoot = root ? await real(root) : undefined;
+  const data = await real(dataDir());
+  const folder = join(data, basename(connectorFolder()));
+  const keyFile = process.env.SECRETS_KEY_FILE ? await real(resolve(process.env.SECRETS_KEY_FILE)) : undefined;
   let probe = p;
   let suffix = '';
   for (;;) {
+    let resolved: string;
     try {
-      const real = join(await realpath(probe), suffix);
-      if (!within(realRoot, real)) throw new Error('path resolves outside the allowed root LOCAL_CONNECTOR_ROOT');
-      return real;
+      resolved = join(await realpath(probe), suffix);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       const parent = dirname(probe);
       if (parent === probe) return p;
       suffix = join(probe.slice(parent.length + 1), suffix);
       probe = parent;
+      continue;
     }
+    if (realRoot && !within(realRoot, resolved)) throw new Error('path resolves outside the allowed root');
+    const problem = serviceDataProblem(resolved, data, folder, keyFile);
+    if (problem) throw new Error(problem);
+    return resolved;
   }
 }
 
@@ -108,6 +166,8 @@ async function* walk(dir: string, base: string, recursive: boolean, signal?: Abo
   for (const e of entries) {
     signal?.throwIfAborted();
     const full = join(dir, e.name);
+    // A directory above the data directory lists around it: its files are never offered.
+    if (lexicalProblem(full) && !within(full, connectorFolder())) continue;
     if (e.isDirectory()) {
       if (recursive) yield* walk(full, base, recursive, signal);
     } else if (e.isFile()) {
@@ -139,6 +199,7 @@ export const localSource = defineConnector<LocalConfig>({
   input: refine(inputSchema(SOURCE_FIELDS)),
   output: outputSchema(SOURCE_FIELDS),
   secretFields: [],
+  unavailable: localUnavailable,
   async check(c) {
     await checkDirectory(c, FS.R_OK | FS.X_OK);
   },
@@ -157,6 +218,7 @@ export const localDestination = defineConnector<LocalConfig>({
   input: refine(inputSchema(COMMON)),
   output: outputSchema(COMMON),
   secretFields: [],
+  unavailable: localUnavailable,
   async check(c) {
     await checkDirectory(c, FS.W_OK | FS.X_OK);
   },

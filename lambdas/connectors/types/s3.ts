@@ -4,10 +4,12 @@
 // Endpoint: config endpoint_url, else AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL (local emulators);
 // path-style addressing whenever an endpoint is set.
 // Credentials, in this order: role_arn (STS AssumeRole, with external_id, based on key+secret when
-// given, else on the runtime's credentials); key+secret(+token); anonymous: true (unsigned requests);
-// ambient_credentials: true (the runtime's default provider chain). Nothing else falls back to the
-// service's own role: on AWS that would let any tenant read the service's buckets.
-// AWS_ENDPOINT_URL_STS points AssumeRole at a stand-in (tests).
+// given, else on runtime credentials); key+secret(+token); anonymous: true (unsigned requests);
+// ambient_credentials: true (runtime credentials; off unless the operator enables it). Runtime
+// credentials are never the service's own role: see ../service-boundary.ts (connector role with a
+// session policy denying the service's resources). The service's own bucket is refused at validation
+// and again before every call, and every connection goes through the outbound policy
+// (lambdas/net/outbound.ts). AWS_ENDPOINT_URL_STS points AssumeRole at a stand-in (tests).
 import {
   GetObjectCommand,
   HeadBucketCommand,
@@ -26,7 +28,8 @@ import {
   type RuntimeContext,
   type SourceObject,
 } from '../definition';
-import { assertAllowedUrl } from '../net-check';
+import { assertAllowedUrl, guardedAgents, literalUrlProblem, policyReason } from '../../net/outbound';
+import { AMBIENT_DISABLED, ambientCredentialsAllowed, bucketProblem, runtimeCredentials } from '../service-boundary';
 import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
 import { z } from 'zod';
 
@@ -68,8 +71,16 @@ function refine(schema: z.ZodType<ConnectorConfig>): z.ZodType<S3Config> {
     if (typeof c.role_arn === 'string' && !/^arn:aws[a-z-]*:iam::\d{12}:role\/\S+$/.test(c.role_arn)) {
       ctx.addIssue({ code: 'custom', path: ['role_arn'], message: 'role_arn must be an IAM role ARN (arn:aws:iam::<account>:role/<name>)' });
     }
-    if (typeof c.endpoint_url === 'string' && !/^https?:\/\/[^/]/i.test(c.endpoint_url)) {
-      ctx.addIssue({ code: 'custom', path: ['endpoint_url'], message: 'endpoint_url must be an http(s) URL' });
+    if (typeof c.endpoint_url === 'string') {
+      const problem = /^https?:\/\/[^/]/i.test(c.endpoint_url) ? literalUrlProblem(c.endpoint_url) : 'endpoint_url must be an http(s) URL';
+      if (problem) ctx.addIssue({ code: 'custom', path: ['endpoint_url'], message: problem });
+    }
+    if (c.ambient_credentials === true && !ambientCredentialsAllowed()) {
+      ctx.addIssue({ code: 'custom', path: ['ambient_credentials'], message: AMBIENT_DISABLED });
+    }
+    if (typeof c.remote_url === 'string' && /^s3:\/\//.test(c.remote_url)) {
+      const problem = targetProblem(c.remote_url);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['remote_url'], message: problem });
     }
   }) as unknown as z.ZodType<S3Config>;
 }
@@ -82,12 +93,33 @@ export function parseS3Url(url: string): { bucket: string; prefix: string } {
   return { bucket: m[1], prefix };
 }
 
+/** Why remote_url may not be used: the service's own bucket, an invalid bucket, '.'/'..' segments. */
+function targetProblem(url: string): string | undefined {
+  let loc: { bucket: string; prefix: string };
+  try {
+    loc = parseS3Url(url);
+  } catch (err) {
+    return describeError(err).replace(/^Error: /, '');
+  }
+  const problem = bucketProblem(loc.bucket);
+  if (problem) return problem;
+  if (loc.prefix.split('/').some((seg) => seg === '..' || seg === '.')) return `remote_url ${JSON.stringify(url)} may not contain '.' or '..' segments`;
+  return undefined;
+}
+
 function endpointFor(c: S3Config): string | undefined {
   return c.endpoint_url || process.env.AWS_ENDPOINT_URL_S3 || process.env.AWS_ENDPOINT_URL || undefined;
 }
 
-/** A tenant-given endpoint_url must not point into private networks when those are denied. */
+/**
+ * Before every call, whatever was validated when the record was stored: never the service's bucket,
+ * no runtime credentials unless enabled, a tenant endpoint_url under the outbound policy (early,
+ * readable reason; the connection itself is checked again by the guarded agents).
+ */
 async function guard(c: S3Config): Promise<void> {
+  const problem = targetProblem(c.remote_url);
+  if (problem) throw new Error(problem);
+  if (c.ambient_credentials && !c.role_arn && !(c.key && c.secret) && !c.anonymous && !ambientCredentialsAllowed()) throw new Error(AMBIENT_DISABLED);
   if (c.endpoint_url) await assertAllowedUrl(c.endpoint_url);
 }
 
@@ -96,7 +128,7 @@ export function s3ClientFor(c: S3Config): S3Client {
   const cfg: S3ClientConfig = {
     region: process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || 'us-east-1',
     maxAttempts: 2,
-    requestHandler: { connectionTimeout: 3000, requestTimeout: 30000 },
+    requestHandler: { connectionTimeout: 3000, requestTimeout: 30000, ...guardedAgents() },
   };
   if (endpoint) {
     cfg.endpoint = endpoint;
@@ -105,8 +137,9 @@ export function s3ClientFor(c: S3Config): S3Client {
   const staticCreds =
     c.key && c.secret ? { accessKeyId: c.key, secretAccessKey: c.secret, ...(c.token ? { sessionToken: c.token } : {}) } : undefined;
   if (c.role_arn) {
-    // STS AssumeRole with the config's key/secret as base credentials, else the runtime's own
-    // (the cross-account pattern; the role's trust policy should require external_id).
+    // STS AssumeRole with the config's key/secret as base credentials, else runtime credentials (the
+    // cross-account pattern: the tenant's role trusts the connector role and requires external_id).
+    const base = staticCreds ?? runtimeCredentials(cfg.region as string);
     cfg.credentials = fromTemporaryCredentials({
       params: {
         RoleArn: c.role_arn,
@@ -114,7 +147,7 @@ export function s3ClientFor(c: S3Config): S3Client {
         DurationSeconds: 900,
         ...(c.external_id ? { ExternalId: c.external_id } : {}),
       },
-      ...(staticCreds ? { masterCredentials: staticCreds } : {}),
+      ...(base ? { masterCredentials: base } : {}),
       clientConfig: {
         region: cfg.region as string,
         maxAttempts: 1,
@@ -127,13 +160,19 @@ export function s3ClientFor(c: S3Config): S3Client {
     // Unsigned requests: skip the SigV4 step entirely.
     cfg.signer = { sign: async (request) => request };
     cfg.credentials = { accessKeyId: '', secretAccessKey: '' };
-  } else if (!c.ambient_credentials) {
-    throw new Error('no credentials: give key and secret, or set anonymous: true or ambient_credentials: true');
+  } else if (c.ambient_credentials) {
+    if (!ambientCredentialsAllowed()) throw new Error(AMBIENT_DISABLED);
+    const runtime = runtimeCredentials(cfg.region as string);
+    if (runtime) cfg.credentials = runtime;
+  } else {
+    throw new Error('no credentials: give key and secret, role_arn, or set anonymous: true');
   }
   return new S3Client(cfg);
 }
 
 function s3Reason(op: string, bucket: string, err: unknown): Error {
+  const refused = policyReason(err);
+  if (refused) return new Error(`${op} on bucket ${JSON.stringify(bucket)} refused: ${refused}`);
   const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
   const status = e?.$metadata?.httpStatusCode;
   if (status && (e.name === 'UnknownError' || e.message === 'UnknownError')) {

@@ -20,6 +20,7 @@
 // with a warning; set EMBEDDING_FALLBACK=none to make that an error instead. Secrets are never logged.
 import path from 'node:path';
 import { ValidationError, type ValidationIssue } from '../../domain/errors';
+import { literalUrlProblem } from '../../net/outbound';
 import type { Element } from '../elements';
 import { DEFAULT_MODEL, EMBED_PROVIDERS, MODEL_CATALOG, type EmbedProvider, type ModelSpec } from './catalog';
 import { HASHED_DEFAULT_DIMENSIONS, HASHED_MODEL_PREFIX, hashedEmbedding } from './hashed';
@@ -104,6 +105,10 @@ export function parseEmbedNode(subtype: string, settings: unknown, nodeLoc: (str
     // -- never echo a value back: it may be a secret --
     if (typeof v !== 'string') issues.push({ loc: loc(name), msg: 'Input should be a valid string', type: 'string_type' });
     else (config as unknown as Record<string, unknown>)[key] = v;
+    // Endpoint settings: a literal address the outbound policy refuses is a 422 now (names are
+    // judged when the connection is made).
+    const refused = key === 'baseUrl' && typeof v === 'string' ? literalUrlProblem(v) : undefined;
+    if (refused) issues.push({ loc: loc(name), msg: refused, type: 'value_error' });
   }
   for (const [name, key, min] of INT_SETTINGS) {
     const v = s[name];

@@ -2,6 +2,7 @@
 // warning per call), batching, a concurrency cap, and retry with exponential back-off and jitter on
 // 429 and 5xx (and network errors), honouring Retry-After. Errors that reach the caller carry the
 // provider status but never request headers or credentials.
+import { policyReason } from '../../net/outbound';
 
 export interface RunnerOptions {
   batchSize: number;
@@ -98,6 +99,9 @@ async function withRetry<T>(fn: () => Promise<T>, o: RunnerOptions, classify: (e
     try {
       return await fn();
     } catch (err) {
+      // A connection the outbound policy refused is final, and its reason is the useful message.
+      const refused = policyReason(err);
+      if (refused) throw new EmbeddingProviderError(`${o.label}: ${refused}`);
       const info = classify(err);
       if (!info.retryable || attempt >= o.maxRetries) {
         throw new EmbeddingProviderError(`${o.label}: ${info.message}${info.status ? ` (HTTP ${info.status})` : ''}`, info.status);

@@ -121,13 +121,17 @@ test('a hung endpoint ends in FAILURE at the time bound instead of hanging', asy
 });
 
 test('CONNECTORS_DENY_PRIVATE_NETWORKS refuses an endpoint_url on a private address', async () => {
+  const stored = { source: source(), destination: destination() };
   const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
   process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
   try {
-    const r = await checkConnection('source', 's3', source());
+    // a literal private address is a 422 at validation...
+    assert.equal(issuesOf422(() => source()), 'body.config.endpoint_url');
+    // ...and a record stored before the policy was switched on is refused at use
+    const r = await checkConnection('source', 's3', stored.source);
     assert.equal(r.status, 'FAILURE');
     assert.match(r.reason!, /private network address/);
-    await assert.rejects(writeDestinationObject('s3', destination(), 'x.txt', text('x')), /private network address/);
+    await assert.rejects(writeDestinationObject('s3', stored.destination, 'x.txt', text('x')), /private network address/);
   } finally {
     if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
     else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;

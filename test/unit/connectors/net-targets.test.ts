@@ -1,7 +1,8 @@
 // Pure tests of how data-driven connector checks find the host to probe.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isPrivateAddress, parseTarget } from '../../../lambdas/connectors/net-check';
+import { parseTarget } from '../../../lambdas/connectors/net-check';
+import { isPrivateAddress } from '../../../lambdas/net/outbound';
 import { targetOf } from '../../../lambdas/connectors/types/derived';
 
 test('parseTarget reads scheme defaults, explicit ports, userinfo and bare hosts', () => {

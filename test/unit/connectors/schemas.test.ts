@@ -155,13 +155,15 @@ test('s3: pattern, defaults, key and secret together, endpoint must be http(s)',
   assert.equal(c.anonymous, false);
   assert.equal(c.ambient_credentials, false);
   assert.deepEqual(
-    issuesOf(() => validateConfig('destination', 's3', { remote_url: 's3://b', key: 'AKIA' })).map((i) => i.loc.join('.')),
+    issuesOf(() => validateConfig('destination', 's3', { remote_url: 's3://bkt', key: 'AKIA' })).map((i) => i.loc.join('.')),
     ['body.config.secret'],
   );
   assert.deepEqual(
-    issuesOf(() => validateConfig('destination', 's3', { remote_url: 's3://b', endpoint_url: 'ftp://x' })).map((i) => i.loc.join('.')),
+    issuesOf(() => validateConfig('destination', 's3', { remote_url: 's3://bkt', endpoint_url: 'ftp://x' })).map((i) => i.loc.join('.')),
     ['body.config.endpoint_url'],
   );
+  // S3 bucket naming rules (a one-letter name is not a bucket)
+  assert.deepEqual(issuesOf(() => validateConfig('destination', 's3', { remote_url: 's3://b' })).map((i) => i.loc.join('.')), ['body.config.remote_url']);
   assert.equal(issuesOf(() => validateConfig('source', 's3', { remote_url: 'gs://b' }))[0]?.type, 'string_pattern_mismatch');
   assert.deepEqual(secretFields('destination', 's3').sort(), ['key', 'secret', 'token']);
 });

@@ -1,6 +1,7 @@
 // Amazon Bedrock embeddings through the official Bedrock runtime client (the one AWS SDK import under
 // lambdas/engine; loaded lazily so nothing else pays for it). Titan text models take one input per
 // InvokeModel call ({inputText}); Cohere v3 takes up to 96 ({texts, input_type}).
+import { assertAllowedUrl } from '../../../net/outbound';
 import type { ModelSpec } from '../catalog';
 import { isRetryableStatus, runBatched, type ErrorInfo, type RunnerOptions } from '../runner';
 import type { Embedder, EmbedderConfig } from '../types';
@@ -38,6 +39,9 @@ export function createBedrockEmbedder(c: EmbedderConfig, spec: ModelSpec | undef
     })));
 
   async function invoke(body: unknown): Promise<Record<string, unknown>> {
+    // The client speaks HTTP/2, whose sessions take no agent: an endpoint from node settings is checked
+    // under the outbound policy (resolved) before each call instead of on the socket itself.
+    if (c.baseUrl) await assertAllowedUrl(c.baseUrl);
     const { mod, client } = await getClient();
     const res = await client.send(
       new mod.InvokeModelCommand({ modelId: c.model, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(body) }),

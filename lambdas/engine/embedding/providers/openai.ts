@@ -2,6 +2,7 @@
 // (deployment URL + `api-key` header, via AzureOpenAI) and Together AI (OpenAI-compatible API at its
 // own base URL). The client's own retries are off; the shared runner retries instead.
 import { APIError, AzureOpenAI, OpenAI } from 'openai';
+import { guardedFetch } from '../../../net/outbound';
 import type { ModelSpec } from '../catalog';
 import { retryAfterMs, isRetryableStatus, runBatched, type ErrorInfo, type RunnerOptions } from '../runner';
 import type { Embedder, EmbedderConfig } from '../types';
@@ -22,7 +23,8 @@ function classify(err: unknown): ErrorInfo {
 }
 
 export function createOpenAICompatibleEmbedder(c: EmbedderConfig, spec: ModelSpec | undefined, run: RunnerOptions): Embedder {
-  const common = { apiKey: c.apiKey, maxRetries: 0, timeout: c.timeoutMs ?? 60_000 };
+  // Every connection goes through the outbound policy (a tenant may give base_url in node settings).
+  const common = { apiKey: c.apiKey, maxRetries: 0, timeout: c.timeoutMs ?? 60_000, fetch: guardedFetch };
   let client: OpenAI;
   if (c.provider === 'azure_openai') {
     client = new AzureOpenAI({ ...common, endpoint: c.baseUrl, apiVersion: c.apiVersion, deployment: c.deployment ?? c.model });

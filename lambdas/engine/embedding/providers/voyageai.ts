@@ -1,6 +1,7 @@
 // Voyage AI embeddings through the official `voyageai` client (POST {base}/embeddings, Bearer auth),
 // with the client's own retries off so the shared runner owns retry and back-off.
 import { VoyageAIClient, VoyageAIError } from 'voyageai';
+import { guardedFetch } from '../../../net/outbound';
 import type { ModelSpec } from '../catalog';
 import { isRetryableStatus, runBatched, type ErrorInfo, type RunnerOptions } from '../runner';
 import type { Embedder, EmbedderConfig } from '../types';
@@ -24,6 +25,7 @@ export function createVoyageEmbedder(c: EmbedderConfig, spec: ModelSpec | undefi
     baseUrl: c.baseUrl ?? VOYAGE_BASE_URL,
     maxRetries: 0,
     timeoutInSeconds: Math.ceil((c.timeoutMs ?? 60_000) / 1000),
+    fetch: guardedFetch, // the outbound policy (base_url may come from node settings)
   });
   const dimensions = c.dimensions ?? spec?.dimensions ?? 0;
   const sendDimensions = c.dimensions !== undefined && spec !== undefined && c.dimensions !== spec.dimensions;

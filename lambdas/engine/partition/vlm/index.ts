@@ -1,9 +1,11 @@
 // Hosted vision-language model partitioning: one request per page image, the model returns the
 // page's elements as JSON. Providers are plain HTTPS clients (fetch), configured from the
 // environment; resolveVlmProvider returns undefined when none is configured (callers fall back to
-// local OCR and say so in metadata.partitioner_note).
+// local OCR and say so in metadata.partitioner_note). Requests go out through the outbound policy's
+// fetch (lambdas/net/outbound.ts), like every call made for a tenant's document.
 import { deflateSync } from 'node:zlib';
 import { ELEMENT_TYPES, makeElement, type Element, type ElementType } from '../../elements';
+import { guardedFetch } from '../../../net/outbound';
 import { grayToPng } from '../image/bitmap';
 import type { PartitionOptions, VlmOptions } from '../types';
 import { anthropicProvider } from './anthropic';
@@ -71,7 +73,7 @@ function providerFromClient(client: VlmClient): VlmProvider {
 }
 
 /** The configured provider for these options, or undefined (no API key / credentials in env). */
-export function resolveVlmProvider(opts: VlmOptions | undefined, env: Env = process.env, fetchImpl: typeof fetch = fetch): VlmProvider | undefined {
+export function resolveVlmProvider(opts: VlmOptions | undefined, env: Env = process.env, fetchImpl: typeof fetch = guardedFetch): VlmProvider | undefined {
   const wanted = opts?.provider?.toLowerCase();
   const candidates: Record<string, () => VlmClient | undefined> = {
     openai: () => openaiProvider(env, opts?.model, fetchImpl),
