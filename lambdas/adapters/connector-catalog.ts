@@ -12,18 +12,21 @@ import {
   validateConfig,
   writeDestinationObject,
 } from '../connectors/registry';
+import { tenantIterable, withTenant } from '../connectors/tenant';
 
+// Calls made for an account run inside withTenant, so a type that confines what one account reaches
+// (the local type's per-account folder) knows whose call it is.
 const catalog: ConnectorCatalog = {
   types: (kind) => listTypes(kind),
-  validate: (kind, type, config, loc) => validateConfig(kind, type, config, loc),
+  validate: (accountId, kind, type, config, loc) => withTenant(accountId, () => validateConfig(kind, type, config, loc)),
   output: (kind, type, config) => outputConfig(kind, type, config),
   secretFields: (kind, type, config) => secretFields(kind, type, config),
-  check: (kind, type, config) => checkConnection(kind, type, config),
+  check: (accountId, kind, type, config) => withTenant(accountId, () => checkConnection(kind, type, config)),
   supportsRuntime: (kind, type) => supportsRuntime(kind, type),
-  list: (type, config) => listSourceObjects(type, config),
-  read: (type, config, key) => readSourceObject(type, config, key),
-  write: (type, config, key, data) => writeDestinationObject(type, config, key, data),
-  deliver: (type, config, doc) => deliverToDestination(type, config, doc),
+  list: (accountId, type, config) => tenantIterable(accountId, () => listSourceObjects(type, config)),
+  read: (accountId, type, config, key) => withTenant(accountId, () => readSourceObject(type, config, key)),
+  write: (accountId, type, config, key, data) => withTenant(accountId, () => writeDestinationObject(type, config, key, data)),
+  deliver: (accountId, type, config, doc) => withTenant(accountId, () => deliverToDestination(type, config, doc)),
 };
 
 export function connectorCatalog(): ConnectorCatalog {

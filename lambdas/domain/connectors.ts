@@ -17,19 +17,19 @@ const nextSortId = monotonicFactory();
 export interface ConnectorCatalog {
   types(kind: ConnectorKind): string[];
   /** Validates and defaults a create/update config, or throws ValidationError located at `loc`. */
-  validate(kind: ConnectorKind, type: string, config: unknown, loc: (string | number)[]): Record<string, unknown>;
+  validate(accountId: string, kind: ConnectorKind, type: string, config: unknown, loc: (string | number)[]): Record<string, unknown>;
   /** The response (output) shape of a stored config, secrets included in clear. */
   output(kind: ConnectorKind, type: string, config: Record<string, unknown>): Record<string, unknown>;
   /** Secret field names; free-form types find them by name in `config`. */
   secretFields(kind: ConnectorKind, type: string, config?: Record<string, unknown>): string[];
-  check(kind: ConnectorKind, type: string, config: Record<string, unknown>): Promise<{ status: 'SUCCESS' | 'FAILURE'; reason?: string }>;
+  check(accountId: string, kind: ConnectorKind, type: string, config: Record<string, unknown>): Promise<{ status: 'SUCCESS' | 'FAILURE'; reason?: string }>;
   /** Runtime operations used by workflow jobs (types that support them: see supportsRuntime). */
   supportsRuntime(kind: ConnectorKind, type: string): boolean;
-  list(type: string, config: Record<string, unknown>): AsyncIterable<{ key: string; size: number }>;
-  read(type: string, config: Record<string, unknown>, key: string): Promise<Uint8Array>;
-  write(type: string, config: Record<string, unknown>, key: string, data: Uint8Array): Promise<void>;
+  list(accountId: string, type: string, config: Record<string, unknown>): AsyncIterable<{ key: string; size: number }>;
+  read(accountId: string, type: string, config: Record<string, unknown>, key: string): Promise<Uint8Array>;
+  write(accountId: string, type: string, config: Record<string, unknown>, key: string, data: Uint8Array): Promise<void>;
   /** One processed document to a destination (records replaced by the document's record id, or a file). */
-  deliver(type: string, config: Record<string, unknown>, doc: DeliveredDocument): Promise<{ written: number; deleted?: number }>;
+  deliver(accountId: string, type: string, config: Record<string, unknown>, doc: DeliveredDocument): Promise<{ written: number; deleted?: number }>;
 }
 
 /** A processed document on its way to a destination. */
@@ -94,7 +94,7 @@ export class ConnectorService implements ConnectorRuntime {
   }
 
   async create(p: Principal, kind: ConnectorKind, input: { name: string; type: string; config: unknown }): Promise<ConnectorRecord> {
-    const config = this.catalog.validate(kind, input.type, input.config, ['body', 'config']);
+    const config = this.catalog.validate(p.accountId, kind, input.type, input.config, ['body', 'config']);
     const id = randomUUID();
     const now = this.clock.now().toISOString();
     const item: StoredItem = {
@@ -123,7 +123,7 @@ export class ConnectorService implements ConnectorRuntime {
     for (const f of this.catalog.secretFields(kind, type, incoming)) {
       if (incoming[f] === SECRET_MASK && sealed[f] !== undefined) incoming[f] = await this.secrets.open(sealed[f]);
     }
-    const config = this.catalog.validate(kind, type, incoming, ['body', 'config']);
+    const config = this.catalog.validate(p.accountId, kind, type, incoming, ['body', 'config']);
     const item: StoredItem = {
       ...current,
       ...(await this.splitSecrets(kind, type, config)),
@@ -181,7 +181,7 @@ export class ConnectorService implements ConnectorRuntime {
     } else {
       const config = await this.clearConfig(connector);
       try {
-        outcome = await this.catalog.check(msg.kind, String(connector.type), config);
+        outcome = await this.catalog.check(msg.accountId, msg.kind, String(connector.type), config);
       } catch (err) {
         outcome = { status: 'FAILURE', reason: (err as Error).message };
       }
@@ -209,7 +209,7 @@ export class ConnectorService implements ConnectorRuntime {
   async listSource(accountId: string, sourceId: string, limit: number): Promise<{ key: string; size: number }[]> {
     const item = await this.load(accountId, 'source', sourceId);
     const out: { key: string; size: number }[] = [];
-    for await (const obj of this.catalog.list(String(item.type), await this.clearConfig(item))) {
+    for await (const obj of this.catalog.list(accountId, String(item.type), await this.clearConfig(item))) {
       out.push(obj);
       if (out.length >= limit) break;
     }
@@ -218,12 +218,12 @@ export class ConnectorService implements ConnectorRuntime {
 
   async readSource(accountId: string, sourceId: string, key: string): Promise<Uint8Array> {
     const item = await this.load(accountId, 'source', sourceId);
-    return this.catalog.read(String(item.type), await this.clearConfig(item), key);
+    return this.catalog.read(accountId, String(item.type), await this.clearConfig(item), key);
   }
 
   async writeDestination(accountId: string, destinationId: string, key: string, data: Uint8Array): Promise<void> {
     const item = await this.load(accountId, 'destination', destinationId);
-    await this.catalog.write(String(item.type), await this.clearConfig(item), key, data);
+    await this.catalog.write(accountId, String(item.type), await this.clearConfig(item), key, data);
   }
 
   /**
@@ -233,7 +233,7 @@ export class ConnectorService implements ConnectorRuntime {
   async deliver(accountId: string, destinationId: string, doc: DeliveredDocument): Promise<{ written: number; deleted?: number }> {
     const item = await this.load(accountId, 'destination', destinationId);
     try {
-      return await this.catalog.deliver(String(item.type), await this.clearConfig(item), doc);
+      return await this.catalog.deliver(accountId, String(item.type), await this.clearConfig(item), doc);
     } catch (err) {
       if (err instanceof DomainError) throw err;
       throw new ConnectorFailure(`${String(item.type)} destination: ${(err as Error)?.message ?? String(err)}`);

@@ -2,8 +2,9 @@
 // as the attacker: tenant B, in keyed mode, names the data directory (which holds the master key
 // secrets.key and the emulators' data) through the HTTP API; an old record naming it is run as a job
 // would run it; a symlink planted inside the connector folder points back at the data directory.
-// In keyed mode the type is confined to <DATA_DIR>/connector-files; in any mode the data directory
-// is out of reach; inside AWS Lambda the type does not exist.
+// In keyed mode the type is confined to <DATA_DIR>/connector-files/<account>: one tenant reaches
+// neither the service's files nor another tenant's; in any mode the data directory is out of reach;
+// inside AWS Lambda the type does not exist.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ValidationError } from '../../lambdas/domain/errors';
 import { listSourceObjects, readSourceObject, validateConfig, writeDestinationObject } from '../../lambdas/connectors/registry';
+import { withTenant } from '../../lambdas/connectors/tenant';
 import { keyedStack, locs, messages, withEnv, type Tenants } from './helpers';
 
 let t: Tenants;
@@ -45,27 +47,58 @@ test('keyed mode: the data directory, its files and any path outside the connect
   assert.equal(d.status, 422, d.text);
 });
 
-test('keyed mode: a relative path lives under <DATA_DIR>/connector-files and works end to end', async () => {
+test("keyed mode: a relative path lives under the account's own folder <DATA_DIR>/connector-files/<account>", async () => {
   const r = await createSource('inbox-b');
   assert.equal(r.status, 200, r.text);
-  const dir = join(t.stack.dataDir, 'connector-files', 'inbox-b');
+  const dir = join(t.stack.dataDir, 'connector-files', 'tenant-b', 'inbox-b');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'doc.txt'), 'hello');
   const keys: string[] = [];
-  for await (const o of listSourceObjects('local', r.body.config)) keys.push(o.key);
+  await withTenant('tenant-b', async () => {
+    for await (const o of listSourceObjects('local', r.body.config)) keys.push(o.key);
+  });
   assert.deepEqual(keys, ['doc.txt']);
+  // Without a calling account (no tenant context) keyed mode refuses outright.
+  await assert.rejects(readSourceObject('local', r.body.config, 'doc.txt'), /calling account/);
+});
+
+test("keyed mode: one tenant cannot reach another tenant's folder (path, traversal, symlink)", async () => {
+  const bDir = join(t.stack.dataDir, 'connector-files', 'tenant-b', 'private');
+  mkdirSync(bDir, { recursive: true });
+  writeFileSync(join(bDir, 'secret.txt'), 'tenant B only');
+  for (const path of [bDir, '../tenant-b/private', `file://${bDir}`, join(t.stack.dataDir, 'connector-files')]) {
+    const r = await t.stack.call('POST', '/api/v1/sources/', { ...t.asA, body: { name: 'steal', type: 'local', config: { remote_url: path } } });
+    assert.equal(r.status, 422, `${path} -> ${r.status} ${r.text}`);
+  }
+  // The same relative name is a different folder per account.
+  const a = await t.stack.call('POST', '/api/v1/sources/', { ...t.asA, body: { name: 'mine', type: 'local', config: { remote_url: 'private' } } });
+  assert.equal(a.status, 200, a.text);
+  mkdirSync(join(t.stack.dataDir, 'connector-files', 'tenant-a', 'private'), { recursive: true });
+  await withTenant('tenant-a', async () => {
+    const keys: string[] = [];
+    for await (const o of listSourceObjects('local', a.body.config)) keys.push(o.key);
+    assert.deepEqual(keys, [], "tenant A's 'private' is empty: B's file is not there");
+    await assert.rejects(readSourceObject('local', a.body.config, '../../tenant-b/private/secret.txt'), /invalid object key|outside/);
+  });
+  // A symlink planted in A's folder pointing at B's folder.
+  const aRoot = join(t.stack.dataDir, 'connector-files', 'tenant-a');
+  mkdirSync(aRoot, { recursive: true });
+  symlinkSync(bDir, join(aRoot, 'to-b'));
+  await withTenant('tenant-a', () => assert.rejects(readSourceObject('local', { remote_url: 'to-b', recursive: true }, 'secret.txt'), /outside/));
 });
 
 test('the master key cannot be read through an old record or a planted symlink', async () => {
-  // An old record naming the data directory itself, run as a job runs it.
-  await assert.rejects(readSourceObject('local', { remote_url: t.stack.dataDir, recursive: true }, 'secrets.key'), /data directory|outside/);
-  await assert.rejects(writeDestinationObject('local', { remote_url: t.stack.dataDir }, 'secrets.key', new Uint8Array([1])), /data directory|outside/);
-  // A symlink inside the connector folder pointing back at the data directory.
-  const root = join(t.stack.dataDir, 'connector-files');
-  mkdirSync(root, { recursive: true });
-  symlinkSync(t.stack.dataDir, join(root, 'escape'));
-  await assert.rejects(readSourceObject('local', { remote_url: 'escape', recursive: true }, 'secrets.key'), /data directory|outside/);
-  await assert.rejects(readSourceObject('local', { remote_url: join(root, 'escape'), recursive: true }, 'secrets.key'), /data directory|outside/);
+  await withTenant('tenant-b', async () => {
+    // An old record naming the data directory itself, run as a job runs it.
+    await assert.rejects(readSourceObject('local', { remote_url: t.stack.dataDir, recursive: true }, 'secrets.key'), /data directory|outside/);
+    await assert.rejects(writeDestinationObject('local', { remote_url: t.stack.dataDir }, 'secrets.key', new Uint8Array([1])), /data directory|outside/);
+    // A symlink inside the account's connector folder pointing back at the data directory.
+    const root = join(t.stack.dataDir, 'connector-files', 'tenant-b');
+    mkdirSync(root, { recursive: true });
+    symlinkSync(t.stack.dataDir, join(root, 'escape'));
+    await assert.rejects(readSourceObject('local', { remote_url: 'escape', recursive: true }, 'secrets.key'), /data directory|outside/);
+    await assert.rejects(readSourceObject('local', { remote_url: join(root, 'escape'), recursive: true }, 'secrets.key'), /data directory|outside/);
+  });
 });
 
 test('any mode: paths into the data directory are refused, the connector folder and other paths are not', async () => {

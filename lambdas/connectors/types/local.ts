@@ -7,17 +7,20 @@
 //   mode, except its connector-files folder; so is SECRETS_KEY_FILE wherever it lives. Symlinks are
 //   resolved before every check, and listings skip what lies in the data directory.
 // - The root: LOCAL_CONNECTOR_ROOT when set (refused if it is, contains or lies in the data directory
-//   outside connector-files); else in AUTH_MODE=keyed <DATA_DIR>/connector-files (created on demand),
-//   so tenants only reach that folder; else (a private `none` deployment) any other absolute path.
-//   Relative paths resolve against the root.
+//   outside connector-files); else in AUTH_MODE=keyed <DATA_DIR>/connector-files; else (a private
+//   `none` deployment) any other absolute path. In keyed mode every account gets its own folder
+//   under the root (<root>/<account id>, created on demand) and reaches nothing else: the calling
+//   account comes from connectors/tenant.ts. Relative paths resolve against the root.
 // - Inside AWS Lambda the type does not exist (a function's filesystem holds no tenant files).
 import { constants as FS } from 'node:fs';
 import { access, mkdir, readFile, readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { assertSafeKey, defineConnector, describeError, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { inputSchema, outputSchema, type FieldSpec } from '../schema';
+import { currentAccountId } from '../tenant';
 
 const COMMON: FieldSpec[] = [
   { name: 'remote_url', type: 'string', required: false, requiredInResponse: false },
@@ -67,18 +70,28 @@ function lexicalProblem(p: string): string | undefined {
   return serviceDataProblem(p, dataDir(), connectorFolder(), process.env.SECRETS_KEY_FILE ? resolve(process.env.SECRETS_KEY_FILE) : undefined);
 }
 
-/** The root every path must lie in (undefined: any path outside the data directory). */
+/** An account's folder name: the id itself when it is a plain name, else a hash of it. */
+export function accountFolderName(accountId: string): string {
+  return /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/.test(accountId) && accountId !== '..' ? accountId : `acct-${createHash('sha256').update(accountId).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * The root every path must lie in (undefined: any path outside the data directory). In keyed mode
+ * every account has its own folder under the root, so one tenant never reaches another's files.
+ */
 function allowedRoot(): string | undefined {
   const configured = process.env.LOCAL_CONNECTOR_ROOT;
+  let base: string | undefined;
   if (configured) {
-    const root = resolve(configured);
-    if (within(root, dataDir()) || lexicalProblem(root)) {
-      throw new Error(`LOCAL_CONNECTOR_ROOT ${JSON.stringify(root)} is, holds or lies in the service's data directory; choose a folder outside it (or leave it unset for ${connectorFolder()})`);
+    base = resolve(configured);
+    if (within(base, dataDir()) || lexicalProblem(base)) {
+      throw new Error(`LOCAL_CONNECTOR_ROOT ${JSON.stringify(base)} is, holds or lies in the service's data directory; choose a folder outside it (or leave it unset for ${connectorFolder()})`);
     }
-    return root;
-  }
-  if (process.env.AUTH_MODE === 'keyed') return connectorFolder();
-  return undefined;
+  } else if (process.env.AUTH_MODE === 'keyed') base = connectorFolder();
+  if (process.env.AUTH_MODE !== 'keyed') return base;
+  const accountId = currentAccountId();
+  if (!accountId) throw new Error('local connectors need the calling account in keyed mode');
+  return join(base!, accountFolderName(accountId));
 }
 
 /** The configured directory as an absolute path (lexical; symlinks are checked at use). */
@@ -113,7 +126,7 @@ async function real(p: string): Promise<string> {
  */
 async function containedReal(p: string): Promise<string> {
   const root = allowedRoot();
-  if (root && !process.env.LOCAL_CONNECTOR_ROOT) await mkdir(root, { recursive: true });
+  if (root && (process.env.AUTH_MODE === 'keyed' || !process.env.LOCAL_CONNECTOR_ROOT)) await mkdir(root, { recursive: true });
   const realRoot = root ? await real(root) : undefined;
   const data = await real(dataDir());
   const folder = join(data, basename(connectorFolder()));

@@ -141,12 +141,12 @@ test('box: box_app_config runs the JWT grant with a signature the server verifie
 });
 
 test('data-driven types: TCP probe SUCCESS says credentials were not verified; FAILURE otherwise', async () => {
-  const pg = { host: '127.0.0.1', port: tcpPort, database: 'd', username: 'u', password: 'p', table_name: 't', batch_size: 10 };
-  const ok = await checkConnection('destination', 'postgres', validateConfig('destination', 'postgres', pg));
+  const td = { host: '127.0.0.1', dbs_port: tcpPort, user: 'u', password: 'p' };
+  const ok = await checkConnection('destination', 'teradata', validateConfig('destination', 'teradata', td));
   assert.equal(ok.status, 'SUCCESS');
   assert.match(ok.reason!, /reached 127\.0\.0\.1:\d+ over TCP; credentials were not verified/);
   const port = await closedPort();
-  const down = await checkConnection('destination', 'postgres', validateConfig('destination', 'postgres', { ...pg, port }));
+  const down = await checkConnection('destination', 'teradata', validateConfig('destination', 'teradata', { ...td, dbs_port: port }));
   assert.equal(down.status, 'FAILURE');
   assert.match(down.reason!, new RegExp(`cannot connect to 127\\.0\\.0\\.1:${port} \\(from host\\): .*ECONNREFUSED`));
   const mongo = validateConfig('source', 'mongodb', { uri: 'mongodb+srv://u:p@cluster0.mongo.invalid/db', database: 'd', collection: 'c' });
