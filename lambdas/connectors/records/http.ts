@@ -23,15 +23,17 @@ const agent = new Agent({
   },
 });
 
-/** A 429 or 5xx answer of a store: retryable, with the store's text and headers. */
+/**
+ * A 429 or 5xx answer of a store: retryable, with the store's text and headers. The status sits
+ * under `response` (where retry.ts reads it), not as `status`: some clients (Pinecone's) would
+ * otherwise run their own retry loop on it and replace it by their own error.
+ */
 export class StoreHttpError extends Error {
-  readonly status: number;
-  readonly headers: Record<string, string>;
+  readonly response: { status: number; headers: Record<string, string> };
   constructor(status: number, body: string, headers: Record<string, string>, store: string) {
     super(`${store} answered HTTP ${status}${body ? `: ${body}` : ''}`);
     this.name = 'StoreHttpError';
-    this.status = status;
-    this.headers = headers;
+    this.response = { status, headers };
   }
 }
 
