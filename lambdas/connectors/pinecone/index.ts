@@ -26,7 +26,7 @@ export const pineconeDestination = defineConnector<PineconeConfig>({
   async check(c, ctx) {
     const pc = pineconeClient(c.api_key, ctx.signal);
     const name = formatIndexName(c.index_name);
-    const model = await describeIndex(pc, name);
+    const model = await describeIndex(pc, name, 2);
     const { cloud, region } = AUTO_CREATE_SPEC.serverless;
     if (!model) return `the API key is valid; index ${name} does not exist yet: the first write creates it (serverless ${cloud} ${region}, cosine, the embeddings' dimension)`;
     if (model.status && !model.status.ready) throw new Error(`index ${name} is not ready (state ${model.status.state})`);

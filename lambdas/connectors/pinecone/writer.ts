@@ -61,9 +61,9 @@ interface Opened {
   index: Index;
 }
 
-async function describe(pc: Pinecone, name: string): Promise<IndexModel | undefined> {
+async function describe(pc: Pinecone, name: string, attempts = 5): Promise<IndexModel | undefined> {
   try {
-    return await pineconeCall(() => pc.describeIndex(name));
+    return await pineconeCall(() => pc.describeIndex(name), { attempts });
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw new Error(`cannot describe index ${name}: ${pineconeMessage(err)}`);

@@ -23,6 +23,8 @@ const agent = new Agent({
   },
 });
 
+// Both error classes keep the name "Error" so reasons read as the message alone.
+
 /**
  * A 429 or 5xx answer of a store: retryable, with the store's text and headers. The status sits
  * under `response` (where retry.ts reads it), not as `status`: some clients (Pinecone's) would
@@ -32,18 +34,15 @@ export class StoreHttpError extends Error {
   readonly response: { status: number; headers: Record<string, string> };
   constructor(status: number, body: string, headers: Record<string, string>, store: string) {
     super(`${store} answered HTTP ${status}${body ? `: ${body}` : ''}`);
-    this.name = 'StoreHttpError';
     this.response = { status, headers };
   }
 }
 
 /** A request that got no answer (refused, unresolvable, timed out), with the host and the cause. */
 export class StoreUnreachableError extends Error {
-  readonly code?: string;
+  /** The system error code rides on `cause` (where retry.ts looks) so reasons are not prefixed by it. */
   constructor(message: string, code?: string) {
-    super(message);
-    this.name = 'StoreUnreachableError';
-    this.code = code;
+    super(message, code ? { cause: { code } } : undefined);
   }
 }
 
@@ -89,7 +88,7 @@ function unreachable(url: string, err: unknown, outer?: AbortSignal): StoreUnrea
   const e = err as Error & { cause?: Error & { code?: string } };
   if (e?.name === 'TimeoutError' || e?.cause?.name === 'TimeoutError') return new StoreUnreachableError(`request to ${host} timed out`, 'ETIMEDOUT');
   const cause = e?.cause instanceof Error ? e.cause : e;
-  return new StoreUnreachableError(`cannot reach ${host}: ${describeError(cause)}`, (cause as { code?: string })?.code);
+  return new StoreUnreachableError(`cannot reach ${host}: ${cause?.message || describeError(cause)}`, (cause as { code?: string })?.code);
 }
 
 function safeHost(url: string): string {
