@@ -41,12 +41,12 @@ function apiErrorText(data: unknown, fallback: string): string {
 
 /** A client error as one that carries the status, Retry-After and Qdrant's text (for retries and reasons). */
 export function normalizeQdrantError(err: unknown, url?: string): unknown {
-  const e = err as Error & { status?: number; headers?: Headers; data?: unknown; retry_after?: number; cause?: Error & { code?: string } };
+  const e = err as Error & { status?: number; statusText?: string; headers?: Headers; data?: unknown; retry_after?: number; cause?: Error & { code?: string } };
   if (e?.name === 'QdrantClientResourceExhaustedError') {
     return new StoreHttpError(429, e.message, { 'retry-after': String(e.retry_after ?? 1) }, 'Qdrant');
   }
   if (typeof e?.status === 'number') {
-    const text = apiErrorText(e.data, e.message || e.statusText);
+    const text = apiErrorText(e.data, e.message || e.statusText || '');
     if (e.status === 429 || e.status >= 500) return new StoreHttpError(e.status, text, Object.fromEntries(e.headers?.entries?.() ?? []), 'Qdrant');
     if (e.status === 401 || e.status === 403) return Object.assign(new Error(`Qdrant rejected the API key (HTTP ${e.status}): ${text}`), { status: e.status });
     return Object.assign(new Error(`Qdrant answered HTTP ${e.status}: ${text}`), { status: e.status });
