@@ -2,7 +2,7 @@
 // through the outbound fetch (network policy, bounded time, 429/5xx surfaced for our retries, so
 // the client's own 5xx retry is off). PINECONE_CONTROLLER_HOST points the control plane
 // (api.pinecone.io) elsewhere; the data plane is the host that describe_index returns.
-import { Pinecone, type IndexModel } from '@pinecone-database/pinecone';
+import type { IndexModel, Pinecone } from '@pinecone-database/pinecone';
 import { outboundFetch, storeCall } from '../records/http';
 import type { RetryOptions } from '../records/retry';
 
@@ -17,8 +17,10 @@ export function controllerHost(): string {
   return (process.env.PINECONE_CONTROLLER_HOST ?? 'https://api.pinecone.io').replace(/\/+$/, '');
 }
 
-export function pineconeClient(apiKey: string, signal?: AbortSignal): Pinecone {
-  return new Pinecone({
+/** The client; the SDK is loaded on first use (registry users that only validate configs never need it). */
+export async function pineconeClient(apiKey: string, signal?: AbortSignal): Promise<Pinecone> {
+  const { Pinecone: PineconeClient } = await import('@pinecone-database/pinecone');
+  return new PineconeClient({
     apiKey,
     controllerHostUrl: controllerHost(),
     fetchApi: outboundFetch({ store: 'Pinecone', signal }),

@@ -24,7 +24,7 @@ export const pineconeDestination = defineConnector<PineconeConfig>({
   output: shape.output,
   secretFields: shape.secretFields,
   async check(c, ctx) {
-    const pc = pineconeClient(c.api_key, ctx.signal);
+    const pc = await pineconeClient(c.api_key, ctx.signal);
     const name = formatIndexName(c.index_name);
     const model = await describeIndex(pc, name, 2);
     const { cloud, region } = AUTO_CREATE_SPEC.serverless;

@@ -77,7 +77,7 @@ function open(pc: Pinecone, model: IndexModel, namespace: string): Opened {
 
 /** The index, created when absent and `dimension` is known (another writer may create it first). */
 async function openIndex(c: PineconeTarget, dimension: number | undefined, ctx: UploadContext): Promise<Opened | undefined> {
-  const pc = pineconeClient(c.api_key, ctx.signal);
+  const pc = await pineconeClient(c.api_key, ctx.signal);
   const name = formatIndexName(c.index_name);
   let model = await describe(pc, name);
   if (!model) {

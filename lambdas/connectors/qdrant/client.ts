@@ -2,7 +2,7 @@
 // its own undici agent and accepts no fetch or agent, so the outbound policy is applied by resolving
 // the URL's host before each operation (assertAllowedUrl; DNS rebinding between that and the
 // client's own resolution is not covered, as for the other SDK-driven connectors).
-import { QdrantClient } from '@qdrant/js-client-rest';
+import type { QdrantClient } from '@qdrant/js-client-rest';
 import { describeError } from '../definition';
 import { assertAllowedUrl } from '../net-check';
 import { StoreHttpError, StoreUnreachableError, storeCall } from '../records/http';
@@ -23,10 +23,11 @@ export async function qdrantClient(c: QdrantTarget): Promise<QdrantClient> {
   } catch (err) {
     throw new StoreUnreachableError((err as Error).message);
   }
+  const { QdrantClient: Client } = await import('@qdrant/js-client-rest'); // loaded on first use
   try {
     // The key goes in the `api-key` header as the client's apiKey option would send it; passing it
     // as a header keeps the client from printing a warning for plain-http URLs (local clusters).
-    return new QdrantClient({ url: c.url, headers: { 'api-key': c.api_key }, timeout: REQUEST_TIMEOUT_MS, checkCompatibility: false });
+    return new Client({ url: c.url, headers: { 'api-key': c.api_key }, timeout: REQUEST_TIMEOUT_MS, checkCompatibility: false });
   } catch (err) {
     throw new Error(`url ${JSON.stringify(c.url)} is not usable: ${(err as Error).message}`);
   }

@@ -8,20 +8,28 @@
 // final failure reason quotes the store. Clients wrap what their fetch throws; storeError() finds
 // it again in the cause chain.
 import { lookup as dnsLookup, type LookupOptions } from 'node:dns';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent } from 'undici';
 import { describeError } from '../definition';
 import { assertAllowedUrl, privateNetworksDenied, publicOnlyLookup } from '../net-check';
 import { withRetry, type RetryOptions } from './retry';
 
-const agent = new Agent({
-  keepAliveTimeout: 10_000,
-  connections: 32,
-  connect: {
-    // Read the policy per connection: it is configuration, and tests switch it.
-    lookup: (hostname: string, options: LookupOptions, callback: (...args: any[]) => void) =>
-      (privateNetworksDenied() ? publicOnlyLookup : dnsLookup)(hostname, options as never, callback as never),
-  },
-});
+// undici loads on first use: most users of the connector registry (config validation) never send.
+let undici: Promise<{ agent: Agent; fetch: typeof import('undici').fetch }> | undefined;
+function loadUndici() {
+  undici ??= import('undici').then(({ Agent: AgentClass, fetch }) => ({
+    fetch,
+    agent: new AgentClass({
+      keepAliveTimeout: 10_000,
+      connections: 32,
+      connect: {
+        // Read the policy per connection: it is configuration, and tests switch it.
+        lookup: (hostname: string, options: LookupOptions, callback: (...args: any[]) => void) =>
+          (privateNetworksDenied() ? publicOnlyLookup : dnsLookup)(hostname, options as never, callback as never),
+      },
+    }),
+  }));
+  return undici;
+}
 
 // Both error classes keep the name "Error" so reasons read as the message alone.
 
@@ -67,9 +75,10 @@ export function outboundFetch(opts: OutboundFetchOptions): typeof globalThis.fet
       throw new StoreUnreachableError((err as Error).message);
     }
     const signals = [AbortSignal.timeout(timeoutMs), opts.signal, init.signal ?? undefined].filter((s): s is AbortSignal => Boolean(s));
-    let res: Awaited<ReturnType<typeof undiciFetch>>;
+    const { agent, fetch } = await loadUndici();
+    let res: Awaited<ReturnType<typeof fetch>>;
     try {
-      res = await undiciFetch(url, { ...(init as object), signal: AbortSignal.any(signals), redirect: 'manual', dispatcher: agent } as never);
+      res = await fetch(url, { ...(init as object), signal: AbortSignal.any(signals), redirect: 'manual', dispatcher: agent } as never);
     } catch (err) {
       throw unreachable(url, err, opts.signal);
     }
