@@ -122,10 +122,11 @@ export async function startPineconeStandIn(opts: { apiKey?: string; readyAfterDe
         if (ix.kind !== 'serverless') return err(400, 'List operation is only supported for serverless indexes');
         const prefix = req.query.get('prefix') ?? '';
         const limit = Number(req.query.get('limit') ?? 100);
-        const start = Number(Buffer.from(req.query.get('paginationToken') ?? '', 'base64').toString() || 0);
-        const ids = [...ns(ix, req.query.get('namespace') ?? '').keys()].filter((id) => id.startsWith(prefix)).sort();
-        const page = ids.slice(start, start + limit);
-        const next = start + limit < ids.length ? Buffer.from(String(start + limit)).toString('base64') : undefined;
+        // The token is a cursor (the last id returned), so deletes between pages skip nothing.
+        const after = Buffer.from(req.query.get('paginationToken') ?? '', 'base64').toString();
+        const ids = [...ns(ix, req.query.get('namespace') ?? '').keys()].filter((id) => id.startsWith(prefix) && id > after).sort();
+        const page = ids.slice(0, limit);
+        const next = ids.length > limit ? Buffer.from(page[page.length - 1]!).toString('base64') : undefined;
         return { status: 200, body: { vectors: page.map((id) => ({ id })), ...(next ? { pagination: { next } } : {}), namespace: req.query.get('namespace') ?? '', usage: { readUnits: 1 } } };
       }
       case 'POST /vectors/delete': {

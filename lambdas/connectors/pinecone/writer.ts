@@ -104,19 +104,19 @@ async function deleteDocument(o: Opened, c: PineconeTarget, recordId: string): P
     await pineconeCall(() => o.index.deleteMany({ filter: { [RECORD_ID_FIELD]: { $eq: recordId } } }));
     return undefined;
   }
-  let deleted = 0;
+  // All ids first, then the deletes: deleting between pages must not move the list's cursor.
+  const ids: string[] = [];
   let token: string | undefined;
   do {
     const page = await pineconeCall(() => o.index.listPaginated({ prefix: `${recordId}#`, limit: 100, paginationToken: token }));
-    const ids = (page.vectors ?? []).map((v) => v.id).filter((id): id is string => Boolean(id));
-    for (let i = 0; i < ids.length; i += MAX_DELETE_IDS) {
-      const chunk = ids.slice(i, i + MAX_DELETE_IDS);
-      await pineconeCall(() => o.index.deleteMany({ ids: chunk }));
-    }
-    deleted += ids.length;
+    for (const v of page.vectors ?? []) if (v.id) ids.push(v.id);
     token = page.pagination?.next;
   } while (token);
-  return deleted;
+  for (let i = 0; i < ids.length; i += MAX_DELETE_IDS) {
+    const chunk = ids.slice(i, i + MAX_DELETE_IDS);
+    await pineconeCall(() => o.index.deleteMany({ ids: chunk }));
+  }
+  return ids.length;
 }
 
 export async function writeDocument(c: PineconeTarget, file: FileRecords, ctx: UploadContext): Promise<UploadResult> {

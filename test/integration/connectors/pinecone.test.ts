@@ -91,6 +91,17 @@ test('write: one vector per element, ids <record_id>#<uuid5>, platform metadata;
   assert.equal(pc.vectors('docs', 'kb').length, 2);
 });
 
+test('serverless replace pages through every listed id (more than one page of 100)', async () => {
+  const doc = { sourceId: 's', sourceKey: 'long.pdf' };
+  const rid = documentRecordId('s', 'long.pdf');
+  await deliverToDestination('pinecone', config({ batch_size: 100 }), { ...doc, elements: elements(250, 'long') });
+  const r = await deliverToDestination('pinecone', config(), { ...doc, elements: elements(10, 'short') });
+  assert.deepEqual(r, { written: 10, deleted: 250 });
+  assert.equal(pc.vectors('docs', 'kb').filter((v) => v.id.startsWith(`${rid}#`)).length, 10);
+  const lists = pc.requests.filter((q) => q.path === '/data/docs/vectors/list' && q.query.get('prefix') === `${rid}#`);
+  assert.ok(lists.length >= 3, `${lists.length} list pages`);
+});
+
 test('pod index: the document is replaced through a record_id metadata filter', async () => {
   pc.createIndex('pods', DIMS, 'pod');
   const cfg = config({ index_name: 'pods' });
