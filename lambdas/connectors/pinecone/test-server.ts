@@ -28,6 +28,8 @@ export interface PineconeStandIn extends StandInServer {
   hostOf(name: string): string;
   createIndex(name: string, dimension: number, kind?: 'serverless' | 'pod'): void;
   hasIndex(name: string): boolean;
+  /** Indexes created from now on report `Initializing` for this many describes. */
+  createIndexesInitializing(describes: number): void;
   dimensionOf(name: string): number | undefined;
   vectors(index: string, namespace: string): StoredVector[];
 }
@@ -56,6 +58,7 @@ export async function startPineconeStandIn(opts: { apiKey?: string; readyAfterDe
   const apiKey = opts.apiKey ?? 'pc-test-key';
   const indexes = new Map<string, StandInIndex>();
   let base = '';
+  let initializing = opts.readyAfterDescribes ?? 0;
 
   const model = (ix: StandInIndex) => ({
     name: ix.name,
@@ -92,7 +95,7 @@ export async function startPineconeStandIn(opts: { apiKey?: string; readyAfterDe
       if (indexes.has(b.name)) return controlErr(409, 'ALREADY_EXISTS', `Resource ${b.name} already exists`);
       if (!Number.isInteger(b.dimension) || b.dimension! < 1 || b.dimension! > 20000) return controlErr(400, 'INVALID_ARGUMENT', 'Dimension must be between 1 and 20000');
       const kind = b.spec?.pod ? 'pod' : 'serverless';
-      const ix: StandInIndex = { name: b.name, dimension: b.dimension!, metric: b.metric ?? 'cosine', kind, initializing: opts.readyAfterDescribes ?? 0, namespaces: new Map() };
+      const ix: StandInIndex = { name: b.name, dimension: b.dimension!, metric: b.metric ?? 'cosine', kind, initializing, namespaces: new Map() };
       indexes.set(b.name, ix);
       return { status: 201, body: model(ix) };
     }
@@ -176,6 +179,9 @@ export async function startPineconeStandIn(opts: { apiKey?: string; readyAfterDe
       indexes.set(name, { name, dimension, metric: 'cosine', kind, initializing: 0, namespaces: new Map() });
     },
     hasIndex: (name) => indexes.has(name),
+    createIndexesInitializing(describes) {
+      initializing = describes;
+    },
     dimensionOf: (name) => indexes.get(name)?.dimension,
     vectors: (index, namespace) => [...(indexes.get(index)?.namespaces.get(namespace)?.values() ?? [])],
   };

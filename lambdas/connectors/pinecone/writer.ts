@@ -75,6 +75,24 @@ function open(pc: Pinecone, model: IndexModel, namespace: string): Opened {
   return { pc, model, index: pc.index({ host: model.host, namespace }) };
 }
 
+const READY_POLL_MS = 1000;
+const TERMINAL_STATES = new Set(['InitializationFailed', 'Terminating', 'Disabled']);
+
+/** Describes until the index is ready (a new index, ours or one another file of the job created). */
+async function waitUntilReady(pc: Pinecone, name: string, first: IndexModel | undefined, ctx: UploadContext): Promise<IndexModel> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let model = first;
+  for (;;) {
+    if (model?.status?.ready && model.host) return model;
+    const state = model?.status?.state ?? 'absent';
+    if (TERMINAL_STATES.has(state)) throw new Error(`index ${name} will not become ready (state ${state})`);
+    if (Date.now() > deadline) throw new Error(`index ${name} was not ready within ${READY_TIMEOUT_MS / 1000} s (state ${state})`);
+    await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+    ctx.signal?.throwIfAborted();
+    model = await describe(pc, name);
+  }
+}
+
 /** The index, created when absent and `dimension` is known (another writer may create it first). */
 async function openIndex(c: PineconeTarget, dimension: number | undefined, ctx: UploadContext): Promise<Opened | undefined> {
   const pc = await pineconeClient(c.api_key, ctx.signal);
@@ -84,17 +102,13 @@ async function openIndex(c: PineconeTarget, dimension: number | undefined, ctx: 
     if (!dimension) return undefined;
     ctx.log?.('pinecone index absent: creating it', { index: name, dimension });
     try {
-      await pineconeCall(() =>
-        pc.createIndex({ name, dimension, metric: 'cosine', spec: AUTO_CREATE_SPEC, waitUntilReady: true, suppressConflicts: true, timeout: READY_TIMEOUT_MS }),
-      );
+      // A conflict means another writer created it first: fine, it is waited for below.
+      model = (await pineconeCall(() => pc.createIndex({ name, dimension, metric: 'cosine', spec: AUTO_CREATE_SPEC, suppressConflicts: true }))) || undefined;
     } catch (err) {
       throw new Error(`cannot create index ${name} (dimension ${dimension}): ${pineconeMessage(err)}`);
     }
-    model = await describe(pc, name);
-    if (!model) throw new Error(`index ${name} was created but cannot be described`);
   }
-  if (model.status && !model.status.ready) throw new Error(`index ${name} is not ready (state ${model.status.state})`);
-  return open(pc, model, c.namespace);
+  return open(pc, await waitUntilReady(pc, name, model, ctx), c.namespace);
 }
 
 /** Removes a document's vectors; returns how many (undefined when the index cannot tell: pod filter delete). */

@@ -124,6 +124,22 @@ test('an absent index is created (serverless, cosine, the embeddings dimension) 
   assert.equal(pc.vectors('auto-made', 'kb').length, 2);
 });
 
+test('files racing to create the same index: one create wins, both wait until it is ready, both are written', async () => {
+  pc.createIndexesInitializing(3);
+  try {
+    const cfg = config({ index_name: 'raced' });
+    const [a, b] = await Promise.all([
+      deliverToDestination('pinecone', cfg, { sourceId: 's', sourceKey: 'r1.txt', elements: elements(3) }),
+      deliverToDestination('pinecone', cfg, { sourceId: 's', sourceKey: 'r2.txt', elements: elements(2) }),
+    ]);
+    assert.deepEqual([a.written, b.written], [3, 2]);
+    assert.equal(pc.requests.filter((q) => q.method === 'POST' && q.path === '/indexes' && (q.body as any).name === 'raced').length, 2, 'both tried; the second got 409');
+    assert.equal(pc.vectors('raced', 'kb').length, 5);
+  } finally {
+    pc.createIndexesInitializing(0);
+  }
+});
+
 test('batches honour batch_size; 429 with Retry-After and 503 are retried', async () => {
   const before = upserts('docs').length;
   const sink = logSink();
