@@ -66,7 +66,8 @@ const MAX_ERROR_BODY = 1000;
 
 /** A fetch for an official client: outbound policy, bounded time, 429/5xx thrown as StoreHttpError. */
 export function outboundFetch(opts: OutboundFetchOptions): typeof globalThis.fetch {
-  const timeoutMs = opts.timeoutMs ?? 60_000;
+  // A client may ask for no limit (0 or Infinity): keep one anyway, requests must end.
+  const timeoutMs = opts.timeoutMs && Number.isFinite(opts.timeoutMs) && opts.timeoutMs > 0 ? Math.min(opts.timeoutMs, 600_000) : 60_000;
   const fn = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     try {
