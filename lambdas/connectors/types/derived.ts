@@ -17,6 +17,7 @@ const FIXED_HOSTS: Record<string, string> = {
   onedrive: 'graph.microsoft.com',
   outlook: 'graph.microsoft.com',
   salesforce: 'login.salesforce.com',
+  pinecone: 'api.pinecone.io',
   slack: 'slack.com',
   motherduck: 'api.motherduck.com',
 };
