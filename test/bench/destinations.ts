@@ -1,9 +1,14 @@
 // npm run bench:destinations — records/s written by record destinations, 10,000 chunks with
 // 384-dimension vectors, per batch size: Postgres+pgvector (PGlite over the wire, the real `pg`
-// driver). Each figure is a full replace of one document of N records (delete + inserts in one
-// transaction), as a job's file write does it.
+// driver), then Pinecone, Qdrant and Astra DB through their official clients against the local
+// stand-ins (which run in this same process: their JSON parsing is part of the figure). Each figure
+// is a full replace of one document of N records (delete of the earlier copy + writes), as a job's
+// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb picks the vector stores.
 import { deliverToDestination } from '../../lambdas/connectors/registry';
 import { platformElementsTable, startPgTestServer } from '../../lambdas/connectors/postgres/test-server';
+import { startPineconeStandIn } from '../../lambdas/connectors/pinecone/test-server';
+import { startQdrantStandIn } from '../../lambdas/connectors/qdrant/test-server';
+import { startAstraStandIn } from '../../lambdas/connectors/astradb/test-server';
 
 const N = Number(process.env.BENCH_RECORDS ?? 10_000);
 const DIMS = 384;
@@ -20,6 +25,7 @@ function elements(n: number) {
 }
 
 const els = elements(N);
+const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb').split(',');
 const pg = await startPgTestServer();
 await pg.db.exec(platformElementsTable('elements', DIMS));
 console.log(`postgres destination (PGlite ${pg.host}:${pg.port}, pgvector, pg driver): ${N} records × ${DIMS} dims`);
@@ -36,3 +42,33 @@ for (const batch of BATCHES) {
 }
 console.log(`best: ${Math.round(best.rate).toLocaleString('en-US')} records/s at batch_size ${best.batch} (target ≥ 5,000: ${best.rate >= 5000 ? 'met' : 'NOT met'})`);
 await pg.stop();
+
+/** Writes the document twice per batch size (a replace), prints records/s of the second write. */
+async function benchStore(type: string, label: string, config: (batch: number) => Record<string, unknown>, batchSizes: number[]) {
+  console.log(`${label}: ${N} records × ${DIMS} dims`);
+  for (const batch of batchSizes) {
+    const cfg = config(batch);
+    await deliverToDestination(type, cfg, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+    const t0 = performance.now();
+    const r = await deliverToDestination(type, cfg, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+    const secs = (performance.now() - t0) / 1000;
+    console.log(`  batch_size ${String(batch).padStart(5)}: ${r.written} written (${r.deleted ?? '?'} replaced) in ${secs.toFixed(2)} s = ${Math.round(r.written / secs).toLocaleString('en-US')} records/s`);
+  }
+}
+
+if (STORES.includes('pinecone')) {
+  const pc = await startPineconeStandIn();
+  process.env.PINECONE_CONTROLLER_HOST = pc.url;
+  await benchStore('pinecone', `pinecone destination (official client → REST stand-in ${pc.url})`, (b) => ({ api_key: pc.apiKey, index_name: 'bench', namespace: `b${b}`, batch_size: b }), [50, 200, 1000]);
+  await pc.stop();
+}
+if (STORES.includes('qdrant-cloud')) {
+  const qd = await startQdrantStandIn();
+  await benchStore('qdrant-cloud', `qdrant-cloud destination (official REST client → stand-in ${qd.url})`, (b) => ({ api_key: qd.apiKey, url: qd.url, collection_name: `bench_${b}`, batch_size: b }), [50, 200, 1000]);
+  await qd.stop();
+}
+if (STORES.includes('astradb')) {
+  const astra = await startAstraStandIn();
+  await benchStore('astradb', `astradb destination (official Data API client, binary vectors → stand-in ${astra.url})`, (b) => ({ api_endpoint: astra.url, token: astra.token, collection_name: `bench_${b}`, batch_size: b, keyspace: 'default_keyspace', binary_encode_vectors: true, flatten_metadata: false }), [20, 100]);
+  await astra.stop();
+}

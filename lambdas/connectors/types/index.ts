@@ -1,13 +1,15 @@
 // Every connector type. Adding a type: write one file exporting a ConnectorDefinition per kind and
 // list it here. Hand-written definitions replace the data-driven one of the same kind and type.
 import type { ConnectorDefinition } from '../definition';
-import { astradbDestination } from './astradb';
 import { azureDestination, azureSource } from './azure';
 import { boxSource } from './box';
 import { derivedDefinitions } from './derived';
 import { localDestination, localSource } from './local';
 import { s3Destination, s3Source } from './s3';
+import { astradbDestination } from '../astradb/index';
 import { postgresDestination } from '../postgres/index';
+import { pineconeDestination } from '../pinecone/index';
+import { qdrantDestination } from '../qdrant/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -19,6 +21,8 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   boxSource,
   astradbDestination,
   postgresDestination,
+  pineconeDestination,
+  qdrantDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

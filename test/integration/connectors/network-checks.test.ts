@@ -1,6 +1,6 @@
-// Connection checks of hosted-service types, against local stand-ins on 127.0.0.1: the Astra DB
-// Data API (findCollections), the Box API (bearer token and the JWT grant, whose signature the
-// stand-in verifies), and the TCP probe of the data-driven types. Unreachable and unresolvable
+// Connection checks of hosted-service types, against local stand-ins on 127.0.0.1: the Box API
+// (bearer token and the JWT grant, whose signature the stand-in verifies), and the TCP probe of the
+// data-driven types (Astra DB's checks live with its family, astradb.test.ts). Unreachable and unresolvable
 // hosts end in FAILURE with the reason.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,11 +38,6 @@ before(async () => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(v));
     };
-    if (req.url?.startsWith('/api/json/v1/')) {
-      if (req.headers.token !== 'astra-good') return json(401, { errors: [{ message: 'bad token' }] });
-      if (text !== JSON.stringify({ findCollections: {} })) return json(200, { errors: [{ message: `unexpected command ${text}` }] });
-      return json(200, { status: { collections: ['docs', 'other'] } });
-    }
     if (req.url === '/oauth2/token') {
       const form = new URLSearchParams(text);
       const [h, c, sig] = (form.get('assertion') ?? '').split('.');
@@ -80,33 +75,6 @@ after(async () => {
 
 const astra = (extra: Record<string, unknown> = {}) =>
   validateConfig('destination', 'astradb', { collection_name: 'docs', api_endpoint: httpBase, token: 'astra-good', ...extra });
-
-test('astradb: SUCCESS when the Data API lists the collection, in the default keyspace', async () => {
-  seen.length = 0;
-  assert.deepEqual(await checkConnection('destination', 'astradb', astra()), { status: 'SUCCESS' });
-  assert.deepEqual(seen.map((s) => [s.method, s.url]), [['POST', '/api/json/v1/default_keyspace']]);
-  assert.deepEqual(await checkConnection('destination', 'astradb', astra({ keyspace: 'ks2' })), { status: 'SUCCESS' });
-  assert.equal(seen.at(-1)?.url, '/api/json/v1/ks2');
-});
-
-test('astradb: FAILURE for a missing collection, a rejected token, an unreachable or unresolvable host', async () => {
-  const missing = await checkConnection('destination', 'astradb', astra({ collection_name: 'absent' }));
-  assert.equal(missing.status, 'FAILURE');
-  assert.match(missing.reason!, /collection "absent" not found in keyspace "default_keyspace"/);
-  const token = await checkConnection('destination', 'astradb', astra({ token: 'wrong' }));
-  assert.equal(token.status, 'FAILURE');
-  assert.match(token.reason!, /rejected the token \(HTTP 401\)/);
-  const port = await closedPort();
-  const down = await checkConnection('destination', 'astradb', astra({ api_endpoint: `http://127.0.0.1:${port}` }));
-  assert.equal(down.status, 'FAILURE');
-  assert.match(down.reason!, /cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
-  const dns = await checkConnection('destination', 'astradb', astra({ api_endpoint: 'https://db-id-region.apps.astra.invalid' }));
-  assert.equal(dns.status, 'FAILURE');
-  assert.match(dns.reason!, /cannot reach db-id-region\.apps\.astra\.invalid|timed out/);
-  const notUrl = await checkConnection('destination', 'astradb', astra({ api_endpoint: 'not a url' }));
-  assert.equal(notUrl.status, 'FAILURE');
-  assert.match(notUrl.reason!, /is not a URL/);
-});
 
 test('box: access_token checked against /users/me', async () => {
   const ok = validateConfig('source', 'box', { remote_url: 'box://folder', access_token: 'box-good' });

@@ -1,0 +1,78 @@
+// The official Qdrant REST client (@qdrant/js-client-rest) for a tenant's cluster. The client brings
+// its own undici agent and accepts no fetch or agent, so the outbound policy is applied by resolving
+// the URL's host before each operation (assertAllowedUrl; DNS rebinding between that and the
+// client's own resolution is not covered, as for the other SDK-driven connectors).
+import type { QdrantClient } from '@qdrant/js-client-rest';
+import { describeError } from '../definition';
+import { assertAllowedUrl } from '../../net/outbound';
+import { StoreHttpError, StoreUnreachableError, storeCall } from '../records/http';
+import type { RetryOptions } from '../records/retry';
+
+export interface QdrantTarget {
+  api_key: string;
+  collection_name: string;
+  url: string;
+  batch_size: number;
+}
+
+const REQUEST_TIMEOUT_MS = 60_000;
+
+export async function qdrantClient(c: QdrantTarget): Promise<QdrantClient> {
+  try {
+    await assertAllowedUrl(c.url);
+  } catch (err) {
+    throw new StoreUnreachableError((err as Error).message);
+  }
+  const { QdrantClient: Client } = await import('@qdrant/js-client-rest'); // loaded on first use
+  try {
+    // The key goes in the `api-key` header as the client's apiKey option would send it; passing it
+    // as a header keeps the client from printing a warning for plain-http URLs (local clusters).
+    return new Client({ url: c.url, headers: { 'api-key': c.api_key }, timeout: REQUEST_TIMEOUT_MS, checkCompatibility: false });
+  } catch (err) {
+    throw new Error(`url ${JSON.stringify(c.url)} is not usable: ${(err as Error).message}`);
+  }
+}
+
+/** Qdrant's own error text from an ApiError's body ({status:{error}} or plain text). */
+function apiErrorText(data: unknown, fallback: string): string {
+  if (typeof data === 'string' && data.trim()) return data.trim().slice(0, 1000);
+  const error = (data as { status?: { error?: string } })?.status?.error;
+  return error ?? fallback;
+}
+
+/** A client error as one that carries the status, Retry-After and Qdrant's text (for retries and reasons). */
+export function normalizeQdrantError(err: unknown, url?: string): unknown {
+  const e = err as Error & { status?: number; statusText?: string; headers?: Headers; data?: unknown; retry_after?: number; cause?: Error & { code?: string } };
+  if (e?.name === 'QdrantClientResourceExhaustedError') {
+    return new StoreHttpError(429, e.message, { 'retry-after': String(e.retry_after ?? 1) }, 'Qdrant');
+  }
+  if (typeof e?.status === 'number') {
+    const text = apiErrorText(e.data, e.message || e.statusText || '');
+    if (e.status === 429 || e.status >= 500) return new StoreHttpError(e.status, text, Object.fromEntries(e.headers?.entries?.() ?? []), 'Qdrant');
+    if (e.status === 401 || e.status === 403) return Object.assign(new Error(`Qdrant rejected the API key (HTTP ${e.status}): ${text}`), { status: e.status });
+    return Object.assign(new Error(`Qdrant answered HTTP ${e.status}: ${text}`), { status: e.status });
+  }
+  if (e?.name === 'QdrantClientTimeoutError') return new StoreUnreachableError(`request to ${hostOf(url)} timed out`, 'ETIMEDOUT');
+  if (e instanceof TypeError && e.cause instanceof Error) {
+    return new StoreUnreachableError(`cannot reach ${hostOf(url)}: ${e.cause.message || describeError(e.cause)}`, e.cause.code);
+  }
+  return err;
+}
+
+function hostOf(url?: string): string {
+  try {
+    return url ? new URL(url).host : 'Qdrant';
+  } catch {
+    return 'Qdrant';
+  }
+}
+
+/** A Qdrant call with our retry policy (throttling, 5xx, transient network errors). */
+export function qdrantCall<T>(url: string, fn: () => Promise<T>, opts: RetryOptions = {}): Promise<T> {
+  return storeCall(fn, { attempts: 5, ...opts, normalize: (err) => normalizeQdrantError(err, url) });
+}
+
+export function statusOfError(err: unknown): number | undefined {
+  const s = (err as { status?: unknown; response?: { status?: unknown } })?.status ?? (err as { response?: { status?: unknown } })?.response?.status;
+  return typeof s === 'number' ? s : undefined;
+}

@@ -1,0 +1,88 @@
+// The common part of the local stand-in servers that tests and benchmarks run in place of hosted
+// stores (Pinecone, Qdrant, Astra DB...): an HTTP server on 127.0.0.1 that logs every request and can
+// be told to answer the next matching requests with a fault (429 + Retry-After, 5xx) before the real
+// handler runs. Not imported by any handler.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+export interface SeenRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  /** Parsed JSON body (undefined when empty or not JSON). */
+  body: unknown;
+  bytes: number;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Fault extends Reply {
+  /** Which requests the fault hits (default: any). */
+  match?: (req: SeenRequest) => boolean;
+  /** How many times (default 1). */
+  times?: number;
+}
+
+export interface StandInServer {
+  url: string;
+  port: number;
+  requests: SeenRequest[];
+  /** Answers the next matching request(s) with this reply instead of handling them. */
+  fail(fault: Fault): void;
+  stop(): Promise<void>;
+}
+
+export async function startStandIn(handle: (req: SeenRequest) => Reply | Promise<Reply>): Promise<StandInServer> {
+  const requests: SeenRequest[] = [];
+  const faults: (Fault & { left: number })[] = [];
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const raw = Buffer.concat(chunks);
+      const url = new URL(req.url ?? '/', 'http://stand-in');
+      let body: unknown;
+      try {
+        body = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const seen: SeenRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, bytes: raw.length };
+      requests.push(seen);
+      let reply: Reply;
+      const fault = faults.find((f) => f.left > 0 && (!f.match || f.match(seen)));
+      if (fault) {
+        fault.left--;
+        reply = fault;
+      } else {
+        try {
+          reply = await handle(seen);
+        } catch (err) {
+          reply = { status: 500, body: { error: `stand-in failure: ${(err as Error).message}` } };
+        }
+      }
+      const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+      res.writeHead(reply.status, { 'content-type': typeof reply.body === 'string' ? 'text/plain' : 'application/json', ...(reply.headers ?? {}) });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    fail(fault) {
+      faults.push({ ...fault, left: fault.times ?? 1 });
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
