@@ -18,7 +18,7 @@ import { startQueuePollers } from './queue-poller';
 import { startRouter } from './router';
 import { QUEUES } from '../lambdas/queues';
 import { EVENT_RULES } from '../lambdas/events';
-import { resetConfig } from '../lambdas/config';
+import { config, resetConfig } from '../lambdas/config';
 import { resetClients } from '../lambdas/adapters/aws-clients';
 import { resetSecretBox } from '../lambdas/adapters/secret-box';
 import { resetServices } from '../lambdas/services';
@@ -159,7 +159,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const router = await startRouter({
       port: opts.port,
       host: opts.host,
-      maxBodyBytes: 10 * 51 * 1024 * 1024,
+      maxBodyBytes: config().MAX_BODY_BYTES,
       onRequest: opts.onRequest,
     });
     stops.push(router.stop);

@@ -24,6 +24,8 @@ export interface MultipartLimits {
   fileFields: string[];
 }
 
+const malformed = (err: Error) => ValidationError.single(['body'], `Malformed multipart body: ${err.message}`, 'value_error');
+
 export function parseMultipart(body: Buffer, contentType: string | undefined, limits: MultipartLimits): Promise<MultipartForm> {
   if (!contentType || !/^multipart\/form-data/i.test(contentType)) {
     throw new UnsupportedMediaType('Expected a multipart/form-data request body');
@@ -39,7 +41,7 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, li
         defParamCharset: 'utf8',
       });
     } catch (err) {
-      reject(ValidationError.single(['body'], `Malformed multipart body: ${(err as Error).message}`, 'value_error'));
+      reject(malformed(err as Error));
       return;
     }
     bb.on('field', (rawName, value) => {
@@ -50,6 +52,11 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, li
       const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
+      // -- a part cut off before its boundary errors the part's stream too ("Unexpected end of form");
+      // -- unlistened, that 'error' would be an uncaught exception of the whole process --
+      stream.on('error', (err: Error) => {
+        failed ??= malformed(err);
+      });
       stream.on('limit', () => {
         failed ??= new PayloadTooLarge(`File ${info.filename ?? name} exceeds the ${Math.round(limits.maxFileBytes / 1e6)} MB limit`);
       });
@@ -66,7 +73,7 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, li
     bb.on('filesLimit', () => {
       failed ??= ValidationError.single(['body', limits.fileFields[0] ?? 'files'], `At most ${limits.maxFiles} files are accepted`, 'too_long');
     });
-    bb.on('error', (err: Error) => reject(ValidationError.single(['body'], `Malformed multipart body: ${err.message}`, 'value_error')));
+    bb.on('error', (err: Error) => reject(failed ?? malformed(err)));
     bb.on('close', () => (failed ? reject(failed) : resolve(form)));
     bb.end(body);
   });
