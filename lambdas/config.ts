@@ -26,6 +26,11 @@ const schema = z.object({
    */
   MAX_BODY_BYTES: z.coerce.number().int().positive().max(380 * 1024 * 1024).default(256 * 1024 * 1024),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /**
+   * Largest response body a handler builds (413 beyond, naming the limit). The default fits a Lambda
+   * proxy response (6 MB, the body JSON-escaped inside it); the local stack sets 100 MB.
+   */
+  RESPONSE_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1000 * 1000),
   /** Job outputs above this size are served by a 307 to a presigned storage URL (a Lambda response carries ≤ 6 MB). */
   DOWNLOAD_INLINE_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1000 * 1000),
   /** `true` on AWS (CDK): connectors and webhooks may not reach private networks (read by connectors/net-check.ts). */

@@ -51,6 +51,8 @@ export interface LocalStack {
 }
 
 const REGION = 'us-east-1';
+/** Largest response the local service builds (AWS: a Lambda answer carries at most 6 MB). */
+export const LOCAL_RESPONSE_MAX_BYTES = 100 * 1000 * 1000;
 
 /** One aligned startup line per component. */
 const row = (name: string, impl: string, url: string, note?: string) =>
@@ -126,6 +128,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       BUCKET_NAME: process.env.BUCKET_NAME ?? 'wps-data',
       AUTH_MODE: opts.authMode ?? (process.env.AUTH_MODE as 'none' | 'keyed' | undefined) ?? 'none',
       SECRETS_KEY_FILE: join(dataDir, 'secrets.key'),
+      // -- no Lambda payload limit here: a synchronous answer may be larger than on AWS --
+      RESPONSE_MAX_BYTES: process.env.RESPONSE_MAX_BYTES ?? String(LOCAL_RESPONSE_MAX_BYTES),
     };
     Object.assign(process.env, env);
     resetConfig();

@@ -3,10 +3,22 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Condition, ItemKey, KeyValueStore, QueryOptions, StoredItem, UpdateSpec } from '../domain/ports';
-import { Conflict, NotFound } from '../domain/errors';
+import { Conflict, NotFound, PayloadTooLarge } from '../domain/errors';
 import { TABLE_DEFINITION } from '../data/table-definition';
 import { documentClient } from './aws-clients';
 import { config } from '../config';
+
+/**
+ * DynamoDB refuses an item above 400 KB with a ValidationException. The schemas keep every request
+ * far below that; should one still get there, it is the request's size, not a server fault: 413.
+ */
+function tooLarge(err: unknown): PayloadTooLarge | undefined {
+  const e = err as Error;
+  if (e?.name === 'ValidationException' && /item size/i.test(e.message)) {
+    return new PayloadTooLarge('The record is too large to store (DynamoDB holds at most 400 KB per item): send smaller names, config or settings');
+  }
+  return undefined;
+}
 
 const live = (item: StoredItem | undefined): StoredItem | undefined =>
   item && (item.expiresAt === undefined || item.expiresAt * 1000 > Date.now()) ? item : undefined;
@@ -99,7 +111,7 @@ export class DynamoStore implements KeyValueStore {
         if (opts.ifExists) throw new NotFound('Item not found');
         throw new Conflict('Item already exists');
       }
-      throw err;
+      throw tooLarge(err) ?? err;
     }
   }
 
@@ -116,7 +128,7 @@ export class DynamoStore implements KeyValueStore {
       return out.Attributes as StoredItem;
     } catch (err) {
       if ((err as Error).name === 'ConditionalCheckFailedException') throw new Conflict('Condition not met');
-      throw err;
+      throw tooLarge(err) ?? err;
     }
   }
 

@@ -3,6 +3,12 @@
 // comma-joined strings all end up as string arrays keyed by the bare name.
 import busboy from 'busboy';
 import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../domain/errors';
+import { NAME_MAX_CHARS } from '../domain/validation';
+
+/** A text field's limit: parameters and request_data (nodes ≤ 64 KiB of settings each) stay far below. */
+export const MAX_FIELD_BYTES = 1024 * 1024;
+/** Parts that are not files: the largest form (partition) has about 40 parameters. */
+const MAX_FIELDS = 1000;
 
 export interface UploadedFile {
   field: string;
@@ -37,19 +43,30 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, li
     try {
       bb = busboy({
         headers: { 'content-type': contentType },
-        limits: { files: limits.maxFiles, fileSize: limits.maxFileBytes, fieldSize: 10 * 1024 * 1024 },
+        limits: { files: limits.maxFiles, fileSize: limits.maxFileBytes, fieldSize: MAX_FIELD_BYTES, fields: MAX_FIELDS },
         defParamCharset: 'utf8',
       });
     } catch (err) {
       reject(malformed(err as Error));
       return;
     }
-    bb.on('field', (rawName, value) => {
+    bb.on('field', (rawName, value, info) => {
       const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
+      // -- busboy cuts a long value silently: refuse it rather than act on a truncated one --
+      if (info.valueTruncated) {
+        failed ??= ValidationError.single(['body', name], `Form field ${name.slice(0, 100)} is longer than ${MAX_FIELD_BYTES / 1024 / 1024} MiB`, 'string_too_long');
+        return;
+      }
       (form.fields[name] ??= []).push(value);
+    });
+    bb.on('fieldsLimit', () => {
+      failed ??= ValidationError.single(['body'], `At most ${MAX_FIELDS} form fields are accepted`, 'too_long');
     });
     bb.on('file', (rawName, stream, info) => {
       const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
+      if ((info.filename ?? '').length > NAME_MAX_CHARS) {
+        failed ??= ValidationError.single(['body', name], `A file name is longer than ${NAME_MAX_CHARS} characters`, 'string_too_long');
+      }
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       // -- a part cut off before its boundary errors the part's stream too ("Unexpected end of form");

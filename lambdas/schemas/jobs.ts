@@ -1,6 +1,7 @@
 // Job and template shapes (api-shapes.md §2, §3).
 import { z } from 'zod';
-import { uuidParam } from './common';
+import { shortString, templateIdString, uuidParam } from './common';
+import { nameString, nodeIdString } from '../domain/validation';
 
 export const JobStatus = z.enum(['SCHEDULED', 'IN_PROGRESS', 'COMPLETED', 'STOPPED', 'FAILED']);
 
@@ -57,8 +58,14 @@ export const CreateJobForm = z
 
 export const CreateUploadBody = z
   .object({
-    filename: z.string().min(1).max(255),
-    content_type: z.string().min(1).max(255).optional(),
+    filename: nameString,
+    content_type: z
+      .string()
+      .max(255)
+      .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;[\x20-\x7e]*)?$/, {
+        message: 'content_type must be a MIME type such as application/pdf',
+      })
+      .optional(),
   })
   .meta({ id: 'CreateUploadRequest' });
 
@@ -76,8 +83,10 @@ export const UploadTicket = z
   .meta({ id: 'UploadResponse' });
 
 export const JobIdParams = z.object({ job_id: uuidParam });
-export const JobListQuery = z.object({ workflow_id: uuidParam.optional(), status: z.string().optional() });
-export const DownloadQuery = z.object({ file_id: z.string().min(1), node_id: z.string().optional() });
+/** Status filter: any case (completed, COMPLETED), one of the job statuses. */
+const StatusFilter = shortString.transform((v) => v.toUpperCase()).pipe(JobStatus);
+export const JobListQuery = z.object({ workflow_id: uuidParam.optional(), status: StatusFilter.optional() });
+export const DownloadQuery = z.object({ file_id: uuidParam, node_id: nodeIdString.optional() });
 
 export const TemplateNode = z.object({
   id: z.string(),
@@ -90,4 +99,4 @@ export const TemplateListItem = z
   .object({ id: z.string(), name: z.string(), description: z.string(), version: z.string(), last_updated: z.string() })
   .meta({ id: 'TemplateListItem' });
 export const TemplateDetail = TemplateListItem.extend({ nodes: z.array(TemplateNode) }).meta({ id: 'TemplateDetail' });
-export const TemplateIdParams = z.object({ template_id: z.string().min(1) });
+export const TemplateIdParams = z.object({ template_id: templateIdString });

@@ -14,7 +14,7 @@ let key: string;
 
 // -- a fresh service when the previous test left none alive, so each test shows its own outcome --
 beforeEach(async () => {
-  if (NEEDS_LOCAL || (svc?.alive() && (await fetch(`${svc.url}/healthcheck`).then((r) => r.ok, () => false)))) return;
+  if (NEEDS_LOCAL || (await svc?.healthy())) return;
   await svc?.stop();
   svc = await startServiceProcess({ authMode: 'keyed' });
   key = svc.createKey('sec-req', 'alice');

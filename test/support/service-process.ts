@@ -15,6 +15,8 @@ export interface ServiceProcess {
   dataDir: string;
   /** True while the process has not exited. */
   alive(): boolean;
+  /** Alive and answering /healthcheck with a 200. */
+  healthy(): Promise<boolean>;
   /** How it ended, once it has. */
   exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
   /** Everything it wrote to stderr so far (crash stacks, error logs). */
@@ -70,6 +72,7 @@ export async function startServiceProcess(opts: { authMode?: 'none' | 'keyed'; e
     pid: child.pid!,
     dataDir,
     alive: () => ended === undefined,
+    healthy: async () => ended === undefined && (await fetch(`${url}/healthcheck`).then((r) => r.ok, () => false)),
     exit: () => ended,
     stderr: () => err,
     peakRssBytes: () => {
