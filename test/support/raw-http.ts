@@ -11,9 +11,15 @@ export interface RawResponse {
 
 /**
  * Sends `payload` as is and reads until the server closes the connection or `timeoutMs` passes
- * (then the socket is destroyed and `timedOut` is true).
+ * (then the socket is destroyed and `timedOut` is true). Send `Connection: close` in `payload` for
+ * a well-formed request, or the server keeps the connection open for the next one.
  */
-export function rawRequest(baseUrl: string, payload: string | Buffer, timeoutMs = 20_000): Promise<RawResponse & { timedOut: boolean }> {
+export function rawRequest(
+  baseUrl: string,
+  payload: string | Buffer,
+  timeoutMs = 20_000,
+  opts: { endAfterWrite?: boolean } = {},
+): Promise<RawResponse & { timedOut: boolean }> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect({ host: hostname, port: Number(port) });
@@ -23,7 +29,8 @@ export function rawRequest(baseUrl: string, payload: string | Buffer, timeoutMs 
       timedOut = true;
       socket.destroy();
     }, timeoutMs);
-    socket.on('connect', () => socket.write(payload));
+    // -- endAfterWrite half-closes: "that is all I send", as a client that stops mid-body does --
+    socket.on('connect', () => (opts.endAfterWrite ? socket.end(payload) : socket.write(payload)));
     socket.on('data', (c) => chunks.push(c));
     socket.on('error', (err) => {
       clearTimeout(timer);
