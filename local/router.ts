@@ -145,20 +145,20 @@ export async function startRouter(opts: RouterOptions): Promise<{ url: string; s
         });
       }
       const body = read.body;
-      const headers: Record<string, string> = {};
-      const multiValueHeaders: Record<string, string[]> = {};
+      // -- names are client data (`?__proto__=1`, `?constructor=2`, a `__proto__:` header): collected in
+      // -- Maps and turned into own properties, as API Gateway's JSON event gives them, never looked up
+      // -- on a plain object where they would find Object.prototype's members --
+      const headerValues = new Map<string, string[]>();
       for (const [k, v] of Object.entries(req.headers)) {
-        if (v === undefined) continue;
-        const values = Array.isArray(v) ? v : [v];
-        headers[k] = values[values.length - 1]!;
-        multiValueHeaders[k] = values;
+        if (v !== undefined) headerValues.set(k, Array.isArray(v) ? v : [v]);
       }
-      const query: Record<string, string> = {};
-      const multiQuery: Record<string, string[]> = {};
-      for (const [k, v] of url.searchParams) {
-        query[k] = v;
-        (multiQuery[k] ??= []).push(v);
-      }
+      const queryValues = new Map<string, string[]>();
+      for (const [k, v] of url.searchParams) queryValues.set(k, [...(queryValues.get(k) ?? []), v]);
+      const last = (m: Map<string, string[]>) => Object.fromEntries([...m].map(([k, vs]) => [k, vs[vs.length - 1]!]));
+      const headers: Record<string, string> = last(headerValues);
+      const multiValueHeaders: Record<string, string[]> = Object.fromEntries(headerValues);
+      const query: Record<string, string> = last(queryValues);
+      const multiQuery: Record<string, string[]> = Object.fromEntries(queryValues);
       const contentType = headers['content-type'] ?? '';
       const isText = body.length === 0 || TEXT_TYPES.test(contentType);
       const event = {

@@ -48,12 +48,12 @@ function rawBody(event: APIGatewayProxyEvent): Buffer {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
 }
 
+/** Query values (repeated keys as arrays), as own properties whatever the names (`__proto__` too). */
 function queryObject(event: APIGatewayProxyEvent): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const multi = event.multiValueQueryStringParameters ?? {};
-  for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (v !== undefined) out[k] = v;
-  for (const [k, vs] of Object.entries(multi)) if (vs && vs.length > 1) out[k] = vs;
-  return out;
+  const out = new Map<string, string | string[]>();
+  for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (v !== undefined) out.set(k, v);
+  for (const [k, vs] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (vs && vs.length > 1) out.set(k, vs);
+  return Object.fromEntries(out);
 }
 
 function parseJsonBody(buf: Buffer, contentType: string | undefined): unknown {

@@ -38,6 +38,9 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, li
   }
   return new Promise((resolve, reject) => {
     const form: MultipartForm = { fields: {}, files: [] };
+    // -- field names are client data (`__proto__`, `constructor`): gathered in a Map, made own
+    // -- properties at the end, never looked up on a plain object where Object.prototype answers --
+    const fields = new Map<string, string[]>();
     let failed: Error | undefined;
     let bb: busboy.Busboy;
     try {
@@ -57,7 +60,7 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, li
         failed ??= ValidationError.single(['body', name], `Form field ${name.slice(0, 100)} is longer than ${MAX_FIELD_BYTES / 1024 / 1024} MiB`, 'string_too_long');
         return;
       }
-      (form.fields[name] ??= []).push(value);
+      fields.set(name, [...(fields.get(name) ?? []), value]);
     });
     bb.on('fieldsLimit', () => {
       failed ??= ValidationError.single(['body'], `At most ${MAX_FIELDS} form fields are accepted`, 'too_long');
@@ -91,7 +94,11 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, li
       failed ??= ValidationError.single(['body', limits.fileFields[0] ?? 'files'], `At most ${limits.maxFiles} files are accepted`, 'too_long');
     });
     bb.on('error', (err: Error) => reject(failed ?? malformed(err)));
-    bb.on('close', () => (failed ? reject(failed) : resolve(form)));
+    bb.on('close', () => {
+      form.fields = Object.fromEntries(fields);
+      if (failed) reject(failed);
+      else resolve(form);
+    });
     bb.end(body);
   });
 }

@@ -173,6 +173,7 @@ export function generateCases(ids: FuzzIds, key: string, dir: string, seed: numb
         ['path traversal file name', multipart([[field, { ...file, filename: '../../../etc/passwd' }]])],
         ['NUL in file name', multipart([[field, { ...file, filename: 'a\u0000.pdf' }]])],
         ['2 MB field', multipart([['request_data', 'r'.repeat(2 * 1024 * 1024)], [field, file]])],
+        ['fields named __proto__, constructor, prototype', multipart([['__proto__', 'x'], ['constructor', 'y'], ['prototype', 'z'], ['__proto__[]', 'w'], [field, file]])],
         ['2,000 fields', multipart([...Array.from({ length: 2000 }, (_, i) => [`f${i}`, 'v'] as [string, string]), [field, file]])],
         ['upload ids: not uuids', multipart([rd('{"template_id":"fast_partition"}'), ['input_upload_ids', 'x,__proto__,%']])],
         ['upload ids: unknown', multipart([rd('{"template_id":"fast_partition"}'), ['input_upload_ids', '6f1f7a53-3a6d-4c55-9a43-1f1f9c1f0b11']])],
@@ -203,7 +204,7 @@ export function generateCases(ids: FuzzIds, key: string, dir: string, seed: numb
   }
 
   // -- raw requests: what no HTTP client sends --
-  const host = 'Host: localhost\r\n';
+  const host = 'Host: localhost\r\nConnection: close\r\n';
   const raws: [string, string][] = [
     ['request line with an unclosed IPv6 host', `GET http://[::1 HTTP/1.1\r\n${host}\r\n`],
     ['absolute-form URL', `GET http://evil.example.com/healthcheck HTTP/1.1\r\n${host}\r\n`],
@@ -223,8 +224,10 @@ export function generateCases(ids: FuzzIds, key: string, dir: string, seed: numb
     ['unterminated multipart', `POST /general/v0/general HTTP/1.1\r\n${host}unstructured-api-key: ${key}\r\nContent-Type: multipart/form-data; boundary=zz\r\nContent-Length: 80\r\n\r\n${'--zz\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nabc'.padEnd(80, 'x')}`],
     ['lowercase method', `get /healthcheck HTTP/1.1\r\n${host}\r\n`],
     ['NUL in request line', `GET /heal\u0000thcheck HTTP/1.1\r\n${host}\r\n`],
-    ['pipelined requests, one malformed', `GET /healthcheck HTTP/1.1\r\n${host}\r\nGET /% HTTP/1.1\r\n${host}\r\nGET /healthcheck HTTP/1.1\r\n${host}Connection: close\r\n\r\n`],
+    ['pipelined requests, one malformed', `GET /healthcheck HTTP/1.1\r\nHost: x\r\n\r\nGET /% HTTP/1.1\r\nHost: x\r\n\r\nGET /healthcheck HTTP/1.1\r\n${host}\r\n`],
+    ['form field named __proto__', `POST /general/v0/general HTTP/1.1\r\n${host}unstructured-api-key: ${key}\r\nContent-Type: multipart/form-data; boundary=q\r\nContent-Length: 98\r\n\r\n${'--q\r\nContent-Disposition: form-data; name="__proto__"\r\n\r\nx\r\n--q--\r\n'.padEnd(98, ' ')}`],
     ['TRACE', `TRACE /healthcheck HTTP/1.1\r\n${host}\r\n`],
+    ['headers named __proto__ and constructor', `GET /api/v1/sources/ HTTP/1.1\r\n${host}unstructured-api-key: ${key}\r\n__proto__: a\r\n__proto__: b\r\nconstructor: c\r\n\r\n`],
   ];
   for (const [what, raw] of raws) cases.push({ route: 'raw', what, method: 'RAW', path: '', headers: {}, raw });
 

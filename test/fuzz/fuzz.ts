@@ -48,7 +48,9 @@ const peakRss = (): number | undefined => {
 async function send(c: FuzzCase & { form?: FormData }): Promise<Outcome> {
   const started = Date.now();
   if (c.raw !== undefined) {
-    const r = await rawRequest(base, c.raw, TIMEOUT_MS, { endAfterWrite: true }).catch((err: Error) => ({ status: undefined, timedOut: false, head: err.message, body: '' }));
+    // -- a request that asks to close is answered and closed by the server; any other is half-closed
+    // -- after writing ("that is all"), so a body cut short ends as the client leaving --
+    const r = await rawRequest(base, c.raw, TIMEOUT_MS, { endAfterWrite: !/\r\nConnection: close\r\n/i.test(c.raw) }).catch((err: Error) => ({ status: undefined, timedOut: false, head: err.message, body: '' }));
     const ms = Date.now() - started;
     if (r.timedOut) return { status: 'hang', ms };
     return r.status === undefined ? { status: 'no answer', ms, note: r.head.slice(0, 80) } : { status: r.status, ms, note: r.body.slice(0, 160) };
@@ -154,8 +156,10 @@ for (const doc of docs) {
   // -- launch spacing: one on-demand job per second per account --
   await new Promise((r) => setTimeout(r, 1100));
   const j = await call('POST', '/api/v1/jobs/', fileForm({ job_nodes: [{ name: 'P', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'auto' } }] }, doc.filename, doc.data, doc.contentType)).catch(
-    (err: Error) => ({ status: err.name === 'TimeoutError' ? 'hang' : 'client error', body: err.message }) as { status: number | string; body: any },
+    (err: Error) =>
+      ({ status: err.name === 'TimeoutError' ? 'hang' : 'client error', body: `${err.message} ${String((err as { cause?: Error }).cause?.message ?? '')}` }) as { status: number | string; body: any },
   );
+  if (j.status === 'client error') noAnswer.push(`client error create_job · ${doc.name} ${j.body}`);
   count(j.status as Outcome['status']);
   if (typeof j.status === 'number' && j.status >= 500) serverErrors.push(`${j.status} create_job · ${doc.name} → ${JSON.stringify(j.body).slice(0, 160)}`);
   if (j.status === 'hang') hangs.push(`create_job · ${doc.name}`);

@@ -98,3 +98,34 @@ test('bad percent-encoding in a path id is a 400 on every route, never a 500', {
   assert.deepEqual(failures, []);
   await assertHealthy();
 });
+
+test('prototype-named query parameters and headers are plain data on every route, never a 500', { skip: NEEDS_LOCAL }, async () => {
+  const failures: string[] = [];
+  for (const route of ROUTES.filter((r) => r.method === 'GET')) {
+    const path = route.path.replace(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000');
+    for (const query of ['__proto__=1&__proto__=2', 'constructor=1&prototype=2&constructor=3', '__proto__[x]=1']) {
+      const res = await fetch(`${svc.url}${path}?${query}`, { headers: { 'unstructured-api-key': key } });
+      if (res.status >= 500) failures.push(`${route.method} ${path}?${query} -> ${res.status} ${(await res.text()).slice(0, 100)}`);
+    }
+  }
+  const r = await rawRequest(svc.url, `GET /api/v1/sources/ HTTP/1.1\r\nHost: localhost\r\nunstructured-api-key: ${key}\r\n__proto__: a\r\n__proto__: b\r\nConnection: close\r\n\r\n`);
+  if (r.status !== 200) failures.push(`header __proto__ -> ${r.status}`);
+  assert.deepEqual(failures, []);
+  await assertHealthy();
+});
+
+test('prototype-named multipart fields are plain data, never a 500', { skip: NEEDS_LOCAL }, async () => {
+  for (const path of ['/general/v0/general', '/api/v1/jobs/']) {
+    for (const name of ['__proto__', 'constructor', 'prototype', 'hasOwnProperty']) {
+      const form = new FormData();
+      form.append(name, 'x');
+      form.append(name, 'y');
+      form.append(path.includes('jobs') ? 'input_files' : 'files', new Blob(['hello']), 'a.txt');
+      if (path.includes('jobs')) form.append('request_data', '{"template_id":"fast_partition"}');
+      const res = await fetch(svc.url + path, { method: 'POST', body: form, headers: { 'unstructured-api-key': key } });
+      assert.ok(res.status < 500, `${path} field ${name}: ${res.status} ${await res.text()}`);
+      if (path.includes('jobs')) await new Promise((r) => setTimeout(r, 1100)); // -- launch spacing: one job a second --
+    }
+  }
+  await assertHealthy();
+});
