@@ -200,7 +200,9 @@ export async function startRouter(opts: RouterOptions): Promise<{ url: string; s
       opts.onRequest?.({ method, path, status, ms: Date.now() - started });
     }
   }
-  server.requestTimeout = 0;
+  // -- a body may take minutes (256 MiB on a slow link) but not forever: a client that stops sending
+  // -- mid-body gets a 408 after 10 minutes instead of holding its socket open indefinitely --
+  server.requestTimeout = 600_000;
   server.headersTimeout = 60_000;
   const port = await listen(server, opts.port, opts.host ?? '127.0.0.1');
   return {

@@ -80,6 +80,16 @@ export const NAME_MAX_CHARS = 255;
 /** Free-form JSON objects (connector `config`, node `settings`): far below DynamoDB's 400 KB item. */
 export const OBJECT_MAX_BYTES = 64 * 1024;
 export const OBJECT_MAX_DEPTH = 32;
+/**
+ * Numbers a record can hold: the DynamoDB document client refuses integers beyond 2^53 - 1 (precision
+ * would be lost) and DynamoDB magnitudes below 1e-130; a JSON 1e308 or 1e-300 in a free-form object
+ * would otherwise fail at the store, after validation, as a 500.
+ */
+export function numberInStoreRange(n: number): boolean {
+  const m = Math.abs(n);
+  return Number.isFinite(n) && m <= Number.MAX_SAFE_INTEGER && (m === 0 || m >= 1e-130);
+}
+
 /** Keys that would reach an object's prototype if ever used as keys unchecked. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -95,7 +105,7 @@ export function jsonValueProblem(value: unknown, maxBytes = OBJECT_MAX_BYTES, ma
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v === 'boolean') bytes += 5;
     else if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return 'numbers must be finite';
+      if (!numberInStoreRange(v)) return `the number ${v} is out of range (at most ${Number.MAX_SAFE_INTEGER} in magnitude, and 0 or at least 1e-130)`;
       bytes += 24;
     } else if (typeof v === 'string') bytes += Buffer.byteLength(v, 'utf8') + 2;
     else if (typeof v === 'object') {

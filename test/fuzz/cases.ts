@@ -216,7 +216,7 @@ export function generateCases(ids: FuzzIds, key: string, dir: string, seed: numb
     ['both content-length and chunked', `POST /api/v1/sources/ HTTP/1.1\r\n${host}unstructured-api-key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`],
     ['bad chunk size', `POST /api/v1/sources/ HTTP/1.1\r\n${host}unstructured-api-key: ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\n{}\r\n0\r\n\r\n`],
     ['negative content-length', `POST /api/v1/sources/ HTTP/1.1\r\n${host}Content-Length: -1\r\n\r\n`],
-    ['content-length larger than the body, then close', `POST /api/v1/uploads/ HTTP/1.1\r\n${host}unstructured-api-key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"filename":`],
+    ['content-length larger than the body, then close', `POST /api/v1/uploads/ HTTP/1.1\r\nHost: x\r\nunstructured-api-key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"filename":`],
     ['declared 5 GB body', `POST /general/v0/general HTTP/1.1\r\n${host}unstructured-api-key: ${key}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 5000000000\r\n\r\n--b\r\n`],
     ['20 KB header', `GET /healthcheck HTTP/1.1\r\n${host}X-Big: ${'h'.repeat(20_000)}\r\n\r\n`],
     ['header without colon', `GET /healthcheck HTTP/1.1\r\n${host}NoColonHere\r\n\r\n`],

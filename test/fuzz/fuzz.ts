@@ -138,7 +138,8 @@ await Promise.all(
     }
   }),
 );
-console.log(`malformed requests done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const rssAfterRequests = peakRss();
+console.log(`malformed requests done in ${((Date.now() - started) / 1000).toFixed(1)} s; peak RSS so far ${rssAfterRequests ? `${Math.round(rssAfterRequests / 1024 / 1024)} MB` : 'n/a'}`);
 
 // ---- hostile documents: the synchronous endpoint, then as jobs -----------------------------------
 const docs = await hostileDocuments();

@@ -119,12 +119,31 @@ test('sort_by is an enum: __proto__, constructor and prototype are 422, not a Ty
 test('numbers are finite and in range: 1e308 in a number or boolean field is a 422', { skip: NEEDS_LOCAL }, async () => {
   const chunkWorkflow = (settings: string) =>
     `{"name":"n","workflow_type":"custom","workflow_nodes":[{"name":"P","type":"partition","subtype":"unstructured_api","settings":{}},{"name":"C","type":"chunk","subtype":"chunk_by_title","settings":${settings}}]}`;
-  assert422(await stack.call('POST', '/api/v1/workflows/', as({ raw: chunkWorkflow('{"max_characters":1e308}') })), ['body', 'workflow_nodes', 1, 'settings', 'max_characters'], 'max_characters 1e308');
-  assert422(await stack.call('POST', '/api/v1/workflows/', as({ raw: chunkWorkflow('{"overlap":1e308}') })), ['body', 'workflow_nodes', 1, 'settings', 'overlap'], 'overlap 1e308');
-  assert422(await stack.call('POST', '/api/v1/workflows/', as({ raw: chunkWorkflow('{"multipage_sections":1e308}') })), ['body', 'workflow_nodes', 1, 'settings', 'multipage_sections'], 'boolean 1e308');
+  assert422(await stack.call('POST', '/api/v1/workflows/', as({ raw: chunkWorkflow('{"max_characters":1e308}') })), ['body', 'workflow_nodes', 1, 'settings'], 'max_characters 1e308');
+  assert422(await stack.call('POST', '/api/v1/workflows/', as({ raw: chunkWorkflow('{"max_characters":1e15}') })), ['body', 'workflow_nodes', 1, 'settings', 'max_characters'], 'max_characters 1e15');
+  assert422(await stack.call('POST', '/api/v1/workflows/', as({ raw: chunkWorkflow('{"overlap":1e308}') })), ['body', 'workflow_nodes', 1, 'settings'], 'overlap 1e308');
+  assert422(await stack.call('POST', '/api/v1/workflows/', as({ raw: chunkWorkflow('{"multipage_sections":1e308}') })), ['body', 'workflow_nodes', 1, 'settings'], 'boolean 1e308');
+  assert422(await stack.call('POST', '/api/v1/workflows/', as({ raw: chunkWorkflow('{"multipage_sections":2}') })), ['body', 'workflow_nodes', 1, 'settings', 'multipage_sections'], 'boolean 2');
   assert422(await stack.call('POST', '/api/v1/workflows/', as({ raw: '{"name":"n","workflow_type":"basic","reprocess_all":1e308}' })), ['body', 'reprocess_all'], 'reprocess_all 1e308');
   assert422(await stack.call('GET', '/api/v1/workflows/?page=1e308', as()), ['query', 'page'], 'page 1e308');
   assert422(await stack.call('GET', '/api/v1/notifications?limit=1e308', as()), ['query', 'limit'], 'limit 1e308');
+});
+
+test('numbers inside config and settings are within what the store holds (1e308, 1e20 and 1e-300 are 422)', { skip: NEEDS_LOCAL }, async () => {
+  for (const n of ['1e308', '-1e200', '1e20', '1e-300']) {
+    assert422(
+      await stack.call('POST', '/api/v1/sources/', as({ raw: `{"name":"a","type":"local","config":{"remote_url":"/tmp","extra":[${n}]}}` })),
+      ['body', 'config'],
+      `config number ${n}`,
+    );
+    assert422(
+      await stack.call('POST', '/api/v1/workflows/', as({ raw: `{"name":"a","workflow_type":"custom","workflow_nodes":[{"name":"p","type":"partition","subtype":"unstructured_api","settings":{"x":${n}}}]}` })),
+      ['body', 'workflow_nodes', 0, 'settings'],
+      `settings number ${n}`,
+    );
+  }
+  const ok = await stack.call('POST', '/api/v1/sources/', as({ raw: '{"name":"a","type":"local","config":{"remote_url":"/tmp","extra":[9007199254740991, 0, -2.5, 1e-100]}}' }));
+  assert.equal(ok.status, 200, ok.text);
 });
 
 test('ids are checked by pattern before any lookup', { skip: NEEDS_LOCAL }, async () => {
