@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { shortString, templateIdString, uuidParam } from './common';
 import { nameString, nodeIdString } from '../domain/validation';
+import { MAX_FIELD_BYTES } from '../http/multipart';
 
 export const JobStatus = z.enum(['SCHEDULED', 'IN_PROGRESS', 'COMPLETED', 'STOPPED', 'FAILED']);
 
@@ -48,7 +49,10 @@ export const CancelResponse = z.object({ id: z.string(), status: z.string(), mes
 
 export const CreateJobForm = z
   .object({
-    request_data: z.string().meta({ description: 'JSON text: {"job_nodes":[{name,type,subtype,settings}]} or {"template_id":"..."}' }),
+    request_data: z
+      .string()
+      .max(MAX_FIELD_BYTES)
+      .meta({ description: 'JSON text: {"job_nodes":[{name,type,subtype,settings}]} or {"template_id":"..."}. Every form field is at most 1 MiB; node settings at most 64 KiB each.' }),
     input_files: z.array(z.string().meta({ format: 'binary' })).optional(),
     input_upload_ids: z.array(z.string()).optional().meta({
       description: 'Extension: ids of presigned uploads (POST /api/v1/uploads/) for files above the 10 MB request cap; repeated parts or comma-joined',
