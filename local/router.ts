@@ -204,6 +204,9 @@ export async function startRouter(opts: RouterOptions): Promise<{ url: string; s
   // -- mid-body gets a 408 after 10 minutes instead of holding its socket open indefinitely --
   server.requestTimeout = 600_000;
   server.headersTimeout = 60_000;
+  // -- idle keep-alive longer than clients' own (undici 4 s, SDKs ~5 s): the client closes first, so a
+  // -- request is never sent on a socket the server is closing at that instant (ECONNRESET) --
+  server.keepAliveTimeout = 65_000;
   const port = await listen(server, opts.port, opts.host ?? '127.0.0.1');
   return {
     url: `http://${opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1'}:${port}`,
