@@ -103,6 +103,7 @@ export function jsonValueProblem(value: unknown, maxBytes = OBJECT_MAX_BYTES, ma
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
+    // -- sizes are counted before children are queued, so a huge array is refused before it is walked --
     if (v === null || typeof v === 'boolean') bytes += 5;
     else if (typeof v === 'number') {
       if (!numberInStoreRange(v)) return `the number ${v} is out of range (at most ${Number.MAX_SAFE_INTEGER} in magnitude, and 0 or at least 1e-130)`;
@@ -112,18 +113,21 @@ export function jsonValueProblem(value: unknown, maxBytes = OBJECT_MAX_BYTES, ma
       if (depth > maxDepth) return `nested deeper than ${maxDepth} levels`;
       if (Array.isArray(v)) {
         bytes += 2 + v.length;
+        if (bytes > maxBytes) break;
         for (const x of v) stack.push([x, depth + 1]);
       } else {
         bytes += 2;
         for (const k of Object.keys(v)) {
           if (PROTOTYPE_KEYS.has(k)) return `the key '${k}' is not allowed`;
           bytes += Buffer.byteLength(k, 'utf8') + 4;
+          if (bytes > maxBytes) break;
           stack.push([(v as Record<string, unknown>)[k], depth + 1]);
         }
       }
     }
-    if (bytes > maxBytes) return `larger than ${maxBytes / 1024} KiB serialized`;
+    if (bytes > maxBytes) break;
   }
+  if (bytes > maxBytes) return `larger than ${maxBytes / 1024} KiB serialized`;
   return undefined;
 }
 
@@ -151,14 +155,20 @@ export function jsonBodyProblem(value: unknown, maxDepth = BODY_MAX_DEPTH): { pa
     const v = values[i];
     if (v === null || typeof v !== 'object') continue;
     if (depths[i]! >= maxDepth) return { path: pathOf(i), msg: `nested deeper than ${maxDepth} levels` };
-    const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((x, k) => [k, x]) : Object.entries(v as Record<string, unknown>);
-    for (const [k, x] of entries) {
-      if (typeof k === 'string' && PROTOTYPE_KEYS.has(k)) return { path: [...pathOf(i), k], msg: `the key '${k}' is not allowed` };
-      if (x === null || typeof x !== 'object') continue;
+    const child = (k: string | number, x: unknown) => {
+      if (x === null || typeof x !== 'object') return;
       parents.push(i);
       keys.push(k);
       depths.push(depths[i]! + 1);
       values.push(x);
+    };
+    if (Array.isArray(v)) {
+      for (let k = 0; k < v.length; k++) child(k, v[k]);
+      continue;
+    }
+    for (const k of Object.keys(v)) {
+      if (PROTOTYPE_KEYS.has(k)) return { path: [...pathOf(i), k], msg: `the key '${k}' is not allowed` };
+      child(k, (v as Record<string, unknown>)[k]);
     }
   }
   return undefined;

@@ -56,8 +56,15 @@ function queryObject(event: APIGatewayProxyEvent): Record<string, string | strin
   return Object.fromEntries(out);
 }
 
+/**
+ * The largest JSON body any route takes: a workflow of ten nodes with 64 KiB of settings each stays
+ * below it, and parsing a 256 MiB JSON text (the request cap) would cost a gigabyte of objects.
+ */
+const JSON_BODY_MAX_BYTES = 1024 * 1024;
+
 function parseJsonBody(buf: Buffer, contentType: string | undefined): unknown {
   if (buf.length === 0) return undefined;
+  if (buf.length > JSON_BODY_MAX_BYTES) throw new PayloadTooLarge('A JSON request body is at most 1 MiB');
   if (contentType && !/^application\/(.+\+)?json/i.test(contentType)) {
     throw new UnsupportedMediaType(`Expected an application/json request body, got ${contentType.split(';')[0]}`);
   }

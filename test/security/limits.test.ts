@@ -168,6 +168,12 @@ test('a multipart form field above 1 MiB is a 422, not silently truncated', { sk
   assert422(await postForm('/api/v1/jobs/', f), ['body', 'request_data'], '2 MiB request_data');
 });
 
+test('a JSON request body above 1 MiB is a 413 before it is parsed', { skip: NEEDS_LOCAL }, async () => {
+  const r = await stack.call('POST', '/api/v1/sources/', as({ body: { name: 'a', type: 'local', config: { remote_url: '/tmp' }, padding: 'p'.repeat(2 * 1024 * 1024) } }));
+  assert.equal(r.status, 413, r.text.slice(0, 200));
+  assert.match(r.body.detail, /1 MiB/);
+});
+
 test("DynamoDB's 400 KB item limit is a 413, not a 500", { skip: NEEDS_LOCAL }, async () => {
   const store = new DynamoStore(stack.env.TABLE_NAME);
   const item = { PK: 'ACCT#sec-limits', SK: 'BIG#1', entity: 'test', createdAt: new Date().toISOString(), blob: 'b'.repeat(500_000) };
