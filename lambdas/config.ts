@@ -18,9 +18,19 @@ const schema = z.object({
   CONNECTION_CHECK_QUEUE_URL: z.string().optional(),
   JOB_STATE_MACHINE_ARN: z.string().optional(),
   EVENT_BUS_NAME: z.string().default('default'),
-  /** Largest accepted request body in bytes (API Gateway itself caps at 10 MB on AWS). */
-  MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 51 * 1024 * 1024),
+  /**
+   * Largest accepted request body in bytes (API Gateway itself caps at 10 MB on AWS). The local
+   * router hands a binary body to the handler base64-encoded, as API Gateway does, and one string
+   * holds at most ~512 M characters: 256 MiB (≈ 341 M characters encoded) leaves room and keeps a
+   * request's copies (raw, encoded, decoded, parsed parts) near 1 GB. Larger inputs: presigned uploads.
+   */
+  MAX_BODY_BYTES: z.coerce.number().int().positive().max(380 * 1024 * 1024).default(256 * 1024 * 1024),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /**
+   * Largest response body a handler builds (413 beyond, naming the limit). The default fits a Lambda
+   * proxy response (6 MB, the body JSON-escaped inside it); the local stack sets 100 MB.
+   */
+  RESPONSE_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1000 * 1000),
   /** Job outputs above this size are served by a 307 to a presigned storage URL (a Lambda response carries ≤ 6 MB). */
   DOWNLOAD_INLINE_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1000 * 1000),
   /** `true` on AWS (CDK): outbound calls for tenants may not reach private networks (read by net/outbound.ts). */

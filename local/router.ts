@@ -34,15 +34,53 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(data);
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return undefined;
-    chunks.push(chunk as Buffer);
+type BodyOutcome = { body: Buffer } | { tooLarge: true } | { aborted: true };
+
+/**
+ * Reads the request body up to `limit` bytes. Above it, collecting stops and the rest is drained
+ * unread, so the 413 reaches a client still sending; a client that disconnects mid-body is an outcome
+ * too (nobody is left to answer), never an exception.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<BodyOutcome> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (outcome: BodyOutcome) => {
+      if (settled) return;
+      settled = true;
+      resolve(outcome);
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        settle({ tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => settle({ body: Buffer.concat(chunks) }));
+    req.on('aborted', () => settle({ aborted: true }));
+    req.on('error', () => settle({ aborted: true }));
+    req.on('close', () => {
+      if (!req.complete) settle({ aborted: true });
+    });
+  });
+}
+
+/** Path parameters decoded, or undefined when one carries a malformed percent-encoding. */
+function decodeParams(names: string[], values: string[]): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const [i, name] of names.entries()) {
+    try {
+      out[name] = decodeURIComponent(values[i]!);
+    } catch {
+      return undefined;
+    }
   }
-  return Buffer.concat(chunks);
+  return out;
 }
 
 /** The host to print for the listener: a wildcard is reached via loopback; IPv6 literals need brackets. */
@@ -60,12 +98,26 @@ export interface RouterOptions {
 }
 
 export async function startRouter(opts: RouterOptions): Promise<{ url: string; server: Server; stop(): Promise<void> }> {
-  const server = createServer(async (req, res) => {
+  // -- every request ends in a response (or a closed socket when the client left): nothing here may
+  // -- throw out of the callback, where it would become an uncaught exception of the whole process --
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = Date.now();
-    const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
+    let path = req.url ?? '/';
     let status = 500;
     try {
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://localhost');
+      } catch {
+        // -- API Gateway answers an unparsable request line itself, with a 400 --
+        status = 400;
+        return send(res, 400, { detail: 'Malformed request URL' });
+      }
+      path = url.pathname;
       const matches = compiled.filter((c) => c.regex.test(url.pathname));
       if (matches.length === 0) {
         status = 404;
@@ -77,27 +129,42 @@ export async function startRouter(opts: RouterOptions): Promise<{ url: string; s
         res.setHeader('allow', matches.map((m) => m.route.method).join(', '));
         return send(res, 405, { detail: 'Method Not Allowed' });
       }
-      const body = await readBody(req, opts.maxBodyBytes);
-      if (!body) {
-        status = 413;
-        return send(res, 413, { detail: 'Request body is too large' });
-      }
       const m = hit.regex.exec(url.pathname)!;
-      const pathParameters = Object.fromEntries(hit.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
-      const headers: Record<string, string> = {};
-      const multiValueHeaders: Record<string, string[]> = {};
+      const pathParameters = decodeParams(hit.names, m.slice(1));
+      if (!pathParameters) {
+        status = 400;
+        return send(res, 400, { detail: 'Malformed percent-encoding in the URL path' });
+      }
+      // -- a declared length above the cap is refused before a byte is read (a 490 MB upload) --
+      const declared = Number(req.headers['content-length'] ?? 0);
+      const read = declared > opts.maxBodyBytes ? ({ tooLarge: true } as const) : await readBody(req, opts.maxBodyBytes);
+      if ('aborted' in read) {
+        status = 499; // -- nginx's "client closed request": logged, nobody to answer --
+        return;
+      }
+      if ('tooLarge' in read) {
+        req.resume(); // -- drained unread while the 413 goes out --
+        status = 413;
+        res.setHeader('connection', 'close');
+        return send(res, 413, {
+          detail: `Request body is too large: this service accepts up to ${Math.floor(opts.maxBodyBytes / 1024 / 1024)} MiB per request; send large files through POST /api/v1/uploads/`,
+        });
+      }
+      const body = read.body;
+      // -- names are client data (`?__proto__=1`, `?constructor=2`, a `__proto__:` header): collected in
+      // -- Maps and turned into own properties, as API Gateway's JSON event gives them, never looked up
+      // -- on a plain object where they would find Object.prototype's members --
+      const headerValues = new Map<string, string[]>();
       for (const [k, v] of Object.entries(req.headers)) {
-        if (v === undefined) continue;
-        const values = Array.isArray(v) ? v : [v];
-        headers[k] = values[values.length - 1]!;
-        multiValueHeaders[k] = values;
+        if (v !== undefined) headerValues.set(k, Array.isArray(v) ? v : [v]);
       }
-      const query: Record<string, string> = {};
-      const multiQuery: Record<string, string[]> = {};
-      for (const [k, v] of url.searchParams) {
-        query[k] = v;
-        (multiQuery[k] ??= []).push(v);
-      }
+      const queryValues = new Map<string, string[]>();
+      for (const [k, v] of url.searchParams) queryValues.set(k, [...(queryValues.get(k) ?? []), v]);
+      const last = (m: Map<string, string[]>) => Object.fromEntries([...m].map(([k, vs]) => [k, vs[vs.length - 1]!]));
+      const headers: Record<string, string> = last(headerValues);
+      const multiValueHeaders: Record<string, string[]> = Object.fromEntries(headerValues);
+      const query: Record<string, string> = last(queryValues);
+      const multiQuery: Record<string, string[]> = Object.fromEntries(queryValues);
       const contentType = headers['content-type'] ?? '';
       const isText = body.length === 0 || TEXT_TYPES.test(contentType);
       const event = {
@@ -132,15 +199,20 @@ export async function startRouter(opts: RouterOptions): Promise<{ url: string; s
       res.end(payload);
     } catch (err) {
       status = 500;
-      console.error(JSON.stringify({ level: 'error', msg: 'router failure', path: url.pathname, error: (err as Error).stack }));
+      console.error(JSON.stringify({ level: 'error', msg: 'router failure', path, error: (err as Error)?.stack ?? String(err) }));
       if (!res.headersSent) send(res, 500, { detail: 'Internal server error' });
       else res.destroy();
     } finally {
-      opts.onRequest?.({ method, path: url.pathname, status, ms: Date.now() - started });
+      opts.onRequest?.({ method, path, status, ms: Date.now() - started });
     }
-  });
-  server.requestTimeout = 0;
+  }
+  // -- a body may take minutes (256 MiB on a slow link) but not forever: a client that stops sending
+  // -- mid-body gets a 408 after 10 minutes instead of holding its socket open indefinitely --
+  server.requestTimeout = 600_000;
   server.headersTimeout = 60_000;
+  // -- idle keep-alive longer than clients' own (undici 4 s, SDKs ~5 s): the client closes first, so a
+  // -- request is never sent on a socket the server is closing at that instant (ECONNRESET) --
+  server.keepAliveTimeout = 65_000;
   const port = await listen(server, opts.port, opts.host ?? '127.0.0.1');
   return {
     url: `http://${urlHost(opts.host)}:${port}`,

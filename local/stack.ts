@@ -19,7 +19,7 @@ import { startRouter } from './router';
 import { isLoopbackHost } from './emulators/http-server';
 import { QUEUES } from '../lambdas/queues';
 import { EVENT_RULES } from '../lambdas/events';
-import { resetConfig } from '../lambdas/config';
+import { config, resetConfig } from '../lambdas/config';
 import { resetClients } from '../lambdas/adapters/aws-clients';
 import { resetSecretBox } from '../lambdas/adapters/secret-box';
 import { resetServices } from '../lambdas/services';
@@ -52,6 +52,8 @@ export interface LocalStack {
 }
 
 const REGION = 'us-east-1';
+/** Largest response the local service builds (AWS: a Lambda answer carries at most 6 MB). */
+export const LOCAL_RESPONSE_MAX_BYTES = 100 * 1000 * 1000;
 
 /** One aligned startup line per component. */
 const row = (name: string, impl: string, url: string, note?: string) =>
@@ -129,6 +131,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       SECRETS_KEY_FILE: join(dataDir, 'secrets.key'),
       // The local connector keeps out of this directory (except its connector-files folder).
       DATA_DIR: dataDir,
+      // -- no Lambda payload limit here: a synchronous answer may be larger than on AWS --
+      RESPONSE_MAX_BYTES: process.env.RESPONSE_MAX_BYTES ?? String(LOCAL_RESPONSE_MAX_BYTES),
     };
     Object.assign(process.env, env);
     resetConfig();
@@ -163,7 +167,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const router = await startRouter({
       port: opts.port,
       host,
-      maxBodyBytes: 10 * 51 * 1024 * 1024,
+      maxBodyBytes: config().MAX_BODY_BYTES,
       onRequest: opts.onRequest,
     });
     stops.push(router.stop);

@@ -16,6 +16,7 @@ export function hasEndpointOverride(service: string): boolean {
   return Boolean(process.env[`AWS_ENDPOINT_URL_${service}`] ?? process.env.AWS_ENDPOINT_URL);
 }
 let s3: S3Client | undefined;
+let s3Presign: S3Client | undefined;
 let sqs: SQSClient | undefined;
 let kms: KMSClient | undefined;
 let ses: SESv2Client | undefined;
@@ -34,6 +35,23 @@ export function s3Client(): S3Client {
     forcePathStyle: hasEndpointOverride('S3'),
   });
   return s3;
+}
+
+/**
+ * The client that signs URLs for others to use. With the SDK's default (checksums "when supported")
+ * a presigned PutObject carries `x-amz-checksum-crc32` computed over an empty body at signing time,
+ * which S3 rejects for the real, non-empty upload; a presigned GetObject carries checksum-mode.
+ * "When required" leaves both out: the URL's user sends the bytes, and S3 checks them against the
+ * signature as usual.
+ */
+export function s3PresignClient(): S3Client {
+  s3Presign ??= new S3Client({
+    region: config().AWS_REGION,
+    forcePathStyle: hasEndpointOverride('S3'),
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  return s3Presign;
 }
 
 export function sqsClient(): SQSClient {
@@ -55,9 +73,10 @@ export function sesClient(): SESv2Client {
 export function resetClients(): void {
   ddb?.destroy();
   s3?.destroy();
+  s3Presign?.destroy();
   sqs?.destroy();
   kms?.destroy();
   ses?.destroy();
-  ddb = s3 = sqs = kms = undefined;
+  ddb = s3 = s3Presign = sqs = kms = undefined;
   ses = undefined;
 }

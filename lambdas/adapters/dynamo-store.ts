@@ -3,10 +3,31 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Condition, ItemKey, KeyValueStore, QueryOptions, StoredItem, UpdateSpec } from '../domain/ports';
-import { Conflict, NotFound } from '../domain/errors';
+import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../domain/errors';
 import { TABLE_DEFINITION } from '../data/table-definition';
 import { documentClient } from './aws-clients';
 import { config } from '../config';
+
+/**
+ * DynamoDB refuses an item above 400 KB, or a number beyond its range, with a ValidationException.
+ * The schemas keep every request within both; should one still get there, it is the request's
+ * content, not a server fault: 413 for the size, 422 for the number.
+ */
+function refusedInput(err: unknown): PayloadTooLarge | ValidationError | undefined {
+  const e = err as Error;
+  // -- the document client's own refusal (before any call): an integer beyond 2^53 - 1 --
+  if (/greater than Number\.MAX_SAFE_INTEGER/.test(e?.message ?? '')) {
+    return ValidationError.single(['body'], `A number is out of the range a record holds (at most ${Number.MAX_SAFE_INTEGER} in magnitude)`, 'value_error');
+  }
+  if (e?.name !== 'ValidationException') return undefined;
+  if (/item size/i.test(e.message)) {
+    return new PayloadTooLarge('The record is too large to store (DynamoDB holds at most 400 KB per item): send smaller names, config or settings');
+  }
+  if (/number (overflow|underflow)/i.test(e.message)) {
+    return ValidationError.single(['body'], 'A number is out of the range a record holds (0 or at least 1e-130 in magnitude)', 'value_error');
+  }
+  return undefined;
+}
 
 const live = (item: StoredItem | undefined): StoredItem | undefined =>
   item && (item.expiresAt === undefined || item.expiresAt * 1000 > Date.now()) ? item : undefined;
@@ -99,7 +120,7 @@ export class DynamoStore implements KeyValueStore {
         if (opts.ifExists) throw new NotFound('Item not found');
         throw new Conflict('Item already exists');
       }
-      throw err;
+      throw refusedInput(err) ?? err;
     }
   }
 
@@ -116,7 +137,7 @@ export class DynamoStore implements KeyValueStore {
       return out.Attributes as StoredItem;
     } catch (err) {
       if ((err as Error).name === 'ConditionalCheckFailedException') throw new Conflict('Condition not met');
-      throw err;
+      throw refusedInput(err) ?? err;
     }
   }
 

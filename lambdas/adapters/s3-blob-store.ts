@@ -2,7 +2,7 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { BlobStore } from '../domain/ports';
-import { s3Client } from './aws-clients';
+import { s3Client, s3PresignClient } from './aws-clients';
 
 const notFound = (err: unknown) => ['NoSuchKey', 'NotFound'].includes((err as Error).name) || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
 
@@ -54,10 +54,10 @@ export class S3BlobStore implements BlobStore {
   }
 
   presignPut(key: string, contentType: string, expiresIn: number): Promise<string> {
-    return getSignedUrl(s3Client(), new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }), { expiresIn });
+    return getSignedUrl(s3PresignClient(), new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }), { expiresIn });
   }
 
   presignGet(key: string, expiresIn: number): Promise<string> {
-    return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
+    return getSignedUrl(s3PresignClient(), new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
   }
 }

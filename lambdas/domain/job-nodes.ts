@@ -8,15 +8,19 @@ import { parsePartitionForm } from '../engine/partition/params';
 import { parseChunkNode } from '../engine/chunking/params';
 import { parseEmbedNode } from '../engine/embedding/index';
 import { ValidationError } from './errors';
-import { parseOr422 } from './validation';
+import { boundedObject, jsonBodyProblem, nameString, nodeIdString, parseOr422 } from './validation';
 
+/** A node as sent: bounded strings, settings at most 64 KiB and 32 levels (DynamoDB holds 400 KB an item). */
 export const NodeInput = z.object({
-  id: z.string().nullish(),
-  name: z.string().min(1),
-  type: z.string().min(1),
-  subtype: z.string().min(1),
-  settings: z.record(z.string(), z.unknown()).nullish(),
+  id: nodeIdString.nullish(),
+  name: nameString,
+  type: z.string().min(1).max(100),
+  subtype: z.string().min(1).max(100),
+  settings: boundedObject('settings').nullish(),
 });
+
+/** A valid chain has at most three nodes; the cap keeps a hostile list cheap to refuse. */
+const MAX_NODES = 10;
 
 export interface JobNode {
   id: string;
@@ -56,7 +60,10 @@ function relocate(err: unknown, loc: (string | number)[]): never {
 
 /** Validates a node list and gives each node an id. `loc` locates the list in the request. */
 export function planNodes(raw: unknown, loc: (string | number)[]): JobNode[] {
-  const nodes = parseOr422(z.array(NodeInput).min(1), raw, loc);
+  // -- raw first: JSON.parse keeps `__proto__` keys that zod would drop silently, and depth is bounded --
+  const problem = jsonBodyProblem(raw);
+  if (problem) throw ValidationError.single([...loc, ...problem.path], problem.msg, 'value_error');
+  const nodes = parseOr422(z.array(NodeInput).min(1).max(MAX_NODES), raw, loc);
   let previous = 'start';
   return nodes.map((n, i) => {
     const at = [...loc, i];

@@ -1,6 +1,10 @@
 // Workflow enumerations, kept apart from the workflow service so the route table (imported by every
 // Lambda) does not pull the processing engine into every bundle.
 
+/** Fields a workflow list can be sorted by (an enum: never an arbitrary object key). */
+export const WORKFLOW_SORT_FIELDS = ['id', 'name', 'created_at', 'updated_at', 'status', 'workflow_type'] as const;
+export type WorkflowSortField = (typeof WORKFLOW_SORT_FIELDS)[number];
+
 export const WORKFLOW_TYPES = ['basic', 'advanced', 'platinum', 'custom'] as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
 

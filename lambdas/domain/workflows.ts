@@ -13,7 +13,7 @@ import { planNodes, type JobNode } from './job-nodes';
 import { findTemplate } from './templates';
 import type { ConnectorService } from './connectors';
 import type { JobInformation, JobService, WorkflowRun } from './jobs';
-import { nextRun, SCHEDULES, WORKFLOW_TYPES, type WorkflowType } from './workflow-constants';
+import { nextRun, SCHEDULES, WORKFLOW_TYPES, type WorkflowSortField, type WorkflowType } from './workflow-constants';
 
 export { WORKFLOW_TYPES, SCHEDULES, type WorkflowType };
 
@@ -70,13 +70,13 @@ export interface WorkflowListQuery {
   created_since?: string;
   created_before?: string;
   name?: string;
-  sort_by: string;
+  sort_by: WorkflowSortField;
   sort_direction: 'asc' | 'desc';
   show_only_soft_deleted: boolean;
   dag_node_configuration_id?: string;
 }
 
-const SORTABLE: Record<string, (w: WorkflowInformation) => string> = {
+const SORTABLE: Record<WorkflowSortField, (w: WorkflowInformation) => string> = {
   id: (w) => w.id,
   name: (w) => w.name.toLowerCase(),
   created_at: (w) => w.created_at,
@@ -114,7 +114,8 @@ export class WorkflowService {
   }
 
   async list(p: Principal, q: WorkflowListQuery): Promise<WorkflowInformation[]> {
-    if (q.sort_by && !SORTABLE[q.sort_by]) {
+    // -- the schema makes sort_by an enum; own-property lookup keeps __proto__ & co. out regardless --
+    if (!Object.hasOwn(SORTABLE, q.sort_by)) {
       throw ValidationError.single(['query', 'sort_by'], `Input should be one of ${Object.keys(SORTABLE).join(', ')}`, 'enum', q.sort_by);
     }
     const items = await this.store.queryPrefix(keys.account(p.accountId), keys.workflowPrefix);
@@ -128,7 +129,7 @@ export class WorkflowService {
       .filter((i) => !q.name || String(i.name).toLowerCase().includes(q.name.toLowerCase()))
       .filter((i) => !q.dag_node_configuration_id || (i.nodes as JobNode[]).some((n) => n.id === q.dag_node_configuration_id))
       .map(toInformation);
-    const key = SORTABLE[q.sort_by] ?? SORTABLE.id!;
+    const key = SORTABLE[q.sort_by];
     rows.sort((a, b) => key(a).localeCompare(key(b)) * (q.sort_direction === 'desc' ? -1 : 1));
     const start = (q.page - 1) * q.page_size;
     return rows.slice(start, start + q.page_size);

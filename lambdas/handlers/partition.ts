@@ -4,11 +4,13 @@ import { httpRoute } from '../http/handler';
 import { routeById } from '../routes';
 import { reply, text } from '../http/response';
 import { runPartitionRequest } from '../domain/partition-request';
+import { config } from '../config';
 
 export const partition = httpRoute(routeById('partition'), async ({ form }) => {
   const out = await runPartitionRequest(
     form!.files.map((f) => ({ filename: f.filename, contentType: f.contentType, data: f.data })),
     form!.fields,
+    config().RESPONSE_MAX_BYTES,
   );
   const headers: Record<string, string> = {};
   if (out.warnings.length) headers['x-partition-warnings'] = encodeURIComponent(out.warnings.join(' | ').slice(0, 2000));

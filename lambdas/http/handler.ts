@@ -8,7 +8,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { errorResponse } from './errors';
 import { json, Reply, type HttpResponse } from './response';
-import { parseOr422 } from '../domain/validation';
+import { jsonBodyProblem, parseOr422 } from '../domain/validation';
 import { parseMultipart, type MultipartForm, type MultipartLimits } from './multipart';
 import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../domain/errors';
 import type { Principal } from '../domain/auth';
@@ -48,24 +48,53 @@ function rawBody(event: APIGatewayProxyEvent): Buffer {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
 }
 
+/** Query values (repeated keys as arrays), as own properties whatever the names (`__proto__` too). */
 function queryObject(event: APIGatewayProxyEvent): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const multi = event.multiValueQueryStringParameters ?? {};
-  for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (v !== undefined) out[k] = v;
-  for (const [k, vs] of Object.entries(multi)) if (vs && vs.length > 1) out[k] = vs;
-  return out;
+  const out = new Map<string, string | string[]>();
+  for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (v !== undefined) out.set(k, v);
+  for (const [k, vs] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (vs && vs.length > 1) out.set(k, vs);
+  return Object.fromEntries(out);
 }
+
+/**
+ * The largest JSON body any route takes: a workflow of ten nodes with 64 KiB of settings each stays
+ * below it, and parsing a 256 MiB JSON text (the request cap) would cost a gigabyte of objects.
+ */
+const JSON_BODY_MAX_BYTES = 1024 * 1024;
 
 function parseJsonBody(buf: Buffer, contentType: string | undefined): unknown {
   if (buf.length === 0) return undefined;
+  if (buf.length > JSON_BODY_MAX_BYTES) throw new PayloadTooLarge('A JSON request body is at most 1 MiB');
   if (contentType && !/^application\/(.+\+)?json/i.test(contentType)) {
     throw new UnsupportedMediaType(`Expected an application/json request body, got ${contentType.split(';')[0]}`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(buf.toString('utf8'));
+    value = JSON.parse(buf.toString('utf8'));
   } catch (err) {
     throw new ValidationError([{ loc: ['body'], msg: `JSON decode error: ${(err as Error).message}`, type: 'json_invalid' }]);
   }
+  const problem = jsonBodyProblem(value);
+  if (problem) throw ValidationError.single(['body', ...problem.path], problem.msg, 'value_error');
+  return value;
+}
+
+/**
+ * The response, unless its body is above RESPONSE_MAX_BYTES (a Lambda answer carries at most 6 MB;
+ * API Gateway would turn a larger one into a 502) or too large to be one string at all: then a 413.
+ */
+function withinResponseLimit(build: () => HttpResponse): HttpResponse {
+  const max = config().RESPONSE_MAX_BYTES;
+  let res: HttpResponse;
+  try {
+    res = build();
+  } catch (err) {
+    if (err instanceof RangeError) throw new PayloadTooLarge(`The response is larger than this service's ${max} byte limit: narrow the request (filters, paging)`);
+    throw err;
+  }
+  const size = res.isBase64Encoded ? Math.floor((res.body.length * 3) / 4) : Buffer.byteLength(res.body, 'utf8');
+  if (size > max) throw new PayloadTooLarge(`The response (${size} bytes) is larger than this service's ${max} byte limit: narrow the request (filters, paging)`);
+  return res;
 }
 
 export function httpRoute<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
@@ -103,7 +132,6 @@ export function httpRoute<B extends Schema = undefined, Q extends Schema = undef
         body = parseOr422(spec.body, parseJsonBody(buf, headers['content-type']), ['body']) as Out<B>;
       }
       const result = await fn({ body, query, params, form, principal, headers, event });
-      if (result instanceof Reply) return result.response;
-      return json(spec.status ?? 200, result ?? null);
+      return withinResponseLimit(() => (result instanceof Reply ? result.response : json(spec.status ?? 200, result ?? null)));
     });
 }

@@ -3,6 +3,12 @@
 // comma-joined strings all end up as string arrays keyed by the bare name.
 import busboy from 'busboy';
 import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../domain/errors';
+import { NAME_MAX_CHARS } from '../domain/validation';
+
+/** A text field's limit: parameters and request_data (nodes ≤ 64 KiB of settings each) stay far below. */
+export const MAX_FIELD_BYTES = 1024 * 1024;
+/** Parts that are not files: the largest form (partition) has about 40 parameters. */
+const MAX_FIELDS = 1000;
 
 export interface UploadedFile {
   field: string;
@@ -24,32 +30,53 @@ export interface MultipartLimits {
   fileFields: string[];
 }
 
+const malformed = (err: Error) => ValidationError.single(['body'], `Malformed multipart body: ${err.message}`, 'value_error');
+
 export function parseMultipart(body: Buffer, contentType: string | undefined, limits: MultipartLimits): Promise<MultipartForm> {
   if (!contentType || !/^multipart\/form-data/i.test(contentType)) {
     throw new UnsupportedMediaType('Expected a multipart/form-data request body');
   }
   return new Promise((resolve, reject) => {
     const form: MultipartForm = { fields: {}, files: [] };
+    // -- field names are client data (`__proto__`, `constructor`): gathered in a Map, made own
+    // -- properties at the end, never looked up on a plain object where Object.prototype answers --
+    const fields = new Map<string, string[]>();
     let failed: Error | undefined;
     let bb: busboy.Busboy;
     try {
       bb = busboy({
         headers: { 'content-type': contentType },
-        limits: { files: limits.maxFiles, fileSize: limits.maxFileBytes, fieldSize: 10 * 1024 * 1024 },
+        limits: { files: limits.maxFiles, fileSize: limits.maxFileBytes, fieldSize: MAX_FIELD_BYTES, fields: MAX_FIELDS },
         defParamCharset: 'utf8',
       });
     } catch (err) {
-      reject(ValidationError.single(['body'], `Malformed multipart body: ${(err as Error).message}`, 'value_error'));
+      reject(malformed(err as Error));
       return;
     }
-    bb.on('field', (rawName, value) => {
+    bb.on('field', (rawName, value, info) => {
       const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
-      (form.fields[name] ??= []).push(value);
+      // -- busboy cuts a long value silently: refuse it rather than act on a truncated one --
+      if (info.valueTruncated) {
+        failed ??= ValidationError.single(['body', name], `Form field ${name.slice(0, 100)} is longer than ${MAX_FIELD_BYTES / 1024 / 1024} MiB`, 'string_too_long');
+        return;
+      }
+      fields.set(name, [...(fields.get(name) ?? []), value]);
+    });
+    bb.on('fieldsLimit', () => {
+      failed ??= ValidationError.single(['body'], `At most ${MAX_FIELDS} form fields are accepted`, 'too_long');
     });
     bb.on('file', (rawName, stream, info) => {
       const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
+      if ((info.filename ?? '').length > NAME_MAX_CHARS) {
+        failed ??= ValidationError.single(['body', name], `A file name is longer than ${NAME_MAX_CHARS} characters`, 'string_too_long');
+      }
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
+      // -- a part cut off before its boundary errors the part's stream too ("Unexpected end of form");
+      // -- unlistened, that 'error' would be an uncaught exception of the whole process --
+      stream.on('error', (err: Error) => {
+        failed ??= malformed(err);
+      });
       stream.on('limit', () => {
         failed ??= new PayloadTooLarge(`File ${info.filename ?? name} exceeds the ${Math.round(limits.maxFileBytes / 1e6)} MB limit`);
       });
@@ -66,8 +93,12 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, li
     bb.on('filesLimit', () => {
       failed ??= ValidationError.single(['body', limits.fileFields[0] ?? 'files'], `At most ${limits.maxFiles} files are accepted`, 'too_long');
     });
-    bb.on('error', (err: Error) => reject(ValidationError.single(['body'], `Malformed multipart body: ${err.message}`, 'value_error')));
-    bb.on('close', () => (failed ? reject(failed) : resolve(form)));
+    bb.on('error', (err: Error) => reject(failed ?? malformed(err)));
+    bb.on('close', () => {
+      form.fields = Object.fromEntries(fields);
+      if (failed) reject(failed);
+      else resolve(form);
+    });
     bb.end(body);
   });
 }

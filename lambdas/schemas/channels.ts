@@ -12,6 +12,7 @@ export const NotificationEventType = z.enum(JOB_EVENT_TYPES).meta({ id: 'Notific
 const EventTypes = z
   .array(NotificationEventType)
   .min(1, { message: 'At least one event type is required' })
+  .max(20)
   .transform((v) => [...new Set(v)]);
 
 const httpsUrl = z
@@ -127,9 +128,11 @@ export const ChannelResponse = z.discriminatedUnion('channel_type', [WebhookChan
 export const ChannelListResponse = z.object({ items: z.array(ChannelResponse) }).meta({ id: 'ChannelListResponse' });
 
 export const ChannelListQuery = z.object({ channel_type: ChannelType, enabled: queryBool.optional() });
-export const ChannelIdParams = z.object({ channel_id: z.string().min(1).max(200) });
+/** Channel ids are `ep_` and letters or digits (service-made: ep_ + 32 hex), checked before any lookup. */
+const channelId = z.string().max(67).regex(/^ep_[A-Za-z0-9]+$/, { message: 'a channel id is ep_ followed by letters or digits' });
+export const ChannelIdParams = z.object({ channel_id: channelId });
 export const WorkflowChannelListParams = z.object({ workflow_id: uuidParam });
-export const WorkflowChannelIdParams = z.object({ workflow_id: uuidParam, channel_id: z.string().min(1).max(200) });
+export const WorkflowChannelIdParams = z.object({ workflow_id: uuidParam, channel_id: channelId });
 
 export type CreateChannelInput = z.output<typeof CreateChannelRequest>;
 export type UpdateChannelInput = z.output<typeof UpdateChannelRequest>;

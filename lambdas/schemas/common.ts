@@ -8,6 +8,16 @@ export const queryBool = z
 
 export const uuidParam = z.uuid({ message: 'Input should be a valid UUID' });
 
+/** Template ids are slugs (hi_res_partition): checked before the catalogue is searched. */
+export const templateIdString = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]+$/, { message: 'a template id is letters, digits, _ and - (at most 100)' });
+
+/** A filter value compared with stored short strings (types, ids): bounded like them. */
+export const shortString = z.string().max(100);
+
 export const ValidationErrorItem = z
   .object({
     loc: z.array(z.union([z.string(), z.number()])),

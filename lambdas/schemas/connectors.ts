@@ -1,18 +1,24 @@
 // Request and response schemas of the source and destination operations (api-shapes.md §2, §3).
 import { z } from 'zod';
-import { queryBool, uuidParam } from './common';
+import { queryBool, shortString, uuidParam } from './common';
+import { boundedObject, nameString } from '../domain/validation';
 
 export const ConnectorConfig = z.record(z.string(), z.unknown()).meta({
   description: 'Type-specific connector configuration (additional properties allowed).',
 });
 
-export const CreateConnector = z.object({
-  name: z.string().min(1),
-  type: z.string().min(1),
-  config: ConnectorConfig,
+/** A config as sent: at most 64 KiB serialized and 32 levels deep (DynamoDB holds 400 KB per item). */
+const ConnectorConfigInput = boundedObject('config').meta({
+  description: 'Type-specific connector configuration (additional properties allowed; at most 64 KiB serialized).',
 });
 
-export const UpdateConnector = z.object({ config: ConnectorConfig });
+export const CreateConnector = z.object({
+  name: nameString,
+  type: shortString.min(1),
+  config: ConnectorConfigInput,
+});
+
+export const UpdateConnector = z.object({ config: ConnectorConfigInput });
 
 export const ConnectorInformation = z.object({
   id: z.uuid(),
@@ -35,8 +41,8 @@ export const DagNodeConnectionCheck = z
 
 export const SourceIdParams = z.object({ source_id: uuidParam });
 export const DestinationIdParams = z.object({ destination_id: uuidParam });
-export const SourceListQuery = z.object({ source_type: z.string().optional() });
-export const DestinationListQuery = z.object({ destination_type: z.string().optional() });
+export const SourceListQuery = z.object({ source_type: shortString.optional() });
+export const DestinationListQuery = z.object({ destination_type: shortString.optional() });
 export const DeleteResponse = z.object({ detail: z.string() });
 
 export { queryBool };

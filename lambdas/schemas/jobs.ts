@@ -1,6 +1,8 @@
 // Job and template shapes (api-shapes.md §2, §3).
 import { z } from 'zod';
-import { uuidParam } from './common';
+import { shortString, templateIdString, uuidParam } from './common';
+import { nameString, nodeIdString } from '../domain/validation';
+import { MAX_FIELD_BYTES } from '../http/multipart';
 
 export const JobStatus = z.enum(['SCHEDULED', 'IN_PROGRESS', 'COMPLETED', 'STOPPED', 'FAILED']);
 
@@ -47,7 +49,10 @@ export const CancelResponse = z.object({ id: z.string(), status: z.string(), mes
 
 export const CreateJobForm = z
   .object({
-    request_data: z.string().meta({ description: 'JSON text: {"job_nodes":[{name,type,subtype,settings}]} or {"template_id":"..."}' }),
+    request_data: z
+      .string()
+      .max(MAX_FIELD_BYTES)
+      .meta({ description: 'JSON text: {"job_nodes":[{name,type,subtype,settings}]} or {"template_id":"..."}. Every form field is at most 1 MiB; node settings at most 64 KiB each.' }),
     input_files: z.array(z.string().meta({ format: 'binary' })).optional(),
     input_upload_ids: z.array(z.string()).optional().meta({
       description: 'Extension: ids of presigned uploads (POST /api/v1/uploads/) for files above the 10 MB request cap; repeated parts or comma-joined',
@@ -57,8 +62,14 @@ export const CreateJobForm = z
 
 export const CreateUploadBody = z
   .object({
-    filename: z.string().min(1).max(255),
-    content_type: z.string().min(1).max(255).optional(),
+    filename: nameString,
+    content_type: z
+      .string()
+      .max(255)
+      .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;[\x20-\x7e]*)?$/, {
+        message: 'content_type must be a MIME type such as application/pdf',
+      })
+      .optional(),
   })
   .meta({ id: 'CreateUploadRequest' });
 
@@ -76,8 +87,10 @@ export const UploadTicket = z
   .meta({ id: 'UploadResponse' });
 
 export const JobIdParams = z.object({ job_id: uuidParam });
-export const JobListQuery = z.object({ workflow_id: uuidParam.optional(), status: z.string().optional() });
-export const DownloadQuery = z.object({ file_id: z.string().min(1), node_id: z.string().optional() });
+/** Status filter: any case (completed, COMPLETED), one of the job statuses. */
+const StatusFilter = shortString.transform((v) => v.toUpperCase()).pipe(JobStatus);
+export const JobListQuery = z.object({ workflow_id: uuidParam.optional(), status: StatusFilter.optional() });
+export const DownloadQuery = z.object({ file_id: uuidParam, node_id: nodeIdString.optional() });
 
 export const TemplateNode = z.object({
   id: z.string(),
@@ -90,4 +103,4 @@ export const TemplateListItem = z
   .object({ id: z.string(), name: z.string(), description: z.string(), version: z.string(), last_updated: z.string() })
   .meta({ id: 'TemplateListItem' });
 export const TemplateDetail = TemplateListItem.extend({ nodes: z.array(TemplateNode) }).meta({ id: 'TemplateDetail' });
-export const TemplateIdParams = z.object({ template_id: z.string().min(1) });
+export const TemplateIdParams = z.object({ template_id: templateIdString });

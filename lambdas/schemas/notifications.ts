@@ -28,7 +28,7 @@ export const NotificationIdParams = z.object({ notification_id: uuidParam });
 
 /** `event_types` is one comma-separated string (the SDK sends a single value); repeats are joined too. */
 const EventTypesParam = z
-  .union([z.string(), z.array(z.string())])
+  .union([z.string().max(500), z.array(z.string().max(100)).max(20)])
   .transform((v) => (Array.isArray(v) ? v.join(',') : v).split(',').map((s) => s.trim()).filter(Boolean))
   .pipe(z.array(EventType));
 
@@ -37,7 +37,7 @@ export const NotificationListQuery = z.object({
   event_types: EventTypesParam.optional(),
   since: z.iso.datetime({ offset: true }).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().min(1).optional(),
+  cursor: z.string().min(1).max(2000).optional(),
   unread_only: queryBool.default(false),
 });
 

@@ -1,7 +1,20 @@
 // Workflow shapes (api-shapes.md §2, §3 Workflows).
 import { z } from 'zod';
-import { queryBool, uuidParam } from './common';
-import { WORKFLOW_TYPES, SCHEDULES } from '../domain/workflow-constants';
+import { queryBool, shortString, templateIdString, uuidParam } from './common';
+import { WORKFLOW_SORT_FIELDS, WORKFLOW_TYPES, SCHEDULES } from '../domain/workflow-constants';
+import { boundedObject, nameString, nodeIdString } from '../domain/validation';
+
+/** A node as sent: bounded strings, settings at most 64 KiB (the engines' parsers check the values). */
+const WorkflowNodeInput = z.object({
+  id: nodeIdString.nullish(),
+  name: nameString,
+  type: shortString,
+  subtype: shortString,
+  settings: boundedObject('settings').nullish(),
+});
+
+/** At most this many nodes in a graph (a valid chain has three: partition, chunk, embed). */
+const MAX_NODES = 10;
 
 const WorkflowNode = z.object({
   id: z.string().nullish(),
@@ -15,20 +28,20 @@ const Schedule = z.enum(Object.keys(SCHEDULES) as [string, ...string[]]);
 
 export const CreateWorkflow = z
   .object({
-    name: z.string().min(1),
+    name: nameString,
     workflow_type: z.enum(WORKFLOW_TYPES),
     source_id: uuidParam.nullish(),
     destination_id: uuidParam.nullish(),
-    workflow_nodes: z.array(WorkflowNode).nullish(),
+    workflow_nodes: z.array(WorkflowNodeInput).max(MAX_NODES).nullish(),
     schedule: Schedule.nullish(),
     reprocess_all: z.boolean().nullish(),
-    template_id: z.string().nullish(),
+    template_id: templateIdString.nullish(),
   })
   .meta({ id: 'CreateWorkflow' });
 
 /** Every CreateWorkflow field, optional and nullable (only given fields change). */
 export const UpdateWorkflow = CreateWorkflow.extend({
-  name: z.string().min(1).nullish(),
+  name: nameString.nullish(),
   workflow_type: z.enum(WORKFLOW_TYPES).nullish(),
 }).meta({ id: 'UpdateWorkflow' });
 
@@ -51,16 +64,16 @@ export const WorkflowInformation = z
 export const WorkflowIdParams = z.object({ workflow_id: uuidParam });
 
 export const WorkflowListQuery = z.object({
-  dag_node_configuration_id: z.string().optional(),
-  source_id: z.string().optional(),
-  destination_id: z.string().optional(),
+  dag_node_configuration_id: shortString.optional(),
+  source_id: shortString.optional(),
+  destination_id: shortString.optional(),
   status: z.enum(['active', 'inactive']).optional(),
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(20),
   created_since: z.iso.datetime({ offset: true }).optional(),
   created_before: z.iso.datetime({ offset: true }).optional(),
-  name: z.string().optional(),
-  sort_by: z.string().default('id'),
+  name: z.string().max(255).optional(),
+  sort_by: z.enum(WORKFLOW_SORT_FIELDS).default('id'),
   sort_direction: z.enum(['asc', 'desc']).default('asc'),
   show_only_soft_deleted: queryBool.default(false),
   show_recommender_workflows: queryBool.default(false),

@@ -9,12 +9,13 @@
 //    text-split (is_continuation on the later ones); a table pre-chunk becomes a Table when it fits,
 //    else TableChunks split on row, then cell, then word boundaries, each with its own HTML.
 import { randomUUID } from 'node:crypto';
+import { ValidationError } from '../../domain/errors';
 import { sha256Hex, type Element, type ElementMetadata } from '../elements';
 import { cosineSimilarity } from '../embedding/hashed';
 import { parseHtmlTable, headerRowHtml, type HtmlCell, type HtmlRow, type HtmlTable } from './html-table';
 import { consolidateMetadata, DROPPED_FIELDS } from './metadata';
 import type { ResolvedOptions } from './options';
-import { makeSplitter, normalizeWhitespace, pyStrip, type Splitter } from './text';
+import { normalizeWhitespace, pyStrip, splitText } from './text';
 
 const SEPARATOR = '\n\n';
 
@@ -258,17 +259,29 @@ export interface ChunkOutput {
   sources: Element[][];
 }
 
-function textChunks(pc: PreChunk, split: Splitter, out: ChunkOutput): void {
+/** Adds one chunk; a document may give at most `o.maxChunks` (a tiny window on a big text is refused, not run). */
+function push(out: ChunkOutput, chunk: Element, sources: Element[], o: ResolvedOptions): void {
+  if (out.chunks.length >= o.maxChunks) {
+    throw ValidationError.single(
+      ['max_characters'],
+      `Chunking with max_characters=${o.hardMax}${o.overlap ? ` and overlap=${o.overlap}` : ''} gives more than ${o.maxChunks.toLocaleString('en-US')} chunks for one document: raise max_characters (or lower overlap)`,
+      'value_error',
+    );
+  }
+  out.chunks.push(chunk);
+  out.sources.push(sources);
+}
+
+/** Chunk formation yields after each chunk, so a caller can give the event loop a turn now and then. */
+function* textChunks(pc: PreChunk, o: ResolvedOptions, out: ChunkOutput): Generator<void> {
   const text = pc.text;
   if (!text) return;
   const md = consolidateMetadata(pc.elements.map((e) => e.metadata));
-  let [s, rest] = split(text);
-  out.chunks.push(chunkElement('CompositeElement', s, md));
-  out.sources.push(pc.elements);
-  while (rest) {
-    [s, rest] = split(rest);
-    out.chunks.push(chunkElement('CompositeElement', s, { ...md, is_continuation: true }));
-    out.sources.push(pc.elements);
+  let first = true;
+  for (const s of splitText(text, o.hardMax, o.overlap)) {
+    push(out, chunkElement('CompositeElement', s, first ? md : { ...md, is_continuation: true }), pc.elements, o);
+    first = false;
+    yield;
   }
 }
 
@@ -287,7 +300,7 @@ function tableBaseMetadata(table: Element): ElementMetadata {
 
 type TextAndHtml = [string, string | undefined];
 
-function tableChunks(pc: PreChunk, o: ResolvedOptions, split: Splitter, out: ChunkOutput): void {
+function* tableChunks(pc: PreChunk, o: ResolvedOptions, out: ChunkOutput): Generator<void> {
   const table = pc.elements[0]!;
   // -- a table of whitespace only gives no chunk (pyStrip is empty exactly when normalising is) --
   const body = table.text ? pyStrip(table.text) : '';
@@ -302,8 +315,7 @@ function tableChunks(pc: PreChunk, o: ResolvedOptions, split: Splitter, out: Chu
   if (textWithOverlap.length <= o.hardMax && html.length <= o.hardMax) {
     const md = base;
     if (html) md.text_as_html = html;
-    out.chunks.push(chunkElement('Table', textWithOverlap, md));
-    out.sources.push(sources);
+    push(out, chunkElement('Table', textWithOverlap, md), sources, o);
     return;
   }
 
@@ -311,12 +323,7 @@ function tableChunks(pc: PreChunk, o: ResolvedOptions, split: Splitter, out: Chu
   let carried = 0;
   if (!html || o.hardMax < 50) {
     pairs = (function* () {
-      let rest = textWithOverlap;
-      while (rest) {
-        let s: string;
-        [s, rest] = split(rest);
-        yield [s, undefined] as TextAndHtml;
-      }
+      for (const s of splitText(textWithOverlap, o.hardMax, o.overlap)) yield [s, undefined] as TextAndHtml;
     })();
   } else {
     const splitter = new HtmlTableSplitter(parsed!, o);
@@ -332,9 +339,9 @@ function tableChunks(pc: PreChunk, o: ResolvedOptions, split: Splitter, out: Chu
     md.num_carried_over_header_rows = index > 0 ? carried : 0;
     md.table_id = tableId;
     md.chunk_index = index;
-    out.chunks.push(chunkElement('TableChunk', text, md));
-    out.sources.push(sources);
+    push(out, chunkElement('TableChunk', text, md), sources, o);
     index += 1;
+    yield;
   }
 }
 
@@ -446,11 +453,7 @@ class HtmlTableSplitter {
         cells.push(cell);
         cellsLen += cell.text.length;
       } else {
-        const split = makeSplitter(Math.max(1, maxlen - 33), 0);
-        let [t, rest] = split(cell.text);
-        yield [t, `<table><tr><td>${escape(t)}</td></tr></table>`];
-        while (rest) {
-          [t, rest] = split(rest);
+        for (const t of splitText(cell.text, Math.max(1, maxlen - 33), 0)) {
           yield [t, `<table><tr><td>${escape(t)}</td></tr></table>`];
         }
       }
@@ -469,14 +472,34 @@ function escape(s: string): string {
  * unset: the caller attaches them (see orig-elements.ts), synchronously or off the main thread.
  */
 export function chunkCore(elements: readonly Element[], o: ResolvedOptions, vectors?: ElementVectors): ChunkOutput {
+  const out: ChunkOutput = { chunks: [], sources: [] };
+  for (const _ of chunkSteps(elements, o, out, vectors));
+  return out;
+}
+
+/**
+ * As chunkCore, giving the event loop a turn every `sliceMs` of work: a document that legitimately
+ * makes tens of thousands of chunks must not hold every other request of the process for seconds.
+ */
+export async function chunkCoreAsync(elements: readonly Element[], o: ResolvedOptions, vectors?: ElementVectors, sliceMs = 20): Promise<ChunkOutput> {
+  const out: ChunkOutput = { chunks: [], sources: [] };
+  let since = Date.now();
+  for (const _ of chunkSteps(elements, o, out, vectors)) {
+    if (Date.now() - since >= sliceMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      since = Date.now();
+    }
+  }
+  return out;
+}
+
+function* chunkSteps(elements: readonly Element[], o: ResolvedOptions, out: ChunkOutput, vectors?: ElementVectors): Generator<void> {
   const cache: NormCache = new Map();
   let preChunks = buildPreChunks(elements, o, cache, vectors);
   if (o.strategy === 'by_title') preChunks = combinePreChunks(preChunks, o);
-  const split = makeSplitter(o.hardMax, o.overlap);
-  const out: ChunkOutput = { chunks: [], sources: [] };
+  yield;
   for (const pc of preChunks) {
-    if (pc.elements.length === 1 && isTableFamily(pc.elements[0]!)) tableChunks(pc, o, split, out);
-    else textChunks(pc, split, out);
+    if (pc.elements.length === 1 && isTableFamily(pc.elements[0]!)) yield* tableChunks(pc, o, out);
+    else yield* textChunks(pc, o, out);
   }
-  return out;
 }

@@ -13,7 +13,7 @@
 import { ValidationError } from '../../domain/errors';
 import { assignElementIds, type Element } from '../elements';
 import { hashedEmbedding } from '../embedding/hashed';
-import { chunkCore, type ChunkOutput, type ElementVectors } from './chunker';
+import { chunkCore, chunkCoreAsync, type ChunkOutput, type ElementVectors } from './chunker';
 import { attachOrigElements, attachOrigElementsAsync } from './orig-elements';
 import { resolveOptions, validateOptions, type ChunkingOptions, type ResolvedOptions } from './options';
 
@@ -66,7 +66,7 @@ export async function chunkElementsAsync(
   if (o.strategy !== 'by_similarity' || !deps.embedder) {
     let vectors: ElementVectors | undefined;
     if (o.strategy === 'by_similarity') vectors = elements.map((e) => (e.text ? hashedEmbedding(e.text) : undefined));
-    return finishAsync(chunkCore(elements, o, vectors), o);
+    return finishAsync(await chunkCoreAsync(elements, o, vectors), o);
   }
   const idx: number[] = [];
   const texts: string[] = [];
@@ -79,5 +79,5 @@ export async function chunkElementsAsync(
   const vecs = texts.length ? await deps.embedder.embedTexts(texts) : [];
   const vectors: ElementVectors = new Array(elements.length).fill(undefined);
   idx.forEach((i, k) => (vectors[i] = vecs[k]));
-  return finishAsync(chunkCore(elements, o, vectors), o);
+  return finishAsync(await chunkCoreAsync(elements, o, vectors), o);
 }

@@ -9,6 +9,14 @@ export type ChunkingStrategy = (typeof CHUNKING_STRATEGIES)[number];
 export const DEFAULT_MAX_CHARACTERS = 500;
 /** Default `similarity_threshold` for by_similarity (platform documents a 0.0..1.0 range). */
 export const DEFAULT_SIMILARITY_THRESHOLD = 0.5;
+/** Upper bound of every size parameter (a 50 MB text in five chunks): keeps numbers sane (1e308 is refused). */
+export const MAX_SIZE_PARAMETER = 10_000_000;
+/**
+ * Most chunks one document may give. A 1,000-page book at the default 500 characters gives ~6,000, a
+ * 50 MB text at 500 about 100,000; `max_characters=1` on 1 MB of text would give a million chunk
+ * objects (seconds of CPU, a response too large to build). Beyond it: 422 asking for a larger window.
+ */
+export const MAX_CHUNKS_PER_DOCUMENT = 100_000;
 
 export interface ChunkingOptions {
   strategy: ChunkingStrategy;
@@ -46,6 +54,8 @@ export interface ResolvedOptions {
   similarityThreshold: number;
   repeatTableHeaders: boolean;
   uniqueElementIds: boolean;
+  /** Most chunks one document may give (MAX_CHUNKS_PER_DOCUMENT). */
+  maxChunks: number;
 }
 
 /** A problem with one option, keyed by its wire name. Callers turn these into 422 issues. */
@@ -64,7 +74,9 @@ export function validateOptions(o: ChunkingOptions): OptionProblem[] {
   const ints: (keyof ChunkingOptions)[] = ['max_characters', 'new_after_n_chars', 'overlap', 'combine_text_under_n_chars'];
   for (const f of ints) {
     const v = o[f];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v))) problems.push({ field: f, msg: `'${f}' must be an integer` });
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) problems.push({ field: f, msg: `'${f}' must be an integer` });
+    else if (v > MAX_SIZE_PARAMETER) problems.push({ field: f, msg: `'${f}' argument must be <= ${MAX_SIZE_PARAMETER}, got ${v}` });
   }
   if (problems.length) return problems;
   const max = o.max_characters ?? DEFAULT_MAX_CHARACTERS;
@@ -84,9 +96,10 @@ export function validateOptions(o: ChunkingOptions): OptionProblem[] {
       problems.push({ field: 'combine_text_under_n_chars', msg: `'combine_text_under_n_chars' argument must not exceed 'max_characters' value, got ${combine} > ${max}` });
     }
   }
+  // -- (0, 1]: a cosine similarity threshold of 0 or below never starts a new chunk on similarity --
   const t = o.similarity_threshold;
-  if (t !== undefined && (typeof t !== 'number' || !Number.isFinite(t) || t < 0 || t > 1)) {
-    problems.push({ field: 'similarity_threshold', msg: `'similarity_threshold' must be between 0.0 and 1.0, got ${String(t)}` });
+  if (t !== undefined && (typeof t !== 'number' || !Number.isFinite(t) || t <= 0 || t > 1)) {
+    problems.push({ field: 'similarity_threshold', msg: `'similarity_threshold' must be greater than 0.0 and at most 1.0, got ${String(t)}` });
   }
   return problems;
 }
@@ -114,5 +127,6 @@ export function resolveOptions(o: ChunkingOptions): ResolvedOptions {
     similarityThreshold: o.similarity_threshold ?? DEFAULT_SIMILARITY_THRESHOLD,
     repeatTableHeaders: o.repeat_table_headers ?? true,
     uniqueElementIds: o.unique_element_ids ?? false,
+    maxChunks: MAX_CHUNKS_PER_DOCUMENT,
   };
 }

@@ -42,8 +42,9 @@ function coerce(kind: Kind, raw: unknown): { ok: true; value: number | boolean }
     return { ok: false, msg: 'Input should be a valid boolean, unable to interpret input', type: 'bool_parsing' };
   }
   if (kind === 'int') {
-    if (typeof raw === 'number' && Number.isInteger(raw)) return { ok: true, value: raw };
-    if (typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw)) return { ok: true, value: parseInt(raw, 10) };
+    // -- safe integers only: 1e308 is an integer to JavaScript, and no chunk size --
+    if (typeof raw === 'number' && Number.isSafeInteger(raw)) return { ok: true, value: raw };
+    if (typeof raw === 'string' && /^\s*[+-]?\d{1,15}\s*$/.test(raw)) return { ok: true, value: parseInt(raw, 10) };
     return { ok: false, msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing' };
   }
   if (typeof raw === 'number' && Number.isFinite(raw)) return { ok: true, value: raw };
@@ -99,9 +100,15 @@ function finish(
 export function parseChunkingForm(fields: Record<string, string[]>): ChunkingOptions | undefined {
   const first = (name: string): string | undefined => fields[name]?.find((v) => v !== '');
   const rawStrategy = first('chunking_strategy')?.trim();
-  if (!rawStrategy) return undefined;
   const loc = (name: string) => ['body', name];
   const issues: ValidationIssue[] = [];
+  if (!rawStrategy) {
+    // -- no chunking, but a chunking value sent is still checked (as FastAPI checks every form field):
+    // -- max_characters=-5 or similarity_threshold=NaN is a 422 whether or not it would be used --
+    const { options, wireName } = readFields('basic', first, loc, issues);
+    finish(options, wireName, loc, ['body', 'chunking_strategy'], issues);
+    return undefined;
+  }
   const strategy = rawStrategy.toLowerCase() as ChunkingStrategy;
   if (!(CHUNKING_STRATEGIES as readonly string[]).includes(strategy)) {
     throw ValidationError.single(

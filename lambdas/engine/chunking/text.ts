@@ -55,38 +55,65 @@ function isNormalized(s: string): boolean {
   return true;
 }
 
-export type Splitter = (s: string) => [string, string];
-
 /**
- * Builds the library's text splitter for a window of `maxlen` characters with `overlap`.
- * Returns (fragment, remainder); remainder is '' once the text fits. Separators are tried in order
- * ("\n" then " "); the separator is removed, and with overlap > 1 the remainder is prefixed by the
- * last `overlap - 1` characters of the fragment plus a space.
+ * The library's text splitter for a window of `maxlen` characters with `overlap`, as a generator of
+ * fragments (the first one always, then one per remainder until nothing is left). Separators are
+ * tried in order ("\n" then " "); the separator is removed, and with overlap > 1 the remainder is
+ * prefixed by the last `overlap - 1` characters of the fragment plus a space.
+ *
+ * The remainder is never built as a string: it is kept as a short `head` (at most `overlap`
+ * characters) followed by `text` from `pos`, and each step looks only at a window of `maxlen + 1`
+ * characters. Building it (`${tail} ${rest}`) made every step copy the whole rest of the text, which
+ * is quadratic, and every fragment kept its copy alive: 1 MB of text with max 100 / overlap 90 ran
+ * the process out of memory.
  */
-export function makeSplitter(maxlen: number, overlap: number, separators: readonly string[] = ['\n', ' ']): Splitter {
-  return (s: string): [string, string] => {
-    if (s.length <= maxlen) return [s, ''];
-    for (const sep of separators) {
-      const start = s.lastIndexOf(sep, maxlen);
-      if (start < overlap + 1) continue;
-      const fragment = pyRstrip(s.slice(0, start));
-      const raw = pyLstrip(s.slice(start + sep.length));
-      let remainder = raw;
-      if (overlap > 1) {
-        const tail = pyLstrip(fragment.slice(-(overlap - 1)));
-        remainder = `${tail} ${raw}`;
-      }
-      if (!fragment || remainder.length >= s.length) continue;
-      return [fragment, remainder];
+export function* splitText(text: string, maxlen: number, overlap: number, separators: readonly string[] = ['\n', ' ']): Generator<string> {
+  const n = text.length;
+  const sepMax = Math.max(1, ...separators.map((sep) => sep.length));
+  let head = '';
+  let pos = 0;
+  /** Python lstrip of the logical string head + text[pos:]. */
+  const lstrip = (h: string, p: number): [string, number] => {
+    h = pyLstrip(h);
+    if (h) return [h, p];
+    while (p < n && isPyWhitespace(text[p]!)) p++;
+    return ['', p];
+  };
+  for (let first = true; ; first = false) {
+    const len = head.length + n - pos;
+    // -- the first fragment always; after it, an empty remainder ends the text --
+    if (len === 0 && !first) return;
+    if (len <= maxlen) {
+      yield head + text.slice(pos);
+      return;
     }
+    const window = head + text.slice(pos, pos + maxlen + sepMax - head.length);
+    let done = false;
+    for (const sep of separators) {
+      const start = window.lastIndexOf(sep, maxlen);
+      if (start < overlap + 1) continue;
+      // -- start > head.length: the head is at most `overlap` long, so the separator is in text --
+      const fragment = pyRstrip(window.slice(0, start));
+      const [, rawPos] = lstrip('', pos + start - head.length + sep.length);
+      let nextHead = '';
+      if (overlap > 1) nextHead = `${pyLstrip(fragment.slice(-(overlap - 1)))} `;
+      if (!fragment || nextHead.length + n - rawPos >= len) continue;
+      yield fragment;
+      head = nextHead;
+      pos = rawPos;
+      done = true;
+      break;
+    }
+    if (done) continue;
     // -- no separator in range: cut mid-word (only when a single word exceeds the window) --
     let cut = maxlen;
     // -- never split a UTF-16 surrogate pair --
-    if (cut > 1 && isLowSurrogate(s.charCodeAt(cut))) cut -= 1;
+    if (cut > 1 && isLowSurrogate(window.charCodeAt(cut))) cut -= 1;
     let from = maxlen - overlap;
-    if (from > 1 && isLowSurrogate(s.charCodeAt(from))) from -= 1;
-    return [pyRstrip(s.slice(0, cut)), pyLstrip(s.slice(from))];
-  };
+    if (from > 1 && isLowSurrogate(window.charCodeAt(from))) from -= 1;
+    yield pyRstrip(window.slice(0, cut));
+    [head, pos] = from >= head.length ? lstrip('', pos + from - head.length) : lstrip(head.slice(from), pos);
+  }
 }
 
 function isLowSurrogate(c: number): boolean {

@@ -65,11 +65,12 @@ const STRING_SETTINGS: [string, keyof EmbedderConfig][] = [
   ['aws_session_token', 'sessionToken'],
   ['model_path', 'modelPath'],
 ];
-const INT_SETTINGS: [string, keyof EmbedderConfig, number][] = [
-  ['dimensions', 'dimensions', 1],
-  ['batch_size', 'batchSize', 1],
-  ['concurrency', 'concurrency', 1],
-  ['max_retries', 'maxRetries', 0],
+/** Integer settings with their range: the upper bounds keep a hostile value (1e308) from sizing arrays or fan-out. */
+const INT_SETTINGS: [string, keyof EmbedderConfig, number, number][] = [
+  ['dimensions', 'dimensions', 1, 16_384],
+  ['batch_size', 'batchSize', 1, 4096],
+  ['concurrency', 'concurrency', 1, 64],
+  ['max_retries', 'maxRetries', 0, 20],
 ];
 
 /**
@@ -110,12 +111,12 @@ export function parseEmbedNode(subtype: string, settings: unknown, nodeLoc: (str
     const refused = key === 'baseUrl' && typeof v === 'string' ? literalUrlProblem(v) : undefined;
     if (refused) issues.push({ loc: loc(name), msg: refused, type: 'value_error' });
   }
-  for (const [name, key, min] of INT_SETTINGS) {
+  for (const [name, key, min, max] of INT_SETTINGS) {
     const v = s[name];
     if (v === undefined || v === null || v === '') continue;
     const n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < min) {
-      issues.push({ loc: loc(name), msg: `Input should be an integer >= ${min}`, type: 'value_error', input: v });
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+      issues.push({ loc: loc(name), msg: `Input should be an integer from ${min} to ${max}`, type: 'value_error', input: v });
     } else (config as unknown as Record<string, unknown>)[key] = n;
   }
   if (issues.length === 0) {

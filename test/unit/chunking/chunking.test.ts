@@ -82,7 +82,8 @@ test('by_similarity groups consecutive similar elements (built-in hashed embedde
   const els = [...skiing, ...cooking].map((t) => el('NarrativeText', t));
   const chunks = chunkElements(els, { strategy: 'by_similarity', similarity_threshold: 0.2, max_characters: 1000 });
   assert.deepEqual(chunks.map((c) => c.text), [skiing.join('\n\n'), cooking.join('\n\n')]);
-  assert.equal(chunkElements(els, { strategy: 'by_similarity', similarity_threshold: 0, max_characters: 1000 }).length, 1);
+  // -- the range is (0, 1]: 0 would never split on similarity, and is refused --
+  assert.throws(() => chunkElements(els, { strategy: 'by_similarity', similarity_threshold: 0, max_characters: 1000 }), /greater than 0\.0/);
   assert.equal(chunkElements(els, { strategy: 'by_similarity', similarity_threshold: 1, max_characters: 1000 }).length, 5);
   // -- any embedder can drive it: one that separates by first letter --
   const embedder = { embedTexts: async (ts: string[]) => ts.map((t) => (t.startsWith('B') || t.startsWith('K') ? [0, 1] : [1, 0])) };
