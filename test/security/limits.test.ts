@@ -57,7 +57,7 @@ const partitionNode = { name: 'P', type: 'partition', subtype: 'unstructured_api
 
 test('a 1 MB name is a 422 on every create and update that takes one', { skip: NEEDS_LOCAL }, async () => {
   for (const kind of ['sources', 'destinations']) {
-    const r = await stack.call('POST', `/api/v1/${kind}/`, as({ body: { name: MB, type: 'local', config: { remote_url: '/tmp' } } }));
+    const r = await stack.call('POST', `/api/v1/${kind}/`, as({ body: { name: MB, type: 'local', config: { remote_url: 'inbox' } } }));
     assert422(r, ['body', 'name'], `create ${kind}`);
   }
   assert422(await stack.call('POST', '/api/v1/workflows/', as({ body: { name: MB, workflow_type: 'basic' } })), ['body', 'name'], 'create workflow');
@@ -76,19 +76,19 @@ test('a 1 MB name is a 422 on every create and update that takes one', { skip: N
 
 test('connector config and node settings are capped at 64 KiB and 32 levels', { skip: NEEDS_LOCAL }, async () => {
   assert422(
-    await stack.call('POST', '/api/v1/sources/', as({ body: { name: 'a', type: 'local', config: { remote_url: '/tmp', extra: MB } } })),
+    await stack.call('POST', '/api/v1/sources/', as({ body: { name: 'a', type: 'local', config: { remote_url: 'inbox', extra: MB } } })),
     ['body', 'config'],
     '1 MB config',
   );
   const deep = `${'['.repeat(10_000)}1${']'.repeat(10_000)}`;
   assert422(
-    await stack.call('POST', '/api/v1/sources/', as({ raw: `{"name":"a","type":"local","config":{"remote_url":"/tmp","extra":${deep}}}` })),
+    await stack.call('POST', '/api/v1/sources/', as({ raw: `{"name":"a","type":"local","config":{"remote_url":"inbox","extra":${deep}}}` })),
     ['body', 'config'],
     'config nested 10,000 levels',
   );
-  const src = await stack.call('POST', '/api/v1/sources/', as({ body: { name: 'a', type: 'local', config: { remote_url: '/tmp' } } }));
+  const src = await stack.call('POST', '/api/v1/sources/', as({ body: { name: 'a', type: 'local', config: { remote_url: 'inbox' } } }));
   assert.equal(src.status, 200, src.text);
-  assert422(await stack.call('PUT', `/api/v1/sources/${src.body.id}`, as({ body: { config: { remote_url: '/tmp', extra: MB } } })), ['body', 'config'], 'update config');
+  assert422(await stack.call('PUT', `/api/v1/sources/${src.body.id}`, as({ body: { config: { remote_url: 'inbox', extra: MB } } })), ['body', 'config'], 'update config');
   assert422(
     await stack.call('POST', '/api/v1/workflows/', as({ body: { name: 'n', workflow_type: 'custom', workflow_nodes: [{ ...partitionNode, settings: { strategy: 'fast', junk: MB } }] } })),
     ['body', 'workflow_nodes', 0, 'settings'],
@@ -100,7 +100,7 @@ test('connector config and node settings are capped at 64 KiB and 32 levels', { 
     'job node settings',
   );
   assert422(
-    await stack.call('POST', '/api/v1/sources/', as({ raw: '{"name":"a","type":"local","config":{"remote_url":"/tmp","__proto__":{"polluted":true}}}' })),
+    await stack.call('POST', '/api/v1/sources/', as({ raw: '{"name":"a","type":"local","config":{"remote_url":"inbox","__proto__":{"polluted":true}}}' })),
     ['body', 'config'],
     '__proto__ key in config',
   );
@@ -132,7 +132,7 @@ test('numbers are finite and in range: 1e308 in a number or boolean field is a 4
 test('numbers inside config and settings are within what the store holds (1e308, 1e20 and 1e-300 are 422)', { skip: NEEDS_LOCAL }, async () => {
   for (const n of ['1e308', '-1e200', '1e20', '1e-300']) {
     assert422(
-      await stack.call('POST', '/api/v1/sources/', as({ raw: `{"name":"a","type":"local","config":{"remote_url":"/tmp","extra":[${n}]}}` })),
+      await stack.call('POST', '/api/v1/sources/', as({ raw: `{"name":"a","type":"local","config":{"remote_url":"inbox","extra":[${n}]}}` })),
       ['body', 'config'],
       `config number ${n}`,
     );
@@ -142,7 +142,7 @@ test('numbers inside config and settings are within what the store holds (1e308,
       `settings number ${n}`,
     );
   }
-  const ok = await stack.call('POST', '/api/v1/sources/', as({ raw: '{"name":"a","type":"local","config":{"remote_url":"/tmp","extra":[9007199254740991, 0, -2.5, 1e-100]}}' }));
+  const ok = await stack.call('POST', '/api/v1/sources/', as({ raw: '{"name":"a","type":"local","config":{"remote_url":"inbox","extra":[9007199254740991, 0, -2.5, 1e-100]}}' }));
   assert.equal(ok.status, 200, ok.text);
 });
 
@@ -169,7 +169,7 @@ test('a multipart form field above 1 MiB is a 422, not silently truncated', { sk
 });
 
 test('a JSON request body above 1 MiB is a 413 before it is parsed', { skip: NEEDS_LOCAL }, async () => {
-  const r = await stack.call('POST', '/api/v1/sources/', as({ body: { name: 'a', type: 'local', config: { remote_url: '/tmp' }, padding: 'p'.repeat(2 * 1024 * 1024) } }));
+  const r = await stack.call('POST', '/api/v1/sources/', as({ body: { name: 'a', type: 'local', config: { remote_url: 'inbox' }, padding: 'p'.repeat(2 * 1024 * 1024) } }));
   assert.equal(r.status, 413, r.text.slice(0, 200));
   assert.match(r.body.detail, /1 MiB/);
 });
