@@ -8,6 +8,7 @@ import { derivedDefinitions } from './derived';
 import { localDestination, localSource } from './local';
 import { s3Destination, s3Source } from './s3';
 import { postgresDestination } from '../postgres/index';
+import { elasticsearchDestination, opensearchDestination } from '../elasticsearch/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -19,6 +20,8 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   boxSource,
   astradbDestination,
   postgresDestination,
+  elasticsearchDestination,
+  opensearchDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

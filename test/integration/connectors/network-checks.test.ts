@@ -142,19 +142,23 @@ test('box: box_app_config runs the JWT grant with a signature the server verifie
 
 test('data-driven types: TCP probe SUCCESS says credentials were not verified; FAILURE otherwise', async () => {
   const pg = { host: '127.0.0.1', port: tcpPort, database: 'd', username: 'u', password: 'p', table_name: 't', batch_size: 10 };
-  const ok = await checkConnection('destination', 'postgres', validateConfig('destination', 'postgres', pg));
+  // Source postgres is still data-driven (the destination has its own family with a real check).
+  const ok = await checkConnection('source', 'postgres', validateConfig('source', 'postgres', pg));
   assert.equal(ok.status, 'SUCCESS');
   assert.match(ok.reason!, /reached 127\.0\.0\.1:\d+ over TCP; credentials were not verified/);
   const port = await closedPort();
-  const down = await checkConnection('destination', 'postgres', validateConfig('destination', 'postgres', { ...pg, port }));
+  const down = await checkConnection('source', 'postgres', validateConfig('source', 'postgres', { ...pg, port }));
   assert.equal(down.status, 'FAILURE');
   assert.match(down.reason!, new RegExp(`cannot connect to 127\\.0\\.0\\.1:${port} \\(from host\\): .*ECONNREFUSED`));
   const mongo = validateConfig('source', 'mongodb', { uri: 'mongodb+srv://u:p@cluster0.mongo.invalid/db', database: 'd', collection: 'c' });
   const dns = await checkConnection('source', 'mongodb', mongo);
   assert.equal(dns.status, 'FAILURE');
   assert.match(dns.reason!, /cluster0\.mongo\.invalid:27017 \(from uri\)/);
-  const es = await checkConnection('destination', 'elasticsearch', validateConfig('destination', 'elasticsearch', { hosts: [`http://127.0.0.1:${tcpPort}`], index_name: 'i', es_api_key: 'k' }));
+  const es = await checkConnection('source', 'elasticsearch', validateConfig('source', 'elasticsearch', { hosts: [`http://127.0.0.1:${tcpPort}`], index_name: 'i', es_api_key: 'k' }));
   assert.equal(es.status, 'SUCCESS');
+  // The elasticsearch destination speaks to the cluster: a TCP port that is no cluster fails.
+  const esDest = await checkConnection('destination', 'elasticsearch', validateConfig('destination', 'elasticsearch', { hosts: [`http://127.0.0.1:${tcpPort}`], index_name: 'i', es_api_key: 'k' }), { timeoutMs: 3000 });
+  assert.equal(esDest.status, 'FAILURE');
 });
 
 test('a check of a stored config that no longer validates is a FAILURE naming the field', async () => {

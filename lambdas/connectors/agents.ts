@@ -1,0 +1,40 @@
+// HTTP(S) agents for the official store clients that accept one (Elasticsearch, OpenSearch, Azure AI
+// Search): keep-alive, the outbound policy applied to the addresses a connection really uses
+// (publicOnlyLookup when private networks are denied), and TLS verification always on.
+// CONNECTOR_CA_FILE adds a PEM bundle to the system roots: a self-managed cluster behind a private
+// CA, or the self-signed stand-ins of the tests. Certificates are never left unverified.
+import { readFileSync } from 'node:fs';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { rootCertificates } from 'node:tls';
+import { config } from '../config';
+import { privateNetworksDenied, publicOnlyLookup } from './net-check';
+
+const caCache = new Map<string, string[]>();
+
+/** The trusted roots for connector TLS: the system's, plus CONNECTOR_CA_FILE's when set. */
+export function connectorCa(): string[] | undefined {
+  const file = config().CONNECTOR_CA_FILE;
+  if (!file) return undefined;
+  let ca = caCache.get(file);
+  if (!ca) {
+    ca = [...rootCertificates, readFileSync(file, 'utf8')];
+    caCache.set(file, ca);
+  }
+  return ca;
+}
+
+/** A fresh agent for one client (closed with it), for `http:` or `https:` URLs. */
+export function connectorAgent(protocol: string): HttpAgent | HttpsAgent {
+  const lookup = privateNetworksDenied() ? { lookup: publicOnlyLookup } : {};
+  if (protocol === 'http:') return new HttpAgent({ keepAlive: true, maxSockets: 16, ...lookup });
+  const ca = connectorCa();
+  return new HttpsAgent({ keepAlive: true, maxSockets: 16, ...lookup, ...(ca ? { ca } : {}) });
+}
+
+/** A message with every secret value of the config replaced, for reasons and logs. */
+export function redact(message: string, secrets: readonly (string | null | undefined)[]): string {
+  let out = message;
+  for (const s of secrets) if (typeof s === 'string' && s.length >= 4) out = out.split(s).join('**********');
+  return out;
+}
