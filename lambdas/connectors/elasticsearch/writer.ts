@@ -32,7 +32,7 @@ export async function uploadRecords(cluster: SearchCluster, t: WriteTarget, file
   await ensureIndex(cluster, t, docs, call, ctx);
   const groups = [...batches(docs, { maxCount: t.batchSize, maxBytes: t.batchBytes, sizeOf: (d) => bulkBytes(t.index, d as SearchDoc) })];
   await forEachLimited(groups, t.concurrency, (group) => bulkIndex(cluster, t.index, group, call, ctx));
-  const res = await call('delete_by_query', () => cluster.deleteByQuery(t.index, recordQuery(file.recordId, docs.map((d) => d.id))));
+  const res = await call('removing the earlier copy', () => cluster.deleteByQuery(t.index, recordQuery(file.recordId, docs.map((d) => d.id))));
   if (res.failures.length) throw new Error(`${cluster.product} could not remove the earlier copy: ${JSON.stringify(res.failures[0]).slice(0, 400)}`);
   return { written: docs.length, deleted: res.deleted };
 }
@@ -40,7 +40,7 @@ export async function uploadRecords(cluster: SearchCluster, t: WriteTarget, file
 export async function removeRecords(cluster: SearchCluster, index: string, recordId: string, ctx: UploadContext): Promise<number> {
   const call = <T>(what: string, fn: () => Promise<T>) => retrying(cluster, what, fn, ctx);
   try {
-    const res = await call('delete_by_query', () => cluster.deleteByQuery(index, recordQuery(recordId)));
+    const res = await call('removing the records', () => cluster.deleteByQuery(index, recordQuery(recordId)));
     if (res.failures.length) throw new Error(`${cluster.product} could not remove the records: ${JSON.stringify(res.failures[0]).slice(0, 400)}`);
     return res.deleted;
   } catch (err) {
@@ -55,7 +55,7 @@ async function retrying<T>(cluster: SearchCluster, what: string, fn: () => Promi
   try {
     return await withRetry(fn, {
       signal: ctx.signal,
-      onRetry: (err, attempt, delayMs) => ctx.log?.(`${cluster.dialect} ${what} retried`, { attempt, delayMs, status: clusterStatus(err) }),
+      onRetry: (err, attempt, delayMs) => ctx.log?.(`${cluster.dialect}: ${what} retried`, { attempt, delayMs, status: clusterStatus(err) }),
     });
   } catch (err) {
     throw Object.assign(new Error(`${what}: ${describeClusterError(err, cluster.product)}`), { storeStatus: clusterStatus(err) });
@@ -65,7 +65,7 @@ async function retrying<T>(cluster: SearchCluster, what: string, fn: () => Promi
 async function ensureIndex(cluster: SearchCluster, t: WriteTarget, docs: SearchDoc[], call: Call, ctx: UploadContext): Promise<void> {
   let exists: boolean;
   try {
-    exists = await call('index exists', () => cluster.exists(t.index));
+    exists = await call(`looking up index ${t.index}`, () => cluster.exists(t.index));
   } catch (err) {
     // A key that may write documents but not read index metadata: let the bulk requests decide.
     if (clusterStatus(err) === 403) return;
@@ -74,7 +74,7 @@ async function ensureIndex(cluster: SearchCluster, t: WriteTarget, docs: SearchD
   if (exists) return;
   const dims = docs.find((d) => Array.isArray(d.source.embeddings))?.source.embeddings as number[] | undefined;
   try {
-    await call('create index', () => cluster.createIndex(t.index, indexBody(cluster.dialect, dims?.length)));
+    await call(`creating index ${t.index}`, () => cluster.createIndex(t.index, indexBody(cluster.dialect, dims?.length)));
     ctx.log?.(`${cluster.dialect} index created`, { index: t.index, dims: dims?.length ?? null });
   } catch (err) {
     // Created meanwhile by a concurrent file of the same job.
@@ -87,7 +87,7 @@ async function bulkIndex(cluster: SearchCluster, index: string, group: SearchDoc
   let pending = group;
   for (let attempt = 1; ; attempt++) {
     const ops = pending.flatMap((d) => [{ index: { _index: index, _id: d.id } }, d.source]);
-    const items = await call('bulk', () => cluster.bulk(ops));
+    const items = await call('writing records', () => cluster.bulk(ops));
     const again: SearchDoc[] = [];
     const refused: { doc: SearchDoc; status: number; text: string }[] = [];
     items.forEach((item, i) => {
