@@ -24,12 +24,28 @@ export function connectorCa(): string[] | undefined {
   return ca;
 }
 
-/** A fresh agent for one client (closed with it), for `http:` or `https:` URLs. */
+/** A fresh agent for one client that destroys it when closed (Elasticsearch, OpenSearch). */
 export function connectorAgent(protocol: string): HttpAgent | HttpsAgent {
   const lookup = privateNetworksDenied() ? { lookup: publicOnlyLookup } : {};
   if (protocol === 'http:') return new HttpAgent({ keepAlive: true, maxSockets: 16, ...lookup });
   const ca = connectorCa();
   return new HttpsAgent({ keepAlive: true, maxSockets: 16, ...lookup, ...(ca ? { ca } : {}) });
+}
+
+const shared = new Map<string, HttpAgent | HttpsAgent>();
+
+/**
+ * One agent per process and policy for clients that never close theirs (Azure SDK clients), so
+ * idle keep-alive sockets do not pile up per call. Requests carry their own credentials.
+ */
+export function sharedConnectorAgent(protocol: string): HttpAgent | HttpsAgent {
+  const key = `${protocol}|${privateNetworksDenied()}|${protocol === 'https:' ? config().CONNECTOR_CA_FILE ?? '' : ''}`;
+  let agent = shared.get(key);
+  if (!agent) {
+    agent = connectorAgent(protocol);
+    shared.set(key, agent);
+  }
+  return agent;
 }
 
 /** A message with every secret value of the config replaced, for reasons and logs. */

@@ -9,6 +9,7 @@ import { localDestination, localSource } from './local';
 import { s3Destination, s3Source } from './s3';
 import { postgresDestination } from '../postgres/index';
 import { elasticsearchDestination, opensearchDestination } from '../elasticsearch/index';
+import { azureAiSearchDestination } from '../azure-ai-search/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -22,6 +23,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   postgresDestination,
   elasticsearchDestination,
   opensearchDestination,
+  azureAiSearchDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
