@@ -36,3 +36,32 @@ for (const batch of BATCHES) {
 }
 console.log(`best: ${Math.round(best.rate).toLocaleString('en-US')} records/s at batch_size ${best.batch} (target ≥ 5,000: ${best.rate >= 5000 ? 'met' : 'NOT met'})`);
 await pg.stop();
+
+// Search destinations through their official clients against the in-process stand-ins (the stand-in
+// parses and stores every document in the same process, so these figures are a floor for the
+// client side): one full replace of a 10,000-record document (bulk/index upload + the leftover delete).
+{
+  const { startSearchStandIn } = await import('../../lambdas/connectors/elasticsearch/test-server');
+  const { startAzureSearchStandIn, selfSignedCert, platformIndexFields } = await import('../../lambdas/connectors/azure-ai-search/test-server');
+  const { resetConfig } = await import('../../lambdas/config');
+  const tls = selfSignedCert();
+  process.env.CONNECTOR_CA_FILE = tls.certFile;
+  resetConfig();
+  const es = await startSearchStandIn({ dialect: 'elasticsearch' });
+  const os = await startSearchStandIn({ dialect: 'opensearch' });
+  const az = await startAzureSearchStandIn({ key: tls.key, cert: tls.cert });
+  az.addIndex('elements', platformIndexFields(DIMS));
+  const runs: [string, string, Record<string, unknown>][] = [
+    ['elasticsearch', 'batch_size 500, 15 MB, 4 in flight', { hosts: [es.url], index_name: 'elements', es_api_key: 'k' }],
+    ['opensearch', 'batch_size 500, 5 MB, 4 in flight', { hosts: [os.url], index_name: 'elements' }],
+    ['azure_ai_search', 'batch_size 1000, 4 in flight', { endpoint: az.endpoint, index: 'elements', key: az.adminKey, batch_size: 1000 }],
+  ];
+  for (const [type, how, config] of runs) {
+    await deliverToDestination(type, config, { sourceId: 'bench', sourceKey: 'warm', elements: els.slice(0, 200) });
+    const t0 = performance.now();
+    const r = await deliverToDestination(type, config, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+    const s = (performance.now() - t0) / 1000;
+    console.log(`${type} (stand-in, ${how}): ${r.written} written in ${s.toFixed(2)} s = ${Math.round(r.written / s).toLocaleString('en-US')} records/s`);
+  }
+  await Promise.all([es.stop(), os.stop(), az.stop()]);
+}

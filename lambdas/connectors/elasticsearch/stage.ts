@@ -27,9 +27,20 @@ export function searchDocument(element: ElementRecord, recordId: string): Search
   return { id: enhancedElementId(element.element_id, recordId), source };
 }
 
-/** Bytes of one document in a _bulk body (action line + source line), for byte-bounded batches. */
-export function bulkBytes(index: string, doc: SearchDoc): number {
-  return Buffer.byteLength(JSON.stringify(doc.source)) + index.length + doc.id.length + 40;
+/** One document's two _bulk NDJSON lines (an `index` action: insert or overwrite by _id), serialized once. */
+export interface BulkLines {
+  id: string;
+  elementId: string;
+  action: string;
+  source: string;
+  /** Bytes of both lines with their newlines. */
+  bytes: number;
+}
+
+export function bulkLines(index: string, doc: SearchDoc): BulkLines {
+  const action = JSON.stringify({ index: { _index: index, _id: doc.id } });
+  const source = JSON.stringify(doc.source);
+  return { id: doc.id, elementId: String(doc.source.element_id), action, source, bytes: Buffer.byteLength(action) + Buffer.byteLength(source) + 2 };
 }
 
 /**

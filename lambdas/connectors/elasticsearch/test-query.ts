@@ -3,6 +3,9 @@
 // analysed text fields (lowercased word tokens; match_phrase needs them in order).
 export type Query = Record<string, any>;
 
+/** `ids` lists as sets, once per query object (a rewrite's keep-list has one id per record). */
+const idSets = new WeakMap<object, Set<string>>();
+
 function tokens(v: unknown): string[] {
   return String(v).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
@@ -43,8 +46,11 @@ export function matches(q: Query, id: string, doc: Record<string, any>, props: R
       return true;
     case 'match_none':
       return false;
-    case 'ids':
-      return (body.values as string[]).includes(id);
+    case 'ids': {
+      let set = idSets.get(body);
+      if (!set) idSets.set(body, (set = new Set(body.values as string[])));
+      return set.has(id);
+    }
     case 'term': {
       const [field, value] = single(body);
       const f = fieldKind(field, props);

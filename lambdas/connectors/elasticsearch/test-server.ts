@@ -271,7 +271,7 @@ export async function startSearchStandIn(opts: SearchStandInOptions): Promise<Se
       }
       const existed = index.docs.has(id);
       mapDynamically(index, source!);
-      index.docs.set(id, structuredClone(source!));
+      index.docs.set(id, source!);
       item(existed ? 200 : 201, { _version: 1, result: existed ? 'updated' : 'created', _shards: { total: 1, successful: 1, failed: 0 } });
     }
     send(res, 200, { took: 1, errors, items });

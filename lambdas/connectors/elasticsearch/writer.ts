@@ -14,7 +14,7 @@ import { batches, forEachLimited } from '../records/batch';
 import { withRetry } from '../records/retry';
 import type { FileRecords, UploadContext, UploadResult } from '../records/types';
 import { clusterStatus, describeClusterError, itemErrorText, type SearchCluster } from './cluster';
-import { bulkBytes, indexBody, recordQuery, searchDocument, type SearchDoc } from './stage';
+import { bulkLines, indexBody, recordQuery, searchDocument, type BulkLines, type SearchDoc } from './stage';
 
 export interface WriteTarget {
   index: string;
@@ -30,8 +30,11 @@ export async function uploadRecords(cluster: SearchCluster, t: WriteTarget, file
   const docs = file.elements.map((e) => searchDocument(e, file.recordId));
   const call = <T>(what: string, fn: () => Promise<T>) => retrying(cluster, what, fn, ctx);
   await ensureIndex(cluster, t, docs, call, ctx);
-  const groups = [...batches(docs, { maxCount: t.batchSize, maxBytes: t.batchBytes, sizeOf: (d) => bulkBytes(t.index, d as SearchDoc) })];
-  await forEachLimited(groups, t.concurrency, (group) => bulkIndex(cluster, t.index, group, call, ctx));
+  // Each document is serialized once: its NDJSON lines size the batches and go to the client as
+  // they are (the clients pass string lines through untouched).
+  const lines = docs.map((d) => bulkLines(t.index, d));
+  const groups = [...batches(lines, { maxCount: t.batchSize, maxBytes: t.batchBytes, sizeOf: (l) => (l as BulkLines).bytes })];
+  await forEachLimited(groups, t.concurrency, (group) => bulkIndex(cluster, group, call, ctx));
   const res = await call('removing the earlier copy', () => cluster.deleteByQuery(t.index, recordQuery(file.recordId, docs.map((d) => d.id))));
   if (res.failures.length) throw new Error(`${cluster.product} could not remove the earlier copy: ${JSON.stringify(res.failures[0]).slice(0, 400)}`);
   return { written: docs.length, deleted: res.deleted };
@@ -83,13 +86,13 @@ async function ensureIndex(cluster: SearchCluster, t: WriteTarget, docs: SearchD
   }
 }
 
-async function bulkIndex(cluster: SearchCluster, index: string, group: SearchDoc[], call: Call, ctx: UploadContext): Promise<void> {
+async function bulkIndex(cluster: SearchCluster, group: BulkLines[], call: Call, ctx: UploadContext): Promise<void> {
   let pending = group;
   for (let attempt = 1; ; attempt++) {
-    const ops = pending.flatMap((d) => [{ index: { _index: index, _id: d.id } }, d.source]);
+    const ops = pending.flatMap((l) => [l.action, l.source]);
     const items = await call('writing records', () => cluster.bulk(ops));
-    const again: SearchDoc[] = [];
-    const refused: { doc: SearchDoc; status: number; text: string }[] = [];
+    const again: BulkLines[] = [];
+    const refused: { doc: BulkLines; status: number; text: string }[] = [];
     items.forEach((item, i) => {
       if (item.status < 300) return;
       const doc = pending[i]!;
@@ -99,7 +102,7 @@ async function bulkIndex(cluster: SearchCluster, index: string, group: SearchDoc
     if (refused.length) {
       const first = refused[0]!;
       throw new Error(
-        `${cluster.product} refused ${refused.length} of ${pending.length} records; first: element ${String(first.doc.source.element_id)} (_id ${first.doc.id}): HTTP ${first.status} ${first.text}`,
+        `${cluster.product} refused ${refused.length} of ${pending.length} records; first: element ${first.doc.elementId} (_id ${first.doc.id}): HTTP ${first.status} ${first.text}`,
       );
     }
     if (!again.length) return;
