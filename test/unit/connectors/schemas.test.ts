@@ -42,9 +42,13 @@ test('every enum type of both kinds is registered, plus local', () => {
   assert.equal(getConnector('destination', 'box'), undefined);
 });
 
-test('runtime operations exist exactly for s3, azure and local', () => {
+test('runtime operations exist exactly for s3, azure and local, plus the record destinations', () => {
+  const runtime = {
+    source: ['s3', 'azure', 'local'],
+    destination: ['s3', 'azure', 'local', 'postgres', 'elasticsearch', 'opensearch', 'azure_ai_search'],
+  };
   for (const kind of ['source', 'destination'] as const) {
-    for (const t of listTypes(kind)) assert.equal(supportsRuntime(kind, t), ['s3', 'azure', 'local'].includes(t), `${kind}:${t}`);
+    for (const t of listTypes(kind)) assert.equal(supportsRuntime(kind, t), runtime[kind].includes(t), `${kind}:${t}`);
   }
 });
 
