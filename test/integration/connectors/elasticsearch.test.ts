@@ -186,3 +186,19 @@ test('opensearch SigV4: requests signed with the tenant keys (verified by the st
   assert.equal(noRegion.status, 'FAILURE');
   assert.match(noRegion.reason!, /cannot tell the AWS region of 127\.0\.0\.1:\d+ for SigV4/);
 });
+
+test('CONNECTORS_DENY_PRIVATE_NETWORKS: a cluster on a private address is refused before any request', async () => {
+  const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
+  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
+  const seen = es.requests.length + os.requests.length;
+  try {
+    const r = await checkConnection('destination', 'elasticsearch', esConfig());
+    assert.equal(r.status, 'FAILURE');
+    assert.match(r.reason!, /resolves to a private network address \(127\.0\.0\.1\)/);
+    await assert.rejects(deliverToDestination('opensearch', osConfig(), { sourceId: 's', sourceKey: 'p.txt', elements: [element(0, 'A')] }), /private network address/);
+    assert.equal(es.requests.length + os.requests.length, seen, 'nothing reached the stand-ins');
+  } finally {
+    if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
+    else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
+  }
+});
