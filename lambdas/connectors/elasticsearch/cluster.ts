@@ -21,6 +21,8 @@ export interface DeleteByQueryResult {
 export interface SearchCluster {
   readonly dialect: Dialect;
   readonly product: 'Elasticsearch' | 'OpenSearch';
+  /** OpenSearch Serverless: no _delete_by_query (deleteByQuery searches and bulk-deletes). */
+  readonly serverless?: boolean;
   /** The index's mapping response; throws the client's 404 when the index is absent. */
   mapping(index: string): Promise<unknown>;
   exists(index: string): Promise<boolean>;

@@ -14,7 +14,7 @@ import { DERIVED_FIELDS } from '../derived-fields';
 import { redact } from '../agents';
 import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
 import type { UploadContext } from '../records/types';
-import { assertNodesAllowed, clusterStatus, describeClusterError, indexNameProblem, isClientError, nodeUrls, type SearchCluster } from './cluster';
+import { assertNodesAllowed, clusterStatus, describeClusterError, indexNameProblem, isClientError, itemErrorText, nodeUrls, type SearchCluster } from './cluster';
 import { elasticsearchCluster } from './es-client';
 import { detectAwsOpenSearch, openSearchCluster, type OpenSearchAccess } from './os-client';
 import { describeMapping, indexBody } from './stage';
@@ -178,16 +178,25 @@ export const opensearchDestination: ConnectorDefinition = defineConnector<OpenSe
       const index = await describeIndex(cluster, c.index_name);
       // A delete_by_query that matches nothing changes nothing but needs the read and delete
       // permissions a rewrite uses: the closest OpenSearch has to asking for privileges.
+      // Serverless has no _delete_by_query: a _bulk delete of an id that does not exist probes the
+      // write permission instead (404 for the item: allowed; 403: not).
       let write: string;
       try {
-        await cluster.deleteByQuery(c.index_name, { match_none: {} });
-        write = 'delete_by_query allowed';
+        if (cluster.serverless) {
+          const [item] = await cluster.bulk([{ delete: { _index: c.index_name, _id: `wps-check-${Date.now()}` } }]);
+          if (item && item.status >= 300 && item.status !== 404) throw Object.assign(new Error(`OpenSearch refused a write to index ${c.index_name}: HTTP ${item.status} ${itemErrorText(item.error)}`), { final: true });
+          write = 'writes allowed';
+        } else {
+          await cluster.deleteByQuery(c.index_name, { match_none: {} });
+          write = 'delete_by_query allowed';
+        }
       } catch (err) {
+        if ((err as { final?: boolean }).final) throw err;
         const status = clusterStatus(err);
         if (status === undefined || status === 401 || status === 403) throw err;
         write = `delete permission not verified (${describeClusterError(err, 'OpenSearch')})`;
       }
-      const auth = c.aws_access_key_id ? 'SigV4' : c.username ? `basic auth as ${c.username}` : 'no authentication';
+      const auth = c.aws_access_key_id ? `SigV4${cluster.serverless ? ', serverless' : ''}` : c.username ? `basic auth as ${c.username}` : 'no authentication';
       return `${index}; ${write} (${auth})`;
     }, ctx.signal),
   upload: (c, file, ctx) => withCluster(openOs(c), osSecrets(c), (cluster) => uploadRecords(cluster, target(c, 5_000_000), file, ctx), ctx.signal),

@@ -21,6 +21,8 @@ export interface SearchStandInOptions {
   users?: Record<string, { password: string; write: boolean }>;
   /** OpenSearch: SigV4 keys accepted. */
   aws?: SigV4Key[];
+  /** OpenSearch Serverless: no _delete_by_query (answered as an unsupported API). */
+  serverless?: boolean;
 }
 
 export interface StoredIndex {
@@ -203,6 +205,11 @@ export async function startSearchStandIn(opts: SearchStandInOptions): Promise<Se
       if (!can(READ_PRIVS)) return send(res, 403, forbidden(who, 'indices:data/read/search', name));
       return send(res, 200, { count: index.docs.size, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } });
     }
+    if (seg[1] === '_search') {
+      if (!can(READ_PRIVS)) return send(res, 403, forbidden(who, 'indices:data/read/search', name));
+      return search(res, name, index, body ?? {});
+    }
+    if (seg[1] === '_delete_by_query' && opts.serverless) return send(res, 404, error(404, 'illegal_argument_exception', `no handler found for uri [${path}] and method [${method}]`));
     if (seg[1] === '_delete_by_query' && method === 'POST') {
       if (!can(READ_PRIVS) || !can(DELETE_PRIVS)) return send(res, 403, forbidden(who, 'indices:data/write/delete/byquery', name));
       const query = body?.query as Query | undefined;
@@ -221,6 +228,18 @@ export async function startSearchStandIn(opts: SearchStandInOptions): Promise<Se
       return send(res, 200, { took: 1, timed_out: false, total: deleted, deleted, batches: deleted ? 1 : 0, version_conflicts: 0, noops: 0, retries: { bulk: 0, search: 0 }, throttled_millis: 0, requests_per_second: -1, throttled_until_millis: 0, failures: [] });
     }
     return send(res, 400, error(400, 'illegal_argument_exception', `stand-in does not serve ${method} ${path}`));
+  };
+
+  /** Query + size + sort by _id + search_after: the paging the serverless delete uses. */
+  const search = (res: ServerResponse, name: string, index: StoredIndex, q: Record<string, any>) => {
+    let hits = [...index.docs].filter(([id, doc]) => matches(q.query ?? { match_all: {} }, id, doc, index.mappings.properties));
+    if (q.sort?.[0]?._id) hits.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (q.search_after) hits = hits.filter(([id]) => id > String(q.search_after[0]));
+    const page = hits.slice(0, q.size ?? 10);
+    send(res, 200, {
+      took: 1, timed_out: false,
+      hits: { total: { value: hits.length, relation: 'eq' }, hits: page.map(([id, doc]) => ({ _index: name, _id: id, _score: null, ...(q._source === false ? {} : { _source: doc }), sort: [id] })) },
+    });
   };
 
   const bulk = (res: ServerResponse, who: { privs: string[]; name: string }, defaultIndex: string | undefined, ndjson: string) => {

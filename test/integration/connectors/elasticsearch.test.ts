@@ -187,6 +187,24 @@ test('opensearch SigV4: requests signed with the tenant keys (verified by the st
   assert.match(noRegion.reason!, /cannot tell the AWS region of 127\.0\.0\.1:\d+ for SigV4/);
 });
 
+test('OpenSearch Serverless (aoss): no _delete_by_query, so the rewrite pages a search and bulk-deletes; the check probes a write', async () => {
+  const key = { ...AWS, service: 'aoss' };
+  const aoss = await startSearchStandIn({ dialect: 'opensearch', aws: [key], serverless: true });
+  try {
+    const cfg = validateConfig('destination', 'opensearch', { hosts: [aoss.url], index_name: 'vectors', aws_access_key_id: key.accessKeyId, aws_secret_access_key: key.secretAccessKey, aws_region: key.region, aws_service: 'aoss' });
+    const doc = { sourceId: 's', sourceKey: 'a.txt' };
+    assert.deepEqual(await deliverToDestination('opensearch', cfg, { ...doc, elements: [element(0, 'A'), element(1, 'B'), element(2, 'C')] }), { written: 3, deleted: 0 });
+    assert.deepEqual(await deliverToDestination('opensearch', cfg, { ...doc, elements: [element(0, 'A')] }), { written: 1, deleted: 2 });
+    assert.deepEqual(aoss.docs('vectors').map((d) => d.text), ['A']);
+    assert.ok(!aoss.requests.some((r) => r.path.endsWith('/_delete_by_query')), 'no _delete_by_query sent');
+    const ok = await checkConnection('destination', 'opensearch', cfg);
+    assert.equal(ok.status, 'SUCCESS', ok.reason);
+    assert.match(ok.reason!, /writes allowed \(SigV4, serverless\)$/);
+  } finally {
+    await aoss.stop();
+  }
+});
+
 test('CONNECTORS_DENY_PRIVATE_NETWORKS: a cluster on a private address is refused before any request', async () => {
   const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
   process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
