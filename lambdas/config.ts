@@ -51,6 +51,8 @@ const schema = z.object({
   SES_FROM_ADDRESS: z.string().min(3).default('notifications@wps.local'),
   /** Extra PEM CA bundle webhook deliveries trust besides the system roots (self-signed test servers). */
   WEBHOOK_CA_FILE: z.string().optional(),
+  /** Extra PEM CA bundle that store clients (search/vector destinations) trust besides the system roots. */
+  CONNECTOR_CA_FILE: z.string().optional(),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** First retry delay of a failed delivery; doubled per attempt (capped at 900 s). */
   NOTIFICATION_RETRY_BASE_SECONDS: z.coerce.number().int().min(0).default(30),

@@ -3,7 +3,7 @@
 // driver), then Pinecone, Qdrant and Astra DB through their official clients against the local
 // stand-ins (which run in this same process: their JSON parsing is part of the figure). Each figure
 // is a full replace of one document of N records (delete of the earlier copy + writes), as a job's
-// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb picks the vector stores.
+// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search picks the stores (Postgres always runs).
 import { deliverToDestination } from '../../lambdas/connectors/registry';
 import { platformElementsTable, startPgTestServer } from '../../lambdas/connectors/postgres/test-server';
 import { startPineconeStandIn } from '../../lambdas/connectors/pinecone/test-server';
@@ -25,7 +25,7 @@ function elements(n: number) {
 }
 
 const els = elements(N);
-const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb').split(',');
+const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search').split(',');
 const pg = await startPgTestServer();
 await pg.db.exec(platformElementsTable('elements', DIMS));
 console.log(`postgres destination (PGlite ${pg.host}:${pg.port}, pgvector, pg driver): ${N} records × ${DIMS} dims`);
@@ -71,4 +71,32 @@ if (STORES.includes('astradb')) {
   const astra = await startAstraStandIn();
   await benchStore('astradb', `astradb destination (official Data API client, binary vectors → stand-in ${astra.url})`, (b) => ({ api_endpoint: astra.url, token: astra.token, collection_name: `bench_${b}`, batch_size: b, keyspace: 'default_keyspace', binary_encode_vectors: true, flatten_metadata: false }), [20, 100]);
   await astra.stop();
+}
+// Search destinations through their official clients against the in-process stand-ins (the stand-in
+// parses and stores every document in the same process, so these figures are a floor for the
+// client side): one full replace of a 10,000-record document (bulk/index upload + the leftover delete).
+if (STORES.some((s) => ['elasticsearch', 'opensearch', 'azure_ai_search'].includes(s))) {
+  const { startSearchStandIn } = await import('../../lambdas/connectors/elasticsearch/test-server');
+  const { startAzureSearchStandIn, selfSignedCert, platformIndexFields } = await import('../../lambdas/connectors/azure-ai-search/test-server');
+  const { resetConfig } = await import('../../lambdas/config');
+  const tls = selfSignedCert();
+  process.env.CONNECTOR_CA_FILE = tls.certFile;
+  resetConfig();
+  const es = await startSearchStandIn({ dialect: 'elasticsearch' });
+  const os = await startSearchStandIn({ dialect: 'opensearch' });
+  const az = await startAzureSearchStandIn({ key: tls.key, cert: tls.cert });
+  az.addIndex('elements', platformIndexFields(DIMS));
+  const runs: [string, string, Record<string, unknown>][] = [
+    ['elasticsearch', 'batch_size 500, 15 MB, 4 in flight', { hosts: [es.url], index_name: 'elements', es_api_key: 'k' }],
+    ['opensearch', 'batch_size 500, 5 MB, 4 in flight', { hosts: [os.url], index_name: 'elements' }],
+    ['azure_ai_search', 'batch_size 1000, 4 in flight', { endpoint: az.endpoint, index: 'elements', key: az.adminKey, batch_size: 1000 }],
+  ];
+  for (const [type, how, config] of runs.filter(([t]) => STORES.includes(t))) {
+    await deliverToDestination(type, config, { sourceId: 'bench', sourceKey: 'warm', elements: els.slice(0, 200) });
+    const t0 = performance.now();
+    const r = await deliverToDestination(type, config, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+    const s = (performance.now() - t0) / 1000;
+    console.log(`${type} (stand-in, ${how}): ${r.written} written in ${s.toFixed(2)} s = ${Math.round(r.written / s).toLocaleString('en-US')} records/s`);
+  }
+  await Promise.all([es.stop(), os.stop(), az.stop()]);
 }

@@ -10,6 +10,8 @@ import { astradbDestination } from '../astradb/index';
 import { postgresDestination } from '../postgres/index';
 import { pineconeDestination } from '../pinecone/index';
 import { qdrantDestination } from '../qdrant/index';
+import { elasticsearchDestination, opensearchDestination } from '../elasticsearch/index';
+import { azureAiSearchDestination } from '../azure-ai-search/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -23,6 +25,9 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   postgresDestination,
   pineconeDestination,
   qdrantDestination,
+  elasticsearchDestination,
+  opensearchDestination,
+  azureAiSearchDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

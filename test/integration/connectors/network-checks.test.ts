@@ -121,8 +121,11 @@ test('data-driven types: TCP probe SUCCESS says credentials were not verified; F
   const dns = await checkConnection('source', 'mongodb', mongo);
   assert.equal(dns.status, 'FAILURE');
   assert.match(dns.reason!, /cluster0\.mongo\.invalid:27017 \(from uri\)/);
-  const es = await checkConnection('destination', 'elasticsearch', validateConfig('destination', 'elasticsearch', { hosts: [`http://127.0.0.1:${tcpPort}`], index_name: 'i', es_api_key: 'k' }));
+  const es = await checkConnection('source', 'elasticsearch', validateConfig('source', 'elasticsearch', { hosts: [`http://127.0.0.1:${tcpPort}`], index_name: 'i', es_api_key: 'k' }));
   assert.equal(es.status, 'SUCCESS');
+  // The elasticsearch destination speaks to the cluster: a TCP port that is no cluster fails.
+  const esDest = await checkConnection('destination', 'elasticsearch', validateConfig('destination', 'elasticsearch', { hosts: [`http://127.0.0.1:${tcpPort}`], index_name: 'i', es_api_key: 'k' }), { timeoutMs: 3000 });
+  assert.equal(esDest.status, 'FAILURE');
 });
 
 test('a check of a stored config that no longer validates is a FAILURE naming the field', async () => {

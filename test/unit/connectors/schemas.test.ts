@@ -42,13 +42,13 @@ test('every enum type of both kinds is registered, plus local', () => {
   assert.equal(getConnector('destination', 'box'), undefined);
 });
 
-test('runtime operations exist for s3, azure and local, and record destinations for their families', () => {
-  const records = ['postgres', 'pinecone', 'qdrant-cloud', 'astradb'];
+test('runtime operations exist exactly for s3, azure and local, plus the record destinations', () => {
+  const runtime = {
+    source: ['s3', 'azure', 'local'],
+    destination: ['s3', 'azure', 'local', 'postgres', 'pinecone', 'qdrant-cloud', 'astradb', 'elasticsearch', 'opensearch', 'azure_ai_search'],
+  };
   for (const kind of ['source', 'destination'] as const) {
-    for (const t of listTypes(kind)) {
-      const expected = ['s3', 'azure', 'local'].includes(t) || (kind === 'destination' && records.includes(t));
-      assert.equal(supportsRuntime(kind, t), expected, `${kind}:${t}`);
-    }
+    for (const t of listTypes(kind)) assert.equal(supportsRuntime(kind, t), runtime[kind].includes(t), `${kind}:${t}`);
   }
 });
 

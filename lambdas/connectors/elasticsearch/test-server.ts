@@ -1,0 +1,357 @@
+// A stand-in for an Elasticsearch or OpenSearch cluster over HTTP, for tests and benchmarks only
+// (no handler imports it). It speaks the REST calls the official clients make for the destination
+// — info, _has_privileges (Elasticsearch), index exists/create/_mapping/_count, NDJSON _bulk,
+// _delete_by_query — keeps every document it receives, and applies the semantics the writer relies
+// on: _id upserts, dense_vector/knn_vector dimension checks with the stores' error texts, dynamic
+// mapping of new fields, term/match/match_phrase/ids/bool queries over keyword and analysed text
+// fields. Auth as each product does it: `ApiKey` (Elasticsearch, with per-key index privileges),
+// basic users or AWS SigV4 (verified here independently of the client's signer) for OpenSearch.
+// Elasticsearch answers carry `x-elastic-product: Elasticsearch`, which its client insists on.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { matches, type Query } from './test-query';
+import { verifySigV4, type SigV4Key } from './test-sigv4';
+import type { Dialect } from './stage';
+
+export interface SearchStandInOptions {
+  dialect: Dialect;
+  /** Elasticsearch: accepted encoded API keys → their index privileges (`all`, `read`, `index`, `delete`, `write`, `view_index_metadata`, `create_index`). */
+  apiKeys?: Record<string, string[]>;
+  /** OpenSearch: basic-auth users; `write: false` users get 403 on writes. */
+  users?: Record<string, { password: string; write: boolean }>;
+  /** OpenSearch: SigV4 keys accepted. */
+  aws?: SigV4Key[];
+  /** OpenSearch Serverless: no _delete_by_query (answered as an unsupported API). */
+  serverless?: boolean;
+}
+
+export interface StoredIndex {
+  mappings: { properties: Record<string, any> };
+  settings: Record<string, unknown>;
+  docs: Map<string, Record<string, any>>;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: any;
+}
+
+interface Injected {
+  match: RegExp;
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  times: number;
+}
+
+export interface SearchStandIn {
+  url: string;
+  indices: Map<string, StoredIndex>;
+  requests: RecordedRequest[];
+  /** The next `times` requests whose `METHOD /path` matches get this answer instead. */
+  inject(match: RegExp, answer: { status: number; headers?: Record<string, string>; body?: unknown }, times?: number): void;
+  /** The next `times` bulk items are refused with this status (429: es_rejected_execution_exception). */
+  rejectItems(status: number, times: number): void;
+  docs(index: string): Record<string, any>[];
+  /** Holds each _bulk answer this long (to observe concurrency); 0 by default. */
+  bulkDelayMs: number;
+  /** Most _bulk requests seen in flight at once. */
+  peakBulkInFlight: number;
+  stop(): Promise<void>;
+}
+
+const WRITE_PRIVS = ['all', 'write', 'index'];
+const DELETE_PRIVS = ['all', 'write', 'delete'];
+const READ_PRIVS = ['all', 'read'];
+const META_PRIVS = ['all', 'manage', 'view_index_metadata'];
+const CREATE_PRIVS = ['all', 'manage', 'create_index'];
+
+export async function startSearchStandIn(opts: SearchStandInOptions): Promise<SearchStandIn> {
+  const indices = new Map<string, StoredIndex>();
+  const requests: RecordedRequest[] = [];
+  const injected: Injected[] = [];
+  let rejectLeft = 0;
+  let rejectStatus = 429;
+  let inFlight = 0;
+  const es = opts.dialect === 'elasticsearch';
+
+  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
+    const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+    res.writeHead(status, {
+      ...(es ? { 'x-elastic-product': 'Elasticsearch' } : {}),
+      'content-type': typeof body === 'string' ? 'text/plain; charset=UTF-8' : 'application/json; charset=UTF-8',
+      'content-length': String(Buffer.byteLength(text)),
+      ...headers,
+    });
+    res.end(text);
+  };
+  const error = (status: number, type: string, reason: string, extra: Record<string, unknown> = {}) => ({
+    error: { root_cause: [{ type, reason, ...extra }], type, reason, ...extra },
+    status,
+  });
+  const notFound = (index: string) => error(404, 'index_not_found_exception', `no such index [${index}]`, { 'resource.type': 'index_or_alias', 'resource.id': index, index });
+
+  /** Who is calling: undefined when the credentials are refused (the answer is sent). */
+  const authenticate = (req: IncomingMessage, raw: Buffer, res: ServerResponse): { privs: string[]; name: string } | undefined => {
+    const auth = req.headers.authorization ?? '';
+    if (es) {
+      const key = /^ApiKey (.+)$/.exec(auth)?.[1];
+      const privs = key ? opts.apiKeys?.[key] : undefined;
+      if (privs) return { privs, name: `key-${Object.keys(opts.apiKeys!).indexOf(key!)}` };
+      if (!opts.apiKeys) return { privs: ['all'], name: 'anonymous' };
+      send(res, 401, error(401, 'security_exception', 'unable to authenticate with provided credentials and anonymous access is not allowed for this request', { header: { 'WWW-Authenticate': ['Basic realm="security", charset="UTF-8"', 'ApiKey'] } }), { 'www-authenticate': 'ApiKey' });
+      return undefined;
+    }
+    if (auth.startsWith('AWS4-HMAC-SHA256 ')) {
+      const problem = verifySigV4(req, raw, opts.aws ?? []);
+      if (!problem) return { privs: ['all'], name: 'iam' };
+      send(res, 403, { message: problem });
+      return undefined;
+    }
+    const basic = /^Basic (.+)$/.exec(auth)?.[1];
+    if (basic) {
+      const [user, ...rest] = Buffer.from(basic, 'base64').toString('utf8').split(':');
+      const u = opts.users?.[user!];
+      if (u && u.password === rest.join(':')) return { privs: u.write ? ['all'] : ['read', 'view_index_metadata'], name: user! };
+    } else if (!opts.users && !opts.aws) return { privs: ['all'], name: 'anonymous' };
+    send(res, 401, 'Unauthorized', { 'www-authenticate': 'Basic realm="OpenSearch Security"' });
+    return undefined;
+  };
+
+  const forbidden = (who: { name: string }, action: string, index: string) =>
+    es
+      ? error(403, 'security_exception', `action [${action}] is unauthorized for API key id [${who.name}] on indices [${index}]`)
+      : error(403, 'security_exception', `no permissions for [${action}] and User [name=${who.name}, backend_roles=[], requestedTenant=null]`);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', 'http://x');
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    const text = raw.toString('utf8');
+    let body: any = text;
+    if (text && !path.endsWith('/_bulk')) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        /* kept as text */
+      }
+    }
+    requests.push({ method, path, query: Object.fromEntries(url.searchParams), body: path.endsWith('/_bulk') ? text : body });
+    const inj = injected.find((i) => i.times > 0 && i.match.test(`${method} ${path}`));
+    if (inj) {
+      inj.times--;
+      return send(res, inj.status, inj.body ?? error(inj.status, 'injected', `injected HTTP ${inj.status}`), inj.headers);
+    }
+    const who = authenticate(req, raw, res);
+    if (!who) return;
+    const can = (list: string[]) => who.privs.some((p) => list.includes(p));
+    const seg = path.split('/').filter(Boolean).map(decodeURIComponent);
+
+    if (seg.length === 0) {
+      return send(res, 200, {
+        name: 'stand-in',
+        cluster_name: 'stand-in-cluster',
+        version: es ? { number: '8.15.0', build_flavor: 'default' } : { distribution: 'opensearch', number: '2.15.0' },
+        tagline: es ? 'You Know, for Search' : 'The OpenSearch Project: https://opensearch.org/',
+      });
+    }
+    if (es && seg[0] === '_security' && seg[2] === '_has_privileges') {
+      const out: Record<string, Record<string, boolean>> = {};
+      let all = true;
+      for (const entry of body?.index ?? []) {
+        for (const name of entry.names ?? []) {
+          out[name] = {};
+          for (const p of entry.privileges ?? []) {
+            const ok = who.privs.includes('all') || who.privs.includes(p) || (p !== 'read' && who.privs.includes('write') && ['index', 'delete', 'create', 'create_doc'].includes(p));
+            out[name]![p] = ok;
+            all &&= ok;
+          }
+        }
+      }
+      return send(res, 200, { username: who.name, has_all_requested: all, cluster: {}, index: out, application: {} });
+    }
+    if (seg[0] === '_bulk' || seg[1] === '_bulk') {
+      inFlight++;
+      stand.peakBulkInFlight = Math.max(stand.peakBulkInFlight, inFlight);
+      if (stand.bulkDelayMs) await new Promise((r) => setTimeout(r, stand.bulkDelayMs));
+      inFlight--;
+      return bulk(res, who, seg[1] === '_bulk' ? seg[0] : undefined, text);
+    }
+
+    const name = seg[0]!;
+    const index = indices.get(name);
+    if (seg.length === 1 && method === 'HEAD') {
+      if (!can(META_PRIVS) && !can(READ_PRIVS)) return send(res, 403);
+      res.writeHead(index ? 200 : 404, es ? { 'x-elastic-product': 'Elasticsearch' } : {}).end();
+      return;
+    }
+    if (seg.length === 1 && method === 'PUT') {
+      if (!can(CREATE_PRIVS)) return send(res, 403, forbidden(who, 'indices:admin/create', name));
+      if (index) return send(res, 400, error(400, 'resource_already_exists_exception', `index [${name}/x] already exists`, { index: name }));
+      indices.set(name, { mappings: { properties: body?.mappings?.properties ?? {} }, settings: body?.settings ?? {}, docs: new Map() });
+      return send(res, 200, { acknowledged: true, shards_acknowledged: true, index: name });
+    }
+    if (!index) return send(res, 404, notFound(name));
+    if (seg[1] === '_mapping' && method === 'GET') {
+      if (!can(META_PRIVS)) return send(res, 403, forbidden(who, 'indices:admin/mappings/get', name));
+      return send(res, 200, { [name]: { mappings: index.mappings } });
+    }
+    if (seg[1] === '_count') {
+      if (!can(READ_PRIVS)) return send(res, 403, forbidden(who, 'indices:data/read/search', name));
+      return send(res, 200, { count: index.docs.size, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } });
+    }
+    if (seg[1] === '_search') {
+      if (!can(READ_PRIVS)) return send(res, 403, forbidden(who, 'indices:data/read/search', name));
+      return search(res, name, index, body ?? {});
+    }
+    if (seg[1] === '_delete_by_query' && opts.serverless) return send(res, 404, error(404, 'illegal_argument_exception', `no handler found for uri [${path}] and method [${method}]`));
+    if (seg[1] === '_delete_by_query' && method === 'POST') {
+      if (!can(READ_PRIVS) || !can(DELETE_PRIVS)) return send(res, 403, forbidden(who, 'indices:data/write/delete/byquery', name));
+      const query = body?.query as Query | undefined;
+      if (!query) return send(res, 400, error(400, 'action_request_validation_exception', 'Validation Failed: 1: query is missing;'));
+      let deleted = 0;
+      try {
+        for (const [id, doc] of [...index.docs]) {
+          if (matches(query, id, doc, index.mappings.properties)) {
+            index.docs.delete(id);
+            deleted++;
+          }
+        }
+      } catch (err) {
+        return send(res, 400, error(400, 'parsing_exception', (err as Error).message));
+      }
+      return send(res, 200, { took: 1, timed_out: false, total: deleted, deleted, batches: deleted ? 1 : 0, version_conflicts: 0, noops: 0, retries: { bulk: 0, search: 0 }, throttled_millis: 0, requests_per_second: -1, throttled_until_millis: 0, failures: [] });
+    }
+    return send(res, 400, error(400, 'illegal_argument_exception', `stand-in does not serve ${method} ${path}`));
+  };
+
+  /** Query + size + sort by _id + search_after: the paging the serverless delete uses. */
+  const search = (res: ServerResponse, name: string, index: StoredIndex, q: Record<string, any>) => {
+    let hits = [...index.docs].filter(([id, doc]) => matches(q.query ?? { match_all: {} }, id, doc, index.mappings.properties));
+    if (q.sort?.[0]?._id) hits.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (q.search_after) hits = hits.filter(([id]) => id > String(q.search_after[0]));
+    const page = hits.slice(0, q.size ?? 10);
+    send(res, 200, {
+      took: 1, timed_out: false,
+      hits: { total: { value: hits.length, relation: 'eq' }, hits: page.map(([id, doc]) => ({ _index: name, _id: id, _score: null, ...(q._source === false ? {} : { _source: doc }), sort: [id] })) },
+    });
+  };
+
+  const bulk = (res: ServerResponse, who: { privs: string[]; name: string }, defaultIndex: string | undefined, ndjson: string) => {
+    const lines = ndjson.split('\n').filter((l) => l.trim());
+    const items: unknown[] = [];
+    let errors = false;
+    for (let i = 0; i < lines.length; i++) {
+      const action = JSON.parse(lines[i]!) as Record<string, { _index?: string; _id?: string }>;
+      const [op, meta] = Object.entries(action)[0]!;
+      const name = meta._index ?? defaultIndex ?? '';
+      const id = meta._id ?? `auto-${Math.random().toString(36).slice(2)}`;
+      const source = op === 'delete' ? undefined : (JSON.parse(lines[++i]!) as Record<string, any>);
+      const item = (status: number, extra: Record<string, unknown>) => {
+        if (status >= 300) errors = true;
+        items.push({ [op]: { _index: name, _id: id, status, ...extra } });
+      };
+      if (op !== 'delete' && rejectLeft > 0) {
+        rejectLeft--;
+        item(rejectStatus, { error: { type: 'es_rejected_execution_exception', reason: `rejected execution of coordinating operation [stand-in], status ${rejectStatus}` } });
+        continue;
+      }
+      if (!who.privs.some((p) => (op === 'delete' ? DELETE_PRIVS : WRITE_PRIVS).includes(p))) {
+        item(403, { error: forbidden(who, 'indices:data/write/bulk[s]', name).error });
+        continue;
+      }
+      let index = indices.get(name);
+      if (!index) {
+        if (op === 'delete') {
+          item(404, { error: notFound(name).error });
+          continue;
+        }
+        index = { mappings: { properties: {} }, settings: {}, docs: new Map() };
+        indices.set(name, index);
+      }
+      if (op === 'delete') {
+        const had = index.docs.delete(id);
+        item(had ? 200 : 404, { result: had ? 'deleted' : 'not_found' });
+        continue;
+      }
+      const problem = checkDoc(index, id, source!);
+      if (problem) {
+        item(400, { error: problem });
+        continue;
+      }
+      if (op === 'create' && index.docs.has(id)) {
+        item(409, { error: { type: 'version_conflict_engine_exception', reason: `[${id}]: version conflict, document already exists` } });
+        continue;
+      }
+      const existed = index.docs.has(id);
+      mapDynamically(index, source!);
+      index.docs.set(id, source!);
+      item(existed ? 200 : 201, { _version: 1, result: existed ? 'updated' : 'created', _shards: { total: 1, successful: 1, failed: 0 } });
+    }
+    send(res, 200, { took: 1, errors, items });
+  };
+
+  /** The stores' own refusals for a vector of the wrong size or a non-numeric vector. */
+  const checkDoc = (index: StoredIndex, id: string, source: Record<string, any>) => {
+    for (const [field, m] of Object.entries(index.mappings.properties)) {
+      const v = source[field];
+      if (v === null || v === undefined) continue;
+      const dims = m?.type === 'dense_vector' ? m.dims : m?.type === 'knn_vector' ? m.dimension : undefined;
+      if (dims === undefined) continue;
+      const len = Array.isArray(v) ? v.length : -1;
+      if (len === dims && (v as unknown[]).every((x) => typeof x === 'number')) continue;
+      if (es) {
+        const reason = `The [dense_vector] field [${field}] in doc [document with id '${id}'] has a different number of dimensions [${len}] than defined in the mapping [${dims}]`;
+        return { type: 'document_parsing_exception', reason: `[1:42] failed to parse: ${reason}`, caused_by: { type: 'illegal_argument_exception', reason } };
+      }
+      return { type: 'mapper_parsing_exception', reason: `failed to parse field [${field}] of type [knn_vector] in document with id '${id}'.`, caused_by: { type: 'illegal_argument_exception', reason: `Vector dimension mismatch. Expected: ${dims}, Given: ${len}` } };
+    }
+    return undefined;
+  };
+
+  /** New top-level fields get the types the stores' dynamic mapping gives them. */
+  const mapDynamically = (index: StoredIndex, source: Record<string, any>) => {
+    for (const [field, v] of Object.entries(source)) {
+      if (index.mappings.properties[field] || v === null || v === undefined) continue;
+      if (typeof v === 'string') index.mappings.properties[field] = { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } };
+      else if (typeof v === 'number') index.mappings.properties[field] = { type: Number.isInteger(v) ? 'long' : 'float' };
+      else if (typeof v === 'boolean') index.mappings.properties[field] = { type: 'boolean' };
+      else if (Array.isArray(v) && v.length >= 128 && v.length <= 4096 && v.every((x) => typeof x === 'number') && es) {
+        index.mappings.properties[field] = { type: 'dense_vector', dims: v.length, index: true, similarity: 'cosine' };
+      } else if (Array.isArray(v)) index.mappings.properties[field] = { type: typeof v[0] === 'number' ? 'float' : 'text' };
+      else index.mappings.properties[field] = { type: 'object' };
+    }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err) => send(res, 500, error(500, 'stand_in_exception', String(err))));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const stand: SearchStandIn = {
+    bulkDelayMs: 0,
+    peakBulkInFlight: 0,
+    url: `http://127.0.0.1:${port}`,
+    indices,
+    requests,
+    inject(match, answer, times = 1) {
+      injected.push({ match, ...answer, times });
+    },
+    rejectItems(status, times) {
+      rejectStatus = status;
+      rejectLeft = times;
+    },
+    docs: (index) => [...(indices.get(index)?.docs.entries() ?? [])].map(([_id, source]) => ({ _id, ...source })),
+    stop: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+  return stand;
+}
