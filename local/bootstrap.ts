@@ -9,11 +9,28 @@ import { QUEUES } from '../lambdas/queues';
 export async function ensureTable(tableName: string, region: string): Promise<void> {
   const ddb = new DynamoDBClient({ region });
   try {
-    await ddb.send(new DescribeTableCommand({ TableName: tableName }));
-    return;
-  } catch (err) {
-    if ((err as Error).name !== 'ResourceNotFoundException') throw err;
+    const exists = await ddb
+      .send(new DescribeTableCommand({ TableName: tableName }))
+      .then(() => true)
+      .catch((err: Error) => {
+        if (err.name !== 'ResourceNotFoundException') throw err;
+        return false;
+      });
+    if (!exists) await createTable(ddb, tableName);
+    // dynalite (like DynamoDB) answers "Requested resource not found" until the table is ACTIVE,
+    // which takes a few event-loop turns even with createTableMs 0 (longer on a loaded machine).
+    for (const until = Date.now() + 30_000; ; ) {
+      const d = await ddb.send(new DescribeTableCommand({ TableName: tableName })).catch(() => undefined);
+      if (d?.Table?.TableStatus === 'ACTIVE') return;
+      if (Date.now() > until) throw new Error(`table ${tableName} did not become ACTIVE within 30 s`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    ddb.destroy();
   }
+}
+
+async function createTable(ddb: DynamoDBClient, tableName: string): Promise<void> {
   const attrs = new Set<string>([TABLE_DEFINITION.partitionKey, TABLE_DEFINITION.sortKey]);
   for (const i of TABLE_DEFINITION.indexes) attrs.add(i.partitionKey).add(i.sortKey);
   try {
@@ -38,8 +55,6 @@ export async function ensureTable(tableName: string, region: string): Promise<vo
     );
   } catch (err) {
     if (!(err instanceof ResourceInUseException)) throw err;
-  } finally {
-    ddb.destroy();
   }
 }
 
