@@ -9,6 +9,7 @@ import { BadRequest, DomainError, PayloadTooLarge, UnprocessableDocument } from 
 import { assignElementIds, makeElement, type Element } from '../elements';
 import { detectFileType, fileTypeFromMime } from './detect';
 import { FORMAT_PARTITIONERS } from './formats';
+import { capExceeded, MAX_ELEMENTS, MAX_GUNZIP_BYTES, MAX_NESTING } from './limits';
 import { partitionImage } from './image';
 import { detectLanguages, iso639_3 } from './languages';
 import { partitionPdf } from './pdf';
@@ -27,10 +28,7 @@ export { detectFileType } from './detect';
 export { elementsToCsv } from './output';
 export { parsePartitionForm } from './params';
 
-/** Largest decompressed size of a gzip upload. */
-export const MAX_GUNZIP_BYTES = 200 * 1024 * 1024;
-/** Nesting depth for partitionNested (attachments of attachments...). */
-const MAX_NESTING = 3;
+export { MAX_GUNZIP_BYTES } from './limits';
 
 const IMAGE_TYPES = new Set<FileType>(['jpg', 'png', 'tiff', 'bmp', 'heic']);
 
@@ -40,13 +38,14 @@ function partitionerFor(filetype: FileType): FormatPartitioner | undefined {
   return FORMAT_PARTITIONERS[filetype];
 }
 
+/** zlib stops producing output at maxOutputLength: a gzip bomb costs at most `limit` bytes and the time to make them. */
 function gunzip(data: Uint8Array, limit = MAX_GUNZIP_BYTES): Uint8Array {
   try {
     return gunzipSync(data, { maxOutputLength: limit });
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'ERR_BUFFER_TOO_LARGE' || /too large|maxOutputLength/i.test(String((err as Error).message))) {
-      throw new PayloadTooLarge(`Decompressed gzip content exceeds ${limit} bytes.`);
+      throw capExceeded('The decompressed gzip content', limit, 'bytes');
     }
     throw new UnprocessableDocument('Invalid or truncated gzip file.');
   }
@@ -66,7 +65,7 @@ export interface PartitionExtras {
 }
 
 /** Partitions one document into elements (see the file header for the steps). */
-export async function partition(input: PartitionInput, options?: Partial<PartitionOptions>, extras: PartitionExtras = {}): Promise<PartitionResult> {
+export async function partitionDocument(input: PartitionInput, options?: Partial<PartitionOptions>, extras: PartitionExtras = {}): Promise<PartitionResult> {
   const opts: PartitionOptions = { ...DEFAULT_PARTITION_OPTIONS, ...options };
   const warnings: string[] = [];
   let data = input.data;
@@ -100,7 +99,7 @@ export async function partition(input: PartitionInput, options?: Partial<Partiti
     warn: (m) => warnings.push(m),
     partitionNested: async (nested) => {
       if (depth + 1 > MAX_NESTING) throw new UnprocessableDocument('Documents are nested too deeply.');
-      const r = await partition(nested, opts, { depth: depth + 1 });
+      const r = await partitionDocument(nested, opts, { depth: depth + 1 });
       warnings.push(...r.warnings.map((w) => `${nested.filename}: ${w}`));
       return r.elements;
     },
@@ -114,6 +113,7 @@ export async function partition(input: PartitionInput, options?: Partial<Partiti
     const msg = (err as Error)?.message ?? String(err);
     throw new UnprocessableDocument(`Could not read ${FILETYPE_MIME[filetype]} file ${filename}: ${msg}`);
   }
+  if (elements.length > MAX_ELEMENTS) throw capExceeded(`The document's element count (${elements.length})`, MAX_ELEMENTS, 'elements');
   return { elements: postProcess(elements, filename, filetype, opts), warnings, filetype };
 }
 
@@ -166,3 +166,4 @@ function withPageBreaks(elements: Element[], filename: string, filetype: string)
   }
   return out;
 }
+export const partition = partitionDocument;

@@ -10,6 +10,7 @@ import { decompressRTF } from '@kenjiuno/decompressrtf';
 import { type Element, type ElementMetadata } from '../../elements';
 import type { FormatContext, FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../domain/errors';
+import { capExceeded, MAX_EMAIL_ATTACHMENTS } from '../limits';
 import { detectAndDecode } from './common';
 import { htmlToElements } from './html';
 import { textToElements } from './text';
@@ -28,6 +29,7 @@ function withMetadata(elements: Element[], md: ElementMetadata): Element[] {
 
 async function attachmentElements(attachments: Attachment[], ctx: FormatContext): Promise<Element[]> {
   if (!ctx.options.processAttachments) return [];
+  if (attachments.length > MAX_EMAIL_ATTACHMENTS) throw capExceeded(`The message's attachment count (${attachments.length})`, MAX_EMAIL_ATTACHMENTS, 'attachments');
   const out: Element[] = [];
   for (const att of attachments) {
     try {
