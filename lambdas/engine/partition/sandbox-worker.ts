@@ -3,7 +3,7 @@
 // (transferred) or with the error, serialized so the pool can throw the same typed error.
 import { parentPort } from 'node:worker_threads';
 import { partitionDocument } from './pipeline';
-import { serializeError, type SandboxReply, type SandboxRequest } from './sandbox';
+import { serializeError, type SandboxReply, type SandboxRequest } from './sandbox-protocol';
 
 const port = parentPort;
 if (port) {

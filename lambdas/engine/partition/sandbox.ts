@@ -12,10 +12,10 @@
 // no structured clone of thousands of objects. PDF page workers (pdf/pool.ts) run nested inside.
 import { availableParallelism, totalmem } from 'node:os';
 import { SHARE_ENV, type Worker } from 'node:worker_threads';
-import * as errors from '../../domain/errors';
-import { DomainError, PayloadTooLarge, UnprocessableDocument } from '../../domain/errors';
+import { PayloadTooLarge, ServiceUnavailable, UnprocessableDocument } from '../../domain/errors';
 import type { Element } from '../elements';
-import type { FileType, PartitionExtras, PartitionInput, PartitionOptions, PartitionResult } from './types';
+import type { PartitionExtras, PartitionInput, PartitionOptions, PartitionResult } from './types';
+import { deserializeError, type SandboxReply, type SandboxRequest } from './sandbox-protocol';
 import { findWorkerScript, startWorker } from './worker-start';
 
 export interface SandboxSettings {
@@ -60,48 +60,6 @@ export function sandboxSettings(env: NodeJS.ProcessEnv = process.env): SandboxSe
     jobTimeoutS: positive(env, 'PARTITION_JOB_TIMEOUT_S', 840),
     maxRssMb: positive(env, 'PARTITION_MAX_RSS_MB', lambdaMb ? Math.floor(lambdaMb * 0.85) : Math.min(4096, Math.floor(machineMb * 0.75))),
   };
-}
-
-// ---- messages between the pool and sandbox-worker.ts -------------------------------------------
-
-export interface SandboxRequest {
-  id: number;
-  data: ArrayBuffer;
-  filename: string;
-  contentType?: string;
-  options?: Partial<PartitionOptions>;
-  extras: PartitionExtras;
-}
-
-export interface SerializedError {
-  name: string;
-  message: string;
-  issues?: errors.ValidationIssue[];
-  retryAfterSeconds?: number;
-}
-
-export type SandboxReply =
-  | { ready: true }
-  | { id: number; ok: true; json: Uint8Array; warnings: string[]; filetype: FileType }
-  | { id: number; ok: false; error: SerializedError };
-
-export function serializeError(err: unknown): SerializedError {
-  const e = err instanceof Error ? err : new Error(String(err));
-  return {
-    name: e instanceof DomainError ? e.name : 'Error',
-    message: e.message,
-    ...(e instanceof errors.ValidationError ? { issues: e.issues } : {}),
-    ...(e instanceof errors.RateLimited ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
-  };
-}
-
-/** The typed error again on this side (a DomainError subclass by name; anything else a plain Error). */
-export function deserializeError(s: SerializedError): Error {
-  if (s.name === 'ValidationError') return new errors.ValidationError(s.issues ?? []);
-  if (s.name === 'RateLimited') return new errors.RateLimited(s.message, s.retryAfterSeconds);
-  const ctor = (errors as Record<string, unknown>)[s.name];
-  if (typeof ctor === 'function' && ctor.prototype instanceof DomainError) return new (ctor as new (m: string) => DomainError)(s.message);
-  return new Error(s.message);
 }
 
 // ---- the pool ---------------------------------------------------------------------------------
@@ -288,14 +246,14 @@ export function warmPartitionSandbox(): void {
 
 /** Stops every worker; queued documents fail. Settings are read again at the next use (tests change them). */
 export async function shutdownPartitionSandbox(): Promise<void> {
-  for (const t of queue.splice(0)) t.reject(new errors.ServiceUnavailable('The partition sandbox is shutting down.'));
+  for (const t of queue.splice(0)) t.reject(new ServiceUnavailable('The partition sandbox is shutting down.'));
   const all = slots;
   slots = [];
   for (const s of all) {
     s.dead = true;
     if (s.task) {
       clearTimeout(s.task.timer);
-      s.task.reject(new errors.ServiceUnavailable('The partition sandbox is shutting down.'));
+      s.task.reject(new ServiceUnavailable('The partition sandbox is shutting down.'));
       s.task = undefined;
     }
   }

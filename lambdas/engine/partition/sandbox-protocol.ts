@@ -1,0 +1,46 @@
+// Messages between the partition sandbox's pool (sandbox.ts) and its workers (sandbox-worker.ts),
+// and the typed errors carried across the thread boundary.
+import * as errors from '../../domain/errors';
+import { DomainError } from '../../domain/errors';
+import type { FileType, PartitionExtras, PartitionOptions } from './types';
+
+export interface SandboxRequest {
+  id: number;
+  data: ArrayBuffer;
+  filename: string;
+  contentType?: string;
+  options?: Partial<PartitionOptions>;
+  extras: PartitionExtras;
+}
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  issues?: errors.ValidationIssue[];
+  retryAfterSeconds?: number;
+}
+
+export type SandboxReply =
+  | { ready: true }
+  | { id: number; ok: true; json: Uint8Array; warnings: string[]; filetype: FileType }
+  | { id: number; ok: false; error: SerializedError };
+
+export function serializeError(err: unknown): SerializedError {
+  const e = err instanceof Error ? err : new Error(String(err));
+  return {
+    name: e instanceof DomainError ? e.name : 'Error',
+    message: e.message,
+    ...(e instanceof errors.ValidationError ? { issues: e.issues } : {}),
+    ...(e instanceof errors.RateLimited ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
+  };
+}
+
+/** The typed error again on this side (a DomainError subclass by name; anything else a plain Error). */
+export function deserializeError(s: SerializedError): Error {
+  if (s.name === 'ValidationError') return new errors.ValidationError(s.issues ?? []);
+  if (s.name === 'RateLimited') return new errors.RateLimited(s.message, s.retryAfterSeconds);
+  const ctor = (errors as Record<string, unknown>)[s.name];
+  if (typeof ctor === 'function' && ctor.prototype instanceof DomainError) return new (ctor as new (m: string) => DomainError)(s.message);
+  return new Error(s.message);
+}
+
