@@ -1,4 +1,4 @@
-// Messages between the partition sandbox's pool (sandbox.ts) and its workers (sandbox-worker.ts),
+// Messages between the partition sandbox's pool (sandbox.ts) and its processes (sandbox-worker.ts),
 // and the typed errors carried across the thread boundary.
 import * as errors from '../../domain/errors';
 import { DomainError } from '../../domain/errors';
@@ -6,11 +6,13 @@ import type { FileType, PartitionExtras, PartitionOptions } from './types';
 
 export interface SandboxRequest {
   id: number;
-  data: ArrayBuffer;
+  data: Uint8Array;
   filename: string;
   contentType?: string;
   options?: Partial<PartitionOptions>;
   extras: PartitionExtras;
+  /** The caller's environment now (settings and provider keys may change after the child started). */
+  env: Record<string, string | undefined>;
 }
 
 export interface SerializedError {

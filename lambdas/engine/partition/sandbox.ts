@@ -1,35 +1,43 @@
-// The partition sandbox: each document is partitioned in a worker thread (sandbox-worker.ts) with a
-// memory budget (V8 resourceLimits: old and young generation, stack) and a wall-clock budget. A
-// worker that runs out of heap, overruns its time, crashes or exits is terminated and replaced, and
-// its caller gets a 4xx naming the budget; the process (the service, a Lambda) survives. Caps inside
-// the engine (limits.ts) bound the memory V8 does not count (inflated buffers); as a backstop for
-// the rest (WebAssembly heaps), a watchdog terminates the longest-running document when the
-// process's RSS passes PARTITION_MAX_RSS_MB.
+// The partition sandbox: each document is partitioned in a child process (sandbox-worker.ts) with
+// a memory budget (V8 heap flags, and the child's RSS watched through /proc) and a wall-clock budget.
+// A child that runs out of heap, passes its RSS budget, overruns its time, crashes or exits is
+// killed and replaced, and its caller gets a 4xx naming the budget; the service (or the Lambda)
+// survives. Caps inside the engine (limits.ts) stop most bombs long before the budgets.
 //
-// Workers are kept warm (created on demand up to PARTITION_SANDBOX_WORKERS, reused, unref'd so an
-// idle pool never keeps a process alive). The document is copied into a transferred buffer and the
-// elements come back as one transferred buffer of JSON, so a large result costs one parse here and
-// no structured clone of thousands of objects. PDF page workers (pdf/pool.ts) run nested inside.
-import { availableParallelism, totalmem } from 'node:os';
-import { SHARE_ENV, type Worker } from 'node:worker_threads';
+// Why processes and not worker threads with resourceLimits (tried first): V8 handles a worker's
+// heap limit with a near-limit callback that asks the worker to stop and grants 16 MB more; a
+// single large allocation in a builtin (a join, a JSON.stringify, an array growing) that needs more
+// than that before the next interrupt check is a FatalProcessOutOfMemory, which aborts the whole
+// process. A 40 MB TSV did exactly that here. A child process dies alone, and its memory (heap,
+// buffers and WebAssembly heaps alike) is visible per child, so the RSS budget is exact.
+//
+// Children are kept warm (created on demand up to PARTITION_SANDBOX_WORKERS, reused, unref'd when
+// idle so they never keep a process alive, and they exit when their parent goes). The environment
+// is sent with each document (tests and operators change it at run time). PDF page workers
+// (pdf/pool.ts) run as threads inside a child.
+import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { PayloadTooLarge, ServiceUnavailable, UnprocessableDocument } from '../../domain/errors';
 import type { Element } from '../elements';
 import type { PartitionExtras, PartitionInput, PartitionOptions, PartitionResult } from './types';
 import { deserializeError, type SandboxReply, type SandboxRequest } from './sandbox-protocol';
-import { findWorkerScript, startWorker } from './worker-start';
+import { findWorkerScript, forkScript } from './worker-start';
 
 export interface SandboxSettings {
-  /** Workers kept for partitioning (documents beyond wait their turn). */
+  /** Child processes kept for partitioning (documents beyond wait their turn). */
   workers: number;
-  /** V8 old-generation heap of one worker, MB. */
+  /** V8 old-generation heap of one child, MB. */
   heapMb: number;
+  /** V8 semi-space of one child, MB (young generation: faster allocation-heavy parsing). */
   youngMb: number;
+  /** V8 stack of one child, MB (under the 8 MB the OS gives a main thread). */
   stackMb: number;
   /** Time budget of one document on the sync endpoint, seconds. */
   timeoutS: number;
   /** Time budget of one document in a job's partition node, seconds. */
   jobTimeoutS: number;
-  /** RSS of the whole process above which the longest-running document is stopped, MB (0: off). */
+  /** Resident memory of one child (heap, buffers, WebAssembly), MB; 0: not watched. */
   maxRssMb: number;
 }
 
@@ -44,21 +52,21 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
 /**
  * The settings from the environment. Defaults: on Lambda (AWS_LAMBDA_FUNCTION_NAME set) the sync
  * budget is 25 s, inside API Gateway's 29 s; with `npm start` it is 120 s. A job's partition node
- * gets 840 s (the job Lambda stops at 900 s). RSS ceiling: 85% of the Lambda's memory, else 4 GB
- * (at most 75% of the machine).
+ * gets 840 s (the job Lambda stops at 900 s). RSS: the heap plus 1 GB, at most 80% of the Lambda.
  */
 export function sandboxSettings(env: NodeJS.ProcessEnv = process.env): SandboxSettings {
   const onLambda = Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
   const lambdaMb = Number(env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE) || 0;
-  const machineMb = Math.floor(totalmem() / 2 ** 20);
+  const heapMb = positive(env, 'PARTITION_MAX_HEAP_MB', 1024);
+  const rss = heapMb + 1024;
   return {
     workers: Math.max(1, Math.floor(positive(env, 'PARTITION_SANDBOX_WORKERS', Math.min(2, availableParallelism())))),
-    heapMb: positive(env, 'PARTITION_MAX_HEAP_MB', 1024),
-    youngMb: positive(env, 'PARTITION_YOUNG_HEAP_MB', 64),
-    stackMb: positive(env, 'PARTITION_STACK_MB', 4),
+    heapMb,
+    youngMb: positive(env, 'PARTITION_YOUNG_HEAP_MB', 32),
+    stackMb: Math.min(7, positive(env, 'PARTITION_STACK_MB', 4)),
     timeoutS: positive(env, 'PARTITION_TIMEOUT_S', onLambda ? 25 : 120),
     jobTimeoutS: positive(env, 'PARTITION_JOB_TIMEOUT_S', 840),
-    maxRssMb: positive(env, 'PARTITION_MAX_RSS_MB', lambdaMb ? Math.floor(lambdaMb * 0.85) : Math.min(4096, Math.floor(machineMb * 0.75))),
+    maxRssMb: positive(env, 'PARTITION_MAX_RSS_MB', lambdaMb ? Math.min(rss, Math.floor(lambdaMb * 0.8)) : rss),
   };
 }
 
@@ -75,11 +83,13 @@ interface Task {
 }
 
 interface Slot {
-  w: Worker;
+  child: ChildProcess;
   ready: boolean;
   task?: Task;
-  /** Set once the worker is being (or has been) stopped: nothing more is given to it. */
+  /** Set once the child is being (or has been) stopped: nothing more is given to it. */
   dead?: boolean;
+  /** Why we killed it, when we did. */
+  killedFor?: (filename: string) => Error;
 }
 
 let slots: Slot[] = [];
@@ -87,8 +97,6 @@ const queue: Task[] = [];
 let nextId = 1;
 let settings: SandboxSettings | undefined;
 let watchdog: NodeJS.Timeout | undefined;
-/** No watchdog kill before this time (RSS takes a moment to fall after a worker is stopped). */
-let watchdogQuietUntil = 0;
 
 function current(): SandboxSettings {
   return (settings ??= sandboxSettings());
@@ -101,28 +109,38 @@ function workerUrl(): URL {
   return url;
 }
 
+/** A child idles unref'd (never keeping this process alive) and is ref'd while it has a document. */
+function hold(slot: Slot, on: boolean): void {
+  const c = slot.child as ChildProcess & { channel?: { ref(): void; unref(): void } };
+  if (on) {
+    c.ref();
+    c.channel?.ref();
+  } else {
+    c.unref();
+    c.channel?.unref();
+  }
+}
+
 function spawn(): Slot {
   const s = current();
-  const w = startWorker(workerUrl(), {
-    env: SHARE_ENV,
-    resourceLimits: { maxOldGenerationSizeMb: s.heapMb, maxYoungGenerationSizeMb: s.youngMb, stackSizeMb: s.stackMb },
-  });
-  const slot: Slot = { w, ready: false };
+  const child = forkScript(
+    workerUrl(),
+    [`--max-old-space-size=${s.heapMb}`, `--max-semi-space-size=${s.youngMb}`, `--stack-size=${Math.floor(s.stackMb * 1000)}`],
+    { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const slot: Slot = { child, ready: false };
   slots.push(slot);
-  w.on('message', (m: SandboxReply) => onReply(slot, m));
-  w.on('error', (err: Error & { code?: string }) => {
-    const budget = current().heapMb;
-    if (!slot.ready) stop(slot, () => new Error(`The partition sandbox worker failed to start: ${err.message}`));
-    else if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') stop(slot, (f) => new PayloadTooLarge(`The document ${f} exceeded the memory budget of ${budget} MB for one document.`));
-    else stop(slot, (f) => new UnprocessableDocument(`The document ${f} crashed the partition worker (${err.message}).`));
+  child.on('message', (m: SandboxReply) => onReply(slot, m));
+  child.on('error', (err) => stop(slot, () => new Error(`The partition sandbox process failed: ${err.message}`)));
+  child.on('exit', (code, signal) => {
+    const heap = current().heapMb;
+    if (slot.killedFor) stop(slot, slot.killedFor);
+    else if (!slot.ready) stop(slot, () => new Error(`The partition sandbox process exited (${signal ?? `code ${code}`}) before it was ready.`));
+    // V8 aborts a process whose heap is full (SIGABRT after "JavaScript heap out of memory")
+    else if (signal === 'SIGABRT' || code === 134) stop(slot, (f) => new PayloadTooLarge(`The document ${f} exceeded the memory budget of ${heap} MB for one document.`));
+    else stop(slot, (f) => new UnprocessableDocument(`The partition process stopped (${signal ?? `exit code ${code}`}) while reading ${f}.`));
   });
-  w.on('exit', (code) => {
-    if (!slot.ready) stop(slot, () => new Error(`The partition sandbox worker exited (code ${code}) before it was ready.`));
-    else stop(slot, (f) => new UnprocessableDocument(`The partition worker stopped (exit code ${code}) while reading ${f}.`));
-  });
-  // Idle workers never keep the process alive; a busy one does (ref'd while it has a document).
-  // After the listeners: adding a 'message' listener refs the worker again.
-  w.unref();
+  hold(slot, false);
   return slot;
 }
 
@@ -135,7 +153,7 @@ function onReply(slot: Slot, m: SandboxReply): void {
   const task = slot.task;
   if (!task || task.request.id !== m.id) return;
   slot.task = undefined;
-  slot.w.unref();
+  hold(slot, false);
   clearTimeout(task.timer);
   if (m.ok) {
     try {
@@ -150,17 +168,27 @@ function onReply(slot: Slot, m: SandboxReply): void {
   dispatch();
 }
 
-/** The time budget runs from when the worker is ready (a cold start is not the document's fault). */
+/** The time budget runs from when the child is ready (a cold start is not the document's fault). */
 function startClock(slot: Slot, task: Task): void {
   if (task.startedAt !== undefined) return;
   task.startedAt = Date.now();
   task.timer = setTimeout(() => {
-    stop(slot, (f) => new UnprocessableDocument(`The document ${f} exceeded the time budget of ${task.timeoutS} s for one document.`));
+    kill(slot, (f) => new UnprocessableDocument(`The document ${f} exceeded the time budget of ${task.timeoutS} s for one document.`));
   }, task.timeoutS * 1000);
   task.timer.unref();
 }
 
-/** Stops a worker; its document (if any) fails with `why`. Idempotent (error, exit and timeout may all fire). */
+/** Kills a child now; its document fails with `why` once it has exited. */
+function kill(slot: Slot, why: (filename: string) => Error): void {
+  if (slot.dead) return;
+  slot.killedFor ??= why;
+  slot.dead = true;
+  slots = slots.filter((x) => x !== slot);
+  slot.child.kill('SIGKILL');
+  dispatch();
+}
+
+/** The child has gone (or failed): its document (if any) fails with `why`. Idempotent. */
 function stop(slot: Slot, why: (filename: string) => Error): void {
   const task = slot.task;
   slot.task = undefined;
@@ -171,9 +199,9 @@ function stop(slot: Slot, why: (filename: string) => Error): void {
   if (!slot.dead) {
     slot.dead = true;
     slots = slots.filter((x) => x !== slot);
-    void slot.w.terminate().catch(() => undefined);
-    watchdogQuietUntil = Date.now() + 2000;
+    slot.child.kill('SIGKILL');
   }
+  hold(slot, false);
   dispatch();
 }
 
@@ -191,11 +219,22 @@ function dispatch(): void {
     if (!slot) break;
     const task = queue.shift()!;
     slot.task = task;
-    slot.w.ref();
-    slot.w.postMessage(task.request, [task.request.data]);
+    hold(slot, true);
+    slot.child.send(task.request);
     if (slot.ready) startClock(slot, task);
   }
   armWatchdog();
+}
+
+/** Resident set of a process in MB, from /proc (Linux: Lambda and these machines); undefined elsewhere. */
+function rssMb(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const pages = Number(readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]);
+    return (pages * 4096) / 2 ** 20;
+  } catch {
+    return undefined;
+  }
 }
 
 function armWatchdog(): void {
@@ -203,11 +242,12 @@ function armWatchdog(): void {
   const limit = current().maxRssMb;
   if (busy && limit > 0 && !watchdog) {
     watchdog = setInterval(() => {
-      if (Date.now() < watchdogQuietUntil || process.memoryUsage.rss() / 2 ** 20 <= limit) return;
-      // Which thread holds the memory is not visible from here: the document that has run longest goes.
-      const oldest = slots.filter((s) => s.task?.startedAt !== undefined).sort((a, b) => a.task!.startedAt! - b.task!.startedAt!)[0];
-      if (oldest) stop(oldest, (f) => new PayloadTooLarge(`The document ${f} exceeded the memory budget: the process passed ${limit} MB.`));
-    }, 250);
+      for (const slot of slots) {
+        if (!slot.task) continue;
+        const rss = rssMb(slot.child.pid);
+        if (rss !== undefined && rss > limit) kill(slot, (f) => new PayloadTooLarge(`The document ${f} exceeded the memory budget of ${limit} MB for one document (resident memory).`));
+      }
+    }, 200);
     watchdog.unref();
   } else if (!busy && watchdog) {
     clearInterval(watchdog);
@@ -215,15 +255,13 @@ function armWatchdog(): void {
   }
 }
 
-/** Partitions one document in a sandbox worker (see the file header). */
+/** Partitions one document in a sandbox process (see the file header). */
 export function partitionInSandbox(input: PartitionInput, options?: Partial<PartitionOptions>, extras: PartitionExtras = {}): Promise<PartitionResult> {
   const s = current();
-  // A copy in a buffer of its own, transferred to the worker (the caller's bytes stay untouched).
-  const data = Uint8Array.prototype.slice.call(input.data ?? new Uint8Array(0)).buffer as ArrayBuffer;
   const { timeoutSeconds, ...rest } = extras;
   return new Promise<PartitionResult>((resolve, reject) => {
     queue.push({
-      request: { id: nextId++, data, filename: input.filename, contentType: input.contentType, options, extras: rest },
+      request: { id: nextId++, data: input.data ?? new Uint8Array(0), filename: input.filename, contentType: input.contentType, options, extras: rest, env: { ...process.env } },
       timeoutS: timeoutSeconds ?? s.timeoutS,
       filename: input.filename || 'unknown',
       resolve,
@@ -233,7 +271,7 @@ export function partitionInSandbox(input: PartitionInput, options?: Partial<Part
   });
 }
 
-/** Starts one worker ahead of the first document (optional: the first call starts it otherwise). */
+/** Starts one child ahead of the first document (optional: the first call starts it otherwise). */
 export function warmPartitionSandbox(): void {
   if (slots.length === 0) {
     try {
@@ -244,26 +282,37 @@ export function warmPartitionSandbox(): void {
   }
 }
 
-/** Stops every worker; queued documents fail. Settings are read again at the next use (tests change them). */
+/** Stops every child; queued documents fail. Settings are read again at the next use (tests change them). */
 export async function shutdownPartitionSandbox(): Promise<void> {
   for (const t of queue.splice(0)) t.reject(new ServiceUnavailable('The partition sandbox is shutting down.'));
   const all = slots;
   slots = [];
-  for (const s of all) {
-    s.dead = true;
-    if (s.task) {
-      clearTimeout(s.task.timer);
-      s.task.reject(new ServiceUnavailable('The partition sandbox is shutting down.'));
-      s.task = undefined;
-    }
-  }
-  await Promise.all(all.map((s) => s.w.terminate().catch(() => undefined)));
+  await Promise.all(
+    all.map((s) => {
+      s.dead = true;
+      if (s.task) {
+        clearTimeout(s.task.timer);
+        s.task.reject(new ServiceUnavailable('The partition sandbox is shutting down.'));
+        s.task = undefined;
+      }
+      if (s.child.exitCode !== null || s.child.signalCode !== null) return undefined;
+      return new Promise<void>((resolve) => {
+        s.child.once('exit', () => resolve());
+        s.child.kill('SIGKILL');
+      });
+    }),
+  );
   if (watchdog) clearInterval(watchdog);
   watchdog = undefined;
   settings = undefined;
 }
 
-/** Workers alive now (tests). */
+/** Children alive now (tests). */
 export function sandboxWorkerCount(): number {
   return slots.length;
+}
+
+/** Process ids of the children (tests). */
+export function sandboxPids(): number[] {
+  return slots.map((s) => s.child.pid!).filter(Boolean);
 }
