@@ -19,16 +19,19 @@ export const MAX_ZIP_ENTRIES = 10_000;
 export const MAX_GUNZIP_BYTES = MAX_INFLATED_BYTES;
 /** Element nesting of an XML part (WordprocessingML tables in tables reach a few dozen). */
 export const MAX_XML_DEPTH = 1_000;
-/** Tags in one XML part, counted while parsing (a 64 MB part of empty tags would hold ~9 million). */
-export const MAX_XML_NODES = 3_000_000;
+/**
+ * Elements (start tags) of one XML part or HTML document, counted while parsing: an 872-page
+ * handbook's document.xml has about 75,000; a million tree nodes take a few hundred MB of heap.
+ */
+export const MAX_XML_NODES = 1_000_000;
 /** Elements one document may produce (a 600-page PDF gives about 10,000). */
 export const MAX_ELEMENTS = 200_000;
 /** Non-empty cells of one workbook (xlsx/xls), all sheets together. */
 export const MAX_WORKBOOK_CELLS = 2_000_000;
 /** Rows × columns of the bounding box of one sheet's cells (the grid regions are found in). */
 export const MAX_SHEET_GRID_CELLS = 5_000_000;
-/** Cells of one CSV/TSV table. */
-export const MAX_TABLE_CELLS = 8_000_000;
+/** Cells of one CSV/TSV table (the 49 MB CSV of the security review has 4 million). */
+export const MAX_TABLE_CELLS = 5_000_000;
 /** Attachments of one e-mail that are partitioned (with process_attachments). */
 export const MAX_EMAIL_ATTACHMENTS = 50;
 /** Pixels of an image, from its header before any decoding (about 10k x 6k); Pillow's bomb guard errs at ~179M. */

@@ -7,7 +7,7 @@
 import { simpleParser, type AddressObject } from 'mailparser';
 import MsgReaderModule from '@kenjiuno/msgreader';
 import { decompressRTF } from '@kenjiuno/decompressrtf';
-import { type Element, type ElementMetadata } from '../../elements';
+import { appendAll, type Element, type ElementMetadata } from '../../elements';
 import type { FormatContext, FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../domain/errors';
 import { capExceeded, MAX_EMAIL_ATTACHMENTS } from '../limits';
@@ -35,7 +35,7 @@ async function attachmentElements(attachments: Attachment[], ctx: FormatContext)
     try {
       const els = await ctx.partitionNested({ data: att.data, filename: att.filename, contentType: att.contentType });
       for (const el of els) el.metadata.attached_to_filename = ctx.filename;
-      out.push(...els);
+      appendAll(out, els);
     } catch (err) {
       ctx.warn(`attachment ${att.filename} was not partitioned: ${(err as Error).message}`);
     }

@@ -4,7 +4,7 @@
 // heuristics), as the open-source library's subtable detection does. page_number is the sheet index,
 // page_name the sheet name.
 import * as XLSX from 'xlsx';
-import { makeElement, type Element } from '../../elements';
+import { appendAll, makeElement, type Element } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import { isBulletedText, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle, stripBullet } from '../classify';
 import { UnprocessableDocument } from '../../../domain/errors';
@@ -292,7 +292,7 @@ function partitionWorkbook(kind: 'xlsx' | 'xls'): FormatPartitioner {
       return corrupt(kind, err);
     }
     const out: Element[] = [];
-    sheets.forEach((sheet, i) => out.push(...sheetElements(sheet.cells, i + 1, sheet.name, ctx.options.languages)));
+    sheets.forEach((sheet, i) => appendAll(out, sheetElements(sheet.cells, i + 1, sheet.name, ctx.options.languages)));
     return out;
   };
 }
