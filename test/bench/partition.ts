@@ -57,24 +57,6 @@ for (const [file, pages] of PDFS) {
   console.log(`${file.padEnd(40)} ${pages} pages  ${(pages / secs).toFixed(1).padStart(6)} pages/s  median ${secs.toFixed(2)} s  ${elements} elements  peak RSS ${mib(peakRss)} (sandbox ${mib(peakChild)})`);
 }
 
-{
-  // The sandbox's cost per document: a one-page PDF in-process vs through the (warm) sandbox process.
-  const data = new Uint8Array(readFileSync(resolve(corpus, 'layout-parser-paper-fast.pdf')));
-  const rounds = Math.max(10, runs * 4);
-  const measure = async (fn: () => Promise<unknown>) => {
-    await fn();
-    const xs: number[] = [];
-    for (let i = 0; i < rounds; i++) {
-      const t0 = performance.now();
-      await fn();
-      xs.push(performance.now() - t0);
-    }
-    return median(xs);
-  };
-  const inProcess = await measure(() => partitionDocument({ data, filename: 'p.pdf' }, { strategy: 'fast' }));
-  const sandboxed = await measure(() => partition({ data, filename: 'p.pdf' }, { strategy: 'fast' }));
-  console.log(`sandbox cost, layout-parser-paper-fast.pdf (${data.length} bytes), median of ${rounds}: in-process ${inProcess.toFixed(1)} ms, through the sandbox ${sandboxed.toFixed(1)} ms (+${(sandboxed - inProcess).toFixed(1)} ms)`);
-}
 
 if (withOcr) {
   // One scanned page (no text layer): render + OCR.
@@ -86,10 +68,9 @@ if (withOcr) {
 }
 
 {
-  // The sandbox's cost per document: a one-page PDF in-process vs through the (warm) sandbox process.
-  const data = new Uint8Array(readFileSync(resolve(corpus, 'layout-parser-paper-fast.pdf')));
-  const rounds = Math.max(10, runs * 4);
-  const measure = async (fn: () => Promise<unknown>) => {
+  // The sandbox's cost per document: in-process vs through the warm sandbox process, for a small
+  // result and a large one (4,368 elements come back as 1.6 MB of JSON).
+  const measure = async (fn: () => Promise<unknown>, rounds: number) => {
     await fn();
     const xs: number[] = [];
     for (let i = 0; i < rounds; i++) {
@@ -99,9 +80,12 @@ if (withOcr) {
     }
     return median(xs);
   };
-  const inProcess = await measure(() => partitionDocument({ data, filename: 'p.pdf' }, { strategy: 'fast' }));
-  const sandboxed = await measure(() => partition({ data, filename: 'p.pdf' }, { strategy: 'fast' }));
-  console.log(`sandbox cost, layout-parser-paper-fast.pdf (${data.length} bytes), median of ${rounds}: in-process ${inProcess.toFixed(1)} ms, through the sandbox ${sandboxed.toFixed(1)} ms (+${(sandboxed - inProcess).toFixed(1)} ms)`);
+  for (const [file, rounds] of [['layout-parser-paper-fast.pdf', Math.max(10, runs * 4)], ['pdf2image-memory-error-test-400p.pdf', runs]] as const) {
+    const data = new Uint8Array(readFileSync(resolve(corpus, file)));
+    const inProcess = await measure(() => partitionDocument({ data, filename: file }, { strategy: 'fast' }), rounds);
+    const sandboxed = await measure(() => partition({ data, filename: file }, { strategy: 'fast' }), rounds);
+    console.log(`sandbox cost ${file.padEnd(38)} median of ${rounds}: in-process ${inProcess.toFixed(0)} ms, sandbox ${sandboxed.toFixed(0)} ms (${sandboxed >= inProcess ? '+' : ''}${(sandboxed - inProcess).toFixed(0)} ms)`);
+  }
 }
 await shutdownPartitionSandbox();
 await shutdownOcr(); // the in-process runs above
