@@ -16,6 +16,7 @@ import { PARTITION_WORKER, PDF_PAGE_WORKER, RUNTIME_RESOLVED_MODULES } from '../
 import { Worker } from 'node:worker_threads';
 import { inflateSync } from 'node:zlib';
 import { synthStack } from './synth';
+import { hostileDocument } from '../support/hostile-docs';
 
 const skip = process.env.INFRA_SKIP_BUNDLE === '1' ? 'INFRA_SKIP_BUNDLE=1' : false;
 
@@ -29,8 +30,8 @@ interface Bundled {
 let outdir = '';
 let functions: Bundled[] = [];
 
-/** The sandbox budget for this file's bundled partitions: small enough that the bomb below exceeds it quickly. */
-const HEAP_MB = 256;
+/** The sandbox heap for this file's bundled partitions: small enough that the bomb below exceeds it quickly. */
+const HEAP_MB = 192;
 
 before(() => {
   if (skip) return;
@@ -203,7 +204,7 @@ test('the partition bundle runs OCR on an uploaded image (tesseract worker, core
   assert.match(texts, /Deep Learning/, res.body.slice(0, 500));
 });
 
-test('the partition bundle runs documents in its sandbox worker: over the memory budget is a 413, the next document is served', { skip }, async () => {
+test('the partition bundle runs documents in its sandbox process: over the memory budget is a 413, the next document is served', { skip }, async () => {
   const fn = (await load(byHandler('partition'))).partition as Handler;
   const boundary = 'bundle-test-boundary';
   const upload = (filename: string, type: string, data: Buffer) =>
@@ -222,10 +223,16 @@ test('the partition bundle runs documents in its sandbox worker: over the memory
       // the handler's own early timeout must not answer first: a heap filling up spends time in GC
       { ...ctx, getRemainingTimeInMillis: () => 600_000 },
     );
-  // 12 MB of three-letter paragraphs: two and a half million elements, far more than HEAP_MB of heap
-  const bomb = await upload('paragraphs.txt', 'text/plain', Buffer.alloc(12 * 1024 * 1024, 'a b\n\n'));
+  // 20 MB of CSV: two million cells, several times HEAP_MB of heap (and under every cap)
+  const row = Array.from({ length: 100 }, (_, i) => `${i},"name ${i}",${i * 3}.5,2024-01-01,some words here\n`).join('');
+  const bomb = await upload('heavy.csv', 'text/csv', Buffer.alloc(20 * 1000 * 1000, row));
   assert.equal(bomb.statusCode, 413, bomb.body.slice(0, 300));
-  assert.match(bomb.body, new RegExp(`memory budget of ${HEAP_MB} MB`));
+  assert.match(bomb.body, new RegExp(`heavy\\.csv exceeded the memory budget of ${HEAP_MB} MB`));
+  // a typed error from inside the minified bundle keeps its class (and status) across the process boundary
+  const liar = hostileDocument('docx: 1 KB document.xml declaring 4 GB');
+  const capped = await upload(liar.filename, liar.contentType, liar.data);
+  assert.equal(capped.statusCode, 413, capped.body);
+  assert.match(capped.body, /exceeds the limit of 64 MB/);
   const next = await upload('hello.pdf', 'application/pdf', tinyPdf('Served after the bomb'));
   assert.equal(next.statusCode, 200, next.body);
   assert.match(next.body, /Served after the bomb/);

@@ -27,10 +27,15 @@ export type SandboxReply =
   | { id: number; ok: true; json: Uint8Array; warnings: string[]; filetype: FileType }
   | { id: number; ok: false; error: SerializedError };
 
+/**
+ * The error as data. The class goes by its export name in domain/errors.ts, not `err.name`: in a
+ * minified bundle a class's own name is a minifier's, while a namespace's keys keep the export names.
+ */
 export function serializeError(err: unknown): SerializedError {
   const e = err instanceof Error ? err : new Error(String(err));
+  const exported = e instanceof DomainError ? Object.entries(errors).find(([, v]) => v === e.constructor)?.[0] : undefined;
   return {
-    name: e instanceof DomainError ? e.name : 'Error',
+    name: exported ?? 'Error',
     message: e.message,
     ...(e instanceof errors.ValidationError ? { issues: e.issues } : {}),
     ...(e instanceof errors.RateLimited ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
