@@ -12,9 +12,9 @@
 // buffers and WebAssembly heaps alike) is visible per child, so the RSS budget is exact.
 //
 // Children are kept warm (created on demand up to PARTITION_SANDBOX_WORKERS, reused, unref'd when
-// idle so they never keep a process alive, and they exit when their parent goes). The environment
-// is sent with each document (tests and operators change it at run time). PDF page workers
-// (pdf/pool.ts) run as threads inside a child.
+// idle so they never keep a process alive, stopped after PARTITION_SANDBOX_IDLE_S without work, and
+// they exit when their parent goes). The environment is sent with each document (tests and
+// operators change it at run time). PDF page workers (pdf/pool.ts) run as threads inside a child.
 import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
@@ -39,6 +39,8 @@ export interface SandboxSettings {
   jobTimeoutS: number;
   /** Resident memory of one child (heap, buffers, WebAssembly), MB; 0: not watched. */
   maxRssMb: number;
+  /** An idle child is stopped after this many seconds (its memory returns to the machine). */
+  idleS: number;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -67,6 +69,7 @@ export function sandboxSettings(env: NodeJS.ProcessEnv = process.env): SandboxSe
     timeoutS: positive(env, 'PARTITION_TIMEOUT_S', onLambda ? 25 : 120),
     jobTimeoutS: positive(env, 'PARTITION_JOB_TIMEOUT_S', 840),
     maxRssMb: positive(env, 'PARTITION_MAX_RSS_MB', lambdaMb ? Math.min(rss, Math.floor(lambdaMb * 0.8)) : rss),
+    idleS: positive(env, 'PARTITION_SANDBOX_IDLE_S', 300),
   };
 }
 
@@ -90,6 +93,8 @@ interface Slot {
   dead?: boolean;
   /** Why we killed it, when we did. */
   killedFor?: (filename: string) => Error;
+  /** When it last finished a document (or started). */
+  idleSince: number;
 }
 
 let slots: Slot[] = [];
@@ -97,6 +102,7 @@ const queue: Task[] = [];
 let nextId = 1;
 let settings: SandboxSettings | undefined;
 let watchdog: NodeJS.Timeout | undefined;
+let idleSweep: NodeJS.Timeout | undefined;
 
 function current(): SandboxSettings {
   return (settings ??= sandboxSettings());
@@ -128,7 +134,7 @@ function spawn(): Slot {
     [`--max-old-space-size=${s.heapMb}`, `--max-semi-space-size=${s.youngMb}`, `--stack-size=${Math.floor(s.stackMb * 1000)}`],
     { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
-  const slot: Slot = { child, ready: false };
+  const slot: Slot = { child, ready: false, idleSince: Date.now() };
   slots.push(slot);
   child.on('message', (m: SandboxReply) => onReply(slot, m));
   child.on('error', (err) => stop(slot, () => new Error(`The partition sandbox process failed: ${err.message}`)));
@@ -141,7 +147,22 @@ function spawn(): Slot {
     else stop(slot, (f) => new UnprocessableDocument(`The partition process stopped (${signal ?? `exit code ${code}`}) while reading ${f}.`));
   });
   hold(slot, false);
+  armIdleSweep();
   return slot;
+}
+
+/** Stops children idle for longer than the setting (checked every 15 s while any child lives). */
+function armIdleSweep(): void {
+  if (idleSweep) return;
+  idleSweep = setInterval(() => {
+    const limit = current().idleS * 1000;
+    for (const slot of slots) if (!slot.task && !slot.dead && Date.now() - slot.idleSince > limit) kill(slot, () => new Error('idle'));
+    if (slots.length === 0) {
+      clearInterval(idleSweep);
+      idleSweep = undefined;
+    }
+  }, 15_000);
+  idleSweep.unref();
 }
 
 function onReply(slot: Slot, m: SandboxReply): void {
@@ -153,6 +174,7 @@ function onReply(slot: Slot, m: SandboxReply): void {
   const task = slot.task;
   if (!task || task.request.id !== m.id) return;
   slot.task = undefined;
+  slot.idleSince = Date.now();
   hold(slot, false);
   clearTimeout(task.timer);
   if (m.ok) {
@@ -304,6 +326,8 @@ export async function shutdownPartitionSandbox(): Promise<void> {
   );
   if (watchdog) clearInterval(watchdog);
   watchdog = undefined;
+  if (idleSweep) clearInterval(idleSweep);
+  idleSweep = undefined;
   settings = undefined;
 }
 
