@@ -9,7 +9,7 @@ import { PayloadTooLarge } from '../../domain/errors';
 
 const MiB = 1024 * 1024;
 
-/** Decompressed bytes one document may produce in all: zip members read plus gzip content. */
+/** Decompressed bytes of one container: the zip members read from it, or a gzip's content. */
 export const MAX_INFLATED_BYTES = 128 * MiB;
 /** Decompressed bytes of one zip member (an XML part of an Office/ODF/EPUB file). */
 export const MAX_ZIP_ENTRY_BYTES = 64 * MiB;
@@ -24,6 +24,8 @@ export const MAX_XML_DEPTH = 1_000;
  * handbook's document.xml has about 75,000; a million tree nodes take a few hundred MB of heap.
  */
 export const MAX_XML_NODES = 1_000_000;
+/** HTML nesting beyond which a document is read as plain text, with a warning (a DOM walk that deep costs too much). */
+export const MAX_HTML_NESTING = 2000;
 /** Elements one document may produce (a 600-page PDF gives about 10,000). */
 export const MAX_ELEMENTS = 200_000;
 /** Non-empty cells of one workbook (xlsx/xls), all sheets together. */

@@ -3,7 +3,7 @@
 import iconv from 'iconv-lite';
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Document, Element as DomElement } from 'domhandler';
-import { UnprocessableDocument, BadRequest } from '../../../domain/errors';
+import { BadRequest, DomainError, UnprocessableDocument } from '../../../domain/errors';
 import { capExceeded, MAX_XML_DEPTH, MAX_XML_NODES } from '../limits';
 import type { Element } from '../../elements';
 
@@ -300,7 +300,8 @@ export function assignHeadingParents(elements: Element[]): Element[] {
 }
 
 export function corrupt(kind: string, err: unknown): never {
-  if (err instanceof UnprocessableDocument || err instanceof BadRequest) throw err;
+  // typed errors (a cap's 413 included) keep their status
+  if (err instanceof DomainError) throw err;
   const msg = err instanceof Error ? err.message : String(err);
   throw new UnprocessableDocument(`${kind}: cannot read the document (${msg})`);
 }

@@ -14,7 +14,7 @@ import {
 } from './common';
 import { BadRequest } from '../../../domain/errors';
 import { textToElements } from './text';
-import { capExceeded, MAX_XML_NODES } from '../limits';
+import { capExceeded, MAX_HTML_NESTING, MAX_XML_NODES } from '../limits';
 
 const DROP = new Set([
   'script', 'style', 'nav', 'head', 'noscript', 'template', 'svg', 'iframe', 'object', 'embed', 'canvas',
@@ -355,8 +355,7 @@ export function htmlToPlainText(html: string): string {
     });
 }
 
-/** Deeper nesting than this is read as plain text (DOM building and walking grow too costly). */
-export const MAX_HTML_NESTING = 2000;
+export { MAX_HTML_NESTING };
 
 export const partitionHtml: FormatPartitioner = async (data, ctx) => {
   const html = decodeHtml(data, ctx.options.encoding);
