@@ -130,9 +130,12 @@ export class ServiceFunction extends NodejsFunction {
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
+          // the partition sandbox's worker first: the engine (and the modules it loads at run
+          // time) lives in it, not in index.mjs
           afterBundling: (inputDir, outputDir) => [
+            workerBundleStep(PARTITION_WORKER, ['index.mjs'], inputDir, outputDir),
             ...RUNTIME_RESOLVED_MODULES.map((m) => copyIfImported(m, inputDir, outputDir)),
-            pdfPageWorkerStep(inputDir, outputDir),
+            workerBundleStep(PDF_PAGE_WORKER, ['index.mjs', PARTITION_WORKER.output], inputDir, outputDir),
           ],
         },
       },
@@ -145,19 +148,33 @@ export function setConfigEnv(fn: lambda.Function, name: ConfigEnvName, value: st
   fn.addEnvironment(name, value);
 }
 
-/** Source of the PDF page worker and a string of pool.ts that marks a bundle as starting it. */
-export const PDF_PAGE_WORKER = { source: 'lambdas/engine/partition/pdf/worker.ts', output: 'worker.mjs', marker: 'page worker exited' };
+/** A worker script bundled beside index.mjs when a bundle contains `marker` (a string of the module that starts it). */
+export interface WorkerBundle {
+  source: string;
+  output: string;
+  marker: string;
+}
+
+/** The partition sandbox's worker (lambdas/engine/partition/sandbox.ts looks for ./partition-worker.mjs). */
+export const PARTITION_WORKER: WorkerBundle = { source: 'lambdas/engine/partition/sandbox-worker.ts', output: 'partition-worker.mjs', marker: 'partition sandbox worker script is missing' };
+/** The PDF page worker (pdf/pool.ts looks for ./worker.mjs beside itself: beside partition-worker.mjs). */
+export const PDF_PAGE_WORKER: WorkerBundle = { source: 'lambdas/engine/partition/pdf/worker.ts', output: 'worker.mjs', marker: 'page worker exited' };
+
+/** Bundles that a function may carry: its handler and the worker scripts beside it. */
+const BUNDLE_FILES = ['index.mjs', PARTITION_WORKER.output];
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const anyContains = (needle: string, outputDir: string, files: string[]) =>
+  files.map((f) => `grep -qs ${shellQuote(needle)} "${outputDir}/${f}"`).join(' || ');
 
 /**
- * A shell step: a bundle that runs the PDF page pool (pool.ts looks for ./worker.mjs beside itself)
- * gets the worker bundled with the same settings, so long PDFs use every vCPU on Lambda too.
+ * A shell step: when one of `files` contains the worker's marker, the worker is bundled with the
+ * same settings as the handler, so the sandbox and the PDF page pool run on Lambda too.
  */
-function pdfPageWorkerStep(inputDir: string, outputDir: string): string {
+function workerBundleStep(worker: WorkerBundle, files: string[], inputDir: string, outputDir: string): string {
   const externals = [...new Set(RUNTIME_RESOLVED_MODULES.map((m) => m.when)), ...LAMBDA_UNAVAILABLE_MODULES].map((m) => `--external:${m}`);
   const args = [
-    join(inputDir, PDF_PAGE_WORKER.source),
+    join(inputDir, worker.source),
     '--bundle',
     '--platform=node',
     '--format=esm',
@@ -166,11 +183,11 @@ function pdfPageWorkerStep(inputDir: string, outputDir: string): string {
     '--minify',
     `--banner:js=${shellQuote(ESM_BANNER)}`,
     ...externals,
-    `--outfile=${join(outputDir, PDF_PAGE_WORKER.output)}`,
+    `--outfile=${join(outputDir, worker.output)}`,
     '--log-level=warning',
   ];
   const esbuild = join(inputDir, 'node_modules', '.bin', 'esbuild');
-  return `if grep -q ${shellQuote(PDF_PAGE_WORKER.marker)} "${outputDir}/index.mjs"; then "${esbuild}" ${args.join(' ')}; fi`;
+  return `if ${anyContains(worker.marker, outputDir, files)}; then "${esbuild}" ${args.join(' ')}; fi`;
 }
 
 /** A shell step: copy a package and its dependencies into the asset when the bundle imports m.when. */
@@ -181,7 +198,7 @@ function copyIfImported(m: RuntimeResolvedModule, inputDir: string, outputDir: s
     return `mkdir -p "${dirname(dest)}" && rm -rf "${dest}" && cp -R "${join(inputDir, 'node_modules', pkg)}" "${dest}"`;
   });
   const prunes = (m.prune ?? []).map((glob) => `rm -rf "${join(outputDir, 'node_modules')}"/${glob}`);
-  return `if grep -q '"${m.when}' "${outputDir}/index.mjs"; then ${[...copies, ...prunes].join(' && ')}; fi`;
+  return `if ${anyContains(`"${m.when}`, outputDir, BUNDLE_FILES)}; then ${[...copies, ...prunes].join(' && ')}; fi`;
 }
 
 /**

@@ -1,7 +1,10 @@
 // Locally, state machine executions live in this process: when the service stops, running jobs stop
 // with it. At the next start every job still SCHEDULED or IN_PROGRESS gets a new execution; node
 // outputs already in S3 are reused, so the job resumes where it was. (On AWS executions outlive
-// any process, and the execution-ended rule handles crashes.)
+// any process, and the execution-ended rule handles crashes.) Stopped (cancelled), completed and
+// failed jobs are never resumed. A resumed job cannot crash-loop: each start of a file's processing
+// is counted before it runs (domain/job-files.ts), and a file that has used up MAX_FILE_ATTEMPTS
+// starts is recorded as failed instead of being run again.
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { SfnOrchestrator } from '../lambdas/adapters/sfn-orchestrator';

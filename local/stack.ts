@@ -25,6 +25,7 @@ import { resetSecretBox } from '../lambdas/adapters/secret-box';
 import { resetServices } from '../lambdas/services';
 import { resetOrchestratorClient } from '../lambdas/adapters/sfn-orchestrator';
 import { resetPublisherClient } from '../lambdas/adapters/eventbridge-publisher';
+import { shutdownPartitionSandbox } from '../lambdas/engine/partition/index';
 import { fileURLToPath } from 'node:url';
 import { dirname } from 'node:path';
 
@@ -66,6 +67,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const stops: (() => Promise<void>)[] = [];
   const endpoints: Record<string, string> = {};
 
+  // the partition sandbox's workers (started on first use) stop with the stack
+  stops.push(shutdownPartitionSandbox);
   try {
     const dynamo = await startDynamo({ dataDir: join(dataDir, 'dynamodb') });
     stops.push(dynamo.stop);

@@ -4,6 +4,7 @@ import { writeFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startLocalStack } from './stack';
 import { installProcessGuards } from './process-guard';
+import { warmPartitionSandbox } from '../lambdas/engine/partition/index';
 
 // The pinned AWS SDK warns that its 2027 releases will need Node 22 (the Lambda runtime already is);
 // locally on Node 20 that warning is noise in the startup log.
@@ -25,6 +26,8 @@ const stack = await startLocalStack({
 // -- from here on a failure inside one request is logged, never the end of the service (a failed
 // -- start above still exits with its error) --
 installProcessGuards();
+// the first document then finds a partition worker ready
+warmPartitionSandbox();
 const endpointsFile = join(dataDir, 'endpoints.json');
 writeFileSync(endpointsFile, JSON.stringify({ url: stack.url, ...stack.endpoints, pid: process.pid }, null, 2));
 say(`${'auth mode'.padEnd(14)}${stack.env.AUTH_MODE}${stack.env.AUTH_MODE === 'keyed' ? ' (create keys with: npm run keys -- create)' : ' (private: no API key needed)'}`);

@@ -26,6 +26,9 @@ export const keys = {
   jobPrefix: 'JOB#',
   jobFailure: (accountId: string, jobId: string, fileId: string) => ({ PK: `ACCT#${accountId}`, SK: `JOBFAIL#${jobId}#${fileId}` }),
   jobFailurePrefix: (jobId: string) => `JOBFAIL#${jobId}#`,
+  /** Per-file progress of a job: node states and processing attempts (domain/job-files.ts). */
+  jobFile: (accountId: string, jobId: string, fileId: string) => ({ PK: `ACCT#${accountId}`, SK: `JOBFILE#${jobId}#${fileId}` }),
+  jobFilePrefix: (jobId: string) => `JOBFILE#${jobId}#`,
   /** Per-account concurrency gate and launch spacing. */
   gate: (accountId: string) => ({ PK: `ACCT#${accountId}`, SK: 'GATE' }),
   /** Notifications of an account, time-ordered (ULID sort ids); read flags are per user. */
@@ -75,6 +78,7 @@ export const ENTITY = {
   job: 'Job',
   workflow: 'Workflow',
   jobFailure: 'JobFailure',
+  jobFile: 'JobFile',
   gate: 'Gate',
   notification: 'Notification',
   inboxNotification: 'InboxNotification',

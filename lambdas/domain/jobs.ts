@@ -15,9 +15,11 @@ import { findTemplate } from './templates';
 import type { UploadedFile } from './uploads';
 import type { ConnectorRuntime } from './connectors';
 import { JobGate } from './job-gate';
+import { crashReason, currentNode, JobFiles, MAX_FILE_ATTEMPTS, nodeStateAttr } from './job-files';
 import type { Element } from '../engine/elements';
 
 export { MAX_RUNNING_JOBS, LAUNCH_SPACING_MS, RECOUNT_AFTER_ATTEMPTS } from './job-gate';
+export { MAX_FILE_ATTEMPTS } from './job-files';
 export const MAX_FILES_PER_JOB = 10;
 
 export type JobStatus = 'SCHEDULED' | 'IN_PROGRESS' | 'COMPLETED' | 'STOPPED' | 'FAILED';
@@ -85,7 +87,6 @@ function fromUploads(uploaded: UploadedFile[]): JobFile[] {
   return uploaded.map((u) => ({ fileId: randomUUID(), filename: u.filename, size: u.size, contentType: u.contentType, blobKey: u.blobKey }));
 }
 export const outputKey = (jobId: string, nodeId: string, fileId: string) => `jobs/${jobId}/${nodeId}/${fileId}.json`;
-const counter = (i: number, what: 'in_progress' | 'success' | 'failure') => `n${i}_${what}`;
 
 function isoDuration(ms: number): string {
   return `PT${(ms / 1000).toFixed(3).replace(/\.?0+$/, '')}S`;
@@ -94,6 +95,8 @@ function isoDuration(ms: number): string {
 export class JobService {
   /** The per-account slot gate and launch spacing. */
   private readonly gate: JobGate;
+  /** Per-file node states and processing attempts. */
+  private readonly fileProgress: JobFiles;
 
   constructor(
     private readonly store: KeyValueStore,
@@ -107,6 +110,7 @@ export class JobService {
     private readonly clock: Clock = systemClock,
   ) {
     this.gate = new JobGate(store, clock);
+    this.fileProgress = new JobFiles(store);
   }
 
   // ---- API side ---------------------------------------------------------------------------
@@ -259,23 +263,11 @@ export class JobService {
     const status = job.status as JobStatus;
     const processing =
       status === 'COMPLETED' ? (failures.length ? 'COMPLETED_WITH_ERRORS' : 'SUCCESS') : status;
+    const stats = await this.fileProgress.stats(p.accountId, jobId, nodes.length, total, TERMINAL.includes(status));
     return {
       id: jobId,
       processing_status: processing,
-      node_stats: nodes.map((n, i) => {
-        const success = Number(job[counter(i, 'success')] ?? 0);
-        const failure = Number(job[counter(i, 'failure')] ?? 0);
-        const inProgress = Math.max(0, Number(job[counter(i, 'in_progress')] ?? 0));
-        return {
-          node_name: n.name,
-          node_type: n.type,
-          node_subtype: n.subtype,
-          ready: Math.max(0, total - success - failure - inProgress),
-          in_progress: inProgress,
-          success,
-          failure,
-        };
-      }),
+      node_stats: nodes.map((n, i) => ({ node_name: n.name, node_type: n.type, node_subtype: n.subtype, ...stats[i]! })),
       message: (job.message as string | undefined) ?? null,
     };
   }
@@ -318,51 +310,74 @@ export class JobService {
     }
   }
 
-  /** Runs the node chain of one file; each node's output is stored, so a retry resumes. */
+  /**
+   * Runs the node chain of one file; each node's output is stored, so a retry resumes. The start of
+   * processing is counted before a node runs (job-files.ts): after MAX_FILE_ATTEMPTS starts that
+   * never finished (crashes), the next one records the file as failed instead of running it again.
+   */
   async processFile(input: StepInput): Promise<{ fileId: string; ok: boolean; error?: string }> {
-    const jobKey = keys.job(input.accountId, input.jobId);
-    const job = await this.store.get(jobKey);
+    const { accountId, jobId } = input;
+    const job = await this.store.get(keys.job(accountId, jobId));
     if (!job || job.status !== 'IN_PROGRESS') return { fileId: input.fileId!, ok: false, error: 'job is no longer running' };
     const file = (job.files as JobFile[]).find((f) => f.fileId === input.fileId);
-    if (!file) throw new Error(`file ${input.fileId} is not part of job ${input.jobId}`);
+    if (!file) throw new Error(`file ${input.fileId} is not part of job ${jobId}`);
     const nodes = job.nodes as JobNode[];
+    const progress = await this.fileProgress.get(accountId, jobId, file.fileId);
+    if (nodes.some((_n, i) => progress?.[nodeStateAttr(i)] === 'failure')) {
+      // already recorded as failed (a resumed job does not run a bad document again)
+      return { fileId: file.fileId, ok: false, error: 'the file failed earlier in this job' };
+    }
     let opened: JobNode[] | undefined;
     let elements: Element[] | undefined;
+    let started = false;
     for (const [i, node] of nodes.entries()) {
-      const key = outputKey(input.jobId, node.id, file.fileId);
+      const key = outputKey(jobId, node.id, file.fileId);
       const stored = await this.blobs.get(key);
       if (stored) {
         elements = JSON.parse(Buffer.from(stored).toString('utf8')) as Element[];
+        // a crash between storing the output and marking it leaves it unmarked: mark it now
+        if (progress?.[nodeStateAttr(i)] !== 'success') await this.fileProgress.mark(accountId, jobId, file.fileId, i, 'success');
         continue;
       }
-      await this.store.update(jobKey, { add: { [counter(i, 'in_progress')]: 1 } });
+      if (!started) {
+        started = true;
+        const attempt = await this.fileProgress.begin(accountId, jobId, file.fileId, i, this.clock.now().toISOString());
+        if (Number(attempt.attempts) > MAX_FILE_ATTEMPTS) {
+          const reason = crashReason(attempt, nodes);
+          await this.recordFailure(accountId, jobId, file, i, reason);
+          return { fileId: file.fileId, ok: false, error: reason };
+        }
+      } else {
+        await this.fileProgress.mark(accountId, jobId, file.fileId, i, 'running');
+      }
       try {
-        const nodeInput = elements === undefined ? { document: await this.readInput(input.accountId, job, file) } : { elements };
+        const nodeInput = elements === undefined ? { document: await this.readInput(accountId, job, file) } : { elements };
         if (!this.runNode) throw new Error('this function cannot run job nodes (no node runner wired)');
         opened ??= await openNodeSecrets(nodes, this.secrets);
         elements = await this.runNode(opened[i]!, nodeInput, () => undefined);
         await this.blobs.put(key, JSON.stringify(elements), 'application/json');
-        await this.store.update(jobKey, { add: { [counter(i, 'in_progress')]: -1, [counter(i, 'success')]: 1 } });
+        await this.fileProgress.mark(accountId, jobId, file.fileId, i, 'success');
       } catch (err) {
-        await this.store.update(jobKey, { add: { [counter(i, 'in_progress')]: -1 } });
         if (err instanceof DomainError && err.status < 500) {
           // The document itself is bad: record it and carry on with the other files.
-          await this.recordFailure(input.accountId, input.jobId, file, i, err.message);
+          await this.recordFailure(accountId, jobId, file, i, err.message);
           return { fileId: file.fileId, ok: false, error: err.message };
         }
+        // retried by the state machine; the reason is kept in case the retries run out by crashing
+        await this.fileProgress.noteError(accountId, jobId, file.fileId, (err as Error)?.message ?? String(err));
         throw err;
       }
     }
     if (job.destinationId && elements) {
       try {
-        await this.connectors.deliver(input.accountId, String(job.destinationId), {
+        await this.connectors.deliver(accountId, String(job.destinationId), {
           sourceId: job.sourceId ? String(job.sourceId) : undefined,
           sourceKey: file.sourceKey ?? file.filename,
           elements,
         });
       } catch (err) {
         if (err instanceof DomainError && err.status < 500) {
-          await this.recordFailure(input.accountId, input.jobId, file, nodes.length - 1, `writing to the destination failed: ${err.message}`);
+          await this.recordFailure(accountId, jobId, file, nodes.length - 1, `writing to the destination failed: ${err.message}`);
           return { fileId: file.fileId, ok: false, error: err.message };
         }
         throw err;
@@ -386,8 +401,8 @@ export class JobService {
     const reason = input.error?.Cause ?? input.error?.Error ?? 'processing failed';
     if (job && file) {
       const nodes = job.nodes as JobNode[];
-      const failedAt = nodes.findIndex((_n, i) => Number(job[counter(i, 'success')] ?? 0) < (job.files as JobFile[]).length);
-      await this.recordFailure(input.accountId, input.jobId, file, Math.max(0, failedAt), reason);
+      const progress = await this.fileProgress.get(input.accountId, input.jobId, file.fileId);
+      await this.recordFailure(input.accountId, input.jobId, file, currentNode(progress, nodes.length), reason);
     }
     return { fileId: input.fileId!, ok: false, error: reason };
   }
@@ -467,7 +482,7 @@ export class JobService {
       document: file.filename,
       error,
     });
-    await this.store.update(keys.job(accountId, jobId), { add: { [counter(nodeIndex, 'failure')]: 1 } });
+    await this.fileProgress.mark(accountId, jobId, file.fileId, nodeIndex, 'failure');
   }
 
   private async emit(type: string, job: StoredItem): Promise<void> {

@@ -1,6 +1,6 @@
 // Runs one job node on one file with the processing engines. Imported only by the job-step
 // handler, so API Lambdas do not bundle the engines.
-import { partition } from '../engine/partition/index';
+import { partition, sandboxSettings } from '../engine/partition/index';
 import { parsePartitionForm } from '../engine/partition/params';
 import { chunkElementsAsync, parseChunkNode } from '../engine/chunking/index';
 import { createEmbedder, embedElements, parseEmbedNode } from '../engine/embedding/index';
@@ -18,7 +18,11 @@ export async function runNode(node: JobNode, input: NodeInputData, warn: (msg: s
     case 'partition': {
       if (!('document' in input)) throw new Error('a partition node needs the input document');
       const parsed = parsePartitionForm(partitionFields(node));
-      const result = await partition(input.document, parsed.options, { gzUncompressedContentType: parsed.gzUncompressedContentType });
+      // in the partition sandbox with the job's time budget (PARTITION_JOB_TIMEOUT_S): a bomb fails this file with a 4xx
+      const result = await partition(input.document, parsed.options, {
+        gzUncompressedContentType: parsed.gzUncompressedContentType,
+        timeoutSeconds: sandboxSettings().jobTimeoutS,
+      });
       result.warnings.forEach(warn);
       return result.elements;
     }

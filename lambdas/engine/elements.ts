@@ -142,3 +142,12 @@ export function makeElement(type: ElementType | string, text: string, metadata: 
   for (const [k, v] of Object.entries(metadata)) if (v !== undefined && v !== null) md[k] = v;
   return { type, element_id: provisionalId(), text, metadata: md };
 }
+
+/**
+ * Appends items one by one. `out.push(...items)` passes every item as an argument and overflows
+ * the stack past ~100,000 items, which a hostile document reaches easily.
+ */
+export function appendAll<T>(out: T[], items: Iterable<T>): T[] {
+  for (const x of items) out.push(x);
+  return out;
+}

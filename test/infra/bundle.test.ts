@@ -2,7 +2,9 @@
 // asset loads as ESM on Node and exports its handler, the AWS SDK is inside the bundle, modules
 // resolved at run time are copied beside the bundles that import them, and two bundles answer a
 // request: the health check, a partition of a small PDF (pdfium's WebAssembly found at run time) and
-// of an image (tesseract's worker, WebAssembly core and traineddata found at run time).
+// of an image (tesseract's worker, WebAssembly core and traineddata found at run time). Partitions
+// run in the bundled sandbox worker (partition-worker.mjs): a document over its memory budget is a
+// 413 and the next document is served by a fresh worker.
 // Takes about half a minute; INFRA_SKIP_BUNDLE=1 skips it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,10 +12,11 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PDF_PAGE_WORKER, RUNTIME_RESOLVED_MODULES } from '../../lib/base-function';
+import { PARTITION_WORKER, PDF_PAGE_WORKER, RUNTIME_RESOLVED_MODULES } from '../../lib/base-function';
 import { Worker } from 'node:worker_threads';
 import { inflateSync } from 'node:zlib';
 import { synthStack } from './synth';
+import { hostileDocument } from '../support/hostile-docs';
 
 const skip = process.env.INFRA_SKIP_BUNDLE === '1' ? 'INFRA_SKIP_BUNDLE=1' : false;
 
@@ -27,8 +30,12 @@ interface Bundled {
 let outdir = '';
 let functions: Bundled[] = [];
 
+/** The sandbox heap for this file's bundled partitions: small enough that the bomb below exceeds it quickly. */
+const HEAP_MB = 192;
+
 before(() => {
   if (skip) return;
+  process.env.PARTITION_MAX_HEAP_MB = String(HEAP_MB);
   outdir = mkdtempSync(join(tmpdir(), 'wps-cdk-'));
   process.env.AUTH_MODE = 'none';
   process.env.SECRETS_KEY_FILE = join(outdir, 'secrets.key');
@@ -55,8 +62,25 @@ const byHandler = (name: string) => {
   return f;
 };
 
+/** The handler bundle and the sandbox worker bundle beside it, as one text. */
+const bundleCode = (f: Bundled) =>
+  ['index.mjs', PARTITION_WORKER.output].map((n) => (existsSync(join(f.dir, n)) ? readFileSync(join(f.dir, n), 'utf8') : '')).join('\n');
+
+test('bundles that partition ship the sandbox worker, which holds the engine', { skip }, () => {
+  const withSandbox = functions.filter((f) => readFileSync(join(f.dir, 'index.mjs'), 'utf8').includes(PARTITION_WORKER.marker));
+  assert.deepEqual(withSandbox.map((f) => f.handler).sort(), ['partition', 'processFile'], 'the sync endpoint and the job file step partition');
+  for (const f of functions) {
+    assert.equal(existsSync(join(f.dir, PARTITION_WORKER.output)), withSandbox.includes(f), `${f.id}: sandbox worker shipped iff the sandbox is bundled`);
+  }
+  for (const f of withSandbox) {
+    // the format readers are in the worker bundle, not loaded by the handler itself
+    assert.doesNotMatch(readFileSync(join(f.dir, 'index.mjs'), 'utf8'), /"@embedpdf\/pdfium"/, `${f.id}: pdfium not imported by the handler bundle`);
+    assert.match(readFileSync(join(f.dir, PARTITION_WORKER.output), 'utf8'), /"@embedpdf\/pdfium"/, `${f.id}: pdfium imported by the worker bundle`);
+  }
+});
+
 test('bundles that run the PDF page pool ship its worker, and the worker starts', { skip }, async () => {
-  const withPool = functions.filter((f) => readFileSync(join(f.dir, 'index.mjs'), 'utf8').includes(PDF_PAGE_WORKER.marker));
+  const withPool = functions.filter((f) => bundleCode(f).includes(PDF_PAGE_WORKER.marker));
   assert.ok(withPool.some((f) => f.handler === 'partition'), 'the partition function runs the pool');
   for (const f of functions) {
     assert.equal(existsSync(join(f.dir, PDF_PAGE_WORKER.output)), withPool.includes(f), `${f.id}: worker shipped iff the pool is bundled`);
@@ -86,7 +110,7 @@ test('every function bundle loads as ESM and exports its handler', { skip }, asy
 
 test('bundles carry the pinned AWS SDK and copy run-time resolved modules only where imported', { skip }, () => {
   for (const f of functions) {
-    const code = readFileSync(join(f.dir, 'index.mjs'), 'utf8');
+    const code = bundleCode(f);
     assert.doesNotMatch(code, /from\s*["']@aws-sdk\//, `${f.id} imports the runtime's SDK`);
     for (const m of RUNTIME_RESOLVED_MODULES) {
       const imported = code.includes(`"${m.when}`) || code.includes(`'${m.when}`);
@@ -178,6 +202,40 @@ test('the partition bundle runs OCR on an uploaded image (tesseract worker, core
   const texts = (JSON.parse(res.body) as { text: string }[]).map((e) => e.text).join(' ');
   assert.match(texts, /LayoutParser/, res.body.slice(0, 500));
   assert.match(texts, /Deep Learning/, res.body.slice(0, 500));
+});
+
+test('the partition bundle runs documents in its sandbox process: over the memory budget is a 413, the next document is served', { skip }, async () => {
+  const fn = (await load(byHandler('partition'))).partition as Handler;
+  const boundary = 'bundle-test-boundary';
+  const upload = (filename: string, type: string, data: Buffer) =>
+    fn(
+      {
+        httpMethod: 'POST',
+        path: '/general/v0/general',
+        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+        body: Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+          data,
+          Buffer.from(`\r\n--${boundary}\r\n`.slice(0, -2) + `--\r\n`),
+        ]).toString('base64'),
+        isBase64Encoded: true,
+      },
+      // the handler's own early timeout must not answer first: a heap filling up spends time in GC
+      { ...ctx, getRemainingTimeInMillis: () => 600_000 },
+    );
+  // 20 MB of CSV: two million cells, several times HEAP_MB of heap (and under every cap)
+  const row = Array.from({ length: 100 }, (_, i) => `${i},"name ${i}",${i * 3}.5,2024-01-01,some words here\n`).join('');
+  const bomb = await upload('heavy.csv', 'text/csv', Buffer.alloc(20 * 1000 * 1000, row));
+  assert.equal(bomb.statusCode, 413, bomb.body.slice(0, 300));
+  assert.match(bomb.body, new RegExp(`heavy\\.csv exceeded the memory budget of ${HEAP_MB} MB`));
+  // a typed error from inside the minified bundle keeps its class (and status) across the process boundary
+  const liar = hostileDocument('docx: 1 KB document.xml declaring 4 GB');
+  const capped = await upload(liar.filename, liar.contentType, liar.data);
+  assert.equal(capped.statusCode, 413, capped.body);
+  assert.match(capped.body, /exceeds the limit of 64 MB/);
+  const next = await upload('hello.pdf', 'application/pdf', tinyPdf('Served after the bomb'));
+  assert.equal(next.statusCode, 200, next.body);
+  assert.match(next.body, /Served after the bomb/);
 });
 
 /** A one-page PDF with one line of Helvetica text and a correct xref table. */

@@ -1,168 +1,18 @@
-// The partition pipeline: detect the file type (content first, extension and caller MIME as hints),
-// unwrap gzip, dispatch (PDF and images here, other formats through FORMAT_PARTITIONERS), then
-// post-process every element: filename/filetype, languages, page offset, page breaks, final ids.
-// Errors are typed (domain/errors.ts): unsupported type → BadRequest, unreadable document →
-// UnprocessableDocument; anything unexpected from a partitioner is wrapped so a corrupt upload is
-// never a 500.
-import { gunzipSync } from 'node:zlib';
-import { BadRequest, DomainError, PayloadTooLarge, UnprocessableDocument } from '../../domain/errors';
-import { assignElementIds, makeElement, type Element } from '../elements';
-import { detectFileType, fileTypeFromMime } from './detect';
-import { FORMAT_PARTITIONERS } from './formats';
-import { partitionImage } from './image';
-import { detectLanguages, iso639_3 } from './languages';
-import { partitionPdf } from './pdf';
-import {
-  DEFAULT_PARTITION_OPTIONS,
-  FILETYPE_MIME,
-  type FileType,
-  type FormatContext,
-  type FormatPartitioner,
-  type PartitionInput,
-  type PartitionOptions,
-  type PartitionResult,
-} from './types';
+// The partition engine's entry point. partition() runs the pipeline (pipeline.ts) in the partition
+// sandbox (sandbox.ts): a worker thread with a memory and time budget, so a document bomb fails that
+// document with a 4xx and never the process. This module loads none of the format readers itself:
+// they load in the sandbox workers (on Lambda they are bundled into partition-worker.mjs).
+import { partitionInSandbox } from './sandbox';
+import type { PartitionExtras, PartitionInput, PartitionOptions, PartitionResult } from './types';
 
 export { detectFileType } from './detect';
 export { elementsToCsv } from './output';
 export { parsePartitionForm } from './params';
+export { MAX_GUNZIP_BYTES } from './limits';
+export { sandboxSettings, shutdownPartitionSandbox, warmPartitionSandbox } from './sandbox';
+export type { PartitionExtras, PartitionInput, PartitionOptions, PartitionResult } from './types';
 
-/** Largest decompressed size of a gzip upload. */
-export const MAX_GUNZIP_BYTES = 200 * 1024 * 1024;
-/** Nesting depth for partitionNested (attachments of attachments...). */
-const MAX_NESTING = 3;
-
-const IMAGE_TYPES = new Set<FileType>(['jpg', 'png', 'tiff', 'bmp', 'heic']);
-
-function partitionerFor(filetype: FileType): FormatPartitioner | undefined {
-  if (filetype === 'pdf') return partitionPdf;
-  if (IMAGE_TYPES.has(filetype)) return partitionImage;
-  return FORMAT_PARTITIONERS[filetype];
-}
-
-function gunzip(data: Uint8Array, limit = MAX_GUNZIP_BYTES): Uint8Array {
-  try {
-    return gunzipSync(data, { maxOutputLength: limit });
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'ERR_BUFFER_TOO_LARGE' || /too large|maxOutputLength/i.test(String((err as Error).message))) {
-      throw new PayloadTooLarge(`Decompressed gzip content exceeds ${limit} bytes.`);
-    }
-    throw new UnprocessableDocument('Invalid or truncated gzip file.');
-  }
-}
-
-function stripGz(filename: string): string {
-  return filename.replace(/\.gz$/i, '');
-}
-
-export interface PartitionExtras {
-  /** For .gz uploads: the MIME type of the compressed content (gz_uncompressed_content_type). */
-  gzUncompressedContentType?: string;
-  /** Internal: nesting depth of partitionNested. */
-  depth?: number;
-  /** Limit on decompressed gzip size (default MAX_GUNZIP_BYTES). */
-  maxDecompressedBytes?: number;
-}
-
-/** Partitions one document into elements (see the file header for the steps). */
-export async function partition(input: PartitionInput, options?: Partial<PartitionOptions>, extras: PartitionExtras = {}): Promise<PartitionResult> {
-  const opts: PartitionOptions = { ...DEFAULT_PARTITION_OPTIONS, ...options };
-  const warnings: string[] = [];
-  let data = input.data;
-  let filename = input.filename || 'unknown';
-  let contentType = input.contentType;
-  if (!data || data.length === 0) throw new BadRequest(`File ${filename} is empty.`);
-
-  let det = detectFileType(data, filename, contentType);
-  if (det.gzip) {
-    data = gunzip(data, extras.maxDecompressedBytes);
-    if (data.length === 0) throw new BadRequest(`File ${filename} is empty after decompression.`);
-    const hint = extras.gzUncompressedContentType;
-    filename = stripGz(filename);
-    contentType = hint ?? (contentType && !/gzip/i.test(contentType) ? contentType : undefined);
-    det = detectFileType(data, filename, contentType);
-    if (det.gzip) throw new UnprocessableDocument('Nested gzip content is not supported.');
-  }
-  // The caller's MIME type decides among text kinds (e.g. text/markdown vs text/plain).
-  const callerType = fileTypeFromMime(contentType);
-  let filetype = det.filetype;
-  if (filetype && callerType && filetype !== callerType && isTextKind(filetype) && isTextKind(callerType)) filetype = callerType;
-  if (!filetype) throw new BadRequest(`File type ${det.mime} is not supported.`);
-  const partitioner = partitionerFor(filetype);
-  if (!partitioner) throw new BadRequest(`File type ${FILETYPE_MIME[filetype]} is not supported.`);
-
-  const depth = extras.depth ?? 0;
-  const ctx: FormatContext = {
-    filename,
-    filetype,
-    options: opts,
-    warn: (m) => warnings.push(m),
-    partitionNested: async (nested) => {
-      if (depth + 1 > MAX_NESTING) throw new UnprocessableDocument('Documents are nested too deeply.');
-      const r = await partition(nested, opts, { depth: depth + 1 });
-      warnings.push(...r.warnings.map((w) => `${nested.filename}: ${w}`));
-      return r.elements;
-    },
-  };
-
-  let elements: Element[];
-  try {
-    elements = await partitioner(data, ctx);
-  } catch (err) {
-    if (err instanceof DomainError) throw err;
-    const msg = (err as Error)?.message ?? String(err);
-    throw new UnprocessableDocument(`Could not read ${FILETYPE_MIME[filetype]} file ${filename}: ${msg}`);
-  }
-  return { elements: postProcess(elements, filename, filetype, opts), warnings, filetype };
-}
-
-function isTextKind(t: FileType): boolean {
-  return ['txt', 'md', 'rst', 'org', 'csv', 'tsv', 'html', 'xml', 'json', 'eml'].includes(t);
-}
-
-/** Metadata, languages, page numbers, page breaks and ids, in that order. */
-export function postProcess(elements: Element[], filename: string, filetype: FileType, opts: PartitionOptions): Element[] {
-  const mime = FILETYPE_MIME[filetype];
-  const baseName = filename.split(/[\\/]/).pop() || filename;
-  const requested = opts.languages.filter((l) => l && l !== 'auto').map(iso639_3);
-  let docLanguages: string[] | undefined;
-  if (requested.length) docLanguages = requested;
-  else {
-    const sample: string[] = [];
-    let n = 0;
-    for (const el of elements) {
-      if (!el.text) continue;
-      sample.push(el.text);
-      n += el.text.length;
-      if (n > 20_000) break;
-    }
-    docLanguages = detectLanguages(sample.join('\n'));
-  }
-  const offset = (opts.startingPageNumber ?? 1) - 1;
-  for (const el of elements) {
-    const md = el.metadata;
-    md.filename ??= baseName;
-    md.filetype ??= mime;
-    if (!md.languages?.length && docLanguages) md.languages = docLanguages;
-    if (typeof md.page_number === 'number' && offset) md.page_number += offset;
-    if (md.page_number === undefined && offset) md.page_number = offset + 1;
-  }
-  let out = elements;
-  if (opts.includePageBreaks) out = withPageBreaks(elements, baseName, mime);
-  return assignElementIds(out, opts.uniqueElementIds);
-}
-
-function withPageBreaks(elements: Element[], filename: string, filetype: string): Element[] {
-  const out: Element[] = [];
-  let prev: number | undefined;
-  for (const el of elements) {
-    const p = el.metadata.page_number;
-    if (prev !== undefined && p !== undefined && p !== prev && el.type !== 'PageBreak') {
-      out.push(makeElement('PageBreak', '', { filename, filetype, page_number: prev }));
-    }
-    if (p !== undefined) prev = p;
-    out.push(el);
-  }
-  return out;
+/** Partitions one document in a sandbox worker. Used by the sync endpoint and the job's partition node. */
+export function partition(input: PartitionInput, options?: Partial<PartitionOptions>, extras: PartitionExtras = {}): Promise<PartitionResult> {
+  return partitionInSandbox(input, options, extras);
 }

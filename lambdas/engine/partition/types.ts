@@ -114,6 +114,17 @@ export interface FormatContext {
  */
 export type FormatPartitioner = (data: Uint8Array, ctx: FormatContext) => Promise<Element[]>;
 
+export interface PartitionExtras {
+  /** For .gz uploads: the MIME type of the compressed content (gz_uncompressed_content_type). */
+  gzUncompressedContentType?: string;
+  /** Internal: nesting depth of partitionNested. */
+  depth?: number;
+  /** Limit on decompressed gzip size (default MAX_GUNZIP_BYTES). */
+  maxDecompressedBytes?: number;
+  /** Time budget of this document in the sandbox (default PARTITION_TIMEOUT_S; job nodes pass PARTITION_JOB_TIMEOUT_S). */
+  timeoutSeconds?: number;
+}
+
 export interface PartitionResult {
   elements: Element[];
   warnings: string[];

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../lambdas/domain/errors';
-import { partition } from '../../../lambdas/engine/partition/index';
+import { partitionDocument as partition } from '../../../lambdas/engine/partition/pipeline';
 import { imageSize, MAX_IMAGE_PIXELS } from '../../../lambdas/engine/partition/image/header';
 import { grayToPng } from '../../../lambdas/engine/partition/image/bitmap';
 import { shutdownOcr } from '../../../lambdas/engine/partition/ocr/tesseract';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../lambdas/domain/errors';
-import { partition } from '../../../lambdas/engine/partition/index';
+import { partitionDocument as partition } from '../../../lambdas/engine/partition/pipeline';
 import { shutdownOcr } from '../../../lambdas/engine/partition/ocr/tesseract';
 import { shutdownPagePool } from '../../../lambdas/engine/partition/pdf/pool';
 

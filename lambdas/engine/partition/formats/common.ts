@@ -1,10 +1,10 @@
 // Helpers shared by the format partitioners: text decoding, bounded zip reading, XML/HTML DOM access,
 // table HTML rendering and heading-based hierarchy.
-import { unzipSync } from 'fflate';
 import iconv from 'iconv-lite';
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Document, Element as DomElement } from 'domhandler';
-import { UnprocessableDocument, BadRequest } from '../../../domain/errors';
+import { BadRequest, DomainError, UnprocessableDocument } from '../../../domain/errors';
+import { capExceeded, MAX_XML_DEPTH, MAX_XML_NODES } from '../limits';
 import type { Element } from '../../elements';
 
 // ---------- text decoding ----------
@@ -47,54 +47,7 @@ export function decodeWith(data: Uint8Array, enc: string): string {
 
 // ---------- zip ----------
 
-export const ZIP_LIMITS = { maxTotalBytes: 200 * 1024 * 1024, maxEntries: 10_000 };
-
-/**
- * Reads the members of a zip archive that `want` selects. The declared uncompressed sizes are capped
- * (total and entry count); fflate inflates into buffers of the declared size, so a member that lies
- * about its size cannot expand beyond it.
- */
-export function readZip(
-  data: Uint8Array,
-  kind: string,
-  want: (name: string) => boolean = () => true,
-  limits = ZIP_LIMITS,
-): Map<string, Uint8Array> {
-  const ole = data.length >= 8 && [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1].every((b, i) => data[i] === b);
-  if (ole) {
-    // password-protected Office files are OLE containers holding an EncryptedPackage
-    throw new UnprocessableDocument(`${kind}: the file is encrypted (password-protected) or a legacy binary Office file`);
-  }
-  if (data.length < 22 || data[0] !== 0x50 || data[1] !== 0x4b) {
-    throw new UnprocessableDocument(`${kind}: not a valid ZIP container`);
-  }
-  let total = 0;
-  let entries = 0;
-  let tooBig: string | undefined;
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(data, {
-      filter: (f) => {
-        entries++;
-        if (entries > limits.maxEntries) {
-          tooBig = `more than ${limits.maxEntries} entries`;
-          throw new Error(tooBig);
-        }
-        if (!want(f.name)) return false;
-        total += f.originalSize;
-        if (total > limits.maxTotalBytes) {
-          tooBig = `uncompressed size exceeds ${Math.round(limits.maxTotalBytes / 1048576)} MB`;
-          throw new Error(tooBig);
-        }
-        return true;
-      },
-    });
-  } catch (err) {
-    if (tooBig) throw new UnprocessableDocument(`${kind}: archive rejected (${tooBig})`);
-    throw new UnprocessableDocument(`${kind}: corrupt or truncated ZIP container (${(err as Error).message})`);
-  }
-  return new Map(Object.entries(files));
-}
+export { readZip, ZIP_LIMITS, type ZipLimits } from './zip';
 
 export function zipText(files: Map<string, Uint8Array>, name: string): string | undefined {
   const d = files.get(name);
@@ -121,32 +74,32 @@ function decodeXmlEntities(s: string): string {
 const TAG_RE = /<(\/?)([^\s\/>]+)((?:\s+[^\s=\/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
 const ATTR_RE = /([^\s=\/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
+/** What scanXml reports, in document order. */
+export interface XmlSink {
+  open(name: string, attribs: Record<string, string>, selfClosing: boolean): void;
+  close(name: string): void;
+  /** Character data, entities decoded (CDATA as is); may come in several pieces. */
+  text(data: string): void;
+}
+
 /**
- * A small, fast XML reader (about 3x faster than building a domhandler DOM on multi-megabyte
- * WordprocessingML) producing the subset of the domhandler node shape this module's helpers use:
- * tags ({type:'tag', name, attribs, children}) and text ({type:'text', data}). Comments, processing
- * instructions and doctypes are skipped; CDATA becomes text; malformed markup is kept as text.
+ * A small, fast XML tokenizer (the base of parseXml, and used directly to stream large parts such as
+ * spreadsheet sheets without building a tree). Comments, processing instructions and doctypes are
+ * skipped (so no DTD entity is ever expanded); CDATA becomes text; malformed markup is kept as text.
+ * Nesting depth and the number of tags are capped (limits.ts) as they are read.
  */
-export function parseXml(xml: string): Document {
-  type Node = { type: string; name?: string; attribs?: Record<string, string>; children?: Node[]; data?: string };
-  const root: Node = { type: 'root', children: [] };
-  const stack: Node[] = [root];
-  const addText = (data: string): void => {
-    if (!data) return;
-    const kids = stack[stack.length - 1]!.children!;
-    const last = kids[kids.length - 1];
-    if (last && last.type === 'text') last.data += data;
-    else kids.push({ type: 'text', data });
-  };
+export function scanXml(xml: string, sink: XmlSink): void {
   const n = xml.length;
   let i = 0;
+  let depth = 0;
+  let nodes = 0;
   while (i < n) {
     const lt = xml.indexOf('<', i);
     if (lt < 0) {
-      addText(decodeXmlEntities(xml.slice(i)));
+      sink.text(decodeXmlEntities(xml.slice(i)));
       break;
     }
-    if (lt > i) addText(decodeXmlEntities(xml.slice(i, lt)));
+    if (lt > i) sink.text(decodeXmlEntities(xml.slice(i, lt)));
     const c1 = xml.charCodeAt(lt + 1);
     if (c1 === 33 /* ! */) {
       if (xml.startsWith('<!--', lt)) {
@@ -154,7 +107,7 @@ export function parseXml(xml: string): Document {
         i = e < 0 ? n : e + 3;
       } else if (xml.startsWith('<![CDATA[', lt)) {
         const e = xml.indexOf(']]>', lt + 9);
-        addText(xml.slice(lt + 9, e < 0 ? n : e));
+        sink.text(xml.slice(lt + 9, e < 0 ? n : e));
         i = e < 0 ? n : e + 3;
       } else {
         const e = xml.indexOf('>', lt + 2);
@@ -168,19 +121,59 @@ export function parseXml(xml: string): Document {
       continue;
     }
     if (xml.indexOf('>', lt) < 0) {
-      addText(decodeXmlEntities(xml.slice(lt)));
+      sink.text(decodeXmlEntities(xml.slice(lt)));
       break;
     }
     TAG_RE.lastIndex = lt;
     const m = TAG_RE.exec(xml);
     if (!m) {
-      addText('<');
+      sink.text('<');
       i = lt + 1;
       continue;
     }
     i = lt + m[0].length;
     const name = m[2]!;
     if (m[1]) {
+      if (depth > 0) depth--;
+      sink.close(name);
+      continue;
+    }
+    if (++nodes > MAX_XML_NODES) throw capExceeded('XML: the number of elements', MAX_XML_NODES);
+    const attribs: Record<string, string> = {};
+    if (m[3]) {
+      ATTR_RE.lastIndex = 0;
+      let a: RegExpExecArray | null;
+      while ((a = ATTR_RE.exec(m[3])) !== null) attribs[a[1]!] = decodeXmlEntities(a[2] ?? a[3] ?? '');
+    }
+    const selfClosing = Boolean(m[4]);
+    if (!selfClosing && ++depth > MAX_XML_DEPTH) throw capExceeded('XML: element nesting', MAX_XML_DEPTH, 'levels');
+    sink.open(name, attribs, selfClosing);
+  }
+}
+
+/**
+ * The XML as a tree of the subset of the domhandler node shape this module's helpers use (about 3x
+ * faster than building a domhandler DOM on multi-megabyte WordprocessingML): tags ({type:'tag', name,
+ * attribs, children}) and text ({type:'text', data}).
+ */
+export function parseXml(xml: string): Document {
+  type Node = { type: string; name?: string; attribs?: Record<string, string>; children?: Node[]; data?: string };
+  const root: Node = { type: 'root', children: [] };
+  const stack: Node[] = [root];
+  scanXml(xml, {
+    text(data) {
+      if (!data) return;
+      const kids = stack[stack.length - 1]!.children!;
+      const last = kids[kids.length - 1];
+      if (last && last.type === 'text') last.data += data;
+      else kids.push({ type: 'text', data });
+    },
+    open(name, attribs, selfClosing) {
+      const el: Node = { type: 'tag', name, attribs, children: [] };
+      stack[stack.length - 1]!.children!.push(el);
+      if (!selfClosing) stack.push(el);
+    },
+    close(name) {
       // close the nearest open element of that name (tolerates unbalanced markup)
       for (let k = stack.length - 1; k > 0; k--) {
         if (stack[k]!.name === name) {
@@ -188,18 +181,8 @@ export function parseXml(xml: string): Document {
           break;
         }
       }
-      continue;
-    }
-    const attribs: Record<string, string> = {};
-    if (m[3]) {
-      ATTR_RE.lastIndex = 0;
-      let a: RegExpExecArray | null;
-      while ((a = ATTR_RE.exec(m[3])) !== null) attribs[a[1]!] = decodeXmlEntities(a[2] ?? a[3] ?? '');
-    }
-    const el: Node = { type: 'tag', name, attribs, children: [] };
-    stack[stack.length - 1]!.children!.push(el);
-    if (!m[4]) stack.push(el);
-  }
+    },
+  });
   return root as unknown as Document;
 }
 
@@ -317,7 +300,8 @@ export function assignHeadingParents(elements: Element[]): Element[] {
 }
 
 export function corrupt(kind: string, err: unknown): never {
-  if (err instanceof UnprocessableDocument || err instanceof BadRequest) throw err;
+  // typed errors (a cap's 413 included) keep their status
+  if (err instanceof DomainError) throw err;
   const msg = err instanceof Error ? err.message : String(err);
   throw new UnprocessableDocument(`${kind}: cannot read the document (${msg})`);
 }

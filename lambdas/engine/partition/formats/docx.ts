@@ -4,7 +4,7 @@
 // EmailAddress, else UncategorizedText); tables become Table with text_as_html; each section's
 // headers are emitted before and footers after its content (header_footer_type primary / first_page /
 // even_page); page_number counts explicit and rendered page breaks when the document has any.
-import { makeElement, type Element, type ElementMetadata } from '../../elements';
+import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import { isEmailAddress, isPossibleNarrativeText, isUsCityStateZip, stripBullet, isBulletedText } from '../classify';
 import {
@@ -345,11 +345,11 @@ class DocxReader {
             if (n === 'p') {
               const para = this.paragraph(c);
               parts.push(para.text.trim());
-              emph.push(...para.emph.map((e) => ({ text: e.text.trim(), tag: e.tag })));
+              appendAll(emph, para.emph.map((e) => ({ text: e.text.trim(), tag: e.tag })));
             } else if (n === 'tbl') {
               const nested = this.tableGrid(c);
-              parts.push(...nested.texts);
-              emph.push(...nested.emph);
+              appendAll(parts, nested.texts);
+              appendAll(emph, nested.emph);
             }
           }
           text = parts.filter(Boolean).join('\n');
@@ -386,7 +386,7 @@ function cellsOf(tr: DomElement): DomElement[] {
     if (n === 'tc') out.push(c);
     else if (n === 'sdt') {
       const content = firstChild(c, 'sdtContent');
-      if (content) out.push(...childElements(content, 'tc'));
+      if (content) appendAll(out, childElements(content, 'tc'));
     }
   }
   return out;
@@ -400,7 +400,7 @@ function countBreaks(el: DomElement): number {
     if (!isTag(c)) continue;
     const name = localName(c);
     if (name === 'lastRenderedPageBreak' || (name === 'br' && attr(c, 'type') === 'page')) n++;
-    stack.push(...c.children);
+    appendAll(stack, c.children);
   }
   return n;
 }
@@ -408,7 +408,7 @@ function countBreaks(el: DomElement): number {
 function parseXmlAll(xml: string, name: string): DomElement[] {
   const doc = parseXml(xml);
   const out: DomElement[] = [];
-  for (const c of doc.children) if (isTag(c)) out.push(...parseXmlAllIn(c, name));
+  for (const c of doc.children) if (isTag(c)) appendAll(out, parseXmlAllIn(c, name));
   return out;
 }
 

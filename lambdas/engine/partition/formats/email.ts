@@ -7,9 +7,10 @@
 import { simpleParser, type AddressObject } from 'mailparser';
 import MsgReaderModule from '@kenjiuno/msgreader';
 import { decompressRTF } from '@kenjiuno/decompressrtf';
-import { type Element, type ElementMetadata } from '../../elements';
+import { appendAll, type Element, type ElementMetadata } from '../../elements';
 import type { FormatContext, FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../domain/errors';
+import { capExceeded, MAX_EMAIL_ATTACHMENTS } from '../limits';
 import { detectAndDecode } from './common';
 import { htmlToElements } from './html';
 import { textToElements } from './text';
@@ -28,12 +29,13 @@ function withMetadata(elements: Element[], md: ElementMetadata): Element[] {
 
 async function attachmentElements(attachments: Attachment[], ctx: FormatContext): Promise<Element[]> {
   if (!ctx.options.processAttachments) return [];
+  if (attachments.length > MAX_EMAIL_ATTACHMENTS) throw capExceeded(`The message's attachment count (${attachments.length})`, MAX_EMAIL_ATTACHMENTS, 'attachments');
   const out: Element[] = [];
   for (const att of attachments) {
     try {
       const els = await ctx.partitionNested({ data: att.data, filename: att.filename, contentType: att.contentType });
       for (const el of els) el.metadata.attached_to_filename = ctx.filename;
-      out.push(...els);
+      appendAll(out, els);
     } catch (err) {
       ctx.warn(`attachment ${att.filename} was not partitioned: ${(err as Error).message}`);
     }

@@ -6,6 +6,7 @@ import type { FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../domain/errors';
 import { attr, childElements, corrupt, descendants, detectAndDecode, firstChild, parseXml, readZip, zipText } from './common';
 import { htmlToElements } from './html';
+import { appendAll } from '../../elements';
 
 export const partitionEpub: FormatPartitioner = async (data, ctx) => {
   const files = readZip(data, 'epub', (n) => !/\.(jpe?g|png|gif|svg|ttf|otf|woff2?|mp3|mp4|css)$/i.test(n));
@@ -34,7 +35,7 @@ export const partitionEpub: FormatPartitioner = async (data, ctx) => {
       const path = posix.normalize(posix.join(base, decodeURIComponent(item.href)));
       const bytes = files.get(path);
       if (!bytes) continue;
-      out.push(...htmlToElements(detectAndDecode(bytes), { shortText: 'title', languages: ctx.options.languages }));
+      appendAll(out, htmlToElements(detectAndDecode(bytes), { shortText: 'title', languages: ctx.options.languages }));
     }
     return out;
   } catch (err) {

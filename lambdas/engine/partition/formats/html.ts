@@ -14,6 +14,7 @@ import {
 } from './common';
 import { BadRequest } from '../../../domain/errors';
 import { textToElements } from './text';
+import { capExceeded, MAX_HTML_NESTING, MAX_XML_NODES } from '../limits';
 
 const DROP = new Set([
   'script', 'style', 'nav', 'head', 'noscript', 'template', 'svg', 'iframe', 'object', 'embed', 'canvas',
@@ -267,6 +268,7 @@ export function htmlDomToElements(doc: Document | DomElement, opts: HtmlOptions 
 }
 
 export function htmlToElements(html: string, opts: HtmlOptions = {}): Element[] {
+  if (tagCount(html, MAX_XML_NODES) > MAX_XML_NODES) throw capExceeded('HTML: the number of elements', MAX_XML_NODES);
   if (nestingDepth(html, MAX_HTML_NESTING) > MAX_HTML_NESTING) {
     opts.warn?.(`HTML nesting deeper than ${MAX_HTML_NESTING} levels: read as plain text`);
     return textToElements(htmlToPlainText(html), opts.languages);
@@ -299,6 +301,16 @@ const FLAT_TAGS = new Set([
   'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
   'p', 'li', 'td', 'th', 'tr', 'option', 'dt', 'dd',
 ]);
+/** Start tags (approximately: "<" followed by a letter), counting stops past `limit`; one linear pass. */
+export function tagCount(html: string, limit: number): number {
+  let n = 0;
+  for (let i = html.indexOf('<'); i >= 0 && n <= limit; i = html.indexOf('<', i + 1)) {
+    const c = html.charCodeAt(i + 1) | 0x20;
+    if (c >= 97 && c <= 122) n++;
+  }
+  return n;
+}
+
 /** Deepest element nesting, approximately (stops counting past `limit`); one linear pass. */
 export function nestingDepth(html: string, limit: number): number {
   const nameRe = /^(\/?)([a-zA-Z][\w:-]*)/;
@@ -343,8 +355,7 @@ export function htmlToPlainText(html: string): string {
     });
 }
 
-/** Deeper nesting than this is read as plain text (DOM building and walking grow too costly). */
-export const MAX_HTML_NESTING = 2000;
+export { MAX_HTML_NESTING };
 
 export const partitionHtml: FormatPartitioner = async (data, ctx) => {
   const html = decodeHtml(data, ctx.options.encoding);

@@ -56,7 +56,7 @@ export function orgToHtml(src: string): string {
       while (i < lines.length && !/^\s*#\+end_/i.test(lines[i]!)) body.push(lines[i++]!);
       i++;
       while (body.length && !body[0]!.trim()) body.shift();
-      const d = Math.min(...body.filter((l) => l.trim()).map(indentOf));
+      const d = body.reduce((m, l) => (l.trim() ? Math.min(m, indentOf(l)) : m), Infinity);
       const text = body.map((l) => l.slice(Number.isFinite(d) ? d : 0)).join('\n');
       if (kind === 'src' || kind === 'example') out.push(`<pre><code>${escapeHtml(text)}</code></pre>`);
       else if (kind === 'quote') out.push(`<blockquote><p>${inline(text)}</p></blockquote>`);

@@ -4,7 +4,7 @@
 // with category_depth = level, other paragraphs typed by the text heuristics; tables become Table;
 // speaker notes are appended per slide when includeSlideNotes is set.
 import { posix } from 'node:path';
-import { makeElement, type Element, type ElementMetadata } from '../../elements';
+import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import { isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleTitle, stripBullet } from '../classify';
 import { UnprocessableDocument } from '../../../domain/errors';
@@ -280,9 +280,9 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
       }
       if (ctx.options.includeSlideNotes) {
         const notes = [...rels.values()].find((t) => /notesSlides\/notesSlide\d+\.xml$/.test(t));
-        if (notes) slideEls.push(...notesElements(files, notes, md, ctx.options.languages));
+        if (notes) appendAll(slideEls, notesElements(files, notes, md, ctx.options.languages));
       }
-      out.push(...assignHeadingParents(slideEls));
+      appendAll(out, assignHeadingParents(slideEls));
     });
     return out;
   } catch (err) {

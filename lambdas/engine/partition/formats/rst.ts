@@ -86,7 +86,7 @@ export function rstToHtml(src: string): string {
     while (i < lines.length && (lines[i]!.trim() === '' || indentOf(lines[i]!) > minIndent)) block.push(lines[i++]!);
     while (block.length && block[block.length - 1]!.trim() === '') block.pop();
     while (block.length && block[0]!.trim() === '') block.shift();
-    const d = Math.min(...block.filter((l) => l.trim()).map(indentOf));
+    const d = block.reduce((m, l) => (l.trim() ? Math.min(m, indentOf(l)) : m), Infinity);
     return block.map((l) => l.slice(Number.isFinite(d) ? d : 0));
   };
   let listOpen: 'ul' | 'ol' | null = null;

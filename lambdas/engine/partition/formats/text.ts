@@ -4,6 +4,7 @@ import { makeElement, type Element } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import { classifyText, isBulletedText, stripBullet } from '../classify';
 import { decodeText } from './common';
+import { capExceeded, MAX_ELEMENTS } from '../limits';
 
 /**
  * Paragraph grouping as the library's auto_paragraph_grouper: with few blank lines every line is a
@@ -31,7 +32,7 @@ export function groupParagraphs(text: string): string[] {
       }
       if (cur.length) out.push(cur.join(' '));
     } else if (paraLines.every((l) => l.split(' ').length < 5)) {
-      out.push(...paraLines);
+      for (const l of paraLines) out.push(l);
     } else {
       out.push(paraLines.join(' '));
     }
@@ -41,7 +42,10 @@ export function groupParagraphs(text: string): string[] {
 
 export function textToElements(text: string, languages?: string[]): Element[] {
   const out: Element[] = [];
-  for (const para of groupParagraphs(text)) {
+  const paragraphs = groupParagraphs(text);
+  // refused before an element is made for each (a paragraph string is far smaller than an element)
+  if (paragraphs.length > MAX_ELEMENTS) throw capExceeded(`The text's paragraph count (${paragraphs.length})`, MAX_ELEMENTS, 'elements');
+  for (const para of paragraphs) {
     if (isBulletedText(para)) {
       const t = stripBullet(para);
       if (t) out.push(makeElement('ListItem', t));

@@ -1,10 +1,14 @@
-// A small SpreadsheetML (.xlsx) cell reader on fflate + the module's XML reader, so untrusted
-// workbooks are not handed to SheetJS 0.18 (the last npm release, with known advisories for crafted
-// files). Values are rendered as the open-source library's pandas-based reader shows them: numbers
-// unformatted (shortest round-trip), dates as "YYYY-MM-DD HH:MM:SS", booleans True/False, errors as text.
+// A small SpreadsheetML (.xlsx) cell reader on the bounded zip reader + the module's XML tokenizer, so
+// untrusted workbooks are not handed to SheetJS 0.18 (the last npm release, with known advisories for
+// crafted files). Sheets and shared strings are streamed through scanXml (no tree: a sheet part is
+// tens of bytes per cell, a tree node hundreds) and cells are counted against MAX_WORKBOOK_CELLS as
+// they are read. Values are rendered as the open-source library's pandas-based reader shows them:
+// numbers unformatted (shortest round-trip), dates as "YYYY-MM-DD HH:MM:SS", booleans True/False,
+// errors as text.
 import { posix } from 'node:path';
 import { UnprocessableDocument } from '../../../domain/errors';
-import { attr, childElements, descendants, firstChild, isTag, localName, parseXml, readZip, textContent, zipText, type DomElement } from './common';
+import { capExceeded, MAX_WORKBOOK_CELLS } from '../limits';
+import { childElements, descendants, firstChild, parseXml, readZip, scanXml, zipText } from './common';
 
 export interface SheetCell {
   r: number;
@@ -15,8 +19,6 @@ export interface SheetData {
   name: string;
   cells: SheetCell[];
 }
-
-const MAX_CELLS_PER_SHEET = 5_000_000;
 
 function colIndex(letters: string): number {
   let n = 0;
@@ -43,24 +45,36 @@ function excelDate(serial: number, date1904: boolean): string {
   return d.toISOString().replace('T', ' ').slice(0, 19);
 }
 
+const local = (name: string): string => name.slice(name.indexOf(':') + 1);
+
+/** The shared string table, streamed: the text of each <si>'s <t> runs (phonetic guides skipped). */
 function sharedStrings(xml: string | undefined): string[] {
   if (!xml) return [];
   const out: string[] = [];
-  const root = firstChild(parseXml(xml), 'sst');
-  for (const si of root ? childElements(root, 'si') : []) {
-    let s = '';
-    const walk = (el: DomElement): void => {
-      for (const c of el.children) {
-        if (!isTag(c)) continue;
-        const n = localName(c);
-        if (n === 'rPh' || n === 'phoneticPr') continue; // phonetic guides are not cell text
-        if (n === 't') s += textContent(c);
-        else walk(c);
-      }
-    };
-    walk(si);
-    out.push(s);
-  }
+  let cur: string | undefined;
+  let inT = 0;
+  let inPhonetic = 0;
+  scanXml(xml, {
+    open(name, _a, selfClosing) {
+      if (selfClosing) return;
+      const n = local(name);
+      if (n === 'si') cur = '';
+      else if (n === 't') inT++;
+      else if (n === 'rPh' || n === 'phoneticPr') inPhonetic++;
+    },
+    close(name) {
+      const n = local(name);
+      if (n === 'si' && cur !== undefined) {
+        out.push(cur);
+        cur = undefined;
+        if (out.length > MAX_WORKBOOK_CELLS) throw capExceeded('xlsx: the shared string table', MAX_WORKBOOK_CELLS, 'strings');
+      } else if (n === 't') inT = Math.max(0, inT - 1);
+      else if (n === 'rPh' || n === 'phoneticPr') inPhonetic = Math.max(0, inPhonetic - 1);
+    },
+    text(data) {
+      if (cur !== undefined && inT && !inPhonetic) cur += data;
+    },
+  });
   return out;
 }
 
@@ -102,43 +116,77 @@ export function readXlsx(data: Uint8Array): SheetData[] {
   const dates = dateStyles(zipText(files, 'xl/styles.xml'));
   const sheetsEl = wbRoot ? firstChild(wbRoot, 'sheets') : undefined;
   const out: SheetData[] = [];
+  let counted = 0;
   for (const sheet of sheetsEl ? childElements(sheetsEl, 'sheet') : []) {
     const name = sheet.attribs['name'] ?? `Sheet${out.length + 1}`;
     const rid = Object.entries(sheet.attribs).find(([k]) => k.endsWith(':id'))?.[1];
     const path = rid ? rels.get(rid) : undefined;
     const xml = path ? zipText(files, path) : undefined;
     const cells: SheetCell[] = [];
-    if (xml) {
-      const root = firstChild(parseXml(xml), 'worksheet');
-      const sheetData = root ? firstChild(root, 'sheetData') : undefined;
-      let rowIdx = -1;
-      for (const row of sheetData ? childElements(sheetData, 'row') : []) {
-        rowIdx = row.attribs['r'] ? Number(row.attribs['r']) - 1 : rowIdx + 1;
-        let colIdx = -1;
-        for (const c of childElements(row, 'c')) {
-          const ref = /^([A-Z]+)(\d+)$/.exec(c.attribs['r'] ?? '');
-          colIdx = ref ? colIndex(ref[1]!) : colIdx + 1;
-          const t = c.attribs['t'] ?? 'n';
-          const vEl = firstChild(c, 'v');
-          const raw = vEl ? textContent(vEl) : '';
-          let v: string;
-          if (t === 's') v = strings[Number(raw)] ?? '';
-          else if (t === 'inlineStr') v = textContent(firstChild(c, 'is') ?? c);
-          else if (t === 'b') v = raw === '1' ? 'True' : raw === '0' ? 'False' : raw;
-          else if (t === 'str' || t === 'e' || t === 'd') v = raw;
-          else if (raw === '') v = '';
-          else {
-            const style = Number(attr(c, 's') ?? 0);
-            v = dates[style] ? excelDate(Number(raw), date1904) : renderNumber(raw);
-          }
-          v = v.replace(/\s+/g, ' ').trim();
-          if (!v) continue;
-          if (cells.length >= MAX_CELLS_PER_SHEET) throw new UnprocessableDocument(`sheet "${name}" has too many cells`);
-          cells.push({ r: rowIdx, c: colIdx, v });
-        }
-      }
-    }
+    if (xml) readSheetCells(xml, name, { strings, dates, date1904, limit: MAX_WORKBOOK_CELLS - counted }, cells);
+    counted += cells.length;
     out.push({ name, cells });
   }
   return out;
+}
+
+interface SheetContext {
+  strings: string[];
+  dates: boolean[];
+  date1904: boolean;
+  /** Cells this sheet may still add to the workbook. */
+  limit: number;
+}
+
+/** The non-empty cells of one sheet part, streamed (rows and cells without r= follow the previous one). */
+function readSheetCells(xml: string, sheetName: string, sc: SheetContext, cells: SheetCell[]): void {
+  let rowIdx = -1;
+  let colIdx = -1;
+  let cell: { t: string; s: number } | undefined;
+  let value = '';
+  let inline = '';
+  let inV = 0;
+  let inIs = 0;
+  scanXml(xml, {
+    open(name, a, selfClosing) {
+      const n = local(name);
+      if (n === 'row') {
+        rowIdx = a['r'] ? Number(a['r']) - 1 : rowIdx + 1;
+        colIdx = -1;
+      } else if (n === 'c') {
+        const ref = /^([A-Z]+)(\d+)$/.exec(a['r'] ?? '');
+        colIdx = ref ? colIndex(ref[1]!) : colIdx + 1;
+        cell = selfClosing ? undefined : { t: a['t'] ?? 'n', s: Number(a['s'] ?? 0) };
+        value = '';
+        inline = '';
+      } else if (!selfClosing && n === 'v') inV++;
+      else if (!selfClosing && n === 'is') inIs++;
+    },
+    close(name) {
+      const n = local(name);
+      if (n === 'v') inV = Math.max(0, inV - 1);
+      else if (n === 'is') inIs = Math.max(0, inIs - 1);
+      else if (n === 'c' && cell) {
+        const v = cellValue(cell.t, cell.s, value, inline, sc).replace(/\s+/g, ' ').trim();
+        cell = undefined;
+        if (!v) return;
+        if (cells.length >= sc.limit) throw capExceeded(`xlsx: the workbook's cells (sheet "${sheetName}")`, MAX_WORKBOOK_CELLS, 'cells');
+        cells.push({ r: rowIdx, c: colIdx, v });
+      }
+    },
+    text(data) {
+      if (!cell) return;
+      if (inIs) inline += data;
+      else if (inV) value += data;
+    },
+  });
+}
+
+function cellValue(t: string, style: number, raw: string, inline: string, sc: SheetContext): string {
+  if (t === 's') return sc.strings[Number(raw)] ?? '';
+  if (t === 'inlineStr') return inline;
+  if (t === 'b') return raw === '1' ? 'True' : raw === '0' ? 'False' : raw;
+  if (t === 'str' || t === 'e' || t === 'd') return raw;
+  if (raw === '') return '';
+  return sc.dates[style] ? excelDate(Number(raw), sc.date1904) : renderNumber(raw);
 }

@@ -4,8 +4,7 @@ import type { FileType } from '../types';
 
 export interface ImageSize { width: number; height: number; pages?: number }
 
-/** Largest image accepted, in pixels (about 10k x 6k); Pillow's bomb guard errs at ~179M. */
-export const MAX_IMAGE_PIXELS = 64_000_000;
+export { MAX_IMAGE_PIXELS } from '../limits';
 
 export function imageSize(d: Uint8Array, type: FileType): ImageSize | undefined {
   const v = new DataView(d.buffer, d.byteOffset, d.byteLength);

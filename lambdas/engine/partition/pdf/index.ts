@@ -8,7 +8,7 @@
 // Long documents spread text-layer pages over worker threads (pool.ts); results stream page by
 // page so memory stays bounded by one page plus the elements.
 import type { Element } from '../../elements';
-import { makeElement, provisionalId } from '../../elements';
+import { appendAll, makeElement, provisionalId } from '../../elements';
 import { UnprocessableDocument } from '../../../domain/errors';
 import type { FormatContext } from '../types';
 import { availableOcrLanguages, recognizeBest } from '../ocr/tesseract';
@@ -188,7 +188,7 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
     const out: Element[] = [];
     for (let p = 1; p <= doc.pageCount; p++) {
       const els = byPage.get(p);
-      if (els) out.push(...els);
+      if (els) appendAll(out, els);
     }
     if (note) for (const el of out) el.metadata.partitioner_note ??= note;
     if (blockTypes.size) {

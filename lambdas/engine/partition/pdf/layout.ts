@@ -3,7 +3,7 @@
 // columns are read top to bottom before the next column), then elements with emphasis, links and
 // coordinates. Units are the page's own (points for PDF, pixels for OCR); thresholds scale with the
 // text size.
-import { makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
+import { appendAll, makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
 import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, type ClassifyOptions } from '../classify';
 import { type Box, type Line, type RawPage, type Segment, union } from './extract';
 
@@ -61,7 +61,7 @@ function findTables(lines: Line[], body: number): { start: number; end: number; 
       // Columns of prose (two-column layouts) have long, wordy cells; tables have short ones.
       if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8) {
         // Column headers above the body (often wrapped over several short lines) belong to it.
-        const x0 = Math.min(...rows.map((r) => r.x0)) - body, x1 = Math.max(...rows.map((r) => r.x1)) + body;
+        const x0 = rows.reduce((m, r) => Math.min(m, r.x0), Infinity) - body, x1 = rows.reduce((m, r) => Math.max(m, r.x1), -Infinity) + body;
         const floor = out.length ? out[out.length - 1]!.end + 1 : 0;
         let k = i;
         let multiAbove = false;
@@ -216,7 +216,7 @@ export function readingOrder<T extends Box>(items: T[], body: number): T[] {
     for (const band of h) {
       const prev = merged[merged.length - 1];
       if (prev && cut(prev, 'x', vGap).length > 1 && cut(band, 'x', vGap).length > 1 && cut([...prev, ...band], 'x', vGap).length > 1) {
-        prev.push(...band);
+        appendAll(prev, band);
       } else {
         merged.push([...band]);
       }
@@ -291,14 +291,14 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   let li = 0;
   const pending: Segment[] = [];
   for (const t of tables) {
-    for (; li < t.start; li++) pending.push(...joinNumberLabels(page.lines[li]!.segs));
+    for (; li < t.start; li++) appendAll(pending, joinNumberLabels(page.lines[li]!.segs));
     const rows = page.lines.slice(t.start, t.end + 1);
     const grid = tableGrid(rows, t.cols);
     blocks.push({ lines: rows.flatMap((r) => r.segs), size: body, table: grid, ...union(rows) });
     li = t.end + 1;
   }
-  for (; li < page.lines.length; li++) pending.push(...joinNumberLabels(page.lines[li]!.segs));
-  blocks.push(...buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55));
+  for (; li < page.lines.length; li++) appendAll(pending, joinNumberLabels(page.lines[li]!.segs));
+  appendAll(blocks, buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55));
 
   const imageBlocks: Block[] = [];
   if (opts.images) {

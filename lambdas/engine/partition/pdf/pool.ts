@@ -2,11 +2,9 @@
 // extraction of long PDFs. Workers are created on first use, unref'd (they never keep the process
 // alive) and reused; when the worker script cannot start (e.g. inside a bundle) the caller falls
 // back to in-process extraction.
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { findWorkerScript, startWorker } from '../worker-start';
 import type { PageJobOptions, PageResult } from './pages';
 
 interface PoolWorker { w: Worker; ready: Promise<boolean>; pending: Map<number, { resolve: (r: PageResult[]) => void; reject: (e: Error) => void }> }
@@ -23,33 +21,13 @@ export const POOL_SIZE = configured !== undefined && configured !== '' && Number
   : Math.max(1, Math.min(2, availableParallelism()));
 
 function workerUrl(): URL | undefined {
-  for (const name of ['./worker.ts', './worker.js', './worker.mjs']) {
-    const u = new URL(name, import.meta.url);
-    try { if (existsSync(fileURLToPath(u))) return u; } catch { /* not a file URL */ }
-  }
-  return undefined;
+  return findWorkerScript(import.meta.url, ['./worker.ts', './worker.js', './worker.mjs']);
 }
 
-/** A TypeScript worker (running from source under tsx) registers tsx's loader in its own thread first. */
-function startWorker(url: URL): Worker {
-  const opts = { resourceLimits: { maxOldGenerationSizeMb: 768 } };
-  if (!url.pathname.endsWith('.ts')) return new Worker(url, opts);
-  // Resolved the CommonJS way: import.meta.resolve would go through the loader-hooks thread
-  // synchronously, which can stall the main thread.
-  let tsxApi: string;
-  try {
-    const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
-    const mjs = cjs.replace(/\.cjs$/, '.mjs');
-    tsxApi = pathToFileURL(existsSync(mjs) ? mjs : cjs).href;
-  } catch {
-    throw new Error('tsx is not available for a TypeScript worker');
-  }
-  const boot = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`;
-  return new Worker(boot, { ...opts, eval: true });
-}
+const WORKER_OPTIONS = { resourceLimits: { maxOldGenerationSizeMb: 768 } };
 
 function spawn(url: URL): PoolWorker {
-  const w = startWorker(url);
+  const w = startWorker(url, WORKER_OPTIONS);
   w.unref();
   const pending: PoolWorker['pending'] = new Map();
   const ready = new Promise<boolean>((resolve) => {

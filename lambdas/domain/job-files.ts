@@ -1,0 +1,92 @@
+// Per-file progress of a job: one item per (job, file) under the job's account partition, holding
+// each node's state for that file ('running' | 'success' | 'failure', attributes n0, n1, ...) and
+// the number of times processing of the file started.
+//
+// Why an item per file rather than counters on the job: an ADD +1/-1 counter is left off for good
+// by a crash between the two writes (a node showed in_progress 2 after its job completed), and a
+// success written after the output but before a crash was never counted again on resume. A state
+// SET per file and node is idempotent: re-running a file after a crash writes the same states, so
+// the figures of details() are exact after any crash and resume.
+//
+// Attempts are counted BEFORE a node runs, so a run that kills its process (Lambda crash, a local
+// SIGKILL, an out-of-memory abort) still counts: the state machine's retries and the local
+// recovery at start (local/recover.ts) can never resume a file into the same crash forever. The
+// start after MAX_FILE_ATTEMPTS records the file as failed with the last known reason.
+import type { KeyValueStore, StoredItem } from './ports';
+import { ENTITY, keys } from '../data/keys';
+import type { JobNode } from './job-nodes';
+
+/** Starts of a file's processing before it is recorded as failed (the next start records it). */
+export const MAX_FILE_ATTEMPTS = 3;
+
+export type NodeState = 'running' | 'success' | 'failure';
+export const nodeStateAttr = (i: number) => `n${i}`;
+
+export interface NodeStats {
+  ready: number;
+  in_progress: number;
+  success: number;
+  failure: number;
+}
+
+export class JobFiles {
+  constructor(private readonly store: KeyValueStore) {}
+
+  get(accountId: string, jobId: string, fileId: string): Promise<StoredItem | undefined> {
+    return this.store.get(keys.jobFile(accountId, jobId, fileId));
+  }
+
+  /** Counts one more start of the file's processing and marks node `i` running; returns the item after. */
+  begin(accountId: string, jobId: string, fileId: string, i: number, at: string): Promise<StoredItem> {
+    return this.store.update(keys.jobFile(accountId, jobId, fileId), {
+      upsert: true,
+      add: { attempts: 1 },
+      set: { entity: ENTITY.jobFile, fileId, [nodeStateAttr(i)]: 'running', runningNode: i, attemptStartedAt: at },
+    });
+  }
+
+  /** Sets node `i`'s state for the file (idempotent). */
+  async mark(accountId: string, jobId: string, fileId: string, i: number, state: NodeState): Promise<void> {
+    await this.store.update(keys.jobFile(accountId, jobId, fileId), {
+      upsert: true,
+      set: { entity: ENTITY.jobFile, fileId, [nodeStateAttr(i)]: state },
+    });
+  }
+
+  /** Keeps the reason of a failed run, for the record when the attempts run out. */
+  async noteError(accountId: string, jobId: string, fileId: string, message: string): Promise<void> {
+    await this.store.update(keys.jobFile(accountId, jobId, fileId), { upsert: true, set: { entity: ENTITY.jobFile, fileId, lastError: message.slice(0, 1000) } });
+  }
+
+  /**
+   * Per node: files running, succeeded, failed and still to do. A file left 'running' by a crash of
+   * a job that has ended (completed, failed, stopped) is no longer in progress: it counts as ready.
+   */
+  async stats(accountId: string, jobId: string, nodeCount: number, totalFiles: number, ended: boolean): Promise<NodeStats[]> {
+    const items = await this.store.queryPrefix(keys.account(accountId), keys.jobFilePrefix(jobId));
+    return Array.from({ length: nodeCount }, (_n, i) => {
+      const count = (state: NodeState) => items.filter((it) => it[nodeStateAttr(i)] === state).length;
+      const success = count('success');
+      const failure = count('failure');
+      const inProgress = ended ? 0 : count('running');
+      return { ready: Math.max(0, totalFiles - success - failure - inProgress), in_progress: inProgress, success, failure };
+    });
+  }
+}
+
+/** The node a file was at: the one marked running, else the first that has not succeeded. */
+export function currentNode(item: StoredItem | undefined, nodeCount: number): number {
+  if (typeof item?.runningNode === 'number' && item[nodeStateAttr(item.runningNode)] === 'running') return item.runningNode;
+  for (let i = 0; i < nodeCount; i++) if (item?.[nodeStateAttr(i)] !== 'success') return i;
+  return Math.max(0, nodeCount - 1);
+}
+
+/** The reason recorded for a file whose processing kept crashing. */
+export function crashReason(item: StoredItem, nodes: JobNode[]): string {
+  const crashes = Number(item.attempts ?? 1) - 1;
+  const node = nodes[currentNode(item, nodes.length)];
+  const last = typeof item.lastError === 'string' && item.lastError
+    ? item.lastError
+    : `the process stopped while node ${node ? `"${node.name}"` : '?'} was running (attempt started ${String(item.attemptStartedAt ?? 'at an unknown time')})`;
+  return `processing crashed ${crashes} times: ${last}`;
+}

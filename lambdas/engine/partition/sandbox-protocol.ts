@@ -1,0 +1,53 @@
+// Messages between the partition sandbox's pool (sandbox.ts) and its processes (sandbox-worker.ts),
+// and the typed errors carried across the thread boundary.
+import * as errors from '../../domain/errors';
+import { DomainError } from '../../domain/errors';
+import type { FileType, PartitionExtras, PartitionOptions } from './types';
+
+export interface SandboxRequest {
+  id: number;
+  data: Uint8Array;
+  filename: string;
+  contentType?: string;
+  options?: Partial<PartitionOptions>;
+  extras: PartitionExtras;
+  /** The caller's environment now (settings and provider keys may change after the child started). */
+  env: Record<string, string | undefined>;
+}
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  issues?: errors.ValidationIssue[];
+  retryAfterSeconds?: number;
+}
+
+export type SandboxReply =
+  | { ready: true }
+  | { id: number; ok: true; json: Uint8Array; warnings: string[]; filetype: FileType }
+  | { id: number; ok: false; error: SerializedError };
+
+/**
+ * The error as data. The class goes by its export name in domain/errors.ts, not `err.name`: in a
+ * minified bundle a class's own name is a minifier's, while a namespace's keys keep the export names.
+ */
+export function serializeError(err: unknown): SerializedError {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const exported = e instanceof DomainError ? Object.entries(errors).find(([, v]) => v === e.constructor)?.[0] : undefined;
+  return {
+    name: exported ?? 'Error',
+    message: e.message,
+    ...(e instanceof errors.ValidationError ? { issues: e.issues } : {}),
+    ...(e instanceof errors.RateLimited ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
+  };
+}
+
+/** The typed error again on this side (a DomainError subclass by name; anything else a plain Error). */
+export function deserializeError(s: SerializedError): Error {
+  if (s.name === 'ValidationError') return new errors.ValidationError(s.issues ?? []);
+  if (s.name === 'RateLimited') return new errors.RateLimited(s.message, s.retryAfterSeconds);
+  const ctor = (errors as Record<string, unknown>)[s.name];
+  if (typeof ctor === 'function' && ctor.prototype instanceof DomainError) return new (ctor as new (m: string) => DomainError)(s.message);
+  return new Error(s.message);
+}
+

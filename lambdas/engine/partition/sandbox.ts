@@ -1,0 +1,342 @@
+// The partition sandbox: each document is partitioned in a child process (sandbox-worker.ts) with
+// a memory budget (V8 heap flags, and the child's RSS watched through /proc) and a wall-clock budget.
+// A child that runs out of heap, passes its RSS budget, overruns its time, crashes or exits is
+// killed and replaced, and its caller gets a 4xx naming the budget; the service (or the Lambda)
+// survives. Caps inside the engine (limits.ts) stop most bombs long before the budgets.
+//
+// Why processes and not worker threads with resourceLimits (tried first): V8 handles a worker's
+// heap limit with a near-limit callback that asks the worker to stop and grants 16 MB more; a
+// single large allocation in a builtin (a join, a JSON.stringify, an array growing) that needs more
+// than that before the next interrupt check is a FatalProcessOutOfMemory, which aborts the whole
+// process. A 40 MB TSV did exactly that here. A child process dies alone, and its memory (heap,
+// buffers and WebAssembly heaps alike) is visible per child, so the RSS budget is exact.
+//
+// Children are kept warm (created on demand up to PARTITION_SANDBOX_WORKERS, reused, unref'd when
+// idle so they never keep a process alive, stopped after PARTITION_SANDBOX_IDLE_S without work, and
+// they exit when their parent goes). The environment is sent with each document (tests and
+// operators change it at run time). PDF page workers (pdf/pool.ts) run as threads inside a child.
+import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { PayloadTooLarge, ServiceUnavailable, UnprocessableDocument } from '../../domain/errors';
+import type { Element } from '../elements';
+import type { PartitionExtras, PartitionInput, PartitionOptions, PartitionResult } from './types';
+import { deserializeError, type SandboxReply, type SandboxRequest } from './sandbox-protocol';
+import { findWorkerScript, forkScript } from './worker-start';
+
+export interface SandboxSettings {
+  /** Child processes kept for partitioning (documents beyond wait their turn). */
+  workers: number;
+  /** V8 old-generation heap of one child, MB. */
+  heapMb: number;
+  /** V8 semi-space of one child, MB (young generation: faster allocation-heavy parsing). */
+  youngMb: number;
+  /** V8 stack of one child, MB (under the 8 MB the OS gives a main thread). */
+  stackMb: number;
+  /** Time budget of one document on the sync endpoint, seconds. */
+  timeoutS: number;
+  /** Time budget of one document in a job's partition node, seconds. */
+  jobTimeoutS: number;
+  /** Resident memory of one child (heap, buffers, WebAssembly), MB; 0: not watched. */
+  maxRssMb: number;
+  /** An idle child is stopped after this many seconds (its memory returns to the machine). */
+  idleS: number;
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number (got ${JSON.stringify(raw)})`);
+  return n;
+}
+
+/**
+ * The settings from the environment. Defaults: on Lambda (AWS_LAMBDA_FUNCTION_NAME set) the sync
+ * budget is 25 s, inside API Gateway's 29 s; with `npm start` it is 120 s. A job's partition node
+ * gets 840 s (the job Lambda stops at 900 s). RSS: the heap plus 1 GB, at most 80% of the Lambda.
+ */
+export function sandboxSettings(env: NodeJS.ProcessEnv = process.env): SandboxSettings {
+  const onLambda = Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
+  const lambdaMb = Number(env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE) || 0;
+  const heapMb = positive(env, 'PARTITION_MAX_HEAP_MB', 1024);
+  const rss = heapMb + 1024;
+  return {
+    workers: Math.max(1, Math.floor(positive(env, 'PARTITION_SANDBOX_WORKERS', Math.min(2, availableParallelism())))),
+    heapMb,
+    youngMb: positive(env, 'PARTITION_YOUNG_HEAP_MB', 32),
+    stackMb: Math.min(7, positive(env, 'PARTITION_STACK_MB', 4)),
+    timeoutS: positive(env, 'PARTITION_TIMEOUT_S', onLambda ? 25 : 120),
+    jobTimeoutS: positive(env, 'PARTITION_JOB_TIMEOUT_S', 840),
+    maxRssMb: positive(env, 'PARTITION_MAX_RSS_MB', lambdaMb ? Math.min(rss, Math.floor(lambdaMb * 0.8)) : rss),
+    idleS: positive(env, 'PARTITION_SANDBOX_IDLE_S', 300),
+  };
+}
+
+// ---- the pool ---------------------------------------------------------------------------------
+
+interface Task {
+  request: SandboxRequest;
+  timeoutS: number;
+  filename: string;
+  resolve(r: PartitionResult): void;
+  reject(e: Error): void;
+  startedAt?: number;
+  timer?: NodeJS.Timeout;
+}
+
+interface Slot {
+  child: ChildProcess;
+  ready: boolean;
+  task?: Task;
+  /** Set once the child is being (or has been) stopped: nothing more is given to it. */
+  dead?: boolean;
+  /** Why we killed it, when we did. */
+  killedFor?: (filename: string) => Error;
+  /** When it last finished a document (or started). */
+  idleSince: number;
+}
+
+let slots: Slot[] = [];
+const queue: Task[] = [];
+let nextId = 1;
+let settings: SandboxSettings | undefined;
+let watchdog: NodeJS.Timeout | undefined;
+let idleSweep: NodeJS.Timeout | undefined;
+
+function current(): SandboxSettings {
+  return (settings ??= sandboxSettings());
+}
+
+function workerUrl(): URL {
+  const url = findWorkerScript(import.meta.url, ['./sandbox-worker.ts', './partition-worker.mjs']);
+  // No silent fallback to in-process partitioning: that would drop the protection unnoticed.
+  if (!url) throw new Error('the partition sandbox worker script is missing (sandbox-worker.ts / partition-worker.mjs)');
+  return url;
+}
+
+/** A child idles unref'd (never keeping this process alive) and is ref'd while it has a document. */
+function hold(slot: Slot, on: boolean): void {
+  const c = slot.child as ChildProcess & { channel?: { ref(): void; unref(): void } };
+  if (on) {
+    c.ref();
+    c.channel?.ref();
+  } else {
+    c.unref();
+    c.channel?.unref();
+  }
+}
+
+function spawn(): Slot {
+  const s = current();
+  const child = forkScript(
+    workerUrl(),
+    [`--max-old-space-size=${s.heapMb}`, `--max-semi-space-size=${s.youngMb}`, `--stack-size=${Math.floor(s.stackMb * 1000)}`],
+    { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const slot: Slot = { child, ready: false, idleSince: Date.now() };
+  slots.push(slot);
+  child.on('message', (m: SandboxReply) => onReply(slot, m));
+  child.on('error', (err) => stop(slot, () => new Error(`The partition sandbox process failed: ${err.message}`)));
+  child.on('exit', (code, signal) => {
+    const heap = current().heapMb;
+    if (slot.killedFor) stop(slot, slot.killedFor);
+    else if (!slot.ready) stop(slot, () => new Error(`The partition sandbox process exited (${signal ?? `code ${code}`}) before it was ready.`));
+    // V8 aborts a process whose heap is full (SIGABRT after "JavaScript heap out of memory")
+    else if (signal === 'SIGABRT' || code === 134) stop(slot, (f) => new PayloadTooLarge(`The document ${f} exceeded the memory budget of ${heap} MB for one document.`));
+    else stop(slot, (f) => new UnprocessableDocument(`The partition process stopped (${signal ?? `exit code ${code}`}) while reading ${f}.`));
+  });
+  hold(slot, false);
+  armIdleSweep();
+  return slot;
+}
+
+/** Stops children idle for longer than the setting (checked every 15 s while any child lives). */
+function armIdleSweep(): void {
+  if (idleSweep) return;
+  idleSweep = setInterval(() => {
+    const limit = current().idleS * 1000;
+    for (const slot of slots) if (!slot.task && !slot.dead && Date.now() - slot.idleSince > limit) kill(slot, () => new Error('idle'));
+    if (slots.length === 0) {
+      clearInterval(idleSweep);
+      idleSweep = undefined;
+    }
+  }, 15_000);
+  idleSweep.unref();
+}
+
+function onReply(slot: Slot, m: SandboxReply): void {
+  if ('ready' in m) {
+    slot.ready = true;
+    if (slot.task) startClock(slot, slot.task);
+    return;
+  }
+  const task = slot.task;
+  if (!task || task.request.id !== m.id) return;
+  slot.task = undefined;
+  slot.idleSince = Date.now();
+  hold(slot, false);
+  clearTimeout(task.timer);
+  if (m.ok) {
+    try {
+      const elements = JSON.parse(Buffer.from(m.json.buffer, m.json.byteOffset, m.json.byteLength).toString('utf8')) as Element[];
+      task.resolve({ elements, warnings: m.warnings, filetype: m.filetype });
+    } catch (err) {
+      task.reject(err as Error);
+    }
+  } else {
+    task.reject(deserializeError(m.error));
+  }
+  dispatch();
+}
+
+/** The time budget runs from when the child is ready (a cold start is not the document's fault). */
+function startClock(slot: Slot, task: Task): void {
+  if (task.startedAt !== undefined) return;
+  task.startedAt = Date.now();
+  task.timer = setTimeout(() => {
+    kill(slot, (f) => new UnprocessableDocument(`The document ${f} exceeded the time budget of ${task.timeoutS} s for one document.`));
+  }, task.timeoutS * 1000);
+  task.timer.unref();
+}
+
+/** Kills a child now; its document fails with `why` once it has exited. */
+function kill(slot: Slot, why: (filename: string) => Error): void {
+  if (slot.dead) return;
+  slot.killedFor ??= why;
+  slot.dead = true;
+  slots = slots.filter((x) => x !== slot);
+  slot.child.kill('SIGKILL');
+  dispatch();
+}
+
+/** The child has gone (or failed): its document (if any) fails with `why`. Idempotent. */
+function stop(slot: Slot, why: (filename: string) => Error): void {
+  const task = slot.task;
+  slot.task = undefined;
+  if (task) {
+    clearTimeout(task.timer);
+    task.reject(why(task.filename));
+  }
+  if (!slot.dead) {
+    slot.dead = true;
+    slots = slots.filter((x) => x !== slot);
+    slot.child.kill('SIGKILL');
+  }
+  hold(slot, false);
+  dispatch();
+}
+
+function dispatch(): void {
+  while (queue.length) {
+    let slot = slots.find((s) => !s.task && !s.dead);
+    if (!slot && slots.length < current().workers) {
+      try {
+        slot = spawn();
+      } catch (err) {
+        for (const t of queue.splice(0)) t.reject(err as Error);
+        return;
+      }
+    }
+    if (!slot) break;
+    const task = queue.shift()!;
+    slot.task = task;
+    hold(slot, true);
+    slot.child.send(task.request);
+    if (slot.ready) startClock(slot, task);
+  }
+  armWatchdog();
+}
+
+/** Resident set of a process in MB, from /proc (Linux: Lambda and these machines); undefined elsewhere. */
+function rssMb(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const pages = Number(readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]);
+    return (pages * 4096) / 2 ** 20;
+  } catch {
+    return undefined;
+  }
+}
+
+function armWatchdog(): void {
+  const busy = slots.some((s) => s.task);
+  const limit = current().maxRssMb;
+  if (busy && limit > 0 && !watchdog) {
+    watchdog = setInterval(() => {
+      for (const slot of slots) {
+        if (!slot.task) continue;
+        const rss = rssMb(slot.child.pid);
+        if (rss !== undefined && rss > limit) kill(slot, (f) => new PayloadTooLarge(`The document ${f} exceeded the memory budget of ${limit} MB for one document (resident memory).`));
+      }
+    }, 200);
+    watchdog.unref();
+  } else if (!busy && watchdog) {
+    clearInterval(watchdog);
+    watchdog = undefined;
+  }
+}
+
+/** Partitions one document in a sandbox process (see the file header). */
+export function partitionInSandbox(input: PartitionInput, options?: Partial<PartitionOptions>, extras: PartitionExtras = {}): Promise<PartitionResult> {
+  const s = current();
+  const { timeoutSeconds, ...rest } = extras;
+  return new Promise<PartitionResult>((resolve, reject) => {
+    queue.push({
+      request: { id: nextId++, data: input.data ?? new Uint8Array(0), filename: input.filename, contentType: input.contentType, options, extras: rest, env: { ...process.env } },
+      timeoutS: timeoutSeconds ?? s.timeoutS,
+      filename: input.filename || 'unknown',
+      resolve,
+      reject,
+    });
+    dispatch();
+  });
+}
+
+/** Starts one child ahead of the first document (optional: the first call starts it otherwise). */
+export function warmPartitionSandbox(): void {
+  if (slots.length === 0) {
+    try {
+      spawn();
+    } catch {
+      /* reported by the first partition call */
+    }
+  }
+}
+
+/** Stops every child; queued documents fail. Settings are read again at the next use (tests change them). */
+export async function shutdownPartitionSandbox(): Promise<void> {
+  for (const t of queue.splice(0)) t.reject(new ServiceUnavailable('The partition sandbox is shutting down.'));
+  const all = slots;
+  slots = [];
+  await Promise.all(
+    all.map((s) => {
+      s.dead = true;
+      if (s.task) {
+        clearTimeout(s.task.timer);
+        s.task.reject(new ServiceUnavailable('The partition sandbox is shutting down.'));
+        s.task = undefined;
+      }
+      if (s.child.exitCode !== null || s.child.signalCode !== null) return undefined;
+      return new Promise<void>((resolve) => {
+        s.child.once('exit', () => resolve());
+        s.child.kill('SIGKILL');
+      });
+    }),
+  );
+  if (watchdog) clearInterval(watchdog);
+  watchdog = undefined;
+  if (idleSweep) clearInterval(idleSweep);
+  idleSweep = undefined;
+  settings = undefined;
+}
+
+/** Children alive now (tests). */
+export function sandboxWorkerCount(): number {
+  return slots.length;
+}
+
+/** Process ids of the children (tests). */
+export function sandboxPids(): number[] {
+  return slots.map((s) => s.child.pid!).filter(Boolean);
+}
