@@ -8,6 +8,7 @@ import { derivedDefinitions } from './derived';
 import { localDestination, localSource } from './local';
 import { s3Destination, s3Source } from './s3';
 import { postgresDestination } from '../postgres/index';
+import { weaviateCloudDestination } from '../weaviate/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -19,6 +20,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   boxSource,
   astradbDestination,
   postgresDestination,
+  weaviateCloudDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
