@@ -23,8 +23,8 @@ const CONCURRENCY = 2;
 /** Delete rounds before giving up (each removes up to QUERY_MAXIMUM_RESULTS, 10,000 by default). */
 const MAX_DELETE_ROUNDS = 1000;
 
-async function withClient<T>(c: WeaviateTarget, fn: (client: WeaviateClient) => Promise<T>): Promise<T> {
-  const client = await connect(c);
+async function withClient<T>(c: WeaviateTarget, ctx: UploadContext, fn: (client: WeaviateClient) => Promise<T>): Promise<T> {
+  const client = await retry(c, ctx, 'connect', () => connect(c));
   try {
     return await fn(client);
   } finally {
@@ -80,7 +80,7 @@ export async function writeDocument(c: WeaviateTarget, file: FileRecords, ctx: U
   const name = collectionName(c.collection);
   const objects = file.elements.map((e) => weaviateObject(e, file.recordId));
   try {
-    return await withClient(c, async (client) => {
+    return await withClient(c, ctx, async (client) => {
       const created = await retry(c, ctx, 'schema', () => ensureCollection(client, name));
       if (created) ctx.log?.('weaviate collection created from the platform config', { collection: name });
       const deleted = created ? 0 : await deleteRecord(client, c, name, file.recordId, ctx);
@@ -102,7 +102,7 @@ export async function writeDocument(c: WeaviateTarget, file: FileRecords, ctx: U
 export async function deleteDocument(c: WeaviateTarget, recordId: string, ctx: UploadContext): Promise<number> {
   const name = collectionName(c.collection);
   try {
-    return await withClient(c, async (client) => {
+    return await withClient(c, ctx, async (client) => {
       if (!(await client.collections.exists(name))) return 0;
       return deleteRecord(client, c, name, recordId, ctx);
     });
