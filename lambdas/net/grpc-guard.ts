@@ -46,14 +46,32 @@ export async function resolveGrpcTarget(target: experimental.GrpcUri): Promise<E
   return endpoints;
 }
 
+/** Least time between two resolutions of one channel (grpc-js re-resolves after every failed connect). */
+const MIN_RESOLUTION_INTERVAL_MS = 1000;
+
 class GuardedResolver implements experimental.Resolver {
   private generation = 0;
+  private last = 0;
+  private timer: NodeJS.Timeout | undefined;
   constructor(
     private readonly target: experimental.GrpcUri,
     private readonly listener: experimental.ResolverListener,
   ) {}
 
   updateResolution(): void {
+    if (this.timer) return;
+    // Always asynchronous, and spaced: a literal address resolves at once, and grpc-js asks again
+    // after each refused connection; without spacing that loop would starve the event loop.
+    const wait = Math.max(0, this.last + MIN_RESOLUTION_INTERVAL_MS - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.last = Date.now();
+      this.resolve();
+    }, wait);
+    this.timer.unref?.();
+  }
+
+  private resolve(): void {
     const generation = ++this.generation;
     resolveGrpcTarget(this.target).then(
       (endpoints) => {
@@ -68,6 +86,8 @@ class GuardedResolver implements experimental.Resolver {
 
   destroy(): void {
     this.generation++;
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   static getDefaultAuthority(target: experimental.GrpcUri): string {

@@ -9,6 +9,7 @@ import { localDestination, localSource } from './local';
 import { s3Destination, s3Source } from './s3';
 import { postgresDestination } from '../postgres/index';
 import { weaviateCloudDestination } from '../weaviate/index';
+import { milvusDestination } from '../milvus/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -21,6 +22,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   astradbDestination,
   postgresDestination,
   weaviateCloudDestination,
+  milvusDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
