@@ -47,8 +47,8 @@ export interface MilvusTestServer {
   rows(name: string, db?: string): Record<string, unknown>[];
   /** Every RPC by name, in order. */
   calls: string[];
-  /** The next `times` Insert/Delete calls answer Milvus' rate-limit status (retriable). */
-  throttle(times: number): void;
+  /** The next `times` calls of the method answer Milvus' rate-limit status (retriable). */
+  throttle(method: 'Insert' | 'Delete', times: number): void;
   stop(): Promise<void>;
 }
 
@@ -71,7 +71,7 @@ export async function startMilvusTestServer(opts: { token?: string } = {}): Prom
   const token = opts.token ?? 'root:Milvus';
   const dbs = new Map<string, Map<string, Collection>>([['default', new Map()]]);
   const calls: string[] = [];
-  let throttled = 0;
+  const throttled = { Insert: 0, Delete: 0 };
   let collectionIds = 1000;
 
   const pkg = grpc.loadPackageDefinition(fromJSON(protoJson, { keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true })) as any;
@@ -153,8 +153,8 @@ export async function startMilvusTestServer(opts: { token?: string } = {}): Prom
       if (!db) return;
       const c = collectionOf(db, call, done, (status) => ({ status }));
       if (!c) return;
-      if (throttled > 0) {
-        throttled--;
+      if (throttled.Insert > 0) {
+        throttled.Insert--;
         done(null, { status: failure(8, 'rate limit exceeded[rate=0.5]', 'RateLimit', true) });
         return;
       }
@@ -178,8 +178,8 @@ export async function startMilvusTestServer(opts: { token?: string } = {}): Prom
       if (!db) return;
       const c = collectionOf(db, call, done, (status) => ({ status }));
       if (!c) return;
-      if (throttled > 0) {
-        throttled--;
+      if (throttled.Delete > 0) {
+        throttled.Delete--;
         done(null, { status: failure(8, 'rate limit exceeded[rate=0.5]', 'RateLimit', true) });
         return;
       }
@@ -212,7 +212,7 @@ export async function startMilvusTestServer(opts: { token?: string } = {}): Prom
       d.set(name, { id: collectionIds++, spec, rows: [], nextId: 1 });
     },
     rows: (name, db = 'default') => [...(dbs.get(db)?.get(name)?.rows ?? [])],
-    throttle: (times) => void (throttled = times),
+    throttle: (method, times) => void (throttled[method] = times),
     stop: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
   };
 }
