@@ -36,3 +36,27 @@ for (const batch of BATCHES) {
 }
 console.log(`best: ${Math.round(best.rate).toLocaleString('en-US')} records/s at batch_size ${best.batch} (target ≥ 5,000: ${best.rate >= 5000 ? 'met' : 'NOT met'})`);
 await pg.stop();
+
+// weaviate-cloud (weaviate-client: REST schema + gRPC BatchObjects/BatchDelete, local stand-in) and
+// milvus (@zilliz/milvus2-sdk-node over gRPC, local stand-in): their batch sizes are fixed by the
+// store's limits (no batch field in their configs), so one figure each, a full replace of one document.
+{
+  const { startWeaviateTestServer } = await import('../../lambdas/connectors/weaviate/test-server');
+  const { platformSchema, startMilvusTestServer } = await import('../../lambdas/connectors/milvus/test-server');
+  const wv = await startWeaviateTestServer();
+  const mv = await startMilvusTestServer();
+  mv.createCollection('elements', platformSchema(DIMS, true));
+  const targets = [
+    { type: 'weaviate-cloud', label: 'weaviate-cloud (stand-in, REST + gRPC)', config: { cluster_url: wv.url, api_key: wv.apiKey, collection: 'Bench' } },
+    { type: 'milvus', label: 'milvus (stand-in, gRPC)', config: { uri: mv.uri, token: mv.token, collection_name: 'elements', record_id_key: 'record_id' } },
+  ];
+  for (const t of targets) {
+    await deliverToDestination(t.type, t.config, { sourceId: 'bench', sourceKey: 'doc', elements: els.slice(0, 200) });
+    const t0 = performance.now();
+    const r = await deliverToDestination(t.type, t.config, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+    const s = (performance.now() - t0) / 1000;
+    console.log(`${t.label}: ${r.written} written (${r.deleted ?? 0} replaced) in ${s.toFixed(2)} s = ${Math.round(r.written / s).toLocaleString('en-US')} records/s`);
+  }
+  await wv.stop();
+  await mv.stop();
+}
