@@ -43,7 +43,7 @@ test('every enum type of both kinds is registered, plus local', () => {
 });
 
 test('runtime operations exist exactly for the types with a real implementation', () => {
-  const expected = { source: ['s3', 'azure', 'local'], destination: ['s3', 'azure', 'local', 'postgres'] };
+  const expected = { source: ['s3', 'azure', 'local'], destination: ['s3', 'azure', 'local', 'postgres', 'weaviate-cloud', 'milvus'] };
   for (const kind of ['source', 'destination'] as const) {
     for (const t of listTypes(kind)) assert.equal(supportsRuntime(kind, t), expected[kind].includes(t), `${kind}:${t}`);
   }
