@@ -6,13 +6,14 @@
 // them). A URL with an explicit port (or http) is a gateway serving REST and gRPC on that one port
 // (a self-hosted cluster behind a proxy, and the local stand-in of the tests).
 //
-// Outbound policy: both hosts are checked before connecting (a readable FAILURE), the gRPC channel
-// resolves only through the guarded resolvers (lambdas/net/grpc-guard.ts: connects to the addresses
-// it checked). The REST half uses the global fetch of the client, which takes no dispatcher: its
-// connection is checked by the early lookup only (see the README's note on what remains).
+// Outbound policy: both hosts are checked before connecting (a readable FAILURE); then, at connect
+// time, the gRPC channel resolves only through the guarded resolvers (lambdas/net/grpc-guard.ts) and
+// the REST calls, which the client makes with the global fetch, run inside withGuardedGlobalFetch
+// (lambdas/net/global-fetch-guard.ts): both connect only to addresses the policy allows.
 import weaviate, { ApiKey, type WeaviateClient } from 'weaviate-client';
 import { assertAllowedHost } from '../../net/outbound';
 import { guardGrpcChannels } from '../../net/grpc-guard';
+import { withGuardedGlobalFetch } from '../../net/global-fetch-guard';
 import { describeError } from '../definition';
 import { httpRequest } from '../net-check';
 
@@ -83,6 +84,21 @@ export async function connect(c: WeaviateConnection): Promise<WeaviateClient> {
     }
     throw new Error(`cannot connect to Weaviate at ${ep.http.host}:${ep.http.port}: ${msg}`);
   }
+}
+
+/**
+ * Connects, runs fn with the client and closes it; every REST call of the client (it uses the global
+ * fetch) is made under the outbound policy. Use this, not connect(), outside this module.
+ */
+export function useWeaviate<T>(c: WeaviateConnection, fn: (client: WeaviateClient) => Promise<T>, connectWith: () => Promise<WeaviateClient> = () => connect(c)): Promise<T> {
+  return withGuardedGlobalFetch(async () => {
+    const client = await connectWith();
+    try {
+      return await fn(client);
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  });
 }
 
 /** The client's (and so the server's) message, without the API key should a server echo it. */

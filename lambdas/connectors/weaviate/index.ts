@@ -8,10 +8,9 @@ import { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
 import { RECORD_ID_FIELD } from '../records/stage';
-import { endpointsOf, weaviateMessage } from './client';
+import { endpointsOf, useWeaviate, weaviateMessage } from './client';
 import { collectionName } from './stage';
 import { deleteDocument, propertyNames, writeDocument, type WeaviateTarget } from './writer';
-import { connect } from './client';
 
 type WeaviateConfig = WeaviateTarget & ConnectorConfig;
 
@@ -42,26 +41,25 @@ export const weaviateCloudDestination = defineConnector<WeaviateConfig>({
   secretFields: shape.secretFields,
   async check(c) {
     const name = collectionName(c.collection);
-    const client = await connect(c);
     try {
-      const meta = await client.getMeta();
-      if (!(await client.collections.exists(name))) {
-        return `Weaviate ${meta.version}: authenticated; collection ${name} does not exist yet, the first write creates it from the platform's collection config (vectorizer none, HNSW)`;
-      }
-      const props = await propertyNames(client, name);
-      const notes = [`Weaviate ${meta.version}: authenticated; collection ${name} exists with ${props.size} properties`];
-      if (props.has(RECORD_ID_FIELD)) {
-        const collection = client.collections.use(name);
-        await collection.data.deleteMany(collection.filter.byProperty(RECORD_ID_FIELD).equal('connection-check'), { dryRun: true });
-        notes.push('a dry-run delete by record_id succeeded');
-      } else {
-        notes.push(`no ${RECORD_ID_FIELD} property yet (the first write adds it)`);
-      }
-      return notes.join('; ');
+      return await useWeaviate(c, async (client) => {
+        const meta = await client.getMeta();
+        if (!(await client.collections.exists(name))) {
+          return `Weaviate ${meta.version}: authenticated; collection ${name} does not exist yet, the first write creates it from the platform's collection config (vectorizer none, HNSW)`;
+        }
+        const props = await propertyNames(client, name);
+        const notes = [`Weaviate ${meta.version}: authenticated; collection ${name} exists with ${props.size} properties`];
+        if (props.has(RECORD_ID_FIELD)) {
+          const collection = client.collections.use(name);
+          await collection.data.deleteMany(collection.filter.byProperty(RECORD_ID_FIELD).equal('connection-check'), { dryRun: true });
+          notes.push('a dry-run delete by record_id succeeded');
+        } else {
+          notes.push(`no ${RECORD_ID_FIELD} property yet (the first write adds it)`);
+        }
+        return notes.join('; ');
+      });
     } catch (err) {
       throw new Error(weaviateMessage(err, c.api_key));
-    } finally {
-      await client.close().catch(() => undefined);
     }
   },
   upload: (c, file, ctx) => writeDocument(c, file, ctx),

@@ -8,7 +8,7 @@ import { batches, forEachLimited } from '../records/batch';
 import { RECORD_ID_FIELD } from '../records/stage';
 import { withRetry } from '../records/retry';
 import type { FileRecords, UploadContext, UploadResult } from '../records/types';
-import { connect, retryableWeaviate, weaviateMessage, type WeaviateConnection } from './client';
+import { connect, retryableWeaviate, useWeaviate, weaviateMessage, type WeaviateConnection } from './client';
 import { collectionName, platformCollectionConfig, weaviateObject } from './stage';
 
 export interface WeaviateTarget extends WeaviateConnection {
@@ -23,13 +23,8 @@ const CONCURRENCY = 2;
 /** Delete rounds before giving up (each removes up to QUERY_MAXIMUM_RESULTS, 10,000 by default). */
 const MAX_DELETE_ROUNDS = 1000;
 
-async function withClient<T>(c: WeaviateTarget, ctx: UploadContext, fn: (client: WeaviateClient) => Promise<T>): Promise<T> {
-  const client = await retry(c, ctx, 'connect', () => connect(c));
-  try {
-    return await fn(client);
-  } finally {
-    await client.close().catch(() => undefined);
-  }
+function withClient<T>(c: WeaviateTarget, ctx: UploadContext, fn: (client: WeaviateClient) => Promise<T>): Promise<T> {
+  return useWeaviate(c, fn, () => retry(c, ctx, 'connect', () => connect(c)));
 }
 
 function retry<T>(c: WeaviateTarget, ctx: UploadContext, what: string, fn: () => Promise<T>): Promise<T> {

@@ -1,12 +1,15 @@
-// Finding (issue 9, destinations over gRPC): the Weaviate and Milvus clients open gRPC channels with
-// @grpc/grpc-js, which resolves names itself and bypasses the HTTP agents of the outbound policy. A
-// check of the host before connecting leaves a window (the name may resolve elsewhere at connect
-// time). Played as the attacker with CONNECTORS_DENY_PRIVATE_NETWORKS=true: a channel to a name that
-// resolves to loopback, opened directly (no early check at all), must not reach the gRPC server
-// listening there, and a tenant's milvus destination naming it fails with the policy's reason.
+// Finding (issue 9, vector-store destinations): the Weaviate and Milvus clients open gRPC channels
+// with @grpc/grpc-js, which resolves names itself, and weaviate-client makes its REST calls with the
+// global fetch; neither takes the policy's agents. A check of the host before connecting leaves a
+// window (the name may resolve elsewhere at connect time). Played as the attacker with
+// CONNECTORS_DENY_PRIVATE_NETWORKS=true: a gRPC channel and a scoped global fetch to a name that
+// resolves to loopback, opened directly (no early check at all), must not reach the servers listening
+// there, and a tenant's milvus destination naming it fails with the policy's reason.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
+import { createServer, type Server } from 'node:http';
+import { withGuardedGlobalFetch } from '../../lambdas/net/global-fetch-guard';
 import { guardGrpcChannels } from '../../lambdas/net/grpc-guard';
 import { checkConnection } from '../../lambdas/connectors/registry';
 import { platformSchema, startMilvusTestServer, type MilvusTestServer } from '../../lambdas/connectors/milvus/test-server';
@@ -62,4 +65,30 @@ test('a milvus destination naming that host: FAILURE with the policy reason, no 
   assert.equal(r.status, 'FAILURE');
   assert.match(r.reason!, /private network address/);
   assert.equal(mv.calls.length, before);
+});
+
+test('a global fetch started inside the guarded scope (weaviate-client REST) is refused at connect time', async () => {
+  let hits = 0;
+  const server: Server = createServer((_req, res) => {
+    hits++;
+    res.end('{}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  try {
+    for (const url of [`http://localhost:${port}/v1/meta`, `http://127.0.0.1:${port}/v1/meta`]) {
+      await assert.rejects(
+        withGuardedGlobalFetch(async () => {
+          await new Promise((r) => setTimeout(r, 1)); // still in scope after an await, as in the client
+          return fetch(url);
+        }),
+        (err: Error & { cause?: Error }) => /private network address/.test(String(err.cause?.message)),
+      );
+    }
+    assert.equal(hits, 0, 'no request arrived');
+    assert.equal((await fetch(`http://127.0.0.1:${port}/`)).status, 200, "the service's own fetch outside the scope is unchanged");
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
 });
