@@ -3,7 +3,8 @@
 // element (./stage.ts) into a collection the user created (the platform requires it to exist); a
 // rewrite first deletes `<record_id_key> == "<record id>"`. Check: an authenticated Connect, then the
 // collection described: absent → FAILURE "Collection '<name>' does not exist" as the platform's
-// precheck says; a collection that cannot be searched by record_id_key → FAILURE naming the field.
+// precheck says; a collection that cannot be searched by record_id_key, or is not loaded (Milvus runs
+// a delete by a filter expression only on a loaded collection) → FAILURE saying what is missing.
 import { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
@@ -40,6 +41,10 @@ export const milvusDestination = defineConnector<MilvusConfig>({
       const info = await describe(client, c);
       const problem = recordKeyProblem(info, c);
       if (problem) throw new Error(problem);
+      const load = (await client.getLoadState({ collection_name: c.collection_name })) as { status?: { error_code?: string; reason?: string }; state?: string };
+      if (load.status?.error_code === 'Success' && load.state !== 'LoadStateLoaded') {
+        throw new Error(`collection ${c.collection_name} is not loaded (${load.state}): Milvus evaluates the delete by ${c.record_id_key} that replaces a document's rows only on a loaded collection; load it first`);
+      }
       const vector = info.fields.find((f) => f.name === 'embeddings') ?? info.fields.find((f) => /Vector/.test(f.data_type));
       const notes = [`collection ${c.collection_name}${c.db_name ? ` in database ${c.db_name}` : ''}: ${info.fields.length} fields${info.dynamic ? ', dynamic field on' : ''}`];
       if (vector) notes.push(`vector field ${vector.name} (${vector.data_type}${vector.dim ? `, dim ${vector.dim}` : ''})`);

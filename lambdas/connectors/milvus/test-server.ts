@@ -1,11 +1,12 @@
 // A local Milvus stand-in for tests and benchmarks: a gRPC server (@grpc/grpc-js) of
 // milvus.proto.milvus.MilvusService built from the proto definitions the official SDK ships
 // (dist/milvus/proto-json/milvus.js, the definitions its own gRPC client is built from), answering the calls @zilliz/milvus2-sdk-node makes for a destination:
-// Connect, DescribeCollection, Insert (columnar FieldData, decoded back into rows) and Delete (a
+// Connect, DescribeCollection, GetLoadState, Insert (columnar FieldData, decoded back into rows) and Delete (a
 // boolean expression `field == "value"` / `field in [...]`). It keeps what it receives, so tests read
 // back exactly the rows the SDK sent, and implements the semantics the writer relies on: auth by
 // token or user:password (authorization metadata), databases, collections with a schema (auto-id
-// primary key, FloatVector dim, VarChar max_length, dynamic field), Milvus' error statuses and texts,
+// primary key, FloatVector dim, VarChar max_length, dynamic field, load state: a delete by a
+// non-primary-key filter needs a loaded collection), Milvus' error statuses and texts,
 // and a rate-limit hook. Not imported by any handler.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -27,6 +28,8 @@ export interface MilvusField {
 export interface MilvusCollectionSpec {
   fields: MilvusField[];
   enable_dynamic_field?: boolean;
+  /** Loaded into memory (default true): Milvus answers deletes by a filter expression only then. */
+  loaded?: boolean;
 }
 
 interface Collection {
@@ -45,6 +48,8 @@ export interface MilvusTestServer {
   createCollection(name: string, spec: MilvusCollectionSpec, db?: string): void;
   /** The rows of a collection as inserted (dynamic-field keys merged in), auto ids included. */
   rows(name: string, db?: string): Record<string, unknown>[];
+  /** Loads or releases a collection. */
+  load(name: string, loaded: boolean, db?: string): void;
   /** Every RPC by name, in order. */
   calls: string[];
   /** The next `times` calls of the method answer Milvus' rate-limit status (retriable). */
@@ -172,12 +177,26 @@ export async function startMilvusTestServer(opts: { token?: string } = {}): Prom
         done(null, { status: failure(1100, (err as Error).message, 'IllegalArgument') });
       }
     },
+    GetLoadState(call: Call, done: Done) {
+      calls.push('GetLoadState');
+      const db = context(call, done);
+      if (!db) return;
+      const c = collectionOf(db, call, done, (status) => ({ status }));
+      if (!c) return;
+      done(null, { status: OK, state: c.spec.loaded === false ? 'LoadStateNotLoad' : 'LoadStateLoaded' });
+    },
     Delete(call: Call, done: Done) {
       calls.push('Delete');
       const db = context(call, done);
       if (!db) return;
       const c = collectionOf(db, call, done, (status) => ({ status }));
       if (!c) return;
+      const pk = c.spec.fields.find((f) => f.is_primary_key)?.name;
+      if (c.spec.loaded === false && !new RegExp(`^\\s*${pk}\\s*(==|in)`).test(String(call.request.expr))) {
+        // A filter on other fields is evaluated by a query, which needs the collection in memory.
+        done(null, { status: failure(101, `collection not loaded[collection=${c.id}]`) });
+        return;
+      }
       if (throttled.Delete > 0) {
         throttled.Delete--;
         done(null, { status: failure(8, 'rate limit exceeded[rate=0.5]', 'RateLimit', true) });
@@ -212,6 +231,10 @@ export async function startMilvusTestServer(opts: { token?: string } = {}): Prom
       d.set(name, { id: collectionIds++, spec, rows: [], nextId: 1 });
     },
     rows: (name, db = 'default') => [...(dbs.get(db)?.get(name)?.rows ?? [])],
+    load: (name, loaded, db = 'default') => {
+      const c = dbs.get(db)?.get(name);
+      if (c) c.spec.loaded = loaded;
+    },
     throttle: (method, times) => void (throttled[method] = times),
     stop: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
   };

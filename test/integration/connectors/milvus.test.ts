@@ -58,6 +58,18 @@ test('check: authenticated Connect and the collection; missing collection, datab
   const noKey = await checkConnection('destination', 'milvus', config({ collection_name: 'no_record' }));
   assert.match(noKey.reason!, /collection no_record has no field record_id and no dynamic field/);
 
+  mv.load('elements', false);
+  try {
+    const notLoaded = await checkConnection('destination', 'milvus', config());
+    assert.match(notLoaded.reason!, /collection elements is not loaded \(LoadStateNotLoad\): .*load it first/);
+    await assert.rejects(
+      deliverToDestination('milvus', config(), { sourceId: 's', sourceKey: 'x.txt', elements: [element(0, 'x')] }),
+      /delete record_id == ".*": collection not loaded\[collection=\d+\] \(code 101\)/,
+    );
+  } finally {
+    mv.load('elements', true);
+  }
+
   const login = await checkConnection('destination', 'milvus', config({ token: undefined, user: 'root', password: 'not-the-password' }));
   assert.equal(login.status, 'FAILURE');
   assert.match(login.reason!, /UNAUTHENTICATED: auth check failure/);
