@@ -19,7 +19,8 @@ export interface WeaviateTarget extends WeaviateConnection {
 export const BATCH_OBJECTS = 300;
 /** Bytes per insert request: the gRPC message limit Weaviate announces is 10 MB by default. */
 export const BATCH_BYTES = 8 * 1024 * 1024;
-const CONCURRENCY = 2;
+// Batches mostly wait on the client's 500 ms serialisation poll, not on the server: 4 in flight.
+const CONCURRENCY = 4;
 /** Delete rounds before giving up (each removes up to QUERY_MAXIMUM_RESULTS, 10,000 by default). */
 const MAX_DELETE_ROUNDS = 1000;
 
