@@ -14,17 +14,19 @@ const scope = new AsyncLocalStorage<true>();
 
 type Dispatcher = { dispatch(opts: { origin?: string | URL }, handler: { onError?(err: Error): void }): boolean };
 
-let installed = false;
+let routed: Dispatcher | undefined;
+let guarded: Dispatcher | undefined;
 
+/** Installs the router, again if something replaced the global dispatcher since (then around that one). */
 function install(): void {
-  if (installed) return;
   void globalThis.fetch; // Node creates its default dispatcher when fetch is first touched
   const g = globalThis as unknown as Record<symbol, Dispatcher | undefined>;
+  if (routed && g[GLOBAL_DISPATCHER] === routed) return;
   const previous = g[GLOBAL_DISPATCHER];
   if (!previous) throw new Error('no global fetch dispatcher to guard');
   const AgentClass = previous.constructor as new (opts: object) => Dispatcher;
-  const guarded = new AgentClass({ connect: { lookup: guardedLookup } });
-  g[GLOBAL_DISPATCHER] = new Proxy(previous, {
+  const agent = (guarded ??= new AgentClass({ connect: { lookup: guardedLookup } }));
+  routed = g[GLOBAL_DISPATCHER] = new Proxy(previous, {
     get(target, prop) {
       if (prop === 'dispatch') {
         return (opts: { origin?: string | URL }, handler: { onError?(err: Error): void }) => {
@@ -35,14 +37,13 @@ function install(): void {
             queueMicrotask(() => handler.onError?.(new OutboundPolicyError(problem)));
             return true;
           }
-          return guarded.dispatch(opts, handler);
+          return agent.dispatch(opts, handler);
         };
       }
       const v = Reflect.get(target, prop, target);
       return typeof v === 'function' ? v.bind(target) : v;
     },
   });
-  installed = true;
 }
 
 /** Runs fn so that every global fetch it starts (and its promises start) goes through the policy. */
