@@ -3,7 +3,7 @@
 // driver), then Pinecone, Qdrant and Astra DB through their official clients against the local
 // stand-ins (which run in this same process: their JSON parsing is part of the figure). Each figure
 // is a full replace of one document of N records (delete of the earlier copy + writes), as a job's
-// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search picks the stores (Postgres always runs).
+// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus picks the stores (Postgres always runs).
 import { deliverToDestination } from '../../lambdas/connectors/registry';
 import { platformElementsTable, startPgTestServer } from '../../lambdas/connectors/postgres/test-server';
 import { startPineconeStandIn } from '../../lambdas/connectors/pinecone/test-server';
@@ -25,7 +25,7 @@ function elements(n: number) {
 }
 
 const els = elements(N);
-const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search').split(',');
+const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus').split(',');
 const pg = await startPgTestServer();
 await pg.db.exec(platformElementsTable('elements', DIMS));
 console.log(`postgres destination (PGlite ${pg.host}:${pg.port}, pgvector, pg driver): ${N} records × ${DIMS} dims`);
@@ -99,4 +99,27 @@ if (STORES.some((s) => ['elasticsearch', 'opensearch', 'azure_ai_search'].includ
     console.log(`${type} (stand-in, ${how}): ${r.written} written in ${s.toFixed(2)} s = ${Math.round(r.written / s).toLocaleString('en-US')} records/s`);
   }
   await Promise.all([es.stop(), os.stop(), az.stop()]);
+}
+// weaviate-cloud (weaviate-client: REST schema + gRPC BatchObjects/BatchDelete, local stand-in) and
+// milvus (@zilliz/milvus2-sdk-node over gRPC, local stand-in): their batch sizes are fixed by the
+// store's limits (no batch field in their configs), so one figure each, a full replace of one document.
+if (STORES.some((s) => ['weaviate-cloud', 'milvus'].includes(s))) {
+  const { startWeaviateTestServer } = await import('../../lambdas/connectors/weaviate/test-server');
+  const { platformSchema, startMilvusTestServer } = await import('../../lambdas/connectors/milvus/test-server');
+  const wv = await startWeaviateTestServer();
+  const mv = await startMilvusTestServer();
+  mv.createCollection('elements', platformSchema(DIMS, true));
+  const targets = [
+    { type: 'weaviate-cloud', label: 'weaviate-cloud (stand-in, REST + gRPC)', config: { cluster_url: wv.url, api_key: wv.apiKey, collection: 'Bench' } },
+    { type: 'milvus', label: 'milvus (stand-in, gRPC)', config: { uri: mv.uri, token: mv.token, collection_name: 'elements', record_id_key: 'record_id' } },
+  ];
+  for (const t of targets.filter((x) => STORES.includes(x.type))) {
+    await deliverToDestination(t.type, t.config, { sourceId: 'bench', sourceKey: 'doc', elements: els.slice(0, 200) });
+    const t0 = performance.now();
+    const r = await deliverToDestination(t.type, t.config, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+    const s = (performance.now() - t0) / 1000;
+    console.log(`${t.label}: ${r.written} written (${r.deleted ?? 0} replaced) in ${s.toFixed(2)} s = ${Math.round(r.written / s).toLocaleString('en-US')} records/s`);
+  }
+  await wv.stop();
+  await mv.stop();
 }

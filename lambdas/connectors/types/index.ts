@@ -12,6 +12,8 @@ import { pineconeDestination } from '../pinecone/index';
 import { qdrantDestination } from '../qdrant/index';
 import { elasticsearchDestination, opensearchDestination } from '../elasticsearch/index';
 import { azureAiSearchDestination } from '../azure-ai-search/index';
+import { weaviateCloudDestination } from '../weaviate/index';
+import { milvusDestination } from '../milvus/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -28,6 +30,8 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   elasticsearchDestination,
   opensearchDestination,
   azureAiSearchDestination,
+  weaviateCloudDestination,
+  milvusDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
