@@ -12,6 +12,7 @@ import { pineconeDestination } from '../pinecone/index';
 import { qdrantDestination } from '../qdrant/index';
 import { elasticsearchDestination, opensearchDestination } from '../elasticsearch/index';
 import { azureAiSearchDestination } from '../azure-ai-search/index';
+import { mongodbDestination } from '../mongodb/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -28,6 +29,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   elasticsearchDestination,
   opensearchDestination,
   azureAiSearchDestination,
+  mongodbDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
