@@ -13,6 +13,7 @@ import { qdrantDestination } from '../qdrant/index';
 import { elasticsearchDestination, opensearchDestination } from '../elasticsearch/index';
 import { azureAiSearchDestination } from '../azure-ai-search/index';
 import { mongodbDestination } from '../mongodb/index';
+import { redisDestination } from '../redis/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -30,6 +31,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   opensearchDestination,
   azureAiSearchDestination,
   mongodbDestination,
+  redisDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
