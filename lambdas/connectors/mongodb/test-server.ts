@@ -41,6 +41,8 @@ export interface MongoFault {
 
 interface Collection {
   docs: Document[];
+  /** idKey of every stored _id (the unique _id index). */
+  ids: Set<string>;
   indexes: Document[];
   required?: string[];
 }
@@ -79,6 +81,8 @@ function same(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
+const idKey = (id: unknown) => (id instanceof ObjectId ? `oid:${id.toHexString()}` : `v:${JSON.stringify(id)}`);
+
 const eqOrContains = (v: unknown, q: unknown) => same(v, q) || (Array.isArray(v) && !Array.isArray(q) && v.some((x) => same(x, q)));
 
 export function matches(doc: Document, filter: Document = {}): boolean {
@@ -97,7 +101,8 @@ export function matches(doc: Document, filter: Document = {}): boolean {
   });
 }
 
-export async function startMongoStandIn(opts: { users?: Record<string, MongoUser> } = {}): Promise<MongoStandIn> {
+/** `recordCommands: false` keeps no command log (benchmarks: the log would hold every document twice). */
+export async function startMongoStandIn(opts: { users?: Record<string, MongoUser>; recordCommands?: boolean } = {}): Promise<MongoStandIn> {
   const users = new Map(Object.entries(opts.users ?? {}).map(([name, u]) => [name, { ...u, cred: scramCredential(u.password) }]));
   const authRequired = users.size > 0;
   const dbs = new Map<string, Map<string, Collection>>();
@@ -111,7 +116,7 @@ export async function startMongoStandIn(opts: { users?: Record<string, MongoUser
     let d = dbs.get(db);
     if (!d && create) dbs.set(db, (d = new Map()));
     let c = d?.get(name);
-    if (!c && create && d) d.set(name, (c = { docs: [], indexes: [{ v: 2, key: { _id: 1 }, name: '_id_' }] }));
+    if (!c && create && d) d.set(name, (c = { docs: [], ids: new Set(), indexes: [{ v: 2, key: { _id: 1 }, name: '_id_' }] }));
     return c;
   };
 
@@ -166,7 +171,7 @@ export async function startMongoStandIn(opts: { users?: Record<string, MongoUser
     const name = Object.keys(c)[0]!;
     const db = req.db;
     const target = typeof c[name] === 'string' ? (c[name] as string) : '';
-    commands.push({ db, name, body: c });
+    if (opts.recordCommands !== false) commands.push({ db, name, body: c });
     const fault = faults.find((f) => f.left > 0 && (!f.command || f.command === name));
     if (fault) {
       fault.left--;
@@ -232,10 +237,11 @@ export async function startMongoStandIn(opts: { users?: Record<string, MongoUser
           const missing = coll.required?.filter((f) => get(doc, f) === undefined);
           if (missing?.length) {
             writeErrors.push({ index, code: 121, errmsg: 'Document failed validation', errInfo: { failingDocumentId: doc._id, details: { operatorName: '$jsonSchema', schemaRulesNotSatisfied: [{ operatorName: 'required', specifiedAs: { required: coll.required }, missingProperties: missing }] } } });
-          } else if (coll.docs.some((d) => same(d._id, doc._id))) {
+          } else if (coll.ids.has(idKey(doc._id))) {
             writeErrors.push({ index, code: 11000, errmsg: `E11000 duplicate key error collection: ${db}.${target} index: _id_ dup key: { _id: ${JSON.stringify(String(doc._id))} }` });
           } else {
             coll.docs.push(doc);
+            coll.ids.add(idKey(doc._id));
             n++;
             continue;
           }
@@ -251,6 +257,7 @@ export async function startMongoStandIn(opts: { users?: Record<string, MongoUser
           const hit = coll.docs.filter((doc) => matches(doc, d.q as Document));
           const gone = new Set(d.limit === 1 ? hit.slice(0, 1) : hit);
           coll.docs = coll.docs.filter((doc) => !gone.has(doc));
+          for (const doc of gone) coll.ids.delete(idKey(doc._id));
           n += gone.size;
         }
         return { n, ok: 1 };
@@ -311,12 +318,19 @@ export async function startMongoStandIn(opts: { users?: Record<string, MongoUser
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     const conn: Conn = { id: ++connectionIds };
-    let buf: Buffer = Buffer.alloc(0);
+    // Chunks are joined only once a whole message is there (large inserts arrive in many chunks).
+    let chunks: Buffer[] = [];
+    let buffered = 0;
     socket.on('data', (chunk: Buffer) => {
-      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      chunks.push(chunk);
+      buffered += chunk.length;
+      if (buffered < 4) return;
+      if (chunks[0]!.length < 4) chunks = [Buffer.concat(chunks)];
+      if (buffered < chunks[0]!.readInt32LE(0)) return;
       try {
-        const { messages, rest } = readMessages(buf);
-        buf = rest;
+        const { messages, rest } = readMessages(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+        chunks = rest.length ? [rest] : [];
+        buffered = rest.length;
         for (const m of messages) {
           const req = parseRequest(m);
           let reply: Document;

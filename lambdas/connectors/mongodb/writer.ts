@@ -26,6 +26,12 @@ export function mongoDocument(element: ElementRecord, recordId: string): Record<
   return { ...element, [RECORD_ID_FIELD]: recordId };
 }
 
+/** BSON size of a document, estimated without serializing its vector (a double is ≤ 14 bytes with its array key). */
+function estimatedBytes(doc: unknown): number {
+  const { embeddings, ...rest } = doc as { embeddings?: unknown[] };
+  return JSON.stringify(rest).length + (Array.isArray(embeddings) ? embeddings.length * 14 : 0);
+}
+
 const batchSizeOf = (c: MongoTarget) => (Number.isInteger(c.batch_size) && c.batch_size! >= 1 ? c.batch_size! : DEFAULT_BATCH_SIZE);
 
 async function ensureRecordIndex(coll: Collection, ctx: UploadContext): Promise<void> {
@@ -51,7 +57,7 @@ export async function writeDocument(c: MongoTarget, file: FileRecords, ctx: Uplo
         // Staged per attempt: the driver sets _id on the objects it inserts.
         const docs = file.elements.map((e) => mongoDocument(e, file.recordId));
         try {
-          await forEachLimited(batches(docs, { maxCount: batchSizeOf(c), maxBytes: MAX_BATCH_BYTES }), CONCURRENCY, async (batch) => {
+          await forEachLimited(batches(docs, { maxCount: batchSizeOf(c), maxBytes: MAX_BATCH_BYTES, sizeOf: estimatedBytes }), CONCURRENCY, async (batch) => {
             await coll.insertMany(batch, { ordered: true });
           });
         } catch (err) {
