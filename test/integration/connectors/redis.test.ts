@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { checkConnection, deliverToDestination, outputConfig, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId } from '../../../lambdas/connectors/records/ids';
 import { redisServerBinary, startRedisServer, type RedisTestServer } from '../../../lambdas/connectors/redis/test-server';
+import { startJsonProxy } from '../../../lambdas/connectors/redis/test-json-proxy';
 import { closedPort } from './helpers';
 import { DIMS, element, elements, logSink, vec } from './vector-fixtures';
 
@@ -93,6 +94,27 @@ test('write: one key per element, the platform\'s record + record_id; a rewrite 
 
   assert.equal(await removeDocumentRecords('redis', config(), { sourceId: 'src', sourceKey: 'b.txt' }), 1);
   assert.deepEqual(await keysOf('b.txt'), []);
+});
+
+test('with RedisJSON (the module stood in by a RESP proxy): records go in as JSON.SET <key> $ <json>, replaced the same way', { skip }, async () => {
+  const proxy = await startJsonProxy(rs);
+  try {
+    const cfg = config({ port: proxy.port });
+    const ok = await checkConnection('destination', 'redis', cfg);
+    assert.equal(ok.status, 'SUCCESS', ok.reason);
+    assert.match(ok.reason!, /records are stored as RedisJSON documents$/);
+    assert.deepEqual(await deliverToDestination('redis', cfg, { sourceId: 'src', sourceKey: 'json.txt', elements: elements(3) }), { written: 3, deleted: 0 });
+    assert.deepEqual(await deliverToDestination('redis', cfg, { sourceId: 'src', sourceKey: 'json.txt', elements: elements(2) }), { written: 2, deleted: 3 });
+    const sets = proxy.jsonCommands.filter((c) => c[0] === 'JSON.SET');
+    assert.equal(sets.length, 5);
+    assert.ok(sets.every(([, key, path]) => key!.startsWith(`${rid('json.txt')}:el-`) && path === '$'), JSON.stringify(sets));
+    assert.deepEqual(await keysOf('json.txt'), [`${rid('json.txt')}:el-0-6`, `${rid('json.txt')}:el-1-6`]);
+    const doc = JSON.parse((await rs.admin.get(`${rid('json.txt')}:el-1-6`))!);
+    assert.equal(doc.record_id, rid('json.txt'));
+    assert.equal(doc.embeddings.length, DIMS);
+  } finally {
+    await proxy.stop();
+  }
 });
 
 test('batches: batch_size records per MULTI/EXEC (seen with MONITOR); the database is the configured one', { skip }, async () => {
