@@ -116,7 +116,13 @@ export async function withMongo<T>(c: MongoTarget, opts: { signal?: AbortSignal;
   const mechanism = client.options.credentials?.mechanism;
   if (mechanism && !ALLOWED_MECHANISMS.has(mechanism)) throw new Error(`authMechanism ${mechanism} is not supported here: use SCRAM-SHA-256, SCRAM-SHA-1 or PLAIN`);
   if (client.options.hosts.some((h) => h.socketPath)) throw new Error('unix domain socket hosts are not supported here');
-  for (const h of client.options.srvHost ? [client.options.srvHost] : client.options.hosts.map((x) => x.host ?? '')) await assertAllowedHost(h);
+  // An SRV name has no address of its own (Atlas): it is checked as a name; its targets resolve
+  // through the policy's lookup like any host.
+  const srvHost = client.options.srvHost;
+  if (srvHost) {
+    const literal = literalHostProblem(srvHost);
+    if (literal) throw new Error(literal);
+  } else for (const h of client.options.hosts) await assertAllowedHost(h.host ?? '');
 
   // Members a replica set announces are dialled by the driver's monitors; names resolve through the
   // policy's lookup, literal addresses do not, so a refused one stops this client.

@@ -149,6 +149,9 @@ test('CONNECTORS_DENY_PRIVATE_NETWORKS: refused before any command reaches the s
     assert.equal(r.status, 'FAILURE');
     assert.match(r.reason!, /host 127\.0\.0\.1 resolves to a private network address \(127\.0\.0\.1\)/);
     assert.equal((await checkConnection('destination', 'mongodb', named)).status, 'FAILURE');
+    // An SRV name (Atlas) has no address of its own: the driver's SRV lookup runs, its targets then resolve under the policy.
+    const srv = await checkConnection('destination', 'mongodb', config({ uri: 'mongodb+srv://app:srv-secret-pw@cluster0.mongo.invalid/' }), { timeoutMs: 8000 });
+    assert.match(srv.reason!, /^cannot connect to cluster0\.mongo\.invalid: querySrv E[A-Z]+ _mongodb\._tcp\.cluster0\.mongo\.invalid$/);
     await assert.rejects(deliverToDestination('mongodb', named, { sourceId: 'src', sourceKey: 'a.txt', elements: elements(1) }), /private network address/);
     // (an earlier client's endSessions may still arrive: the driver does not wait for its answer)
     assert.deepEqual(mg.commands.slice(seen).map((c) => c.name).filter((n) => n !== 'endSessions'), []);
