@@ -3,7 +3,10 @@
 // driver), then Pinecone, Qdrant and Astra DB through their official clients against the local
 // stand-ins (which run in this same process: their JSON parsing is part of the figure). Each figure
 // is a full replace of one document of N records (delete of the earlier copy + writes), as a job's
-// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus picks the stores (Postgres always runs).
+// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis picks the stores (Postgres always runs).
+// MongoDB runs against the in-process wire stand-in (BSON decoding in this process is part of the figure);
+// Redis against a real redis-server when installed, also with 100,000 other keys in the database (the
+// replace's SCAN walks the whole keyspace).
 import { deliverToDestination } from '../../lambdas/connectors/registry';
 import { platformElementsTable, startPgTestServer } from '../../lambdas/connectors/postgres/test-server';
 import { startPineconeStandIn } from '../../lambdas/connectors/pinecone/test-server';
@@ -25,7 +28,7 @@ function elements(n: number) {
 }
 
 const els = elements(N);
-const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus').split(',');
+const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis').split(',');
 const pg = await startPgTestServer();
 await pg.db.exec(platformElementsTable('elements', DIMS));
 console.log(`postgres destination (PGlite ${pg.host}:${pg.port}, pgvector, pg driver): ${N} records × ${DIMS} dims`);
@@ -122,4 +125,34 @@ if (STORES.some((s) => ['weaviate-cloud', 'milvus'].includes(s))) {
   }
   await wv.stop();
   await mv.stop();
+}
+if (STORES.includes('mongodb')) {
+  const { startMongoStandIn } = await import('../../lambdas/connectors/mongodb/test-server');
+  const mg = await startMongoStandIn({ users: { bench: { password: 'bench-pw' } }, recordCommands: false });
+  mg.createCollection('bench', 'elements');
+  await benchStore('mongodb', `mongodb destination (official driver, OP_MSG/BSON → wire stand-in 127.0.0.1:${mg.port})`, (b) => ({ uri: mg.uri('bench', 'bench-pw'), database: 'bench', collection: 'elements', batch_size: b }), [100, 500, 1000]);
+  await mg.stop();
+}
+if (STORES.includes('redis')) {
+  const { redisServerBinary, startRedisServer } = await import('../../lambdas/connectors/redis/test-server');
+  const { skip } = redisServerBinary();
+  if (skip) console.log(`redis destination: skipped (${skip})`);
+  else {
+    const rs = await startRedisServer();
+    const cfg = (b: number) => ({ host: rs.host, port: rs.port, ssl: false, database: 0, batch_size: b });
+    await benchStore('redis', `redis destination (node-redis → redis-server ${rs.host}:${rs.port}, JSON strings)`, cfg, [100, 500, 1000]);
+    // The replace finds a file's earlier keys with SCAN over the whole database: measure it with other keys present.
+    for (let i = 0; i < 100_000; i += 10_000) {
+      const m = rs.admin.multi();
+      for (let j = i; j < i + 10_000; j++) m.set(`other:${j}`, 'x');
+      await m.exec();
+    }
+    const small = els.slice(0, 100);
+    await deliverToDestination('redis', cfg(100), { sourceId: 'bench', sourceKey: 'small', elements: small });
+    const t0 = performance.now();
+    const r = await deliverToDestination('redis', cfg(100), { sourceId: 'bench', sourceKey: 'small', elements: small });
+    const ms = performance.now() - t0;
+    console.log(`  replace of a 100-record file with ${(await rs.admin.dbSize()).toLocaleString('en-US')} keys in the database: ${ms.toFixed(0)} ms (${r.deleted} replaced)`);
+    await rs.stop();
+  }
 }

@@ -14,6 +14,8 @@ import { elasticsearchDestination, opensearchDestination } from '../elasticsearc
 import { azureAiSearchDestination } from '../azure-ai-search/index';
 import { weaviateCloudDestination } from '../weaviate/index';
 import { milvusDestination } from '../milvus/index';
+import { mongodbDestination } from '../mongodb/index';
+import { redisDestination } from '../redis/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -32,6 +34,8 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   azureAiSearchDestination,
   weaviateCloudDestination,
   milvusDestination,
+  mongodbDestination,
+  redisDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
