@@ -6,8 +6,7 @@
 //   npm run fuzz                                  # starts `npm start` in keyed mode on a free port
 //   npm run fuzz -- --seed 7 --concurrency 2
 //   npm run fuzz -- --url http://127.0.0.1:8000 --key <api key> [--pid <service pid>]
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateCases, type FuzzCase, type FuzzIds } from './cases';
@@ -90,8 +89,15 @@ function fileForm(requestData: unknown, filename: string, data: Uint8Array, cont
 }
 
 // ---- real resources, so that valid ids reach the deeper checks ----------------------------------
-const dir = mkdtempSync(join(tmpdir(), 'wps-fuzz-'));
-writeFileSync(join(dir, 'note.txt'), 'A note for the fuzzer.');
+// In keyed mode a local connector's paths are relative to the account's own folder
+// (<DATA_DIR>/connector-files/<account>): the fuzzer's account is `fuzz`. Against a running service
+// (--url) the folder cannot be written from here and simply holds nothing.
+const dir = 'fuzz-files';
+if (svc) {
+  const abs = join(svc.dataDir, 'connector-files', 'fuzz', dir);
+  mkdirSync(abs, { recursive: true });
+  writeFileSync(join(abs, 'note.txt'), 'A note for the fuzzer.');
+}
 const source = await call('POST', '/api/v1/sources/', { name: 'fuzz-src', type: 'local', config: { remote_url: dir } });
 const destination = await call('POST', '/api/v1/destinations/', { name: 'fuzz-dst', type: 'local', config: { remote_url: dir } });
 const workflow = await call('POST', '/api/v1/workflows/', { name: 'fuzz-wf', workflow_type: 'basic', source_id: source.body.id, destination_id: destination.body.id });
@@ -204,5 +210,4 @@ console.log(`final healthcheck: ${health}${svc ? `, process ${svc.alive() ? 'ali
 
 const ok = serverErrors.length === 0 && hangs.length === 0 && health === 200 && (!svc || svc.alive());
 await svc?.stop();
-rmSync(dir, { recursive: true, force: true });
 process.exit(ok ? 0 : 1);
