@@ -1,9 +1,10 @@
 // Sessions on a tenant's Snowflake account through the official snowflake-sdk, opened as the
 // platform's connector opens them (password authentication, database, schema and role of the config;
 // the account's `host` and `port`: https://<host>:<port>).
-// Outbound policy: the SDK accepts an agent factory (`agentClass`, which it documents as a test hook
-// and uses for every HTTPS request of the connection: login, queries, session close, telemetry);
-// the factory here returns the policy's guarded agent, so every address a request really uses is
+// Outbound policy: the SDK has no documented agent or fetch option, but its connection option
+// `agentClass` (its hook for a mock agent, read in lib/http/base.js and node_untyped.js getProxyAgent)
+// supplies the agent of every HTTPS request of the connection: login, queries, session close,
+// telemetry. It returns the policy's guarded agent here, so every address a request really uses is
 // checked, and TLS is verified against the system roots plus CONNECTOR_CA_FILE. Its cost: the SDK's
 // own OCSP-checking agent is not used (certificate revocation is not checked, as with every other
 // store client here). The host is also checked before connecting, for an early readable failure.
@@ -50,6 +51,9 @@ export async function withSnowflake<T>(c: SnowflakeTarget, opts: { signal?: Abor
     configured = true;
   }
   const ca = connectorCa();
+  // The SDK calls agentClass for every request: one agent per session, so its keep-alive sockets are
+  // reused, and destroyed with the session.
+  const agent = guardedHttpsAgent({ keepAlive: true, ...(ca ? { ca } : {}) });
   const options: ConnectionOptions & Record<string, unknown> = {
     account: c.account,
     username: c.user,
@@ -63,7 +67,7 @@ export async function withSnowflake<T>(c: SnowflakeTarget, opts: { signal?: Abor
     timeout: opts.timeoutMs ?? 60_000,
     sfRetryMaxLoginRetries: 2,
     clientSessionKeepAlive: false,
-    agentClass: () => guardedHttpsAgent({ keepAlive: true, ...(ca ? { ca } : {}) }),
+    agentClass: () => agent,
   };
   const conn = sdk.createConnection(options);
   const onAbort = () => void conn.destroy(() => undefined);
@@ -72,6 +76,7 @@ export async function withSnowflake<T>(c: SnowflakeTarget, opts: { signal?: Abor
     await new Promise<void>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve())));
   } catch (err) {
     opts.signal?.removeEventListener('abort', onAbort);
+    agent.destroy();
     throw new Error(`cannot log in to ${c.host}: ${describeSnowflakeError(err, c)}`);
   }
   try {
@@ -79,6 +84,7 @@ export async function withSnowflake<T>(c: SnowflakeTarget, opts: { signal?: Abor
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     await new Promise<void>((resolve) => conn.destroy(() => resolve()));
+    agent.destroy();
   }
 }
 
