@@ -3,7 +3,7 @@
 // driver), then Pinecone, Qdrant and Astra DB through their official clients against the local
 // stand-ins (which run in this same process: their JSON parsing is part of the figure). Each figure
 // is a full replace of one document of N records (delete of the earlier copy + writes), as a job's
-// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis picks the stores (Postgres always runs).
+// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake picks the stores (Postgres always runs).
 // MongoDB runs against the in-process wire stand-in (BSON decoding in this process is part of the figure);
 // Redis against a real redis-server when installed, also with 100,000 other keys in the database (the
 // replace's SCAN walks the whole keyspace).
@@ -28,7 +28,7 @@ function elements(n: number) {
 }
 
 const els = elements(N);
-const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis').split(',');
+const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake').split(',');
 const pg = await startPgTestServer();
 await pg.db.exec(platformElementsTable('elements', DIMS));
 console.log(`postgres destination (PGlite ${pg.host}:${pg.port}, pgvector, pg driver): ${N} records × ${DIMS} dims`);
@@ -154,5 +154,29 @@ if (STORES.includes('redis')) {
     const ms = performance.now() - t0;
     console.log(`  replace of a 100-record file with ${(await rs.admin.dbSize()).toLocaleString('en-US')} keys in the database: ${ms.toFixed(0)} ms (${r.deleted} replaced)`);
     await rs.stop();
+  }
+}
+// kafka-cloud (kafkajs, SASL PLAIN over TLS → Kafka-protocol stand-in broker) and snowflake
+// (snowflake-sdk → REST stand-in executing each array-bound row on PGlite, so its figure is bounded
+// by the stand-in's row-by-row engine, not by the client).
+if (STORES.some((s) => ['kafka-cloud', 'snowflake'].includes(s))) {
+  const { selfSignedCert } = await import('../../lambdas/connectors/azure-ai-search/test-server');
+  const { resetConfig } = await import('../../lambdas/config');
+  const tls = selfSignedCert();
+  process.env.CONNECTOR_CA_FILE = tls.certFile;
+  resetConfig();
+  if (STORES.includes('kafka-cloud')) {
+    const { startKafkaStandIn } = await import('../../lambdas/connectors/kafka/test-server');
+    const kb = await startKafkaStandIn({ tls, users: { BENCH: { secret: 'bench-secret' } }, maxMessageBytes: 8 * 1024 * 1024 });
+    kb.addTopic('elements', 6);
+    await benchStore('kafka-cloud', `kafka-cloud destination (kafkajs → Kafka-protocol stand-in ${kb.bootstrap}, TLS)`, (b) => ({ bootstrap_servers: kb.host, port: kb.port, kafka_api_key: 'BENCH', secret: 'bench-secret', topic: 'elements', batch_size: b }), [100, 500, 1000]);
+    await kb.stop();
+  }
+  if (STORES.includes('snowflake')) {
+    const { platformElementsTable: sfTable, startSnowflakeStandIn } = await import('../../lambdas/connectors/snowflake/test-server');
+    const sf = await startSnowflakeStandIn({ tls, account: 'bench-acct', users: { bench: { password: 'bench-pw' } }, database: 'WF', schema: 'PUBLIC' });
+    await sf.ddl(sfTable('elements', DIMS));
+    await benchStore('snowflake', `snowflake destination (snowflake-sdk, array binding → REST stand-in on PGlite ${sf.host}:${sf.port})`, (b) => ({ account: 'bench-acct', user: 'bench', password: 'bench-pw', host: sf.host, port: sf.port, database: 'WF', schema: 'PUBLIC', role: 'R', batch_size: b }), [50, 500]);
+    await sf.stop();
   }
 }

@@ -16,6 +16,8 @@ import { weaviateCloudDestination } from '../weaviate/index';
 import { milvusDestination } from '../milvus/index';
 import { mongodbDestination } from '../mongodb/index';
 import { redisDestination } from '../redis/index';
+import { kafkaCloudDestination } from '../kafka/index';
+import { snowflakeDestination } from '../snowflake/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -36,6 +38,8 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   milvusDestination,
   mongodbDestination,
   redisDestination,
+  kafkaCloudDestination,
+  snowflakeDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

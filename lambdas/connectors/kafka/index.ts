@@ -1,0 +1,70 @@
+// Kafka destination on Confluent Cloud (type `kafka-cloud`, fields from the platform's table:
+// bootstrap_servers, port, kafka_api_key, secret, topic, batch_size, group_id). Produces one JSON
+// message per element (see writer.ts for the message, the batching and what a rerun does).
+// Check, as the platform's precheck: an authenticated metadata request (SASL PLAIN over TLS) listing
+// the cluster's topics, which must include the topic (FAILURE naming what is missing: topics are not
+// created by the service nor, on Confluent Cloud, automatically), and the topic's partitions must
+// have leaders. Kafka has no harmless write, so write permission is shown by the first write.
+import type { z } from 'zod';
+import { defineConnector, type ConnectorConfig } from '../definition';
+import { derivedShape } from '../types/derived';
+import { bootstrapProblem, describeKafkaError, kafkaClient, TOPIC_NAME, type KafkaTarget } from './client';
+import { produceDocument } from './writer';
+
+type KafkaConfig = KafkaTarget & ConnectorConfig;
+
+const shape = derivedShape('destination', 'kafka-cloud');
+
+const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+  if (typeof c.bootstrap_servers === 'string') {
+    const problem = bootstrapProblem(c as unknown as KafkaTarget);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['bootstrap_servers'], message: problem });
+  }
+  if (typeof c.topic === 'string' && (!TOPIC_NAME.test(c.topic) || c.topic === '.' || c.topic === '..')) {
+    ctx.addIssue({ code: 'custom', path: ['topic'], message: 'topic must be 1 to 249 letters, digits, ".", "_" or "-" (Kafka\'s rule for topic names)' });
+  }
+  if (c.port !== undefined && !(Number.isInteger(c.port) && (c.port as number) >= 1 && (c.port as number) <= 65535)) {
+    ctx.addIssue({ code: 'custom', path: ['port'], message: 'port must be a TCP port (1 to 65535)' });
+  }
+  if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
+    ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
+  }
+}) as unknown as z.ZodType<KafkaConfig>;
+
+export const kafkaCloudDestination = defineConnector<KafkaConfig>({
+  kind: 'destination',
+  type: 'kafka-cloud',
+  input,
+  output: shape.output,
+  secretFields: shape.secretFields,
+  check: async (c, ctx) => {
+    const kafka = await kafkaClient(c, { connectionTimeout: Math.min(10_000, Math.floor(ctx.timeoutMs / 2)), retries: 1 });
+    const admin = kafka.admin();
+    const onAbort = () => void admin.disconnect();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      let topics: string[];
+      try {
+        await admin.connect();
+        topics = (await admin.listTopics()).filter((t) => t !== '__consumer_offsets');
+      } catch (err) {
+        throw new Error(`cannot list the cluster's topics: ${describeKafkaError(err, c)}`);
+      }
+      if (!topics.includes(c.topic)) {
+        const has = topics.sort().slice(0, 20).join(', ');
+        throw new Error(`topic ${c.topic} does not exist in the cluster (${topics.length ? `it has: ${has}${topics.length > 20 ? ', ...' : ''}` : 'it has no topics the key may see'}); create it first`);
+      }
+      const meta = await admin.fetchTopicMetadata({ topics: [c.topic] }).catch((err) => {
+        throw new Error(`cannot read the metadata of topic ${c.topic}: ${describeKafkaError(err, c)}`);
+      });
+      const partitions = meta.topics[0]?.partitions ?? [];
+      const leaderless = partitions.filter((p) => p.leader < 0).length;
+      if (!partitions.length || leaderless) throw new Error(`topic ${c.topic} has ${leaderless} of ${partitions.length} partitions without a leader: it cannot take writes now`);
+      return `topic ${c.topic}: ${partitions.length} partition${partitions.length === 1 ? '' : 's'}, all with a leader; authenticated (SASL PLAIN over TLS); write permission is shown by the first write`;
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+      await admin.disconnect().catch(() => undefined);
+    }
+  },
+  upload: (c, file, ctx) => produceDocument(c, file, ctx),
+});

@@ -1,0 +1,172 @@
+// Workflows writing into Kafka (Confluent Cloud: the Kafka-protocol stand-in broker, SASL PLAIN over
+// TLS, through kafkajs) and Snowflake (the REST stand-in running the SQL on PGlite, through the
+// official snowflake-sdk) through the HTTP API: local source → partition → chunk → embed (built-in
+// 384-dim embedder) → destination, run twice. Snowflake: one copy of each file's rows, 384-dim
+// vectors, metadata. Kafka: a topic is append-only (as on the platform), so the second run appends;
+// its messages carry the same keys (element ids), so a compacted topic keeps one copy of each.
+// Destinations that validate but point nowhere fail their check and their files with the store's
+// reason; the jobs finish and free their slots. One stack serves both families.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { resetConfig } from '../../lambdas/config';
+import { selfSignedCert } from '../../lambdas/connectors/azure-ai-search/test-server';
+import { startKafkaStandIn, type KafkaStandIn } from '../../lambdas/connectors/kafka/test-server';
+import { platformElementsTable, startSnowflakeStandIn, type SnowflakeStandIn } from '../../lambdas/connectors/snowflake/test-server';
+import { closedPort } from '../integration/connectors/helpers';
+
+const corpus = resolve(process.cwd(), '../shared/corpus/docs');
+let stack: TestStack;
+let kafka: KafkaStandIn;
+let snow: SnowflakeStandIn;
+let sourceId: string;
+const inDir = join(mkdtempSync(join(tmpdir(), 'wps-ksdest-')), 'in');
+const savedCa = process.env.CONNECTOR_CA_FILE;
+
+const nodes = [
+  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
+  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
+  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
+];
+
+before(async () => {
+  if (NEEDS_LOCAL) return;
+  mkdirSync(join(inDir, 'sub'), { recursive: true });
+  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
+  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  const tls = selfSignedCert();
+  process.env.CONNECTOR_CA_FILE = tls.certFile;
+  resetConfig();
+  kafka = await startKafkaStandIn({ tls, users: { E2EKEY: { secret: 'kafka-e2e-secret' } } });
+  kafka.addTopic('elements', 3);
+  snow = await startSnowflakeStandIn({ tls, account: 'myorg-e2e', users: { app: { password: 'snow-e2e-secret' } }, database: 'WF', schema: 'PUBLIC' });
+  await snow.ddl(platformElementsTable('elements', 384));
+  stack = await startTestStack();
+  sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
+});
+after(async () => {
+  await stack?.close();
+  await Promise.all([kafka?.stop(), snow?.stop()]);
+  if (savedCa === undefined) delete process.env.CONNECTOR_CA_FILE;
+  else process.env.CONNECTOR_CA_FILE = savedCa;
+  resetConfig();
+});
+
+async function createDestination(name: string, type: string, config: Record<string, unknown>, secretFields: string[]) {
+  const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name, type, config } });
+  assert.equal(dest.status, 200, dest.text);
+  for (const f of secretFields) assert.equal(dest.body.config[f], '**********', f);
+  return dest.body.id as string;
+}
+
+async function check(destinationId: string) {
+  await stack.call('POST', `/api/v1/destinations/${destinationId}/connection-check`);
+  return eventually(async () => {
+    const r = await stack.call('GET', `/api/v1/destinations/${destinationId}/connection-check`);
+    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
+  }, 'connection check');
+}
+
+async function workflow(name: string, destinationId: string, workflowNodes = nodes): Promise<string> {
+  const wf = await stack.call('POST', '/api/v1/workflows/', {
+    body: { name, workflow_type: 'custom', workflow_nodes: workflowNodes, source_id: sourceId, destination_id: destinationId },
+  });
+  assert.equal(wf.status, 200, wf.text);
+  return wf.body.id;
+}
+
+async function runToEnd(workflowId: string) {
+  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
+  assert.equal(run.status, 202, run.text);
+  return eventually(async () => {
+    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
+    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
+  }, 'workflow job', 180_000);
+}
+
+function tally<T>(items: T[], fileOf: (x: T) => unknown): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const x of items) out[String(fileOf(x))] = (out[String(fileOf(x))] ?? 0) + 1;
+  return out;
+}
+
+test('snowflake: two runs leave one copy of each file\'s rows, 384-dim vectors, metadata', { skip: NEEDS_LOCAL }, async () => {
+  const id = await createDestination('sf', 'snowflake', { account: 'myorg-e2e', user: 'app', password: 'snow-e2e-secret', host: snow.host, port: snow.port, database: 'WF', schema: 'PUBLIC', role: 'SYSADMIN', batch_size: 20 }, ['password']);
+  const c = await check(id);
+  assert.equal(c.status, 'SUCCESS', c.reason);
+  const wf = await workflow('to-snowflake', id);
+  const counts: Record<string, number>[] = [];
+  for (let i = 0; i < 2; i++) {
+    const job = await runToEnd(wf);
+    assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
+    counts.push(tally(await snow.rows('elements'), (r) => r.filename));
+  }
+  assert.deepEqual(Object.keys(counts[0]!).sort(), ['README.md', 'fake-text.txt']);
+  assert.deepEqual(counts[1], counts[0], 'the second run replaced each file, not duplicated it');
+  const rows = await snow.rows('elements');
+  const sample = rows.find((r) => r.filename === 'fake-text.txt')!;
+  assert.equal(sample.embeddings.length, 384);
+  assert.equal(sample.type, 'CompositeElement');
+  assert.equal(sample.filetype, 'text/plain');
+  assert.deepEqual(sample.languages, ['eng']);
+  assert.ok(sample.record_id && sample.element_id && String(sample.text).length > 0);
+  assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, 'no element twice');
+});
+
+test('kafka-cloud: one JSON message per element with its 384-dim vector and metadata; a rerun appends under the same keys', { skip: NEEDS_LOCAL }, async () => {
+  const id = await createDestination('kc', 'kafka-cloud', { bootstrap_servers: kafka.host, port: kafka.port, kafka_api_key: 'E2EKEY', secret: 'kafka-e2e-secret', topic: 'elements', batch_size: 20 }, ['kafka_api_key', 'secret']);
+  const c = await check(id);
+  assert.equal(c.status, 'SUCCESS', c.reason);
+  const wf = await workflow('to-kafka', id);
+  const messages = () => kafka.messages('elements').map((m) => ({ key: m.key!.toString(), json: JSON.parse(m.value!.toString()) }));
+  const first = await runToEnd(wf);
+  assert.equal(first.status, 'COMPLETED', JSON.stringify(first));
+  const once = tally(messages(), (m) => m.json.metadata?.filename);
+  assert.deepEqual(Object.keys(once).sort(), ['README.md', 'fake-text.txt']);
+  const second = await runToEnd(wf);
+  assert.equal(second.status, 'COMPLETED', JSON.stringify(second));
+  const all = messages();
+  assert.deepEqual(tally(all, (m) => m.json.metadata?.filename), Object.fromEntries(Object.entries(once).map(([f, n]) => [f, 2 * n])), 'append-only: the rerun appended');
+  const latest = new Map(all.map((m) => [m.key, m]));
+  assert.deepEqual(tally([...latest.values()], (m) => m.json.metadata?.filename), once, 'one message per key: a compacted topic keeps one copy');
+  const sample = all.find((m) => m.json.metadata?.filename === 'fake-text.txt')!;
+  assert.equal(sample.key, sample.json.element_id);
+  assert.equal(sample.json.embeddings.length, 384);
+  assert.equal(sample.json.type, 'CompositeElement');
+  assert.equal(sample.json.metadata.filetype, 'text/plain');
+  assert.ok(sample.json.record_id && String(sample.json.text).length > 0);
+});
+
+test('destinations that point nowhere: FAILURE checks, files failed with the store\'s reason, jobs finished', { skip: NEEDS_LOCAL }, async () => {
+  const port = await closedPort();
+  const cases = [
+    { type: 'snowflake', config: { account: 'myorg-e2e', user: 'app', password: 'snow-nowhere-secret', host: '127.0.0.1', port, database: 'WF', schema: 'PUBLIC', role: 'R' }, secret: 'snow-nowhere-secret', reason: /cannot log in to 127\.0\.0\.1: .*ECONNREFUSED/ },
+    { type: 'kafka-cloud', config: { bootstrap_servers: '127.0.0.1', port, kafka_api_key: 'NOWHEREKEY', secret: 'kafka-nowhere-secret', topic: 'elements' }, secret: 'kafka-nowhere-secret', reason: /ECONNREFUSED/ },
+  ];
+  for (const k of cases) {
+    const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name: `${k.type}-nowhere`, type: k.type, config: k.config } });
+    assert.equal(dest.status, 200, dest.text);
+    const c = await check(dest.body.id);
+    assert.equal(c.status, 'FAILURE', k.type);
+    assert.match(c.reason, k.reason);
+    assert.ok(!c.reason.includes(k.secret), 'no secret in the reason');
+    // Partition and chunk only: the failure under test is the destination's.
+    const wf = await workflow(`${k.type}-nowhere`, dest.body.id, nodes.slice(0, 2));
+    const job = await runToEnd(wf);
+    assert.equal(job.status, 'FAILED', k.type);
+    const failed = await stack.call('GET', `/api/v1/jobs/${job.id}/failed-files`);
+    assert.equal(failed.status, 200);
+    assert.equal(failed.body.failed_files.length, 2);
+    for (const f of failed.body.failed_files) {
+      assert.match(f.error, new RegExp(`${k.type} destination: `));
+      assert.match(f.error, k.reason);
+      assert.ok(!f.error.includes(k.secret));
+    }
+  }
+  const running = await stack.call('GET', '/api/v1/jobs/?status=IN_PROGRESS');
+  assert.equal(running.status, 200, running.text);
+  assert.deepEqual(running.body, []);
+});
