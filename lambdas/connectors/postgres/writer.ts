@@ -45,6 +45,7 @@ export async function tableColumns(client: pg.Client, table: string): Promise<Co
 /** A staged value as the column's type wants it. */
 export function toColumnValue(col: Column, v: unknown): unknown {
   if (v === null || v === undefined) return null;
+  if (col.typname === 'vector' && Array.isArray(v) && v.every((x) => typeof x === 'number')) return binaryVector(v);
   if (col.typname === 'vector' || col.typname === 'halfvec') {
     return Array.isArray(v) ? `[${v.join(',')}]` : typeof v === 'string' ? v : null;
   }
@@ -64,6 +65,21 @@ export function toColumnValue(col: Column, v: unknown): unknown {
     default:
       return typeof v === 'object' && !Array.isArray(v) ? JSON.stringify(v) : v;
   }
+}
+
+/**
+ * A pgvector `vector` in its binary wire form (vector_recv: int16 dimensions, int16 unused, float4
+ * big-endian values). The `pg` driver sends a Buffer parameter in binary format, so the server skips
+ * parsing the float text: on PGlite that parsing is most of an insert's cost (10,000 × 384 dims:
+ * ~770 rows/s as text, ~4,800 as binary on a busy 2-core machine). The column's dimension check is the
+ * same either way.
+ */
+export function binaryVector(v: number[]): Buffer {
+  const b = Buffer.allocUnsafe(4 + 4 * v.length);
+  b.writeInt16BE(v.length, 0);
+  b.writeInt16BE(0, 2);
+  for (let i = 0; i < v.length; i++) b.writeFloatBE(v[i]!, 4 + 4 * i);
+  return b;
 }
 
 export interface PostgresTarget extends PostgresConnection {
