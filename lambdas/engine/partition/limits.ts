@@ -26,6 +26,8 @@ export const MAX_XML_DEPTH = 1_000;
 export const MAX_XML_NODES = 1_000_000;
 /** HTML nesting beyond which a document is read as plain text, with a warning (a DOM walk that deep costs too much). */
 export const MAX_HTML_NESTING = 2000;
+/** Markdown nesting (blockquote markers + list indentation levels) beyond which it is read as plain text (marked is super-linear in list depth). */
+export const MAX_MARKDOWN_NESTING = 200;
 /** Elements one document may produce (a 600-page PDF gives about 10,000). */
 export const MAX_ELEMENTS = 200_000;
 /** Non-empty cells of one workbook (xlsx/xls), all sheets together. */

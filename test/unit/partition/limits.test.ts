@@ -138,3 +138,16 @@ test('sandbox: typed errors survive the process boundary; settings have per-runt
   assert.equal(sandboxSettings({ PARTITION_JOB_TIMEOUT_S: '60' }).jobTimeoutS, 60);
   assert.throws(() => sandboxSettings({ PARTITION_MAX_HEAP_MB: 'lots' }), /PARTITION_MAX_HEAP_MB must be a non-negative number/);
 });
+
+test('markdown nested past MAX_MARKDOWN_NESTING is read as plain text with a warning (marked is super-linear in list depth); shallow lists still render', async () => {
+  const lists = Array.from({ length: 5_000 }, (_, i) => `${' '.repeat(i * 2)}- item ${i}`).join('\n');
+  const deep = await partitionDocument({ data: Buffer.from(lists), filename: 'lists.md' });
+  assert.match(deep.warnings.join('\n'), /Markdown nested deeper than 200 levels .*: read as plain text/);
+  assert.match(deep.elements.map((e) => e.text).join('\n'), /item 4999/);
+  const quotes = await partitionDocument({ data: Buffer.from(`${'>'.repeat(100_000)} quoted\n`), filename: 'deep.md' });
+  assert.match(quotes.warnings.join('\n'), /read as plain text/);
+  const shallow = await partitionDocument({ data: Buffer.from('# Title\n\n- one\n  - two\n    - three\n\n> a quote\n'), filename: 's.md' });
+  assert.deepEqual(shallow.warnings, []);
+  assert.deepEqual(shallow.elements.map((e) => e.type).slice(0, 4), ['Title', 'ListItem', 'ListItem', 'ListItem']);
+  assert.equal(shallow.elements[4]?.text, 'a quote');
+});
