@@ -3,8 +3,8 @@
 // Aura), basic auth with username/password, the configured database.
 //
 // Outbound policy: the driver has no socket or lookup option, so every Bolt connection it opens (the
-// seed, routers, readers and writers a routing table names) is created through one wrapper of its
-// createChannelConnection (installed once per process, it covers every driver instance): the host
+// seed, routers, readers and writers a routing table names) is created through a wrapper of its
+// connection factory (installed once per process, it covers every driver instance): the host
 // name resolves through the policy's lookup and the driver connects to that checked address (TLS
 // still verifies the certificate against the host name), so a name cannot resolve elsewhere between
 // the check and the connect. +ssc schemes (certificates not verified) are refused; a private CA is
@@ -50,19 +50,38 @@ export function describeNeo4jError(err: unknown, c: Pick<Neo4jTarget, 'password'
 }
 
 let guardInstalled: Promise<void> | undefined;
+const FACTORY = Symbol('guardedChannelConnection');
 
-/** Wraps the driver's connection factory once: every Bolt socket goes to an address the policy allows. */
+type BoltAddress = { host(): string; resolveWith(ip: string): BoltAddress };
+type ChannelFactory = (address: BoltAddress, ...rest: unknown[]) => Promise<unknown>;
+
+/**
+ * Every connection provider of the driver (direct and routing) keeps its connection factory as the
+ * instance property `_createChannelConnection`, set in the PooledConnectionProvider constructor and
+ * called for every Bolt socket (pool, routing discovery, probes). An accessor on that class's
+ * prototype receives the assignment and hands back the factory wrapped under the policy.
+ */
 function installGuard(): Promise<void> {
   guardInstalled ??= (async () => {
-    const mod = (await import('neo4j-driver-bolt-connection/lib/connection/connection-channel.js')).default;
-    const original = mod.createChannelConnection;
-    mod.createChannelConnection = async (address, ...rest) => {
-      const host = address.host().replace(/^\[|\]$/g, '');
-      const ip = await new Promise<string>((resolve, reject) =>
-        guardedLookup(host, {}, (err, addr) => (err ? reject(err) : resolve(typeof addr === 'string' ? addr : addr[0]!.address))),
-      );
-      return original(address.resolveWith(ip), ...rest);
-    };
+    const mod = (await import('neo4j-driver-bolt-connection')) as unknown as { PooledConnectionProvider?: { prototype: object }; default?: { PooledConnectionProvider?: { prototype: object } } };
+    const proto = (mod.PooledConnectionProvider ?? mod.default?.PooledConnectionProvider)?.prototype;
+    if (!proto) throw new Error('neo4j-driver: connection provider not found (driver version not supported)');
+    Object.defineProperty(proto, '_createChannelConnection', {
+      configurable: true,
+      get(this: Record<symbol, ChannelFactory>) {
+        return this[FACTORY];
+      },
+      set(this: Record<symbol, ChannelFactory>, original: ChannelFactory) {
+        this[FACTORY] = async (address, ...rest) => {
+          const host = address.host().replace(/^\[|\]$/g, '');
+          const ip = await new Promise<string>((resolve, reject) =>
+            guardedLookup(host, {}, (err, addr) => (err ? reject(err) : resolve(typeof addr === 'string' ? addr : addr[0]!.address))),
+          );
+          // The checked address is the one connected to; TLS still verifies the certificate for `host`.
+          return original(address.resolveWith(ip), ...rest);
+        };
+      },
+    });
   })();
   return guardInstalled;
 }

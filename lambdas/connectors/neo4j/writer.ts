@@ -213,7 +213,9 @@ export async function writeDocument(c: Neo4jTarget, file: FileRecords, ctx: Uplo
         }
         const session = driver.session({ database: c.database, defaultAccessMode: 'WRITE' });
         try {
-          return await session.executeWrite(async (tx) => {
+          // An explicit transaction (not executeWrite): the driver would retry on its own, unlogged.
+          const tx = await session.beginTransaction();
+          try {
             const del = await tx.run(DELETE_DOCUMENT, { [RECORD_ID_FIELD]: file.recordId });
             const deleted = Number(del.records[0]?.get('deleted') ?? 0);
             for (const label of LABELS) {
@@ -225,7 +227,9 @@ export async function writeDocument(c: Neo4jTarget, file: FileRecords, ctx: Uplo
             const groups = new Map<string, GraphEdge[]>();
             for (const e of graph.edges) {
               const key = JSON.stringify([e.rel, e.from.label, e.to.label]);
-              groups.set(key, [...(groups.get(key) ?? []), e]);
+              const list = groups.get(key);
+              if (list) list.push(e);
+              else groups.set(key, [e]);
             }
             for (const [key, list] of groups) {
               const [rel, from, to] = JSON.parse(key) as [string, Label, Label];
@@ -233,8 +237,12 @@ export async function writeDocument(c: Neo4jTarget, file: FileRecords, ctx: Uplo
                 await tx.run(edgesQuery(rel, from, to), { edges: batch.map((e) => ({ source: e.from.id, destination: e.to.id })) });
               }
             }
+            await tx.commit();
             return { written: file.elements.length, deleted };
-          });
+          } catch (err) {
+            await tx.rollback().catch(() => undefined);
+            throw err;
+          }
         } catch (err) {
           throw await toStoreError(err, c, `write to database ${c.database} failed: `);
         } finally {
