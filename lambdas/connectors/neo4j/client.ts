@@ -148,7 +148,9 @@ export class Neo4jStoreError extends Error {
 export async function toStoreError(err: unknown, c: Neo4jTarget, prefix = ''): Promise<Neo4jStoreError> {
   if (err instanceof Neo4jStoreError) return err;
   const { isRetryableError } = await import('neo4j-driver');
-  return new Neo4jStoreError(`${prefix}${describeNeo4jError(err, c)}`, !policyReason(err) && isRetryableError(err as Error));
+  // A connection that never opened says so, whatever step the writer was at.
+  const lead = (err as { code?: string })?.code === 'ServiceUnavailable' || policyReason(err) ? `cannot connect to ${hostOf(c.uri)}: ` : prefix;
+  return new Neo4jStoreError(`${lead}${describeNeo4jError(err, c)}`, !policyReason(err) && isRetryableError(err as Error));
 }
 
 export const isRetryable = (err: unknown): boolean => err instanceof Neo4jStoreError && err.retryable;
