@@ -27,8 +27,13 @@ export class Unpacker {
     switch (m) {
       case 0xc0:
         return null;
-      case 0xc1:
-        return this.take(8).readDoubleBE(0);
+      case 0xc1: {
+        // The hot path (vectors): read in place, no slice per value.
+        if (this.pos + 8 > this.buf.length) throw new Error('PackStream value truncated');
+        const v = this.buf.readDoubleBE(this.pos);
+        this.pos += 8;
+        return v;
+      }
       case 0xc2:
         return false;
       case 0xc3:

@@ -158,7 +158,8 @@ function interpret(query: string, params: Record<string, any>, graph: Graph): { 
   return none;
 }
 
-export async function startNeo4jStandIn(opts: { users: Record<string, Neo4jUser>; databases?: string[]; agent?: string }): Promise<Neo4jStandIn> {
+/** `recordParams: false` keeps statements without their parameters (benchmarks: vectors not kept twice). */
+export async function startNeo4jStandIn(opts: { users: Record<string, Neo4jUser>; databases?: string[]; agent?: string; recordParams?: boolean }): Promise<Neo4jStandIn> {
   const databases = new Set(opts.databases ?? ['neo4j', 'system']);
   const agent = opts.agent ?? 'Neo4j/5.26.0';
   const graph = new Graph();
@@ -243,7 +244,7 @@ export async function startNeo4jStandIn(opts: { users: Record<string, Neo4jUser>
           if (!user) return fail('Neo.ClientError.Security.Unauthorized', 'not authenticated');
           const [query, params = {}, extra = {}] = fields as [string, Record<string, any>, Record<string, any>];
           const db = tx?.db ?? extra.db ?? 'neo4j';
-          const seen: SeenStatement = { query, params, db, user, tx: tx?.n };
+          const seen: SeenStatement = { query, params: opts.recordParams === false ? {} : params, db, user, tx: tx?.n };
           statements.push(seen);
           tx?.seen.push(seen);
           const problem = dbProblem(db);
