@@ -3,7 +3,7 @@
 // driver), then Pinecone, Qdrant and Astra DB through their official clients against the local
 // stand-ins (which run in this same process: their JSON parsing is part of the figure). Each figure
 // is a full replace of one document of N records (delete of the earlier copy + writes), as a job's
-// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake picks the stores (Postgres always runs).
+// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake,neo4j picks the stores (Postgres always runs).
 // MongoDB runs against the in-process wire stand-in (BSON decoding in this process is part of the figure);
 // Redis against a real redis-server when installed, also with 100,000 other keys in the database (the
 // replace's SCAN walks the whole keyspace).
@@ -28,7 +28,7 @@ function elements(n: number) {
 }
 
 const els = elements(N);
-const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake').split(',');
+const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake,neo4j').split(',');
 const pg = await startPgTestServer();
 await pg.db.exec(platformElementsTable('elements', DIMS));
 console.log(`postgres destination (PGlite ${pg.host}:${pg.port}, pgvector, pg driver): ${N} records × ${DIMS} dims`);
@@ -179,4 +179,11 @@ if (STORES.some((s) => ['kafka-cloud', 'snowflake'].includes(s))) {
     await benchStore('snowflake', `snowflake destination (snowflake-sdk, array binding → REST stand-in on PGlite ${sf.host}:${sf.port})`, (b) => ({ account: 'bench-acct', user: 'bench', password: 'bench-pw', host: sf.host, port: sf.port, database: 'WF', schema: 'PUBLIC', role: 'R', batch_size: b }), [50, 500]);
     await sf.stop();
   }
+}
+if (STORES.includes('neo4j')) {
+  // The Bolt stand-in decodes PackStream in this process and records statements (it does not execute Cypher).
+  const { startNeo4jStandIn } = await import('../../lambdas/connectors/neo4j/test-server');
+  const neo = await startNeo4jStandIn({ users: { bench: { password: 'bench-pw' } }, recordParams: false });
+  await benchStore('neo4j', `neo4j destination (neo4j-driver, Bolt 5.4/PackStream → stand-in 127.0.0.1:${neo.port})`, (b) => ({ uri: neo.uri(), username: 'bench', password: 'bench-pw', database: 'neo4j', batch_size: b }), [100, 500, 1000]);
+  await neo.stop();
 }

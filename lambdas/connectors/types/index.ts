@@ -18,6 +18,7 @@ import { mongodbDestination } from '../mongodb/index';
 import { redisDestination } from '../redis/index';
 import { kafkaCloudDestination } from '../kafka/index';
 import { snowflakeDestination } from '../snowflake/index';
+import { neo4jDestination } from '../neo4j/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -40,6 +41,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   redisDestination,
   kafkaCloudDestination,
   snowflakeDestination,
+  neo4jDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

@@ -1,0 +1,129 @@
+// Workflows writing into Neo4j (the Bolt 5.4 stand-in, through the official neo4j-driver) through the
+// HTTP API: local source → partition → chunk → embed (built-in 384-dim embedder) → destination, run
+// twice: one copy of each file's graph (Document + Chunk nodes), 384-dim embeddings, metadata present.
+// The stand-in records the statements and applies the writer's statement shapes to an in-memory graph
+// (it does not execute Cypher). A destination that validates but points nowhere fails its check and
+// its files with the driver's reason; the job finishes and frees its slot.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { startNeo4jStandIn, type Neo4jStandIn } from '../../lambdas/connectors/neo4j/test-server';
+import { closedPort } from '../integration/connectors/helpers';
+
+const corpus = resolve(process.cwd(), '../shared/corpus/docs');
+let stack: TestStack;
+let neo: Neo4jStandIn;
+let sourceId: string;
+const inDir = join(mkdtempSync(join(tmpdir(), 'wps-graphdest-')), 'in');
+
+const nodes = [
+  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
+  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
+  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
+];
+
+before(async () => {
+  if (NEEDS_LOCAL) return;
+  mkdirSync(join(inDir, 'sub'), { recursive: true });
+  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
+  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  neo = await startNeo4jStandIn({ users: { app: { password: 'neo4j-e2e-secret' } } });
+  stack = await startTestStack();
+  sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
+});
+after(async () => {
+  await stack?.close();
+  await neo?.stop();
+});
+
+async function check(destinationId: string) {
+  await stack.call('POST', `/api/v1/destinations/${destinationId}/connection-check`);
+  return eventually(async () => {
+    const r = await stack.call('GET', `/api/v1/destinations/${destinationId}/connection-check`);
+    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
+  }, 'connection check');
+}
+
+async function workflow(name: string, destinationId: string, workflowNodes = nodes): Promise<string> {
+  const wf = await stack.call('POST', '/api/v1/workflows/', {
+    body: { name, workflow_type: 'custom', workflow_nodes: workflowNodes, source_id: sourceId, destination_id: destinationId },
+  });
+  assert.equal(wf.status, 200, wf.text);
+  return wf.body.id;
+}
+
+async function runToEnd(workflowId: string) {
+  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
+  assert.equal(run.status, 202, run.text);
+  return eventually(async () => {
+    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
+    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
+  }, 'workflow job', 180_000);
+}
+
+const tally = () => {
+  const out: Record<string, number> = {};
+  for (const n of neo.nodes('Chunk')) out[String(n.properties.metadata_filename)] = (out[String(n.properties.metadata_filename)] ?? 0) + 1;
+  return out;
+};
+
+test('neo4j: two runs leave one copy of each file\'s graph, 384-dim embeddings, metadata', { skip: NEEDS_LOCAL }, async () => {
+  const dest = await stack.call('POST', '/api/v1/destinations/', {
+    body: { name: 'graph', type: 'neo4j', config: { uri: neo.uri('neo4j'), username: 'app', password: 'neo4j-e2e-secret', database: 'neo4j', batch_size: 50 } },
+  });
+  assert.equal(dest.status, 200, dest.text);
+  assert.equal(dest.body.config.password, '**********');
+  const c = await check(dest.body.id);
+  assert.equal(c.status, 'SUCCESS', c.reason);
+
+  const wf = await workflow('to-neo4j', dest.body.id);
+  const counts: Record<string, number>[] = [];
+  for (let i = 0; i < 2; i++) {
+    const job = await runToEnd(wf);
+    assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
+    counts.push(tally());
+  }
+  assert.deepEqual(Object.keys(counts[0]!).sort(), ['README.md', 'fake-text.txt']);
+  assert.deepEqual(counts[1], counts[0], 'the second run replaced each file\'s graph, not duplicated it');
+  assert.equal(neo.nodes('Document').length, 2);
+  // Each rewrite deleted the document's graph by its record_id before writing it again.
+  const deletes = neo.statements.filter((s) => s.query.startsWith('MATCH (d:`Document` {id: $record_id})'));
+  assert.equal(deletes.length, 4);
+  assert.deepEqual(new Set(deletes.map((d) => d.params.record_id)), new Set(neo.nodes('Document').map((d) => d.id)));
+
+  const sample = neo.nodes('Chunk').find((n) => n.properties.metadata_filename === 'fake-text.txt')!;
+  assert.equal(sample.embedding?.length, 384);
+  assert.equal(sample.properties.type, 'CompositeElement');
+  assert.equal(sample.properties.metadata_filetype, 'text/plain');
+  assert.ok(String(sample.properties.text).length > 0 && sample.properties.element_id);
+  assert.ok(neo.nodes('Document').some((d) => d.id === sample.properties.record_id));
+  assert.equal(neo.indexes.get('chunk_vector')?.dimensions, 384);
+  assert.equal(neo.edges('PART_OF_DOCUMENT').length, neo.nodes('Chunk').length);
+});
+
+test('neo4j pointing nowhere: FAILURE check, files failed with the driver\'s reason, job finished', { skip: NEEDS_LOCAL }, async () => {
+  const port = await closedPort();
+  const dest = await stack.call('POST', '/api/v1/destinations/', {
+    body: { name: 'neo4j-nowhere', type: 'neo4j', config: { uri: `bolt://127.0.0.1:${port}`, username: 'app', password: 'neo4j-nowhere-secret', database: 'neo4j' } },
+  });
+  assert.equal(dest.status, 200, dest.text);
+  const c = await check(dest.body.id);
+  assert.equal(c.status, 'FAILURE');
+  assert.match(c.reason, /^cannot connect to 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
+  assert.ok(!c.reason.includes('neo4j-nowhere-secret'));
+  const job = await runToEnd(await workflow('neo4j-nowhere', dest.body.id, nodes.slice(0, 2)));
+  assert.equal(job.status, 'FAILED');
+  const failed = await stack.call('GET', `/api/v1/jobs/${job.id}/failed-files`);
+  assert.equal(failed.status, 200);
+  assert.equal(failed.body.failed_files.length, 2);
+  for (const f of failed.body.failed_files) {
+    assert.match(f.error, /neo4j destination: cannot connect to 127\.0\.0\.1:\d+: Failed to connect to server\..*ECONNREFUSED/);
+    assert.ok(!f.error.includes('neo4j-nowhere-secret'));
+  }
+  const running = await stack.call('GET', '/api/v1/jobs/?status=IN_PROGRESS');
+  assert.equal(running.status, 200, running.text);
+  assert.deepEqual(running.body, []);
+});
