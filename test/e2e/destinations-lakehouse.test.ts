@@ -1,5 +1,7 @@
 // Workflows writing into MotherDuck (DuckDB's own client on a local DuckDB database file standing in
-// for the hosted `md:` database) through the HTTP API: local source → partition → chunk → embed
+// for the hosted `md:` database) and Delta Lake (Parquet files and `_delta_log` commits on the
+// local S3 emulator, read back by an independent reader: its own log replay, DuckDB's read_parquet)
+// through the HTTP API: local source → partition → chunk → embed
 // (built-in 384-dim embedder) → destination, run twice: one copy of each file's records, 384-dim
 // vectors, metadata present. Destinations that validate but point nowhere fail their check and
 // their files with the store's reason; the jobs finish and free their slots. One stack for all.
@@ -10,11 +12,19 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 import { startLocalMotherDuck, type LocalMotherDuck } from '../../lambdas/connectors/duckdb/test-server';
+import { createBucket, readDeltaTable, S3_CREDENTIALS } from '../../lambdas/connectors/delta/test-server';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
 let md: LocalMotherDuck;
 let sourceId: string;
+const LAKE = 'tenant-lake';
+const deltaConfig = (bucket: string) => ({
+  table_uri: `s3://${bucket}/wf/elements/`,
+  aws_region: 'us-east-1',
+  aws_access_key_id: S3_CREDENTIALS.accessKeyId,
+  aws_secret_access_key: S3_CREDENTIALS.secretAccessKey,
+});
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-lakedest-')), 'in');
 
 const nodes = [
@@ -30,6 +40,7 @@ before(async () => {
   copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
   md = await startLocalMotherDuck('wf_db');
   stack = await startTestStack();
+  await createBucket(stack.endpoints.s3!, LAKE);
   sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
 });
 after(async () => {
@@ -101,9 +112,37 @@ test('motherduck: two runs leave one copy of each file\'s rows, 384-dim embeddin
   assert.ok(sample.record_id && sample.element_id && sample.text.length > 0);
 });
 
+test('delta_table: two runs leave one copy of each file\'s rows in the active files, 384-dim embeddings, metadata', { skip: NEEDS_LOCAL }, async () => {
+  const id = await createDestination('lake', 'delta_table', deltaConfig(LAKE), ['aws_secret_access_key']);
+  const c = await check(id);
+  assert.equal(c.status, 'SUCCESS', c.reason);
+  const table = () => readDeltaTable(stack.endpoints.s3!, LAKE, 'wf/elements/');
+  await twice(await workflow('to-delta', id), async () => {
+    const counts: Record<string, number> = {};
+    for (const r of (await table()).rows) counts[r.filename] = (counts[r.filename] ?? 0) + 1;
+    return counts;
+  });
+  const t = await table();
+  assert.equal(t.version, 3, 'one commit per file per run');
+  assert.equal(t.activeFiles.length, 2, 'one data file per document');
+  assert.equal(new Set(t.rows.map((r) => `${r.record_id}/${r.element_id}`)).size, t.rows.length, 'no element twice');
+  const sample = t.rows.find((r) => r.filename === 'fake-text.txt')!;
+  assert.equal(sample.embeddings.length, 384);
+  assert.equal(sample.type, 'CompositeElement');
+  assert.equal(sample.filetype, 'text/plain');
+  assert.deepEqual(sample.languages, ['eng']);
+  assert.ok(sample.record_id && sample.element_id && sample.text.length > 0);
+});
+
 test('destinations that point nowhere: FAILURE checks, files failed with the store\'s reason, jobs finished', { skip: NEEDS_LOCAL }, async () => {
   const cases = [
     { type: 'motherduck', config: { database: 'no_such_db', md_token: 'md-nowhere-secret' }, secret: 'md-nowhere-secret', reason: /Catalog Error: .*"no_such_db"/ },
+    {
+      type: 'delta_table',
+      config: { ...deltaConfig('no-such-lake'), aws_secret_access_key: 'delta-nowhere-secret' },
+      secret: 'delta-nowhere-secret',
+      reason: /s3:\/\/no-such-lake\/wf\/elements\/ failed: NoSuchBucket: The specified bucket does not exist/,
+    },
   ];
   for (const k of cases) {
     const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name: `${k.type}-nowhere`, type: k.type, config: k.config } });
