@@ -1,6 +1,7 @@
 // Workflows writing into MotherDuck (DuckDB's own client on a local DuckDB database file standing in
 // for the hosted `md:` database) and Delta Lake (Parquet files and `_delta_log` commits on the
 // local S3 emulator, read back by an independent reader: its own log replay, DuckDB's read_parquet)
+// and Databricks Volumes (a workspace stand-in speaking the REST API: OAuth M2M, Files API)
 // through the HTTP API: local source → partition → chunk → embed
 // (built-in 384-dim embedder) → destination, run twice: one copy of each file's records, 384-dim
 // vectors, metadata present. Destinations that validate but point nowhere fail their check and
@@ -12,11 +13,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 import { startLocalMotherDuck, type LocalMotherDuck } from '../../lambdas/connectors/duckdb/test-server';
+import { startDatabricksStandIn, type DatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
 import { createBucket, readDeltaTable, S3_CREDENTIALS } from '../../lambdas/connectors/delta/test-server';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
 let md: LocalMotherDuck;
+let dbx: DatabricksStandIn;
 let sourceId: string;
 const LAKE = 'tenant-lake';
 const deltaConfig = (bucket: string) => ({
@@ -39,6 +42,7 @@ before(async () => {
   copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
   copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
   md = await startLocalMotherDuck('wf_db');
+  dbx = await startDatabricksStandIn({ clients: { 'sp-e2e': 'dbx-e2e-secret' }, volumes: ['main.default.landing'] });
   stack = await startTestStack();
   await createBucket(stack.endpoints.s3!, LAKE);
   sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
@@ -46,6 +50,7 @@ before(async () => {
 after(async () => {
   await stack?.close();
   await md?.stop();
+  await dbx?.stop();
 });
 
 async function createDestination(name: string, type: string, config: Record<string, unknown>, secretFields: string[]) {
@@ -134,9 +139,32 @@ test('delta_table: two runs leave one copy of each file\'s rows in the active fi
   assert.ok(sample.record_id && sample.element_id && sample.text.length > 0);
 });
 
+test('databricks_volumes: two runs leave one elements file per source file (overwritten), 384-dim embeddings, metadata', { skip: NEEDS_LOCAL }, async () => {
+  const id = await createDestination('dbx', 'databricks_volumes', { host: dbx.url, client_id: 'sp-e2e', client_secret: 'dbx-e2e-secret', catalog: 'main', volume: 'landing', volume_path: 'wf' }, ['client_secret']);
+  const c = await check(id);
+  assert.equal(c.status, 'SUCCESS', c.reason);
+  await twice(await workflow('to-databricks', id), async () => {
+    const counts: Record<string, number> = {};
+    for (const els of dbx.files.values()) for (const e of els as any[]) counts[e.metadata.filename] = (counts[e.metadata.filename] ?? 0) + 1;
+    return counts;
+  });
+  assert.deepEqual([...dbx.files.keys()].sort(), ['/Volumes/main/default/landing/wf/fake-text.txt.json', '/Volumes/main/default/landing/wf/sub/README.md.json']);
+  assert.equal(dbx.requests.filter((r) => r.method === 'PUT').length, 4, 'two uploads per run, each overwriting');
+  const sample = (dbx.files.get('/Volumes/main/default/landing/wf/fake-text.txt.json') as any[])[0];
+  assert.equal(sample.embeddings.length, 384);
+  assert.equal(sample.type, 'CompositeElement');
+  assert.equal(sample.metadata.filetype, 'text/plain');
+});
+
 test('destinations that point nowhere: FAILURE checks, files failed with the store\'s reason, jobs finished', { skip: NEEDS_LOCAL }, async () => {
   const cases = [
     { type: 'motherduck', config: { database: 'no_such_db', md_token: 'md-nowhere-secret' }, secret: 'md-nowhere-secret', reason: /Catalog Error: .*"no_such_db"/ },
+    {
+      type: 'databricks_volumes',
+      config: { host: dbx.url, client_id: 'sp-e2e', client_secret: 'dbx-e2e-secret', catalog: 'main', volume: 'nope', volume_path: 'wf' },
+      secret: 'dbx-e2e-secret',
+      reason: /main\.default\.nope/,
+    },
     {
       type: 'delta_table',
       config: { ...deltaConfig('no-such-lake'), aws_secret_access_key: 'delta-nowhere-secret' },

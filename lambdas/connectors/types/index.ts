@@ -18,6 +18,7 @@ import { mongodbDestination } from '../mongodb/index';
 import { redisDestination } from '../redis/index';
 import { motherduckDestination } from '../duckdb/index';
 import { deltaTableDestination } from '../delta/index';
+import { databricksVolumesDestination } from '../databricks/volumes';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -40,6 +41,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   redisDestination,
   motherduckDestination,
   deltaTableDestination,
+  databricksVolumesDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
