@@ -15,6 +15,7 @@
 // stem), so the same SQL runs: a config naming another database fails with DuckDB's Catalog Error.
 // The token is not verified in that mode. One shared instance per file in the process (DuckDB must
 // not open a file twice in one process).
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { redact } from '../agents';
 
@@ -32,6 +33,26 @@ type DuckApi = typeof import('@duckdb/node-api');
 export type DuckConnection = import('@duckdb/node-api').DuckDBConnection;
 
 let api: Promise<DuckApi> | undefined;
+let missing: string | undefined | null = null;
+
+/**
+ * Why DuckDB cannot run here (its API or this platform's native binding is not installed, as in
+ * the Lambda bundles, see lib/base-function.ts), or undefined. Resolved, not loaded: cheap enough
+ * for config validation, which then answers 422 naming the reason.
+ */
+export function engineMissing(): string | undefined {
+  if (missing !== null) return missing;
+  const binding = `@duckdb/node-bindings-${process.platform}-${process.arch}`;
+  try {
+    const req = createRequire(import.meta.url);
+    req.resolve('@duckdb/node-api');
+    req.resolve(`${binding}/package.json`);
+    missing = undefined;
+  } catch {
+    missing = `the motherduck destination needs DuckDB's native engine (@duckdb/node-api and ${binding}), which this deployment does not ship`;
+  }
+  return missing;
+}
 
 /** The DuckDB engine, loaded on first use: a native addon (linux-x64 build only), absent from Lambda bundles. */
 function duck(): Promise<DuckApi> {

@@ -6,7 +6,7 @@
 // is writable (not a read-only share) and that the table exists, and reports its columns.
 import { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
-import { describeDuckError, localDatabasePath, withMotherDuck, type MotherDuckTarget } from './client';
+import { describeDuckError, engineMissing, localDatabasePath, withMotherDuck, type MotherDuckTarget } from './client';
 import { databaseReadOnly, deleteDocument, tableColumns, writeDocument } from './writer';
 
 type MotherDuckConfig = MotherDuckTarget & ConnectorConfig;
@@ -28,6 +28,7 @@ export const motherduckDestination = defineConnector<MotherDuckConfig>({
   output: z.looseObject({}),
   secretFields: [],
   freeForm: true,
+  unavailable: engineMissing,
   async check(c) {
     try {
       return await withMotherDuck(c, async (conn) => {
