@@ -128,7 +128,7 @@ export async function readSnapshot(store: DeltaStore, signal?: AbortSignal): Pro
 function normalise(row: Record<string, unknown>): Action {
   const a: Action = {};
   for (const k of ['protocol', 'metaData', 'add', 'remove'] as const) if (row[k] !== null && row[k] !== undefined) (a as Record<string, unknown>)[k] = row[k];
-  if (a.add) a.add = { ...a.add, size: Number(a.add.size), modificationTime: Number(a.add.modificationTime) };
+  if (a.add) a.add = { ...a.add, partitionValues: mapOf(a.add.partitionValues) as AddFile['partitionValues'], size: Number(a.add.size), modificationTime: Number(a.add.modificationTime) };
   if (a.protocol) a.protocol = { ...a.protocol, minReaderVersion: Number(a.protocol.minReaderVersion), minWriterVersion: Number(a.protocol.minWriterVersion) };
   if (a.metaData) {
     const m = a.metaData as Metadata & { configuration?: unknown };
@@ -150,6 +150,7 @@ export function toArrayBuffer(b: Uint8Array): ArrayBuffer {
 
 /** Writes commit `version`; a CommitConflict (from the store) means another writer took it. */
 export async function commit(store: DeltaStore, version: number, actions: Action[], signal?: AbortSignal): Promise<void> {
-  const body = actions.map((a) => JSON.stringify(a)).join('\n') + '\n';
+  // Checkpoint values read back as BigInt (INT64 columns); JSON has only numbers.
+  const body = actions.map((a) => JSON.stringify(a, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v))).join('\n') + '\n';
   await store.put(commitPath(version), Buffer.from(body), { ifAbsent: true, signal });
 }

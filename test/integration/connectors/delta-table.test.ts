@@ -188,3 +188,43 @@ test('outbound policy: with private networks denied, the S3 endpoint on loopback
     else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
   }
 });
+
+test('a table summarised by a checkpoint (older commits cleaned up) is replayed from it; the rewrite removes the checkpointed file', async () => {
+  const prefix = 'tables/checkpointed/';
+  const cfg = config({ table_uri: `s3://${BUCKET}/${prefix}` });
+  const fields: Field[] = ['record_id', 'element_id', 'text'].map((name) => ({ name, type: 'string', nullable: true, metadata: {} }));
+  const store = new DeltaStore(cfg as any);
+  const bytes = toParquet(fields, [{ record_id: rid('cp.txt'), element_id: 'old', text: 'old text' }]);
+  await store.put('part-old.parquet', bytes);
+  // A checkpoint at version 4 as Spark/delta-rs write it (one action struct column per row), made
+  // with DuckDB; commits 0-4 themselves are gone, as after log cleanup.
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const { mkdtempSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const file = join(mkdtempSync(join(tmpdir(), 'wps-cp-')), 'cp.parquet');
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const P = `STRUCT(minReaderVersion INTEGER, minWriterVersion INTEGER)`;
+  const M = `STRUCT(id VARCHAR, format STRUCT(provider VARCHAR, options MAP(VARCHAR, VARCHAR)), schemaString VARCHAR, partitionColumns VARCHAR[], configuration MAP(VARCHAR, VARCHAR), createdTime BIGINT)`;
+  const A = `STRUCT(path VARCHAR, partitionValues MAP(VARCHAR, VARCHAR), size BIGINT, modificationTime BIGINT, dataChange BOOLEAN, stats VARCHAR)`;
+  const stats = JSON.stringify({ numRecords: 1, minValues: { record_id: rid('cp.txt') }, maxValues: { record_id: rid('cp.txt') } });
+  const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  await conn.run(`COPY (
+      SELECT {'minReaderVersion': 1, 'minWriterVersion': 2}::${P} AS protocol, NULL::${M} AS metaData, NULL::${A} AS add
+      UNION ALL SELECT NULL, {'id': 'cp', 'format': {'provider': 'parquet', 'options': MAP {}}, 'schemaString': ${lit(schemaString(fields))}, 'partitionColumns': [], 'configuration': MAP {'delta.checkpointInterval': '5'}, 'createdTime': 0}::${M}, NULL
+      UNION ALL SELECT NULL, NULL, {'path': 'part-old.parquet', 'partitionValues': MAP {}, 'size': ${bytes.byteLength}, 'modificationTime': 0, 'dataChange': true, 'stats': ${lit(stats)}}::${A}
+    ) TO '${file}' (FORMAT parquet)`);
+  conn.closeSync();
+  db.closeSync();
+  await store.put('_delta_log/00000000000000000004.checkpoint.parquet', readFileSync(file));
+  await store.put('_delta_log/_last_checkpoint', Buffer.from(JSON.stringify({ version: 4, size: 3 })));
+  store.close();
+
+  const r = await deliverToDestination('delta_table', cfg, doc('cp.txt', [element(0, 'new text')]));
+  assert.deepEqual(r, { written: 1, deleted: 1 });
+  const commit5 = (await read(prefix)).commits.at(-1)!;
+  assert.deepEqual(commit5.find((a) => a.remove)!.remove.path, 'part-old.parquet');
+  const c = await checkConnection('destination', 'delta_table', cfg);
+  assert.match(c.reason!, /Delta table at version 5, 1 data files/);
+});
