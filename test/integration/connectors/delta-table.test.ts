@@ -228,3 +228,43 @@ test('a table summarised by a checkpoint (older commits cleaned up) is replayed 
   const c = await checkConnection('destination', 'delta_table', cfg);
   assert.match(c.reason!, /Delta table at version 5, 1 data files/);
 });
+
+test('S3 throttling (503 SlowDown) on a data file or a commit is retried with back-off; the write lands once', async () => {
+  const { createServer, request } = await import('node:http');
+  const upstream = new URL(s3.endpoint);
+  let throttled = 0;
+  // A pass-through proxy in front of the emulator that answers the first PUT of a data file and
+  // the first PUT of a commit with S3's SlowDown, as S3 does under load.
+  const seen = new Set<string>();
+  const proxy = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0]!;
+    const kind = req.method === 'PUT' ? (/\.parquet$/.test(path) ? 'data' : /_delta_log\/\d{20}\.json$/.test(path) ? 'commit' : '') : '';
+    if (kind && !seen.has(kind)) {
+      seen.add(kind);
+      throttled++;
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/xml' });
+      res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>');
+      return;
+    }
+    const up = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const saved = process.env.AWS_ENDPOINT_URL_S3;
+  process.env.AWS_ENDPOINT_URL_S3 = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  try {
+    const cfg = config({ table_uri: `s3://${BUCKET}/tables/throttled/` });
+    assert.deepEqual(await deliverToDestination('delta_table', cfg, doc('t.txt', elements(3))), { written: 3, deleted: 0 });
+  } finally {
+    process.env.AWS_ENDPOINT_URL_S3 = saved;
+    proxy.closeAllConnections();
+    await new Promise<void>((r) => proxy.close(() => r()));
+  }
+  assert.equal(throttled, 2);
+  const t = await read('tables/throttled/');
+  assert.deepEqual([t.version, t.rows.length], [0, 3]);
+});
