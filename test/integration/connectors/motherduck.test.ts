@@ -60,7 +60,9 @@ test('check over md: (offline here): DuckDB\'s own failure, never the token', as
   try {
     const r = await checkConnection('destination', 'motherduck', config(), { timeoutMs: 30_000 });
     assert.equal(r.status, 'FAILURE');
-    assert.match(r.reason!, /^cannot connect to MotherDuck: IO Error: Failed to download extension "motherduck"/);
+    // Offline (here and on CI) DuckDB cannot fetch its MotherDuck extension; with a network the
+    // service would refuse the made-up token instead. Either way: DuckDB's reason, no token.
+    assert.match(r.reason!, /^cannot connect to MotherDuck: .*(Failed to download extension "motherduck"|[Tt]oken)/s);
     assert.ok(!r.reason!.includes(TOKEN));
   } finally {
     process.env[LOCAL_DATABASE_ENV] = saved;
