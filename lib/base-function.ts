@@ -19,7 +19,8 @@
 //   cannot be bundled and have no linux-arm64 build installed here: LAMBDA_UNAVAILABLE_MODULES stay
 //   external and are not shipped. Code must load them with a dynamic import() on the paths that
 //   need them (local embeddings), so every other path loads; on Lambda those paths report the
-//   module missing. Shipping them would take a layer built for linux-arm64.
+//   module missing. Shipping them would take a layer built for linux-arm64. DuckDB (@duckdb/node-api,
+//   the motherduck destination) is in the same case: its binding is installed for linux-x64 only.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +57,7 @@ export const RUNTIME_RESOLVED_MODULES: RuntimeResolvedModule[] = [
 ];
 
 /** Native packages left out of every bundle (see the header). */
-export const LAMBDA_UNAVAILABLE_MODULES = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'sharp', '@napi-rs/canvas'];
+export const LAMBDA_UNAVAILABLE_MODULES = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'sharp', '@napi-rs/canvas', '@duckdb/node-api'];
 
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 export const FUNCTION_ARCHITECTURE = lambda.Architecture.ARM_64;

@@ -10,7 +10,16 @@ interface S3rverInstance {
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
   httpServer?: Server;
+  /** Koa's middleware list (s3rver is a Koa application), composed when run() starts listening. */
+  middleware: KoaMiddleware[];
+  store: { existsObject(bucket: string, key: string): Promise<boolean> };
 }
+interface KoaContext {
+  method: string;
+  path: string;
+  get(header: string): string;
+}
+type KoaMiddleware = (ctx: KoaContext, next: () => Promise<void>) => Promise<void>;
 type S3rverCtor = new (opts: Record<string, unknown>) => S3rverInstance;
 
 const require = createRequire(import.meta.url);
@@ -42,6 +51,8 @@ export async function startS3(opts: S3Options): Promise<{ endpoint: string; stop
     silent: true,
     configureBuckets: (opts.buckets ?? []).map((name) => ({ name })),
   });
+  // Before the router (the last middleware), after the XML encoder and the virtual-host rewrite.
+  server.middleware.splice(server.middleware.length - 1, 0, conditionalPut(server));
   const addr = await server.run();
   let stopped = false;
   return {
@@ -54,5 +65,32 @@ export async function startS3(opts: S3Options): Promise<{ endpoint: string; stop
       server.httpServer?.closeAllConnections();
       await closing;
     },
+  };
+}
+
+/**
+ * PutObject with `If-None-Match: *` (S3's conditional write, put-if-absent), which s3rver ignores:
+ * 412 PreconditionFailed when the key exists or another conditional PUT of it is under way, as S3
+ * answers. Delta Lake commits (lambdas/connectors/delta) rely on it to detect concurrent writers.
+ */
+function conditionalPut(server: S3rverInstance): KoaMiddleware {
+  const S3Error = require('s3rver/lib/models/error') as new (code: string, message: string, detail?: Record<string, string>) => Error;
+  const inFlight = new Set<string>();
+  return async (ctx, next) => {
+    if (ctx.method !== 'PUT' || ctx.get('if-none-match').trim() !== '*' || ctx.get('x-amz-copy-source')) return next();
+    const [, bucket, ...rest] = ctx.path.split('/');
+    const key = rest.map((seg) => decodeURIComponent(seg)).join('/');
+    const id = `${bucket}/${key}`;
+    if (!bucket || !key) return next();
+    const refuse = () => new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', { Condition: 'If-None-Match' });
+    // Claimed before the first await, so two PUTs racing for one key cannot both pass the check.
+    if (inFlight.has(id)) throw refuse();
+    inFlight.add(id);
+    try {
+      if (await server.store.existsObject(bucket, key)) throw refuse();
+      await next();
+    } finally {
+      inFlight.delete(id);
+    }
   };
 }

@@ -3,7 +3,7 @@
 // driver), then Pinecone, Qdrant and Astra DB through their official clients against the local
 // stand-ins (which run in this same process: their JSON parsing is part of the figure). Each figure
 // is a full replace of one document of N records (delete of the earlier copy + writes), as a job's
-// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake,neo4j picks the stores (Postgres always runs).
+// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake,neo4j,motherduck,delta_table picks the stores (Postgres always runs).
 // MongoDB runs against the in-process wire stand-in (BSON decoding in this process is part of the figure);
 // Redis against a real redis-server when installed, also with 100,000 other keys in the database (the
 // replace's SCAN walks the whole keyspace).
@@ -28,7 +28,7 @@ function elements(n: number) {
 }
 
 const els = elements(N);
-const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake,neo4j').split(',');
+const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake,neo4j,motherduck,delta_table').split(',');
 const pg = await startPgTestServer();
 await pg.db.exec(platformElementsTable('elements', DIMS));
 console.log(`postgres destination (PGlite ${pg.host}:${pg.port}, pgvector, pg driver): ${N} records × ${DIMS} dims`);
@@ -186,4 +186,24 @@ if (STORES.includes('neo4j')) {
   const neo = await startNeo4jStandIn({ users: { bench: { password: 'bench-pw' } }, recordParams: false });
   await benchStore('neo4j', `neo4j destination (neo4j-driver, Bolt 5.4/PackStream → stand-in 127.0.0.1:${neo.port})`, (b) => ({ uri: neo.uri(), username: 'bench', password: 'bench-pw', database: 'neo4j', batch_size: b }), [100, 500, 1000]);
   await neo.stop();
+}
+// motherduck (DuckDB's own client on a local database file standing in for md:) and delta_table
+// (Parquet + _delta_log commits on the local S3 emulator): one full replace of a 10,000-record
+// document each (motherduck per batch size: rows per INSERT).
+if (STORES.includes('motherduck')) {
+  const { startLocalMotherDuck } = await import('../../lambdas/connectors/duckdb/test-server');
+  const md = await startLocalMotherDuck('bench_db');
+  await benchStore('motherduck', `motherduck destination (@duckdb/node-api → local DuckDB file ${md.path})`, (b) => ({ database: 'bench_db', db_schema: 'main', table: 'elements', md_token: 'x', batch_size: b }), [50, 500, 2000]);
+  await md.stop();
+}
+if (STORES.includes('delta_table')) {
+  const { startDeltaS3, S3_CREDENTIALS } = await import('../../lambdas/connectors/delta/test-server');
+  const s3 = await startDeltaS3(['bench-lake']);
+  const config = { table_uri: 's3://bench-lake/elements/', aws_region: 'us-east-1', aws_access_key_id: S3_CREDENTIALS.accessKeyId, aws_secret_access_key: S3_CREDENTIALS.secretAccessKey };
+  await deliverToDestination('delta_table', config, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+  const t0 = performance.now();
+  const r = await deliverToDestination('delta_table', config, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+  const s = (performance.now() - t0) / 1000;
+  console.log(`delta_table (hyparquet-writer + _delta_log on s3rver ${s3.endpoint}): ${r.written} written (${r.deleted} replaced) in ${s.toFixed(2)} s = ${Math.round(r.written / s).toLocaleString('en-US')} records/s`);
+  await s3.stop();
 }

@@ -19,6 +19,9 @@ import { redisDestination } from '../redis/index';
 import { kafkaCloudDestination } from '../kafka/index';
 import { snowflakeDestination } from '../snowflake/index';
 import { neo4jDestination } from '../neo4j/index';
+import { motherduckDestination } from '../duckdb/index';
+import { deltaTableDestination } from '../delta/index';
+import { databricksVolumesDestination } from '../databricks/volumes';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -42,6 +45,9 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   kafkaCloudDestination,
   snowflakeDestination,
   neo4jDestination,
+  motherduckDestination,
+  deltaTableDestination,
+  databricksVolumesDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

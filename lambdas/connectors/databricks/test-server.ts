@@ -1,0 +1,49 @@
+// Test-only: a Databricks workspace stand-in speaking the REST API the volumes destination uses, as
+// the Databricks SDK sends it: OAuth M2M tokens (POST /oidc/v1/token, client credentials in Basic
+// auth), SCIM Me, Files API directory metadata (HEAD /api/2.0/fs/directories/Volumes/...) and
+// uploads (PUT /api/2.0/fs/files/Volumes/...?overwrite=true), with Databricks' error bodies. It keeps
+// every uploaded file (parsed JSON) by its volume path. Imported only by tests and benches.
+import { randomUUID } from 'node:crypto';
+import { startStandIn, type Fault, type SeenRequest } from '../records/stand-in';
+
+export interface DatabricksStandIn {
+  url: string;
+  /** Uploaded files by decoded path (/Volumes/c/s/v/...): their parsed JSON content. */
+  files: Map<string, unknown>;
+  requests: SeenRequest[];
+  fail(fault: Fault): void;
+  stop(): Promise<void>;
+}
+
+export async function startDatabricksStandIn(opts: { clients: Record<string, string>; volumes: string[] }): Promise<DatabricksStandIn> {
+  const files = new Map<string, unknown>();
+  const issued = new Map<string, string>();
+  const volumes = new Set(opts.volumes.map((v) => `/Volumes/${v.split('.').join('/')}`));
+  const volumeOf = (path: string) => path.split('/').slice(0, 5).join('/');
+  const server = await startStandIn((req) => {
+    if (req.method === 'POST' && req.path === '/oidc/v1/token') {
+      const [id, secret] = Buffer.from(String(req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString('utf8').split(':');
+      if (!id || opts.clients[id] !== secret) return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } };
+      const token = `dapi-${randomUUID()}`;
+      issued.set(token, id);
+      return { status: 200, body: { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: 'all-apis' } };
+    }
+    const who = issued.get(String(req.headers.authorization ?? '').replace(/^Bearer /, ''));
+    if (!who) return { status: 401, body: { error_code: '401', message: 'Credential was not sent or was of an unsupported type for this API.' } };
+    if (req.method === 'GET' && req.path === '/api/2.0/preview/scim/v2/Me') {
+      return { status: 200, body: { userName: who, displayName: `sp-${who}`, active: true, schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'] } };
+    }
+    const dir = /^\/api\/2\.0\/fs\/directories(\/Volumes\/.+)$/.exec(req.path);
+    if (dir && req.method === 'HEAD') return { status: volumes.has(volumeOf(decodeURIComponent(dir[1]!))) ? 200 : 404 };
+    const file = /^\/api\/2\.0\/fs\/files(\/Volumes\/.+)$/.exec(req.path);
+    if (file && req.method === 'PUT') {
+      const path = file[1]!.split('/').map(decodeURIComponent).join('/');
+      if (!volumes.has(volumeOf(path))) return { status: 404, body: { error_code: 'NOT_FOUND', message: `Volume '${volumeOf(path).slice(9).split('/').join('.')}' does not exist.` } };
+      if (files.has(path) && req.query.get('overwrite') !== 'true') return { status: 409, body: { error_code: 'ALREADY_EXISTS', message: `The file being created already exists.` } };
+      files.set(path, req.body);
+      return { status: 204 };
+    }
+    return { status: 404, body: { error_code: 'ENDPOINT_NOT_FOUND', message: `No API found for '${req.method} ${req.path}'` } };
+  });
+  return { url: server.url, files, requests: server.requests, fail: (f) => server.fail(f), stop: () => server.stop() };
+}

@@ -1,0 +1,197 @@
+// Workflows writing into MotherDuck (DuckDB's own client on a local DuckDB database file standing in
+// for the hosted `md:` database) and Delta Lake (Parquet files and `_delta_log` commits on the
+// local S3 emulator, read back by an independent reader: its own log replay, DuckDB's read_parquet)
+// and Databricks Volumes (a workspace stand-in speaking the REST API: OAuth M2M, Files API)
+// through the HTTP API: local source → partition → chunk → embed
+// (built-in 384-dim embedder) → destination, run twice: one copy of each file's records, 384-dim
+// vectors, metadata present. Destinations that validate but point nowhere fail their check and
+// their files with the store's reason; the jobs finish and free their slots. One stack for all.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { startLocalMotherDuck, type LocalMotherDuck } from '../../lambdas/connectors/duckdb/test-server';
+import { startDatabricksStandIn, type DatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
+import { createBucket, readDeltaTable, S3_CREDENTIALS } from '../../lambdas/connectors/delta/test-server';
+
+const corpus = resolve(process.cwd(), '../shared/corpus/docs');
+let stack: TestStack;
+let md: LocalMotherDuck;
+let dbx: DatabricksStandIn;
+let sourceId: string;
+const LAKE = 'tenant-lake';
+const deltaConfig = (bucket: string) => ({
+  table_uri: `s3://${bucket}/wf/elements/`,
+  aws_region: 'us-east-1',
+  aws_access_key_id: S3_CREDENTIALS.accessKeyId,
+  aws_secret_access_key: S3_CREDENTIALS.secretAccessKey,
+});
+const inDir = join(mkdtempSync(join(tmpdir(), 'wps-lakedest-')), 'in');
+
+const nodes = [
+  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
+  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
+  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
+];
+
+before(async () => {
+  if (NEEDS_LOCAL) return;
+  mkdirSync(join(inDir, 'sub'), { recursive: true });
+  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
+  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  md = await startLocalMotherDuck('wf_db');
+  dbx = await startDatabricksStandIn({ clients: { 'sp-e2e': 'dbx-e2e-secret' }, volumes: ['main.default.landing'] });
+  stack = await startTestStack();
+  await createBucket(stack.endpoints.s3!, LAKE);
+  sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
+});
+after(async () => {
+  await stack?.close();
+  await md?.stop();
+  await dbx?.stop();
+});
+
+async function createDestination(name: string, type: string, config: Record<string, unknown>, secretFields: string[]) {
+  const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name, type, config } });
+  assert.equal(dest.status, 200, dest.text);
+  for (const f of secretFields) assert.equal(dest.body.config[f], '**********', f);
+  return dest.body.id as string;
+}
+
+async function check(destinationId: string) {
+  await stack.call('POST', `/api/v1/destinations/${destinationId}/connection-check`);
+  return eventually(async () => {
+    const r = await stack.call('GET', `/api/v1/destinations/${destinationId}/connection-check`);
+    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
+  }, 'connection check');
+}
+
+async function workflow(name: string, destinationId: string, workflowNodes = nodes): Promise<string> {
+  const wf = await stack.call('POST', '/api/v1/workflows/', {
+    body: { name, workflow_type: 'custom', workflow_nodes: workflowNodes, source_id: sourceId, destination_id: destinationId },
+  });
+  assert.equal(wf.status, 200, wf.text);
+  return wf.body.id;
+}
+
+async function runToEnd(workflowId: string) {
+  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
+  assert.equal(run.status, 202, run.text);
+  return eventually(async () => {
+    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
+    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
+  }, 'workflow job', 180_000);
+}
+
+/** Runs the workflow twice; the per-file record counts after each run must be equal (one copy). */
+async function twice(workflowId: string, countByFile: () => Promise<Record<string, number>>) {
+  const counts: Record<string, number>[] = [];
+  for (let i = 0; i < 2; i++) {
+    const job = await runToEnd(workflowId);
+    assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
+    counts.push(await countByFile());
+  }
+  assert.deepEqual(Object.keys(counts[0]!).sort(), ['README.md', 'fake-text.txt']);
+  for (const n of Object.values(counts[0]!)) assert.ok(n >= 1);
+  assert.deepEqual(counts[1], counts[0], 'the second run replaced each file, not duplicated it');
+}
+
+test('motherduck: two runs leave one copy of each file\'s rows, 384-dim embeddings, metadata', { skip: NEEDS_LOCAL }, async () => {
+  const id = await createDestination('md', 'motherduck', { database: 'wf_db', md_token: 'md-e2e-secret', batch_size: 20 }, ['md_token']);
+  const c = await check(id);
+  assert.equal(c.status, 'SUCCESS', c.reason);
+  await twice(await workflow('to-motherduck', id), async () => {
+    const rows = await md.query<{ filename: string; n: number }>(`SELECT filename, count(*)::INT AS n FROM elements GROUP BY filename`);
+    return Object.fromEntries(rows.map((r) => [r.filename, r.n]));
+  });
+  const perFile = await md.query<{ n: number; ids: number; dims: number }>(
+    `SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS ids, min(len(embeddings))::INT AS dims FROM elements GROUP BY filename`,
+  );
+  for (const r of perFile) assert.deepEqual([r.ids, r.dims], [r.n, 384]);
+  const [sample] = await md.query<any>(`SELECT record_id, element_id, type, text, filetype, languages FROM elements WHERE filename = 'fake-text.txt' LIMIT 1`);
+  assert.equal(sample.type, 'CompositeElement');
+  assert.equal(sample.filetype, 'text/plain');
+  assert.deepEqual(sample.languages, ['eng']);
+  assert.ok(sample.record_id && sample.element_id && sample.text.length > 0);
+});
+
+test('delta_table: two runs leave one copy of each file\'s rows in the active files, 384-dim embeddings, metadata', { skip: NEEDS_LOCAL }, async () => {
+  const id = await createDestination('lake', 'delta_table', deltaConfig(LAKE), ['aws_secret_access_key']);
+  const c = await check(id);
+  assert.equal(c.status, 'SUCCESS', c.reason);
+  const table = () => readDeltaTable(stack.endpoints.s3!, LAKE, 'wf/elements/');
+  await twice(await workflow('to-delta', id), async () => {
+    const counts: Record<string, number> = {};
+    for (const r of (await table()).rows) counts[r.filename] = (counts[r.filename] ?? 0) + 1;
+    return counts;
+  });
+  const t = await table();
+  assert.equal(t.version, 3, 'one commit per file per run');
+  assert.equal(t.activeFiles.length, 2, 'one data file per document');
+  assert.equal(new Set(t.rows.map((r) => `${r.record_id}/${r.element_id}`)).size, t.rows.length, 'no element twice');
+  const sample = t.rows.find((r) => r.filename === 'fake-text.txt')!;
+  assert.equal(sample.embeddings.length, 384);
+  assert.equal(sample.type, 'CompositeElement');
+  assert.equal(sample.filetype, 'text/plain');
+  assert.deepEqual(sample.languages, ['eng']);
+  assert.ok(sample.record_id && sample.element_id && sample.text.length > 0);
+});
+
+test('databricks_volumes: two runs leave one elements file per source file (overwritten), 384-dim embeddings, metadata', { skip: NEEDS_LOCAL }, async () => {
+  const id = await createDestination('dbx', 'databricks_volumes', { host: dbx.url, client_id: 'sp-e2e', client_secret: 'dbx-e2e-secret', catalog: 'main', volume: 'landing', volume_path: 'wf' }, ['client_secret']);
+  const c = await check(id);
+  assert.equal(c.status, 'SUCCESS', c.reason);
+  await twice(await workflow('to-databricks', id), async () => {
+    const counts: Record<string, number> = {};
+    for (const els of dbx.files.values()) for (const e of els as any[]) counts[e.metadata.filename] = (counts[e.metadata.filename] ?? 0) + 1;
+    return counts;
+  });
+  assert.deepEqual([...dbx.files.keys()].sort(), ['/Volumes/main/default/landing/wf/fake-text.txt.json', '/Volumes/main/default/landing/wf/sub/README.md.json']);
+  assert.equal(dbx.requests.filter((r) => r.method === 'PUT').length, 4, 'two uploads per run, each overwriting');
+  const sample = (dbx.files.get('/Volumes/main/default/landing/wf/fake-text.txt.json') as any[])[0];
+  assert.equal(sample.embeddings.length, 384);
+  assert.equal(sample.type, 'CompositeElement');
+  assert.equal(sample.metadata.filetype, 'text/plain');
+});
+
+test('destinations that point nowhere: FAILURE checks, files failed with the store\'s reason, jobs finished', { skip: NEEDS_LOCAL }, async () => {
+  const cases = [
+    { type: 'motherduck', config: { database: 'no_such_db', md_token: 'md-nowhere-secret' }, secret: 'md-nowhere-secret', reason: /Catalog Error: .*"no_such_db"/ },
+    {
+      type: 'databricks_volumes',
+      config: { host: dbx.url, client_id: 'sp-e2e', client_secret: 'dbx-e2e-secret', catalog: 'main', volume: 'nope', volume_path: 'wf' },
+      secret: 'dbx-e2e-secret',
+      reason: /main\.default\.nope/,
+    },
+    {
+      type: 'delta_table',
+      config: { ...deltaConfig('no-such-lake'), aws_secret_access_key: 'delta-nowhere-secret' },
+      secret: 'delta-nowhere-secret',
+      reason: /s3:\/\/no-such-lake\/wf\/elements\/ failed: NoSuchBucket: The specified bucket does not exist/,
+    },
+  ];
+  for (const k of cases) {
+    const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name: `${k.type}-nowhere`, type: k.type, config: k.config } });
+    assert.equal(dest.status, 200, dest.text);
+    const c = await check(dest.body.id);
+    assert.equal(c.status, 'FAILURE', k.type);
+    assert.match(c.reason, k.reason);
+    assert.ok(!c.reason.includes(k.secret), 'no secret in the reason');
+    // Partition and chunk only: the failure under test is the destination's.
+    const job = await runToEnd(await workflow(`${k.type}-nowhere`, dest.body.id, nodes.slice(0, 2)));
+    assert.equal(job.status, 'FAILED', k.type);
+    const failed = await stack.call('GET', `/api/v1/jobs/${job.id}/failed-files`);
+    assert.equal(failed.status, 200);
+    assert.equal(failed.body.failed_files.length, 2);
+    for (const f of failed.body.failed_files) {
+      assert.match(f.error, new RegExp(`${k.type} destination: `));
+      assert.match(f.error, k.reason);
+      assert.ok(!f.error.includes(k.secret));
+    }
+  }
+  const running = await stack.call('GET', '/api/v1/jobs/?status=IN_PROGRESS');
+  assert.equal(running.status, 200, running.text);
+  assert.deepEqual(running.body, []);
+});
