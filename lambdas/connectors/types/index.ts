@@ -16,6 +16,7 @@ import { weaviateCloudDestination } from '../weaviate/index';
 import { milvusDestination } from '../milvus/index';
 import { mongodbDestination } from '../mongodb/index';
 import { redisDestination } from '../redis/index';
+import { gcsDestination } from '../gcs/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -36,6 +37,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   milvusDestination,
   mongodbDestination,
   redisDestination,
+  gcsDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
