@@ -17,6 +17,7 @@ import { milvusDestination } from '../milvus/index';
 import { mongodbDestination } from '../mongodb/index';
 import { redisDestination } from '../redis/index';
 import { gcsDestination } from '../gcs/index';
+import { onedriveDestination } from '../onedrive/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -38,6 +39,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   mongodbDestination,
   redisDestination,
   gcsDestination,
+  onedriveDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
