@@ -3,7 +3,7 @@
 // driver), then Pinecone, Qdrant and Astra DB through their official clients against the local
 // stand-ins (which run in this same process: their JSON parsing is part of the figure). Each figure
 // is a full replace of one document of N records (delete of the earlier copy + writes), as a job's
-// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake,neo4j,motherduck,delta_table picks the stores (Postgres always runs).
+// file write does it. BENCH_STORES=pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake,neo4j,motherduck,delta_table,gcs,onedrive picks the stores (Postgres always runs).
 // MongoDB runs against the in-process wire stand-in (BSON decoding in this process is part of the figure);
 // Redis against a real redis-server when installed, also with 100,000 other keys in the database (the
 // replace's SCAN walks the whole keyspace).
@@ -28,7 +28,7 @@ function elements(n: number) {
 }
 
 const els = elements(N);
-const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake,neo4j,motherduck,delta_table').split(',');
+const STORES = (process.env.BENCH_STORES ?? 'pinecone,qdrant-cloud,astradb,elasticsearch,opensearch,azure_ai_search,weaviate-cloud,milvus,mongodb,redis,kafka-cloud,snowflake,neo4j,motherduck,delta_table,gcs,onedrive').split(',');
 const pg = await startPgTestServer();
 await pg.db.exec(platformElementsTable('elements', DIMS));
 console.log(`postgres destination (PGlite ${pg.host}:${pg.port}, pgvector, pg driver): ${N} records × ${DIMS} dims`);
@@ -206,4 +206,33 @@ if (STORES.includes('delta_table')) {
   const s = (performance.now() - t0) / 1000;
   console.log(`delta_table (hyparquet-writer + _delta_log on s3rver ${s3.endpoint}): ${r.written} written (${r.deleted} replaced) in ${s.toFixed(2)} s = ${Math.round(r.written / s).toLocaleString('en-US')} records/s`);
   await s3.stop();
+}
+// File destinations (gcs: @google-cloud/storage → JSON-API stand-in; onedrive: Graph client + identity
+// → HTTPS stand-in): one JSON file of the 10,000 records (about 80 MB with the vectors as JSON numbers), so a
+// resumable session / an upload session; a rewrite replaces the same object. No batch fields apply.
+if (STORES.some((s) => ['gcs', 'onedrive'].includes(s))) {
+  const { makeServiceAccount, startGcsStandIn } = await import('../../lambdas/connectors/gcs/test-server');
+  const { selfSignedCert, startOneDriveStandIn } = await import('../../lambdas/connectors/onedrive/test-server');
+  const { resetConfig } = await import('../../lambdas/config');
+  const sa = makeServiceAccount();
+  const gcs = await startGcsStandIn({ accounts: [sa], buckets: ['bench'] });
+  const tls = selfSignedCert();
+  process.env.CONNECTOR_CA_FILE = tls.certFile;
+  resetConfig();
+  const od = await startOneDriveStandIn({ tls, users: ['bench@contoso.com'] });
+  process.env.GCS_API_ENDPOINT = gcs.url;
+  process.env.GRAPH_API_ENDPOINT = od.url;
+  const targets = [
+    { type: 'gcs', label: 'gcs (stand-in, JSON API)', config: { remote_url: 'gs://bench/out', service_account_key: sa.keyJson } },
+    { type: 'onedrive', label: 'onedrive (stand-in, Graph over HTTPS)', config: { authority_url: od.url, tenant: od.tenant, client_id: od.clientId, client_cred: od.clientSecret, user_pname: 'bench@contoso.com', remote_url: 'onedrive://bench' } },
+  ];
+  for (const t of targets.filter((x) => STORES.includes(x.type))) {
+    await deliverToDestination(t.type, t.config, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+    const t0 = performance.now();
+    const r = await deliverToDestination(t.type, t.config, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+    const s = (performance.now() - t0) / 1000;
+    const mb = Buffer.byteLength(JSON.stringify(els)) / 1e6;
+    console.log(`${t.label}: ${r.written} records (${mb.toFixed(1)} MB) rewritten in ${s.toFixed(2)} s = ${Math.round(r.written / s).toLocaleString('en-US')} records/s`);
+  }
+  await Promise.all([gcs.stop(), od.stop()]);
 }

@@ -22,6 +22,8 @@ import { neo4jDestination } from '../neo4j/index';
 import { motherduckDestination } from '../duckdb/index';
 import { deltaTableDestination } from '../delta/index';
 import { databricksVolumesDestination } from '../databricks/volumes';
+import { gcsDestination } from '../gcs/index';
+import { onedriveDestination } from '../onedrive/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -48,6 +50,8 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   motherduckDestination,
   deltaTableDestination,
   databricksVolumesDestination,
+  gcsDestination,
+  onedriveDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

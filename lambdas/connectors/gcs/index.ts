@@ -1,0 +1,41 @@
+// Google Cloud Storage destination (type `gcs`, fields from the platform's table: remote_url
+// gs://|gcs://bucket/prefix, service_account_key). A file destination like s3 and azure: each
+// processed file's elements (with embeddings) as one JSON array at `<prefix><source key>.json`, the
+// key the platform's fsspec uploader uses; a rewrite of the file overwrites the same object (N runs
+// leave one copy). Check: the platform's precheck, an empty `<prefix>_empty` object written with
+// the key (proves the key, the bucket and the right to write).
+import type { z } from 'zod';
+import { assertSafeKey, defineConnector, describeError, type ConnectorConfig } from '../definition';
+import { derivedShape } from '../types/derived';
+import { parseGcsUrl, putObject, type GcsTarget } from './client';
+
+type GcsConfig = GcsTarget & ConnectorConfig;
+
+const shape = derivedShape('destination', 'gcs');
+
+// The key itself is judged at check and write time: a validation item would echo it as `input`.
+const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+  if (typeof c.remote_url === 'string' && /^(gs|gcs):\/\//.test(c.remote_url)) {
+    try {
+      parseGcsUrl(c.remote_url);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', path: ['remote_url'], message: describeError(err) });
+    }
+  }
+}) as unknown as z.ZodType<GcsConfig>;
+
+export const gcsDestination = defineConnector<GcsConfig>({
+  kind: 'destination',
+  type: 'gcs',
+  input,
+  output: shape.output,
+  secretFields: shape.secretFields,
+  async check(c, ctx) {
+    const { bucket } = parseGcsUrl(c.remote_url);
+    const name = await putObject(c, '_empty', new Uint8Array(0), { signal: ctx.signal });
+    return `wrote gs://${bucket}/${name} with the service account key`;
+  },
+  async write(c, key, data, ctx) {
+    await putObject(c, assertSafeKey(key), data, ctx);
+  },
+});
