@@ -80,7 +80,7 @@ export function validateConfig(kind: ConnectorKind, type: string, config: unknow
   const unavailable = def.unavailable?.();
   if (unavailable) throw ValidationError.single([...loc.slice(0, -1), 'type'], unavailable, 'value_error', type);
   const parsed = def.input.safeParse(config);
-  if (!parsed.success) throw new ValidationError(toValidationIssues(parsed.error.issues, config, loc));
+  if (!parsed.success) throw new ValidationError(withoutSecretInputs(kind, type, config, toValidationIssues(parsed.error.issues, config, loc), loc.length));
   const masked: ValidationIssue[] = [];
   for (const f of secretFields(kind, type, parsed.data)) {
     if (parsed.data[f] === SECRET_MASK) {
@@ -110,6 +110,23 @@ function maskDeep(value: unknown): unknown {
     return out;
   }
   return value;
+}
+
+/**
+ * 422 items echo the offending value as `input`; a secret's value (a password in a uri that fails its
+ * pattern, a key of the wrong type) must never come back: it is masked, and a whole config echoed at
+ * the config's own level is masked field by field.
+ */
+function withoutSecretInputs(kind: ConnectorKind, type: string, config: unknown, items: ValidationIssue[], depth: number): ValidationIssue[] {
+  const isObject = config !== null && typeof config === 'object' && !Array.isArray(config);
+  const secrets = new Set(secretFields(kind, type, isObject ? (config as ConnectorConfig) : undefined));
+  return items.map((item) => {
+    if (!('input' in item)) return item;
+    const path = item.loc.slice(depth).map(String);
+    if (path.length === 0) return { ...item, input: isObject ? maskSecrets(kind, type, config as ConnectorConfig) : item.input };
+    if (secrets.has(path[0]!) || path.some((p) => SECRET_NAME.test(p))) return { ...item, input: SECRET_MASK };
+    return item;
+  });
 }
 
 /** A copy of the config with every present secret replaced by SECRET_MASK (null/absent stay so). */

@@ -285,3 +285,22 @@ test('registryCatalog matches the ConnectorCatalog port', () => {
   assert.equal(registryCatalog.output('destination', 'astradb', c).token, 't');
   assert.deepEqual(registryCatalog.secretFields('destination', 'astradb'), ['token']);
 });
+
+test('a 422 never echoes a secret value: a bad uri with a password, a secret of the wrong type, a whole config refused at its own level', () => {
+  const issues = (kind: ConnectorKind, type: string, config: unknown): string => {
+    try {
+      validateConfig(kind, type, config);
+    } catch (err) {
+      assert.ok(err instanceof ValidationError, String(err));
+      return JSON.stringify(err.issues);
+    }
+    assert.fail('expected a 422');
+  };
+  const uri = issues('destination', 'mongodb', { uri: 'http://app:TOPSECRET-1@mongo.example.com/', database: 'd', collection: 'c' });
+  assert.doesNotMatch(uri, /TOPSECRET/);
+  assert.match(uri, /"loc":\["body","config","uri"\]/);
+  const wrongType = issues('destination', 'pinecone', { index_name: 'i', api_key: ['TOPSECRET-2'] });
+  assert.doesNotMatch(wrongType, /TOPSECRET/);
+  const freeForm = issues('destination', 'motherduck', { md_token: 'TOPSECRET-3' });
+  assert.doesNotMatch(freeForm, /TOPSECRET/);
+});
