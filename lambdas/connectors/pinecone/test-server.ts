@@ -30,6 +30,8 @@ export interface PineconeStandIn extends StandInServer {
   hasIndex(name: string): boolean;
   /** Indexes created from now on report `Initializing` for this many describes. */
   createIndexesInitializing(describes: number): void;
+  /** The next `count` describes of `name` are held until all have arrived, then answered (forces writers to race). */
+  gatherDescribes(name: string, count: number): void;
   dimensionOf(name: string): number | undefined;
   vectors(index: string, namespace: string): StoredVector[];
 }
@@ -161,9 +163,21 @@ export async function startPineconeStandIn(opts: { apiKey?: string; readyAfterDe
     }
   }
 
-  const server = await startStandIn((req) => {
+  const gathers = new Map<string, { count: number; waiting: (() => void)[] }>();
+  const server = await startStandIn(async (req) => {
     if (req.headers['api-key'] !== apiKey) return { status: 401, body: { error: { code: 'UNAUTHENTICATED', message: 'Invalid API Key' }, status: 401 } };
     const d = /^\/data\/([^/]+)(\/.*)$/.exec(req.path);
+    const described = !d && req.method === 'GET' ? /^\/indexes\/([^/]+)$/.exec(req.path)?.[1] : undefined;
+    const gather = described ? gathers.get(decodeURIComponent(described)) : undefined;
+    if (gather) {
+      await new Promise<void>((release) => {
+        gather.waiting.push(release);
+        if (gather.waiting.length === gather.count) {
+          gathers.delete(decodeURIComponent(described!));
+          for (const r of gather.waiting) r();
+        }
+      });
+    }
     if (!d) return control(req);
     const ix = indexes.get(decodeURIComponent(d[1]!));
     if (!ix) return err(404, `Index ${d[1]} not found`);
@@ -181,6 +195,9 @@ export async function startPineconeStandIn(opts: { apiKey?: string; readyAfterDe
     hasIndex: (name) => indexes.has(name),
     createIndexesInitializing(describes) {
       initializing = describes;
+    },
+    gatherDescribes(name, count) {
+      gathers.set(name, { count, waiting: [] });
     },
     dimensionOf: (name) => indexes.get(name)?.dimension,
     vectors: (index, namespace) => [...(indexes.get(index)?.namespaces.get(namespace)?.values() ?? [])],

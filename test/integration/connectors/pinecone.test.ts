@@ -126,6 +126,8 @@ test('an absent index is created (serverless, cosine, the embeddings dimension) 
 
 test('files racing to create the same index: one create wins, both wait until it is ready, both are written', async () => {
   pc.createIndexesInitializing(3);
+  // both writers find the index absent before either creates it (the race, whatever the machine's load)
+  pc.gatherDescribes('raced', 2);
   try {
     const cfg = config({ index_name: 'raced' });
     const [a, b] = await Promise.all([
