@@ -1,7 +1,12 @@
 // S3 emulator: s3rver on 127.0.0.1, objects on disk under dataDir. It accepts the access key
 // "S3RVER" (any secret; it does not verify SigV4 signatures) and rejects other access key ids.
 // Paged listings need NODE_OPTIONS=--openssl-legacy-provider (test/run.mjs and npm start set it).
-import { mkdirSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +17,13 @@ interface S3rverInstance {
   httpServer?: Server;
   /** Koa's middleware list (s3rver is a Koa application), composed when run() starts listening. */
   middleware: KoaMiddleware[];
-  store: { existsObject(bucket: string, key: string): Promise<boolean> };
+  store: S3rverStore;
+}
+interface S3rverStore {
+  existsObject(bucket: string, key: string): Promise<boolean>;
+  putObject(object: { bucket: string; key: string; metadata: Record<string, string>; content: Buffer | NodeJS.ReadableStream }): Promise<{ size: number; md5: string }>;
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
 }
 interface KoaContext {
   method: string;
@@ -51,6 +62,7 @@ export async function startS3(opts: S3Options): Promise<{ endpoint: string; stop
     silent: true,
     configureBuckets: (opts.buckets ?? []).map((name) => ({ name })),
   });
+  atomicPuts(server.store);
   // Before the router (the last middleware), after the XML encoder and the virtual-host rewrite.
   server.middleware.splice(server.middleware.length - 1, 0, conditionalPut(server));
   const addr = await server.run();
@@ -92,5 +104,40 @@ function conditionalPut(server: S3rverInstance): KoaMiddleware {
     } finally {
       inFlight.delete(id);
     }
+  };
+}
+
+/**
+ * PutObject as S3 does it: the object appears whole or not at all, and only once its bytes are on
+ * disk. s3rver writes in place and answers when its hashing stream ends, before the file stream has
+ * flushed, so a GET right after a PUT (a job reading a node output it just wrote, a retry reusing one)
+ * could read a truncated object under load ("Unterminated string in JSON"). Here the bytes go to a
+ * temporary file beside the object, which is renamed over it once written.
+ */
+function atomicPuts(store: S3rverStore): void {
+  store.putObject = async (object) => {
+    const objectPath = store.getResourcePath(object.bucket, object.key, 'object');
+    await mkdir(dirname(objectPath), { recursive: true });
+    const tmp = `${objectPath}.${randomBytes(6).toString('hex')}.partial`;
+    const md5 = createHash('md5');
+    let size = 0;
+    try {
+      const count = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          md5.update(chunk);
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      const source = Buffer.isBuffer(object.content) ? [object.content] : object.content;
+      await pipeline(source as AsyncIterable<Buffer>, count, createWriteStream(tmp));
+      await rename(tmp, objectPath);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    const digest = md5.digest('hex');
+    await store.putMetadata(object.bucket, object.key, object.metadata, digest);
+    return { size, md5: digest };
   };
 }
