@@ -34,8 +34,6 @@ interface Session {
 interface Outcome {
   columns: string[];
   rows: string[][];
-  error?: string;
-  sqlState?: string;
   fetched?: boolean;
 }
 
@@ -164,12 +162,8 @@ export async function startWarehouse(opts: { catalogs: Record<string, string[]>;
     async GetOperationStatus(req: any) {
       const o = operations.get(key(req.operationHandle.operationId));
       if (!o) return new T.TGetOperationStatusResp({ status: new T.TStatus({ statusCode: T.TStatusCode.INVALID_HANDLE_STATUS, errorMessage: 'Invalid OperationHandle' }) });
-      return new T.TGetOperationStatusResp({
-        status: ok(),
-        operationState: o.error ? T.TOperationState.ERROR_STATE : T.TOperationState.FINISHED_STATE,
-        ...(o.error ? { errorMessage: o.error, sqlState: o.sqlState, displayMessage: o.error } : {}),
-        hasResultSet: o.columns.length > 0,
-      });
+      // Statements run to the end inside ExecuteStatement (errors are answered there), so: finished.
+      return new T.TGetOperationStatusResp({ status: ok(), operationState: T.TOperationState.FINISHED_STATE, hasResultSet: o.columns.length > 0 });
     },
     async GetResultSetMetadata(req: any) {
       const o = operations.get(key(req.operationHandle.operationId))!;
