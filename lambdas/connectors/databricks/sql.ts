@@ -5,7 +5,7 @@
 // token comes from DatabricksClient (a PAT as it is, or OAuth M2M through the guarded fetch), so the
 // driver's own OAuth (openid-client, unguarded) is never used. Telemetry is off (it would post to the
 // workspace outside the policy). Errors carry the warehouse's message, never a secret.
-import { DBSQLClient } from '@databricks/sql';
+import type { DBSQLClient } from '@databricks/sql';
 import type IDBSQLSession from '@databricks/sql/dist/contracts/IDBSQLSession';
 import { connectorAgent, redact } from '../agents';
 import { statusOf, withRetry } from '../records/retry';
@@ -34,9 +34,10 @@ const silent = { log: () => undefined };
  * the local stand-in). The driver keeps createConnectionProvider private and has no agent option:
  * shadowing that method on the instance is the one way to hand it an agent.
  */
-function guardedClient(url: URL): DBSQLClient {
-  const client = new DBSQLClient({ logger: silent });
-  const original = (DBSQLClient.prototype as unknown as { createConnectionProvider(o: unknown): Record<string, unknown> }).createConnectionProvider;
+async function guardedClient(url: URL): Promise<DBSQLClient> {
+  const { DBSQLClient: Client } = await import('@databricks/sql'); // loaded on first use, not by every handler
+  const client = new Client({ logger: silent });
+  const original = (Client.prototype as unknown as { createConnectionProvider(o: unknown): Record<string, unknown> }).createConnectionProvider;
   Object.defineProperty(client, 'createConnectionProvider', {
     value(options: unknown) {
       const provider = original.call(client, options);
@@ -69,7 +70,7 @@ async function once<T>(c: WarehouseConfig, signal: AbortSignal | undefined, fn: 
   const url = workspaceUrl(c.server_hostname);
   const rest = new DatabricksClient(workspaceAuth(c), signal);
   const clean = (m: string) => redact(m, [c.token, c.client_secret]);
-  const client = guardedClient(url);
+  const client = await guardedClient(url);
   let session: IDBSQLSession | undefined;
   try {
     await client.connect({
@@ -90,7 +91,9 @@ async function once<T>(c: WarehouseConfig, signal: AbortSignal | undefined, fn: 
     const s = session;
     const withOp = async <R>(sql: string, read: (op: Awaited<ReturnType<IDBSQLSession['executeStatement']>>) => Promise<R>) => {
       signal?.throwIfAborted();
-      const op = await s.executeStatement(sql);
+      // Results inline in the Thrift answers: cloud fetch would download presigned URLs outside the
+      // guarded agent, and LZ4 needs a native module (neither is needed for these small results).
+      const op = await s.executeStatement(sql, { useCloudFetch: false, useLZ4Compression: false });
       try {
         return await read(op);
       } finally {
