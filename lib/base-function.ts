@@ -57,7 +57,10 @@ export const RUNTIME_RESOLVED_MODULES: RuntimeResolvedModule[] = [
 ];
 
 /** Native packages left out of every bundle (see the header). */
-export const LAMBDA_UNAVAILABLE_MODULES = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'sharp', '@napi-rs/canvas', '@duckdb/node-api'];
+export const LAMBDA_UNAVAILABLE_MODULES = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'sharp', '@napi-rs/canvas', '@duckdb/node-api',
+  // @databricks/sql's optional native parts (LZ4 results, the SEA kernel): never used here (lz4 and
+  // cloud fetch are turned off, the Thrift backend is pure JS), and .node files cannot be bundled.
+  'lz4-napi', '@databricks/databricks-sql-kernel-*'];
 
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 export const FUNCTION_ARCHITECTURE = lambda.Architecture.ARM_64;

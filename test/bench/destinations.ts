@@ -236,3 +236,19 @@ if (STORES.some((s) => ['gcs', 'onedrive'].includes(s))) {
   }
   await Promise.all([gcs.stop(), od.stop()]);
 }
+// databricks_volume_delta_tables (@databricks/sql → Thrift warehouse stand-in running DuckDB, staged JSON
+// through the Files API stand-in): one document's replace = DELETE by record_id, upload of the staged
+// JSON (~80 MB), INSERT ... SELECT FROM json.`path` read by DuckDB, removal of the staged file. No batch fields.
+// Not in the default list: BENCH_STORES=databricks_volume_delta_tables runs it.
+if (STORES.includes('databricks_volume_delta_tables')) {
+  const { startDatabricksStandIn } = await import('../../lambdas/connectors/databricks/test-server');
+  const dbx = await startDatabricksStandIn({ clients: { bench: 'bench-secret' }, volumes: ['main.default.staging'], warehouse: { id: 'wh', catalogs: { main: ['default'] } } });
+  const cfg = { server_hostname: dbx.url, http_path: '/sql/1.0/warehouses/wh', client_id: 'bench', client_secret: 'bench-secret', catalog: 'main', database: 'default', schema: 'default', volume: 'staging', volume_path: 'bench', table_name: 'elements' };
+  await deliverToDestination('databricks_volume_delta_tables', cfg, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+  dbx.requests.length = 0;
+  const t0 = performance.now();
+  const r = await deliverToDestination('databricks_volume_delta_tables', cfg, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+  const s = (performance.now() - t0) / 1000;
+  console.log(`databricks_volume_delta_tables (stand-in: Thrift warehouse on DuckDB + Files API): ${r.written} written (${r.deleted ?? '?'} replaced) in ${s.toFixed(2)} s = ${Math.round(r.written / s).toLocaleString('en-US')} records/s`);
+  await dbx.stop();
+}

@@ -9,8 +9,10 @@ import { redact } from '../agents';
 
 export interface DatabricksAuth {
   host: string;
-  client_id: string;
-  client_secret: string;
+  client_id?: string;
+  client_secret?: string;
+  /** A personal access token: used as the Bearer token as it is (instead of OAuth M2M). */
+  token?: string;
 }
 
 /** The workspace URL: https:// added when the host has no scheme (the platform's field is a bare host or URL). */
@@ -38,7 +40,7 @@ export class DatabricksClient {
   }
 
   private clean(msg: string): string {
-    return redact(msg, [this.auth.client_secret, ...[...tokens.values()].map((t) => t.token)]);
+    return redact(msg, [this.auth.client_secret, this.auth.token, ...[...tokens.values()].map((t) => t.token)]);
   }
 
   private async failure(res: Response, what: string): Promise<Error> {
@@ -55,6 +57,8 @@ export class DatabricksClient {
 
   /** An OAuth access token for the service principal (cached until a minute before it expires). */
   async token(): Promise<string> {
+    if (this.auth.token) return this.auth.token;
+    if (!this.auth.client_id || !this.auth.client_secret) throw new Error('no credentials: give token, or client_id and client_secret');
     const key = createHash('sha256').update(`${this.base.href}\0${this.auth.client_id}\0${this.auth.client_secret}`).digest('hex');
     const cached = tokens.get(key);
     if (cached && cached.expiresAt > Date.now() + 60_000) return cached.token;

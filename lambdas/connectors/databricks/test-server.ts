@@ -3,21 +3,38 @@
 // auth), SCIM Me, Files API directory metadata (HEAD /api/2.0/fs/directories/Volumes/...) and
 // uploads (PUT /api/2.0/fs/files/Volumes/...?overwrite=true), with Databricks' error bodies. It keeps
 // every uploaded file (parsed JSON) by its volume path. Imported only by tests and benches.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startStandIn, type Fault, type SeenRequest } from '../records/stand-in';
+import { startWarehouse, type Warehouse } from './warehouse-stand-in';
 
 export interface DatabricksStandIn {
   url: string;
   /** Uploaded files by decoded path (/Volumes/c/s/v/...): their parsed JSON content. */
   files: Map<string, unknown>;
   requests: SeenRequest[];
+  /** The SQL warehouse at /sql/1.0/warehouses/<warehouse.id> (when asked for). */
+  warehouse?: Warehouse;
   fail(fault: Fault): void;
   stop(): Promise<void>;
 }
 
-export async function startDatabricksStandIn(opts: { clients: Record<string, string>; volumes: string[] }): Promise<DatabricksStandIn> {
+export async function startDatabricksStandIn(opts: {
+  clients: Record<string, string>;
+  volumes: string[];
+  /** Personal access tokens accepted as Bearer tokens (token -> user name). */
+  tokens?: Record<string, string>;
+  /** A SQL warehouse: its id and the Unity Catalog catalogs with their databases. */
+  warehouse?: { id: string; catalogs: Record<string, string[]> };
+}): Promise<DatabricksStandIn> {
   const files = new Map<string, unknown>();
-  const issued = new Map<string, string>();
+  const issued = new Map<string, string>(Object.entries(opts.tokens ?? {}));
+  // Uploaded bytes on disk too, so the warehouse's engine reads them as json.`/Volumes/...` sources.
+  const dir = mkdtempSync(join(tmpdir(), 'wps-dbx-'));
+  const onDisk = (path: string) => join(dir, `${createHash('sha256').update(path).digest('hex')}.json`);
+  const warehouse = opts.warehouse && (await startWarehouse({ catalogs: opts.warehouse.catalogs, fileFor: (p) => (files.has(p) ? onDisk(p) : undefined) }));
   const volumes = new Set(opts.volumes.map((v) => `/Volumes/${v.split('.').join('/')}`));
   const volumeOf = (path: string) => path.split('/').slice(0, 5).join('/');
   const server = await startStandIn((req) => {
@@ -30,6 +47,9 @@ export async function startDatabricksStandIn(opts: { clients: Record<string, str
     }
     const who = issued.get(String(req.headers.authorization ?? '').replace(/^Bearer /, ''));
     if (!who) return { status: 401, body: { error_code: '401', message: 'Credential was not sent or was of an unsupported type for this API.' } };
+    if (warehouse && req.method === 'POST' && req.path === `/sql/1.0/warehouses/${opts.warehouse!.id}`) {
+      return warehouse.handle(req.raw).then((body) => ({ status: 200, body }));
+    }
     if (req.method === 'GET' && req.path === '/api/2.0/preview/scim/v2/Me') {
       return { status: 200, body: { userName: who, displayName: `sp-${who}`, active: true, schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'] } };
     }
@@ -41,9 +61,27 @@ export async function startDatabricksStandIn(opts: { clients: Record<string, str
       if (!volumes.has(volumeOf(path))) return { status: 404, body: { error_code: 'NOT_FOUND', message: `Volume '${volumeOf(path).slice(9).split('/').join('.')}' does not exist.` } };
       if (files.has(path) && req.query.get('overwrite') !== 'true') return { status: 409, body: { error_code: 'ALREADY_EXISTS', message: `The file being created already exists.` } };
       files.set(path, req.body);
+      writeFileSync(onDisk(path), req.raw);
+      return { status: 204 };
+    }
+    if (file && req.method === 'DELETE') {
+      const path = file[1]!.split('/').map(decodeURIComponent).join('/');
+      if (!files.delete(path)) return { status: 404, body: { error_code: 'NOT_FOUND', message: 'The file being accessed is not found.' } };
+      unlinkSync(onDisk(path));
       return { status: 204 };
     }
     return { status: 404, body: { error_code: 'ENDPOINT_NOT_FOUND', message: `No API found for '${req.method} ${req.path}'` } };
   });
-  return { url: server.url, files, requests: server.requests, fail: (f) => server.fail(f), stop: () => server.stop() };
+  return {
+    url: server.url,
+    files,
+    requests: server.requests,
+    warehouse,
+    fail: (f) => server.fail(f),
+    stop: async () => {
+      await server.stop();
+      warehouse?.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

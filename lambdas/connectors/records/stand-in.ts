@@ -13,6 +13,8 @@ export interface SeenRequest {
   /** Parsed JSON body (undefined when empty or not JSON). */
   body: unknown;
   bytes: number;
+  /** The body as received (binary protocols such as Thrift read this). */
+  raw: Buffer;
 }
 
 export interface Reply {
@@ -52,7 +54,7 @@ export async function startStandIn(handle: (req: SeenRequest) => Reply | Promise
       } catch {
         body = undefined;
       }
-      const seen: SeenRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, bytes: raw.length };
+      const seen: SeenRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, bytes: raw.length, raw };
       requests.push(seen);
       let reply: Reply;
       const fault = faults.find((f) => f.left > 0 && (!f.match || f.match(seen)));
@@ -66,8 +68,10 @@ export async function startStandIn(handle: (req: SeenRequest) => Reply | Promise
           reply = { status: 500, body: { error: `stand-in failure: ${(err as Error).message}` } };
         }
       }
-      const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-      res.writeHead(reply.status, { 'content-type': typeof reply.body === 'string' ? 'text/plain' : 'application/json', ...(reply.headers ?? {}) });
+      const binary = Buffer.isBuffer(reply.body);
+      const text = reply.body === undefined ? '' : binary || typeof reply.body === 'string' ? (reply.body as string | Buffer) : JSON.stringify(reply.body);
+      const type = binary ? 'application/x-thrift' : typeof reply.body === 'string' ? 'text/plain' : 'application/json';
+      res.writeHead(reply.status, { 'content-type': type, ...(reply.headers ?? {}) });
       res.end(text);
     });
   });

@@ -24,6 +24,7 @@ import { deltaTableDestination } from '../delta/index';
 import { databricksVolumesDestination } from '../databricks/volumes';
 import { gcsDestination } from '../gcs/index';
 import { onedriveDestination } from '../onedrive/index';
+import { databricksVolumeDeltaTablesDestination } from '../databricks/volume-delta-tables';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -52,6 +53,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   databricksVolumesDestination,
   gcsDestination,
   onedriveDestination,
+  databricksVolumeDeltaTablesDestination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
