@@ -134,3 +134,46 @@ test('incremental runs: only new and changed documents are processed, gone ones 
   });
   assert.deepEqual(await filenames(), ['alpha.txt', 'beta.txt', 'delta.txt']);
 });
+
+test('state is written only after the destination write: files whose delivery failed are processed again next run', { skip: NEEDS_LOCAL }, async () => {
+  const dir = join(base, 'retry-in');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'one.txt'), text('One'));
+  writeFileSync(join(dir, 'two.txt'), text('Two'));
+  const sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'retry-in', type: 'local', config: { remote_url: dir } } })).body.id;
+  const config = { host: '127.0.0.1', port: 1, database: 'postgres', username: 'app', password: 'secret-pw', table_name: 'elements', batch_size: 100 };
+  const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name: 'pg-later', type: 'postgres', config } });
+  assert.equal(dest.status, 200, dest.text);
+  const wf = await stack.call('POST', '/api/v1/workflows/', {
+    body: { name: 'retry', workflow_type: 'custom', workflow_nodes: nodes, source_id: sourceId, destination_id: dest.body.id },
+  });
+  assert.equal(wf.status, 200, wf.text);
+  const run = async () => {
+    const r = await stack.call('POST', `/api/v1/workflows/${wf.body.id}/run`);
+    assert.equal(r.status, 202, r.text);
+    const job = await eventually(async () => {
+      const j = await stack.call('GET', `/api/v1/jobs/${r.body.id}`);
+      return ['COMPLETED', 'FAILED', 'STOPPED'].includes(j.body.status) ? j.body : undefined;
+    }, 'workflow job', 180_000);
+    return { job, details: (await stack.call('GET', `/api/v1/jobs/${job.id}/details`)).body };
+  };
+
+  // the destination is unreachable: both deliveries fail, nothing is recorded as delivered
+  const failed = await run();
+  assert.equal(failed.job.status, 'FAILED');
+  assert.equal(failed.details.source_documents.processed, 2);
+
+  // the destination fixed (same destination id): both files are processed again, not skipped
+  const fixed = await stack.call('PUT', `/api/v1/destinations/${dest.body.id}`, { body: { config: { ...config, host: pg.host, port: pg.port } } });
+  assert.equal(fixed.status, 200, fixed.text);
+  const retried = await run();
+  assert.equal(retried.job.status, 'COMPLETED', JSON.stringify(retried.details));
+  assert.equal(retried.details.source_documents.processed, 2);
+  assert.equal(retried.details.source_documents.unchanged_skipped, 0);
+
+  // delivered now: the next run skips both
+  const after = await run();
+  assert.equal(after.job.status, 'COMPLETED');
+  assert.equal(after.details.source_documents.processed, 0);
+  assert.equal(after.details.source_documents.unchanged_skipped, 2);
+});
