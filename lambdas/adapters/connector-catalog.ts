@@ -7,6 +7,7 @@ import {
   listTypes,
   outputConfig,
   readSourceObject,
+  removeDocumentRecords,
   secretFields,
   supportsRuntime,
   validateConfig,
@@ -27,6 +28,7 @@ const catalog: ConnectorCatalog = {
   read: (accountId, type, config, key) => withTenant(accountId, () => readSourceObject(type, config, key)),
   write: (accountId, type, config, key, data) => withTenant(accountId, () => writeDestinationObject(type, config, key, data)),
   deliver: (accountId, type, config, doc) => withTenant(accountId, () => deliverToDestination(type, config, doc)),
+  remove: (accountId, type, config, doc) => withTenant(accountId, () => removeDocumentRecords(type, config, doc)),
 };
 
 export function connectorCatalog(): ConnectorCatalog {

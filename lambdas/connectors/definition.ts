@@ -37,6 +37,12 @@ export interface SourceObject {
   /** Path relative to the connector's configured root (remote_url prefix or directory), '/'-separated. */
   key: string;
   size: number;
+  /**
+   * The document's version as the service states it (etag, modified time...): a run of a workflow
+   * skips a document whose version has not changed since its last successful delivery. Absent: the
+   * document is processed every run (there is nothing to compare).
+   */
+  version?: string;
 }
 
 export interface ConnectorDefinition<C extends ConnectorConfig = ConnectorConfig> {

@@ -1,6 +1,8 @@
 // Every key of the single table is built here, so prefixes live in one place.
 // Every item of an account starts with ACCT#<account>: tenancy is structural.
 
+import { createHash } from 'node:crypto';
+
 export type ConnectorKind = 'source' | 'destination';
 
 const kindTag = (kind: ConnectorKind) => (kind === 'source' ? 'SOURCE' : 'DESTINATION');
@@ -29,6 +31,15 @@ export const keys = {
   /** Per-file progress of a job: node states and processing attempts (domain/job-files.ts). */
   jobFile: (accountId: string, jobId: string, fileId: string) => ({ PK: `ACCT#${accountId}`, SK: `JOBFILE#${jobId}#${fileId}` }),
   jobFilePrefix: (jobId: string) => `JOBFILE#${jobId}#`,
+  /**
+   * What a workflow last delivered of each source document (domain/source-state.ts). The document key
+   * is hashed: source keys can be longer than a sort key may be, and may hold any character.
+   */
+  sourceDoc: (accountId: string, workflowId: string, docKey: string) => ({
+    PK: `ACCT#${accountId}`,
+    SK: `SRCDOC#${workflowId}#${createHash('sha256').update(docKey).digest('base64url')}`,
+  }),
+  sourceDocPrefix: (workflowId: string) => `SRCDOC#${workflowId}#`,
   /** Per-account concurrency gate and launch spacing. */
   gate: (accountId: string) => ({ PK: `ACCT#${accountId}`, SK: 'GATE' }),
   /** Notifications of an account, time-ordered (ULID sort ids); read flags are per user. */
@@ -79,6 +90,7 @@ export const ENTITY = {
   workflow: 'Workflow',
   jobFailure: 'JobFailure',
   jobFile: 'JobFile',
+  sourceDoc: 'SourceDocument',
   gate: 'Gate',
   notification: 'Notification',
   inboxNotification: 'InboxNotification',

@@ -25,11 +25,20 @@ export interface ConnectorCatalog {
   check(accountId: string, kind: ConnectorKind, type: string, config: Record<string, unknown>): Promise<{ status: 'SUCCESS' | 'FAILURE'; reason?: string }>;
   /** Runtime operations used by workflow jobs (types that support them: see supportsRuntime). */
   supportsRuntime(kind: ConnectorKind, type: string): boolean;
-  list(accountId: string, type: string, config: Record<string, unknown>): AsyncIterable<{ key: string; size: number }>;
+  list(accountId: string, type: string, config: Record<string, unknown>): AsyncIterable<ListedDocument>;
   read(accountId: string, type: string, config: Record<string, unknown>, key: string): Promise<Uint8Array>;
   write(accountId: string, type: string, config: Record<string, unknown>, key: string, data: Uint8Array): Promise<void>;
   /** One processed document to a destination (records replaced by the document's record id, or a file). */
   deliver(accountId: string, type: string, config: Record<string, unknown>, doc: DeliveredDocument): Promise<{ written: number; deleted?: number }>;
+  /** Removes a source document's records; undefined when the destination type cannot remove (file stores). */
+  remove(accountId: string, type: string, config: Record<string, unknown>, doc: { sourceId?: string; sourceKey: string }): Promise<number | undefined>;
+}
+
+/** A document of a source listing: its key, size and (when the service gives one) version. */
+export interface ListedDocument {
+  key: string;
+  size: number;
+  version?: string;
 }
 
 /** A processed document on its way to a destination. */
@@ -42,10 +51,12 @@ export interface DeliveredDocument {
 
 /** What jobs need from connectors: read inputs from a source, write results to a destination. */
 export interface ConnectorRuntime {
-  listSource(accountId: string, sourceId: string, limit: number): Promise<{ key: string; size: number }[]>;
+  listSource(accountId: string, sourceId: string, limit: number): Promise<ListedDocument[]>;
   readSource(accountId: string, sourceId: string, key: string): Promise<Uint8Array>;
   writeDestination(accountId: string, destinationId: string, key: string, data: Uint8Array): Promise<void>;
   deliver(accountId: string, destinationId: string, doc: DeliveredDocument): Promise<{ written: number; deleted?: number }>;
+  /** Removes a document that left the source; undefined when the destination cannot remove records. */
+  removeDocument(accountId: string, destinationId: string, doc: { sourceId?: string; sourceKey: string }): Promise<number | undefined>;
 }
 
 export const SECRET_MASK = '**********';
@@ -206,9 +217,9 @@ export class ConnectorService implements ConnectorRuntime {
     }
   }
 
-  async listSource(accountId: string, sourceId: string, limit: number): Promise<{ key: string; size: number }[]> {
+  async listSource(accountId: string, sourceId: string, limit: number): Promise<ListedDocument[]> {
     const item = await this.load(accountId, 'source', sourceId);
-    const out: { key: string; size: number }[] = [];
+    const out: ListedDocument[] = [];
     for await (const obj of this.catalog.list(accountId, String(item.type), await this.clearConfig(item))) {
       out.push(obj);
       if (out.length >= limit) break;
@@ -234,6 +245,17 @@ export class ConnectorService implements ConnectorRuntime {
     const item = await this.load(accountId, 'destination', destinationId);
     try {
       return await this.catalog.deliver(accountId, String(item.type), await this.clearConfig(item), doc);
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      throw new ConnectorFailure(`${String(item.type)} destination: ${(err as Error)?.message ?? String(err)}`);
+    }
+  }
+
+  /** Same failure mapping as deliver: the store's message as a ConnectorFailure. */
+  async removeDocument(accountId: string, destinationId: string, doc: { sourceId?: string; sourceKey: string }): Promise<number | undefined> {
+    const item = await this.load(accountId, 'destination', destinationId);
+    try {
+      return await this.catalog.remove(accountId, String(item.type), await this.clearConfig(item), doc);
     } catch (err) {
       if (err instanceof DomainError) throw err;
       throw new ConnectorFailure(`${String(item.type)} destination: ${(err as Error)?.message ?? String(err)}`);

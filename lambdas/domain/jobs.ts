@@ -17,6 +17,7 @@ import type { ConnectorRuntime } from './connectors';
 import { JobGate } from './job-gate';
 import { crashReason, currentNode, JobFiles, MAX_FILE_ATTEMPTS, nodeStateAttr } from './job-files';
 import type { Element } from '../engine/elements';
+import { IncrementalRuns, REMOVAL_FAILURE_PREFIX, sourceDocumentsView, type SourceRunFields } from './source-state';
 
 export { MAX_RUNNING_JOBS, LAUNCH_SPACING_MS, RECOUNT_AFTER_ATTEMPTS } from './job-gate';
 export { MAX_FILE_ATTEMPTS } from './job-files';
@@ -32,6 +33,8 @@ export interface JobFile {
   contentType?: string;
   /** Workflow jobs: the object's key in the source connector (read at processing time). */
   sourceKey?: string;
+  /** Workflow jobs: the document's version as listed (recorded once the document is delivered). */
+  version?: string;
   /** Presigned uploads: the uploaded object, read in place (domain/uploads.ts). */
   blobKey?: string;
 }
@@ -46,6 +49,8 @@ export interface WorkflowRun {
   sourceId?: string;
   destinationId?: string;
   jobType: 'persistent' | 'scheduled';
+  /** false: only new or changed source documents are processed (see source-state.ts). */
+  reprocessAll?: boolean;
 }
 
 /** Upper bound of source files one workflow job takes (the rest waits for the next run). */
@@ -97,6 +102,8 @@ export class JobService {
   private readonly gate: JobGate;
   /** Per-file node states and processing attempts. */
   private readonly fileProgress: JobFiles;
+  /** Source-document state of workflows: incremental runs. */
+  private readonly incremental: IncrementalRuns;
 
   constructor(
     private readonly store: KeyValueStore,
@@ -111,6 +118,7 @@ export class JobService {
   ) {
     this.gate = new JobGate(store, clock);
     this.fileProgress = new JobFiles(store);
+    this.incremental = new IncrementalRuns(store, blobs, connectors);
   }
 
   // ---- API side ---------------------------------------------------------------------------
@@ -157,16 +165,26 @@ export class JobService {
     if (active) throw new Conflict(`Workflow ${run.workflowId} already has an active job (${String(active.id)})`);
     const jobId = randomUUID();
     let files: JobFile[];
+    let sourceRun: SourceRunFields | undefined;
     if (uploads.length + uploadCount) {
       checkFileCount(uploads.length + uploadCount);
       files = [...(await this.storeUploads(jobId, uploads)), ...fromUploads(await uploaded())];
     } else if (run.sourceId) {
-      const objects = await this.connectors.listSource(p.accountId, run.sourceId, MAX_SOURCE_FILES_PER_JOB);
-      files = objects.map((o) => ({ fileId: randomUUID(), filename: o.key.split('/').pop() || o.key, size: o.size, sourceKey: o.key }));
+      const { workflowId, sourceId, destinationId } = run;
+      const planned = await this.incremental.prepare(p.accountId, jobId, { workflowId, sourceId, destinationId, reprocessAll: run.reprocessAll ?? false }, MAX_SOURCE_FILES_PER_JOB);
+      sourceRun = planned.fields;
+      files = planned.process.map((o) => ({
+        fileId: randomUUID(),
+        filename: o.key.split('/').pop() || o.key,
+        size: o.size,
+        sourceKey: o.key,
+        ...(o.version !== undefined ? { version: o.version } : {}),
+      }));
     } else {
       throw ValidationError.single(['body', 'input_files'], 'The workflow has no source connector: upload input_files to run it', 'missing');
     }
-    return this.launch(p.accountId, jobId, { ...run, files });
+    const { reprocessAll: _r, ...spec } = run;
+    return this.launch(p.accountId, jobId, { ...spec, files, ...sourceRun });
   }
 
   private async storeUploads(jobId: string, files: Upload[]): Promise<JobFile[]> {
@@ -182,7 +200,7 @@ export class JobService {
   private async launch(
     accountId: string,
     jobId: string,
-    spec: { jobType: string; workflowId: string; workflowName: string; nodes: JobNode[]; files: JobFile[]; sourceId?: string; destinationId?: string },
+    spec: { jobType: string; workflowId: string; workflowName: string; nodes: JobNode[]; files: JobFile[]; sourceId?: string; destinationId?: string } & Partial<SourceRunFields>,
   ): Promise<JobInformation> {
     const item: StoredItem = {
       ...keys.job(accountId, jobId),
@@ -269,6 +287,8 @@ export class JobService {
       processing_status: processing,
       node_stats: nodes.map((n, i) => ({ node_name: n.name, node_type: n.type, node_subtype: n.subtype, ...stats[i]! })),
       message: (job.message as string | undefined) ?? null,
+      // not a platform field: what an incremental run skipped and removed (workflow source runs only)
+      ...(sourceDocumentsView(job, total) ? { source_documents: sourceDocumentsView(job, total) } : {}),
     };
   }
 
@@ -383,6 +403,15 @@ export class JobService {
         throw err;
       }
     }
+    if (file.sourceKey && job.sourceId) {
+      // only now, after the destination write: a run that crashed before it processes this document again
+      await this.incremental.states.record(
+        accountId,
+        String(job.workflowId),
+        { docKey: file.sourceKey, version: file.version, sourceId: String(job.sourceId), destinationId: job.destinationId ? String(job.destinationId) : undefined, lastJobId: jobId },
+        this.clock.now().toISOString(),
+      );
+    }
     return { fileId: file.fileId, ok: true };
   }
 
@@ -412,9 +441,12 @@ export class JobService {
     await this.gate.release(input.accountId, input.jobId);
     const job = await this.store.get(jobKey);
     if (!job || TERMINAL.includes(job.status as JobStatus)) return { status: String(job?.status ?? 'UNKNOWN') };
+    await this.incremental.removeGone(input.accountId, job, (id, document, error) => this.putFailure(input.accountId, input.jobId, id, document, error));
     const failures = await this.store.queryPrefix(keys.account(input.accountId), keys.jobFailurePrefix(input.jobId));
     const total = (job.files as JobFile[]).length;
-    const status: JobStatus = failures.length >= total ? 'FAILED' : 'COMPLETED';
+    const fileFailures = failures.filter((f) => !String(f.SK).startsWith(keys.jobFailurePrefix(input.jobId) + REMOVAL_FAILURE_PREFIX)).length;
+    // a run with nothing to process (every document unchanged) has completed, not failed
+    const status: JobStatus = total > 0 && fileFailures >= total ? 'FAILED' : 'COMPLETED';
     const message =
       status === 'FAILED' ? `All ${total} file(s) failed; see failed-files.` : failures.length ? `${failures.length} of ${total} file(s) failed.` : null;
     try {
@@ -475,14 +507,12 @@ export class JobService {
   }
 
   private async recordFailure(accountId: string, jobId: string, file: JobFile, nodeIndex: number, error: string): Promise<void> {
-    await this.store.put({
-      ...keys.jobFailure(accountId, jobId, file.fileId),
-      entity: ENTITY.jobFailure,
-      createdAt: this.clock.now().toISOString(),
-      document: file.filename,
-      error,
-    });
+    await this.putFailure(accountId, jobId, file.fileId, file.filename, error);
     await this.fileProgress.mark(accountId, jobId, file.fileId, nodeIndex, 'failure');
+  }
+
+  private async putFailure(accountId: string, jobId: string, id: string, document: string, error: string): Promise<void> {
+    await this.store.put({ ...keys.jobFailure(accountId, jobId, id), entity: ENTITY.jobFailure, createdAt: this.clock.now().toISOString(), document, error });
   }
 
   private async emit(type: string, job: StoredItem): Promise<void> {

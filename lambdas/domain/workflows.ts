@@ -260,6 +260,7 @@ function runOf(wf: StoredItem, jobType: WorkflowRun['jobType']): WorkflowRun {
     sourceId: (wf.sourceId as string | null) ?? undefined,
     destinationId: (wf.destinationId as string | null) ?? undefined,
     jobType,
+    reprocessAll: Boolean(wf.reprocessAll),
   };
 }
 

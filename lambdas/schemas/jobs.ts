@@ -38,6 +38,21 @@ export const JobDetails = z
       }),
     ),
     message: z.string().nullable(),
+    source_documents: z
+      .object({
+        listed: z.number().int(),
+        processed: z.number().int(),
+        unchanged_skipped: z.number().int(),
+        gone_from_source: z.number().int(),
+        removed: z.number().int(),
+        removed_from_destination: z.number().int(),
+        reprocess_all: z.boolean(),
+      })
+      .optional()
+      .meta({
+        description:
+          'Extension (workflow runs over a source): documents listed, processed (new or changed, or all with reprocess_all), skipped as unchanged since their last delivery, gone from the source since the last run, of those removed (forgotten), and removed from the destination (record stores; file destinations keep their files).',
+      }),
   })
   .meta({ id: 'JobDetails' });
 

@@ -67,7 +67,7 @@ test('elasticsearch destination: two runs leave one copy of each file, 384-dim v
   assert.equal(check.status, 'SUCCESS', check.reason);
 
   const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name: 'to-es', workflow_type: 'custom', workflow_nodes: nodes, source_id: sourceId, destination_id: dest.body.id },
+    body: { name: 'to-es', workflow_type: 'custom', reprocess_all: true, workflow_nodes: nodes, source_id: sourceId, destination_id: dest.body.id },
   });
   assert.equal(wf.status, 200, wf.text);
   const counts: number[] = [];

@@ -64,7 +64,7 @@ async function check(destinationId: string) {
 
 async function workflow(name: string, destinationId: string): Promise<string> {
   const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name, workflow_type: 'custom', workflow_nodes: nodes, source_id: sourceId, destination_id: destinationId },
+    body: { name, workflow_type: 'custom', reprocess_all: true, workflow_nodes: nodes, source_id: sourceId, destination_id: destinationId },
   });
   assert.equal(wf.status, 200, wf.text);
   return wf.body.id;

@@ -164,12 +164,12 @@ async function* listBlobs(c: AzureConfig, ctx?: RuntimeContext): AsyncIterable<S
   try {
     if (c.recursive === false) {
       for await (const item of container.listBlobsByHierarchy('/', opts)) {
-        if (item.kind === 'blob') yield { key: item.name.slice(loc.prefix.length), size: Number(item.properties.contentLength ?? 0) };
+        if (item.kind === 'blob') yield { key: item.name.slice(loc.prefix.length), size: Number(item.properties.contentLength ?? 0), ...(item.properties.etag ? { version: item.properties.etag } : {}) };
       }
     } else {
       for await (const b of container.listBlobsFlat(opts)) {
         if (b.name.endsWith('/')) continue;
-        yield { key: b.name.slice(loc.prefix.length), size: Number(b.properties.contentLength ?? 0) };
+        yield { key: b.name.slice(loc.prefix.length), size: Number(b.properties.contentLength ?? 0), ...(b.properties.etag ? { version: b.properties.etag } : {}) };
       }
     }
   } catch (err) {

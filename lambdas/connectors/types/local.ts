@@ -184,8 +184,9 @@ async function* walk(dir: string, base: string, recursive: boolean, signal?: Abo
     if (e.isDirectory()) {
       if (recursive) yield* walk(full, base, recursive, signal);
     } else if (e.isFile()) {
-      const s = await stat(full);
-      yield { key: relative(base, full).split(sep).join('/'), size: s.size };
+      const s = await stat(full, { bigint: true });
+      // Size and nanosecond modification time: a rewritten file changes at least one of them.
+      yield { key: relative(base, full).split(sep).join('/'), size: Number(s.size), version: `${s.size}-${s.mtimeNs}` };
     }
   }
 }

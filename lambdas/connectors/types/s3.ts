@@ -211,7 +211,7 @@ async function* listObjects(c: S3Config, ctx?: RuntimeContext): AsyncIterable<So
       }
       for (const o of page.Contents ?? []) {
         if (!o.Key || o.Key.endsWith('/')) continue;
-        yield { key: o.Key.slice(prefix.length), size: Number(o.Size ?? 0) };
+        yield { key: o.Key.slice(prefix.length), size: Number(o.Size ?? 0), ...(o.ETag ? { version: o.ETag } : {}) };
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

@@ -157,11 +157,15 @@ test('CONNECTORS_DENY_PRIVATE_NETWORKS refuses a connection string pointing at a
 });
 
 test('list relative to the prefix, recursive by default, flat with recursive: false', async () => {
-  assert.deepEqual(await collect(listSourceObjects('azure', src())), [
+  const listed = await collect(listSourceObjects('azure', src()));
+  assert.deepEqual(listed.map(({ key, size }) => ({ key, size })), [
     { key: 'a.txt', size: 5 },
     { key: 'sub/b.txt', size: 6 },
   ]);
-  assert.deepEqual(await collect(listSourceObjects('azure', src({ recursive: false }))), [{ key: 'a.txt', size: 5 }]);
+  for (const o of listed) assert.ok(o.version, 'the blob etag is the version');
+  const flat = await collect(listSourceObjects('azure', src({ recursive: false })));
+  assert.deepEqual(flat.map(({ key, size }) => ({ key, size })), [{ key: 'a.txt', size: 5 }]);
+  assert.ok(flat[0]!.version);
   const all = await collect(listSourceObjects('azure', src({ remote_url: 'az://inputs' })));
   assert.deepEqual(all.map((o) => o.key), ['docs/a.txt', 'docs/sub/b.txt', 'other/c.txt']);
 });

@@ -83,11 +83,14 @@ test('with LOCAL_CONNECTOR_ROOT: relative paths resolve inside it; outside paths
 test('list is relative, sorted, recursive by default and flat with recursive: false', async () => {
   delete process.env.LOCAL_CONNECTOR_ROOT;
   const c = validateConfig('source', 'local', { path: join(root, 'in') });
-  assert.deepEqual(await collect(listSourceObjects('local', c)), [
+  const all = await collect(listSourceObjects('local', c));
+  assert.deepEqual(all.map(({ key, size }) => ({ key, size })), [
     { key: 'a.txt', size: 5 },
     { key: 'sub/b.txt', size: 6 },
   ]);
-  assert.deepEqual(await collect(listSourceObjects('local', { ...c, recursive: false })), [{ key: 'a.txt', size: 5 }]);
+  for (const o of all) assert.match(String(o.version), /^\d+-\d+$/, 'a version (size and modification time) to skip unchanged files by');
+  const flat = await collect(listSourceObjects('local', { ...c, recursive: false }));
+  assert.deepEqual(flat.map(({ key, size }) => ({ key, size })), [{ key: 'a.txt', size: 5 }]);
 });
 
 test('read returns the bytes; write creates subdirectories; keys cannot escape', async () => {

@@ -146,12 +146,13 @@ test('anonymous: true sends unsigned requests (s3rver accepts them)', async () =
 
 test('list is relative to the prefix, recursive by default, flat with recursive: false', async () => {
   const all = await collect(listSourceObjects('s3', source()));
-  assert.deepEqual(all.sort((a, b) => a.key.localeCompare(b.key)), [
+  assert.deepEqual(all.sort((a, b) => a.key.localeCompare(b.key)).map(({ key, size }) => ({ key, size })), [
     { key: 'a.txt', size: 5 },
     { key: 'sub/b.txt', size: 6 },
   ]);
+  for (const o of all) assert.ok(o.version, 'the ETag is the version');
   const flat = await collect(listSourceObjects('s3', source({ recursive: false })));
-  assert.deepEqual(flat, [{ key: 'a.txt', size: 5 }]);
+  assert.deepEqual(flat.map(({ key, size }) => ({ key, size })), [{ key: 'a.txt', size: 5 }]);
   const root = await collect(listSourceObjects('s3', source({ remote_url: 's3://in-bucket' })));
   assert.deepEqual(root.map((o) => o.key).sort(), ['docs/a.txt', 'docs/sub/b.txt', 'other/c.txt']);
 });
