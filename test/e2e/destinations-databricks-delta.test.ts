@@ -62,7 +62,7 @@ async function destination(name: string, cfg: Record<string, unknown>) {
 }
 
 async function runToEnd(name: string, destinationId: string, workflowNodes = nodes) {
-  const wf = await stack.call('POST', '/api/v1/workflows/', { body: { name, workflow_type: 'custom', workflow_nodes: workflowNodes, source_id: sourceId, destination_id: destinationId } });
+  const wf = await stack.call('POST', '/api/v1/workflows/', { body: { name, workflow_type: 'custom', workflow_nodes: workflowNodes, source_id: sourceId, destination_id: destinationId, reprocess_all: true } });
   assert.equal(wf.status, 200, wf.text);
   return async () => {
     const run = await stack.call('POST', `/api/v1/workflows/${wf.body.id}/run`);
