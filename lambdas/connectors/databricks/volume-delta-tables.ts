@@ -123,7 +123,13 @@ export const databricksVolumeDeltaTablesDestination = defineConnector<VolumeDelt
     try {
       return await withWarehouse(c, ctx?.signal, async (sql) => {
         await useTarget(sql, c);
-        if (!(await tables(sql)).includes(table)) await sql.run(createTableSql(table));
+        if (!(await tables(sql)).includes(table)) {
+          // Two files of one job may both find the table absent: the create that loses the race may fail
+          // (a concurrent-write conflict) although the table now exists, which is all this write needs.
+          await sql.run(createTableSql(table)).catch(async (err: unknown) => {
+            if (!(await tables(sql)).includes(table)) throw err;
+          });
+        }
         const columns = new Set(await sql.columns(`SELECT * FROM ${ident(table)} LIMIT 1`));
         const deleted = columns.has(RECORD_ID_FIELD) ? await deleteRecord(sql, c, file.recordId) : 0;
         if (!rows.length) return { written: 0, deleted };
