@@ -33,8 +33,25 @@ export interface RuntimeContext {
   signal?: AbortSignal;
 }
 
+/**
+ * The platform's `metadata.data_source` of a document: every element partitioned from it carries
+ * these fields. Dates are epoch seconds in a string, as the platform's connectors write them
+ * ("1718307393.0", see epochSeconds); record_locator says how to find the document again in its store.
+ */
+export type DataSourceMetadata = {
+  url?: string;
+  version?: string;
+  record_locator?: Record<string, unknown>;
+  date_created?: string;
+  date_modified?: string;
+  permissions_data?: Record<string, unknown>[];
+};
+
 export interface SourceObject {
-  /** Path relative to the connector's configured root (remote_url prefix or directory), '/'-separated. */
+  /**
+   * The document's stable identity in the source, passed back to read(): a path relative to the
+   * connector's configured root ('/'-separated) for file stores, the store's id for records.
+   */
   key: string;
   size: number;
   /**
@@ -43,6 +60,13 @@ export interface SourceObject {
    * document is processed every run (there is nothing to compare).
    */
   version?: string;
+  /**
+   * The name the document is partitioned under (its extension picks the partitioner), when the key's
+   * last segment is not one: e.g. `<table>_<id>.csv` for a database row, `<id>.txt` for a record.
+   */
+  filename?: string;
+  /** data_source metadata for the document's elements (see DataSourceMetadata). */
+  dataSource?: DataSourceMetadata;
 }
 
 export interface ConnectorDefinition<C extends ConnectorConfig = ConnectorConfig> {
@@ -64,6 +88,15 @@ export interface ConnectorDefinition<C extends ConnectorConfig = ConnectorConfig
   write?(config: C, key: string, data: Uint8Array, ctx?: RuntimeContext): Promise<void>;
   upload?(config: C, file: FileRecords, ctx: UploadContext): Promise<UploadResult>;
   removeRecords?(config: C, recordId: string, ctx: UploadContext): Promise<number | undefined>;
+}
+
+/** A date as the platform's data_source dates: epoch seconds in a string; undefined when unknown. */
+export function epochSeconds(date: Date | string | number | undefined | null): string | undefined {
+  if (date === undefined || date === null || date === '') return undefined;
+  const ms = date instanceof Date ? date.getTime() : typeof date === 'number' ? date : Date.parse(date);
+  if (!Number.isFinite(ms)) return undefined;
+  const s = ms / 1000;
+  return Number.isInteger(s) ? s.toFixed(1) : String(s);
 }
 
 /** Erases the config type parameter so definitions of different types share one registry list. */

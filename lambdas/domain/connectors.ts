@@ -39,6 +39,10 @@ export interface ListedDocument {
   key: string;
   size: number;
   version?: string;
+  /** Name to partition it under when the key's last segment is not a file name. */
+  filename?: string;
+  /** The platform's metadata.data_source of the document (url, version, record_locator, dates...). */
+  dataSource?: Record<string, unknown>;
 }
 
 /** A processed document on its way to a destination. */

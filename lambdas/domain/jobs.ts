@@ -17,6 +17,7 @@ import type { ConnectorRuntime } from './connectors';
 import { JobGate } from './job-gate';
 import { crashReason, currentNode, JobFiles, MAX_FILE_ATTEMPTS, nodeStateAttr } from './job-files';
 import type { Element } from '../engine/elements';
+import { withDataSource } from './data-source';
 import { IncrementalRuns, REMOVAL_FAILURE_PREFIX, sourceDocumentsView, type SourceRunFields } from './source-state';
 
 export { MAX_RUNNING_JOBS, LAUNCH_SPACING_MS, RECOUNT_AFTER_ATTEMPTS } from './job-gate';
@@ -35,6 +36,8 @@ export interface JobFile {
   sourceKey?: string;
   /** Workflow jobs: the document's version as listed (recorded once the document is delivered). */
   version?: string;
+  /** Workflow jobs: the source's metadata.data_source for the document's elements. */
+  dataSource?: Record<string, unknown>;
   /** Presigned uploads: the uploaded object, read in place (domain/uploads.ts). */
   blobKey?: string;
 }
@@ -175,10 +178,11 @@ export class JobService {
       sourceRun = planned.fields;
       files = planned.process.map((o) => ({
         fileId: randomUUID(),
-        filename: o.key.split('/').pop() || o.key,
+        filename: o.filename ?? (o.key.split('/').pop() || o.key),
         size: o.size,
         sourceKey: o.key,
         ...(o.version !== undefined ? { version: o.version } : {}),
+        ...(o.dataSource ? { dataSource: o.dataSource } : {}),
       }));
     } else {
       throw ValidationError.single(['body', 'input_files'], 'The workflow has no source connector: upload input_files to run it', 'missing');
@@ -375,6 +379,7 @@ export class JobService {
         if (!this.runNode) throw new Error('this function cannot run job nodes (no node runner wired)');
         opened ??= await openNodeSecrets(nodes, this.secrets);
         elements = await this.runNode(opened[i]!, nodeInput, () => undefined);
+        if ('document' in nodeInput && file.dataSource) elements = withDataSource(elements, file.dataSource, this.clock.now());
         await this.blobs.put(key, JSON.stringify(elements), 'application/json');
         await this.fileProgress.mark(accountId, jobId, file.fileId, i, 'success');
       } catch (err) {

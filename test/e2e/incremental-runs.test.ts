@@ -85,6 +85,18 @@ test('incremental runs: only new and changed documents are processed, gone ones 
   });
   assert.deepEqual(await filenames(), ['alpha.txt', 'beta.txt', 'gamma.txt']);
   const alphaIds = (await pg.db.query<{ id: string }>(`SELECT id FROM elements WHERE filename = 'alpha.txt' ORDER BY id`)).rows;
+  // every record carries the source's data_source: url, version, record locator and dates
+  const ds = (await pg.db.query<{ url: string; version: string; record_locator: string; date_modified: Date; date_processed: Date }>(
+    `SELECT url, version, record_locator, date_modified, date_processed FROM elements WHERE filename = 'gamma.txt'`,
+  )).rows;
+  assert.ok(ds.length > 0);
+  for (const r of ds) {
+    assert.equal(r.url, `${inDir}/sub/gamma.txt`);
+    assert.match(r.version, /^\d+-\d+$/);
+    assert.deepEqual(JSON.parse(r.record_locator), { path: `${inDir}/sub/gamma.txt` });
+    assert.ok(r.date_modified instanceof Date && Math.abs(r.date_modified.getTime() - Date.now()) < 3_600_000, String(r.date_modified));
+    assert.ok(r.date_processed instanceof Date && r.date_processed.getTime() >= r.date_modified.getTime() - 1000, String(r.date_processed));
+  }
   await runToEnd(toFiles);
   assert.ok(existsSync(join(outDir, 'sub', 'gamma.txt.json')));
 

@@ -61,6 +61,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function epochSeconds(v: unknown): number | null {
   if (v === null || v === undefined || v === '') return null;
   if (typeof v === 'number') return v;
+  // the platform's data_source dates are epoch seconds in a string ("1718307393.0")
+  const n = Number(v);
+  if (Number.isFinite(n)) return n;
   const t = Date.parse(String(v));
   return Number.isFinite(t) ? t / 1000 : null;
 }

@@ -26,6 +26,7 @@ import {
   type ConnectorConfig,
   type RuntimeContext,
   type SourceObject,
+  epochSeconds,
 } from '../definition';
 import { assertAllowedUrl, guardedAgents, policyReason } from '../../net/outbound';
 import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
@@ -158,18 +159,37 @@ function azureReason(op: string, container: string, err: unknown): Error {
   return new Error(`${op} on container ${JSON.stringify(container)} failed: ${msg}${e?.statusCode ? ` (HTTP ${e.statusCode})` : ''}`);
 }
 
+type BlobProps = { contentLength?: number; etag?: string; createdOn?: Date; lastModified?: Date };
+
+/** A listed blob with the platform's data_source (fsspec connectors: url, etag, dates, remote path). */
+function blobObject(c: AzureConfig, prefix: string, name: string, p: BlobProps): SourceObject {
+  const url = `${c.remote_url.replace(/\/+$/, '')}/${name.slice(prefix.length)}`;
+  return {
+    key: name.slice(prefix.length),
+    size: Number(p.contentLength ?? 0),
+    ...(p.etag ? { version: p.etag } : {}),
+    dataSource: {
+      url,
+      ...(p.etag ? { version: p.etag } : {}),
+      record_locator: { protocol: 'az', remote_file_path: c.remote_url },
+      date_created: epochSeconds(p.createdOn ?? p.lastModified),
+      date_modified: epochSeconds(p.lastModified),
+    },
+  };
+}
+
 async function* listBlobs(c: AzureConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
   const { container, loc } = await azureContainerFor(c);
   const opts = { prefix: loc.prefix || undefined, abortSignal: ctx?.signal };
   try {
     if (c.recursive === false) {
       for await (const item of container.listBlobsByHierarchy('/', opts)) {
-        if (item.kind === 'blob') yield { key: item.name.slice(loc.prefix.length), size: Number(item.properties.contentLength ?? 0), ...(item.properties.etag ? { version: item.properties.etag } : {}) };
+        if (item.kind === 'blob') yield blobObject(c, loc.prefix, item.name, item.properties);
       }
     } else {
       for await (const b of container.listBlobsFlat(opts)) {
         if (b.name.endsWith('/')) continue;
-        yield { key: b.name.slice(loc.prefix.length), size: Number(b.properties.contentLength ?? 0), ...(b.properties.etag ? { version: b.properties.etag } : {}) };
+        yield blobObject(c, loc.prefix, b.name, b.properties);
       }
     }
   } catch (err) {

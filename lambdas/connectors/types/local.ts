@@ -18,7 +18,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { assertSafeKey, defineConnector, describeError, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
+import { assertSafeKey, defineConnector, describeError, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { inputSchema, outputSchema, type FieldSpec } from '../schema';
 import { currentAccountId } from '../tenant';
 
@@ -173,7 +173,7 @@ async function fileIn(c: LocalConfig, key: string): Promise<string> {
   return containedReal(file);
 }
 
-async function* walk(dir: string, base: string, recursive: boolean, signal?: AbortSignal): AsyncIterable<SourceObject> {
+async function* walk(dir: string, base: string, recursive: boolean, displayRoot: string, signal?: AbortSignal): AsyncIterable<SourceObject> {
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
@@ -182,11 +182,25 @@ async function* walk(dir: string, base: string, recursive: boolean, signal?: Abo
     // A directory above the data directory lists around it: its files are never offered.
     if (lexicalProblem(full) && !within(full, connectorFolder())) continue;
     if (e.isDirectory()) {
-      if (recursive) yield* walk(full, base, recursive, signal);
+      if (recursive) yield* walk(full, base, recursive, displayRoot, signal);
     } else if (e.isFile()) {
       const s = await stat(full, { bigint: true });
       // Size and nanosecond modification time: a rewritten file changes at least one of them.
-      yield { key: relative(base, full).split(sep).join('/'), size: Number(s.size), version: `${s.size}-${s.mtimeNs}` };
+      const key = relative(base, full).split(sep).join('/');
+      const version = `${s.size}-${s.mtimeNs}`;
+      yield {
+        key,
+        size: Number(s.size),
+        version,
+        // the path as the user configured it (not the resolved data directory of keyed mode)
+        dataSource: {
+          url: `${displayRoot.replace(/\/+$/, '')}/${key}`,
+          version,
+          record_locator: { path: `${displayRoot.replace(/\/+$/, '')}/${key}` },
+          date_created: epochSeconds(Number(s.birthtimeMs) || Number(s.ctimeMs)),
+          date_modified: epochSeconds(Number(s.mtimeMs)),
+        },
+      };
     }
   }
 }
@@ -219,7 +233,7 @@ export const localSource = defineConnector<LocalConfig>({
   },
   async *list(c, ctx?: RuntimeContext) {
     const dir = await containedReal(localDirectory(c));
-    yield* walk(dir, dir, c.recursive !== false, ctx?.signal);
+    yield* walk(dir, dir, c.recursive !== false, (c.remote_url || c.path || '').trim(), ctx?.signal);
   },
   async read(c, key) {
     return new Uint8Array(await readFile(await fileIn(c, key)));

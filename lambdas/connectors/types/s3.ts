@@ -27,6 +27,7 @@ import {
   type ConnectorConfig,
   type RuntimeContext,
   type SourceObject,
+  epochSeconds,
 } from '../definition';
 import { assertAllowedUrl, guardedAgents, literalUrlProblem, policyReason } from '../../net/outbound';
 import { AMBIENT_DISABLED, ambientCredentialsAllowed, bucketProblem, runtimeCredentials } from '../service-boundary';
@@ -211,7 +212,18 @@ async function* listObjects(c: S3Config, ctx?: RuntimeContext): AsyncIterable<So
       }
       for (const o of page.Contents ?? []) {
         if (!o.Key || o.Key.endsWith('/')) continue;
-        yield { key: o.Key.slice(prefix.length), size: Number(o.Size ?? 0), ...(o.ETag ? { version: o.ETag } : {}) };
+        yield {
+          key: o.Key.slice(prefix.length),
+          size: Number(o.Size ?? 0),
+          ...(o.ETag ? { version: o.ETag } : {}),
+          dataSource: {
+            url: `s3://${bucket}/${o.Key}`,
+            ...(o.ETag ? { version: o.ETag } : {}),
+            record_locator: { protocol: 's3', remote_file_path: c.remote_url },
+            date_created: epochSeconds(o.LastModified),
+            date_modified: epochSeconds(o.LastModified),
+          },
+        };
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
