@@ -231,9 +231,19 @@ export class ConnectorService implements ConnectorRuntime {
     return out;
   }
 
+  /**
+   * One document's bytes. A failure of the store (after the connector's own retries: throttling,
+   * 5xx) is a ConnectorFailure with the store's message, so the job records that document as a
+   * failed file and goes on with the others.
+   */
   async readSource(accountId: string, sourceId: string, key: string): Promise<Uint8Array> {
     const item = await this.load(accountId, 'source', sourceId);
-    return this.catalog.read(accountId, String(item.type), await this.clearConfig(item), key);
+    try {
+      return await this.catalog.read(accountId, String(item.type), await this.clearConfig(item), key);
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      throw new ConnectorFailure(`${String(item.type)} source: ${(err as Error)?.message ?? String(err)}`);
+    }
   }
 
   async writeDestination(accountId: string, destinationId: string, key: string, data: Uint8Array): Promise<void> {
