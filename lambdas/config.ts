@@ -56,6 +56,8 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** First retry delay of a failed delivery; doubled per attempt (capped at 900 s). */
   NOTIFICATION_RETRY_BASE_SECONDS: z.coerce.number().int().min(0).default(30),
+  /** A workflow run whose source lists more documents than this fails (a source paging without end). */
+  SOURCE_MAX_DOCUMENTS_PER_RUN: z.coerce.number().int().positive().default(1_000_000),
 });
 
 export type Config = z.infer<typeof schema>;

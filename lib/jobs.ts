@@ -13,9 +13,11 @@
 // functions themselves may touch (table, bucket, key, bus) is bound by the stack, as for routes.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { STATE_MACHINES, type StateMachineDefinition } from '../lambdas/state-machines';
@@ -66,7 +68,12 @@ export interface JobOrchestrationProps {
   logLevel?: sfn.LogLevel;
   /** Default one month. */
   logRetention?: logs.RetentionDays;
+  /** The service bucket (BucketName in a definition): job manifests the Distributed Map reads, its results. */
+  bucket?: s3.IBucket;
 }
+
+/** Where a Distributed Map writes its child executions' results (ResultWriter Prefix in the ASL). */
+export const MAP_RESULTS_PREFIX = 'job-map-results';
 
 export class JobOrchestration extends Construct {
   readonly machines: JobStateMachine[] = [];
@@ -87,7 +94,12 @@ export class JobOrchestration extends Construct {
         }),
       }));
       const arns = Object.fromEntries(tasks.map((t) => [t.placeholder, t.fn.functionArn]));
-      const asl = substitute(readFileSync(join(PROJECT_ROOT, def.definitionFile), 'utf8'), arns, def.definitionFile) as Record<string, unknown>;
+      const resources: Record<string, string> = {};
+      for (const r of def.resources ?? []) {
+        if (!props.bucket) throw new Error(`${def.definitionFile}: \${${r}} needs the bucket prop`);
+        resources[r] = props.bucket.bucketName;
+      }
+      const asl = substitute(readFileSync(join(PROJECT_ROOT, def.definitionFile), 'utf8'), { ...arns, ...resources }, def.definitionFile) as Record<string, unknown>;
       // The CDK applies `timeout` only to definitions it builds from constructs, not to a definition
       // body given as text: the execution timeout goes into the ASL (TimeoutSeconds) here.
       // An explicit prop wins over the file's own TimeoutSeconds; 24 h when neither is given.
@@ -110,6 +122,27 @@ export class JobOrchestration extends Construct {
         logs: { destination: logGroup, level: props.logLevel ?? sfn.LogLevel.ERROR, includeExecutionData: true },
       });
       for (const t of tasks) t.fn.grantInvoke(stateMachine);
+      if (def.resources?.includes('BucketName') && props.bucket) {
+        // Distributed Map: the manifest (ItemReader), the results (ResultWriter), and its child
+        // executions, which are executions of this same state machine (ARNs built from the name:
+        // a reference to the state machine itself would be a circular dependency).
+        props.bucket.grantRead(stateMachine, 'jobs/*');
+        props.bucket.grantReadWrite(stateMachine, `${MAP_RESULTS_PREFIX}/*`);
+        const stack = Stack.of(this);
+        const smName = `${props.prefix}-${def.name}`;
+        stateMachine.addToRolePolicy(new iam.PolicyStatement({
+          actions: ['states:StartExecution'],
+          resources: [stack.formatArn({ service: 'states', resource: 'stateMachine', resourceName: smName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+        }));
+        stateMachine.addToRolePolicy(new iam.PolicyStatement({
+          actions: ['states:DescribeExecution', 'states:StopExecution'],
+          resources: [stack.formatArn({ service: 'states', resource: 'execution', resourceName: `${smName}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+        }));
+        stateMachine.addToRolePolicy(new iam.PolicyStatement({
+          actions: ['s3:ListMultipartUploadParts', 's3:AbortMultipartUpload'],
+          resources: [props.bucket.arnForObjects(`${MAP_RESULTS_PREFIX}/*`)],
+        }));
+      }
       this.machines.push({ definition: def, stateMachine, logGroup, tasks });
     }
   }

@@ -83,7 +83,7 @@ export class WorkflowServiceStack extends Stack {
     const functionDefaults: FunctionDefaults = { environment, logRetention: props.logRetention, architecture: props.architecture };
     const prefix = props.resourcePrefix ?? this.stackName;
     this.queues = new WorkQueues(this, 'Queues', { prefix, functionDefaults });
-    this.jobs = new JobOrchestration(this, 'Jobs', { prefix, functionDefaults, logRetention: props.logRetention });
+    this.jobs = new JobOrchestration(this, 'Jobs', { prefix, functionDefaults, logRetention: props.logRetention, bucket: this.storage.bucket });
     this.events = new ServiceEvents(this, 'Events', {
       prefix,
       functionDefaults,

@@ -95,9 +95,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     endpoints.eventbridge = eventBridge.endpoint;
     log(row('eventbridge', 'PutEvents stand-in', eventBridge.endpoint, `${EVENT_RULES.length} rules from lambdas/events.ts`));
 
+    const bucketName = process.env.BUCKET_NAME ?? 'wps-data';
     const sfn = await startStepFunctions({
       repoRoot: dirname(dirname(fileURLToPath(import.meta.url))),
       region: REGION,
+      resources: { BucketName: bucketName },
       onStatusChange: (detail) => eventBridge.emit('aws.states', 'Step Functions Execution Status Change', detail),
     });
     stops.push(sfn.stop);
@@ -129,7 +131,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       EVENT_BUS_NAME: 'wps-events',
       ...sfn.arns,
       TABLE_NAME: process.env.TABLE_NAME ?? 'wps',
-      BUCKET_NAME: process.env.BUCKET_NAME ?? 'wps-data',
+      BUCKET_NAME: bucketName,
       AUTH_MODE: opts.authMode ?? (process.env.AUTH_MODE as 'none' | 'keyed' | undefined) ?? 'none',
       SECRETS_KEY_FILE: join(dataDir, 'secrets.key'),
       // The local connector keeps out of this directory (except its connector-files folder).

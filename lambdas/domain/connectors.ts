@@ -55,7 +55,7 @@ export interface DeliveredDocument {
 
 /** What jobs need from connectors: read inputs from a source, write results to a destination. */
 export interface ConnectorRuntime {
-  listSource(accountId: string, sourceId: string, limit: number): Promise<ListedDocument[]>;
+  listSource(accountId: string, sourceId: string): AsyncIterable<ListedDocument>;
   readSource(accountId: string, sourceId: string, key: string): Promise<Uint8Array>;
   writeDestination(accountId: string, destinationId: string, key: string, data: Uint8Array): Promise<void>;
   deliver(accountId: string, destinationId: string, doc: DeliveredDocument): Promise<{ written: number; deleted?: number }>;
@@ -221,14 +221,15 @@ export class ConnectorService implements ConnectorRuntime {
     }
   }
 
-  async listSource(accountId: string, sourceId: string, limit: number): Promise<ListedDocument[]> {
+  /** The source's documents as its connector lists them (streamed); a store failure is a ConnectorFailure. */
+  async *listSource(accountId: string, sourceId: string): AsyncIterable<ListedDocument> {
     const item = await this.load(accountId, 'source', sourceId);
-    const out: ListedDocument[] = [];
-    for await (const obj of this.catalog.list(accountId, String(item.type), await this.clearConfig(item))) {
-      out.push(obj);
-      if (out.length >= limit) break;
+    try {
+      yield* this.catalog.list(accountId, String(item.type), await this.clearConfig(item));
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      throw new ConnectorFailure(`${String(item.type)} source: listing failed: ${(err as Error)?.message ?? String(err)}`);
     }
-    return out;
   }
 
   /**

@@ -18,29 +18,16 @@ import { JobGate } from './job-gate';
 import { crashReason, currentNode, JobFiles, MAX_FILE_ATTEMPTS, nodeStateAttr } from './job-files';
 import type { Element } from '../engine/elements';
 import { withDataSource } from './data-source';
-import { IncrementalRuns, REMOVAL_FAILURE_PREFIX, sourceDocumentsView, type SourceRunFields } from './source-state';
+import { fileCount, listedFileIds, writeManifest, type JobFile } from './job-manifest';
+import { DEFAULT_MAX_SOURCE_DOCUMENTS, IncrementalRuns, REMOVAL_FAILURE_PREFIX, sourceDocumentsView, type SourceRunFields } from './source-state';
 
 export { MAX_RUNNING_JOBS, LAUNCH_SPACING_MS, RECOUNT_AFTER_ATTEMPTS } from './job-gate';
 export { MAX_FILE_ATTEMPTS } from './job-files';
+export type { JobFile } from './job-manifest';
 export const MAX_FILES_PER_JOB = 10;
 
 export type JobStatus = 'SCHEDULED' | 'IN_PROGRESS' | 'COMPLETED' | 'STOPPED' | 'FAILED';
 const TERMINAL: JobStatus[] = ['COMPLETED', 'STOPPED', 'FAILED'];
-
-export interface JobFile {
-  fileId: string;
-  filename: string;
-  size: number;
-  contentType?: string;
-  /** Workflow jobs: the object's key in the source connector (read at processing time). */
-  sourceKey?: string;
-  /** Workflow jobs: the document's version as listed (recorded once the document is delivered). */
-  version?: string;
-  /** Workflow jobs: the source's metadata.data_source for the document's elements. */
-  dataSource?: Record<string, unknown>;
-  /** Presigned uploads: the uploaded object, read in place (domain/uploads.ts). */
-  blobKey?: string;
-}
 
 type Upload = { filename: string; contentType?: string; data: Uint8Array };
 
@@ -56,8 +43,6 @@ export interface WorkflowRun {
   reprocessAll?: boolean;
 }
 
-/** Upper bound of source files one workflow job takes (the rest waits for the next run). */
-export const MAX_SOURCE_FILES_PER_JOB = 1000;
 
 export interface JobInformation {
   id: string;
@@ -76,6 +61,9 @@ export interface StepInput {
   jobId: string;
   /** The previous AcquireSlot result, while waiting for a slot. */
   gate?: { attempt?: number };
+  /** ProcessFile / RecordFileFailure: the file's manifest entry (the Map's item). */
+  file?: JobFile;
+  /** Jobs started before manifests: the file's id in the job item's `files`. */
   fileId?: string;
   error?: { Error?: string; Cause?: string };
 }
@@ -107,6 +95,8 @@ export class JobService {
   private readonly fileProgress: JobFiles;
   /** Source-document state of workflows: incremental runs. */
   private readonly incremental: IncrementalRuns;
+  /** A source run listing more documents fails (a source paging without end). */
+  maxSourceDocuments = DEFAULT_MAX_SOURCE_DOCUMENTS;
 
   constructor(
     private readonly store: KeyValueStore,
@@ -167,26 +157,16 @@ export class JobService {
     );
     if (active) throw new Conflict(`Workflow ${run.workflowId} already has an active job (${String(active.id)})`);
     const jobId = randomUUID();
-    let files: JobFile[];
-    let sourceRun: SourceRunFields | undefined;
+    let files: JobFile[] = [];
     if (uploads.length + uploadCount) {
       checkFileCount(uploads.length + uploadCount);
       files = [...(await this.storeUploads(jobId, uploads)), ...fromUploads(await uploaded())];
-    } else if (run.sourceId) {
-      const { workflowId, sourceId, destinationId } = run;
-      const planned = await this.incremental.prepare(p.accountId, jobId, { workflowId, sourceId, destinationId, reprocessAll: run.reprocessAll ?? false }, MAX_SOURCE_FILES_PER_JOB);
-      sourceRun = planned.fields;
-      files = planned.process.map((o) => ({
-        fileId: randomUUID(),
-        filename: o.filename ?? (o.key.split('/').pop() || o.key),
-        size: o.size,
-        sourceKey: o.key,
-        ...(o.version !== undefined ? { version: o.version } : {}),
-        ...(o.dataSource ? { dataSource: o.dataSource } : {}),
-      }));
-    } else {
+    } else if (!run.sourceId) {
       throw ValidationError.single(['body', 'input_files'], 'The workflow has no source connector: upload input_files to run it', 'missing');
     }
+    // A source run lists its source in the PlanFiles step (not here: a listing can be long), so the
+    // job's files are known once it runs; uploads are known now.
+    const sourceRun = !files.length && run.sourceId ? { sourceRun: true, reprocessAll: run.reprocessAll ?? false } : {};
     const { reprocessAll: _r, ...spec } = run;
     return this.launch(p.accountId, jobId, { ...spec, files, ...sourceRun });
   }
@@ -204,8 +184,10 @@ export class JobService {
   private async launch(
     accountId: string,
     jobId: string,
-    spec: { jobType: string; workflowId: string; workflowName: string; nodes: JobNode[]; files: JobFile[]; sourceId?: string; destinationId?: string } & Partial<SourceRunFields>,
+    spec: { jobType: string; workflowId: string; workflowName: string; nodes: JobNode[]; files: JobFile[]; sourceId?: string; destinationId?: string; sourceRun?: boolean; reprocessAll?: boolean },
   ): Promise<JobInformation> {
+    const { files, ...rest } = spec;
+    const manifest = rest.sourceRun ? {} : await writeManifest(this.blobs, jobId, files);
     const item: StoredItem = {
       ...keys.job(accountId, jobId),
       entity: ENTITY.job,
@@ -213,7 +195,8 @@ export class JobService {
       id: jobId,
       status: 'SCHEDULED',
       slotHeld: false,
-      ...spec,
+      ...rest,
+      ...manifest,
     };
     await this.store.put(item, { ifNotExists: true });
     try {
@@ -265,8 +248,9 @@ export class JobService {
    */
   async download(p: Principal, jobId: string, fileId: string, nodeId?: string, inlineMaxBytes = Infinity): Promise<{ data: Uint8Array } | { url: string }> {
     const job = await this.load(p.accountId, jobId);
-    const files = job.files as JobFile[];
-    if (!files.some((f) => f.fileId === fileId)) throw new NotFound(`File ${fileId} not found in job ${jobId}`);
+    // a job of more files than its item lists: an id it does not list is known by its output
+    const ids = listedFileIds(job);
+    if (!ids.includes(fileId) && fileCount(job) <= ids.length) throw new NotFound(`File ${fileId} not found in job ${jobId}`);
     const nodes = job.nodes as JobNode[];
     const node = nodeId ? nodes.find((n) => n.id === nodeId) : nodes[nodes.length - 1];
     if (!node) throw new NotFound(`Node ${nodeId} not found in job ${jobId}`);
@@ -280,7 +264,7 @@ export class JobService {
   async details(p: Principal, jobId: string) {
     const job = await this.load(p.accountId, jobId);
     const nodes = job.nodes as JobNode[];
-    const total = (job.files as JobFile[]).length;
+    const total = fileCount(job);
     const failures = await this.store.queryPrefix(keys.account(p.accountId), keys.jobFailurePrefix(jobId));
     const status = job.status as JobStatus;
     const processing =
@@ -309,15 +293,15 @@ export class JobService {
    * long to wait before the next try, growing from 2 s to 30 s so that a long wait stays far below
    * the 25,000-event history limit of an execution.
    */
-  async acquireSlot(input: StepInput): Promise<{ acquired: boolean; cancelled: boolean; files: string[]; attempt: number; waitSeconds: number }> {
+  async acquireSlot(input: StepInput): Promise<{ acquired: boolean; cancelled: boolean; attempt: number; waitSeconds: number }> {
     const attempt = (input.gate?.attempt ?? 0) + 1;
     const waitSeconds = Math.min(30, 1 + attempt);
     const job = await this.store.get(keys.job(input.accountId, input.jobId));
     if (!job || job.status !== 'SCHEDULED') {
       const resumable = job?.status === 'IN_PROGRESS' && job.slotHeld === true;
-      return { acquired: resumable, cancelled: !resumable, files: resumable ? (job!.files as JobFile[]).map((f) => f.fileId) : [], attempt, waitSeconds };
+      return { acquired: resumable, cancelled: !resumable, attempt, waitSeconds };
     }
-    if (!(await this.gate.take(input.accountId, input.jobId, attempt))) return { acquired: false, cancelled: false, files: [], attempt, waitSeconds };
+    if (!(await this.gate.take(input.accountId, input.jobId, attempt))) return { acquired: false, cancelled: false, attempt, waitSeconds };
     try {
       const updated = await this.store.update(keys.job(input.accountId, input.jobId), {
         set: { status: 'IN_PROGRESS', slotHeld: true, startedAt: this.clock.now().toISOString() },
@@ -325,13 +309,43 @@ export class JobService {
         conditions: [{ attr: 'status', op: 'eq', value: 'SCHEDULED' }],
       });
       await this.emit('job.in_progress', updated);
-      return { acquired: true, cancelled: false, files: (updated.files as JobFile[]).map((f) => f.fileId), attempt, waitSeconds: 0 };
+      return { acquired: true, cancelled: false, attempt, waitSeconds: 0 };
     } catch (err) {
       // Cancelled between the two writes: give the slot back.
       await this.gate.giveBack(input.accountId);
-      if (err instanceof Conflict) return { acquired: false, cancelled: true, files: [], attempt, waitSeconds: 0 };
+      if (err instanceof Conflict) return { acquired: false, cancelled: true, attempt, waitSeconds: 0 };
       throw err;
     }
+  }
+
+  /**
+   * The job's file manifest (see job-manifest.ts), read by the file Map. Uploads wrote it at launch;
+   * a workflow's source run lists its source now (incremental: only new and changed documents) and
+   * records the counts. A listing that fails fails the job, with the reason in its failed files.
+   * Planning again (a retry, a resumed job) lists again and rewrites the manifest.
+   */
+  async planFiles(input: StepInput): Promise<{ manifestKey: string; count: number }> {
+    const { accountId, jobId } = input;
+    const job = await this.store.get(keys.job(accountId, jobId));
+    if (!job) throw new Error(`job ${jobId} not found`);
+    if (typeof job.manifestKey === 'string' && (!job.sourceRun || job.planned === true)) {
+      return { manifestKey: job.manifestKey, count: fileCount(job) };
+    }
+    let planned;
+    try {
+      planned = await this.incremental.plan(
+        accountId,
+        jobId,
+        { workflowId: String(job.workflowId), sourceId: String(job.sourceId), destinationId: job.destinationId ? String(job.destinationId) : undefined, reprocessAll: job.reprocessAll === true },
+        this.maxSourceDocuments,
+      );
+    } catch (err) {
+      const reason = (err as Error)?.message ?? String(err);
+      await this.putFailure(accountId, jobId, 'source-listing', 'source listing', reason);
+      throw err;
+    }
+    await this.store.update(keys.job(accountId, jobId), { set: { ...planned.manifest, ...planned.fields, planned: true } });
+    return { manifestKey: planned.manifest.manifestKey, count: planned.manifest.fileCount };
   }
 
   /**
@@ -342,8 +356,8 @@ export class JobService {
   async processFile(input: StepInput): Promise<{ fileId: string; ok: boolean; error?: string }> {
     const { accountId, jobId } = input;
     const job = await this.store.get(keys.job(accountId, jobId));
-    if (!job || job.status !== 'IN_PROGRESS') return { fileId: input.fileId!, ok: false, error: 'job is no longer running' };
-    const file = (job.files as JobFile[]).find((f) => f.fileId === input.fileId);
+    if (!job || job.status !== 'IN_PROGRESS') return { fileId: input.file?.fileId ?? input.fileId!, ok: false, error: 'job is no longer running' };
+    const file = input.file ?? (job.files as JobFile[] | undefined)?.find((f) => f.fileId === input.fileId);
     if (!file) throw new Error(`file ${input.fileId} is not part of job ${jobId}`);
     const nodes = job.nodes as JobNode[];
     const progress = await this.fileProgress.get(accountId, jobId, file.fileId);
@@ -431,14 +445,14 @@ export class JobService {
   /** The Catch of ProcessFile: a file whose processing kept failing after the retries. */
   async recordFileFailure(input: StepInput): Promise<{ fileId: string; ok: false; error: string }> {
     const job = await this.store.get(keys.job(input.accountId, input.jobId));
-    const file = (job?.files as JobFile[] | undefined)?.find((f) => f.fileId === input.fileId);
+    const file = input.file ?? (job?.files as JobFile[] | undefined)?.find((f) => f.fileId === input.fileId);
     const reason = input.error?.Cause ?? input.error?.Error ?? 'processing failed';
     if (job && file) {
       const nodes = job.nodes as JobNode[];
       const progress = await this.fileProgress.get(input.accountId, input.jobId, file.fileId);
       await this.recordFailure(input.accountId, input.jobId, file, currentNode(progress, nodes.length), reason);
     }
-    return { fileId: input.fileId!, ok: false, error: reason };
+    return { fileId: file?.fileId ?? input.fileId!, ok: false, error: reason };
   }
 
   async finishJob(input: StepInput): Promise<{ status: string }> {
@@ -448,7 +462,7 @@ export class JobService {
     if (!job || TERMINAL.includes(job.status as JobStatus)) return { status: String(job?.status ?? 'UNKNOWN') };
     await this.incremental.removeGone(input.accountId, job, (id, document, error) => this.putFailure(input.accountId, input.jobId, id, document, error));
     const failures = await this.store.queryPrefix(keys.account(input.accountId), keys.jobFailurePrefix(input.jobId));
-    const total = (job.files as JobFile[]).length;
+    const total = fileCount(job);
     const fileFailures = failures.filter((f) => !String(f.SK).startsWith(keys.jobFailurePrefix(input.jobId) + REMOVAL_FAILURE_PREFIX)).length;
     // a run with nothing to process (every document unchanged) has completed, not failed
     const status: JobStatus = total > 0 && fileFailures >= total ? 'FAILED' : 'COMPLETED';
@@ -541,7 +555,7 @@ export class JobService {
 
   private toInformation(job: StoredItem): JobInformation {
     const nodes = job.nodes as JobNode[];
-    const files = job.files as JobFile[];
+    const fileIds = listedFileIds(job);
     const started = job.startedAt ? Date.parse(String(job.startedAt)) : undefined;
     const ended = job.finishedAt ? Date.parse(String(job.finishedAt)) : undefined;
     return {
@@ -551,8 +565,8 @@ export class JobService {
       status: job.status as JobStatus,
       created_at: job.createdAt,
       runtime: started !== undefined ? isoDuration((ended ?? this.clock.now().getTime()) - started) : null,
-      input_file_ids: files.map((f) => f.fileId),
-      output_node_files: nodes.flatMap((n) => files.map((f) => ({ node_id: n.id, file_id: f.fileId, node_type: n.type, node_subtype: n.subtype }))),
+      input_file_ids: fileIds,
+      output_node_files: nodes.flatMap((n) => fileIds.map((id) => ({ node_id: n.id, file_id: id, node_type: n.type, node_subtype: n.subtype }))),
       job_type: job.jobType as JobInformation['job_type'],
     };
   }

@@ -77,6 +77,13 @@ export interface BlobStore {
    * undefined when it does not exist. One request either way.
    */
   getUpTo(key: string, maxBytes: number): Promise<{ data: Uint8Array } | { size: number } | undefined>;
+  /**
+   * Writes an object from a stream of chunks without holding it whole (a multipart upload, one
+   * part in memory at a time; a single PUT when it is small). Returns the bytes written.
+   */
+  putStream(key: string, chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, contentType?: string): Promise<number>;
+  /** The object's lines ('\n'-separated UTF-8), read as a stream; none when it does not exist. */
+  lines(key: string): AsyncIterable<string>;
   /** A time-limited URL that lets its holder PUT this one object (with this content type). */
   presignPut(key: string, contentType: string, expiresInSeconds: number): Promise<string>;
   /** A time-limited URL that lets its holder GET this one object. */

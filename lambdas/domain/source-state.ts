@@ -8,7 +8,8 @@
 import type { BlobStore, KeyValueStore, StoredItem } from './ports';
 import { ENTITY, keys } from '../data/keys';
 import type { ConnectorRuntime, ListedDocument } from './connectors';
-import { DomainError } from './errors';
+import { ConnectorFailure, DomainError } from './errors';
+import { fileOfDocument, writeManifest, type JobFile, type ManifestSummary } from './job-manifest';
 
 /** What a workflow delivered of one source document. */
 export interface SourceDocState {
@@ -30,34 +31,59 @@ export interface RunPlan {
 }
 
 /**
- * Decides a run. A listed document is skipped only when the state shows the same version delivered
- * from the same source to the same destination; a document without a version (the source gives
- * none) is always processed. Removals are only known from a complete listing: a listing cut at the
- * per-job cap says nothing about the documents after the cut, so nothing is removed then.
+ * Decides a run document by document, as the listing streams in. A listed document is skipped only
+ * when the state shows the same version delivered from the same source to the same destination; a
+ * document without a version (the source gives none) is always processed; a key listed twice (a
+ * source repeating a page) counts once. Removals are known only once the listing is complete.
  */
+export class RunPlanner {
+  private readonly byKey: Map<string, SourceDocState>;
+  private readonly seen = new Set<string>();
+  unchanged = 0;
+
+  constructor(
+    private readonly known: SourceDocState[],
+    private readonly opts: { reprocessAll: boolean; sourceId: string; destinationId?: string },
+  ) {
+    this.byKey = new Map(known.map((s) => [s.docKey, s]));
+  }
+
+  /** Distinct documents listed so far. */
+  get listed(): number {
+    return this.seen.size;
+  }
+
+  /** 'process', 'skip' (unchanged) or 'repeat' (already listed in this run). */
+  decide(doc: ListedDocument): 'process' | 'skip' | 'repeat' {
+    if (this.seen.has(doc.key)) return 'repeat';
+    this.seen.add(doc.key);
+    const last = this.byKey.get(doc.key);
+    const same =
+      !this.opts.reprocessAll &&
+      last !== undefined &&
+      doc.version !== undefined &&
+      last.version === doc.version &&
+      last.sourceId === this.opts.sourceId &&
+      (last.destinationId ?? null) === (this.opts.destinationId ?? null);
+    if (same) this.unchanged++;
+    return same ? 'skip' : 'process';
+  }
+
+  /** Documents delivered earlier that the complete listing no longer names. */
+  gone(): SourceDocState[] {
+    return this.known.filter((s) => !this.seen.has(s.docKey));
+  }
+}
+
+/** The plan of a whole listing at once (RunPlanner over an array). */
 export function planRun(
   listed: ListedDocument[],
   known: SourceDocState[],
   opts: { reprocessAll: boolean; sourceId: string; destinationId?: string; listingComplete: boolean },
 ): RunPlan {
-  const byKey = new Map(known.map((s) => [s.docKey, s]));
-  const process: ListedDocument[] = [];
-  let unchanged = 0;
-  for (const doc of listed) {
-    const last = byKey.get(doc.key);
-    const same =
-      !opts.reprocessAll &&
-      last !== undefined &&
-      doc.version !== undefined &&
-      last.version === doc.version &&
-      last.sourceId === opts.sourceId &&
-      (last.destinationId ?? null) === (opts.destinationId ?? null);
-    if (same) unchanged++;
-    else process.push(doc);
-  }
-  const present = new Set(listed.map((d) => d.key));
-  const removed = opts.listingComplete ? known.filter((s) => !present.has(s.docKey)) : [];
-  return { process, unchanged, removed };
+  const planner = new RunPlanner(known, opts);
+  const process = listed.filter((doc) => planner.decide(doc) === 'process');
+  return { process, unchanged: planner.unchanged, removed: opts.listingComplete ? planner.gone() : [] };
 }
 
 /** The store side of source-document state (single table, one item per workflow and document). */
@@ -116,9 +142,12 @@ export function sourceDocumentsView(job: StoredItem, processed: number) {
   };
 }
 
-const goneKey = (jobId: string) => `jobs/${jobId}/source-gone.json`;
+const goneKey = (jobId: string) => `jobs/${jobId}/source-gone.jsonl`;
 /** Failure items of removals are told apart from file failures by this id prefix. */
 export const REMOVAL_FAILURE_PREFIX = 'gone-';
+
+/** A run that lists more documents than this fails (a source paging without end). */
+export const DEFAULT_MAX_SOURCE_DOCUMENTS = 1_000_000;
 
 /** Plans a workflow's source run at launch, and removes what left the source when the run ends. */
 export class IncrementalRuns {
@@ -133,25 +162,37 @@ export class IncrementalRuns {
   }
 
   /**
-   * Lists the source (up to `cap` documents) and plans the run. The documents that left the source
-   * go to the blob store (not the job item: the list can be long); the job item gets the counts.
+   * Lists the whole source, streaming the documents to process into the job's manifest (S3), and
+   * the documents that left the source into a second object (the list can be long); returns the
+   * manifest summary and counts for the job item. A listing that fails fails the plan: nothing is
+   * processed nor removed, every document keeps its state, and the next run starts from it.
    */
-  async prepare(
+  async plan(
     accountId: string,
     jobId: string,
     run: { workflowId: string; sourceId: string; destinationId?: string; reprocessAll: boolean },
-    cap: number,
-  ): Promise<{ process: ListedDocument[]; fields: SourceRunFields }> {
-    const listed = await this.connectors.listSource(accountId, run.sourceId, cap + 1);
-    const listingComplete = listed.length <= cap;
-    const plan = planRun(listed.slice(0, cap), await this.states.load(accountId, run.workflowId), { ...run, listingComplete });
-    if (plan.removed.length) await this.blobs.put(goneKey(jobId), JSON.stringify(plan.removed), 'application/json');
+    maxDocuments = DEFAULT_MAX_SOURCE_DOCUMENTS,
+  ): Promise<{ manifest: ManifestSummary; fields: SourceRunFields }> {
+    const planner = new RunPlanner(await this.states.load(accountId, run.workflowId), run);
+    const listing = this.connectors.listSource(accountId, run.sourceId);
+    async function* toProcess(): AsyncIterable<JobFile> {
+      for await (const doc of listing) {
+        const decision = planner.decide(doc);
+        if (planner.listed > maxDocuments) {
+          throw new ConnectorFailure(`the source listed more than ${maxDocuments.toLocaleString('en-US')} documents; the run stops there (a source that pages without end?)`);
+        }
+        if (decision === 'process') yield fileOfDocument(doc);
+      }
+    }
+    const manifest = await writeManifest(this.blobs, jobId, toProcess());
+    const removed = planner.gone();
+    if (removed.length) await this.blobs.putStream(goneKey(jobId), removed.map((d) => JSON.stringify(d) + '\n'), 'application/x-ndjson');
     return {
-      process: plan.process,
+      manifest,
       fields: {
-        srcListed: Math.min(listed.length, cap),
-        srcUnchanged: plan.unchanged,
-        srcToRemove: plan.removed.length,
+        srcListed: planner.listed,
+        srcUnchanged: planner.unchanged,
+        srcToRemove: removed.length,
         srcRemoved: 0,
         srcRemovedFromDestination: 0,
         reprocessAll: run.reprocessAll,
@@ -169,9 +210,8 @@ export class IncrementalRuns {
     if (!Number(job.srcToRemove ?? 0)) return;
     const jobId = String(job.id);
     const workflowId = String(job.workflowId);
-    const raw = await this.blobs.get(goneKey(jobId));
-    const gone = raw ? (JSON.parse(Buffer.from(raw).toString('utf8')) as SourceDocState[]) : [];
-    for (const doc of gone) {
+    for await (const line of this.blobs.lines(goneKey(jobId))) {
+      const doc = JSON.parse(line) as SourceDocState;
       const current = await this.states.get(accountId, workflowId, doc.docKey);
       if (!current || current.lastJobId !== doc.lastJobId) continue;
       let removedRecords: number | undefined;

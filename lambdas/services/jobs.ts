@@ -48,6 +48,7 @@ export function jobService(): JobService {
     lazySecretBox,
     runner,
   );
+  jobs.maxSourceDocuments = c.SOURCE_MAX_DOCUMENTS_PER_RUN;
   return jobs;
 }
 

@@ -3,7 +3,16 @@
 // every `${Placeholder}` task mapped to the handler the CDK wires to it (lambdas/state-machines.ts).
 // When an execution ends it reports "Step Functions Execution Status Change" to EventBridge, as AWS
 // does, so the same cleanup rule runs locally.
+//
+// aws-local-stepfunctions has no Distributed Map: a Map state with an ItemReader runs here as a Task
+// of the same name that reads the items (the same S3 object, from the local S3) followed by an
+// inline Map over them with the same ItemSelector, MaxConcurrency, processor states, Catch and next
+// state (localizeDistributedMaps). What differs from AWS: the items are held in memory, iterations
+// are not child executions, ResultWriter writes nothing, and a failed iteration fails the Map
+// (ToleratedFailurePercentage is not applied: the job's file states catch every error anyway).
 import { readFileSync } from 'node:fs';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { s3Client } from '../../lambdas/adapters/aws-clients';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { STATE_MACHINES, type StateMachineDefinition } from '../../lambdas/state-machines';
@@ -54,6 +63,40 @@ function taskPlaceholders(states: Record<string, any>, out: Record<string, strin
   return out;
 }
 
+const ITEMS_PATH = '$.__mapItems';
+
+/** Replaces each Map with an ItemReader by a reader Task + inline Map (see the header); returns the reader task names. */
+export function localizeDistributedMaps(states: Record<string, any>): string[] {
+  const readers: string[] = [];
+  for (const [name, state] of Object.entries({ ...states })) {
+    if (state.Type !== 'Map' || !state.ItemReader) continue;
+    const { ItemReader, ResultWriter: _w, ToleratedFailurePercentage: _t, ToleratedFailureCount: _c, ItemBatcher, ...map } = state;
+    if (ItemBatcher) throw new Error(`${name}: ItemBatcher is not supported by the local Step Functions stand-in`);
+    const mapName = `${name} (items)`;
+    states[name] = {
+      Type: 'Task',
+      Resource: String(ItemReader.Resource),
+      Parameters: { ...ItemReader.Parameters, ReaderConfig: ItemReader.ReaderConfig ?? {} },
+      ResultPath: ITEMS_PATH,
+      ...(map.Catch ? { Catch: map.Catch } : {}),
+      Next: mapName,
+    };
+    states[mapName] = { ...map, ItemsPath: ITEMS_PATH, ItemProcessor: { ...map.ItemProcessor, ProcessorConfig: { Mode: 'INLINE' } } };
+    readers.push(name);
+  }
+  return readers;
+}
+
+/** An ItemReader on the local S3: the object's JSON Lines or JSON array. */
+async function readItems(params: { Bucket: string; Key: string; ReaderConfig?: { InputType?: string } }): Promise<unknown[]> {
+  const out = await s3Client().send(new GetObjectCommand({ Bucket: params.Bucket, Key: params.Key }));
+  const text = await out.Body!.transformToString('utf8');
+  const type = params.ReaderConfig?.InputType ?? 'JSON';
+  if (type === 'JSONL') return text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+  if (type === 'JSON') return JSON.parse(text) as unknown[];
+  throw new Error(`ItemReader InputType ${type} is not supported by the local Step Functions stand-in`);
+}
+
 export function stateMachineArn(region: string, name: string): string {
   return `arn:aws:states:${region}:${ACCOUNT}:stateMachine:wps-${name}`;
 }
@@ -64,12 +107,19 @@ export async function startStepFunctions(opts: {
   /** Reports execution status changes (to the EventBridge stand-in). */
   onStatusChange?: (detail: Record<string, unknown>) => Promise<void>;
   port?: number;
+  /** Values of the definitions' resource placeholders (BucketName). */
+  resources?: Record<string, string>;
 }): Promise<{ endpoint: string; arns: Record<string, string>; stop(): Promise<void> }> {
   const { StateMachine } = await import('aws-local-stepfunctions');
   const machines = new Map<string, { def: StateMachineDefinition; asl: any; overrides: Record<string, TaskHandler> }>();
   const arns: Record<string, string> = {};
   for (const def of STATE_MACHINES) {
-    const raw = readFileSync(join(opts.repoRoot, def.definitionFile), 'utf8');
+    let raw = readFileSync(join(opts.repoRoot, def.definitionFile), 'utf8');
+    for (const r of def.resources ?? []) {
+      const value = opts.resources?.[r];
+      if (!value) throw new Error(`${def.definitionFile}: no value for \${${r}}`);
+      raw = raw.split(`\${${r}}`).join(value);
+    }
     const asl = JSON.parse(raw);
     const placeholders = taskPlaceholders(asl.States);
     const overrides: Record<string, TaskHandler> = {};
@@ -83,6 +133,7 @@ export async function startStepFunctions(opts: {
     }
     // Resources must be valid ARNs for validation; the overrides replace them at run time.
     const resolved = JSON.parse(raw.replace(/\$\{(\w+)\}/g, (_m, p: string) => `arn:aws:lambda:${opts.region}:${ACCOUNT}:function:wps-${p}`));
+    for (const reader of localizeDistributedMaps(resolved.States)) overrides[reader] = (input: unknown) => readItems(input as never);
     const arn = stateMachineArn(opts.region, def.name);
     machines.set(arn, { def, asl: resolved, overrides });
     arns[def.arnEnv] = arn;
