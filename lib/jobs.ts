@@ -134,10 +134,10 @@ export class JobOrchestration extends Construct {
           actions: ['states:StartExecution'],
           resources: [stack.formatArn({ service: 'states', resource: 'stateMachine', resourceName: smName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
         }));
-        stateMachine.addToRolePolicy(new iam.PolicyStatement({
-          actions: ['states:DescribeExecution', 'states:StopExecution'],
-          resources: [stack.formatArn({ service: 'states', resource: 'execution', resourceName: `${smName}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
-        }));
+        const children = stack.formatArn({ service: 'states', resource: 'execution', resourceName: `${smName}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+        for (const action of ['states:DescribeExecution', 'states:StopExecution']) {
+          stateMachine.addToRolePolicy(new iam.PolicyStatement({ actions: [action], resources: [children] }));
+        }
         stateMachine.addToRolePolicy(new iam.PolicyStatement({
           actions: ['s3:ListMultipartUploadParts', 's3:AbortMultipartUpload'],
           resources: [props.bucket.arnForObjects(`${MAP_RESULTS_PREFIX}/*`)],

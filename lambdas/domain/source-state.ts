@@ -176,9 +176,10 @@ export class IncrementalRuns {
     const planner = new RunPlanner(await this.states.load(accountId, run.workflowId), run);
     const listing = this.connectors.listSource(accountId, run.sourceId);
     async function* toProcess(): AsyncIterable<JobFile> {
+      let entries = 0; // repeats included: a source naming the same page forever must end too
       for await (const doc of listing) {
         const decision = planner.decide(doc);
-        if (planner.listed > maxDocuments) {
+        if (++entries > maxDocuments) {
           throw new ConnectorFailure(`the source listed more than ${maxDocuments.toLocaleString('en-US')} documents; the run stops there (a source that pages without end?)`);
         }
         if (decision === 'process') yield fileOfDocument(doc);

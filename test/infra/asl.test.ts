@@ -84,9 +84,10 @@ for (const file of files) {
   test(`statemachines/${file} is valid ASL`, () => {
     const text = readFileSync(join(MACHINES_DIR, file), 'utf8');
     assert.ok(machine, `statemachines/${file} has no entry in STATE_MACHINES (lambdas/state-machines.ts), so nothing substitutes its placeholders`);
-    assert.deepEqual(validate(text, Object.keys(machine.tasks)), []);
-    // Every declared task is used: a stale entry would deploy a Lambda nothing calls.
-    assert.deepEqual(placeholders(JSON.parse(text)), Object.keys(machine.tasks).sort());
+    const declared = [...Object.keys(machine.tasks), ...(machine.resources ?? [])];
+    assert.deepEqual(validate(text, declared), []);
+    // Every declared task and resource is used: a stale entry would deploy a Lambda nothing calls.
+    assert.deepEqual(placeholders(JSON.parse(text)), declared.sort());
   });
 }
 

@@ -64,6 +64,7 @@ const machines = STATE_MACHINES.map((def) => {
 });
 const job = machines.find((m) => m.def.name === 'job')!;
 const busId = idOf(stack.events.bus);
+const bucketId = idOf(stack.storage.bucket);
 const rules = stack.events.rules.map((r) => ({ def: r.definition, id: idOf(r.rule), targetId: idOf(r.target), dlqId: idOf(r.deadLetterQueue) }));
 const routeFns = stack.api.routeFunctions.map(({ route, fn }) => ({ route, id: idOf(fn) }));
 const allFunctionIds = resources('AWS::Lambda::Function').map(([id]) => id);
@@ -98,6 +99,7 @@ test('definition: the ASL file with every placeholder resolved to its own task f
     const fileText = readFileSync(join(PROJECT_ROOT, m.def.definitionFile), 'utf8');
     const expected = JSON.parse(
       fileText.replace(/\$\{([A-Za-z0-9_]+)\}/g, (_all, key: string) => {
+        if (key === 'BucketName' && m.def.resources?.includes(key)) return `<${bucketId}>`;
         const task = m.tasks.find((t) => t.placeholder === key);
         assert.ok(task, `${key} has a task function`);
         return `<${task.id}.Arn>`;
@@ -162,6 +164,9 @@ test('the state machine role invokes exactly its task functions', () => {
 
 test('IAM: StartExecution only on the job state machine, StopExecution only on its executions, PutEvents only on the service bus', () => {
   const executions = `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:<${job.id}.Name>:*`;
+  const smName = render(json.Resources[job.id]!.Properties.StateMachineName);
+  const ownMachine = `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:stateMachine:${smName}`;
+  const childExecutions = `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${smName}/*`;
   let starts = 0;
   let puts = 0;
   for (const [policyId, p] of resources('AWS::IAM::Policy')) {
@@ -170,7 +175,15 @@ test('IAM: StartExecution only on the job state machine, StopExecution only on i
       const actions = actionsOf(s);
       for (const a of actions) assert.ok(a !== '*' && !/^(states|events|lambda):.*\*/.test(a), `wildcard action in ${where}`);
       const states = actions.filter((a) => a.startsWith('states:'));
-      if (states.length) {
+      const ownRole = (p.Properties.Roles as { Ref: string }[]).every((r) => r.Ref === job.roleId);
+      if (states.length && ownRole) {
+        // the Distributed Map's child executions: of this state machine only (named: a Ref would be circular)
+        assert.equal(states.length, actions.length, `states actions only: ${where}`);
+        const start = states.includes('states:StartExecution');
+        if (start) assert.deepEqual(states, ['states:StartExecution'], where);
+        else assert.deepEqual([...states].sort(), ['states:DescribeExecution', 'states:StopExecution'], where);
+        assert.equal(render(s.Resource), start ? ownMachine : childExecutions, where);
+      } else if (states.length) {
         assert.equal(actions.length, 1, `one states action per statement: ${where}`);
         if (states[0] === 'states:StartExecution') {
           starts++;
