@@ -72,8 +72,8 @@ export interface JobOrchestrationProps {
   bucket?: s3.IBucket;
 }
 
-/** Where a Distributed Map writes its child executions' results (ResultWriter Prefix in the ASL). */
-export const MAP_RESULTS_PREFIX = 'job-map-results';
+/** Where a Distributed Map writes its child executions' results (ResultWriter Prefix in the ASL; under jobs/: expired with job data). */
+export const MAP_RESULTS_PREFIX = 'jobs/map-results';
 
 export class JobOrchestration extends Construct {
   readonly machines: JobStateMachine[] = [];
@@ -126,8 +126,12 @@ export class JobOrchestration extends Construct {
         // Distributed Map: the manifest (ItemReader), the results (ResultWriter), and its child
         // executions, which are executions of this same state machine (ARNs built from the name:
         // a reference to the state machine itself would be a circular dependency).
-        props.bucket.grantRead(stateMachine, 'jobs/*');
-        props.bucket.grantReadWrite(stateMachine, `${MAP_RESULTS_PREFIX}/*`);
+        const bucket = props.bucket;
+        stateMachine.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects('jobs/*')] }));
+        stateMachine.addToRolePolicy(new iam.PolicyStatement({
+          actions: ['s3:PutObject', 's3:ListMultipartUploadParts', 's3:AbortMultipartUpload'],
+          resources: [bucket.arnForObjects(`${MAP_RESULTS_PREFIX}/*`)],
+        }));
         const stack = Stack.of(this);
         const smName = `${props.prefix}-${def.name}`;
         stateMachine.addToRolePolicy(new iam.PolicyStatement({
@@ -138,10 +142,6 @@ export class JobOrchestration extends Construct {
         for (const action of ['states:DescribeExecution', 'states:StopExecution']) {
           stateMachine.addToRolePolicy(new iam.PolicyStatement({ actions: [action], resources: [children] }));
         }
-        stateMachine.addToRolePolicy(new iam.PolicyStatement({
-          actions: ['s3:ListMultipartUploadParts', 's3:AbortMultipartUpload'],
-          resources: [props.bucket.arnForObjects(`${MAP_RESULTS_PREFIX}/*`)],
-        }));
       }
       this.machines.push({ definition: def, stateMachine, logGroup, tasks });
     }
