@@ -60,7 +60,11 @@ test('destination check: an authenticated read and a harmless delete; failures c
   assert.equal(reader.status, 'FAILURE');
   assert.match(reader.reason!, /User does not have credentials to run DELETE queries on default:`docs`.`ingest`.`elements`. Add role query_delete .* \(code 13014\)$/);
 
-  const down = await checkConnection('destination', 'couchbase', dest({ connection_string: `couchbase://127.0.0.1:${await closedPort()}` }), { timeoutMs: 8000 });
+  const closed = await closedPort();
+  const failover = await checkConnection('destination', 'couchbase', dest({ connection_string: `couchbase://127.0.0.1:${closed},127.0.0.1:${cb.port}` }));
+  assert.equal(failover.status, 'SUCCESS', `an unreachable first host is passed over: ${failover.reason}`);
+
+  const down = await checkConnection('destination', 'couchbase', dest({ connection_string: `couchbase://127.0.0.1:${closed}` }), { timeoutMs: 8000 });
   assert.equal(down.status, 'FAILURE');
   assert.match(down.reason!, /^cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
   for (const r of [ok, badPw, missing, reader, down]) assert.ok(!r.reason!.includes(PASSWORD) && !r.reason!.includes('wrong-password-123'));
