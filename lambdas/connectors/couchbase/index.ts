@@ -2,16 +2,17 @@
 // connection_string, username, password, bucket, scope and collection (default _default), batch_size;
 // the source adds collection_id). Both speak to the Query service's REST API (client.ts says why not
 // the SDK). Checks are authenticated statements on the keyspace, failing with the service's text:
-// - destination: a read of one id (credentials, keyspace exists, read allowed) and a delete by a
-//   record_id that matches nothing (write allowed); the check creates nothing.
+// - destination: a delete by a record_id that matches nothing (credentials, keyspace exists, write
+//   allowed); on a server before 7.6 without an index to serve it, SUCCESS saying so (the first write
+//   creates the index). The check creates nothing.
 // - source: the first page of the listing with one row.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
-import { identifierProblem, keyspace, keyspaceLabel, queryBases, runQuery, type CouchbaseTarget } from './client';
+import { identifierProblem, keyspaceLabel, QueryError, queryBases, runQuery, type CouchbaseTarget } from './client';
 import { listDocuments, listStatement, readDocument, type CouchbaseSourceConfig } from './source';
-import { deleteRecords, deleteStatement, writeDocument } from './writer';
+import { deleteRecords, deleteStatement, RECORD_ID_INDEX, writeDocument } from './writer';
 
 type DestinationConfig = CouchbaseTarget & ConnectorConfig;
 type SourceConfig = CouchbaseSourceConfig & ConnectorConfig;
@@ -39,9 +40,6 @@ function refine(shape: ReturnType<typeof derivedShape>, names: readonly string[]
 const destShape = derivedShape('destination', 'couchbase');
 const destInput = refine(destShape, ['bucket', 'scope', 'collection']) as unknown as z.ZodType<DestinationConfig>;
 
-/** One document id of the keyspace: proves the credentials, the keyspace and read access. */
-const probeStatement = (c: CouchbaseTarget) => `SELECT RAW META(d).id FROM ${keyspace(c)} AS d LIMIT 1`;
-
 export const couchbaseDestination = defineConnector<DestinationConfig>({
   kind: 'destination',
   type: 'couchbase',
@@ -49,15 +47,22 @@ export const couchbaseDestination = defineConnector<DestinationConfig>({
   output: destShape.output,
   secretFields: destShape.secretFields,
   async check(c, ctx) {
-    await runQuery(c, probeStatement(c), { attempts: 2, signal: ctx.signal });
-    // A delete that matches nothing: the closest Couchbase allows to proving the user may write.
-    const r = await runQuery(c, deleteStatement(c), {
-      named: { record_id: `connection-check-${randomUUID()}` },
-      requestPlus: true,
-      attempts: 2,
-      signal: ctx.signal,
-    });
-    return `keyspace ${keyspaceLabel(c)}: reads and deletes accepted (${r.metrics.mutationCount ?? 0} removed)`;
+    // A delete that matches nothing: authenticates, needs the keyspace, and is the closest Couchbase
+    // allows to proving the user may write.
+    try {
+      const r = await runQuery(c, deleteStatement(c), {
+        named: { record_id: `connection-check-${randomUUID()}` },
+        requestPlus: true,
+        attempts: 2,
+        signal: ctx.signal,
+      });
+      return `keyspace ${keyspaceLabel(c)}: deletes by record_id accepted (${r.metrics.mutationCount ?? 0} removed)`;
+    } catch (err) {
+      // 4000: a server without sequential scans (before 7.6) has no index to serve the delete yet;
+      // the keyspace exists and the credentials passed (a missing keyspace is 12003, bad ones 10000)
+      if (!(err instanceof QueryError && err.queryCode === 4000)) throw err;
+      return `keyspace ${keyspaceLabel(c)} found, write permission not yet proven: no index serves a delete by record_id (${err.message}); the first write creates index ${RECORD_ID_INDEX} on record_id, which needs the query_manage_index role (or create it, or a primary index, yourself)`;
+    }
   },
   upload: (c, file, ctx) => writeDocument(c, file, ctx),
   removeRecords: (c, recordId, ctx) => deleteRecords(c, recordId, ctx),

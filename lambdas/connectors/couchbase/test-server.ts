@@ -4,7 +4,8 @@
 // keyspace in memory with a CAS per mutation. It executes exactly the statement shapes the connector
 // sends (matched by whole-statement patterns); any other statement is a 3000 syntax error, so a
 // changed statement fails the tests instead of passing unexecuted. Users may be read-only (DML and
-// CREATE INDEX refused with 13014), documents above maxDocumentBytes are refused (12009), and
+// CREATE INDEX refused with 13014), documents above maxDocumentBytes are refused (12009), a server
+// without sequential scans (before 7.6) needs an index for scanning statements (4000), and
 // fail() injects 429/503 answers before handling (records/stand-in.ts).
 import { randomUUID } from 'node:crypto';
 import { startStandIn, type Fault, type Reply, type SeenRequest } from '../records/stand-in';
@@ -13,6 +14,11 @@ export interface CouchbaseStandInOptions {
   users?: Record<string, { password: string; readOnly?: boolean }>;
   /** Largest document value accepted (Couchbase: 20 MiB). */
   maxDocumentBytes?: number;
+  /**
+   * false: a server before 7.6 (no sequential scans), where a statement that must scan the keyspace
+   * needs an index (the primary index, or one on record_id for the delete), else error 4000.
+   */
+  sequentialScans?: boolean;
 }
 
 interface StoredDoc {
@@ -30,6 +36,8 @@ export interface CouchbaseStandIn {
   statements(): { statement: string; body: Record<string, unknown> }[];
   fail(fault: Fault): void;
   createKeyspace(bucket: string, scope?: string, collection?: string): void;
+  /** CREATE PRIMARY INDEX on the keyspace. */
+  createPrimaryIndex(bucket: string, scope?: string, collection?: string): void;
   /** The documents of a keyspace by key (read-back). */
   documents(bucket: string, scope?: string, collection?: string): Map<string, Record<string, unknown>>;
   /** Stores (or replaces) a document with a new CAS, as a KV write would. */
@@ -42,7 +50,6 @@ export interface CouchbaseStandIn {
 
 const KS = '`([^`]+)`\\.`([^`]+)`\\.`([^`]+)`';
 const SHAPES = {
-  probe: new RegExp(`^SELECT RAW META\\(d\\)\\.id FROM ${KS} AS d LIMIT 1$`),
   delete: new RegExp(`^DELETE FROM ${KS} WHERE record_id = \\$record_id$`),
   upsert: new RegExp(`^UPSERT INTO ${KS} \\(KEY, VALUE\\) VALUES (\\(\\$\\d+, \\$\\d+\\)(?:, \\(\\$\\d+, \\$\\d+\\))*)$`),
   createIndex: new RegExp(`^CREATE INDEX IF NOT EXISTS \`([^\`]+)\` ON ${KS}\\(\`([^\`]+)\`\\)$`),
@@ -65,7 +72,8 @@ class QueryFailure extends Error {
 export async function startCouchbaseStandIn(opts: CouchbaseStandInOptions = {}): Promise<CouchbaseStandIn> {
   const users = opts.users ?? { app: { password: 'couchbase-secret' } };
   const maxBytes = opts.maxDocumentBytes ?? 20 * 1024 * 1024;
-  const keyspaces = new Map<string, { docs: Map<string, StoredDoc>; indexes: Record<string, string> }>();
+  const keyspaces = new Map<string, { docs: Map<string, StoredDoc>; indexes: Record<string, string>; primary: boolean }>();
+  const scans = opts.sequentialScans ?? true;
   let clock = BigInt(Date.now()) * 1_000_000n;
   const nextCas = () => (clock += 1n);
   const ksKey = (b: string, s = '_default', c = '_default') => `${b}.${s}.${c}`;
@@ -77,6 +85,13 @@ export async function startCouchbaseStandIn(opts: CouchbaseStandInOptions = {}):
     throw new QueryFailure(500, 12003, `Keyspace not found in CB datastore: default:${b}.${s}.${c}${bucketKnown ? '' : ` - cause: No bucket named ${b}`}`);
   }
 
+  /** Error 4000 of a server without sequential scans when no index can serve the statement. */
+  function needsIndex(ks: { indexes: Record<string, string>; primary: boolean }, b: string, s: string, c: string, key?: string) {
+    if (scans || ks.primary || (key && Object.values(ks.indexes).includes(key))) return;
+    const name = `\`default\`:\`${b}\`.\`${s}\`.\`${c}\``;
+    throw new QueryFailure(404, 4000, `No index available on keyspace ${name} that matches your query. Use CREATE PRIMARY INDEX ON ${name} to create a primary index, or check that your expected index is online.`);
+  }
+
   function mayWrite(user: { readOnly?: boolean }, verb: string, role: string, b: string, s: string, c: string) {
     if (!user.readOnly) return;
     const name = `default:\`${b}\`.\`${s}\`.\`${c}\``;
@@ -85,13 +100,10 @@ export async function startCouchbaseStandIn(opts: CouchbaseStandInOptions = {}):
 
   function execute(statement: string, body: Record<string, unknown>, user: { readOnly?: boolean }): { results: unknown[]; mutationCount?: number } {
     let m: RegExpExecArray | null;
-    if ((m = SHAPES.probe.exec(statement))) {
-      const ks = keyspaceOf(m[1]!, m[2]!, m[3]!);
-      return { results: [...ks.docs.keys()].sort().slice(0, 1) };
-    }
     if ((m = SHAPES.delete.exec(statement))) {
       const ks = keyspaceOf(m[1]!, m[2]!, m[3]!);
       mayWrite(user, 'DELETE', 'query_delete', m[1]!, m[2]!, m[3]!);
+      needsIndex(ks, m[1]!, m[2]!, m[3]!, 'record_id');
       const rid = body.$record_id;
       if (typeof rid !== 'string') throw new QueryFailure(500, 5010, 'Error evaluating filter - cause: No value for named parameter $record_id.');
       let n = 0;
@@ -134,6 +146,7 @@ export async function startCouchbaseStandIn(opts: CouchbaseStandInOptions = {}):
     if ((m = SHAPES.list.exec(statement))) {
       const field = m[1]!;
       const ks = keyspaceOf(m[2]!, m[3]!, m[4]!);
+      needsIndex(ks, m[2]!, m[3]!, m[4]!);
       const after = body.$after;
       const limit = body.$limit;
       if (typeof after !== 'string') throw new QueryFailure(500, 5010, 'Error evaluating filter - cause: No value for named parameter $after.');
@@ -207,7 +220,10 @@ export async function startCouchbaseStandIn(opts: CouchbaseStandInOptions = {}):
         .map((r) => ({ statement: (r.body as { statement: string }).statement, body: r.body as Record<string, unknown> })),
     fail: (fault) => server.fail(fault),
     createKeyspace(b, s, c) {
-      if (!keyspaces.has(ksKey(b, s, c))) keyspaces.set(ksKey(b, s, c), { docs: new Map(), indexes: {} });
+      if (!keyspaces.has(ksKey(b, s, c))) keyspaces.set(ksKey(b, s, c), { docs: new Map(), indexes: {}, primary: false });
+    },
+    createPrimaryIndex(b, s, c) {
+      ks(b, s, c).primary = true;
     },
     documents: (b, s, c) => new Map([...ks(b, s, c).docs].map(([k, d]) => [k, d.value])),
     put(b, id, value, s, c) {

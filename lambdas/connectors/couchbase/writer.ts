@@ -51,11 +51,14 @@ export function upsertStatement(c: CouchbaseTarget, count: number): string {
 
 export const createIndexStatement = (c: CouchbaseTarget) => `CREATE INDEX IF NOT EXISTS \`${RECORD_ID_INDEX}\` ON ${keyspace(c)}(\`${RECORD_ID_FIELD}\`)`;
 
-/** Keyspaces whose record_id index this process has ensured (or found it may not create). */
+/**
+ * Keyspaces whose record_id index this process has ensured, per user (one user may lack the role to
+ * create it while another has it: a refusal must not stop the other's attempt).
+ */
 const indexed = new Set<string>();
 
 async function ensureRecordIndex(c: CouchbaseTarget, ctx: UploadContext): Promise<void> {
-  const key = `${c.connection_string}|${keyspaceLabel(c)}`;
+  const key = `${c.connection_string}|${c.username}|${keyspaceLabel(c)}`;
   if (indexed.has(key)) return;
   try {
     await runQuery(c, createIndexStatement(c), { signal: ctx.signal });

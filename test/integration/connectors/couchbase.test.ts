@@ -44,7 +44,7 @@ test('config: the platform fields, a couchbase:// connection string, names witho
 test('destination check: an authenticated read and a harmless delete; failures carry the service\'s text, never the password', async () => {
   const ok = await checkConnection('destination', 'couchbase', dest());
   assert.equal(ok.status, 'SUCCESS', ok.reason);
-  assert.equal(ok.reason, 'keyspace docs.ingest.elements: reads and deletes accepted (0 removed)');
+  assert.equal(ok.reason, 'keyspace docs.ingest.elements: deletes by record_id accepted (0 removed)');
 
   const badPw = await checkConnection('destination', 'couchbase', dest({ password: 'wrong-password-123' }));
   assert.equal(badPw.status, 'FAILURE');
@@ -129,6 +129,36 @@ test('a document the service refuses fails the file with its message, at once (n
     /^Error: upsert into docs.ingest.elements failed: Couchbase Query service \(HTTP 500\): DML Error, .*Failed to perform UPSERT on key [0-9a-f-]{36} - cause: Value Too Large \(code 12009\)$/,
   );
   assert.equal(cb.statements().slice(seen).filter((s) => s.statement.startsWith('UPSERT')).length, 1, 'a final error is not retried');
+});
+
+test('a server before 7.6 (no sequential scans): the check says the index is missing, the first write creates it; the source names the primary index it needs', async () => {
+  const old = await startCouchbaseStandIn({ users: { app: { password: PASSWORD }, reader: { password: 'reader-pw', readOnly: true } }, sequentialScans: false });
+  try {
+    old.createKeyspace('docs');
+    const cfg = (over: Record<string, unknown> = {}) => dest({ connection_string: old.connectionString, scope: undefined, collection: undefined, ...over });
+    const c = await checkConnection('destination', 'couchbase', cfg());
+    assert.equal(c.status, 'SUCCESS', c.reason);
+    assert.match(c.reason!, /^keyspace docs._default._default found, write permission not yet proven: no index serves a delete by record_id \(.*No index available on keyspace `default`:`docs`.`_default`.`_default` .*\(code 4000\)\); the first write creates index wps_record_id/);
+    assert.deepEqual(old.indexes('docs'), {}, 'the check creates nothing');
+
+    // without the right to create the index, the file fails with the service's reason
+    await assert.rejects(
+      deliverToDestination('couchbase', cfg({ username: 'reader', password: 'reader-pw' }), { sourceId: 'src', sourceKey: 'a.txt', elements: elements(2) }),
+      /cannot remove the earlier documents of the file from docs._default._default: .*(No index available|query_delete)/,
+    );
+    assert.deepEqual(await deliverToDestination('couchbase', cfg(), { sourceId: 'src', sourceKey: 'a.txt', elements: elements(2) }), { written: 2, deleted: 0 });
+    assert.deepEqual(old.indexes('docs'), { wps_record_id: 'record_id' });
+    assert.deepEqual(await deliverToDestination('couchbase', cfg(), { sourceId: 'src', sourceKey: 'a.txt', elements: elements(2) }), { written: 2, deleted: 2 });
+
+    const source = src({ connection_string: old.connectionString, bucket: 'docs' });
+    const noPrimary = await checkConnection('source', 'couchbase', source);
+    assert.equal(noPrimary.status, 'FAILURE');
+    assert.match(noPrimary.reason!, /Use CREATE PRIMARY INDEX ON `default`:`docs`.`_default`.`_default` to create a primary index.*\(code 4000\)$/);
+    old.createPrimaryIndex('docs');
+    assert.equal((await collect(listSourceObjects('couchbase', source))).length, 2);
+  } finally {
+    await old.stop();
+  }
 });
 
 function seedCrm(n: number) {
