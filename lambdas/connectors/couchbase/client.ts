@@ -18,6 +18,7 @@
 // keyspace 12003, a refused document 12009) is final at once.
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import { describeError } from '../definition';
+import { config as appConfig } from '../../config';
 import { connectorCa, redact } from '../agents';
 import { guardedLookup, literalHostProblem, OutboundPolicyError, policyReason } from '../../net/outbound';
 import { retryableError, withRetry, type RetryOptions } from '../records/retry';
@@ -113,7 +114,7 @@ export interface QueryOptions extends Pick<RetryOptions, 'attempts' | 'onRetry' 
 const agents = new Map<string, Agent>();
 function dispatcher(): Agent {
   const ca = connectorCa();
-  const key = ca ? 'ca' : 'system';
+  const key = appConfig().CONNECTOR_CA_FILE ?? '';
   let agent = agents.get(key);
   if (!agent) {
     const connector = buildConnector({ lookup: guardedLookup, ...(ca ? { ca } : {}) } as buildConnector.BuildOptions);

@@ -8,6 +8,8 @@
 // without sequential scans (before 7.6) needs an index for scanning statements (4000), and
 // fail() injects 429/503 answers before handling (records/stand-in.ts).
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { startStandIn, type Fault, type Reply, type SeenRequest } from '../records/stand-in';
 
 export interface CouchbaseStandInOptions {
@@ -19,6 +21,8 @@ export interface CouchbaseStandInOptions {
    * needs an index (the primary index, or one on record_id for the delete), else error 4000.
    */
   sequentialScans?: boolean;
+  /** Also listen with TLS (couchbases://) with this certificate, in front of the same service. */
+  tls?: { key: string; cert: string };
 }
 
 interface StoredDoc {
@@ -31,6 +35,8 @@ export interface CouchbaseStandIn {
   port: number;
   /** couchbase://127.0.0.1:<port> (a non-KV port is taken as the Query service's by the client). */
   connectionString: string;
+  /** couchbases://127.0.0.1:<tls port> when started with `tls`. */
+  tlsConnectionString?: string;
   requests: SeenRequest[];
   /** Statements received, in order, with their parameters. */
   statements(): { statement: string; body: Record<string, unknown> }[];
@@ -204,6 +210,26 @@ export async function startCouchbaseStandIn(opts: CouchbaseStandInOptions = {}):
     }
   });
 
+  // TLS terminator in front of the plain listener: the client's couchbases:// path, verified as usual
+  let tlsServer: TlsServer | undefined;
+  const tlsSockets = new Set<{ destroy(): void }>();
+  if (opts.tls) {
+    tlsServer = createTlsServer({ key: opts.tls.key, cert: opts.tls.cert }, (socket) => {
+      const upstream = connect(server.port, '127.0.0.1');
+      tlsSockets.add(socket);
+      socket.on('close', () => tlsSockets.delete(socket));
+      socket.pipe(upstream).pipe(socket);
+      const close = () => {
+        socket.destroy();
+        upstream.destroy();
+      };
+      socket.on('error', close);
+      upstream.on('error', close);
+    });
+    tlsServer.on('tlsClientError', () => undefined);
+    await new Promise<void>((resolve) => tlsServer!.listen(0, '127.0.0.1', resolve));
+  }
+
   const ks = (b: string, s?: string, c?: string) => {
     const k = keyspaces.get(ksKey(b, s, c));
     if (!k) throw new Error(`no keyspace ${ksKey(b, s, c)}`);
@@ -213,6 +239,7 @@ export async function startCouchbaseStandIn(opts: CouchbaseStandInOptions = {}):
     url: server.url,
     port: server.port,
     connectionString: `couchbase://127.0.0.1:${server.port}`,
+    ...(tlsServer ? { tlsConnectionString: `couchbases://127.0.0.1:${(tlsServer.address() as { port: number }).port}` } : {}),
     requests: server.requests,
     statements: () =>
       server.requests
@@ -234,6 +261,12 @@ export async function startCouchbaseStandIn(opts: CouchbaseStandInOptions = {}):
       return d ? String(d.cas) : undefined;
     },
     indexes: (b, s, c) => ({ ...ks(b, s, c).indexes }),
-    stop: () => server.stop(),
+    async stop() {
+      if (tlsServer) {
+        for (const sock of tlsSockets) sock.destroy();
+        await new Promise<void>((resolve) => tlsServer!.close(() => resolve()));
+      }
+      await server.stop();
+    },
   };
 }

@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { checkConnection, deliverToDestination, listSourceObjects, outputConfig, readSourceObject, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId, enhancedElementId } from '../../../lambdas/connectors/records/ids';
 import { startCouchbaseStandIn, type CouchbaseStandIn } from '../../../lambdas/connectors/couchbase/test-server';
+import { selfSignedCert } from '../../../lambdas/connectors/azure-ai-search/test-server';
+import { resetConfig } from '../../../lambdas/config';
 import { closedPort, collect, untext } from './helpers';
 import { DIMS, element, elements, logSink, vec } from './vector-fixtures';
 
@@ -158,6 +160,30 @@ test('a server before 7.6 (no sequential scans): the check says the index is mis
     assert.equal((await collect(listSourceObjects('couchbase', source))).length, 2);
   } finally {
     await old.stop();
+  }
+});
+
+test('couchbases://: TLS verified, a private CA trusted through CONNECTOR_CA_FILE, never skipped', async () => {
+  const tls = selfSignedCert();
+  const secure = await startCouchbaseStandIn({ users: { app: { password: PASSWORD } }, tls });
+  const saved = process.env.CONNECTOR_CA_FILE;
+  try {
+    secure.createKeyspace('docs');
+    const cfg = dest({ connection_string: secure.tlsConnectionString, scope: undefined, collection: undefined });
+    const untrusted = await checkConnection('destination', 'couchbase', cfg);
+    assert.equal(untrusted.status, 'FAILURE');
+    assert.match(untrusted.reason!, /^cannot reach 127\.0\.0\.1:\d+: self[- ]signed certificate/);
+    process.env.CONNECTOR_CA_FILE = tls.certFile;
+    resetConfig();
+    const trusted = await checkConnection('destination', 'couchbase', cfg);
+    assert.equal(trusted.status, 'SUCCESS', trusted.reason);
+    assert.deepEqual(await deliverToDestination('couchbase', cfg, { sourceId: 'src', sourceKey: 'tls.txt', elements: elements(2) }), { written: 2, deleted: 0 });
+    assert.equal(secure.documents('docs').size, 2);
+  } finally {
+    if (saved === undefined) delete process.env.CONNECTOR_CA_FILE;
+    else process.env.CONNECTOR_CA_FILE = saved;
+    resetConfig();
+    await secure.stop();
   }
 });
 
