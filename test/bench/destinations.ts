@@ -252,3 +252,12 @@ if (STORES.includes('databricks_volume_delta_tables')) {
   console.log(`databricks_volume_delta_tables (stand-in: Thrift warehouse on DuckDB + Files API): ${r.written} written (${r.deleted ?? '?'} replaced) in ${s.toFixed(2)} s = ${Math.round(r.written / s).toLocaleString('en-US')} records/s`);
   await dbx.stop();
 }
+// couchbase (Query service REST API: DELETE by record_id, then UPSERT ... VALUES batches, against the
+// in-process stand-in, whose JSON parsing is part of the figure). BENCH_STORES=couchbase runs it.
+if (STORES.includes('couchbase')) {
+  const { startCouchbaseStandIn } = await import('../../lambdas/connectors/couchbase/test-server');
+  const cbs = await startCouchbaseStandIn({ users: { bench: { password: 'bench-pw' } } });
+  cbs.createKeyspace('bench', 'ingest', 'elements');
+  await benchStore('couchbase', `couchbase destination (Query REST API → stand-in 127.0.0.1:${cbs.port})`, (b) => ({ connection_string: cbs.connectionString, username: 'bench', password: 'bench-pw', bucket: 'bench', scope: 'ingest', collection: 'elements', batch_size: b }), [50, 200, 500]);
+  await cbs.stop();
+}

@@ -1,0 +1,86 @@
+// Couchbase destination and source (type `couchbase`, fields from the platform's table:
+// connection_string, username, password, bucket, scope and collection (default _default), batch_size;
+// the source adds collection_id). Both speak to the Query service's REST API (client.ts says why not
+// the SDK). Checks are authenticated statements on the keyspace, failing with the service's text:
+// - destination: a delete by a record_id that matches nothing (credentials, keyspace exists, write
+//   allowed); on a server before 7.6 without an index to serve it, SUCCESS saying so (the first write
+//   creates the index). The check creates nothing.
+// - source: the first page of the listing with one row.
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { defineConnector, type ConnectorConfig } from '../definition';
+import { derivedShape } from '../types/derived';
+import { identifierProblem, keyspaceLabel, QueryError, queryBases, runQuery, type CouchbaseTarget } from './client';
+import { listDocuments, listStatement, readDocument, type CouchbaseSourceConfig } from './source';
+import { deleteRecords, deleteStatement, RECORD_ID_INDEX, writeDocument } from './writer';
+
+type DestinationConfig = CouchbaseTarget & ConnectorConfig;
+type SourceConfig = CouchbaseSourceConfig & ConnectorConfig;
+
+function refine(shape: ReturnType<typeof derivedShape>, names: readonly string[]) {
+  return (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+    if (typeof c.connection_string === 'string') {
+      try {
+        queryBases(c.connection_string);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', path: ['connection_string'], message: (err as Error).message });
+      }
+    }
+    for (const f of names) {
+      if (typeof c[f] !== 'string') continue;
+      const problem = identifierProblem(c[f] as string, f);
+      if (problem) ctx.addIssue({ code: 'custom', path: [f], message: problem });
+    }
+    if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
+      ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
+    }
+  });
+}
+
+const destShape = derivedShape('destination', 'couchbase');
+const destInput = refine(destShape, ['bucket', 'scope', 'collection']) as unknown as z.ZodType<DestinationConfig>;
+
+export const couchbaseDestination = defineConnector<DestinationConfig>({
+  kind: 'destination',
+  type: 'couchbase',
+  input: destInput,
+  output: destShape.output,
+  secretFields: destShape.secretFields,
+  async check(c, ctx) {
+    // A delete that matches nothing: authenticates, needs the keyspace, and is the closest Couchbase
+    // allows to proving the user may write.
+    try {
+      const r = await runQuery(c, deleteStatement(c), {
+        named: { record_id: `connection-check-${randomUUID()}` },
+        requestPlus: true,
+        attempts: 2,
+        signal: ctx.signal,
+      });
+      return `keyspace ${keyspaceLabel(c)}: deletes by record_id accepted (${r.metrics.mutationCount ?? 0} removed)`;
+    } catch (err) {
+      // 4000: a server without sequential scans (before 7.6) has no index to serve the delete yet;
+      // the keyspace exists and the credentials passed (a missing keyspace is 12003, bad ones 10000)
+      if (!(err instanceof QueryError && err.queryCode === 4000)) throw err;
+      return `keyspace ${keyspaceLabel(c)} found, write permission not yet proven: no index serves a delete by record_id (${err.message}); the first write creates index ${RECORD_ID_INDEX} on record_id, which needs the query_manage_index role (or create it, or a primary index, yourself)`;
+    }
+  },
+  upload: (c, file, ctx) => writeDocument(c, file, ctx),
+  removeRecords: (c, recordId, ctx) => deleteRecords(c, recordId, ctx),
+});
+
+const srcShape = derivedShape('source', 'couchbase');
+const srcInput = refine(srcShape, ['bucket', 'scope', 'collection', 'collection_id']) as unknown as z.ZodType<SourceConfig>;
+
+export const couchbaseSource = defineConnector<SourceConfig>({
+  kind: 'source',
+  type: 'couchbase',
+  input: srcInput,
+  output: srcShape.output,
+  secretFields: srcShape.secretFields,
+  async check(c, ctx) {
+    const r = await runQuery(c, listStatement(c), { named: { after: '', limit: 1 }, attempts: 2, signal: ctx.signal });
+    return `keyspace ${keyspaceLabel(c)}: listing allowed${r.results.length ? '' : ' (no documents yet)'}`;
+  },
+  list: (c, ctx) => listDocuments(c, ctx?.signal),
+  read: (c, key, ctx) => readDocument(c, key, ctx?.signal),
+});
