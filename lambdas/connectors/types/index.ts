@@ -2,7 +2,7 @@
 // list it here. Hand-written definitions replace the data-driven one of the same kind and type.
 import type { ConnectorDefinition } from '../definition';
 import { azureDestination, azureSource } from './azure';
-import { boxSource } from './box';
+import { boxSource } from '../box/index';
 import { derivedDefinitions } from './derived';
 import { localDestination, localSource } from './local';
 import { s3Destination, s3Source } from './s3';
