@@ -26,6 +26,7 @@ import { gcsDestination } from '../gcs/index';
 import { onedriveDestination } from '../onedrive/index';
 import { databricksVolumeDeltaTablesDestination } from '../databricks/volume-delta-tables';
 import { dropboxSource } from '../dropbox/index';
+import { confluenceSource } from '../confluence/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -56,6 +57,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   onedriveDestination,
   databricksVolumeDeltaTablesDestination,
   dropboxSource,
+  confluenceSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
