@@ -27,6 +27,7 @@ import { onedriveDestination } from '../onedrive/index';
 import { databricksVolumeDeltaTablesDestination } from '../databricks/volume-delta-tables';
 import { dropboxSource } from '../dropbox/index';
 import { confluenceSource } from '../confluence/index';
+import { jiraSource } from '../jira/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -58,6 +59,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   databricksVolumeDeltaTablesDestination,
   dropboxSource,
   confluenceSource,
+  jiraSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
