@@ -132,8 +132,12 @@ async function read(c: DropboxConfig, key: string, ctx?: RuntimeContext): Promis
   const path = `${dropboxFolder(c.remote_url)}/${assertSafeKey(key)}`;
   const dbx = client(c, ctx?.signal);
   const res = await call(`download of ${path}`, c, () => dbx.filesDownload({ path }), ctx?.signal);
-  const data = (res.result as unknown as { fileBinary: Buffer }).fileBinary;
-  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  // The SDK's CommonJS build returns a Buffer (fileBinary); its ES build, which the Lambda bundle
+  // takes, believes it runs in a browser when `module` is undefined and returns a Blob (fileBlob).
+  const result = res.result as unknown as { fileBinary?: Buffer; fileBlob?: Blob };
+  if (result.fileBinary) return new Uint8Array(result.fileBinary.buffer, result.fileBinary.byteOffset, result.fileBinary.byteLength);
+  if (result.fileBlob) return new Uint8Array(await result.fileBlob.arrayBuffer());
+  throw new Error(`dropbox download of ${path} returned no content`);
 }
 
 export const dropboxSource = defineConnector<DropboxConfig>({
