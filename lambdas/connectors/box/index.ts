@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { assertSafeKey, defineConnector, describeError, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
+import { CursorGuard } from '../paging';
 import { boxCall, boxClient, type BoxConfig, type BoxHandle } from './client';
 
 const FIELDS: FieldSpec[] = [
@@ -52,10 +53,11 @@ type Item = { type?: string; id?: string; name?: string; size?: number; sha1?: s
 /** Every item of a folder, page by page (marker paging). */
 async function* folderItems(c: BoxConfig, box: BoxHandle, folderId: string, where: string, signal?: AbortSignal): AsyncIterable<Item> {
   let marker: string | undefined;
+  const guard = new CursorGuard(`box listing of ${where}`);
   do {
     const page = await boxCall(`listing of ${where}`, c, box, (client) => client.folders.getFolderItems(folderId, { queryParams: { fields: ITEM_FIELDS, usemarker: true, limit: PAGE_LIMIT, ...(marker ? { marker } : {}) } }), signal);
     for (const e of page.entries ?? []) yield e as Item;
-    marker = page.nextMarker || undefined;
+    marker = page.nextMarker ? guard.next(page.nextMarker) : undefined;
   } while (marker);
 }
 

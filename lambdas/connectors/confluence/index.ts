@@ -13,6 +13,7 @@
 // Python client joins it. extract_images / extract_files are accepted but not acted on.
 import type { z } from 'zod';
 import { assertSafeKey, defineConnector, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
+import { CursorGuard } from '../paging';
 import { restJson } from '../rest-client';
 import { derivedShape } from '../types/derived';
 import { atlassianErrorText, authHeader, authIssues, secretsOf, trimSlash, type AtlassianAuthConfig } from '../atlassian/common';
@@ -65,6 +66,7 @@ function nextPath(next: string | undefined): string | undefined {
 async function* paged<T>(c: ConfluenceConfig, op: string, first: string, limit: number, signal?: AbortSignal): AsyncIterable<T> {
   let path: string | undefined = first;
   let count = 0;
+  const guard = new CursorGuard(`confluence ${op}`);
   while (path && count < limit) {
     const page: Page<T> = await get<Page<T>>(c, op, path, signal);
     for (const r of page.results ?? []) {
@@ -72,7 +74,8 @@ async function* paged<T>(c: ConfluenceConfig, op: string, first: string, limit: 
       count++;
       yield r;
     }
-    path = nextPath(page._links?.next);
+    const next = nextPath(page._links?.next);
+    path = next === undefined ? undefined : guard.next(next);
   }
 }
 

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { redact } from '../agents';
 import { assertSafeKey, defineConnector, describeError, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { withRetry } from '../records/retry';
+import { CursorGuard } from '../paging';
 import { connectorFetch } from '../rest-client';
 import { derivedShape } from '../types/derived';
 import { policyReason } from '../../net/outbound';
@@ -115,6 +116,7 @@ function toObject(c: DropboxConfig, folder: string, e: FileEntry): SourceObject 
 async function* list(c: DropboxConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
   const folder = dropboxFolder(c.remote_url);
   const dbx = client(c, ctx?.signal);
+  const guard = new CursorGuard(`dropbox listing of ${folder || '/'}`);
   let page = (await call(`listing of ${folder || '/'}`, c, () => dbx.filesListFolder({ path: folder, recursive: c.recursive !== false }), ctx?.signal)).result;
   for (;;) {
     for (const e of page.entries) {
@@ -123,7 +125,7 @@ async function* list(c: DropboxConfig, ctx?: RuntimeContext): AsyncIterable<Sour
       if (o) yield o;
     }
     if (!page.has_more) return;
-    const cursor = page.cursor;
+    const cursor = guard.next(page.cursor);
     page = (await call(`listing of ${folder || '/'} (continue)`, c, () => dbx.filesListFolderContinue({ cursor }), ctx?.signal)).result;
   }
 }

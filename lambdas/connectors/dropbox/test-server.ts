@@ -43,7 +43,7 @@ export async function startDropboxStandIn(opts: { pageSize?: number; token?: str
   const pageSize = opts.pageSize ?? 2;
   const files = new Map<string, StoredFile>();
   const denied = new Map<string, { status: number; summary: string }>();
-  const cursors = new Map<string, { entries: unknown[]; at: number }>();
+  const cursors = new Map<string, { entries: unknown[] }>();
   let rev = 0;
 
   const meta = (f: StoredFile) => ({
@@ -60,11 +60,12 @@ export async function startDropboxStandIn(opts: { pageSize?: number; token?: str
     content_hash: dropboxContentHash(f.data),
   });
 
-  function page(key: string): StandInReply {
+  // A cursor names a listing and a position, so every page hands out a new one (as Dropbox's do).
+  function page(cursor: string): StandInReply {
+    const [key, at] = [cursor.split(':')[0]!, Number(cursor.split(':')[1] ?? 0)];
     const c = cursors.get(key)!;
-    const entries = c.entries.slice(c.at, c.at + pageSize);
-    c.at += entries.length;
-    return { status: 200, body: { entries, cursor: key, has_more: c.at < c.entries.length } };
+    const entries = c.entries.slice(at, at + pageSize);
+    return { status: 200, body: { entries, cursor: `${key}:${at + entries.length}`, has_more: at + entries.length < c.entries.length } };
   }
 
   function listFolder(args: { path: string; recursive?: boolean; limit?: number }): StandInReply {
@@ -84,8 +85,8 @@ export async function startDropboxStandIn(opts: { pageSize?: number; token?: str
     }
     for (const s of subfolders) entries.unshift({ '.tag': 'folder', name: s.split('/').pop(), path_lower: s.toLowerCase(), path_display: s, id: `id:${s}` });
     const key = randomUUID();
-    cursors.set(key, { entries: args.limit ? entries.slice(0, args.limit) : entries, at: 0 });
-    return page(key);
+    cursors.set(key, { entries: args.limit ? entries.slice(0, args.limit) : entries });
+    return page(`${key}:0`);
   }
 
   const route = (req: StandInRequest): StandInReply => {
@@ -99,7 +100,7 @@ export async function startDropboxStandIn(opts: { pageSize?: number; token?: str
         return listFolder(json());
       case '/2/files/list_folder/continue': {
         const { cursor } = json() as { cursor: string };
-        return cursors.has(cursor) ? page(cursor) : err(409, 'reset/..');
+        return cursors.has(cursor.split(':')[0]!) ? page(cursor) : err(409, 'reset/..');
       }
       case '/2/files/download': {
         const { path } = JSON.parse(String(req.headers['dropbox-api-arg'] ?? '{}')) as { path: string };

@@ -13,6 +13,7 @@
 // mypermissions BROWSE_PROJECTS. download_attachments is accepted but not acted on.
 import type { z } from 'zod';
 import { assertSafeKey, defineConnector, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
+import { CursorGuard } from '../paging';
 import { restJson } from '../rest-client';
 import { derivedShape } from '../types/derived';
 import { atlassianErrorText, authHeader, authIssues, secretsOf, trimSlash, type AtlassianAuthConfig } from '../atlassian/common';
@@ -70,6 +71,8 @@ async function* startAtPages(c: JiraConfig, op: string, path: string, query: Rec
     if (!issues.length) return;
     yield* issues;
     startAt += issues.length;
+    // A server that ignores startAt would repeat its first page forever; total bounds the listing.
+    if (typeof page.total === 'number' && startAt >= page.total) return;
   }
 }
 
@@ -80,10 +83,11 @@ async function* runJql(c: JiraConfig, op: string, jql: string, signal?: AbortSig
   }
   // Cloud's enhanced search: nextPageToken until there is none.
   let token: string | undefined;
+  const guard = new CursorGuard(`jira ${op}`);
   do {
     const page: SearchPage = await get<SearchPage>(c, op, 'rest/api/2/search/jql', { jql, fields: LIST_FIELDS, maxResults: String(PAGE_SIZE), nextPageToken: token }, signal);
     yield* page.issues ?? [];
-    token = page.nextPageToken || undefined;
+    token = page.nextPageToken ? guard.next(page.nextPageToken) : undefined;
   } while (token);
 }
 

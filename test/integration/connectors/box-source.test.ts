@@ -105,6 +105,11 @@ test('throttling: a 429 with Retry-After on a page is retried and the listing co
   assert.ok(box.calls.slice(before).some((c) => c.status === 429), 'the stand-in answered 429 once');
 });
 
+test('a listing that would page forever (a marker handed back twice) fails with the reason', async () => {
+  box.fail({ status: 200, body: { entries: [], limit: 2, next_marker: 'loop' }, match: (c) => c.path.endsWith('/items') && Boolean(c.query.get('marker')), times: 2 });
+  await assert.rejects(collect(listSourceObjects('box', config())), /box listing of \/Team\/Docs: the service returned a page cursor it had already returned/);
+});
+
 test('read: exact bytes through the download redirect; version changes when the content changes', async () => {
   assert.equal(untext(await readSourceObject('box', config(), 'Sub/deep.md')), '# deep');
   const v1 = (await collect(listSourceObjects('box', config()))).find((o) => o.key === 'note-2.txt')!.version;

@@ -87,6 +87,11 @@ test('throttling: a 429 with Retry-After on a page of results is retried and the
   assert.ok(cf.calls.slice(before).some((c) => c.status === 429), 'the stand-in answered 429 once');
 });
 
+test('a listing that would page forever (the same next link twice) fails with the reason', async () => {
+  cf.fail({ status: 200, body: { results: [], _links: { next: '/wiki/api/v2/pages?space-id=1&cursor=loop' } }, match: (c) => c.path === '/wiki/api/v2/pages', times: 2 });
+  await assert.rejects(collect(listSourceObjects('confluence', config({ spaces: ['ENG'] }))), /confluence page listing of space ENG: the service returned a page cursor it had already returned/);
+});
+
 test('read: the view HTML with the title as <h1>; version changes with an edit', async () => {
   const html = untext(await readSourceObject('confluence', config(), `OPS/${ids.ops}.html`));
   assert.equal(html, "<body class='Document' ><h1>Runbook &#60;ops&#62; &#38; more</h1><h2>Steps</h2><p>restart</p></body>");

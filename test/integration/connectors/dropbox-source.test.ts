@@ -79,6 +79,11 @@ test('throttling: a 429 with Retry-After on a page is retried and the listing co
   assert.ok(dbx.calls.slice(before).some((c) => c.status === 429), 'the stand-in answered 429 once');
 });
 
+test('a listing that would page forever (a cursor handed back twice) fails with the reason', async () => {
+  dbx.fail({ status: 200, body: { entries: [], cursor: 'loop', has_more: true }, match: (c) => c.path === '/2/files/list_folder/continue', times: 2 });
+  await assert.rejects(collect(listSourceObjects('dropbox', config())), /dropbox listing of \/Team\/Docs: the service returned a page cursor it had already returned/);
+});
+
 test('read: exact bytes; version changes when the content changes', async () => {
   assert.equal(untext(await readSourceObject('dropbox', config(), 'Sub/deep.md')), '# deep');
   const v1 = (await collect(listSourceObjects('dropbox', config()))).find((o) => o.key === 'note-2.txt')!.version;

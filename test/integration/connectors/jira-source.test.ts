@@ -101,6 +101,16 @@ test('throttling: a 429 with Retry-After on a page is retried and the listing co
   assert.ok(jira.calls.slice(before).some((c) => c.status === 429), 'the stand-in answered 429 once');
 });
 
+test('a listing that would page forever fails with the reason (Cloud) or ends at total (Server)', async () => {
+  jira.fail({ status: 200, body: { issues: [], nextPageToken: 'loop', isLast: false }, match: (c) => c.path === '/rest/api/2/search/jql', times: 2 });
+  await assert.rejects(collect(listSourceObjects('jira', config())), /jira project search: the service returned a page cursor it had already returned/);
+  // a server that ignores startAt repeats its first page: the listing stops at total
+  const page = { startAt: 0, maxResults: 2, total: 4, issues: [{ id: '1', key: 'ENG-1', fields: {} }, { id: '2', key: 'ENG-2', fields: {} }] };
+  jira.fail({ status: 200, body: page, match: (c) => c.path === '/rest/api/2/search', times: 2 });
+  const objs = await collect(listSourceObjects('jira', config({ cloud: false })));
+  assert.deepEqual(keys(objs), ['ENG/ENG-1.txt', 'ENG/ENG-2.txt'], 'two pages read (startAt 0 and 2), then total reached');
+});
+
 test('read: the platform template of the issue; version changes with an edit', async () => {
   const text = untext(await readSourceObject('jira', config(), 'OPS/OPS-1.txt'));
   const id = (await collect(listSourceObjects('jira', config({ projects: ['OPS'] }))))[0]!.dataSource!.record_locator!.id;
