@@ -2,7 +2,7 @@
 // list it here. Hand-written definitions replace the data-driven one of the same kind and type.
 import type { ConnectorDefinition } from '../definition';
 import { azureDestination, azureSource } from './azure';
-import { boxSource } from './box';
+import { boxSource } from '../box/index';
 import { derivedDefinitions } from './derived';
 import { localDestination, localSource } from './local';
 import { s3Destination, s3Source } from './s3';
@@ -26,6 +26,9 @@ import { gcsDestination } from '../gcs/index';
 import { onedriveDestination } from '../onedrive/index';
 import { databricksVolumeDeltaTablesDestination } from '../databricks/volume-delta-tables';
 import { couchbaseDestination, couchbaseSource } from '../couchbase/index';
+import { dropboxSource } from '../dropbox/index';
+import { confluenceSource } from '../confluence/index';
+import { jiraSource } from '../jira/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -57,6 +60,9 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   databricksVolumeDeltaTablesDestination,
   couchbaseDestination,
   couchbaseSource,
+  dropboxSource,
+  confluenceSource,
+  jiraSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

@@ -1,12 +1,10 @@
-// Connection checks of hosted-service types, against local stand-ins on 127.0.0.1: the Box API
-// (bearer token and the JWT grant, whose signature the stand-in verifies), and the TCP probe of the
-// data-driven types (Astra DB's checks live with its family, astradb.test.ts). Unreachable and unresolvable
+// Connection checks of hosted-service types, against local stand-ins on 127.0.0.1: the TCP probe of
+// the data-driven types (Box's and Astra DB's checks live with their families: box-source.test.ts, astradb.test.ts). Unreachable and unresolvable
 // hosts end in FAILURE with the reason.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
-import { generateKeyPairSync, verify } from 'node:crypto';
 import { checkConnection, validateConfig } from '../../../lambdas/connectors/registry';
 import { closedPort } from './helpers';
 
@@ -15,14 +13,6 @@ let httpBase = '';
 let tcp: TcpServer;
 let tcpPort = 0;
 const seen: { method: string; url: string; token?: string }[] = [];
-const savedBox = process.env.BOX_API_URL;
-
-const keys = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pw' },
-});
-const publicKey = keys.publicKey;
 
 async function body(req: IncomingMessage): Promise<string> {
   let s = '';
@@ -32,42 +22,22 @@ async function body(req: IncomingMessage): Promise<string> {
 
 before(async () => {
   http = createServer(async (req, res) => {
-    const text = await body(req);
+    await body(req);
     seen.push({ method: req.method ?? '', url: req.url ?? '', token: req.headers.token as string | undefined });
     const json = (status: number, v: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(v));
     };
-    if (req.url === '/oauth2/token') {
-      const form = new URLSearchParams(text);
-      const [h, c, sig] = (form.get('assertion') ?? '').split('.');
-      const ok =
-        form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:jwt-bearer' &&
-        h && c && sig &&
-        verify('sha256', Buffer.from(`${h}.${c}`), publicKey, Buffer.from(sig, 'base64url'));
-      if (!ok) return json(400, { error: 'invalid_grant' });
-      const claims = JSON.parse(Buffer.from(c, 'base64url').toString()) as Record<string, unknown>;
-      const expected = claims.iss === 'client-id' && claims.sub === '42' && claims.box_sub_type === 'enterprise' && claims.aud === `${httpBase}/oauth2/token`;
-      if (!expected || form.get('client_id') !== 'client-id') return json(400, { error: 'invalid_claims', claims });
-      return json(200, { access_token: 'box-good' });
-    }
-    if (req.url === '/2.0/users/me') {
-      if (req.headers.authorization !== 'Bearer box-good') return json(401, {});
-      return json(200, { id: '1', type: 'user' });
-    }
     json(404, {});
   });
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   httpBase = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
-  process.env.BOX_API_URL = httpBase;
   tcp = createTcpServer((s) => s.end());
   await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
   tcpPort = (tcp.address() as { port: number }).port;
 });
 
 after(async () => {
-  if (savedBox === undefined) delete process.env.BOX_API_URL;
-  else process.env.BOX_API_URL = savedBox;
   http.closeAllConnections();
   await new Promise<void>((r) => http.close(() => r()));
   await new Promise<void>((r) => tcp.close(() => r()));
@@ -75,38 +45,6 @@ after(async () => {
 
 const astra = (extra: Record<string, unknown> = {}) =>
   validateConfig('destination', 'astradb', { collection_name: 'docs', api_endpoint: httpBase, token: 'astra-good', ...extra });
-
-test('box: access_token checked against /users/me', async () => {
-  const ok = validateConfig('source', 'box', { remote_url: 'box://folder', access_token: 'box-good' });
-  assert.deepEqual(await checkConnection('source', 'box', ok), { status: 'SUCCESS' });
-  const bad = await checkConnection('source', 'box', { ...ok, access_token: 'nope' });
-  assert.equal(bad.status, 'FAILURE');
-  assert.match(bad.reason!, /rejected the access token/);
-  const none = await checkConnection('source', 'box', validateConfig('source', 'box', { remote_url: 'box://f' }));
-  assert.equal(none.status, 'FAILURE');
-  assert.match(none.reason!, /no credentials/);
-});
-
-test('box: box_app_config runs the JWT grant with a signature the server verifies', async () => {
-  const appConfig = (privateKey: string, passphrase = 'pw') =>
-    JSON.stringify({
-      boxAppSettings: { clientID: 'client-id', clientSecret: 'cs', appAuth: { publicKeyID: 'kid', privateKey, passphrase } },
-      enterpriseID: '42',
-    });
-  const ok = validateConfig('source', 'box', { remote_url: 'box://f', box_app_config: appConfig(keys.privateKey) });
-  assert.deepEqual(await checkConnection('source', 'box', ok), { status: 'SUCCESS' });
-  // a key the server does not know: the grant is refused
-  const other = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-  const refused = await checkConnection('source', 'box', { ...ok, box_app_config: appConfig(other.privateKey, '') });
-  assert.equal(refused.status, 'FAILURE');
-  assert.match(refused.reason!, /refused the JWT grant \(HTTP 400\)/);
-  const wrongPass = await checkConnection('source', 'box', { ...ok, box_app_config: appConfig(keys.privateKey, 'nope') });
-  assert.equal(wrongPass.status, 'FAILURE');
-  assert.match(wrongPass.reason!, /private key cannot be read/);
-  const notJson = await checkConnection('source', 'box', { ...ok, box_app_config: '{not json' });
-  assert.equal(notJson.status, 'FAILURE');
-  assert.match(notJson.reason!, /not a Box JWT app configuration/);
-});
 
 test('data-driven types: TCP probe SUCCESS says credentials were not verified; FAILURE otherwise', async () => {
   const td = { host: '127.0.0.1', dbs_port: tcpPort, user: 'u', password: 'p' };
