@@ -1,0 +1,155 @@
+// Microsoft Graph sources (onedrive, sharepoint, outlook) through the registry, @azure/identity
+// (client credentials, MSAL) and @microsoft/microsoft-graph-client, against the HTTPS stand-in of
+// the authority and Graph (test-server.ts with the sources' routes, trusted through
+// CONNECTOR_CA_FILE; a page size of 2, so every listing takes several pages): checks with Entra
+// ID's and Graph's text, listings paged to the end by @odata.nextLink, throttling retried after
+// Retry-After, exact bytes (a drive file through its 302 download URL), versions that change with
+// the content, the platform's data_source, unreadable documents failing with Graph's text, and the
+// outbound policy on every hop.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resetConfig } from '../../../lambdas/config';
+import { checkConnection, listSourceObjects, readSourceObject, validateConfig, type SourceObject } from '../../../lambdas/connectors/registry';
+import { selfSignedCert, startOneDriveStandIn, type OneDriveStandIn } from '../../../lambdas/connectors/onedrive/test-server';
+import { graphSources, type GraphSources } from '../../../lambdas/connectors/onedrive/test-server-sources';
+
+const UPN = 'alice@contoso.com';
+let od: OneDriveStandIn;
+let src: GraphSources;
+const saved = { ca: process.env.CONNECTOR_CA_FILE, graph: process.env.GRAPH_API_ENDPOINT, deny: process.env.CONNECTORS_DENY_PRIVATE_NETWORKS };
+const creds = () => ({ authority_url: od.url, tenant: od.tenant, client_id: od.clientId, client_cred: od.clientSecret });
+const onedrive = (over: Record<string, unknown> = {}) => validateConfig('source', 'onedrive', { ...creds(), user_pname: UPN, path: 'Reports', recursive: true, ...over });
+
+function restore(name: string, value: string | undefined) {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+
+async function all(type: string, config: Record<string, unknown>): Promise<SourceObject[]> {
+  const out: SourceObject[] = [];
+  for await (const o of listSourceObjects(type, config)) out.push(o);
+  return out;
+}
+
+before(async () => {
+  const tls = selfSignedCert();
+  process.env.CONNECTOR_CA_FILE = tls.certFile;
+  resetConfig();
+  src = graphSources({ pageSize: 2 });
+  od = await startOneDriveStandIn({ tls, routes: src.routes });
+  process.env.GRAPH_API_ENDPOINT = od.url;
+  src.addUserDrive(UPN);
+  for (let i = 1; i <= 5; i++) src.putFile(UPN, `Reports/r${i}.txt`, `report ${i}\n`);
+  src.putFile(UPN, 'Reports/2026/q1.txt', 'first quarter\n');
+  src.putFile(UPN, 'Reports/2026/deep/notes.md', '# notes\n');
+  src.putFile(UPN, 'Elsewhere/x.txt', 'not listed\n');
+});
+after(async () => {
+  restore('CONNECTOR_CA_FILE', saved.ca);
+  restore('GRAPH_API_ENDPOINT', saved.graph);
+  restore('CONNECTORS_DENY_PRIVATE_NETWORKS', saved.deny);
+  resetConfig();
+  await od?.stop();
+});
+
+test('onedrive config: the platform\'s fields, path without . or .., client_cred masked as a secret', () => {
+  assert.throws(() => onedrive({ path: 'a/../b' }), (e: any) => /may not contain '\.' or '\.\.' segments/.test(e.message));
+  assert.throws(() => onedrive({ authority_url: 'https://169.254.169.254' }), (e: any) => e.issues.some((i: any) => i.loc.includes('authority_url')));
+  assert.equal(onedrive({ recursive: undefined }).recursive, false);
+});
+
+test('onedrive check: token, drive and folder; failures with Entra ID\'s and Graph\'s text, never the secret', async () => {
+  const ok = await checkConnection('source', 'onedrive', onedrive());
+  assert.equal(ok.status, 'SUCCESS', ok.reason);
+  assert.equal(ok.reason, `token issued; drive of ${UPN} found; folder Reports found`);
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{ client_cred: 'wrong-secret-value' }, /^token request to https:\/\/127\.0\.0\.1:\d+\/contoso\.onmicrosoft\.com failed: invalid_client: .*AADSTS7000215: Invalid client secret provided/],
+    [{ user_pname: 'bob@contoso.com' }, /^drive lookup of bob@contoso\.com failed: ResourceNotFound: User not found \(HTTP 404\)$/],
+    [{ path: 'Missing' }, /^lookup of folder Missing failed: itemNotFound: The resource could not be found\. \(HTTP 404\)$/],
+    [{ path: 'Reports/r1.txt' }, /^Reports\/r1\.txt is not a folder$/],
+  ];
+  for (const [over, reason] of cases) {
+    const r = await checkConnection('source', 'onedrive', onedrive(over));
+    assert.equal(r.status, 'FAILURE', JSON.stringify(over));
+    assert.match(r.reason!, reason);
+    assert.ok(!r.reason!.includes(od.clientSecret) && !r.reason!.includes('wrong-secret-value'));
+  }
+});
+
+test('onedrive list: every file under path, paged to the end, subfolders when recursive; the platform\'s data_source', async () => {
+  const before = od.calls.length;
+  const objs = await all('onedrive', onedrive());
+  assert.deepEqual(objs.map((o) => o.key).sort(), ['2026/deep/notes.md', '2026/q1.txt', 'r1.txt', 'r2.txt', 'r3.txt', 'r4.txt', 'r5.txt']);
+  const pages = od.calls.slice(before).filter((c) => c.path.endsWith('/children'));
+  // Reports holds 6 children (5 files, a folder): 3 pages of 2, the last two by @odata.nextLink.
+  assert.equal(pages.length, 5);
+  assert.equal(pages.filter((c) => c.query.get('$skiptoken')).length, 2);
+  assert.ok(pages.every((c) => c.authorized && c.status === 200));
+  const r1 = objs.find((o) => o.key === 'r1.txt')!;
+  assert.equal(r1.size, 'report 1\n'.length);
+  assert.match(r1.version!, /^"\{.+\},\d+"$/, 'the eTag');
+  assert.equal(r1.dataSource!.version, r1.version);
+  assert.equal(r1.dataSource!.url, '/drive/root:/Reports/r1.txt');
+  assert.deepEqual(r1.dataSource!.record_locator, { user_pname: UPN, server_relative_path: 'Reports/r1.txt' });
+  assert.match(r1.dataSource!.date_created!, /^\d+\.\d+$/);
+  assert.match(r1.dataSource!.date_modified!, /^\d+\.\d+$/);
+  const flat = await all('onedrive', onedrive({ recursive: false }));
+  assert.deepEqual(flat.map((o) => o.key).sort(), ['r1.txt', 'r2.txt', 'r3.txt', 'r4.txt', 'r5.txt']);
+  const whole = await all('onedrive', onedrive({ path: '' }));
+  assert.ok(whole.some((o) => o.key === 'Elsewhere/x.txt' && (o.dataSource!.record_locator as any).server_relative_path === 'Elsewhere/x.txt'));
+});
+
+test('onedrive read: exact bytes through the 302 download URL; the version changes with the content', async () => {
+  const fetched = src.downloads.fetched;
+  const bytes = await readSourceObject('onedrive', onedrive(), '2026/deep/notes.md');
+  assert.equal(Buffer.from(bytes).toString('utf8'), '# notes\n');
+  assert.equal(src.downloads.fetched, fetched + 1);
+  const v1 = (await all('onedrive', onedrive())).find((o) => o.key === 'r2.txt')!.version;
+  src.putFile(UPN, 'Reports/r2.txt', 'report 2, revised\n');
+  const v2 = (await all('onedrive', onedrive())).find((o) => o.key === 'r2.txt')!.version;
+  assert.notEqual(v1, v2);
+  assert.equal(Buffer.from(await readSourceObject('onedrive', onedrive(), 'r2.txt')).toString('utf8'), 'report 2, revised\n');
+});
+
+test('onedrive throttling: a 429 with Retry-After on a page and on a download is retried after the delay', async () => {
+  const isPage = (c: { path: string }) => c.path.endsWith('/children');
+  od.fail({ status: 429, headers: { 'retry-after': '1' }, body: { error: { code: 'activityLimitReached', message: 'The request has been throttled' } }, match: isPage });
+  const start = od.calls.length;
+  const objs = await all('onedrive', onedrive({ recursive: false }));
+  assert.equal(objs.length, 5, 'the listing completed');
+  const calls = od.calls.slice(start).filter(isPage);
+  assert.equal(calls[0]!.status, 429);
+  assert.equal(calls[1]!.path, calls[0]!.path);
+  assert.ok(calls[1]!.at - calls[0]!.at >= 950, `retried after Retry-After (${calls[1]!.at - calls[0]!.at} ms)`);
+
+  const isDownload = (c: { path: string }) => c.path.startsWith('/download/');
+  od.fail({ status: 503, headers: { 'retry-after': '0' }, body: { error: { code: 'serviceNotAvailable', message: 'Service unavailable' } }, match: isDownload });
+  assert.equal(Buffer.from(await readSourceObject('onedrive', onedrive(), 'r3.txt')).toString('utf8'), 'report 3\n');
+});
+
+test('onedrive read failures carry Graph\'s text: a document gone (404), access denied (403)', async () => {
+  await assert.rejects(readSourceObject('onedrive', onedrive(), 'gone.txt'), { message: 'download of Reports/gone.txt failed: itemNotFound: The resource could not be found. (HTTP 404)' });
+  od.fail({ status: 403, body: { error: { code: 'accessDenied', message: 'Access denied. You do not have permission to perform this action or access this resource.' } }, match: (c) => c.path.endsWith(':/content') });
+  await assert.rejects(readSourceObject('onedrive', onedrive(), 'r1.txt'), {
+    message: 'download of Reports/r1.txt failed: accessDenied: Access denied. You do not have permission to perform this action or access this resource. (HTTP 403)',
+  });
+  await assert.rejects(readSourceObject('onedrive', onedrive(), '../x.txt'), /invalid object key/);
+});
+
+test('onedrive outbound policy: a name resolving to loopback is refused; a download redirect to the metadata address is refused', async () => {
+  const before = od.calls.length;
+  process.env.GRAPH_API_ENDPOINT = `https://localhost:${od.port}`;
+  try {
+    process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
+    const r = await checkConnection('source', 'onedrive', onedrive({ authority_url: `https://localhost:${od.port}` }));
+    assert.equal(r.status, 'FAILURE');
+    assert.match(r.reason!, /refused: host localhost resolves to a private network address/);
+    await assert.rejects(all('onedrive', onedrive({ authority_url: `https://localhost:${od.port}` })), /refused: host localhost resolves to a private network address/);
+    assert.equal(od.calls.length, before, 'nothing reached the stand-in');
+  } finally {
+    restore('CONNECTORS_DENY_PRIVATE_NETWORKS', saved.deny);
+    process.env.GRAPH_API_ENDPOINT = od.url;
+  }
+  od.fail({ status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' }, match: (c) => c.path.endsWith(':/content') });
+  await assert.rejects(readSourceObject('onedrive', onedrive(), 'r1.txt'), /^Error: download of Reports\/r1\.txt refused: .*metadata/);
+});
