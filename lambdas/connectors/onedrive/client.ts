@@ -9,6 +9,7 @@
 // point it at the stand-in), else https://graph.microsoft.com; a custom base is declared as a custom
 // host so the client attaches the token to it. Instance discovery is off: the authority is the
 // configured one (it is the tenant's choice, like the platform's), never looked up elsewhere.
+import { createHash } from 'node:crypto';
 import { get as httpsGet } from 'node:https';
 import { ClientSecretCredential } from '@azure/identity';
 import type { PipelinePolicy } from '@azure/core-rest-pipeline';
@@ -147,13 +148,35 @@ export interface GraphHandle {
   credential: ClientSecretCredential;
 }
 
-export function graphClient(c: GraphCredentials, signal?: AbortSignal): GraphHandle {
-  const credential = new ClientSecretCredential(c.tenant, c.client_id, c.client_cred, {
+function newCredential(c: GraphCredentials): ClientSecretCredential {
+  return new ClientSecretCredential(c.tenant, c.client_id, c.client_cred, {
     authorityHost: c.authority_url,
     disableInstanceDiscovery: true,
     additionalPolicies: [{ policy: GUARDED_AGENT, position: 'perCall' }],
     retryOptions: { maxRetries: 1 },
   });
+}
+
+/**
+ * Credentials kept per app (authority, tenant, client id, secret digest), so a run's many list and
+ * read calls share MSAL's cached token instead of asking the authority once per document.
+ */
+const credentials = new Map<string, ClientSecretCredential>();
+const CREDENTIALS_KEPT = 64;
+function sharedCredential(c: GraphCredentials): ClientSecretCredential {
+  const key = [c.authority_url, c.tenant, c.client_id, createHash('sha256').update(c.client_cred).digest('hex')].join('\n');
+  let cred = credentials.get(key);
+  if (!cred) {
+    if (credentials.size >= CREDENTIALS_KEPT) credentials.delete(credentials.keys().next().value!);
+    cred = newCredential(c);
+  } else credentials.delete(key);
+  credentials.set(key, cred);
+  return cred;
+}
+
+/** A Graph client; `fresh` for checks, which must prove the credentials now, not a cached token. */
+export function graphClient(c: GraphCredentials, signal?: AbortSignal, opts: { fresh?: boolean } = {}): GraphHandle {
+  const credential = opts.fresh ? newCredential(c) : sharedCredential(c);
   const auth = new AuthenticationHandler(new TokenCredentialAuthenticationProvider(credential, { scopes: [GRAPH_SCOPE] }));
   auth.setNext(new GuardedFetchHandler(signal));
   const base = graphBase();

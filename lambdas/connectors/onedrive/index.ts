@@ -51,7 +51,7 @@ export const onedriveDestination = defineConnector<OneDriveConfig>({
   secretFields: shape.secretFields,
   async check(c, ctx) {
     const opts = { signal: ctx.signal };
-    const { client, credential } = graphClient(c, ctx.signal);
+    const { client, credential } = graphClient(c, ctx.signal, { fresh: true });
     await graphCall('token request', c, () => credential.getToken(GRAPH_SCOPE, { abortSignal: ctx.signal }), opts, 1);
     const drive = (await graphCall(`drive lookup of ${c.user_pname}`, c, () => client.api(`/users/${encodeURIComponent(c.user_pname)}/drive`).get(), opts, 2)) as { driveType?: string };
     const root = folderOf(c.remote_url).split('/')[0]!;

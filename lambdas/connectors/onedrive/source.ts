@@ -32,7 +32,7 @@ export const onedriveSource = defineConnector<OneDriveSourceConfig>({
   output: shape.output,
   secretFields: shape.secretFields,
   async check(c, ctx) {
-    const { client, credential } = graphClient(c, ctx.signal);
+    const { client, credential } = graphClient(c, ctx.signal, { fresh: true });
     await graphCall('token request', c, () => credential.getToken(GRAPH_SCOPE, { abortSignal: ctx.signal }), { signal: ctx.signal }, 1);
     const scope = scopeOf(c);
     await graphCall(`drive lookup of ${c.user_pname}`, c, () => client.api(scope.drive).get(), { signal: ctx.signal }, 2);

@@ -109,6 +109,11 @@ test('onedrive read: exact bytes through the 302 download URL; the version chang
   const v2 = (await all('onedrive', onedrive())).find((o) => o.key === 'r2.txt')!.version;
   assert.notEqual(v1, v2);
   assert.equal(Buffer.from(await readSourceObject('onedrive', onedrive(), 'r2.txt')).toString('utf8'), 'report 2, revised\n');
+  // A run's reads share the app's token (MSAL's cache), rather than one token request per document.
+  const tokenCalls = () => od.calls.filter((c) => c.path.endsWith('/oauth2/v2.0/token')).length;
+  const tokens = tokenCalls();
+  for (const key of ['r1.txt', 'r3.txt', 'r4.txt']) await readSourceObject('onedrive', onedrive(), key);
+  assert.equal(tokenCalls(), tokens);
 });
 
 test('onedrive throttling: a 429 with Retry-After on a page and on a download is retried after the delay', async () => {
