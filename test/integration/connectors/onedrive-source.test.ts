@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resetConfig } from '../../../lambdas/config';
-import { checkConnection, listSourceObjects, readSourceObject, validateConfig, type SourceObject } from '../../../lambdas/connectors/registry';
+import { checkConnection, listSourceObjects, outputConfig, readSourceObject, validateConfig, type SourceObject } from '../../../lambdas/connectors/registry';
 import { selfSignedCert, startOneDriveStandIn, type OneDriveStandIn } from '../../../lambdas/connectors/onedrive/test-server';
 import { graphSources, type GraphSources } from '../../../lambdas/connectors/onedrive/test-server-sources';
 
@@ -18,6 +18,9 @@ let od: OneDriveStandIn;
 let src: GraphSources;
 const saved = { ca: process.env.CONNECTOR_CA_FILE, graph: process.env.GRAPH_API_ENDPOINT, deny: process.env.CONNECTORS_DENY_PRIVATE_NETWORKS };
 const creds = () => ({ authority_url: od.url, tenant: od.tenant, client_id: od.clientId, client_cred: od.clientSecret });
+const SITE = 'https://contoso.sharepoint.com/sites/eng';
+let library = '';
+const sharepoint = (over: Record<string, unknown> = {}) => validateConfig('source', 'sharepoint', { ...creds(), site: SITE, path: '', recursive: true, ...over });
 const onedrive = (over: Record<string, unknown> = {}) => validateConfig('source', 'onedrive', { ...creds(), user_pname: UPN, path: 'Reports', recursive: true, ...over });
 
 function restore(name: string, value: string | undefined) {
@@ -43,6 +46,8 @@ before(async () => {
   src.putFile(UPN, 'Reports/2026/q1.txt', 'first quarter\n');
   src.putFile(UPN, 'Reports/2026/deep/notes.md', '# notes\n');
   src.putFile(UPN, 'Elsewhere/x.txt', 'not listed\n');
+  library = src.addSite(SITE, ['Documents', 'Archive']).drives.Documents!;
+  for (const f of ['book.txt', 'memo.txt', 'list.txt', 'Folder1/fake-memo.txt', 'Folder1/Folder2/fake-email.txt']) src.putFile(library, f, `${f} body\n`);
 });
 after(async () => {
   restore('CONNECTOR_CA_FILE', saved.ca);
@@ -56,6 +61,7 @@ test('onedrive config: the platform\'s fields, path without . or .., client_cred
   assert.throws(() => onedrive({ path: 'a/../b' }), (e: any) => /may not contain '\.' or '\.\.' segments/.test(e.message));
   assert.throws(() => onedrive({ authority_url: 'https://169.254.169.254' }), (e: any) => e.issues.some((i: any) => i.loc.includes('authority_url')));
   assert.equal(onedrive({ recursive: undefined }).recursive, false);
+  assert.equal(outputConfig('source', 'onedrive', onedrive()).client_cred, '**********');
 });
 
 test('onedrive check: token, drive and folder; failures with Entra ID\'s and Graph\'s text, never the secret', async () => {
@@ -157,4 +163,57 @@ test('onedrive outbound policy: a name resolving to loopback is refused; a downl
   }
   od.fail({ status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' }, match: (c) => c.path.endsWith(':/content') });
   await assert.rejects(readSourceObject('onedrive', onedrive(), 'r1.txt'), /^Error: download of Reports\/r1\.txt refused: .*metadata/);
+});
+
+test('sharepoint config: a site of the tenant (an admin site refused), authority defaulted, client_cred secret', () => {
+  assert.throws(() => sharepoint({ site: 'https://contoso-admin.sharepoint.com' }), /an admin site \(all sites of the tenant\) is not supported/);
+  assert.throws(() => sharepoint({ site: 'https://evil.example.com/sites/x' }), (e: any) => e.issues.some((i: any) => i.loc.includes('site')));
+  assert.equal(validateConfig('source', 'sharepoint', { site: SITE, tenant: 't', client_id: 'c', client_cred: 's' }).authority_url, 'https://login.microsoftonline.com');
+  assert.equal(outputConfig('source', 'sharepoint', sharepoint()).client_cred, '**********');
+});
+
+test('sharepoint check: token, site, its library and the folder; a missing site or folder fails with Graph\'s text', async () => {
+  const ok = await checkConnection('source', 'sharepoint', sharepoint({ path: 'Folder1' }));
+  assert.equal(ok.status, 'SUCCESS', ok.reason);
+  assert.equal(ok.reason, `token issued; site ${SITE} and its document library found; folder Folder1 found`);
+  const site = od.calls.find((c) => c.path === '/v1.0/sites/contoso.sharepoint.com:/sites/eng')!;
+  assert.equal(site.status, 200);
+  const cases: [Record<string, unknown>, string][] = [
+    [{ site: 'https://contoso.sharepoint.com/sites/other' }, `lookup of site https://contoso.sharepoint.com/sites/other failed: itemNotFound: Requested site could not be found (HTTP 404)`],
+    [{ path: 'Nope' }, 'lookup of folder Nope failed: itemNotFound: The resource could not be found. (HTTP 404)'],
+  ];
+  for (const [over, reason] of cases) {
+    const r = await checkConnection('source', 'sharepoint', sharepoint(over));
+    assert.deepEqual([r.status, r.reason], ['FAILURE', reason]);
+  }
+});
+
+test('sharepoint list and read: the site\'s default library, paged, recursive; the platform\'s data_source; exact bytes', async () => {
+  const before = od.calls.length;
+  const objs = await all('sharepoint', sharepoint());
+  assert.deepEqual(objs.map((o) => o.key).sort(), ['Folder1/Folder2/fake-email.txt', 'Folder1/fake-memo.txt', 'book.txt', 'list.txt', 'memo.txt']);
+  assert.ok(od.calls.slice(before).filter((c) => c.path.endsWith('/children') && c.query.get('$skiptoken')).length >= 1, 'the root (4 children) takes 2 pages');
+  const email = objs.find((o) => o.key === 'Folder1/Folder2/fake-email.txt')!;
+  assert.equal(email.dataSource!.url, `/drives/${library}/root:/Folder1/Folder2/fake-email.txt`);
+  assert.deepEqual(email.dataSource!.record_locator, { user_pname: null, server_relative_path: 'Folder1/Folder2/fake-email.txt' });
+  assert.equal(email.dataSource!.version, email.version);
+  assert.deepEqual((await all('sharepoint', sharepoint({ path: 'Shared Documents', recursive: false }))).map((o) => o.key).sort(), ['book.txt', 'list.txt', 'memo.txt']);
+  const sub = await all('sharepoint', sharepoint({ path: 'Folder1', user_pname: UPN }));
+  assert.deepEqual(sub.map((o) => o.key).sort(), ['Folder2/fake-email.txt', 'fake-memo.txt']);
+  assert.equal((sub[0]!.dataSource!.record_locator as any).user_pname, UPN);
+  assert.equal(Buffer.from(await readSourceObject('sharepoint', sharepoint({ path: 'Folder1' }), 'Folder2/fake-email.txt')).toString('utf8'), 'Folder1/Folder2/fake-email.txt body\n');
+  const v1 = email.version;
+  src.putFile(library, 'Folder1/Folder2/fake-email.txt', 'changed\n');
+  const again = (await all('sharepoint', sharepoint())).find((o) => o.key === email.key)!;
+  assert.notEqual(again.version, v1);
+  await assert.rejects(readSourceObject('sharepoint', sharepoint(), 'Folder1/missing.pdf'), { message: 'download of Folder1/missing.pdf failed: itemNotFound: The resource could not be found. (HTTP 404)' });
+});
+
+test('sharepoint throttling: a 429 with Retry-After on the site lookup is retried', async () => {
+  od.fail({ status: 429, headers: { 'retry-after': '1' }, body: { error: { code: 'activityLimitReached', message: 'The request has been throttled' } }, match: (c) => c.path.startsWith('/v1.0/sites/contoso.sharepoint.com:') });
+  const start = od.calls.length;
+  assert.equal((await all('sharepoint', sharepoint({ recursive: false }))).length, 3);
+  const lookups = od.calls.slice(start).filter((c) => c.path.startsWith('/v1.0/sites/contoso.sharepoint.com:'));
+  assert.deepEqual(lookups.map((c) => c.status), [429, 200]);
+  assert.ok(lookups[1]!.at - lookups[0]!.at >= 950);
 });
