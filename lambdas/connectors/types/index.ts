@@ -27,6 +27,7 @@ import { onedriveDestination } from '../onedrive/index';
 import { databricksVolumeDeltaTablesDestination } from '../databricks/volume-delta-tables';
 import { onedriveSource } from '../onedrive/source';
 import { sharepointSource } from '../onedrive/sharepoint';
+import { outlookSource } from '../onedrive/outlook';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -58,6 +59,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   databricksVolumeDeltaTablesDestination,
   onedriveSource,
   sharepointSource,
+  outlookSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

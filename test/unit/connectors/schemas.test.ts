@@ -49,6 +49,7 @@ test('runtime operations exist exactly for s3, azure and local, plus the record 
   };
   runtime.source.push('onedrive');
   runtime.source.push('sharepoint');
+  runtime.source.push('outlook');
   for (const kind of ['source', 'destination'] as const) {
     for (const t of listTypes(kind)) assert.equal(supportsRuntime(kind, t), runtime[kind].includes(t), `${kind}:${t}`);
   }
