@@ -217,3 +217,17 @@ test('sharepoint throttling: a 429 with Retry-After on the site lookup is retrie
   assert.deepEqual(lookups.map((c) => c.status), [429, 200]);
   assert.ok(lookups[1]!.at - lookups[0]!.at >= 950);
 });
+
+test('bad pages end the listing with a reason: no value array, a nextLink off the Graph endpoint, the same nextLink again', async () => {
+  const children = (c: { path: string }) => c.path.endsWith('/children');
+  od.fail({ status: 200, body: { error: 'not a page' }, match: children });
+  await assert.rejects(all('onedrive', onedrive({ recursive: false })), { message: 'listing of Reports failed: Graph returned a page without a value array' });
+  od.fail({ status: 200, body: { value: [], '@odata.nextLink': 'https://collector.example.com/v1.0/next' }, match: children });
+  await assert.rejects(all('onedrive', onedrive({ recursive: false })), { message: `listing of Reports failed: Graph returned a nextLink outside ${od.url}` });
+  // A page whose nextLink is the page itself (a server that pages forever).
+  await all('onedrive', onedrive({ recursive: false }));
+  const first = od.calls.filter(children).at(-1)!;
+  const self = `${od.url}${first.path}?${first.query.toString().replaceAll('%24', '$')}`;
+  od.fail({ status: 200, body: { value: [], '@odata.nextLink': self }, match: (c) => children(c), times: 2 });
+  await assert.rejects(all('onedrive', onedrive({ recursive: false })), { message: 'listing of Reports failed: Graph returned the same nextLink twice' });
+});
