@@ -2,7 +2,7 @@
 // (trusted through CONNECTOR_CA_FILE, page size 2): onedrive (a user's folder), sharepoint (a site's
 // library) and outlook (a mailbox folder) → partition (fast) → local destination. Each workflow runs
 // twice: run 1 processes every document, whose elements carry the platform's metadata.data_source
-// (url, version, record_locator); run 2 processes none (all unchanged, skipped by version).
+// (url, version, record_locator, permissions_data for drive files); run 2 processes none (all unchanged, skipped by version).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -82,6 +82,7 @@ const cases: { type: string; config: () => Record<string, unknown>; docs: number
     check: (ds) => {
       assert.match(ds.url, /^\/drive\/root:\/Reports\//);
       assert.equal(ds.record_locator.user_pname, UPN);
+      assert.equal(ds.permissions_data.length, 3, 'read/update/delete');
       assert.match(ds.record_locator.server_relative_path, /^Reports\/(alpha\.txt|sub\/beta\.md|sub\/gamma\.txt)$/);
     },
   },
@@ -92,6 +93,7 @@ const cases: { type: string; config: () => Record<string, unknown>; docs: number
     check: (ds) => {
       assert.match(ds.url, /^\/drives\/b!.+\/root:\/(memo\.txt|Folder1\/plan\.txt)$/);
       assert.match(ds.record_locator.server_relative_path, /^(\/memo\.txt|Folder1\/plan\.txt)$/);
+      assert.equal(ds.permissions_data.length, 3, 'read/update/delete');
     },
   },
   {

@@ -118,9 +118,10 @@ export async function* driveFiles(client: Client, c: GraphCredentials, scope: Dr
 /**
  * A drive file as the platform's onedrive indexer shapes it: version the item's eTag, url the
  * parent's path and name (`/drives/<id>/root:/<folder>/<name>`), record_locator user_pname and
- * server_relative_path (the path after `root:`, without its leading '/', then '/' and the name).
+ * server_relative_path (the path after `root:`, without its leading '/', then '/' and the name),
+ * permissions_data when they were read (permissions.ts).
  */
-export function driveItemObject(item: DriveItem, rel: string, userPname: string | null | undefined): SourceObject {
+export function driveItemObject(item: DriveItem, rel: string, userPname: string | null | undefined, permissions?: Record<string, unknown>[]): SourceObject {
   const parentPath = item.parentReference?.path ?? '';
   const filePath = (parentPath.split(':').pop() ?? '').replace(/^\//, '');
   const serverPath = `${filePath}/${item.name}`;
@@ -134,6 +135,7 @@ export function driveItemObject(item: DriveItem, rel: string, userPname: string 
       record_locator: { user_pname: userPname ?? null, server_relative_path: serverPath },
       date_created: epochSeconds(item.createdDateTime),
       date_modified: epochSeconds(item.lastModifiedDateTime),
+      ...(permissions ? { permissions_data: permissions } : {}),
     },
   };
 }

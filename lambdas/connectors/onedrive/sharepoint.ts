@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { defineConnector, describeError, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
 import { credentialIssues, GRAPH_SCOPE, graphCall, graphClient, type GraphCredentials } from './client';
+import { withPermissions } from './permissions';
 import { driveFiles, driveFolder, driveItemObject, folderPath, readDriveFile, type DriveScope } from './graph-source';
 import type { Client } from '@microsoft/microsoft-graph-client';
 
@@ -83,7 +84,8 @@ export const sharepointSource = defineConnector<SharePointConfig>({
     const c = withAuthority(config);
     const { client } = graphClient(c, ctx?.signal);
     const scope = await scopeOf(client, c, ctx?.signal, true);
-    for await (const { item, rel } of driveFiles(client, c, scope, c.recursive === true, ctx?.signal)) yield driveItemObject(item, rel, c.user_pname);
+    const files = driveFiles(client, c, scope, c.recursive === true, ctx?.signal);
+    for await (const { item, rel, permissions } of withPermissions(client, c, files, ctx?.signal)) yield driveItemObject(item, rel, c.user_pname, permissions);
   },
   async read(config, key, ctx) {
     const c = withAuthority(config);

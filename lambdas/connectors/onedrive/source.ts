@@ -2,12 +2,14 @@
 // client_cred, user_pname, path, recursive). As the platform's onedrive indexer: the files under
 // `path` in user_pname's drive (children, page by page, subfolders when recursive), each a document
 // keyed by its path under `path`, version the item's eTag, data_source as the platform's
-// (graph-source.ts driveItemObject); read downloads /content. Check, as the platform's precheck: a
+// (graph-source.ts driveItemObject) with permissions_data (permissions.ts, 20 files per Graph $batch);
+// read downloads /content. Check, as the platform's precheck: a
 // token (client credentials), then the user's drive and the folder (real authenticated calls).
 import type { z } from 'zod';
 import { defineConnector, describeError, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
 import { credentialIssues, GRAPH_SCOPE, graphCall, graphClient, type GraphCredentials } from './client';
+import { withPermissions } from './permissions';
 import { driveFiles, driveFolder, driveItemObject, folderPath, readDriveFile, type DriveScope } from './graph-source';
 
 type OneDriveSourceConfig = GraphCredentials & ConnectorConfig & { user_pname: string; path: string; recursive?: boolean };
@@ -41,7 +43,8 @@ export const onedriveSource = defineConnector<OneDriveSourceConfig>({
   },
   async *list(c, ctx) {
     const { client } = graphClient(c, ctx?.signal);
-    for await (const { item, rel } of driveFiles(client, c, scopeOf(c), c.recursive === true, ctx?.signal)) yield driveItemObject(item, rel, c.user_pname);
+    const files = driveFiles(client, c, scopeOf(c), c.recursive === true, ctx?.signal);
+    for await (const { item, rel, permissions } of withPermissions(client, c, files, ctx?.signal)) yield driveItemObject(item, rel, c.user_pname, permissions);
   },
   read(c, key, ctx) {
     const { client } = graphClient(c, ctx?.signal);

@@ -21,6 +21,8 @@ interface Item {
   version: number;
   created: string;
   modified: string;
+  /** Graph permission resources of the item; 'forbidden' answers 403 to a read of them. */
+  permissions?: unknown[] | 'forbidden';
 }
 interface Drive {
   id: string;
@@ -68,6 +70,8 @@ export interface GraphSources {
   addMailFolder(email: string, displayName: string, parent?: string): string;
   /** Creates or rewrites (new changeKey) a message in a folder; returns its id. */
   putMessage(email: string, folderId: string, mime: string, id?: string): string;
+  /** An item's Graph permission resources (or 'forbidden': reading them answers 403). */
+  setPermissions(drive: string, path: string, permissions: unknown[] | 'forbidden'): void;
   /** Download URLs handed out and fetched. */
   downloads: { issued: number; fetched: number };
 }
@@ -141,7 +145,7 @@ export function graphSources(opts: { pageSize?: number } = {}): GraphSources {
   function driveRoutes(d: Drive, rest: string, method: string, url: URL, base: string): GraphReply | undefined {
     if (method !== 'GET') return undefined;
     if (rest === '') return { status: 200, body: { id: d.id, name: d.name, driveType: 'business', webUrl: d.webUrl } };
-    const m = /^(?:\/root|\/root:\/(.+?):|\/items\/([^/]+))(\/children|\/content)?$/.exec(rest);
+    const m = /^(?:\/root|\/root:\/(.+?):|\/items\/([^/]+))(\/children|\/content|\/permissions)?$/.exec(rest);
     if (!m) return undefined;
     const it = m[1] !== undefined ? byPath(d, m[1].split('/').map(decodeURIComponent).join('/')) : d.items.get(m[2] ? decodeURIComponent(m[2]) : d.rootId);
     if (!it) return notFound();
@@ -149,6 +153,10 @@ export function graphSources(opts: { pageSize?: number } = {}): GraphSources {
       if (!it.folder) return { status: 400, body: graphError('invalidRequest', 'The item is not a folder.') };
       const kids = [...d.items.values()].filter((i) => i.parentId === it.id).sort((a, b) => a.name.localeCompare(b.name));
       return page(kids, url, base, (k) => driveItem(d, k));
+    }
+    if (m[3] === '/permissions') {
+      if (it.permissions === 'forbidden') return { status: 403, body: graphError('accessDenied', 'Access denied') };
+      return { status: 200, body: { value: it.permissions ?? [] } };
     }
     if (m[3] === '/content') {
       if (it.folder) return { status: 400, body: graphError('invalidRequest', 'Cannot download a folder.') };
@@ -182,8 +190,18 @@ export function graphSources(opts: { pageSize?: number } = {}): GraphSources {
     return undefined;
   }
 
-  const routes: GraphRoutes = ({ method, url, base, authorized }) => {
+  const routes: GraphRoutes = ({ method, url, base, authorized, body }) => {
     const p = url.pathname;
+    if (p === '/v1.0/$batch' && method === 'POST' && authorized) {
+      // JSON batching: up to 20 requests, each answered as if sent alone.
+      const reqs = (JSON.parse(body.toString('utf8')) as { requests?: { id: string; method: string; url: string }[] }).requests ?? [];
+      if (reqs.length > 20) return { status: 400, body: graphError('BadRequest', 'The number of requests in a batch cannot exceed 20.') };
+      const responses = reqs.map((r) => {
+        const reply = routes({ method: r.method, url: new URL(`/v1.0${r.url}`, base), base, authorized, body: Buffer.alloc(0) }) ?? { status: 404, body: graphError('BadRequest', `Resource not found for ${r.url}`) };
+        return { id: r.id, status: reply.status, headers: { 'content-type': 'application/json' }, body: reply.body };
+      });
+      return { status: 200, body: { responses } };
+    }
     const dl = /^\/download\/([^/]+)$/.exec(p);
     if (dl) {
       // Pre-authenticated, as Graph's download URLs: no bearer needed.
@@ -252,6 +270,10 @@ export function graphSources(opts: { pageSize?: number } = {}): GraphSources {
       const t = now();
       const it: Item = { id: old?.id ?? idOf(`${d.id}/${path}`), name, parentId: parent.id, folder: false, data: Buffer.from(data), version: ++version, created: old?.created ?? t, modified: t };
       d.items.set(it.id, it);
+    },
+    setPermissions(key, path, permissions) {
+      const it = byPath(driveOf(key)!, path);
+      if (it) it.permissions = permissions;
     },
     removeFile(key, path) {
       const d = driveOf(key)!;

@@ -73,7 +73,7 @@ export interface GraphReply {
  * More Graph routes (the sources' stand-in, test-server-sources.ts): consulted before the
  * destination's; undefined passes the call on. `authorized` says whether it carried an issued token.
  */
-export type GraphRoutes = (call: { method: string; url: URL; base: string; authorized: boolean }) => GraphReply | undefined;
+export type GraphRoutes = (call: { method: string; url: URL; base: string; authorized: boolean; body: Buffer }) => GraphReply | undefined;
 
 export async function startOneDriveStandIn(opts: { tls: { key: string; cert: string }; tenant?: string; clientId?: string; clientSecret?: string; users?: string[]; routes?: GraphRoutes }): Promise<OneDriveStandIn> {
   const tenant = opts.tenant ?? 'contoso.onmicrosoft.com';
@@ -193,7 +193,7 @@ export async function startOneDriveStandIn(opts: { tls: { key: string; cert: str
           : { status: 400, body: { error: 'invalid_tenant', error_description: `AADSTS90002: Tenant '${t}' not found. Check to make sure you have the correct tenant ID.`, error_codes: [90002] } };
       } else if (tok && req.method === 'POST') {
         reply = token(new URLSearchParams(body.toString('utf8')), decodeURIComponent(tok[1]!));
-      } else if (opts.routes && (extra = opts.routes({ method: call.method, url, base, authorized: call.authorized }))) {
+      } else if (opts.routes && (extra = opts.routes({ method: call.method, url, base, authorized: call.authorized, body }))) {
         reply = extra;
       } else if (!url.pathname.startsWith('/upload/sessions/') && !call.authorized) {
         reply = { status: 401, body: graphError('InvalidAuthenticationToken', bearer ? 'Access token validation failure. Invalid audience.' : 'Access token is empty.') };

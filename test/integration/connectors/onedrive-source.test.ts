@@ -231,3 +231,34 @@ test('bad pages end the listing with a reason: no value array, a nextLink off th
   od.fail({ status: 200, body: { value: [], '@odata.nextLink': self }, match: (c) => children(c), times: 2 });
   await assert.rejects(all('onedrive', onedrive({ recursive: false })), { message: 'listing of Reports failed: Graph returned the same nextLink twice' });
 });
+
+test('permissions_data as the platform: 20 files per Graph $batch, roles mapped to read/update/delete; unreadable ones unset; a throttled batch retried', async () => {
+  src.setPermissions(UPN, 'Reports/r4.txt', [
+    { id: 'p1', roles: ['write'], grantedToV2: { user: { id: 'u-1', displayName: 'Alice' } }, grantedTo: { user: { id: 'ignored-v1' } } },
+    { id: 'p2', roles: ['read'], grantedToIdentitiesV2: [{ group: { id: 'g-1' } }, { user: { id: 'u-2' } }] },
+    { id: 'p3', roles: ['sp.limited access'], grantedToV2: { user: { id: 'u-3' } } },
+  ]);
+  src.setPermissions(UPN, 'Reports/r5.txt', 'forbidden');
+  const batch = (c: { path: string; method: string }) => c.method === 'POST' && c.path === '/v1.0/$batch';
+  od.fail({ status: 429, headers: { 'retry-after': '0' }, body: { error: { code: 'activityLimitReached', message: 'throttled' } }, match: batch });
+  const before = od.calls.length;
+  const objs = await all('onedrive', onedrive());
+  const batches = od.calls.slice(before).filter(batch);
+  assert.deepEqual(batches.map((c) => c.status), [429, 200], '7 files: one batch, retried once');
+  const perms = (key: string) => objs.find((o) => o.key === key)!.dataSource!.permissions_data;
+  assert.deepEqual(perms('r4.txt'), [
+    { read: { users: ['u-1', 'u-2'], groups: ['g-1'] } },
+    { update: { users: ['u-1'], groups: [] } },
+    { delete: { users: [], groups: [] } },
+  ]);
+  assert.equal(perms('r5.txt'), undefined, 'a 403 sub-response leaves them unset');
+  assert.deepEqual(perms('r1.txt'), [{ read: { users: [], groups: [] } }, { update: { users: [], groups: [] } }, { delete: { users: [], groups: [] } }], 'no permissions: the empty triple');
+  assert.ok(perms('2026/deep/notes.md'));
+  // 21 files: a batch of 20, then one of 1.
+  for (let i = 0; i < 21; i++) src.putFile(UPN, `Many/f${String(i).padStart(2, '0')}.txt`, `${i}\n`);
+  const start = od.calls.length;
+  const many = await all('onedrive', onedrive({ path: 'Many' }));
+  assert.equal(many.length, 21);
+  assert.ok(many.every((o) => Array.isArray(o.dataSource!.permissions_data)));
+  assert.equal(od.calls.slice(start).filter(batch).length, 2);
+});
