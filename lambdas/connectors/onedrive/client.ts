@@ -9,11 +9,13 @@
 // point it at the stand-in), else https://graph.microsoft.com; a custom base is declared as a custom
 // host so the client attaches the token to it. Instance discovery is off: the authority is the
 // configured one (it is the tenant's choice, like the platform's), never looked up elsewhere.
+import { createHash } from 'node:crypto';
 import { get as httpsGet } from 'node:https';
 import { ClientSecretCredential } from '@azure/identity';
 import type { PipelinePolicy } from '@azure/core-rest-pipeline';
 import { AuthenticationHandler, Client, GraphError, type Context, type Middleware } from '@microsoft/microsoft-graph-client';
 import { TokenCredentialAuthenticationProvider } from '@microsoft/microsoft-graph-client/authProviders/azureTokenCredentials/index.js';
+import type { RefinementCtx } from 'zod';
 import { Agent as UndiciAgent, fetch as undiciFetch } from 'undici';
 import { connectorCa, sharedConnectorAgent } from '../agents';
 import { describeError } from '../definition';
@@ -27,14 +29,34 @@ export const SIMPLE_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
 /** Upload-session slices must be multiples of 320 KiB (Graph docs); 10 × 320 KiB. */
 export const SESSION_SLICE_BYTES = 10 * 320 * 1024;
 
-export interface OneDriveTarget {
+/** What a Graph client needs: the app's client credentials at the tenant's authority. */
+export interface GraphCredentials {
   authority_url: string;
   tenant: string;
   client_id: string;
   client_cred: string;
+}
+
+export interface OneDriveTarget extends GraphCredentials {
   user_pname: string;
   remote_url: string;
 }
+
+/** Config issues of the authority and tenant (every Graph connector type's schema refines with it). */
+export function credentialIssues(c: Record<string, unknown>, ctx: RefinementCtx): void {
+  if (typeof c.authority_url === 'string') {
+    // MSAL only talks to an https authority; literal private addresses are refused up front.
+    if (!/^https:\/\/[^/\s]+\/?$/i.test(c.authority_url)) ctx.addIssue({ code: 'custom', path: ['authority_url'], message: 'authority_url must be an https origin, e.g. https://login.microsoftonline.com' });
+    else {
+      const problem = literalUrlProblem(c.authority_url);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['authority_url'], message: problem });
+    }
+  }
+  if (typeof c.tenant === 'string' && !/^[0-9A-Za-z.-]+$/.test(c.tenant)) ctx.addIssue({ code: 'custom', path: ['tenant'], message: 'tenant must be a directory id or domain (letters, digits, dots, dashes)' });
+}
+
+/** Redirects followed per Graph request (a /content download answers 302 to a pre-authenticated URL). */
+const MAX_REDIRECTS = 5;
 
 /** The folder path inside the drive: onedrive://Documents/out → Documents/out. */
 export function folderOf(remoteUrl: string): string {
@@ -76,14 +98,31 @@ function graphDispatcher(): UndiciAgent {
 class GuardedFetchHandler implements Middleware {
   constructor(private readonly signal?: AbortSignal) {}
   async execute(context: Context): Promise<void> {
-    const url = typeof context.request === 'string' ? context.request : (context.request as Request).url;
-    // Names are judged at connect time (guardedLookup); a literal address never reaches a lookup.
-    const problem = literalUrlProblem(url);
-    if (problem) throw new OutboundPolicyError(problem);
+    let url = typeof context.request === 'string' ? context.request : (context.request as Request).url;
     const signals = [AbortSignal.timeout(120_000), this.signal].filter((s): s is AbortSignal => Boolean(s));
+    let options = { ...(context.options as RequestInit) };
     try {
-      context.response = (await undiciFetch(url, { ...(context.options as object), signal: AbortSignal.any(signals), dispatcher: graphDispatcher() } as never)) as unknown as Response;
+      // Redirects are followed here, hop by hop, so every target is judged like the first: a
+      // download's 302 to a literal private address is refused, and the bearer token never
+      // leaves the origin it was issued for (Graph's download URLs are pre-authenticated).
+      for (let hop = 0; ; hop++) {
+        // Names are judged at connect time (guardedLookup); a literal address never reaches a lookup.
+        const problem = literalUrlProblem(url);
+        if (problem) throw new OutboundPolicyError(problem);
+        const res = (await undiciFetch(url, { ...options, redirect: 'manual', signal: AbortSignal.any(signals), dispatcher: graphDispatcher() } as never)) as unknown as Response;
+        const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+        if (!location || hop >= MAX_REDIRECTS) {
+          context.response = res;
+          return;
+        }
+        await res.body?.cancel();
+        const next = new URL(location, url);
+        if (next.origin !== new URL(url).origin) options = { ...options, headers: withoutAuthorization(options.headers) };
+        if (res.status === 303) options = { ...options, method: 'GET', body: undefined };
+        url = next.href;
+      }
     } catch (err) {
+      if (err instanceof OutboundPolicyError) throw err;
       // The client rebuilds errors from name and message only (GraphErrorHandler): carry the cause
       // there, the system code as the name (a GraphError's `code`, where retries look).
       const refused = policyReason(err);
@@ -96,18 +135,48 @@ class GuardedFetchHandler implements Middleware {
   }
 }
 
+function withoutAuthorization(headers: RequestInit['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  new Headers(headers).forEach((v, k) => {
+    if (k !== 'authorization') out[k] = v;
+  });
+  return out;
+}
+
 export interface GraphHandle {
   client: Client;
   credential: ClientSecretCredential;
 }
 
-export function graphClient(c: OneDriveTarget, signal?: AbortSignal): GraphHandle {
-  const credential = new ClientSecretCredential(c.tenant, c.client_id, c.client_cred, {
+function newCredential(c: GraphCredentials): ClientSecretCredential {
+  return new ClientSecretCredential(c.tenant, c.client_id, c.client_cred, {
     authorityHost: c.authority_url,
     disableInstanceDiscovery: true,
     additionalPolicies: [{ policy: GUARDED_AGENT, position: 'perCall' }],
     retryOptions: { maxRetries: 1 },
   });
+}
+
+/**
+ * Credentials kept per app (authority, tenant, client id, secret digest), so a run's many list and
+ * read calls share MSAL's cached token instead of asking the authority once per document.
+ */
+const credentials = new Map<string, ClientSecretCredential>();
+const CREDENTIALS_KEPT = 64;
+function sharedCredential(c: GraphCredentials): ClientSecretCredential {
+  const key = [c.authority_url, c.tenant, c.client_id, createHash('sha256').update(c.client_cred).digest('hex')].join('\n');
+  let cred = credentials.get(key);
+  if (!cred) {
+    if (credentials.size >= CREDENTIALS_KEPT) credentials.delete(credentials.keys().next().value!);
+    cred = newCredential(c);
+  } else credentials.delete(key);
+  credentials.set(key, cred);
+  return cred;
+}
+
+/** A Graph client; `fresh` for checks, which must prove the credentials now, not a cached token. */
+export function graphClient(c: GraphCredentials, signal?: AbortSignal, opts: { fresh?: boolean } = {}): GraphHandle {
+  const credential = opts.fresh ? newCredential(c) : sharedCredential(c);
   const auth = new AuthenticationHandler(new TokenCredentialAuthenticationProvider(credential, { scopes: [GRAPH_SCOPE] }));
   auth.setNext(new GuardedFetchHandler(signal));
   const base = graphBase();
@@ -138,7 +207,7 @@ function normalize(err: unknown): unknown {
 }
 
 /** A failure reason with the store's own text (Graph's error code and message, identity's AADSTS text), never the secret. */
-export function graphReason(op: string, c: OneDriveTarget, err: unknown): Error {
+export function graphReason(op: string, c: GraphCredentials, err: unknown): Error {
   const refused = policyReason(err) ?? ((err as GraphError)?.code === 'OutboundPolicyError' ? (err as Error).message : undefined);
   if (refused) return new Error(`${op} refused: ${refused}`);
   const e = err as { name?: string; code?: string; message?: string; errorResponse?: { error?: string; errorDescription?: string } };
@@ -153,7 +222,7 @@ export function graphReason(op: string, c: OneDriveTarget, err: unknown): Error 
 }
 
 /** One Graph call with retries on 429/5xx/transient errors, Retry-After honoured. */
-export function graphCall<T>(op: string, c: OneDriveTarget, fn: () => Promise<T>, ctx: UploadContext = {}, attempts = 5): Promise<T> {
+export function graphCall<T>(op: string, c: GraphCredentials, fn: () => Promise<T>, ctx: UploadContext = {}, attempts = 5): Promise<T> {
   return withRetry(
     async () => {
       try {
@@ -172,7 +241,7 @@ export function graphCall<T>(op: string, c: OneDriveTarget, fn: () => Promise<T>
 }
 
 /** What the authority answers for the tenant's OpenID configuration, through the guarded agent. */
-async function authorityReason(c: OneDriveTarget): Promise<Error> {
+async function authorityReason(c: GraphCredentials): Promise<Error> {
   const authority = `${c.authority_url.replace(/\/+$/, '')}/${c.tenant}`;
   const url = `${authority}/v2.0/.well-known/openid-configuration`;
   const answer = await new Promise<string>((resolve) => {

@@ -10,8 +10,7 @@ import { FileUpload, LargeFileUploadTask } from '@microsoft/microsoft-graph-clie
 import { assertSafeKey, defineConnector, describeError, type ConnectorConfig } from '../definition';
 import type { UploadContext } from '../records/types';
 import { derivedShape } from '../types/derived';
-import { literalUrlProblem } from '../../net/outbound';
-import { folderOf, GRAPH_SCOPE, graphCall, graphClient, itemPath, SESSION_SLICE_BYTES, SIMPLE_UPLOAD_MAX_BYTES, type OneDriveTarget } from './client';
+import { credentialIssues, folderOf, GRAPH_SCOPE, graphCall, graphClient, itemPath, SESSION_SLICE_BYTES, SIMPLE_UPLOAD_MAX_BYTES, type OneDriveTarget } from './client';
 
 type OneDriveConfig = OneDriveTarget & ConnectorConfig;
 
@@ -25,15 +24,7 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
       ctx.addIssue({ code: 'custom', path: ['remote_url'], message: describeError(err) });
     }
   }
-  if (typeof c.authority_url === 'string') {
-    // MSAL only talks to an https authority; literal private addresses are refused up front.
-    if (!/^https:\/\/[^/\s]+\/?$/i.test(c.authority_url)) ctx.addIssue({ code: 'custom', path: ['authority_url'], message: 'authority_url must be an https origin, e.g. https://login.microsoftonline.com' });
-    else {
-      const problem = literalUrlProblem(c.authority_url);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['authority_url'], message: problem });
-    }
-  }
-  if (typeof c.tenant === 'string' && !/^[0-9A-Za-z.-]+$/.test(c.tenant)) ctx.addIssue({ code: 'custom', path: ['tenant'], message: 'tenant must be a directory id or domain (letters, digits, dots, dashes)' });
+  credentialIssues(c, ctx);
 }) as unknown as z.ZodType<OneDriveConfig>;
 
 async function writeFile(c: OneDriveConfig, key: string, data: Uint8Array, ctx: UploadContext = {}): Promise<void> {
@@ -60,7 +51,7 @@ export const onedriveDestination = defineConnector<OneDriveConfig>({
   secretFields: shape.secretFields,
   async check(c, ctx) {
     const opts = { signal: ctx.signal };
-    const { client, credential } = graphClient(c, ctx.signal);
+    const { client, credential } = graphClient(c, ctx.signal, { fresh: true });
     await graphCall('token request', c, () => credential.getToken(GRAPH_SCOPE, { abortSignal: ctx.signal }), opts, 1);
     const drive = (await graphCall(`drive lookup of ${c.user_pname}`, c, () => client.api(`/users/${encodeURIComponent(c.user_pname)}/drive`).get(), opts, 2)) as { driveType?: string };
     const root = folderOf(c.remote_url).split('/')[0]!;

@@ -30,6 +30,8 @@ export interface GraphCall {
   status: number;
   authorized: boolean;
   bytes: number;
+  /** When it arrived (Date.now()). */
+  at: number;
 }
 
 export interface GraphFault {
@@ -60,7 +62,20 @@ export interface OneDriveStandIn {
 
 const graphError = (code: string, message: string) => ({ error: { code, message, innerError: { date: new Date().toISOString(), 'request-id': randomUUID() } } });
 
-export async function startOneDriveStandIn(opts: { tls: { key: string; cert: string }; tenant?: string; clientId?: string; clientSecret?: string; users?: string[] }): Promise<OneDriveStandIn> {
+/** A reply of the stand-in: status, JSON (or raw bytes) body, headers. */
+export interface GraphReply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * More Graph routes (the sources' stand-in, test-server-sources.ts): consulted before the
+ * destination's; undefined passes the call on. `authorized` says whether it carried an issued token.
+ */
+export type GraphRoutes = (call: { method: string; url: URL; base: string; authorized: boolean; body: Buffer }) => GraphReply | undefined;
+
+export async function startOneDriveStandIn(opts: { tls: { key: string; cert: string }; tenant?: string; clientId?: string; clientSecret?: string; users?: string[]; routes?: GraphRoutes }): Promise<OneDriveStandIn> {
   const tenant = opts.tenant ?? 'contoso.onmicrosoft.com';
   const clientId = opts.clientId ?? randomUUID();
   const clientSecret = opts.clientSecret ?? `secret-${randomUUID()}`;
@@ -161,9 +176,10 @@ export async function startOneDriveStandIn(opts: { tls: { key: string; cert: str
       const body = Buffer.concat(chunks);
       const url = new URL(req.url ?? '/', 'https://stand-in');
       const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
-      const call: GraphCall = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, status: 0, authorized: Boolean(bearer && tokens.has(bearer)), bytes: body.length };
+      const call: GraphCall = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, status: 0, authorized: Boolean(bearer && tokens.has(bearer)), bytes: body.length, at: Date.now() };
       calls.push(call);
-      let reply: { status: number; body?: unknown; headers?: Record<string, string> };
+      let reply: GraphReply;
+      let extra: GraphReply | undefined;
       const oidc = /^\/([^/]+)\/v2\.0\/\.well-known\/openid-configuration$/.exec(url.pathname);
       const tok = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(url.pathname);
       const fault = faults.find((f) => f.left > 0 && (!f.match || f.match(call)));
@@ -177,6 +193,8 @@ export async function startOneDriveStandIn(opts: { tls: { key: string; cert: str
           : { status: 400, body: { error: 'invalid_tenant', error_description: `AADSTS90002: Tenant '${t}' not found. Check to make sure you have the correct tenant ID.`, error_codes: [90002] } };
       } else if (tok && req.method === 'POST') {
         reply = token(new URLSearchParams(body.toString('utf8')), decodeURIComponent(tok[1]!));
+      } else if (opts.routes && (extra = opts.routes({ method: call.method, url, base, authorized: call.authorized, body }))) {
+        reply = extra;
       } else if (!url.pathname.startsWith('/upload/sessions/') && !call.authorized) {
         reply = { status: 401, body: graphError('InvalidAuthenticationToken', bearer ? 'Access token validation failure. Invalid audience.' : 'Access token is empty.') };
       } else {

@@ -29,6 +29,9 @@ import { couchbaseDestination, couchbaseSource } from '../couchbase/index';
 import { dropboxSource } from '../dropbox/index';
 import { confluenceSource } from '../confluence/index';
 import { jiraSource } from '../jira/index';
+import { onedriveSource } from '../onedrive/source';
+import { sharepointSource } from '../onedrive/sharepoint';
+import { outlookSource } from '../onedrive/outlook';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -63,6 +66,9 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   dropboxSource,
   confluenceSource,
   jiraSource,
+  onedriveSource,
+  sharepointSource,
+  outlookSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

@@ -48,6 +48,9 @@ test('runtime operations exist exactly for s3, azure and local, plus the record 
     destination: ['s3', 'azure', 'local', 'postgres', 'pinecone', 'qdrant-cloud', 'astradb', 'elasticsearch', 'opensearch', 'azure_ai_search', 'weaviate-cloud', 'milvus', 'mongodb', 'redis', 'kafka-cloud', 'snowflake', 'neo4j', 'motherduck', 'delta_table', 'databricks_volumes', 'gcs', 'onedrive', 'databricks_volume_delta_tables', 'couchbase'],
   };
   runtime.source.push('dropbox', 'box', 'confluence', 'jira');
+  runtime.source.push('onedrive');
+  runtime.source.push('sharepoint');
+  runtime.source.push('outlook');
   for (const kind of ['source', 'destination'] as const) {
     for (const t of listTypes(kind)) assert.equal(supportsRuntime(kind, t), runtime[kind].includes(t), `${kind}:${t}`);
   }
