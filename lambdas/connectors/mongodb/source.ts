@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { defineConnector, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { withRetry } from '../records/retry';
 import { contentVersion } from '../records/row-document';
+import { flatText, pyStr } from '../records/flat-text';
 import { derivedShape } from '../types/derived';
 import { describeMongoError, toStoreError, uriProblem, withMongo, type MongoTarget } from './client';
 
@@ -34,37 +35,10 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
 const isObjectId = (v: unknown): v is { toHexString(): string; getTimestamp(): Date } =>
   typeof v === 'object' && v !== null && (v as { _bsontype?: string })._bsontype === 'ObjectId';
 
-/** A value as Python's str() prints it (the platform writes `str(value)`); containers as repr. */
-function pyStr(v: unknown): string {
-  if (typeof v === 'string') return v;
-  return pyRepr(v);
-}
-function pyRepr(v: unknown): string {
-  if (v === null || v === undefined) return 'None';
-  if (typeof v === 'boolean') return v ? 'True' : 'False';
-  if (typeof v === 'string') return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
-  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
-  if (v instanceof Date) return v.toISOString().replace('T', ' ').replace(/(\.000)?Z$/, '').replace(/\.(\d{3})$/, '.$1000');
-  if (isObjectId(v)) return v.toHexString();
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  const bson = v as { _bsontype?: string; toString(): string };
-  if (bson._bsontype) return bson.toString();
-  return `{${Object.entries(v as Document).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
-}
-
-function flatten(doc: Document, parent = '', out: Record<string, unknown> = {}): Record<string, unknown> {
-  for (const [k, v] of Object.entries(doc)) {
-    const key = parent ? `${parent}_${k}` : k;
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date) && !(v as { _bsontype?: string })._bsontype) flatten(v as Document, key, out);
-    else out[key] = v;
-  }
-  return out;
-}
-
 /** The platform's document text: values of the flattened document without _id, one per line. */
 export function documentText(doc: Document): string {
   const { _id, ...rest } = doc;
-  return Object.values(flatten(rest)).map(pyStr).join('\n');
+  return flatText(rest);
 }
 
 const idString = (id: unknown) => (isObjectId(id) ? id.toHexString() : typeof id === 'string' ? id : pyStr(id));

@@ -27,6 +27,7 @@ import { onedriveDestination } from '../onedrive/index';
 import { databricksVolumeDeltaTablesDestination } from '../databricks/volume-delta-tables';
 import { postgresSource } from '../postgres/source';
 import { mongodbSource } from '../mongodb/source';
+import { elasticsearchSource, opensearchSource } from '../elasticsearch/source';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -58,6 +59,8 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   databricksVolumeDeltaTablesDestination,
   postgresSource,
   mongodbSource,
+  elasticsearchSource,
+  opensearchSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
