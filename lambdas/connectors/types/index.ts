@@ -28,6 +28,7 @@ import { databricksVolumeDeltaTablesDestination } from '../databricks/volume-del
 import { postgresSource } from '../postgres/source';
 import { mongodbSource } from '../mongodb/source';
 import { elasticsearchSource, opensearchSource } from '../elasticsearch/source';
+import { snowflakeSource } from '../snowflake/source';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -61,6 +62,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   mongodbSource,
   elasticsearchSource,
   opensearchSource,
+  snowflakeSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
