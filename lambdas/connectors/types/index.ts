@@ -29,6 +29,7 @@ import { postgresSource } from '../postgres/source';
 import { mongodbSource } from '../mongodb/source';
 import { elasticsearchSource, opensearchSource } from '../elasticsearch/source';
 import { snowflakeSource } from '../snowflake/source';
+import { databricksVolumesSource } from '../databricks/volumes-source';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -63,6 +64,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   elasticsearchSource,
   opensearchSource,
   snowflakeSource,
+  databricksVolumesSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

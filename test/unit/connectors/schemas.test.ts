@@ -47,7 +47,7 @@ test('runtime operations exist exactly for s3, azure and local, plus the record 
     source: ['s3', 'azure', 'local'],
     destination: ['s3', 'azure', 'local', 'postgres', 'pinecone', 'qdrant-cloud', 'astradb', 'elasticsearch', 'opensearch', 'azure_ai_search', 'weaviate-cloud', 'milvus', 'mongodb', 'redis', 'kafka-cloud', 'snowflake', 'neo4j', 'motherduck', 'delta_table', 'databricks_volumes', 'gcs', 'onedrive', 'databricks_volume_delta_tables'],
   };
-  runtime.source.push('postgres', 'mongodb', 'elasticsearch', 'opensearch', 'snowflake'); // database, search and stream sources (issue 10)
+  runtime.source.push('postgres', 'mongodb', 'elasticsearch', 'opensearch', 'snowflake', 'databricks_volumes'); // database, search and stream sources (issue 10)
   for (const kind of ['source', 'destination'] as const) {
     for (const t of listTypes(kind)) assert.equal(supportsRuntime(kind, t), runtime[kind].includes(t), `${kind}:${t}`);
   }
