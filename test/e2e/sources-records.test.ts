@@ -1,4 +1,4 @@
-// Database, search and stream sources through the whole local stack (HTTP API, jobs, state machine):
+// Database, search and volume sources through the whole local stack (HTTP API, jobs, state machine):
 // each source → partition (fast) → local destination, run twice. Run 1 processes every record, and
 // every element carries the source's data_source (url, version, record_locator); run 2 processes
 // none (all unchanged). One stack for all types; each type's server is the one its integration
@@ -9,7 +9,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { MongoClient } from 'mongodb';
 import { startPgTestServer, type PgTestServer } from '../../lambdas/connectors/postgres/test-server';
+import { startMongoStandIn } from '../../lambdas/connectors/mongodb/test-server';
+import { startSearchStandIn } from '../../lambdas/connectors/elasticsearch/test-server';
+import { startDatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
 
 let stack: TestStack;
 const base = mkdtempSync(join(tmpdir(), 'wps-src-records-'));
@@ -79,4 +83,40 @@ test('postgres source: one document per row, twice', { skip: NEEDS_LOCAL }, asyn
   assert.equal(second.metadata.filename, 'articles-2.csv');
   assert.deepEqual(second.metadata.data_source.record_locator, { table_name: 'articles', id_column: 'id', id: '2' });
   assert.match(JSON.stringify(elements.filter((e) => e.metadata.filename === 'articles-2.csv').map((e) => e.text)), /The second one/);
+});
+
+test('mongodb source: one document per record, twice', { skip: NEEDS_LOCAL }, async () => {
+  const mg = await startMongoStandIn({ users: { app: { password: 'mongo-pw' } } });
+  stops.push(() => mg.stop());
+  mg.createCollection('shop', 'products');
+  const client = new MongoClient(mg.uri('app', 'mongo-pw'));
+  await client.db('shop').collection('products').insertMany([
+    { name: 'Kettle', description: 'A kettle that boils water quickly.' },
+    { name: 'Teapot', description: 'A teapot for loose leaf tea.' },
+  ]);
+  await client.close();
+  const elements = await twoRuns('mongodb', { uri: mg.uri('app', 'mongo-pw'), database: 'shop', collection: 'products' }, 2);
+  assert.ok(elements.every((e) => /^[0-9a-f]{24}\.txt$/.test(e.metadata.filename)), 'named <_id>.txt');
+  assert.deepEqual(Object.keys(elements[0].metadata.data_source.record_locator).sort(), ['collection', 'database', 'document_id']);
+});
+
+test('elasticsearch source: one document per hit, twice', { skip: NEEDS_LOCAL }, async () => {
+  const es = await startSearchStandIn({ dialect: 'elasticsearch' });
+  stops.push(() => es.stop());
+  const lines = ['a', 'b', 'c'].flatMap((id) => [JSON.stringify({ index: { _index: 'kb', _id: id } }), JSON.stringify({ title: `Entry ${id}`, body: `Knowledge base entry ${id}.` })]);
+  const res = await fetch(`${es.url}/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: lines.join('\n') + '\n' });
+  assert.equal(res.status, 200);
+  const elements = await twoRuns('elasticsearch', { hosts: [es.url], es_api_key: 'unused-key', index_name: 'kb' }, 3);
+  const b = elements.find((e) => e.metadata.filename === 'kb-b.txt');
+  assert.ok(b, 'elements of kb-b.txt');
+  assert.equal(b.metadata.data_source.version, '1');
+  assert.deepEqual(b.metadata.data_source.record_locator, { hosts: [es.url], index_name: 'kb', document_id: 'b' });
+});
+
+test('databricks_volumes source: the files of the volume path, twice', { skip: NEEDS_LOCAL }, async () => {
+  const dbx = await startDatabricksStandIn({ clients: { sp: 'sp-secret' }, volumes: ['main.default.docs'], listPageSize: 2 });
+  stops.push(() => dbx.stop());
+  for (const n of ['one', 'two', 'three']) dbx.put(`/Volumes/main/default/docs/in/${n}.txt`, `File ${n}\n\nThe text of file ${n}.\n`);
+  const elements = await twoRuns('databricks_volumes', { host: dbx.url, client_id: 'sp', client_secret: 'sp-secret', catalog: 'main', volume: 'docs', volume_path: 'in' }, 3);
+  assert.ok(elements.some((e) => e.metadata.data_source.url === '/Volumes/main/default/docs/in/two.txt'));
 });
