@@ -186,8 +186,8 @@ test('unknown type is a 422 on the sibling type field; non-object config is a di
   assert.equal(m[0]?.type, 'missing');
 });
 
-/** Record destinations whose connection URI carries credentials: secret here, though the table does not mark it. */
-const URI_SECRETS = new Set(['destination:mongodb', 'destination:redis']);
+/** Record stores (mongodb also as a source) whose connection URI carries credentials: secret here, though the table does not mark it. */
+const URI_SECRETS = new Set(['destination:mongodb', 'destination:redis', 'source:mongodb']);
 
 test('the data-driven types follow connector-fields.derived.json: required fields, defaults, secrets', () => {
   const handWritten = new Set(['source:s3', 'destination:s3', 'source:azure', 'destination:azure', 'source:box', 'destination:astradb']);
