@@ -21,23 +21,28 @@ export interface VolumesConfig extends DatabricksAuth, ConnectorConfig {
 const shape = derivedShape('destination', 'databricks_volumes');
 const NAME = /^[^/\\\0]+$/;
 
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
-  for (const f of ['catalog', 'schema', 'volume'] as const) {
-    const v = c[f];
-    if (typeof v === 'string' && (!NAME.test(v) || v === '.' || v === '..')) ctx.addIssue({ code: 'custom', path: [f], message: `${f} must be one Unity Catalog name (no '/')` });
-  }
-  if (typeof c.volume_path === 'string' && c.volume_path.split('/').some((s) => s === '.' || s === '..')) {
-    ctx.addIssue({ code: 'custom', path: ['volume_path'], message: "volume_path may not contain '.' or '..' segments" });
-  }
-  if (typeof c.host === 'string') {
-    try {
-      const problem = literalUrlProblem(workspaceUrl(c.host).href);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['host'], message: problem });
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', path: ['host'], message: (err as Error).message });
+/** The checks of a volumes config (names, volume_path, host), shared by the destination and the source. */
+export function refineVolumes<C>(schema: z.ZodType<ConnectorConfig>): z.ZodType<C> {
+  return schema.superRefine((c, ctx) => {
+    for (const f of ['catalog', 'schema', 'volume'] as const) {
+      const v = c[f];
+      if (typeof v === 'string' && (!NAME.test(v) || v === '.' || v === '..')) ctx.addIssue({ code: 'custom', path: [f], message: `${f} must be one Unity Catalog name (no '/')` });
     }
-  }
-}) as unknown as z.ZodType<VolumesConfig>;
+    if (typeof c.volume_path === 'string' && c.volume_path.split('/').some((s) => s === '.' || s === '..')) {
+      ctx.addIssue({ code: 'custom', path: ['volume_path'], message: "volume_path may not contain '.' or '..' segments" });
+    }
+    if (typeof c.host === 'string') {
+      try {
+        const problem = literalUrlProblem(workspaceUrl(c.host).href);
+        if (problem) ctx.addIssue({ code: 'custom', path: ['host'], message: problem });
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', path: ['host'], message: (err as Error).message });
+      }
+    }
+  }) as unknown as z.ZodType<C>;
+}
+
+const input = refineVolumes<VolumesConfig>(shape.input as z.ZodType<ConnectorConfig>);
 
 const enc = (p: string) => p.split('/').filter(Boolean).map(encodeURIComponent).join('/');
 

@@ -18,6 +18,13 @@ export interface DeleteByQueryResult {
   failures: unknown[];
 }
 
+/** A hit as the source reads it: id, the store's document version, the source fields. */
+export interface SourceHit {
+  _id: string;
+  _version?: number;
+  _source?: Record<string, unknown>;
+}
+
 export interface SearchCluster {
   readonly dialect: Dialect;
   readonly product: 'Elasticsearch' | 'OpenSearch';
@@ -31,6 +38,11 @@ export interface SearchCluster {
   /** One _bulk request; `ops` alternates action lines and sources. Items in request order. */
   bulk(ops: unknown[]): Promise<BulkItem[]>;
   deleteByQuery(index: string, query: Record<string, unknown>): Promise<DeleteByQueryResult>;
+  /** Source listing: opens a scroll over the index (index given) or continues one (scrollId given). */
+  scroll(req: { index: string; size: number; keepAlive: string } | { scrollId: string; keepAlive: string }): Promise<{ scrollId?: string; hits: SourceHit[] }>;
+  clearScroll(scrollId: string): Promise<void>;
+  /** One document (GET _doc), only `fields` of its source when given; a missing one throws the client's 404. */
+  getDocument(index: string, id: string, fields?: readonly string[]): Promise<SourceHit>;
   close(): Promise<void>;
 }
 

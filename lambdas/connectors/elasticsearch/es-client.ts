@@ -4,7 +4,7 @@
 // with back-off and Retry-After (records/retry.ts), so attempts do not multiply.
 import { Client, HttpConnection } from '@elastic/elasticsearch';
 import { connectorAgent } from '../agents';
-import type { BulkItem, SearchCluster } from './cluster';
+import type { BulkItem, SearchCluster, SourceHit } from './cluster';
 
 export interface ElasticsearchAccess {
   nodes: string[];
@@ -46,6 +46,22 @@ export function elasticsearchCluster(a: ElasticsearchAccess): SearchCluster & { 
     async privileges(index, names) {
       const res = await client.security.hasPrivileges({ index: [{ names: [index], privileges: names }] });
       return (res.index?.[index] ?? {}) as Record<string, boolean>;
+    },
+    async scroll(req) {
+      // Listing as the platform's scan helper does it: a scroll sorted by _doc (the cheapest order),
+      // ids and versions only.
+      const res =
+        'scrollId' in req
+          ? await client.scroll({ scroll_id: req.scrollId, scroll: req.keepAlive })
+          : await client.search({ index: req.index, scroll: req.keepAlive, size: req.size, version: true, _source: false, sort: ['_doc'], query: { match_all: {} } });
+      return { scrollId: res._scroll_id, hits: res.hits.hits as SourceHit[] };
+    },
+    async clearScroll(scrollId) {
+      await client.clearScroll({ scroll_id: scrollId });
+    },
+    async getDocument(index, id, fields) {
+      const res = await client.get({ index, id, ...(fields?.length ? { _source: [...fields] } : {}) });
+      return { _id: res._id, _version: res._version, _source: res._source as Record<string, unknown> };
     },
     close: () => client.close(),
   };

@@ -20,17 +20,17 @@ import { detectAwsOpenSearch, openSearchCluster, type OpenSearchAccess } from '.
 import { describeMapping, indexBody } from './stage';
 import { removeRecords, uploadRecords, type WriteTarget } from './writer';
 
-interface SearchConfig extends ConnectorConfig {
+export interface SearchConfig extends ConnectorConfig {
   hosts: string[];
   index_name: string;
   batch_size?: number | null;
   batch_size_bytes?: number | null;
   num_threads?: number | null;
 }
-interface ElasticsearchConfig extends SearchConfig {
+export interface ElasticsearchConfig extends SearchConfig {
   es_api_key: string;
 }
-interface OpenSearchConfig extends SearchConfig {
+export interface OpenSearchConfig extends SearchConfig {
   username?: string | null;
   password?: string | null;
   use_ssl?: boolean | null;
@@ -89,7 +89,7 @@ function openSearchAccess(c: OpenSearchConfig): OpenSearchAccess {
 }
 
 /** Runs fn on a cluster client made for this call; errors come out in the store's words, secrets redacted. */
-async function withCluster<T>(open: () => Promise<SearchCluster>, secrets: (string | null | undefined)[], fn: (cluster: SearchCluster) => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function withCluster<T>(open: () => Promise<SearchCluster>, secrets: (string | null | undefined)[], fn: (cluster: SearchCluster) => Promise<T>, signal?: AbortSignal): Promise<T> {
   let cluster: SearchCluster | undefined;
   const stop = () => void cluster?.close().catch(() => undefined);
   signal?.addEventListener('abort', stop, { once: true });
@@ -130,7 +130,7 @@ async function describeIndex(cluster: SearchCluster, index: string): Promise<str
 }
 
 const esShape = shapeOf<ElasticsearchConfig>('elasticsearch', BATCH_FIELDS);
-const openEs = (c: ElasticsearchConfig) => async () => {
+export const openEs = (c: ElasticsearchConfig) => async () => {
   const nodes = nodeUrls(c.hosts, 'https');
   await assertNodesAllowed(nodes);
   return elasticsearchCluster({ nodes, apiKey: c.es_api_key });
@@ -162,8 +162,8 @@ export const elasticsearchDestination: ConnectorDefinition = defineConnector<Ela
 });
 
 const osShape = shapeOf<OpenSearchConfig>('opensearch', [...BATCH_FIELDS, ...AWS_FIELDS]);
-const osSecrets = (c: OpenSearchConfig) => [c.password, c.aws_secret_access_key, c.aws_session_token];
-const openOs = (c: OpenSearchConfig) => async () => {
+export const osSecrets = (c: OpenSearchConfig) => [c.password, c.aws_secret_access_key, c.aws_session_token];
+export const openOs = (c: OpenSearchConfig) => async () => {
   const access = openSearchAccess(c);
   await assertNodesAllowed(access.nodes);
   return openSearchCluster(access);

@@ -10,7 +10,7 @@
 import { Client } from '@opensearch-project/opensearch';
 import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws';
 import { connectorAgent } from '../agents';
-import type { BulkItem, SearchCluster } from './cluster';
+import type { BulkItem, SearchCluster, SourceHit } from './cluster';
 
 export interface OpenSearchAccess {
   nodes: string[];
@@ -82,6 +82,24 @@ export function openSearchCluster(a: OpenSearchAccess): SearchCluster {
       const res = await client.deleteByQuery({ index, body: { query }, conflicts: 'proceed' });
       const body = res.body as { deleted?: number; failures?: unknown[] };
       return { deleted: Number(body.deleted ?? 0), failures: body.failures ?? [] };
+    },
+    async scroll(req) {
+      // The platform's OpenSearch indexer tries PIT + search_after first and falls back to this
+      // scroll, which every OpenSearch version serves.
+      const res =
+        'scrollId' in req
+          ? await client.scroll({ body: { scroll_id: req.scrollId, scroll: req.keepAlive } })
+          : await client.search({ index: req.index, scroll: req.keepAlive, body: { size: req.size, version: true, _source: false, sort: ['_doc'], query: { match_all: {} } } as never });
+      const body = res.body as { _scroll_id?: string; hits?: { hits?: SourceHit[] } };
+      return { scrollId: body._scroll_id, hits: body.hits?.hits ?? [] };
+    },
+    async clearScroll(scrollId) {
+      await client.clearScroll({ body: { scroll_id: scrollId } });
+    },
+    async getDocument(index, id, fields) {
+      const res = await client.get({ index, id, ...(fields?.length ? { _source: [...fields] } : {}) } as never);
+      const body = res.body as { _id: string; _version?: number; _source?: Record<string, unknown> };
+      return { _id: body._id, _version: body._version, _source: body._source };
     },
     close: () => client.close(),
   };

@@ -1,7 +1,9 @@
 // A stand-in for an Elasticsearch or OpenSearch cluster over HTTP, for tests and benchmarks only
 // (no handler imports it). It speaks the REST calls the official clients make for the destination
 // — info, _has_privileges (Elasticsearch), index exists/create/_mapping/_count, NDJSON _bulk,
-// _delete_by_query — keeps every document it receives, and applies the semantics the writer relies
+// _delete_by_query — and the ones the source makes — scroll (_search?scroll, _search/scroll, clear
+// scroll) with `version: true`, GET _doc with _source filtering — keeps every document it receives
+// (with a _version per document, bumped by every write), and applies the semantics the writer relies
 // on: _id upserts, dense_vector/knn_vector dimension checks with the stores' error texts, dynamic
 // mapping of new fields, term/match/match_phrase/ids/bool queries over keyword and analysed text
 // fields. Auth as each product does it: `ApiKey` (Elasticsearch, with per-key index privileges),
@@ -76,6 +78,18 @@ export async function startSearchStandIn(opts: SearchStandInOptions): Promise<Se
   let rejectStatus = 429;
   let inFlight = 0;
   const es = opts.dialect === 'elasticsearch';
+  /** index → id → _version (bumped by every write, as the stores do). */
+  const versions = new Map<string, Map<string, number>>();
+  const bump = (index: string, id: string) => {
+    let m = versions.get(index);
+    if (!m) versions.set(index, (m = new Map()));
+    const v = (m.get(id) ?? 0) + 1;
+    m.set(id, v);
+    return v;
+  };
+  const versionOf = (index: string, id: string) => versions.get(index)?.get(id) ?? 1;
+  const scrolls = new Map<string, { name: string; hits: [string, Record<string, any>][]; size: number; version: boolean; source: unknown }>();
+  let scrollSeq = 0;
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
     const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
@@ -175,6 +189,17 @@ export async function startSearchStandIn(opts: SearchStandInOptions): Promise<Se
       }
       return send(res, 200, { username: who.name, has_all_requested: all, cluster: {}, index: out, application: {} });
     }
+    if (seg[0] === '_search' && seg[1] === 'scroll') {
+      const raw = body?.scroll_id ?? url.searchParams.get('scroll_id') ?? '';
+      const id = String(Array.isArray(raw) ? raw[0] : raw);
+      if (method === 'DELETE') {
+        const had = scrolls.delete(id);
+        return send(res, 200, { succeeded: true, num_freed: had ? 1 : 0 });
+      }
+      const sc = scrolls.get(id);
+      if (!sc) return send(res, 404, error(404, 'search_context_missing_exception', `No search context found for id [${id}]`));
+      return send(res, 200, scrollPage(id, sc));
+    }
     if (seg[0] === '_bulk' || seg[1] === '_bulk') {
       inFlight++;
       stand.peakBulkInFlight = Math.max(stand.peakBulkInFlight, inFlight);
@@ -207,7 +232,29 @@ export async function startSearchStandIn(opts: SearchStandInOptions): Promise<Se
     }
     if (seg[1] === '_search') {
       if (!can(READ_PRIVS)) return send(res, 403, forbidden(who, 'indices:data/read/search', name));
+      const keep = url.searchParams.get('scroll');
+      if (keep) {
+        const q = body ?? {};
+        let hits: [string, Record<string, any>][];
+        try {
+          hits = [...index.docs].filter(([id, doc]) => matches(q.query ?? { match_all: {} }, id, doc, index.mappings.properties));
+        } catch (err) {
+          return send(res, 400, error(400, 'parsing_exception', (err as Error).message));
+        }
+        const id = `scroll-${++scrollSeq}`;
+        const sc = { name, hits, size: Number(q.size ?? url.searchParams.get('size') ?? 10), version: q.version === true || url.searchParams.get('version') === 'true', source: q._source ?? url.searchParams.get('_source') };
+        scrolls.set(id, sc);
+        return send(res, 200, scrollPage(id, sc));
+      }
       return search(res, name, index, body ?? {});
+    }
+    if (seg[1] === '_doc' && seg.length === 3 && method === 'GET') {
+      if (!can(READ_PRIVS)) return send(res, 403, forbidden(who, 'indices:data/read/get', name));
+      const doc = index.docs.get(seg[2]!);
+      if (!doc) return send(res, 404, { _index: name, _id: seg[2], found: false });
+      const only = url.searchParams.get('_source') ?? url.searchParams.get('_source_includes');
+      const source = only ? Object.fromEntries(only.split(',').filter((f) => f in doc).map((f) => [f, doc[f]])) : doc;
+      return send(res, 200, { _index: name, _id: seg[2], _version: versionOf(name, seg[2]!), _seq_no: 0, _primary_term: 1, found: true, _source: source });
     }
     if (seg[1] === '_delete_by_query' && opts.serverless) return send(res, 404, error(404, 'illegal_argument_exception', `no handler found for uri [${path}] and method [${method}]`));
     if (seg[1] === '_delete_by_query' && method === 'POST') {
@@ -228,6 +275,18 @@ export async function startSearchStandIn(opts: SearchStandInOptions): Promise<Se
       return send(res, 200, { took: 1, timed_out: false, total: deleted, deleted, batches: deleted ? 1 : 0, version_conflicts: 0, noops: 0, retries: { bulk: 0, search: 0 }, throttled_millis: 0, requests_per_second: -1, throttled_until_millis: 0, failures: [] });
     }
     return send(res, 400, error(400, 'illegal_argument_exception', `stand-in does not serve ${method} ${path}`));
+  };
+
+  /** The next page of an open scroll (hits in index order, as a `_doc` sort gives them). */
+  const scrollPage = (id: string, sc: { name: string; hits: [string, Record<string, any>][]; size: number; version: boolean; source: unknown }) => {
+    const page = sc.hits.splice(0, sc.size);
+    return {
+      _scroll_id: id, took: 1, timed_out: false,
+      hits: {
+        total: { value: page.length + sc.hits.length, relation: 'eq' },
+        hits: page.map(([hid, doc]) => ({ _index: sc.name, _id: hid, _score: null, ...(sc.version ? { _version: versionOf(sc.name, hid) } : {}), ...(sc.source === false || sc.source === 'false' ? {} : { _source: doc }), sort: [0] })),
+      },
+    };
   };
 
   /** Query + size + sort by _id + search_after: the paging the serverless delete uses. */
@@ -291,7 +350,7 @@ export async function startSearchStandIn(opts: SearchStandInOptions): Promise<Se
       const existed = index.docs.has(id);
       mapDynamically(index, source!);
       index.docs.set(id, source!);
-      item(existed ? 200 : 201, { _version: 1, result: existed ? 'updated' : 'created', _shards: { total: 1, successful: 1, failed: 0 } });
+      item(existed ? 200 : 201, { _version: bump(name, id), result: existed ? 'updated' : 'created', _shards: { total: 1, successful: 1, failed: 0 } });
     }
     send(res, 200, { took: 1, errors, items });
   };

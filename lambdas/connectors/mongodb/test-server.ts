@@ -9,7 +9,7 @@
 // (unique _id: E11000; validation: code 121), delete, find/getMore/killCursors, count, aggregate
 // ($match, $skip, $limit, $count, $group {_id, n: {$sum: 1}}), createIndexes, listIndexes,
 // endSessions. Filters: equality on dotted paths (arrays match any element), $eq, $ne, $in,
-// $exists, $and. Faults: the next matching command(s) answer an error document (throttling, ...).
+// $exists, $gt, $and; find sorts on one field. Faults: the next matching command(s) answer an error document (throttling, ...).
 // No compression, no TLS, no transactions. Not imported by any handler.
 import { randomInt } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -85,6 +85,14 @@ const idKey = (id: unknown) => (id instanceof ObjectId ? `oid:${id.toHexString()
 
 const eqOrContains = (v: unknown, q: unknown) => same(v, q) || (Array.isArray(v) && !Array.isArray(q) && v.some((x) => same(x, q)));
 
+/** Order of two values of the same BSON type (ObjectIds by their bytes, as the server orders them). */
+export function compareValues(a: unknown, b: unknown): number {
+  const norm = (x: unknown) => (x instanceof ObjectId ? x.toHexString() : x instanceof Date ? x.getTime() : x);
+  const x = norm(a) as string | number;
+  const y = norm(b) as string | number;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 export function matches(doc: Document, filter: Document = {}): boolean {
   return Object.entries(filter).every(([k, q]) => {
     if (k === '$and') return (q as Document[]).every((f) => matches(doc, f));
@@ -96,6 +104,7 @@ export function matches(doc: Document, filter: Document = {}): boolean {
       if (op === '$ne') return !eqOrContains(v, arg);
       if (op === '$in') return (arg as unknown[]).some((x) => eqOrContains(v, x));
       if (op === '$exists') return (v !== undefined) === Boolean(arg);
+      if (op === '$gt') return v !== undefined && compareValues(v, arg) > 0;
       throw new Error(`unknown operator: ${op}`);
     });
   });
@@ -265,6 +274,8 @@ export async function startMongoStandIn(opts: { users?: Record<string, MongoUser
       case 'find': {
         const coll = collection(db, target, false);
         let docs = (coll?.docs ?? []).filter((d) => matches(d, c.filter as Document));
+        const sort = Object.entries((c.sort ?? {}) as Document)[0];
+        if (sort) docs = [...docs].sort((a, b) => compareValues(get(a, sort[0]), get(b, sort[0])) * (Number(sort[1]) < 0 ? -1 : 1));
         if (typeof c.skip === 'number') docs = docs.slice(c.skip);
         if (typeof c.limit === 'number' && c.limit > 0) docs = docs.slice(0, c.limit);
         return cursorReply(`${db}.${target}`, docs, Number(c.batchSize ?? 101), true);

@@ -7,8 +7,8 @@
 // The SQL really runs: it is translated to PostgreSQL and executed by PGlite (Postgres in WASM), so
 // what the client writes can be read back. Snowflake types map to Postgres ones (VECTOR(FLOAT, n) →
 // real[] with its dimension enforced, ARRAY/VARIANT → jsonb, TIMESTAMP_TZ → timestamptz); the
-// catalog keeps the Snowflake types for SHOW COLUMNS. Unquoted identifiers are upper-cased as in
-// Snowflake. BEGIN/COMMIT/ROLLBACK are per session (one open transaction at a time; others wait);
+// catalog keeps the Snowflake types for SHOW COLUMNS; SELECTs resolve names as Snowflake does.
+// Unquoted identifiers are upper-cased as in Snowflake. BEGIN/COMMIT/ROLLBACK are per session (one open transaction at a time; others wait);
 // a failed statement inside a transaction is rolled back alone, as Snowflake does.
 import { gunzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
@@ -75,6 +75,8 @@ class SnowflakeError extends Error {
     super(message);
   }
 }
+
+const BOOL_OID = 16;
 
 const SNOWFLAKE_TYPES: [RegExp, (m: RegExpExecArray) => { dataType: Record<string, unknown>; pg: string }][] = [
   [/^VECTOR\s*\(\s*FLOAT\s*,\s*(\d+)\s*\)$/i, (m) => ({ dataType: { type: 'VECTOR', vectorDimension: Number(m[1]), dimension: Number(m[1]), elementType: 'FLOAT', nullable: true }, pg: 'real[]' })],
@@ -205,8 +207,33 @@ export async function startSnowflakeStandIn(opts: SnowflakeStandInOptions): Prom
     }
     if (/^SHOW\s+COLUMNS\s+IN\s+(TABLE\s+)?\S+$/i.test(s)) return { pg: '', kind: 'show', table: tableOf(s.split(/\s+/).pop()!).t };
     if (/^(BEGIN|COMMIT|ROLLBACK)(\s+TRANSACTION)?$/i.test(s)) return { pg: s.split(/\s+/)[0]!.toUpperCase(), kind: 'txn' };
-    if (/^SELECT\s/i.test(s)) return { pg: params(s), kind: 'select' };
+    if (/^SELECT\s/i.test(s)) return { pg: selectSql(s), kind: 'select' };
     throw new SnowflakeError('001003', `SQL compilation error:\nsyntax error line 1 at position 0 unexpected '${s.split(/\s+/)[0]}'.`, '42000');
+  }
+
+  /**
+   * A SELECT as Snowflake resolves it: unquoted names of catalog tables and columns upper-cased
+   * (db.schema qualifiers dropped: one schema here), `?` as untyped parameters so that a comparison
+   * takes the column's type (WHERE ID > ?). String literals are left alone.
+   */
+  function selectSql(sql: string): string {
+    const tables = new Set(catalog.keys());
+    const columns = new Set([...catalog.values()].flatMap((cols) => cols.map((c) => c.name)));
+    let n = 0;
+    return sql
+      .split(/('(?:[^']|'')*')/)
+      .map((part, i) =>
+        i % 2 === 1
+          ? part
+          : part
+              .replace(/\?/g, () => `$${++n}`)
+              .replace(/(?<![$\w".])(?:[A-Za-z_][\w$]*\.){0,2}([A-Za-z_][\w$]*)(?![\w$(])/g, (m, last: string) => {
+                const up = last.toUpperCase();
+                if (m.includes('.') && tables.has(up)) return pgIdent(up);
+                return !m.includes('.') && (tables.has(up) || columns.has(up)) ? pgIdent(up) : m;
+              }),
+      )
+      .join('');
   }
 
   const text = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : String(v));
@@ -272,8 +299,13 @@ export async function startSnowflakeStandIn(opts: SnowflakeStandInOptions): Prom
       const numeric = new Set([20, 21, 23, 700, 701, 1700]);
       return {
         ...base,
-        rowtype: result.fields.map((f) => (numeric.has(f.dataTypeID) ? { name: f.name.toUpperCase(), type: 'fixed', scale: 0, precision: 38, nullable: true } : { name: f.name.toUpperCase(), type: 'text', nullable: true })),
-        rowset: result.rows.map((row: unknown[]) => row.map(text)),
+        rowtype: result.fields.map((f) =>
+          numeric.has(f.dataTypeID)
+            ? { name: f.name.toUpperCase(), type: 'fixed', scale: 0, precision: 38, nullable: true }
+            : { name: f.name.toUpperCase(), type: f.dataTypeID === BOOL_OID ? 'boolean' : 'text', nullable: true },
+        ),
+        // Snowflake's JSON result format sends a BOOLEAN as "1" / "0".
+        rowset: result.rows.map((row: unknown[]) => row.map((v) => (typeof v === 'boolean' ? (v ? '1' : '0') : text(v)))),
         total: result.rows.length,
         returned: result.rows.length,
         statementTypeId: 0x1000,

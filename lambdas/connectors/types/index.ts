@@ -32,6 +32,11 @@ import { jiraSource } from '../jira/index';
 import { onedriveSource } from '../onedrive/source';
 import { sharepointSource } from '../onedrive/sharepoint';
 import { outlookSource } from '../onedrive/outlook';
+import { postgresSource } from '../postgres/source';
+import { mongodbSource } from '../mongodb/source';
+import { elasticsearchSource, opensearchSource } from '../elasticsearch/source';
+import { snowflakeSource } from '../snowflake/source';
+import { databricksVolumesSource } from '../databricks/volumes-source';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -69,6 +74,12 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   onedriveSource,
   sharepointSource,
   outlookSource,
+  postgresSource,
+  mongodbSource,
+  elasticsearchSource,
+  opensearchSource,
+  snowflakeSource,
+  databricksVolumesSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

@@ -51,6 +51,7 @@ test('runtime operations exist exactly for s3, azure and local, plus the record 
   runtime.source.push('onedrive');
   runtime.source.push('sharepoint');
   runtime.source.push('outlook');
+  runtime.source.push('postgres', 'mongodb', 'elasticsearch', 'opensearch', 'snowflake', 'databricks_volumes'); // database, search and stream sources (issue 10)
   for (const kind of ['source', 'destination'] as const) {
     for (const t of listTypes(kind)) assert.equal(supportsRuntime(kind, t), runtime[kind].includes(t), `${kind}:${t}`);
   }
@@ -189,8 +190,8 @@ test('unknown type is a 422 on the sibling type field; non-object config is a di
   assert.equal(m[0]?.type, 'missing');
 });
 
-/** Record destinations whose connection URI carries credentials: secret here, though the table does not mark it. */
-const URI_SECRETS = new Set(['destination:mongodb', 'destination:redis']);
+/** Record stores (mongodb also as a source) whose connection URI carries credentials: secret here, though the table does not mark it. */
+const URI_SECRETS = new Set(['destination:mongodb', 'destination:redis', 'source:mongodb']);
 
 test('the data-driven types follow connector-fields.derived.json: required fields, defaults, secrets', () => {
   const handWritten = new Set(['source:s3', 'destination:s3', 'source:azure', 'destination:azure', 'source:box', 'destination:astradb']);
