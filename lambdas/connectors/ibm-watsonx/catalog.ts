@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { describeError } from '../definition';
 import { redact } from '../agents';
 import { guardedFetch, policyReason } from '../../net/outbound';
-import { withRetry } from '../records/retry';
+import { retryableError, withRetry } from '../records/retry';
 
 export interface WatsonxTarget {
   iam_api_key: string;
@@ -52,6 +52,9 @@ export class CatalogError extends Error {
 
 /** A commit the catalog refused because the table moved on (409 CommitFailedException). */
 export class CommitConflict extends CatalogError {}
+
+/** A 401 with a cached token: retried once with a fresh one. */
+class TokenRefused extends CatalogError {}
 
 const LONG_MARK = '~iceberg-long~';
 
@@ -125,6 +128,7 @@ export class IcebergCatalog {
       baseDelayMs: 500,
       maxDelayMs: 10_000,
       signal,
+      retryable: (err) => err instanceof TokenRefused || retryableError(err),
       onRetry: (err, attempt, delayMs) => log?.('ibm_watsonx_s3 catalog call retried', { attempt, delayMs, status: (err as CatalogError).status }),
     });
   }
@@ -136,9 +140,13 @@ export class IcebergCatalog {
   }
 
   /** IAM bearer token for the API key (cached per key until 5 minutes before its expiration). */
+  private tokenKey(): string {
+    return createHash('sha256').update(`${iamTokenUrl()}\n${this.c.iam_api_key}`).digest('hex');
+  }
+
   async token(signal?: AbortSignal): Promise<string> {
     const url = iamTokenUrl();
-    const key = createHash('sha256').update(`${url}\n${this.c.iam_api_key}`).digest('hex');
+    const key = this.tokenKey();
     const cached = tokens.get(key);
     if (cached && cached.expiresAt > Date.now() / 1000 + 300) return cached.token;
     const out = await this.retry(async () => {
@@ -167,12 +175,14 @@ export class IcebergCatalog {
       return JSON.parse(text) as { access_token: string; expiration?: number; expires_in?: number };
     }, signal);
     const expiresAt = out.expiration ?? Date.now() / 1000 + (out.expires_in ?? 3600);
+    if (tokens.size >= 1000) tokens.clear(); // one entry per API key in use; bounded
     tokens.set(key, { token: out.access_token, expiresAt });
     return out.access_token;
   }
 
   /** One catalog request; the catalog's ErrorModel text on failure. */
   private async request(op: string, method: string, path: string, opts: { body?: unknown; signal?: AbortSignal; log?: (m: string, f?: Record<string, unknown>) => void } = {}): Promise<{ status: number; json: any }> {
+    let renewed = false;
     return this.retry(async () => {
       const token = await this.token(opts.signal);
       let res: Response;
@@ -198,7 +208,12 @@ export class IcebergCatalog {
         }
         const msg = this.clean(`${op} failed: ${why} (HTTP ${res.status})`);
         if (res.status === 409 && method === 'POST') throw new CommitConflict(msg, 409);
-        if (res.status === 401) tokens.clear();
+        if (res.status === 401 && !renewed) {
+          // A token revoked or expired early: a fresh one, once (pyiceberg asks IAM again on a new catalog).
+          renewed = true;
+          tokens.delete(this.tokenKey());
+          throw new TokenRefused(msg, 401);
+        }
         throw new CatalogError(msg, res.status, res.headers);
       }
       return { status: res.status, json: text ? parseJsonLongs(text) : undefined };

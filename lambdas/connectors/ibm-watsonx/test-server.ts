@@ -42,6 +42,8 @@ export interface WatsonxStandIn {
   inject(match: RegExp, answer: { status: number; headers?: Record<string, string>; body?: unknown }, times?: number): void;
   /** Runs once before the next commit is applied (e.g. another writer's commit, to make this one stale). */
   beforeNextCommit(fn: () => Promise<void> | void): void;
+  /** Every IAM token issued so far stops being accepted (401), as after a revocation. */
+  revokeTokens(): void;
   stop(): Promise<void>;
 }
 
@@ -216,6 +218,9 @@ export async function startWatsonxStandIn(opts: { buckets?: string[]; catalog?: 
     },
     beforeNextCommit(fn) {
       hooks.push(fn);
+    },
+    revokeTokens() {
+      issued.clear();
     },
     async stop() {
       if (previous === undefined) delete process.env.IBM_IAM_TOKEN_URL;

@@ -216,6 +216,16 @@ test('throttling: a 429 with Retry-After from the catalog and a 503 on commit ar
   assert.equal((await readIcebergTable(wx, NS, 'throttled')).rows.length, 2);
 });
 
+test('a revoked IAM token (401 from the catalog) is exchanged for a fresh one once; the write goes through', async () => {
+  await deliverToDestination('ibm_watsonx_s3', config({ table: 'throttled' }), doc('r.txt', elements(1)));
+  const before = wx.requests.length;
+  wx.revokeTokens();
+  const r = await deliverToDestination('ibm_watsonx_s3', config({ table: 'throttled' }), doc('r.txt', elements(2)));
+  assert.deepEqual(r, { written: 2, deleted: 1 });
+  const gets = wx.requests.slice(before).filter((q) => q.method === 'GET').map((q) => q.path.replace(/\?.*/, ''));
+  assert.deepEqual(gets, ['/mds/iceberg/v1/config', '/mds/iceberg/v1/config', '/mds/iceberg/v1/iceberg_data/namespaces/unstructured/tables/throttled'], 'the first call was refused (401), then repeated with a new token');
+});
+
 test('a write to a catalog that answers 4xx fails the file with the catalog text (no secret)', async () => {
   await assert.rejects(deliverToDestination('ibm_watsonx_s3', config({ table: 'nope' }), doc('n.txt')), (e: Error) => e.message === "load table 'unstructured.nope' failed: NoSuchTableException: Table does not exist: unstructured.nope (HTTP 404)");
   await assert.rejects(deliverToDestination('ibm_watsonx_s3', config({ table: 'v1' }), doc('n.txt')), /format version 1/);
