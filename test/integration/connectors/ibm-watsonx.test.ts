@@ -232,13 +232,16 @@ test('a write to a catalog that answers 4xx fails the file with the catalog text
 });
 
 test('outbound policy: with private networks denied, a catalog name resolving to loopback is refused', async () => {
+  // A check with the policy off caches this key's IAM token, so below the first connection is the catalog's.
+  assert.equal((await checkConnection('destination', 'ibm_watsonx_s3', config())).status, 'SUCCESS');
   const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
   process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
   try {
-    // The IAM token of this key is cached from the tests above, so the first connection is the catalog's.
+    const before = wx.requests.length;
     const c = await checkConnection('destination', 'ibm_watsonx_s3', config({ iceberg_endpoint: wx.endpoint.replace('127.0.0.1', 'localhost') }));
     assert.equal(c.status, 'FAILURE');
     assert.match(c.reason!, /^GET \/v1\/config of catalog 'iceberg_data' at http:\/\/localhost:\d+\/mds\/iceberg failed: .*(loopback|private|not allowed)/i);
+    assert.equal(wx.requests.length, before, 'no request reached the catalog');
   } finally {
     if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
     else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
