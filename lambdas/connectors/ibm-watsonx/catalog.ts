@@ -113,7 +113,11 @@ export class IcebergCatalog {
   readonly base: string;
   private prefix: string | undefined;
 
-  constructor(private readonly c: WatsonxTarget) {
+  /** `attempts` overrides max_retries_connection (the check makes one attempt, as the platform's precheck). */
+  constructor(
+    private readonly c: WatsonxTarget,
+    private readonly opts: { attempts?: number } = {},
+  ) {
     this.base = `${endpointUrl(c.iceberg_endpoint)}${ICEBERG_PATH}`;
   }
 
@@ -124,7 +128,7 @@ export class IcebergCatalog {
 
   private retry<T>(fn: () => Promise<T>, signal?: AbortSignal, log?: (m: string, f?: Record<string, unknown>) => void): Promise<T> {
     return withRetry(fn, {
-      attempts: Math.max(1, this.c.max_retries_connection ?? 10),
+      attempts: Math.max(1, this.opts.attempts ?? this.c.max_retries_connection ?? 10),
       baseDelayMs: 500,
       maxDelayMs: 10_000,
       signal,

@@ -39,7 +39,8 @@ export const ibmWatsonxS3Destination = defineConnector<WatsonxConfig>({
   output: shape.output,
   secretFields: shape.secretFields,
   async check(c, ctx) {
-    const catalog = new IcebergCatalog(c);
+    // One attempt per call, as the platform's precheck (max_retries=1): a failing catalog shows at once.
+    const catalog = new IcebergCatalog(c, { attempts: 1 });
     await catalog.token(ctx.signal);
     if (!(await catalog.namespaceExists(ctx.signal))) throw new Error(`Namespace '${c.namespace}' does not exist`);
     if (!(await catalog.tableExists(ctx.signal))) throw new Error(`Table '${c.table}' does not exist in namespace '${c.namespace}'`);

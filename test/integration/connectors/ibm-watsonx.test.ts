@@ -83,6 +83,10 @@ test('check: IAM token, namespace and table in the catalog, the table location l
   assert.equal(hmac.status, 'FAILURE');
   assert.match(hmac.reason!, /^ListObjectsV2 s3:\/\/watsonx-lake\/warehouse\/unstructured\/elements on the object storage failed: InvalidAccessKeyId: The AWS Access Key Id you provided does not exist in our records\. \(HTTP 403\)$/);
   assert.ok(!hmac.reason!.includes('wrong-hmac-secret'));
+  // One attempt in a check (the platform's precheck uses max_retries=1): a 503 is the FAILURE, not a retry.
+  wx.inject(/^HEAD \/mds\/iceberg\/v1\/iceberg_data\/namespaces\/unstructured$/, { status: 503, body: { error: { message: 'catalog is restarting', type: 'ServiceUnavailableException', code: 503 } } });
+  const busy = await checkConnection('destination', 'ibm_watsonx_s3', config());
+  assert.deepEqual([busy.status, busy.reason], ['FAILURE', "HEAD namespace 'unstructured' failed: Service Unavailable (HTTP 503)"]);
   const v1 = await checkConnection('destination', 'ibm_watsonx_s3', config({ table: 'v1' }));
   assert.deepEqual([v1.status, v1.reason], ['FAILURE', 'the table is Iceberg format version 1; this writer writes format version 2 tables']);
   const part = await checkConnection('destination', 'ibm_watsonx_s3', config({ table: 'partitioned' }));
