@@ -261,3 +261,19 @@ if (STORES.includes('couchbase')) {
   await benchStore('couchbase', `couchbase destination (Query REST API → stand-in 127.0.0.1:${cbs.port})`, (b) => ({ connection_string: cbs.connectionString, username: 'bench', password: 'bench-pw', bucket: 'bench', scope: 'ingest', collection: 'elements', batch_size: b }), [50, 200, 500]);
   await cbs.stop();
 }
+// ibm_watsonx_s3 (IAM + Iceberg REST catalog stand-in, Parquet data files and Avro manifests on s3rver):
+// one document's replace = load table, read the manifests, drop the document's data file, write the new
+// Parquet file, a manifest and a manifest list, commit. No batch fields (one transaction per file, as the
+// platform). Not in the default list: BENCH_STORES=ibm_watsonx_s3 runs it.
+if (STORES.includes('ibm_watsonx_s3')) {
+  const wxServer = await import('../../lambdas/connectors/ibm-watsonx/test-server');
+  const wx = await wxServer.startWatsonxStandIn();
+  wx.createTable('bench', 'elements', wxServer.platformFields());
+  const cfg = { iam_api_key: wxServer.IAM_API_KEY, access_key_id: wxServer.S3_CREDENTIALS.accessKeyId, secret_access_key: wxServer.S3_CREDENTIALS.secretAccessKey, iceberg_endpoint: wx.endpoint, object_storage_endpoint: wx.s3Endpoint, object_storage_region: 'us-east-1', catalog: wx.catalog, namespace: 'bench', table: 'elements' };
+  await deliverToDestination('ibm_watsonx_s3', cfg, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+  const t0 = performance.now();
+  const r = await deliverToDestination('ibm_watsonx_s3', cfg, { sourceId: 'bench', sourceKey: 'doc', elements: els });
+  const s = (performance.now() - t0) / 1000;
+  console.log(`ibm_watsonx_s3 (stand-in: IAM + Iceberg REST catalog, Parquet + Avro manifests on s3rver): ${r.written} written (${r.deleted ?? '?'} replaced) in ${s.toFixed(2)} s = ${Math.round(r.written / s).toLocaleString('en-US')} records/s`);
+  await wx.stop();
+}

@@ -37,6 +37,7 @@ import { mongodbSource } from '../mongodb/source';
 import { elasticsearchSource, opensearchSource } from '../elasticsearch/source';
 import { snowflakeSource } from '../snowflake/source';
 import { databricksVolumesSource } from '../databricks/volumes-source';
+import { ibmWatsonxS3Destination } from '../ibm-watsonx/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -80,6 +81,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   opensearchSource,
   snowflakeSource,
   databricksVolumesSource,
+  ibmWatsonxS3Destination,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
