@@ -25,6 +25,7 @@ import { databricksVolumesDestination } from '../databricks/volumes';
 import { gcsDestination } from '../gcs/index';
 import { onedriveDestination } from '../onedrive/index';
 import { databricksVolumeDeltaTablesDestination } from '../databricks/volume-delta-tables';
+import { gcsSource } from '../gcs/source';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -54,6 +55,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   gcsDestination,
   onedriveDestination,
   databricksVolumeDeltaTablesDestination,
+  gcsSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
