@@ -26,6 +26,7 @@ import { gcsDestination } from '../gcs/index';
 import { onedriveDestination } from '../onedrive/index';
 import { databricksVolumeDeltaTablesDestination } from '../databricks/volume-delta-tables';
 import { gcsSource } from '../gcs/source';
+import { googleDriveSource } from '../google-drive/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -56,6 +57,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   onedriveDestination,
   databricksVolumeDeltaTablesDestination,
   gcsSource,
+  googleDriveSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
