@@ -1,4 +1,4 @@
-// Sources gcs, google_drive (and slack, zendesk as they land) through the HTTP API, each against its
+// Sources gcs, google_drive, slack (and zendesk as it lands) through the HTTP API, each against its
 // stand-in: source → partition (fast) → local destination, run twice. Run 1 processes every
 // document and its elements carry metadata.data_source (url, version, record_locator); run 2 finds
 // nothing changed and processes none (source_documents.unchanged_skipped = all).
@@ -10,10 +10,12 @@ import { join } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 import { makeServiceAccount, startGcsStandIn, type GcsStandIn } from '../../lambdas/connectors/gcs/test-server';
 import { startDriveStandIn, type DriveStandIn } from '../../lambdas/connectors/google-drive/test-server';
+import { startSlackStandIn, type SlackStandIn } from '../../lambdas/connectors/slack/test-server';
 
 let stack: TestStack;
 let gcs: GcsStandIn;
 let drive: DriveStandIn;
+let slack: SlackStandIn;
 const sa = makeServiceAccount('e2e@test-project.iam.gserviceaccount.com');
 const base = mkdtempSync(join(tmpdir(), 'wps-src-saas-'));
 const saved: Record<string, string | undefined> = {};
@@ -36,13 +38,20 @@ before(async () => {
   drive.file({ id: 'dTxt', name: 'memo.txt', mimeType: 'text/plain', parents: ['e2eRoot'], data: Buffer.from(text('Drive memo')) });
   drive.folder('e2eSub', 'sub', 'e2eRoot');
   drive.file({ id: 'dHtml', name: 'page.html', mimeType: 'text/html', parents: ['e2eSub'], data: Buffer.from(`<html><body><h1>Drive page</h1><p>${text('Drive page')}</p></body></html>`) });
-  setEnv({ GCS_API_ENDPOINT: gcs.url, GOOGLE_DRIVE_API_ENDPOINT: drive.url, GOOGLE_OAUTH_TOKEN_URL: drive.tokenUrl });
+  slack = await startSlackStandIn({ pageSize: 2 });
+  slack.channel('C0E2E', 'e2e');
+  const root = slack.post('C0E2E', new Date(Date.UTC(2026, 10, 20, 9)), 'Kickoff meeting notes for the quarterly planning');
+  slack.reply('C0E2E', root.ts, new Date(Date.UTC(2026, 10, 20, 10)), 'Thanks, I added the budget section');
+  slack.post('C0E2E', new Date(Date.UTC(2026, 10, 20, 11)), 'Lunch at noon?');
+  slack.post('C0E2E', new Date(Date.UTC(2026, 10, 21, 9)), 'Retrospective tomorrow morning');
+  setEnv({ GCS_API_ENDPOINT: gcs.url, GOOGLE_DRIVE_API_ENDPOINT: drive.url, GOOGLE_OAUTH_TOKEN_URL: drive.tokenUrl, SLACK_API_URL: slack.url });
   stack = await startTestStack();
 });
 after(async () => {
   await stack?.close();
   await gcs?.stop();
   await drive?.stop();
+  await slack?.stop();
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
@@ -113,5 +122,18 @@ test('google_drive source: the folder walked, each file partitioned under its na
     assert.equal(el.metadata.data_source.url, 'https://drive.google.com/uc?id=dHtml&export=download');
     assert.equal(el.metadata.data_source.version, '1');
     assert.deepEqual(el.metadata.data_source.record_locator, { file_id: 'dHtml', drive_id: 'e2eRoot' });
+  }
+});
+
+test('slack source: one XML document per channel and day, partitioned with its data_source; the second run skips them all', { skip: NEEDS_LOCAL }, async () => {
+  const out = await twoRuns('slack', { token: slack.botToken, channels: ['C0E2E'] }, 2);
+  const day = out.get('C0E2E-2026-11-20.json')!;
+  assert.ok(day.some((el) => /Kickoff meeting notes/.test(el.text) && /added the budget section/.test(el.text)), JSON.stringify(day.map((e) => e.text)));
+  for (const el of day) {
+    assert.match(el.metadata.filename, /^[0-9a-f]{16}\.xml$/);
+    assert.match(el.metadata.data_source.url, /^https:\/\/test-team\.slack\.com\/archives\/C0E2E\/p\d+$/);
+    assert.match(el.metadata.data_source.version, /^\d+\.\d{6}$/);
+    assert.equal(el.metadata.data_source.record_locator.channel, 'C0E2E');
+    assert.equal(el.metadata.data_source.record_locator.day, '2026-11-20');
   }
 });

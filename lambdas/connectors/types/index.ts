@@ -27,6 +27,7 @@ import { onedriveDestination } from '../onedrive/index';
 import { databricksVolumeDeltaTablesDestination } from '../databricks/volume-delta-tables';
 import { gcsSource } from '../gcs/source';
 import { googleDriveSource } from '../google-drive/index';
+import { slackSource } from '../slack/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -58,6 +59,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   databricksVolumeDeltaTablesDestination,
   gcsSource,
   googleDriveSource,
+  slackSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
