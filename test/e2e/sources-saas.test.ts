@@ -1,4 +1,4 @@
-// Sources gcs, google_drive, slack (and zendesk as it lands) through the HTTP API, each against its
+// Sources gcs, google_drive, slack and zendesk through the HTTP API, each against its
 // stand-in: source → partition (fast) → local destination, run twice. Run 1 processes every
 // document and its elements carry metadata.data_source (url, version, record_locator); run 2 finds
 // nothing changed and processes none (source_documents.unchanged_skipped = all).
@@ -11,11 +11,13 @@ import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../supp
 import { makeServiceAccount, startGcsStandIn, type GcsStandIn } from '../../lambdas/connectors/gcs/test-server';
 import { startDriveStandIn, type DriveStandIn } from '../../lambdas/connectors/google-drive/test-server';
 import { startSlackStandIn, type SlackStandIn } from '../../lambdas/connectors/slack/test-server';
+import { startZendeskStandIn, type ZendeskStandIn } from '../../lambdas/connectors/zendesk/test-server';
 
 let stack: TestStack;
 let gcs: GcsStandIn;
 let drive: DriveStandIn;
 let slack: SlackStandIn;
+let zd: ZendeskStandIn;
 const sa = makeServiceAccount('e2e@test-project.iam.gserviceaccount.com');
 const base = mkdtempSync(join(tmpdir(), 'wps-src-saas-'));
 const saved: Record<string, string | undefined> = {};
@@ -44,7 +46,11 @@ before(async () => {
   slack.reply('C0E2E', root.ts, new Date(Date.UTC(2026, 10, 20, 10)), 'Thanks, I added the budget section');
   slack.post('C0E2E', new Date(Date.UTC(2026, 10, 20, 11)), 'Lunch at noon?');
   slack.post('C0E2E', new Date(Date.UTC(2026, 10, 21, 9)), 'Retrospective tomorrow morning');
-  setEnv({ GCS_API_ENDPOINT: gcs.url, GOOGLE_DRIVE_API_ENDPOINT: drive.url, GOOGLE_OAUTH_TOKEN_URL: drive.tokenUrl, SLACK_API_URL: slack.url });
+  zd = await startZendeskStandIn({ email: 'agent@example.com', apiToken: 'zd-token', pageSize: 2 });
+  zd.ticket(1, 'Printer on fire', 'The printer in room 4 is on fire since this morning.', ['Have you tried turning it off and on again?']);
+  zd.ticket(2, 'Password reset', 'I cannot log in after the password reset email expired.');
+  zd.article(101, 'How to reset your password', '<p>Open the login page and follow the reset link.</p>');
+  setEnv({ GCS_API_ENDPOINT: gcs.url, GOOGLE_DRIVE_API_ENDPOINT: drive.url, GOOGLE_OAUTH_TOKEN_URL: drive.tokenUrl, SLACK_API_URL: slack.url, ZENDESK_BASE_URL: zd.url });
   stack = await startTestStack();
 });
 after(async () => {
@@ -52,6 +58,7 @@ after(async () => {
   await gcs?.stop();
   await drive?.stop();
   await slack?.stop();
+  await zd?.stop();
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
@@ -136,4 +143,18 @@ test('slack source: one XML document per channel and day, partitioned with its d
     assert.equal(el.metadata.data_source.record_locator.channel, 'C0E2E');
     assert.equal(el.metadata.data_source.record_locator.day, '2026-11-20');
   }
+});
+
+test('zendesk source: tickets (with comments) and articles partitioned with their data_source; the second run skips them all', { skip: NEEDS_LOCAL }, async () => {
+  const out = await twoRuns('zendesk', { subdomain: 'acme', email: 'agent@example.com', api_token: 'zd-token', item_type: 'all' }, 3);
+  const ticket = out.get('tickets/1.txt.json')!;
+  assert.ok(ticket.some((el) => /turning it off and on again/.test(el.text)), JSON.stringify(ticket.map((e) => e.text)));
+  for (const el of ticket) {
+    assert.equal(el.metadata.filename, '1.txt');
+    assert.equal(el.metadata.data_source.url, `${zd.url}/api/v2/tickets/1.json`);
+    assert.equal(el.metadata.data_source.version, zd.tickets.get(1)!.updated_at);
+    assert.deepEqual(el.metadata.data_source.record_locator, { item_type: 'ticket', id: 1, subdomain: 'acme' });
+  }
+  const article = out.get('articles/101.html.json')!;
+  assert.ok(article.some((el) => el.type === 'Title' && el.text === 'How to reset your password'), JSON.stringify(article));
 });

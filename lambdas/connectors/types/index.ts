@@ -28,6 +28,7 @@ import { databricksVolumeDeltaTablesDestination } from '../databricks/volume-del
 import { gcsSource } from '../gcs/source';
 import { googleDriveSource } from '../google-drive/index';
 import { slackSource } from '../slack/index';
+import { zendeskSource } from '../zendesk/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -60,6 +61,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   gcsSource,
   googleDriveSource,
   slackSource,
+  zendeskSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
