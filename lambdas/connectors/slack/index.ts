@@ -75,7 +75,8 @@ function apiUrl(): string {
   return u.endsWith('/') ? u : `${u}/`;
 }
 
-async function client(token: string): Promise<WebClient> {
+/** The client of a token: guarded fetch, the client's own retries off (exported for the outbound test). */
+export async function slackClient(token: string): Promise<WebClient> {
   try {
     await assertAllowedUrl(apiUrl());
   } catch (err) {
@@ -189,7 +190,7 @@ async function validateChannels(web: WebClient, token: string, channels: string[
 
 async function* list(c: SlackConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
   const s = settings(c);
-  const web = await client(s.token);
+  const web = await slackClient(s.token);
   await validateChannels(web, s.token, s.channels, ctx?.signal);
   for (const channel of s.channels) {
     const days = new Map<string, Message[]>();
@@ -244,7 +245,7 @@ async function read(c: SlackConfig, key: string, ctx?: RuntimeContext): Promise<
   if (!m) throw new Error(`invalid Slack document key ${JSON.stringify(key)} (expected <channel>-<YYYY-MM-DD>)`);
   const [, channel, day] = m as unknown as [string, string, string];
   const s = settings(c);
-  const web = await client(s.token);
+  const web = await slackClient(s.token);
   const dayStart = Date.parse(`${day}T00:00:00Z`);
   const oldest = Math.max(dayStart, s.oldest ? Number(s.oldest) * 1000 : -Infinity);
   const latest = Math.min(dayStart + DAY_MS - 1, s.latest ? Number(s.latest) * 1000 : Infinity);
@@ -269,7 +270,7 @@ export const slackSource = defineConnector<SlackConfig>({
   freeForm: true,
   async check(c, ctx) {
     const s = settings(c);
-    const web = await client(s.token);
+    const web = await slackClient(s.token);
     let who: WebAPICallResult & { team?: string; user?: string };
     try {
       who = await call(web, 'auth.test', {}, ctx.signal);

@@ -77,7 +77,8 @@ async function errorText(res: Response): Promise<string> {
   return raw.slice(0, 200) || res.statusText || `HTTP ${res.status}`;
 }
 
-async function get<T>(c: ZendeskConfig, url: string, signal?: AbortSignal, method = 'GET'): Promise<T> {
+/** One authenticated call under withRetry, through the guarded fetch (exported for the outbound test). */
+export async function zendeskGet<T>(c: ZendeskConfig, url: string, signal?: AbortSignal, method = 'GET'): Promise<T> {
   const auth = `Basic ${Buffer.from(`${c.email}/token:${c.api_token}`).toString('base64')}`;
   return withRetry(
     async () => {
@@ -107,7 +108,7 @@ async function* paged<T>(c: ZendeskConfig, path: string, key: string, signal?: A
   while (url) {
     let page: Record<string, unknown> & { meta?: { has_more?: boolean }; links?: { next?: string | null } };
     try {
-      page = await get(c, url, signal);
+      page = await zendeskGet(c, url, signal);
     } catch (err) {
       throw zendeskReason(`GET ${path}`, err);
     }
@@ -181,7 +182,7 @@ async function read(c: ZendeskConfig, key: string, ctx?: RuntimeContext): Promis
     const path = `/api/v2/help_center/articles/${m[2]}.json`;
     let a: { article: { title?: string; body?: string } };
     try {
-      a = await get(c, `${base}${path}`, signal);
+      a = await zendeskGet(c, `${base}${path}`, signal);
     } catch (err) {
       throw zendeskReason(`GET ${path}`, err);
     }
@@ -191,7 +192,7 @@ async function read(c: ZendeskConfig, key: string, ctx?: RuntimeContext): Promis
   const path = `/api/v2/tickets/${m[2]}.json`;
   let t: { ticket: Record<string, unknown> };
   try {
-    t = await get(c, `${base}${path}`, signal);
+    t = await zendeskGet(c, `${base}${path}`, signal);
   } catch (err) {
     throw zendeskReason(`GET ${path}`, err);
   }
@@ -219,7 +220,7 @@ export const zendeskSource = defineConnector<ZendeskConfig>({
   async check(c, ctx) {
     await guard(c);
     try {
-      await get(c, `${baseUrl(c)}/api/v2/groups.json`, ctx.signal, 'HEAD');
+      await zendeskGet(c, `${baseUrl(c)}/api/v2/groups.json`, ctx.signal, 'HEAD');
     } catch (err) {
       throw zendeskReason('HEAD /api/v2/groups.json', err);
     }
