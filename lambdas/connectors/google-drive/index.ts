@@ -49,13 +49,14 @@ export const EXPORTS: Record<string, { mime: string; ext: string }> = {
 };
 const FIELDS = ['id', 'name', 'mimeType', 'fileExtension', 'md5Checksum', 'headRevisionId', 'permissions', 'createdTime', 'modifiedTime', 'version', 'size', 'webContentLink', 'webViewLink'];
 const PAGE_SIZE = 1000;
+const DRIVE_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
 const shape = derivedShape('source', 'google_drive');
 
 // Which credential is given is judged at use (driveClient): the platform's API accepts a config with
 // both (or a SecretReference) and so does this one (test/unit/connectors/schemas.test.ts).
 const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
-  if (typeof c.drive_id === 'string' && !/^[A-Za-z0-9_-]{1,200}$/.test(c.drive_id)) {
+  if (typeof c.drive_id === 'string' && !DRIVE_ID.test(c.drive_id)) {
     ctx.addIssue({ code: 'custom', path: ['drive_id'], message: 'drive_id must be a Google Drive file or folder id (letters, digits, - and _)' });
   }
   if (Array.isArray(c.extensions)) {
@@ -175,7 +176,13 @@ async function* listFolder(drive: drive_v3.Drive, folderId: string, c: GoogleDri
   } while (pageToken);
 }
 
+/** drive_id goes into files.list queries: judged again at use (a record stored before validation). */
+function assertDriveId(c: GoogleDriveConfig): void {
+  if (typeof c.drive_id !== 'string' || !DRIVE_ID.test(c.drive_id)) throw new Error('drive_id must be a Google Drive file or folder id (letters, digits, - and _)');
+}
+
 async function* list(c: GoogleDriveConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
+  assertDriveId(c);
   const drive = await driveClient(c);
   const root = await getFile(drive, c.drive_id, ctx?.signal);
   if (root.mimeType !== FOLDER_MIME) {
@@ -186,7 +193,7 @@ async function* list(c: GoogleDriveConfig, ctx?: RuntimeContext): AsyncIterable<
 }
 
 async function read(c: GoogleDriveConfig, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(key)) throw new Error(`invalid Google Drive file id ${JSON.stringify(key)}`);
+  if (!DRIVE_ID.test(key)) throw new Error(`invalid Google Drive file id ${JSON.stringify(key)}`);
   const drive = await driveClient(c);
   const signal = ctx?.signal;
   const meta = await getFile(drive, key, signal);
@@ -217,6 +224,7 @@ export const googleDriveSource = defineConnector<GoogleDriveConfig>({
   output: shape.output,
   secretFields: shape.secretFields,
   async check(c, ctx) {
+    assertDriveId(c);
     const drive = await driveClient(c);
     try {
       await drive.files.list({ supportsAllDrives: true, includeItemsFromAllDrives: true, spaces: 'drive', pageSize: 1, fields: 'files(id)', q: `'${c.drive_id}' in parents and trashed = false` }, { retry: false, signal: ctx.signal });

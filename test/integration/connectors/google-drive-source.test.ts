@@ -67,6 +67,11 @@ test('config: a bad drive_id or extension is a 422 item; the credential choice i
   }
   assert.match(locs({ oauth_token: 't', drive_id: "x' or name contains 'y" }), /body\.config\.drive_id: drive_id must be a Google Drive file or folder id/);
   assert.equal(locs({ oauth_token: 't', extensions: ['.pdf', 'docx'] }), '');
+  // a record stored before this validation existed: judged again before it reaches a files.list query
+  const injected = { drive_id: "root1' in parents or name contains '", oauth_token: drive.userToken };
+  const before = drive.calls.length;
+  await assert.rejects(collect(listSourceObjects('google_drive', injected)), /drive_id must be a Google Drive file or folder id/);
+  assert.equal(drive.calls.length, before);
 });
 
 test('list: the folder walked recursively, page by page, with the platform\'s skips, version and data_source', async () => {
