@@ -2,7 +2,9 @@
 // benchmarks only; no handler imports it): multipart uploads (POST /upload/storage/v1/b/<b>/o
 // ?uploadType=multipart, a multipart/related body of JSON metadata + media), resumable sessions (POST
 // ...?uploadType=resumable answers a Location; PUT chunks with Content-Range, 308 until the last),
-// bucket metadata (GET /storage/v1/b/<b>), object list and get (GET .../o, .../o/<name>[?alt=media]).
+// bucket metadata (GET /storage/v1/b/<b>), object list and get (GET .../o, .../o/<name>[?alt=media]);
+// the list pages as GCS does (maxResults capped by the stand-in's pageSize, nextPageToken, prefix,
+// delimiter folding names into `prefixes`), and media carries x-goog-hash for the client's validation.
 // Every call must carry a bearer token that is a JWT signed (RS256) by a service account key the
 // test made: the stand-in checks the signature with the key's public half, the key id, the issuer,
 // the expiry and the devstorage scope, so a wrong key is a 401 as Google answers it. Objects carry
@@ -17,8 +19,9 @@ export interface StoredObject {
   data: Buffer;
   contentType: string;
   generation: number;
-  /** 'multipart' or 'resumable'. */
+  /** 'multipart', 'resumable' or 'seeded' (put by the test). */
   uploadType: string;
+  created: Date;
 }
 
 export interface SeenCall {
@@ -47,6 +50,9 @@ export interface GcsStandIn {
   objects(bucket: string): StoredObject[];
   object(bucket: string, name: string): StoredObject | undefined;
   fail(fault: GcsFault): void;
+  /** Stores an object as an upload would (a new generation), for source tests. */
+  put(bucket: string, name: string, data: Buffer | string, contentType?: string): StoredObject;
+  remove(bucket: string, name: string): void;
   stop(): Promise<void>;
 }
 
@@ -128,7 +134,7 @@ function multipartParts(body: Buffer, contentType: string): Buffer[] {
   return parts;
 }
 
-export async function startGcsStandIn(opts: { accounts: TestServiceAccount[]; buckets?: string[] }): Promise<GcsStandIn> {
+export async function startGcsStandIn(opts: { accounts: TestServiceAccount[]; buckets?: string[]; pageSize?: number }): Promise<GcsStandIn> {
   const buckets = new Map<string, Map<string, StoredObject>>();
   for (const b of opts.buckets ?? []) buckets.set(b, new Map());
   const calls: SeenCall[] = [];
@@ -150,12 +156,15 @@ export async function startGcsStandIn(opts: { accounts: TestServiceAccount[]; bu
       size: String(o.data.length),
       md5Hash: createHash('md5').update(o.data).digest('base64'),
       crc32c: crc.toString(),
-      updated: new Date().toISOString(),
+      // GCS's etag changes with every generation (and metageneration) of the object.
+      etag: Buffer.from(`${o.generation}/1`).toString('base64'),
+      timeCreated: o.created.toISOString(),
+      updated: o.created.toISOString(),
     };
   }
 
   function store(bucket: string, name: string, data: Buffer, contentType: string, uploadType: string) {
-    const o: StoredObject = { bucket, name, data, contentType, generation: ++generation, uploadType };
+    const o: StoredObject = { bucket, name, data, contentType, generation: ++generation, uploadType, created: new Date() };
     buckets.get(bucket)!.set(name, o);
     return resource(o);
   }
@@ -206,13 +215,45 @@ export async function startGcsStandIn(opts: { accounts: TestServiceAccount[]; bu
       return { status: 200, body: { kind: 'storage#bucket', id: bucketName, name: bucketName, location: 'US', storageClass: 'STANDARD' } };
     }
     if (bucketPath && req.method === 'GET' && bucketPath[2] && !bucketPath[3]) {
+      // Lexicographic order, `delimiter` folding into prefixes, pages of at most maxResults (and of
+      // the stand-in's pageSize, as GCS caps a page at 1000), nextPageToken = the last name served.
       const prefix = q.get('prefix') ?? '';
-      return { status: 200, body: { kind: 'storage#objects', items: [...objects.values()].filter((o) => o.name.startsWith(prefix)).map(resource) } };
+      const delimiter = q.get('delimiter') ?? '';
+      const after = q.get('pageToken') ? Buffer.from(q.get('pageToken')!, 'base64url').toString('utf8') : '';
+      const limit = Math.min(Number(q.get('maxResults') ?? 1000) || 1000, opts.pageSize ?? 1000);
+      const names = [...objects.keys()].filter((n) => n.startsWith(prefix)).sort();
+      const entries: { name: string; prefix?: string }[] = [];
+      const seen = new Set<string>();
+      for (const n of names) {
+        const cut = delimiter ? n.indexOf(delimiter, prefix.length) : -1;
+        if (cut < 0) entries.push({ name: n });
+        else if (!seen.has(n.slice(0, cut + 1))) {
+          seen.add(n.slice(0, cut + 1));
+          entries.push({ name: n.slice(0, cut + 1), prefix: n.slice(0, cut + 1) });
+        }
+      }
+      const rest = entries.filter((e) => e.name > after);
+      const page = rest.slice(0, limit);
+      const more = rest.length > page.length;
+      const items = page.filter((e) => !e.prefix).map((e) => resource(objects.get(e.name)!));
+      const prefixes = page.filter((e) => e.prefix).map((e) => e.prefix!);
+      return {
+        status: 200,
+        body: {
+          kind: 'storage#objects',
+          ...(items.length ? { items } : {}),
+          ...(prefixes.length ? { prefixes } : {}),
+          ...(more ? { nextPageToken: Buffer.from(page.at(-1)!.name, 'utf8').toString('base64url') } : {}),
+        },
+      };
     }
     if (bucketPath && req.method === 'GET' && bucketPath[3]) {
       const o = objects.get(decodeURIComponent(bucketPath[3]));
       if (!o) return { status: 404, body: gcsError(404, `No such object: ${bucketName}/${decodeURIComponent(bucketPath[3])}`, 'notFound') };
-      return q.get('alt') === 'media' ? { status: 200, body: o.data, headers: { 'content-type': o.contentType } } : { status: 200, body: resource(o) };
+      if (q.get('alt') !== 'media') return { status: 200, body: resource(o) };
+      const r = resource(o);
+      // GCS sends the stored hashes with the media; the client validates the download against them.
+      return { status: 200, body: o.data, headers: { 'content-type': o.contentType, 'x-goog-hash': `crc32c=${r.crc32c},md5=${r.md5Hash}`, 'x-goog-generation': r.generation } };
     }
     return { status: 405, body: gcsError(405, `${req.method} ${url.pathname} is not served by the stand-in`, 'notImplemented') };
   }
@@ -259,6 +300,12 @@ export async function startGcsStandIn(opts: { accounts: TestServiceAccount[]; bu
     objects: (bucket) => [...(buckets.get(bucket)?.values() ?? [])],
     object: (bucket, name) => buckets.get(bucket)?.get(name),
     fail: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
+    put(bucket, name, data, contentType = 'application/octet-stream') {
+      if (!buckets.has(bucket)) buckets.set(bucket, new Map());
+      store(bucket, name, Buffer.from(data), contentType, 'seeded');
+      return buckets.get(bucket)!.get(name)!;
+    },
+    remove: (bucket, name) => void buckets.get(bucket)?.delete(name),
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -38,6 +38,10 @@ import { elasticsearchSource, opensearchSource } from '../elasticsearch/source';
 import { snowflakeSource } from '../snowflake/source';
 import { databricksVolumesSource } from '../databricks/volumes-source';
 import { ibmWatsonxS3Destination } from '../ibm-watsonx/index';
+import { gcsSource } from '../gcs/source';
+import { googleDriveSource } from '../google-drive/index';
+import { slackSource } from '../slack/index';
+import { zendeskSource } from '../zendesk/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -82,6 +86,10 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   snowflakeSource,
   databricksVolumesSource,
   ibmWatsonxS3Destination,
+  gcsSource,
+  googleDriveSource,
+  slackSource,
+  zendeskSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

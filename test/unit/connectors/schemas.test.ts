@@ -44,7 +44,7 @@ test('every enum type of both kinds is registered, plus local', () => {
 
 test('runtime operations exist exactly for the implemented source and destination types', () => {
   const runtime = {
-    source: ['s3', 'azure', 'local', 'couchbase'],
+    source: ['s3', 'azure', 'local', 'couchbase', 'gcs', 'google_drive', 'slack', 'zendesk'],
     destination: ['s3', 'azure', 'local', 'postgres', 'pinecone', 'qdrant-cloud', 'astradb', 'elasticsearch', 'opensearch', 'azure_ai_search', 'weaviate-cloud', 'milvus', 'mongodb', 'redis', 'kafka-cloud', 'snowflake', 'neo4j', 'motherduck', 'delta_table', 'databricks_volumes', 'gcs', 'onedrive', 'databricks_volume_delta_tables', 'couchbase', 'ibm_watsonx_s3'],
   };
   runtime.source.push('dropbox', 'box', 'confluence', 'jira');
