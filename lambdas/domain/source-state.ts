@@ -116,6 +116,17 @@ export class SourceStates {
   async forget(accountId: string, workflowId: string, docKey: string): Promise<void> {
     await this.store.delete(keys.sourceDoc(accountId, workflowId, docKey));
   }
+
+  /** Forgets every document of a workflow (it was deleted); returns how many. */
+  async clear(accountId: string, workflowId: string): Promise<number> {
+    const items = await this.store.queryPrefix(keys.account(accountId), keys.sourceDocPrefix(workflowId));
+    const queue = [...items];
+    const worker = async () => {
+      for (let it = queue.pop(); it; it = queue.pop()) await this.store.delete({ PK: it.PK, SK: it.SK });
+    };
+    await Promise.all(Array.from({ length: Math.min(16, queue.length) }, worker));
+    return items.length;
+  }
 }
 
 /** Job item attributes of a source run (flat, so the removal counters can be atomic adds). */

@@ -10,6 +10,7 @@ import type { UploadedFile } from './uploads';
 import type { Principal } from './auth';
 import { ENTITY, keys } from '../data/keys';
 import { planNodes, type JobNode } from './job-nodes';
+import { SourceStates } from './source-state';
 import { findTemplate } from './templates';
 import type { ConnectorService } from './connectors';
 import type { JobInformation, JobService, WorkflowRun } from './jobs';
@@ -154,6 +155,8 @@ export class WorkflowService {
       set: { deletedAt: now, status: 'inactive', updatedAt: now },
       remove: ['GSI1PK', 'GSI1SK', 'nextRunAt'],
     });
+    // what the workflow delivered of its source documents serves no later run: forget it
+    await new SourceStates(this.store).clear(p.accountId, id);
     return { detail: `Workflow with id ${id} successfully deleted.` };
   }
 

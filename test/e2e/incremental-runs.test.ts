@@ -9,6 +9,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { DynamoStore } from '../../lambdas/adapters/dynamo-store';
+import { keys } from '../../lambdas/data/keys';
 import { platformElementsTable, startPgTestServer, type PgTestServer } from '../../lambdas/connectors/postgres/test-server';
 
 let stack: TestStack;
@@ -145,6 +147,12 @@ test('incremental runs: only new and changed documents are processed, gone ones 
     listed: 3, processed: 3, unchanged_skipped: 0, gone_from_source: 0, removed: 0, removed_from_destination: 0, reprocess_all: true,
   });
   assert.deepEqual(await filenames(), ['alpha.txt', 'beta.txt', 'delta.txt']);
+
+  // deleting the workflow forgets what it delivered (the single table keeps no orphaned state)
+  const states = () => new DynamoStore(String(stack.env.TABLE_NAME ?? 'wps')).queryPrefix(keys.account('default'), keys.sourceDocPrefix(toPg));
+  assert.equal((await states()).length, 3);
+  assert.equal((await stack.call('DELETE', `/api/v1/workflows/${toPg}`)).status, 200);
+  assert.equal((await states()).length, 0);
 });
 
 test('state is written only after the destination write: files whose delivery failed are processed again next run', { skip: NEEDS_LOCAL }, async () => {
