@@ -112,6 +112,14 @@ export async function startStepFunctions(opts: {
 }): Promise<{ endpoint: string; arns: Record<string, string>; stop(): Promise<void> }> {
   const { StateMachine } = await import('aws-local-stepfunctions');
   const machines = new Map<string, { def: StateMachineDefinition; asl: any; overrides: Record<string, TaskHandler> }>();
+  // Task handlers still running: stop() waits for them (bounded), so an aborted execution's last task
+  // does not touch the table or bucket after the emulators behind them have stopped.
+  const inflight = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inflight.add(p);
+    void p.then(() => inflight.delete(p), () => inflight.delete(p));
+    return p;
+  };
   const arns: Record<string, string> = {};
   for (const def of STATE_MACHINES) {
     let raw = readFileSync(join(opts.repoRoot, def.definitionFile), 'utf8');
@@ -126,14 +134,17 @@ export async function startStepFunctions(opts: {
     for (const [stateName, placeholder] of Object.entries(placeholders)) {
       const ref = def.tasks[placeholder];
       if (!ref) throw new Error(`${def.definitionFile}: task ${stateName} uses unknown placeholder ${placeholder}`);
-      overrides[stateName] = async (input: unknown) => {
-        const handler = await loadHandler<TaskHandler>(ref);
-        return handler(input, lambdaContext(`${def.name}-${stateName}`, ref.timeoutSeconds * 1000) as unknown as Context);
-      };
+      overrides[stateName] = (input: unknown) =>
+        track(
+          (async () => {
+            const handler = await loadHandler<TaskHandler>(ref);
+            return handler(input, lambdaContext(`${def.name}-${stateName}`, ref.timeoutSeconds * 1000) as unknown as Context);
+          })(),
+        );
     }
     // Resources must be valid ARNs for validation; the overrides replace them at run time.
     const resolved = JSON.parse(raw.replace(/\$\{(\w+)\}/g, (_m, p: string) => `arn:aws:lambda:${opts.region}:${ACCOUNT}:function:wps-${p}`));
-    for (const reader of localizeDistributedMaps(resolved.States)) overrides[reader] = (input: unknown) => readItems(input as never);
+    for (const reader of localizeDistributedMaps(resolved.States)) overrides[reader] = (input: unknown) => track(readItems(input as never));
     const arn = stateMachineArn(opts.region, def.name);
     machines.set(arn, { def, asl: resolved, overrides });
     arns[def.arnEnv] = arn;
@@ -234,6 +245,12 @@ export async function startStepFunctions(opts: {
     stop: async () => {
       for (const ex of executions.values()) if (ex.status === 'RUNNING') ex.abort?.();
       await server.stop();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...inflight]),
+        new Promise((r) => (timer = setTimeout(r, 30_000))),
+      ]);
+      clearTimeout(timer);
     },
   };
 }
