@@ -8,6 +8,7 @@
 // links, coordinates_points, ...) are JSON text where pandas/pyarrow would make structs. A value that
 // does not fit a column the table already has refuses the record, as delta-rs's schema check does.
 import { parquetWriteBuffer } from 'hyparquet-writer';
+import { castScalar, shownValue, ValueRefused, type ScalarKind } from '../records/cast';
 import { flattenDict, RECORD_ID_FIELD } from '../records/stage';
 import type { FileRecords } from '../records/types';
 
@@ -98,44 +99,18 @@ export function schemaString(fields: Field[]): string {
   return JSON.stringify({ type: 'struct', fields });
 }
 
-class Refused extends Error {}
-
-function conformScalar(t: ScalarType, v: unknown): unknown {
-  if (v === null || v === undefined) return null;
-  switch (t) {
-    case 'string':
-      return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
-    case 'long':
-    case 'integer': {
-      if (typeof v === 'bigint') return t === 'long' ? v : Number(v);
-      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-      if (!Number.isInteger(n)) throw new Refused();
-      return t === 'long' ? BigInt(n) : n;
-    }
-    case 'double':
-    case 'float': {
-      const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-      if (Number.isNaN(n)) throw new Refused();
-      return n;
-    }
-    case 'boolean':
-      if (typeof v === 'boolean') return v;
-      if (v === 'true' || v === 'false') return v === 'true';
-      throw new Refused();
-  }
-}
+const KIND: Record<ScalarType, ScalarKind> = { string: 'string', long: 'int64', integer: 'int32', double: 'float', float: 'float', boolean: 'boolean' };
 
 /** A value as the column's type stores it; a value that does not fit throws the record's refusal. */
 export function conform(f: Field, v: unknown, elementId: unknown): unknown {
   try {
-    if (typeof f.type === 'string') return conformScalar(f.type, v);
+    if (typeof f.type === 'string') return castScalar(KIND[f.type], v);
     if (v === null || v === undefined) return null;
-    const t = f.type.elementType;
-    return (Array.isArray(v) ? v : [v]).map((x) => conformScalar(t, x));
+    const kind = KIND[f.type.elementType];
+    return (Array.isArray(v) ? v : [v]).map((x) => castScalar(kind, x));
   } catch (err) {
-    if (!(err instanceof Refused)) throw err;
-    const shown = JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)) ?? String(v);
-    throw new Error(`the table refused a record (element ${String(elementId)}): column ${f.name} is ${typeName(f.type)} in the table schema, the value ${shown.slice(0, 80)} does not fit`);
+    if (!(err instanceof ValueRefused)) throw err;
+    throw new Error(`the table refused a record (element ${String(elementId)}): column ${f.name} is ${typeName(f.type)} in the table schema, the value ${shownValue(v)} does not fit`);
   }
 }
 

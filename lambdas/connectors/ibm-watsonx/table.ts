@@ -6,6 +6,7 @@
 // cast refuses it for the platform. Data files are Parquet with the Iceberg field ids in the schema
 // (readers project by id), Snappy-compressed by hyparquet-writer, without column statistics.
 import { parquetWriteBuffer } from 'hyparquet-writer';
+import { castScalar, shownValue, ValueRefused, type ScalarKind } from '../records/cast';
 import { sqlRow } from '../records/stage';
 import type { FileRecords } from '../records/types';
 import type { IcebergField } from './catalog';
@@ -47,49 +48,24 @@ export function stageRows(file: FileRecords): Row[] {
   return file.elements.map((e) => sqlRow(e, file.recordId));
 }
 
-class Refused extends Error {}
-
-function castPrimitive(t: Primitive, v: unknown): unknown {
-  if (v === null || v === undefined) return null;
-  switch (t) {
-    case 'string':
-      return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
-    case 'int':
-    case 'long': {
-      if (typeof v === 'bigint') return t === 'long' ? v : Number(v);
-      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-      if (!Number.isInteger(n) || (t === 'int' && Math.abs(n) > 2 ** 31 - 1)) throw new Refused();
-      return t === 'long' ? BigInt(n) : n;
-    }
-    case 'float':
-    case 'double': {
-      const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-      if (Number.isNaN(n)) throw new Refused();
-      return n;
-    }
-    case 'boolean':
-      if (typeof v === 'boolean') return v;
-      if (v === 'true' || v === 'false') return v === 'true';
-      throw new Refused();
-  }
-}
+const KIND: Record<Primitive, ScalarKind> = { boolean: 'boolean', int: 'int32', long: 'int64', float: 'float', double: 'float', string: 'string' };
 
 /** A value as the column stores it; a value that does not fit throws the record's refusal. */
 export function cast(f: IcebergField, v: unknown, elementId: unknown): unknown {
   try {
     if (v === null || v === undefined) {
-      if (f.required) throw new Refused();
+      if (f.required) throw new ValueRefused();
       return null;
     }
-    if (isPrimitive(f.type)) return castPrimitive(f.type, v);
+    if (isPrimitive(f.type)) return castScalar(KIND[f.type], v);
     const el = listElement(f);
-    if (!el) throw new Refused();
-    return (Array.isArray(v) ? v : [v]).map((x) => castPrimitive(el.type, x));
+    if (!el) throw new ValueRefused();
+    const kind = KIND[el.type];
+    return (Array.isArray(v) ? v : [v]).map((x) => castScalar(kind, x));
   } catch (err) {
-    if (!(err instanceof Refused)) throw err;
-    const shown = v === null || v === undefined ? 'null' : (JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)) ?? String(v));
+    if (!(err instanceof ValueRefused)) throw err;
     const why = writableField(f) ? 'does not fit' : 'cannot be written by this writer (it writes boolean, int, long, float, double, string and lists of them)';
-    throw new Error(`the table refused a record (element ${String(elementId)}): column ${f.name} is ${f.required ? 'a required ' : ''}${typeName(f)} in the table schema, the value ${shown.slice(0, 80)} ${why}`);
+    throw new Error(`the table refused a record (element ${String(elementId)}): column ${f.name} is ${f.required ? 'a required ' : ''}${typeName(f)} in the table schema, the value ${shownValue(v)} ${why}`);
   }
 }
 
