@@ -40,6 +40,12 @@ export const keys = {
     SK: `SRCDOC#${workflowId}#${createHash('sha256').update(docKey).digest('base64url')}`,
   }),
   sourceDocPrefix: (workflowId: string) => `SRCDOC#${workflowId}#`,
+  /**
+   * A deleted workflow whose source-document state is still being forgotten: one shared partition
+   * (deletions are rare), swept by the one-minute tick until the workflow's state is gone.
+   */
+  stateCleanup: (accountId: string, workflowId: string) => ({ PK: 'CLEANUP#SRCDOC', SK: `${accountId}#${workflowId}` }),
+  stateCleanupPartition: 'CLEANUP#SRCDOC',
   /** Per-account concurrency gate and launch spacing. */
   gate: (accountId: string) => ({ PK: `ACCT#${accountId}`, SK: 'GATE' }),
   /** Notifications of an account, time-ordered (ULID sort ids); read flags are per user. */
@@ -91,6 +97,7 @@ export const ENTITY = {
   jobFailure: 'JobFailure',
   jobFile: 'JobFile',
   sourceDoc: 'SourceDocument',
+  stateCleanup: 'SourceStateCleanup',
   gate: 'Gate',
   notification: 'Notification',
   inboxNotification: 'InboxNotification',

@@ -7,6 +7,7 @@
 // its state until the destination removal succeeded.
 import type { BlobStore, KeyValueStore, StoredItem } from './ports';
 import { ENTITY, keys } from '../data/keys';
+import { forEachLimited } from '../concurrency';
 import type { ConnectorRuntime, ListedDocument } from './connectors';
 import { ConnectorFailure, DomainError } from './errors';
 import { fileOfDocument, writeManifest, type JobFile, type ManifestSummary } from './job-manifest';
@@ -117,17 +118,58 @@ export class SourceStates {
     await this.store.delete(keys.sourceDoc(accountId, workflowId, docKey));
   }
 
-  /** Forgets every document of a workflow (it was deleted); returns how many. */
-  async clear(accountId: string, workflowId: string): Promise<number> {
-    const items = await this.store.queryPrefix(keys.account(accountId), keys.sourceDocPrefix(workflowId));
-    const queue = [...items];
-    const worker = async () => {
-      for (let it = queue.pop(); it; it = queue.pop()) await this.store.delete({ PK: it.PK, SK: it.SK });
-    };
-    await Promise.all(Array.from({ length: Math.min(16, queue.length) }, worker));
-    return items.length;
+  /**
+   * Forgets the documents of a deleted workflow page by page, until none is left or the budget is
+   * spent (a workflow can hold hundreds of thousands: the API request must not wait for them all).
+   */
+  async clear(accountId: string, workflowId: string, budgetMs = Infinity): Promise<{ deleted: number; done: boolean }> {
+    const deadline = Date.now() + budgetMs;
+    let deleted = 0;
+    for (;;) {
+      const page = await this.store.queryPrefix(keys.account(accountId), keys.sourceDocPrefix(workflowId), { limit: CLEAR_PAGE });
+      if (!page.length) return { deleted, done: true };
+      await forEachLimited(page, CLEAR_CONCURRENCY, async (it) => {
+        await this.store.delete({ PK: it.PK, SK: it.SK });
+      });
+      deleted += page.length;
+      if (Date.now() >= deadline) return { deleted, done: false };
+    }
+  }
+
+  /**
+   * A workflow was deleted: a clean-up marker is written first, then its state is forgotten for up to
+   * `budgetMs`; what is left is forgotten by sweep() (the one-minute tick), which drops the marker
+   * once the workflow's state is gone. A crash in between leaves the marker, never orphaned state.
+   */
+  async forgetWorkflow(accountId: string, workflowId: string, at: string, budgetMs: number): Promise<{ deleted: number; done: boolean }> {
+    const marker = keys.stateCleanup(accountId, workflowId);
+    await this.store.put({ ...marker, entity: ENTITY.stateCleanup, accountId, workflowId, createdAt: at });
+    const r = await this.clear(accountId, workflowId, budgetMs);
+    if (r.done) await this.store.delete(marker);
+    return r;
+  }
+
+  /** Continues the clean-ups of deleted workflows for up to `budgetMs`; returns the states forgotten. */
+  async sweep(budgetMs: number): Promise<{ deleted: number; pending: number }> {
+    const deadline = Date.now() + budgetMs;
+    const markers = await this.store.queryPrefix(keys.stateCleanupPartition, '', { limit: 100 });
+    let deleted = 0;
+    let pending = markers.length;
+    for (const m of markers) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      const r = await this.clear(String(m.accountId), String(m.workflowId), left);
+      deleted += r.deleted;
+      if (!r.done) break;
+      await this.store.delete({ PK: m.PK, SK: m.SK });
+      pending--;
+    }
+    return { deleted, pending };
   }
 }
+
+const CLEAR_PAGE = 500;
+const CLEAR_CONCURRENCY = 16;
 
 /** Job item attributes of a source run (flat, so the removal counters can be atomic adds). */
 export interface SourceRunFields {

@@ -19,6 +19,9 @@ import { nextRun, SCHEDULES, WORKFLOW_TYPES, type WorkflowSortField, type Workfl
 export { WORKFLOW_TYPES, SCHEDULES, type WorkflowType };
 
 /** Node graphs of the predefined workflow types. */
+/** How long a workflow delete waits for its source-document state to be forgotten before answering. */
+const STATE_CLEANUP_IN_REQUEST_MS = 5_000;
+
 const TYPE_NODES: Record<Exclude<WorkflowType, 'custom'>, unknown[]> = {
   basic: [
     { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
@@ -155,8 +158,9 @@ export class WorkflowService {
       set: { deletedAt: now, status: 'inactive', updatedAt: now },
       remove: ['GSI1PK', 'GSI1SK', 'nextRunAt'],
     });
-    // what the workflow delivered of its source documents serves no later run: forget it
-    await new SourceStates(this.store).clear(p.accountId, id);
+    // What the workflow delivered of its source documents serves no later run: forget it, within a
+    // few seconds here and the rest in the background (the one-minute tick's sweep).
+    await new SourceStates(this.store).forgetWorkflow(p.accountId, id, now, STATE_CLEANUP_IN_REQUEST_MS);
     return { detail: `Workflow with id ${id} successfully deleted.` };
   }
 
@@ -175,6 +179,11 @@ export class WorkflowService {
    * ticks never launch the same run twice; a workflow whose previous job is still active skips
    * this run (the platform's one-active-job rule).
    */
+  /** The tick's share of clean-ups: forgets what deleted workflows still hold, for up to `budgetMs`. */
+  sweepDeletedState(budgetMs: number): Promise<{ deleted: number; pending: number }> {
+    return new SourceStates(this.store).sweep(budgetMs);
+  }
+
   async runDue(now: Date = this.clock.now()): Promise<{ workflowId: string; jobId?: string; skipped?: string }[]> {
     const due = await this.store.queryPrefix(keys.scheduleIndex, '', { index: 'GSI1', until: `${now.toISOString()}#\uffff` });
     const out: { workflowId: string; jobId?: string; skipped?: string }[] = [];
