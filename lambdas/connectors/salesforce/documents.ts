@@ -5,7 +5,12 @@
 //   with `parent.` prefixes and each value is printed as Python's str() prints it (None, True,
 //   3000000.0: the number as Salesforce wrote it, int or float, hence the lossless JSON parse).
 // - EmailMessage: the platform's minimal multipart .eml template (Date from MessageDate through
-//   email.utils.formatdate, Message-ID, Subject, From, To, text and HTML bodies).
+//   email.utils.formatdate, Message-ID, Subject, From, To, text and HTML bodies), with one change:
+//   a blank line ends the message's and each part's headers. The platform's template has none;
+//   Python's email parser then starts the body at the first line that is not a header, but
+//   mailparser (this service's .eml partitioner) keeps reading headers and finds no body at all.
+//   The parts are the same for Python either way (unless a body's first line looks like a header,
+//   where the platform's own document loses that line into the headers).
 import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
 
 /** A record as parsed from Salesforce's JSON with number lexemes kept (LosslessNumber). */
@@ -114,7 +119,7 @@ export function salesforceTime(v: unknown): number {
 /** textwrap.dedent of a template whose first line has no indent: whitespace-only lines emptied. */
 const dedent = (s: string) => s.split('\n').map((l) => (/^[ \t]+$/.test(l) ? '' : l)).join('\n');
 
-/** The platform's _eml_for_record (EMAIL_TEMPLATE.substitute, then dedent). */
+/** The platform's _eml_for_record (EMAIL_TEMPLATE.substitute, then dedent), headers ended by a blank line. */
 export function emlForRecord(email: SfRecord): string {
   const date = salesforceTime(email.MessageDate);
   if (!Number.isFinite(date)) throw new Error(`EmailMessage ${pyStr(email.Id)} has no readable MessageDate (${pyStr(email.MessageDate)})`);
@@ -127,12 +132,12 @@ export function emlForRecord(email: SfRecord): string {
       `Subject: ${f('Subject')}\n` +
       `From: ${f('FromAddress')}\n` +
       `To: ${f('ToAddress')}\n` +
-      `Content-Type: multipart/alternative; boundary="${boundary}"\n` +
+      `Content-Type: multipart/alternative; boundary="${boundary}"\n\n` +
       `--${boundary}\n` +
-      'Content-Type: text/plain; charset="UTF-8"\n' +
+      'Content-Type: text/plain; charset="UTF-8"\n\n' +
       `${f('TextBody')}\n` +
       `--${boundary}\n` +
-      'Content-Type: text/html; charset="UTF-8"\n' +
+      'Content-Type: text/html; charset="UTF-8"\n\n' +
       `${f('HtmlBody')}\n` +
       `--${boundary}--\n`,
   );

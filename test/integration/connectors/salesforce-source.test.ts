@@ -120,8 +120,8 @@ test('read: FIELDS(STANDARD) of the record as the platform\'s XML (floats as Sal
   assert.equal(
     eml,
     'MIME-Version: 1.0\nDate: Sun, 01 Mar 2026 08:30:00 -0000\nMessage-ID: <abc123@acme.example>\nSubject: Quarterly numbers\nFrom: ceo@acme.example\nTo: board@acme.example\n' +
-      'Content-Type: multipart/alternative; boundary="00000000000095c9b205eff92630"\n--00000000000095c9b205eff92630\nContent-Type: text/plain; charset="UTF-8"\nNumbers are up.\nSee you Monday.\n' +
-      '--00000000000095c9b205eff92630\nContent-Type: text/html; charset="UTF-8"\n<p>Numbers are up.</p>\n--00000000000095c9b205eff92630--\n',
+      'Content-Type: multipart/alternative; boundary="00000000000095c9b205eff92630"\n\n--00000000000095c9b205eff92630\nContent-Type: text/plain; charset="UTF-8"\n\nNumbers are up.\nSee you Monday.\n' +
+      '--00000000000095c9b205eff92630\nContent-Type: text/html; charset="UTF-8"\n\n<p>Numbers are up.</p>\n--00000000000095c9b205eff92630--\n',
   );
 
   const version = async () => (await collect(listSourceObjects('salesforce', config({ categories: ['Campaign'] })))).find((o) => o.key === `Campaign/${id}.xml`)!.version;

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
 import { emlForRecord, formatdate, parseSalesforceJson, pyFloat, xmlForRecord, type SfRecord } from '../../../lambdas/connectors/salesforce/documents';
 
 const dir = join(import.meta.dirname, 'fixtures', 'salesforce');
@@ -24,8 +25,17 @@ test('xml: nested objects flattened with dots, escaping, unicode, lists as Pytho
   assert.equal(xmlForRecord({}), "<?xml version='1.0' encoding='utf-8'?>\n<root />");
 });
 
-test('eml: the platform\'s template, formatdate of MessageDate, whitespace-only lines emptied as dedent does', () => {
-  assert.equal(emlForRecord(record('email.json')), fixture('email.eml'));
+test('eml: the platform\'s template with a blank line after each header block, formatdate of MessageDate, whitespace-only lines emptied as dedent does', async () => {
+  const eml = emlForRecord(record('email.json'));
+  // The platform's bytes, but for the blank lines that end the headers of the message and of each part.
+  const separated = fixture('email.eml').replace(/^(Content-Type: [^\n]*)\n/gm, '$1\n\n');
+  assert.equal(eml, separated);
+  assert.equal(eml.replace(/^(Content-Type: [^\n]*)\n\n/gm, '$1\n'), fixture('email.eml'));
+  // What the .eml partitioner (mailparser) reads of it: both bodies.
+  const parsed = await simpleParser(Buffer.from(eml));
+  assert.equal(parsed.text, 'Jane.\n\nThis is a test of sending you an email from Salesforce!\n\n_____________________________________________________________________\nPowered by Salesforce\nhttp://www.salesforce.com/');
+  assert.match(String(parsed.html), /<p>This is a test &amp; more<\/p>/);
+  assert.equal(parsed.subject, 'Test of email 1');
   assert.throws(() => emlForRecord({ Id: '02s000000000001AAA', MessageDate: null }), /EmailMessage 02s000000000001AAA has no readable MessageDate \(None\)/);
 });
 
