@@ -58,6 +58,8 @@ const schema = z.object({
   NOTIFICATION_RETRY_BASE_SECONDS: z.coerce.number().int().min(0).default(30),
   /** A workflow run whose source lists more documents than this fails (a source paging without end). */
   SOURCE_MAX_DOCUMENTS_PER_RUN: z.coerce.number().int().positive().default(1_000_000),
+  /** Salesforce's OAuth login host (JWT bearer token endpoint and the JWT's aud); https://test.salesforce.com for sandboxes, a stand-in in tests. */
+  SALESFORCE_LOGIN_URL: z.string().url().default('https://login.salesforce.com'),
 });
 
 export type Config = z.infer<typeof schema>;
