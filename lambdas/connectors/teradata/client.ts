@@ -128,7 +128,10 @@ async function send(url: string, c: TeradataConnection, init: { method: string; 
   } catch (err) {
     const policy = policyReason(err);
     if (policy) throw new OutboundPolicyError(policy);
-    throw err;
+    // the code travels as the cause (retry.ts reads it there), the reason reads "cannot reach host: ..."
+    const e = err as Error & { code?: string };
+    const code = e.code;
+    throw new Error(`${e.message}${code && !e.message.includes(code) ? ` (${code})` : ''}`, { cause: { code } });
   }
   const text = await res.text();
   let payload: Record<string, unknown> | unknown[] | undefined;

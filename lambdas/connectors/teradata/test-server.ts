@@ -8,13 +8,18 @@
 // tests instead of passing unexecuted. Types are checked as the database would for what the connector
 // writes: NOT NULL (3604), VARCHAR/CHAR length (3996), numbers (3535), VECTOR32 text and JSON.
 // Read-only users are refused writes (3523), missing tables are 3807; fail() injects 429/5xx/420
-// answers before handling (records/stand-in.ts).
+// answers before handling (records/stand-in.ts). With `tls`, an https listener (the Query Service's
+// usual scheme) terminates TLS in front of the same service.
+import { connect } from 'node:net';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { startStandIn, type Fault, type Reply, type SeenRequest } from '../records/stand-in';
 
 export interface TeradataStandInOptions {
   users?: Record<string, { password: string; readOnly?: boolean }>;
   /** What GET /systems lists (default one system "local" on 127.0.0.1). */
   systems?: { name: string; host: string }[];
+  /** Also listen with TLS (the Query Service's https) with this certificate, in front of the same service. */
+  tls?: { key: string; cert: string };
 }
 
 interface Column {
@@ -35,6 +40,9 @@ export interface TeradataStandIn {
   /** http://127.0.0.1:<port>: a `host` given as a URL is used as the Query Service's base. */
   url: string;
   port: number;
+  /** https://127.0.0.1:<tls port> when started with `tls`, and that port. */
+  httpsUrl?: string;
+  tlsPort?: number;
   requests: SeenRequest[];
   /** The query requests received, in order (query text and parameter sets). */
   statements(): { query: string; params?: unknown[][]; batch?: boolean; format?: unknown; user: string }[];
@@ -263,9 +271,30 @@ export async function startTeradataStandIn(opts: TeradataStandInOptions = {}): P
   }
 
   const server = await startStandIn(handle);
+  // TLS terminator in front of the plain listener: the connector's https path, verified as usual
+  let tlsServer: TlsServer | undefined;
+  const tlsSockets = new Set<{ destroy(): void }>();
+  if (opts.tls) {
+    tlsServer = createTlsServer({ key: opts.tls.key, cert: opts.tls.cert }, (socket) => {
+      const upstream = connect(server.port, '127.0.0.1');
+      tlsSockets.add(socket);
+      socket.on('close', () => tlsSockets.delete(socket));
+      socket.pipe(upstream).pipe(socket);
+      const close = () => {
+        socket.destroy();
+        upstream.destroy();
+      };
+      socket.on('error', close);
+      upstream.on('error', close);
+    });
+    tlsServer.on('tlsClientError', () => undefined);
+    await new Promise<void>((resolve) => tlsServer!.listen(0, '127.0.0.1', resolve));
+  }
+  const tlsPort = tlsServer ? (tlsServer.address() as { port: number }).port : undefined;
   return {
     url: server.url,
     port: server.port,
+    ...(tlsPort ? { httpsUrl: `https://127.0.0.1:${tlsPort}`, tlsPort } : {}),
     requests: server.requests,
     statements: () => log,
     fail: (f) => server.fail(f),
@@ -295,6 +324,12 @@ export async function startTeradataStandIn(opts: TeradataStandInOptions = {}): P
         for (const [k, v] of Object.entries(values)) r[colIdx(t, k)] = coerce(t.columns[colIdx(t, k)]!, v);
       }
     },
-    stop: () => server.stop(),
+    async stop() {
+      if (tlsServer) {
+        for (const sock of tlsSockets) sock.destroy();
+        await new Promise<void>((resolve) => tlsServer!.close(() => resolve()));
+      }
+      await server.stop();
+    },
   };
 }

@@ -10,6 +10,8 @@ import { checkConnection, deliverToDestination, listSourceObjects, outputConfig,
 import { documentRecordId, enhancedElementId } from '../../../lambdas/connectors/records/ids';
 import { contentVersion } from '../../../lambdas/connectors/records/row-document';
 import { startTeradataStandIn, type TeradataStandIn } from '../../../lambdas/connectors/teradata/test-server';
+import { selfSignedCert } from '../../../lambdas/connectors/azure-ai-search/test-server';
+import { resetConfig } from '../../../lambdas/config';
 import { closedPort, collect, untext } from './helpers';
 import { DIMS, element, elements, logSink, vec } from './vector-fixtures';
 
@@ -71,7 +73,7 @@ test('destination check: authenticated statements on the table; failures carry t
   const closed = await closedPort();
   const down = await checkConnection('destination', 'teradata', dest({ host: `http://127.0.0.1:${closed}` }), { timeoutMs: 8000 });
   assert.equal(down.status, 'FAILURE');
-  assert.match(down.reason!, /cannot reach 127\.0\.0\.1:\d+: .*(ECONNREFUSED|fetch failed)/);
+  assert.match(down.reason!, /^cannot reach 127\.0\.0\.1:\d+: connect ECONNREFUSED/);
   for (const r of [ok, badPw, reader, down]) assert.ok(!r.reason!.includes(PASSWORD) && !r.reason!.includes('wrong-password-123'));
 });
 
@@ -172,6 +174,34 @@ test('a row the database refuses fails the file with its message, at once (not r
     deliverToDestination('teradata', dest({ user: 'reader', password: 'reader-pw', table_name: 'fresh' }), { sourceId: 'src', sourceKey: 'a.txt', elements: elements(1) }),
     /table ingest\.fresh does not exist and could not be created: .*CREATE TABLE access to database ingest\. \(error 3524\)/,
   );
+});
+
+test('a bare host is https://host:TERADATA_QUERY_SERVICE_PORT: TLS verified, a private CA trusted through CONNECTOR_CA_FILE, never skipped', async () => {
+  const tls = selfSignedCert();
+  const secure = await startTeradataStandIn({ users: { app: { password: PASSWORD } }, tls });
+  const saved = { ca: process.env.CONNECTOR_CA_FILE, port: process.env.TERADATA_QUERY_SERVICE_PORT };
+  const restore = (k: string, v: string | undefined) => (v === undefined ? delete process.env[k] : (process.env[k] = v));
+  try {
+    secure.createTable('ingest', 'elements', '"id" VARCHAR(64), "record_id" VARCHAR(256), "text" VARCHAR(100), "metadata" JSON');
+    process.env.TERADATA_QUERY_SERVICE_PORT = String(secure.tlsPort);
+    resetConfig();
+    const cfg = dest({ host: '127.0.0.1' });
+    const untrusted = await checkConnection('destination', 'teradata', cfg);
+    assert.equal(untrusted.status, 'FAILURE');
+    assert.match(untrusted.reason!, /^cannot reach 127\.0\.0\.1:\d+: self[- ]signed certificate/);
+    process.env.CONNECTOR_CA_FILE = tls.certFile;
+    resetConfig();
+    const trusted = await checkConnection('destination', 'teradata', cfg);
+    assert.equal(trusted.status, 'SUCCESS', trusted.reason);
+    assert.deepEqual(await deliverToDestination('teradata', cfg, { sourceId: 'src', sourceKey: 'tls.txt', elements: elements(2) }), { written: 2, deleted: 0 });
+    assert.equal(secure.rows('ingest', 'elements')!.length, 2);
+    assert.ok(secure.requests.some((q) => q.path === '/systems/local/queries'), 'reached through the https port');
+  } finally {
+    restore('CONNECTOR_CA_FILE', saved.ca);
+    restore('TERADATA_QUERY_SERVICE_PORT', saved.port);
+    resetConfig();
+    await secure.stop();
+  }
 });
 
 function seedCustomers(n: number) {
