@@ -100,6 +100,8 @@ export interface StatementResult {
   rows: unknown[][];
   /** Update count of a statement without a result set. */
   count: number;
+  /** The Query Service cut the result at its row limit. */
+  rowLimitExceeded: boolean;
 }
 
 export interface QueryOptions extends Pick<RetryOptions, 'attempts' | 'onRetry' | 'signal'> {
@@ -107,6 +109,8 @@ export interface QueryOptions extends Pick<RetryOptions, 'attempts' | 'onRetry' 
   params?: unknown[][];
   /** Run the parameter sets as one JDBC batch. */
   batch?: boolean;
+  /** Rows the Query Service may return (its rowLimit; a listing page asks for exactly its page). */
+  rowLimit?: number;
 }
 
 const isRetriable = (err: unknown) => (err instanceof TeradataError ? err.retriable : !(err instanceof OutboundPolicyError) && retryableError(err));
@@ -202,6 +206,7 @@ export async function runQuery(c: TeradataConnection, query: string, opts: Query
   const body: Record<string, unknown> = { query, format: 'ARRAY', includeColumns: true, queryTimeout: QUERY_TIMEOUT_S };
   if (opts.params) body.params = opts.params;
   if (opts.batch) body.batch = true;
+  if (opts.rowLimit !== undefined) body.rowLimit = opts.rowLimit;
   const json = JSON.stringify(body);
   const payload = (await guarded(c, () => send(url, c, { method: 'POST', body: json, signal: opts.signal }), opts)) as { results?: unknown };
   const results = Array.isArray(payload.results) ? (payload.results as Record<string, unknown>[]) : [];
@@ -210,6 +215,7 @@ export async function runQuery(c: TeradataConnection, query: string, opts: Query
     columns: Array.isArray(r.columns) ? (r.columns as ResultColumn[]) : [],
     rows: Array.isArray(r.data) ? (r.data as unknown[]).map((row) => (Array.isArray(row) ? row : Object.values(row as object))) : [],
     count: typeof r.count === 'number' ? r.count : typeof r.updateCount === 'number' ? r.updateCount : 0,
+    rowLimitExceeded: r.rowLimitExceeded === true,
   }));
 }
 

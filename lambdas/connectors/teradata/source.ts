@@ -99,7 +99,9 @@ export async function* listRows(c: TeradataSourceConfig, ctx?: RuntimeContext): 
   let last: unknown;
   let first = true;
   for (;;) {
-    const page = await selectRows(c, listStatement(c, shape, first), { ...(first ? {} : { params: [[last]] }), signal: ctx?.signal });
+    const page = await selectRows(c, listStatement(c, shape, first), { ...(first ? {} : { params: [[last]] }), rowLimit: size, signal: ctx?.signal });
+    // a page cut by the service's row limit would end the listing early without a word
+    if (page.rowLimitExceeded) throw new Error(`the Query Service cut a listing page of table ${tableLabel(c, c.table_name)} at its row limit (batch_size ${size} is above the limit it allows)`);
     const rows = rowsOf(page.columns, page.rows, shape.id.name);
     for (const row of rows) yield sourceObject(c, row);
     if (rows.length < size) return;

@@ -18,6 +18,8 @@ export interface TeradataStandInOptions {
   users?: Record<string, { password: string; readOnly?: boolean }>;
   /** What GET /systems lists (default one system "local" on 127.0.0.1). */
   systems?: { name: string; host: string }[];
+  /** Largest rowLimit honoured (a larger or absent one is cut to it, as a service's configured maximum). */
+  maxRows?: number;
   /** Also listen with TLS (the Query Service's https) with this certificate, in front of the same service. */
   tls?: { key: string; cert: string };
 }
@@ -256,7 +258,12 @@ export async function startTeradataStandIn(opts: TeradataStandInOptions = {}): P
     const params = Array.isArray(body.params) ? (body.params as unknown[][]) : undefined;
     log.push({ query: body.query, ...(params ? { params } : {}), ...(body.batch !== undefined ? { batch: body.batch === true } : {}), format: body.format, user: userName });
     try {
-      const results = run(body.query, params, userName);
+      const limit = Math.min(typeof (body as { rowLimit?: unknown }).rowLimit === 'number' ? ((body as { rowLimit: number }).rowLimit) : Infinity, opts.maxRows ?? Infinity);
+      const results = run(body.query, params, userName).map((r) => {
+        const rs = r as { resultSet: boolean; data?: unknown[][] };
+        if (!rs.resultSet || rs.data!.length <= limit) return r;
+        return { ...rs, data: rs.data!.slice(0, limit), rowCount: limit, rowLimitExceeded: true };
+      });
       const asObjects = String(body.format ?? 'OBJECT').toUpperCase() === 'OBJECT';
       const shaped = results.map((r) => {
         const rs = r as { resultSet: boolean; columns?: { name: string }[]; data?: unknown[][] };

@@ -267,6 +267,19 @@ test('source read: fields restrict the columns (id first, reserved words quoted)
   await assert.rejects(readSourceObject('teradata', src({ table_name: 'gone' }), '1'), /Object 'crm\.gone' does not exist\. \(error 3807\)/);
 });
 
+test('source list: a page the Query Service cuts at its row limit fails the listing instead of ending it early', async () => {
+  const capped = await startTeradataStandIn({ users: { app: { password: PASSWORD } }, maxRows: 2 });
+  try {
+    capped.createTable('crm', 'customers', '"id" INTEGER NOT NULL, "name" VARCHAR(100)');
+    for (let i = 1; i <= 5; i++) capped.insert('crm', 'customers', { id: i, name: `c${i}` });
+    assert.equal((await collect(listSourceObjects('teradata', src({ host: capped.url, batch_size: 2 })))).length, 5);
+    await assert.rejects(collect(listSourceObjects('teradata', src({ host: capped.url, batch_size: 3 }))), /the Query Service cut a listing page of table crm\.customers at its row limit \(batch_size 3/);
+    assert.ok(capped.requests.some((q) => (q.body as { rowLimit?: number })?.rowLimit === 3), 'each page asks for its own size');
+  } finally {
+    await capped.stop();
+  }
+});
+
 test('CONNECTORS_DENY_PRIVATE_NETWORKS: a name resolving to loopback is refused at connect time; nothing reaches the service', async () => {
   const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
   process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
