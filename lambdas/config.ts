@@ -53,6 +53,8 @@ const schema = z.object({
   WEBHOOK_CA_FILE: z.string().optional(),
   /** Extra PEM CA bundle that store clients (search/vector destinations) trust besides the system roots. */
   CONNECTOR_CA_FILE: z.string().optional(),
+  /** Port of Teradata's Query Service (REST API) on a Vantage host, used by the teradata connector (Teradata's default 1443). */
+  TERADATA_QUERY_SERVICE_PORT: z.coerce.number().int().min(1).max(65535).default(1443),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** First retry delay of a failed delivery; doubled per attempt (capped at 900 s). */
   NOTIFICATION_RETRY_BASE_SECONDS: z.coerce.number().int().min(0).default(30),

@@ -277,3 +277,12 @@ if (STORES.includes('ibm_watsonx_s3')) {
   console.log(`ibm_watsonx_s3 (stand-in: IAM + Iceberg REST catalog, Parquet + Avro manifests on s3rver): ${r.written} written (${r.deleted ?? '?'} replaced) in ${s.toFixed(2)} s = ${Math.round(r.written / s).toLocaleString('en-US')} records/s`);
   await wx.stop();
 }
+// teradata (Query Service REST API: DELETE by record_id, then INSERT batches of batch_size parameter
+// sets, against the in-process stand-in, whose JSON parsing and type checks are part of the figure).
+// Not in the default list: BENCH_STORES=teradata runs it.
+if (STORES.includes('teradata')) {
+  const { startTeradataStandIn } = await import('../../lambdas/connectors/teradata/test-server');
+  const tds = await startTeradataStandIn({ users: { bench: { password: 'bench-pw' } } });
+  await benchStore('teradata', `teradata destination (Query Service REST API → stand-in ${tds.url})`, (b) => ({ host: tds.url, user: 'bench', password: 'bench-pw', database: 'bench', table_name: `elements_${b}`, batch_size: b }), [50, 200, 1000]);
+  await tds.stop();
+}

@@ -43,6 +43,7 @@ import { googleDriveSource } from '../google-drive/index';
 import { slackSource } from '../slack/index';
 import { zendeskSource } from '../zendesk/index';
 import { salesforceSource } from '../salesforce/index';
+import { teradataDestination, teradataSource } from '../teradata/index';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -92,6 +93,8 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   slackSource,
   zendeskSource,
   salesforceSource,
+  teradataDestination,
+  teradataSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

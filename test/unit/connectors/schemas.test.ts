@@ -53,6 +53,8 @@ test('runtime operations exist exactly for the implemented source and destinatio
   runtime.source.push('outlook');
   runtime.source.push('postgres', 'mongodb', 'elasticsearch', 'opensearch', 'snowflake', 'databricks_volumes'); // database, search and stream sources (issue 10)
   runtime.source.push('salesforce');
+  runtime.source.push('teradata');
+  runtime.destination.push('teradata'); // Query Service REST API (issues 9 and 10)
   for (const kind of ['source', 'destination'] as const) {
     for (const t of listTypes(kind)) assert.equal(supportsRuntime(kind, t), runtime[kind].includes(t), `${kind}:${t}`);
   }
