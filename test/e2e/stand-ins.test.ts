@@ -78,6 +78,12 @@ test('a hosted embed or VLM node without credentials is a 422 at create, naming 
   assert.deepEqual(vlm.body.detail[0].loc, ['body', 'request_data', 'job_nodes', 0, 'settings', 'provider']);
   assert.match(vlm.body.detail[0].msg, /OPENAI_API_KEY/);
 
+  // a predefined type whose nodes need a VLM: refused at the field the caller sent
+  const platinum = await stack.call('POST', '/api/v1/workflows/', { body: { name: 'platinum', workflow_type: 'platinum' } });
+  assert.equal(platinum.status, 422, platinum.text);
+  assert.deepEqual(platinum.body.detail[0].loc, ['body', 'workflow_type']);
+  assert.match(platinum.body.detail[0].msg, /^workflow_type 'platinum': no credentials for the VLM provider/);
+
   // the offline choice stays open
   const local = await stack.call('POST', '/api/v1/workflows/', { body: { name: 'offline', workflow_type: 'custom', workflow_nodes: chain({ subtype: 'local', settings: {} }) } });
   assert.equal(local.status, 200, local.text);
