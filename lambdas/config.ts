@@ -4,6 +4,18 @@
 // the AWS SDK reads AWS_ENDPOINT_URL_<SERVICE> itself.
 import { z } from 'zod';
 
+const STANDIN_SWITCH = /^(1|0|true|false|yes|no)$/i;
+
+/**
+ * Whether offline stand-ins may replace a hosted model named without credentials (`embed` for the
+ * hashed embedder, `vlm` for local OCR instead of a vision model). The one place this is decided:
+ * node validation at create and the node runner both ask here.
+ */
+export function offlineStandInsAllowed(kind: 'embed' | 'vlm', env: Record<string, string | undefined> = process.env): boolean {
+  if (kind === 'embed' && env.EMBEDDING_FALLBACK?.trim().toLowerCase() === 'none') return false;
+  return /^(1|true|yes)$/i.test(env.ALLOW_OFFLINE_STANDINS?.trim() ?? '');
+}
+
 const schema = z.object({
   AWS_REGION: z.string().default('us-east-1'),
   TABLE_NAME: z.string().min(1).default('wps'),
@@ -62,6 +74,15 @@ const schema = z.object({
   SOURCE_MAX_DOCUMENTS_PER_RUN: z.coerce.number().int().positive().default(1_000_000),
   /** Salesforce's OAuth login host (JWT bearer token endpoint and the JWT's aud); https://test.salesforce.com for sandboxes, a stand-in in tests. */
   SALESFORCE_LOGIN_URL: z.string().url().default('https://login.salesforce.com'),
+  /**
+   * `true`: a hosted model named without usable credentials runs on an offline stand-in (the hashed
+   * embedder at the model's dimensions; local text layer and OCR for a VLM), noted in every element,
+   * the job details and the job's notification. Off by default: such a node is a 422 at create.
+   * Read per call by offlineStandInsAllowed() (tests flip it on a running stack).
+   */
+  ALLOW_OFFLINE_STANDINS: z.string().regex(STANDIN_SWITCH, 'true or false').optional(),
+  /** Deprecated (before ALLOW_OFFLINE_STANDINS): `none` still refuses the embedding stand-in, whatever that setting says. */
+  EMBEDDING_FALLBACK: z.string().optional(),
 });
 
 export type Config = z.infer<typeof schema>;

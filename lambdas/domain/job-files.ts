@@ -16,6 +16,19 @@ import type { KeyValueStore, StoredItem } from './ports';
 import { ENTITY, keys } from '../data/keys';
 import type { JobNode } from './job-nodes';
 
+/**
+ * The job item's attribute holding node `i`'s substitution (an offline stand-in it used, see
+ * node-runner.ts): one SET per node, so every file writes the same text (idempotent, bounded by the
+ * node count, never growing with the files).
+ */
+export const substitutionAttr = (i: number) => `substitutionN${i}`;
+
+/** The substitutions recorded on a job item, in node order: the job's `warnings`. */
+export function jobWarnings(job: StoredItem): string[] {
+  const nodes = (job.nodes as JobNode[] | undefined) ?? [];
+  return nodes.map((_n, i) => job[substitutionAttr(i)]).filter((w): w is string => typeof w === 'string');
+}
+
 /** Starts of a file's processing before it is recorded as failed (the next start records it). */
 export const MAX_FILE_ATTEMPTS = 3;
 

@@ -2,12 +2,18 @@
 // parsed by each engine's own parser, so a bad setting is a 422 at job creation rather than a
 // failed job later. Only the light parsers are imported here; running a node (node-runner.ts) needs
 // the engines and is wired only into the job-step Lambda. Pure domain code (no AWS).
+//
+// No silent stand-ins: planNodes is the one check every create path goes through (jobs, workflows
+// create/update, templates, workflow types), so a hosted embedding model or a VLM without usable
+// credentials is refused here, at the missing field, unless the deployment allows offline stand-ins.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { parsePartitionForm } from '../engine/partition/params';
 import { parseChunkNode } from '../engine/chunking/params';
-import { parseEmbedNode } from '../engine/embedding/index';
-import { ValidationError } from './errors';
+import { embedCredentialIssues, parseEmbedNode } from '../engine/embedding/index';
+import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/index';
+import { offlineStandInsAllowed } from '../config';
+import { ValidationError, type ValidationIssue } from './errors';
 import { boundedObject, jsonBodyProblem, nameString, nodeIdString, parseOr422 } from './validation';
 
 /** A node as sent: bounded strings, settings at most 64 KiB and 32 levels (DynamoDB holds 400 KB an item). */
@@ -58,14 +64,25 @@ function relocate(err: unknown, loc: (string | number)[]): never {
   throw err;
 }
 
-/** Validates a node list and gives each node an id. `loc` locates the list in the request. */
-export function planNodes(raw: unknown, loc: (string | number)[]): JobNode[] {
+/** Where a VLM partition node names its provider, for the 422 of a provider without credentials. */
+function vlmField(subtype: string, settings: Record<string, unknown>): string {
+  if (subtype === 'vlm') return 'provider';
+  return settings.vlm_model_provider !== undefined ? 'vlm_model_provider' : 'strategy';
+}
+
+/**
+ * Validates a node list and gives each node an id. `loc` locates the list in the request. `env` is
+ * the deployment's environment (credentials of hosted models, ALLOW_OFFLINE_STANDINS).
+ */
+export function planNodes(raw: unknown, loc: (string | number)[], env: Record<string, string | undefined> = process.env): JobNode[] {
   // -- raw first: JSON.parse keeps `__proto__` keys that zod would drop silently, and depth is bounded --
   const problem = jsonBodyProblem(raw);
   if (problem) throw ValidationError.single([...loc, ...problem.path], problem.msg, 'value_error');
   const nodes = parseOr422(z.array(NodeInput).min(1).max(MAX_NODES), raw, loc);
   let previous = 'start';
-  return nodes.map((n, i) => {
+  // credential problems of every node, reported together once the shapes are known to be valid
+  const missing: ValidationIssue[] = [];
+  const planned = nodes.map((n, i) => {
     const at = [...loc, i];
     const settings = (n.settings ?? {}) as Record<string, unknown>;
     if (!['partition', 'chunk', 'embed'].includes(n.type)) {
@@ -79,17 +96,23 @@ export function planNodes(raw: unknown, loc: (string | number)[]): JobNode[] {
       if (!PARTITION_SUBTYPES.includes(n.subtype)) {
         throw ValidationError.single([...at, 'subtype'], `Input should be one of ${PARTITION_SUBTYPES.join(', ')}`, 'enum', n.subtype);
       }
+      let options;
       try {
-        parsePartitionForm(partitionFields({ subtype: n.subtype, settings }));
+        options = parsePartitionForm(partitionFields({ subtype: n.subtype, settings })).options;
       } catch (err) {
         relocate(err, [...at, 'settings']);
       }
+      const problem = options.strategy === 'vlm' && !offlineStandInsAllowed('vlm', env) ? vlmCredentialProblem(options.vlm, env) : undefined;
+      if (problem) missing.push({ loc: [...at, 'settings', vlmField(n.subtype, settings)], msg: `${problem}; ${VLM_OFFLINE_CHOICE}`, type: 'missing' });
     } else if (n.type === 'chunk') {
       parseChunkNode(n.subtype, settings, at);
     } else {
-      parseEmbedNode(n.subtype, settings, at);
+      const config = parseEmbedNode(n.subtype, settings, at);
+      if (!offlineStandInsAllowed('embed', env)) missing.push(...embedCredentialIssues(config, env, at));
     }
     return { id: n.id ?? randomUUID(), name: n.name, type: n.type as JobNode['type'], subtype: n.subtype, settings };
   });
+  if (missing.length) throw new ValidationError(missing);
+  return planned;
 }
 

@@ -15,7 +15,7 @@ import { findTemplate } from './templates';
 import type { UploadedFile } from './uploads';
 import type { ConnectorRuntime } from './connectors';
 import { JobGate } from './job-gate';
-import { crashReason, currentNode, JobFiles, MAX_FILE_ATTEMPTS, nodeStateAttr } from './job-files';
+import { crashReason, currentNode, JobFiles, jobWarnings, MAX_FILE_ATTEMPTS, nodeStateAttr, substitutionAttr } from './job-files';
 import type { Element } from '../engine/elements';
 import { withDataSource } from './data-source';
 import { fileCount, listedFileIds, writeManifest, type JobFile } from './job-manifest';
@@ -275,6 +275,8 @@ export class JobService {
       processing_status: processing,
       node_stats: nodes.map((n, i) => ({ node_name: n.name, node_type: n.type, node_subtype: n.subtype, ...stats[i]! })),
       message: (job.message as string | undefined) ?? null,
+      // not a platform field: offline stand-ins used instead of what a node asked for
+      warnings: jobWarnings(job),
       // not a platform field: what an incremental run skipped and removed (workflow source runs only)
       ...(sourceDocumentsView(job, total) ? { source_documents: sourceDocumentsView(job, total) } : {}),
     };
@@ -392,7 +394,12 @@ export class JobService {
         const nodeInput = elements === undefined ? { document: await this.readInput(accountId, job, file) } : { elements };
         if (!this.runNode) throw new Error('this function cannot run job nodes (no node runner wired)');
         opened ??= await openNodeSecrets(nodes, this.secrets);
-        elements = await this.runNode(opened[i]!, nodeInput, () => undefined);
+        const result = await this.runNode(opened[i]!, nodeInput, () => undefined);
+        elements = result.elements;
+        // an offline stand-in is said in the job's details and notification; recorded before the output, so a crash re-records it
+        if (result.substitution && job[substitutionAttr(i)] !== result.substitution) {
+          await this.store.update(keys.job(accountId, jobId), { set: { [substitutionAttr(i)]: result.substitution } });
+        }
         if ('document' in nodeInput && file.dataSource) elements = withDataSource(elements, file.dataSource, this.clock.now());
         await this.blobs.put(key, JSON.stringify(elements), 'application/json');
         await this.fileProgress.mark(accountId, jobId, file.fileId, i, 'success');
@@ -466,8 +473,10 @@ export class JobService {
     const fileFailures = failures.filter((f) => !String(f.SK).startsWith(keys.jobFailurePrefix(input.jobId) + REMOVAL_FAILURE_PREFIX)).length;
     // a run with nothing to process (every document unchanged) has completed, not failed
     const status: JobStatus = total > 0 && fileFailures >= total ? 'FAILED' : 'COMPLETED';
-    const message =
+    const failed =
       status === 'FAILED' ? `All ${total} file(s) failed; see failed-files.` : failures.length ? `${failures.length} of ${total} file(s) failed.` : null;
+    const standIns = jobWarnings(job);
+    const message = standIns.length ? [failed, `Offline stand-ins used: ${standIns.join('; ')}.`].filter(Boolean).join(' ') : failed;
     try {
       const done = await this.store.update(jobKey, {
         set: { status, finishedAt: this.clock.now().toISOString(), message },
@@ -544,6 +553,7 @@ export class JobService {
       status: job.status,
       job_type: job.jobType,
       message: job.message ?? null,
+      ...(jobWarnings(job).length ? { warnings: jobWarnings(job) } : {}),
     });
   }
 

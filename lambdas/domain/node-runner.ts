@@ -1,39 +1,60 @@
 // Runs one job node on one file with the processing engines. Imported only by the job-step
 // handler, so API Lambdas do not bundle the engines.
+//
+// Substitutions (no silent stand-ins): when a hosted model is replaced by an offline stand-in (the
+// deployment allows it: ALLOW_OFFLINE_STANDINS), the node's result names it, so the job records it
+// for its details and notification; the elements carry their own note. Without that permission the
+// node refuses (a 4xx: the file fails with the reason), as create already did.
 import { partition, sandboxSettings } from '../engine/partition/index';
 import { parsePartitionForm } from '../engine/partition/params';
+import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/index';
 import { chunkElementsAsync, parseChunkNode } from '../engine/chunking/index';
 import { createEmbedder, embedElements, parseEmbedNode } from '../engine/embedding/index';
 import type { Element } from '../engine/elements';
+import { offlineStandInsAllowed } from '../config';
+import { ValidationError } from './errors';
 import { partitionFields, type JobNode } from './job-nodes';
 
 /** What a node works on: the raw document for the first node, elements after. */
 export type NodeInputData = { document: { data: Uint8Array; filename: string; contentType?: string } } | { elements: Element[] };
 
+/** A node's output, and the stand-in it used instead of what the node asked for, if any (no secrets). */
+export interface NodeResult {
+  elements: Element[];
+  substitution?: string;
+}
+
 /** Runs one node. Engine errors for bad documents surface as DomainErrors (4xx), others as-is. */
 export type NodeRunner = typeof runNode;
 
-export async function runNode(node: JobNode, input: NodeInputData, warn: (msg: string) => void): Promise<Element[]> {
+const label = (node: JobNode) => `${node.type} node "${node.name}" (${node.id})`;
+
+export async function runNode(node: JobNode, input: NodeInputData, warn: (msg: string) => void, env: Record<string, string | undefined> = process.env): Promise<NodeResult> {
   switch (node.type) {
     case 'partition': {
       if (!('document' in input)) throw new Error('a partition node needs the input document');
       const parsed = parsePartitionForm(partitionFields(node));
+      const vlmProblem = parsed.options.strategy === 'vlm' ? vlmCredentialProblem(parsed.options.vlm, env) : undefined;
+      if (vlmProblem && !offlineStandInsAllowed('vlm', env)) throw ValidationError.single(['settings', 'provider'], `${vlmProblem}; ${VLM_OFFLINE_CHOICE}`, 'missing');
       // in the partition sandbox with the job's time budget (PARTITION_JOB_TIMEOUT_S): a bomb fails this file with a 4xx
       const result = await partition(input.document, parsed.options, {
         gzUncompressedContentType: parsed.gzUncompressedContentType,
         timeoutSeconds: sandboxSettings().jobTimeoutS,
       });
       result.warnings.forEach(warn);
-      return result.elements;
+      // -- only when the engine really fell back (it notes every element): a text file never needed the model --
+      const fellBack = vlmProblem !== undefined && result.elements.some((e) => typeof e.metadata.partitioner_note === 'string');
+      return { elements: result.elements, ...(fellBack ? { substitution: `${label(node)}: ${vlmProblem}; local text layer and OCR stand-in used` } : {}) };
     }
     case 'chunk': {
       if (!('elements' in input)) throw new Error('a chunk node needs elements');
-      return chunkElementsAsync(input.elements, parseChunkNode(node.subtype, node.settings));
+      return { elements: await chunkElementsAsync(input.elements, parseChunkNode(node.subtype, node.settings)) };
     }
     case 'embed': {
       if (!('elements' in input)) throw new Error('an embed node needs elements');
-      const embedder = await createEmbedder(parseEmbedNode(node.subtype, node.settings), process.env, { onWarning: warn });
-      return embedElements(input.elements, embedder);
+      const embedder = await createEmbedder(parseEmbedNode(node.subtype, node.settings), env, { onWarning: warn });
+      const elements = await embedElements(input.elements, embedder);
+      return { elements, ...(embedder.standIn ? { substitution: `${label(node)}: ${embedder.standIn.warning}` } : {}) };
     }
   }
 }

@@ -44,7 +44,7 @@ export const TEMPLATES: Template[] = [
   {
     id: 'partition_chunk_embed',
     name: 'Partition, Chunk by Title, Embed',
-    description: 'Auto partition, by-title chunks of up to 1000 characters, and embeddings (the built-in offline embedder unless a provider is configured).',
+    description: 'Auto partition, by-title chunks of up to 1000 characters, and embeddings from the built-in offline embedder (subtype local: hashed character n-grams, lexical rather than semantic).',
     version: '1.0.0',
     last_updated: UPDATED,
     nodes: [

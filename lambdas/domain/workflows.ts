@@ -235,7 +235,7 @@ export class WorkflowService {
     } else if (workflowType === 'custom') {
       throw ValidationError.single(['body', 'workflow_nodes'], 'A custom workflow needs workflow_nodes (or a template_id)', 'missing');
     } else {
-      nodes = planNodes(TYPE_NODES[workflowType], ['body', 'workflow_type']);
+      nodes = planTypeNodes(workflowType);
     }
 
     const schedule = pick(input.schedule, current?.schedule);
@@ -260,6 +260,19 @@ export class WorkflowService {
     const item = await this.store.get(keys.workflow(accountId, id));
     if (!item || item.deletedAt) throw new NotFound(`Workflow with id ${id} not found`);
     return item;
+  }
+}
+
+/**
+ * The node graph of a predefined workflow type. Its nodes are ours, not the caller's: a refusal
+ * (platinum's VLM without credentials) is reported at `workflow_type`, the field the caller sent.
+ */
+function planTypeNodes(workflowType: Exclude<WorkflowType, 'custom'>): JobNode[] {
+  try {
+    return planNodes(TYPE_NODES[workflowType], ['body', 'workflow_type']);
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    throw new ValidationError(err.issues.map((i) => ({ ...i, loc: ['body', 'workflow_type'], msg: `workflow_type '${workflowType}': ${i.msg}`, input: workflowType })));
   }
 }
 

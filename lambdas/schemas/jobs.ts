@@ -38,6 +38,10 @@ export const JobDetails = z
       }),
     ),
     message: z.string().nullable(),
+    warnings: z.array(z.string()).meta({
+      description:
+        'Extension: the offline stand-ins this job used instead of what a node asked for (a hosted embedding model or a VLM without credentials, run because the deployment sets ALLOW_OFFLINE_STANDINS=true), one per node; empty when none.',
+    }),
     source_documents: z
       .object({
         listed: z.number().int(),

@@ -15,12 +15,16 @@
 // AZURE_OPENAI_ENDPOINT, OPENAI_API_VERSION; TOGETHER_API_KEY; VOYAGE_API_KEY; Bedrock: settings keys,
 // or BEDROCK_ENDPOINT_URL / BEDROCK_USE_DEFAULT_CREDENTIALS=true / a real Lambda's role). Base URL
 // overrides: OPENAI_BASE_URL, TOGETHER_BASE_URL, VOYAGE_BASE_URL, BEDROCK_ENDPOINT_URL.
-// Offline default: a hosted subtype with no credentials gets the hashed embedder at the model's
-// dimensions, named `builtin-hashed-char-ngrams-<dim> (offline stand-in for <provider>/<model>)`,
-// with a warning; set EMBEDDING_FALLBACK=none to make that an error instead. Secrets are never logged.
+// No silent stand-ins: a hosted subtype with no credentials is refused (embedCredentialIssues: a 422
+// at create naming the missing setting; createEmbedder throws the same at run time) unless the
+// deployment sets ALLOW_OFFLINE_STANDINS=true (config.ts; EMBEDDING_FALLBACK=none still refuses).
+// Then it gets the hashed embedder at the model's dimensions, named `builtin-hashed-char-ngrams-<dim>
+// (offline stand-in for <provider>/<model>)`, with `standIn` set: embedElements notes it in every
+// embedded element's metadata.embeddings_note and the job records the warning. Secrets are never logged.
 import path from 'node:path';
 import { ValidationError, type ValidationIssue } from '../../domain/errors';
 import { literalUrlProblem } from '../../net/outbound';
+import { offlineStandInsAllowed } from '../../config';
 import type { Element } from '../elements';
 import { DEFAULT_MODEL, EMBED_PROVIDERS, MODEL_CATALOG, type EmbedProvider, type ModelSpec } from './catalog';
 import { HASHED_DEFAULT_DIMENSIONS, HASHED_MODEL_PREFIX, hashedEmbedding } from './hashed';
@@ -198,6 +202,40 @@ function isConfigured(c: EmbedderConfig, original: EmbedderConfig, env: EmbedEnv
   }
 }
 
+const OFFLINE_CHOICE = "subtype 'local' is the offline choice (or the deployment allows offline stand-ins with ALLOW_OFFLINE_STANDINS=true)";
+const ENV_KEY: Partial<Record<EmbedProvider, string>> = { openai: 'OPENAI_API_KEY', togetherai: 'TOGETHER_API_KEY', voyageai: 'VOYAGE_API_KEY' };
+
+/**
+ * Why a hosted embed config cannot be called: one issue per missing credential setting, at
+ * [...nodeLoc, 'settings', field], saying which setting or environment variable would provide it.
+ * Empty for `local` and for a configured provider. Never includes a setting's value.
+ */
+export function embedCredentialIssues(config: EmbedderConfig, env: EmbedEnv = process.env, nodeLoc: (string | number)[] = []): ValidationIssue[] {
+  if (config.provider === 'local') return [];
+  const resolved = credentialsFromEnv(config, env);
+  if (isConfigured(resolved, config, env)) return [];
+  const what = `${config.provider}/${config.model}`;
+  const issue = (field: string, source: string): ValidationIssue => ({
+    loc: [...nodeLoc, 'settings', field],
+    msg: `no credentials for ${what}: ${source}; ${OFFLINE_CHOICE}`,
+    type: 'missing',
+  });
+  switch (config.provider) {
+    case 'azure_openai': {
+      const out: ValidationIssue[] = [];
+      if (!resolved.apiKey) out.push(issue('api_key', "give settings.api_key or set AZURE_OPENAI_API_KEY in the deployment's environment"));
+      if (!resolved.baseUrl) out.push(issue('azure_endpoint', "give settings.azure_endpoint or set AZURE_OPENAI_ENDPOINT in the deployment's environment"));
+      return out;
+    }
+    case 'bedrock': {
+      const field = config.accessKeyId && !config.secretAccessKey ? 'aws_secret_access_key' : 'aws_access_key_id';
+      return [issue(field, "give settings.aws_access_key_id and settings.aws_secret_access_key (or settings.endpoint_url), or set BEDROCK_ENDPOINT_URL or BEDROCK_USE_DEFAULT_CREDENTIALS=true in the deployment's environment (on AWS Lambda its role is used)")];
+    }
+    default:
+      return [issue('api_key', `give settings.api_key or set ${ENV_KEY[config.provider]} in the deployment's environment`)];
+  }
+}
+
 const defaultWarn = (m: string) => console.warn(`[embed] ${m}`);
 
 /** Builds the embedder for a config; hosted clients are created lazily on first use. */
@@ -217,11 +255,14 @@ export async function createEmbedder(config: EmbedderConfig, env: EmbedEnv = pro
   if (!isConfigured(resolved, config, env)) {
     const dims = config.dimensions ?? spec?.dimensions ?? HASHED_DEFAULT_DIMENSIONS;
     const what = `${config.provider}/${config.model}`;
-    if ((env.EMBEDDING_FALLBACK ?? 'hashed') === 'none') {
-      throw ValidationError.single(['settings', 'api_key'], `no credentials for ${what}: give them in the node settings or the environment`);
-    }
-    onWarning(`no credentials for ${what}; using the built-in hashed embedder (offline stand-in, not semantic) at ${dims} dimensions`);
-    return createHashedEmbedder(dims, `${HASHED_MODEL_PREFIX}-${dims} (offline stand-in for ${what})`);
+    // -- refused unless the deployment opted in: validation at create asks the same question --
+    if (!offlineStandInsAllowed('embed', env)) throw new ValidationError(embedCredentialIssues(config, env));
+    const warning = `no credentials for ${what}; offline hashed stand-in (not semantic) used`;
+    onWarning(`${warning} at ${dims} dimensions`);
+    return {
+      ...createHashedEmbedder(dims, `${HASHED_MODEL_PREFIX}-${dims} (offline stand-in for ${what})`),
+      standIn: { warning, elementNote: `offline stand-in for ${what} (no credentials): ${HASHED_MODEL_PREFIX}-${dims}, hashed character n-grams, not semantic` },
+    };
   }
   const maxBatch = spec?.maxBatch ?? 64;
   const run: RunnerOptions = {
@@ -251,14 +292,18 @@ export async function createEmbedder(config: EmbedderConfig, env: EmbedEnv = pro
 
 /**
  * Embeds the text of each element with non-blank text and stores the vector in `embeddings`
- * (in place; elements without text are left without embeddings). Returns the same array.
+ * (in place; elements without text are left without embeddings), with `metadata.embeddings_note`
+ * when the embedder is an offline stand-in. Returns the same array.
  */
-export async function embedElements<T extends Element>(elements: T[], embedder: Pick<Embedder, 'embedTexts'>): Promise<T[]> {
+export async function embedElements<T extends Element>(elements: T[], embedder: Pick<Embedder, 'embedTexts' | 'standIn'>): Promise<T[]> {
   const targets = elements.filter((e) => typeof e.text === 'string' && e.text.trim() !== '');
   if (targets.length === 0) return elements;
   const vectors = await embedder.embedTexts(targets.map((e) => e.text));
+  const note = embedder.standIn?.elementNote;
   targets.forEach((e, i) => {
     e.embeddings = vectors[i]!;
+    // -- a stand-in's vectors are marked where they go: a vector store keeps the metadata beside them --
+    if (note) e.metadata.embeddings_note = note;
   });
   return elements;
 }

@@ -7,6 +7,12 @@ export interface Embedder {
   readonly dimensions: number;
   readonly model: string;
   readonly provider: EmbedProvider | 'builtin';
+  /**
+   * Set when this embedder stands in for the hosted model asked for (no credentials, and the
+   * deployment allows offline stand-ins): the job's warning and the note every embedded element
+   * carries in `metadata.embeddings_note`. Never holds a secret.
+   */
+  readonly standIn?: { warning: string; elementNote: string };
 }
 
 /**

@@ -224,16 +224,25 @@ test('inputs over the provider limit are truncated with a warning', async () => 
   assert.ok(!warnings[0]!.includes(SECRET));
 });
 
-test('no credentials: offline hashed stand-in at the model dimensions, or an error with EMBEDDING_FALLBACK=none', async () => {
+test('no credentials: refused by default; with ALLOW_OFFLINE_STANDINS the hashed stand-in at the model dimensions, marked; EMBEDDING_FALLBACK=none still refuses', async () => {
+  await assert.rejects(createEmbedder(parseEmbedNode('azure_openai', { model_name: 'text-embedding-3-large', api_key: SECRET }), {}), (e: unknown) => {
+    assert.ok(e instanceof ValidationError);
+    assert.deepEqual(e.issues.map((i) => i.loc), [['settings', 'azure_endpoint']]);
+    assert.ok(!e.message.includes(SECRET));
+    return true;
+  });
   const warnings: string[] = [];
-  const emb = await createEmbedder(parseEmbedNode('azure_openai', { model_name: 'text-embedding-3-large' }), {}, { onWarning: (m) => warnings.push(m) });
+  const allowed = { ALLOW_OFFLINE_STANDINS: 'true' };
+  const emb = await createEmbedder(parseEmbedNode('azure_openai', { model_name: 'text-embedding-3-large', api_key: SECRET }), allowed, { onWarning: (m) => warnings.push(m) });
   assert.equal(emb.dimensions, 3072);
   assert.match(emb.model, /offline stand-in for azure_openai\/text-embedding-3-large/);
+  assert.equal(emb.standIn!.warning, 'no credentials for azure_openai/text-embedding-3-large; offline hashed stand-in (not semantic) used');
   const [v] = await emb.embedTexts(['hello world']);
   assert.equal(v!.length, 3072);
   assert.equal(warnings.length, 1);
-  await assert.rejects(createEmbedder(parseEmbedNode('voyageai', {}), { EMBEDDING_FALLBACK: 'none' }), ValidationError);
+  for (const shown of [...warnings, emb.standIn!.warning, emb.standIn!.elementNote, emb.model]) assert.ok(!shown.includes(SECRET));
+  await assert.rejects(createEmbedder(parseEmbedNode('voyageai', {}), { ...allowed, EMBEDDING_FALLBACK: 'none' }), ValidationError);
   // -- emulator-style AWS keys in the environment do not count as Bedrock credentials --
-  const b = await createEmbedder(parseEmbedNode('bedrock', {}), { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' }, { onWarning: () => {} });
+  const b = await createEmbedder(parseEmbedNode('bedrock', {}), { ...allowed, AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' }, { onWarning: () => {} });
   assert.equal(b.provider, 'builtin');
 });

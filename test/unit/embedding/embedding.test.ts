@@ -74,17 +74,18 @@ test('redactEmbedderConfig hides secrets', () => {
   assert.ok(!JSON.stringify(r).includes('shh'));
 });
 
-test('sample job on a fresh machine: partition output → chunk_by_title → embed (no credentials)', async () => {
+test('partition output → chunk_by_title → embed on the offline stand-in (no credentials, ALLOW_OFFLINE_STANDINS=true): every chunk marked', async () => {
   const corpus = path.resolve(import.meta.dirname, '../../../../shared/corpus/expected/oss-0.14.8-dev4/book-war-and-peace-1p.txt.json');
   const elements: Element[] = existsSync(corpus)
     ? (JSON.parse(readFileSync(corpus, 'utf8')) as Element[])
     : [makeElement('Title', 'Chapter 1'), makeElement('NarrativeText', 'Well, Prince, so Genoa and Lucca are now just family estates.')];
   const chunks = chunkElements(elements, parseChunkNode('chunk_by_title', { max_characters: 500, new_after_n_chars: 400, overlap: 0 }, ['job_nodes', 1]));
   const warnings: string[] = [];
-  const embedder = await createEmbedder(parseEmbedNode('azure_openai', { model_name: 'text-embedding-3-small' }, ['job_nodes', 2]), {}, { onWarning: (m) => warnings.push(m) });
+  const embedder = await createEmbedder(parseEmbedNode('azure_openai', { model_name: 'text-embedding-3-small' }, ['job_nodes', 2]), { ALLOW_OFFLINE_STANDINS: 'true' }, { onWarning: (m) => warnings.push(m) });
   await embedElements(chunks, embedder);
   assert.ok(chunks.length > 0);
   assert.ok(chunks.every((c) => c.embeddings?.length === 1536));
+  assert.ok(chunks.every((c) => /^offline stand-in for azure_openai\/text-embedding-3-small/.test(String(c.metadata.embeddings_note))));
   assert.equal(warnings.length, 1);
 });
 

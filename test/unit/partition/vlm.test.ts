@@ -59,7 +59,10 @@ describe('VLM providers', () => {
 
   it('calls Bedrock Converse with a SigV4 signature', async () => {
     const calls: Captured[] = [];
-    const env = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret', AWS_REGION: 'eu-west-1', AWS_SESSION_TOKEN: 'tok' };
+    // a Lambda's role credentials (the environment of a deployed function)
+    const env = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret', AWS_REGION: 'eu-west-1', AWS_SESSION_TOKEN: 'tok', AWS_LAMBDA_FUNCTION_NAME: 'wps-job-process' };
+    // keys alone (the local emulators' keys with `npm start`) are no Bedrock access
+    assert.equal(resolveVlmProvider({ provider: 'bedrock' }, { ...env, AWS_LAMBDA_FUNCTION_NAME: undefined }), undefined);
     const p = resolveVlmProvider({ provider: 'bedrock', model: 'anthropic.claude-3-haiku-20240307-v1:0' }, env, fakeFetch({ output: { message: { content: [{ text: answer }] } } }, calls))!;
     await p.partitionPage(page, DEFAULT_PARTITION_OPTIONS);
     assert.equal(calls[0]!.url, 'https://bedrock-runtime.eu-west-1.amazonaws.com/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse');

@@ -1,6 +1,7 @@
 // Amazon Bedrock Converse API, signed with SigV4 by hand (no AWS SDK in the engine).
 // Env: AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN), AWS_REGION (default
 // us-east-1), BEDROCK_VLM_MODEL (default an Anthropic Claude model id), BEDROCK_ENDPOINT (override).
+// The keys count only with BEDROCK_ENDPOINT, BEDROCK_USE_DEFAULT_CREDENTIALS=true, or on a Lambda.
 import { createHash, createHmac } from 'node:crypto';
 import { httpError, base64, type Env, type VlmClient } from './index';
 
@@ -55,6 +56,10 @@ export function bedrockProvider(env: Env, model: string | undefined, fetchImpl: 
   const accessKeyId = env.AWS_ACCESS_KEY_ID;
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
   if (!accessKeyId || !secretAccessKey) return undefined;
+  // -- emulator keys (npm start points the SDK at local emulators) must not count as Bedrock access:
+  //    only an explicit endpoint, an explicit opt-in, or a real Lambda's role does (as for embeddings) --
+  const usable = env.BEDROCK_ENDPOINT || env.BEDROCK_USE_DEFAULT_CREDENTIALS === 'true' || (env.AWS_LAMBDA_FUNCTION_NAME && !env.AWS_ENDPOINT_URL);
+  if (!usable) return undefined;
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
   const m = model ?? env.BEDROCK_VLM_MODEL ?? 'anthropic.claude-3-5-sonnet-20240620-v1:0';
   const endpoint = (env.BEDROCK_ENDPOINT ?? `https://bedrock-runtime.${region}.amazonaws.com`).replace(/\/+$/, '');

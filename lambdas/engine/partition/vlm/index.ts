@@ -1,7 +1,8 @@
 // Hosted vision-language model partitioning: one request per page image, the model returns the
 // page's elements as JSON. Providers are plain HTTPS clients (fetch), configured from the
 // environment; resolveVlmProvider returns undefined when none is configured (callers fall back to
-// local OCR and say so in metadata.partitioner_note). Requests go out through the outbound policy's
+// local OCR and say so in metadata.partitioner_note; job nodes refuse that unless the deployment
+// allows offline stand-ins: vlmCredentialProblem says why, naming the variables to set). Requests go out through the outbound policy's
 // fetch (lambdas/net/outbound.ts), like every call made for a tenant's document.
 import { deflateSync } from 'node:zlib';
 import { ELEMENT_TYPES, makeElement, type Element, type ElementType } from '../../elements';
@@ -71,6 +72,36 @@ function providerFromClient(client: VlmClient): VlmProvider {
     },
   };
 }
+
+/** Providers with an adapter here (the platform's enum also names vertexai, google, azure_openai). */
+export const VLM_PROVIDERS = ['openai', 'anthropic', 'bedrock', 'anthropic_bedrock'] as const;
+
+/** Where each provider's credentials come from (the environment only; no secret in node settings). */
+const VLM_CREDENTIALS: Record<(typeof VLM_PROVIDERS)[number], string> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  bedrock: 'AWS credentials with BEDROCK_ENDPOINT or BEDROCK_USE_DEFAULT_CREDENTIALS=true (on AWS Lambda its role)',
+  anthropic_bedrock: 'AWS credentials with BEDROCK_ENDPOINT or BEDROCK_USE_DEFAULT_CREDENTIALS=true (on AWS Lambda its role)',
+};
+
+/**
+ * Why no vision model would be called for these options (an unsupported provider, or no
+ * credentials in the deployment's environment), or undefined when one would. The partition engine
+ * then falls back to the local text layer and OCR; job nodes refuse that unless the deployment
+ * allows offline stand-ins. The text names settings and environment variables, never a value.
+ */
+export function vlmCredentialProblem(opts: VlmOptions | undefined, env: Env = process.env): string | undefined {
+  if (resolveVlmProvider(opts, env)) return undefined;
+  const wanted = opts?.provider?.toLowerCase();
+  if (wanted && !(VLM_PROVIDERS as readonly string[]).includes(wanted)) {
+    return `VLM provider '${wanted}' is not available here (one of ${VLM_PROVIDERS.join(', ')})`;
+  }
+  const needs = wanted ? VLM_CREDENTIALS[wanted as (typeof VLM_PROVIDERS)[number]] : `one of ${[...new Set(Object.values(VLM_CREDENTIALS))].join('; ')}`;
+  return `no credentials for the VLM provider${wanted ? ` '${wanted}'` : ''} (set ${needs} in the deployment's environment)`;
+}
+
+/** What a refusal adds to vlmCredentialProblem's reason. */
+export const VLM_OFFLINE_CHOICE = "strategy 'hi_res' (local OCR) is the offline choice (or the deployment allows offline stand-ins with ALLOW_OFFLINE_STANDINS=true)";
 
 /** The configured provider for these options, or undefined (no API key / credentials in env). */
 export function resolveVlmProvider(opts: VlmOptions | undefined, env: Env = process.env, fetchImpl: typeof fetch = guardedFetch): VlmProvider | undefined {
