@@ -57,7 +57,7 @@ test('docx: headings, hierarchy, lists, emphasis, links, tables, headers/footers
   assert.deepEqual(link!.metadata.link_urls, ['https://example.com/']);
   assert.deepEqual(link!.metadata.link_texts, ['our site']);
   assert.equal(table!.text, 'a b c d e & f');
-  assert.equal(table!.metadata.text_as_html, '<table><tr><td>a</td><td>b</td><td>b</td></tr><tr><td>c</td><td>d</td><td>e &amp; f</td></tr></table>');
+  assert.equal(table!.metadata.text_as_html, '<table><tr><td>a</td><td colspan="2">b</td></tr><tr><td>c</td><td>d</td><td>e &amp; f</td></tr></table>');
   assert.equal(h1!.metadata.page_number, 1);
   assert.equal(page2!.metadata.page_number, 2);
 });
