@@ -98,7 +98,7 @@ function placeholderType(shape: DomElement): string | undefined {
   return ph.attribs['type'] ?? 'obj';
 }
 
-interface ParaText {
+export interface ParaText {
   text: string;
   level: number;
   bulleted: boolean;
@@ -132,7 +132,7 @@ function readParagraph(p: DomElement, rels: Rels): ParaText {
   return out;
 }
 
-function paragraphElement(para: ParaText, md: ElementMetadata, asTitle: boolean, languages?: string[]): Element | undefined {
+export function paragraphElement(para: ParaText, md: ElementMetadata, asTitle: boolean, languages?: string[]): Element | undefined {
   const text = para.text.trim();
   if (!text) return undefined;
   const meta: ElementMetadata = { ...md };
