@@ -1,5 +1,5 @@
 // Tabular formats. csv/tsv: one Table (delimiter sniffed for csv: comma, semicolon, pipe, tab).
-// xlsx (own reader, xlsx-reader.ts) and xls (SheetJS): per sheet, each table found by sheet-tables.ts
+// xlsx (own reader, xlsx-reader.ts), ods (own reader, ods-reader.ts) and xls (SheetJS): per sheet, each table found by sheet-tables.ts
 // (islands cut at empty rows, and at empty columns between side-by-side tables) becomes a Table;
 // single-cell rows leading or trailing an island become text elements (Title/NarrativeText/ListItem
 // by the text heuristics), as the open-source library's subtable detection does, and a one-row island
@@ -13,6 +13,7 @@ import { capExceeded, MAX_SHEET_GRID_CELLS, MAX_TABLE_CELLS } from '../limits';
 import { corrupt, decodeText, escapeHtml } from './common';
 import { readXlsx, type SheetCell, type SheetData } from './xlsx-reader';
 import { sheetTables, type Box } from './sheet-tables';
+import { readOds } from './ods-reader';
 
 // ---------- delimited text ----------
 
@@ -248,11 +249,11 @@ function readXls(data: Uint8Array): SheetData[] {
   return wb.SheetNames.map((name) => ({ name, cells: wb.Sheets[name] ? sheetJsCells(wb.Sheets[name]!) : [] }));
 }
 
-function partitionWorkbook(kind: 'xlsx' | 'xls'): FormatPartitioner {
+function partitionWorkbook(kind: 'xlsx' | 'xls' | 'ods'): FormatPartitioner {
   return async (data, ctx) => {
     let sheets: SheetData[];
     try {
-      sheets = kind === 'xlsx' ? readXlsx(data) : readXls(data);
+      sheets = kind === 'xlsx' ? readXlsx(data) : kind === 'ods' ? readOds(data) : readXls(data);
     } catch (err) {
       return corrupt(kind, err);
     }
@@ -264,3 +265,4 @@ function partitionWorkbook(kind: 'xlsx' | 'xls'): FormatPartitioner {
 
 export const partitionXlsx = partitionWorkbook('xlsx');
 export const partitionXls = partitionWorkbook('xls');
+export const partitionOds = partitionWorkbook('ods');

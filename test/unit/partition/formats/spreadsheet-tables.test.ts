@@ -1,6 +1,6 @@
 // Workbooks with several tables per sheet: each table its own Table (cut at empty rows, and at empty
 // columns between side-by-side tables), a spacer column does not tear a table apart, headings above
-// tables are Titles, and no cell's text is lost. Workbooks are generated with SheetJS (xlsx and xls).
+// tables are Titles, and no cell's text is lost. Workbooks are generated with SheetJS (xlsx, xls, ods).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as XLSX from 'xlsx';
@@ -10,7 +10,7 @@ import { MAX_SHEET_GRID_CELLS } from '../../../../lambdas/engine/partition/limit
 
 type Aoa = (string | number | null)[][];
 
-function workbook(sheets: Record<string, Aoa>, bookType: 'xlsx' | 'biff8' = 'xlsx'): Uint8Array {
+function workbook(sheets: Record<string, Aoa>, bookType: 'xlsx' | 'biff8' | 'ods' = 'xlsx'): Uint8Array {
   const wb = XLSX.utils.book_new();
   for (const [name, aoa] of Object.entries(sheets)) XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(aoa), name);
   return new Uint8Array(XLSX.write(wb, { type: 'buffer', bookType }) as Buffer);
@@ -49,8 +49,8 @@ const sideBySide: Aoa = [
   ['Hawks', 3, 1],
 ];
 
-for (const bookType of ['xlsx', 'biff8'] as const) {
-  const kind = bookType === 'xlsx' ? 'xlsx' : 'xls';
+for (const bookType of ['xlsx', 'biff8', 'ods'] as const) {
+  const kind = bookType === 'biff8' ? 'xls' : bookType;
 
   test(`${kind}: spacer columns stay inside one table; heading and note are text`, async () => {
     const els = await partition(kind, workbook({ Statement: statement }, bookType));
@@ -94,4 +94,22 @@ test('xlsx: the sheet grid cap still refuses a sheet whose two cells span a huge
       '<row r="1000000"><c r="XFD1000000" t="inlineStr"><is><t>far</t></is></c></row></sheetData></worksheet>'),
   });
   await assert.rejects(partition('xlsx', data), (err: Error) => err.message.includes(MAX_SHEET_GRID_CELLS.toLocaleString('en-US')));
+});
+
+test('ods: repeated rows/columns expanded where they hold text, covered cells and annotations skipped, values as numbers', async () => {
+  const NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
+  const c = (t: string, attrs = ''): string => `<table:table-cell${attrs}><text:p>${t}</text:p></table:table-cell>`;
+  const content = `<office:document-content ${NS}><office:body><office:spreadsheet><table:table table:name="Data">` +
+    `<table:table-row>${c('Item')}${c('Amount', ' table:number-columns-spanned="2"')}<table:covered-table-cell><text:p>hidden</text:p></table:covered-table-cell></table:table-row>` +
+    `<table:table-row table:number-rows-repeated="2">${c('Same')}${c('1,234.50', ' office:value-type="float" office:value="1234.5"')}${c('x', ' table:number-columns-repeated="1"')}</table:table-row>` +
+    `<table:table-row>${c('Note<office:annotation><text:p>a comment</text:p></office:annotation>')}<table:table-cell table:number-columns-repeated="2"/>${c('yes', ' office:value-type="boolean" office:boolean-value="true"')}</table:table-row>` +
+    '<table:table-row table:number-rows-repeated="1048000"><table:table-cell table:number-columns-repeated="1024"/></table:table-row>' +
+    '</table:table></office:spreadsheet></office:body></office:document-content>';
+  const data = zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.spreadsheet'), 'content.xml': strToU8(content) });
+  const els = await partition('ods', data);
+  assert.deepEqual(types(els), ['Table']);
+  assert.deepEqual(rowsOf(els[0]!.metadata.text_as_html!), [
+    ['Item', 'Amount', '', ''], ['Same', '1234.5', 'x', ''], ['Same', '1234.5', 'x', ''], ['Note', '', '', 'True'],
+  ]);
+  assert.deepEqual([els[0]!.metadata.page_name, els[0]!.metadata.page_number], ['Data', 1]);
 });
