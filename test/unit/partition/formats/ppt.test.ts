@@ -65,13 +65,13 @@ function append(into: Built, objects: [number | undefined, Buffer][]): void {
   }
 }
 
-/** A persist directory for `ids` and the UserEditAtom after it; returns the edit's offset. */
+/** A persist directory for `ids` and the UserEditAtom after it (lastEdit -1: pointing at itself); returns the edit's offset. */
 function commit(into: Built, ids: number[], docRef: number, lastEdit: number, encrypted = false): number {
   const entries = Buffer.concat(ids.map((id) => Buffer.concat([u32s((1 << 20) | id), u32s(into.offsets.get(id)!)])));
   const dirAt = into.stream.length;
   append(into, [[undefined, rec(0x1772, entries)]]);
   const editAt = into.stream.length;
-  const fields = Buffer.concat([u32s(0), Buffer.from([0, 0, 0, 3]), u32s(lastEdit, dirAt, docRef, 10), Buffer.alloc(4), encrypted ? u32s(9) : Buffer.alloc(0)]);
+  const fields = Buffer.concat([u32s(0), Buffer.from([0, 0, 0, 3]), u32s(lastEdit < 0 ? editAt : lastEdit, dirAt, docRef, 10), Buffer.alloc(4), encrypted ? u32s(9) : Buffer.alloc(0)]);
   append(into, [[undefined, rec(0x0ff5, fields)]]);
   return editAt;
 }
@@ -90,7 +90,7 @@ const NOTES = 2;
 const OTHER = 4;
 
 /** Two slides (listed in the order 2 then 1 in the file) and notes on the first; optionally a later save. */
-function presentation(opts: { resave?: boolean; encrypted?: boolean } = {}): Uint8Array {
+function presentation(opts: { resave?: boolean; encrypted?: boolean; loop?: boolean } = {}): Uint8Array {
   const b: Built = { stream: Buffer.alloc(0), offsets: new Map() };
   // persist ids: 1 document, 2 slide A, 3 slide B, 4 notes of A
   const slideA = box(0x03ee, [slideAtom(256), drawing([
@@ -115,7 +115,7 @@ function presentation(opts: { resave?: boolean; encrypted?: boolean } = {}): Uin
     box(0x0ff0, [persistAtom(4, 256)], 2),
   ]);
   append(b, [[2, slideA], [3, slideB], [4, notesA], [1, document]]);
-  let edit = commit(b, [1, 2, 3, 4], 1, 0, opts.encrypted);
+  let edit = commit(b, [1, 2, 3, 4], 1, opts.loop ? -1 : 0, opts.encrypted);
   if (opts.resave) {
     // an incremental save: slide B rewritten at the end of the stream, the old bytes left in place
     const newB = box(0x03ee, [slideAtom(0), drawing([shape(20, 10, outlineRef(0)), shape(90, 10, text(OTHER, [{ t: 'Added in the second save.' }]))])]);
@@ -154,6 +154,11 @@ test('ppt: slides in list order, shapes top to bottom, placeholders by reference
 test('ppt: after an incremental save the newest version of a slide is read', async () => {
   const els = await partition('ppt', presentation({ resave: true }));
   assert.deepEqual(els.filter((e) => e.metadata.page_number === 2).map((e) => e.text), ['Second Slide', 'Added in the second save.']);
+});
+
+test('ppt: an edit chain that loops back on itself is followed once', async () => {
+  const els = await partition('ppt', presentation({ loop: true }), { includeSlideNotes: false });
+  assert.deepEqual(els.map((e) => e.text), ['Quarterly Review', 'Revenue grew', 'Mostly in the north', 'This paragraph has no bullet at all.', 'A text box lower on the slide, written by hand.', 'Second Slide']);
 });
 
 test('ppt: encrypted, broken and non-PowerPoint compound files are 422s', async () => {
