@@ -14,7 +14,7 @@ export interface Detection {
 
 const EXT_TYPES: Record<string, FileType> = {
   pdf: 'pdf', docx: 'docx', doc: 'doc', pptx: 'pptx', ppt: 'ppt', xlsx: 'xlsx', xls: 'xls',
-  csv: 'csv', tsv: 'tsv', odt: 'odt', rtf: 'rtf', epub: 'epub', html: 'html', htm: 'html',
+  csv: 'csv', tsv: 'tsv', odt: 'odt', ods: 'ods', rtf: 'rtf', epub: 'epub', html: 'html', htm: 'html',
   xml: 'xml', md: 'md', markdown: 'md', rst: 'rst', org: 'org', txt: 'txt', text: 'txt', log: 'txt',
   eml: 'eml', msg: 'msg', json: 'json', jpg: 'jpg', jpeg: 'jpg', png: 'png', tif: 'tiff', tiff: 'tiff',
   bmp: 'bmp', heic: 'heic', heif: 'heic',
@@ -103,6 +103,7 @@ function detectZip(d: Uint8Array, hint?: FileType): Detection {
   if (ascii(d, 30, 38) === 'mimetype') {
     const mt = ascii(d, 38, 38 + 80);
     if (mt.startsWith('application/vnd.oasis.opendocument.text')) return { filetype: 'odt', mime: FILETYPE_MIME.odt };
+    if (mt.startsWith('application/vnd.oasis.opendocument.spreadsheet')) return { filetype: 'ods', mime: FILETYPE_MIME.ods };
     if (mt.startsWith('application/epub+zip')) return { filetype: 'epub', mime: FILETYPE_MIME.epub };
     if (mt.startsWith('application/vnd.oasis.opendocument')) return { mime: mt.split(/[^\w./+-]/)[0]! };
   }
@@ -115,7 +116,7 @@ function detectZip(d: Uint8Array, hint?: FileType): Detection {
     if (names.some((n) => n.endsWith('.opf') || n.endsWith('.xhtml'))) return { filetype: 'epub', mime: FILETYPE_MIME.epub };
     if (names.includes('content.xml')) return { filetype: 'odt', mime: FILETYPE_MIME.odt };
   }
-  if (hint && ['docx', 'pptx', 'xlsx', 'odt', 'epub'].includes(hint)) return { filetype: hint, mime: FILETYPE_MIME[hint] };
+  if (hint && ['docx', 'pptx', 'xlsx', 'odt', 'ods', 'epub'].includes(hint)) return { filetype: hint, mime: FILETYPE_MIME[hint] };
   return { mime: 'application/zip' };
 }
 

@@ -41,6 +41,8 @@ describe('detectFileType', () => {
     assert.equal(detectFileType(xlsx, 'a').filetype, 'xlsx');
     assert.equal(detectFileType(odt, 'a').filetype, 'odt');
     assert.equal(detectFileType(epub, 'a').filetype, 'epub');
+    const ods = zipSync({ mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }], 'content.xml': strToU8('<x/>') });
+    assert.deepEqual(detectFileType(ods, 'a'), { filetype: 'ods', mime: 'application/vnd.oasis.opendocument.spreadsheet' });
     const other = detectFileType(zipSync({ 'a.txt': strToU8('hi') }), 'a.zip');
     assert.equal(other.filetype, undefined);
     assert.equal(other.mime, 'application/zip');

@@ -8,9 +8,10 @@ import { appendAll, makeElement, type Element, type ElementMetadata } from '../.
 import type { FormatPartitioner } from '../types';
 import { isEmailAddress, isPossibleNarrativeText, isUsCityStateZip, stripBullet, isBulletedText } from '../classify';
 import {
-  assignHeadingParents, attr, childElements, corrupt, escapeHtml, firstChild, isTag, localName, parseXml, readZip,
+  assignHeadingParents, attr, childElements, corrupt, firstChild, isTag, localName, parseXml, readZip,
   zipText, type DomElement, type DomNode,
 } from './common';
+import { clampSpan, spannedTableHtml, spannedTableText, type TableCell, type TableRows } from './table-html';
 import { UnprocessableDocument } from '../../../domain/errors';
 
 interface Rel {
@@ -167,7 +168,7 @@ class DocxReader {
       for (const block of childElements(root)) {
         const n = localName(block);
         if (n === 'p') texts.push(this.paragraph(block).text.trim());
-        else if (n === 'tbl') texts.push(this.tableGrid(block).texts.map((t) => t.replace(/\s+/g, ' ')).join(' '));
+        else if (n === 'tbl') texts.push(spannedTableText(this.tableRows(block)));
         else if (n === 'sdt') {
           const content = firstChild(block, 'sdtContent');
           if (content) for (const p of childElements(content, 'p')) texts.push(this.paragraph(p).text.trim());
@@ -323,56 +324,77 @@ class DocxReader {
     return makeElement('UncategorizedText', text, md);
   }
 
-  /** Grid of cell texts, merged cells repeated; plus the texts of distinct cells. */
-  private tableGrid(tbl: DomElement): { grid: string[][]; texts: string[]; emph: { text: string; tag: string }[] } {
-    const grid: string[][] = [];
-    const texts: string[] = [];
-    const emph: { text: string; tag: string }[] = [];
+  /**
+   * The table's anchored cells: w:gridSpan gives colspan, a w:vMerge="restart" cell grows a rowspan
+   * over the w:vMerge (continue) cells below it in the same grid column, w:gridBefore/w:gridAfter
+   * leave empty grid columns. A table nested in a cell is read into that cell's text, row by row.
+   */
+  private tableRows(tbl: DomElement, emph: { text: string; tag: string }[] = []): TableRows {
+    const rows: TableRows = [];
+    // the anchor cell covering each grid column in the row above (for vertical merges)
+    let above = new Map<number, TableCell>();
     for (const tr of childElements(tbl, 'tr')) {
-      const row: string[] = [];
+      const row: TableCell[] = [];
+      const here = new Map<number, TableCell>();
+      const trPr = firstChild(tr, 'trPr');
+      const gridVal = (name: string): number => {
+        const el = trPr ? firstChild(trPr, name) : undefined;
+        return el ? clampSpan(attr(el, 'val')) : 0;
+      };
+      let col = gridVal('gridBefore');
+      if (col > 0) row.push({ text: '', colspan: col, rowspan: 1 });
       for (const tc of cellsOf(tr)) {
         const tcPr = firstChild(tc, 'tcPr');
-        const span = Number((tcPr && firstChild(tcPr, 'gridSpan') && attr(firstChild(tcPr, 'gridSpan')!, 'val')) || 1) || 1;
+        const spanEl = tcPr ? firstChild(tcPr, 'gridSpan') : undefined;
+        const colspan = spanEl ? clampSpan(attr(spanEl, 'val')) : 1;
         const vMerge = tcPr ? firstChild(tcPr, 'vMerge') : undefined;
         const continued = vMerge !== undefined && (attr(vMerge, 'val') ?? 'continue') === 'continue';
-        let text: string;
-        if (continued) {
-          text = grid[grid.length - 1]?.[row.length] ?? '';
+        const anchor = continued ? above.get(col) : undefined;
+        if (anchor) {
+          anchor.rowspan++;
+          for (let k = 0; k < colspan; k++) here.set(col + k, anchor);
         } else {
-          const parts: string[] = [];
-          for (const c of childElements(tc)) {
-            const n = localName(c);
-            if (n === 'p') {
-              const para = this.paragraph(c);
-              parts.push(para.text.trim());
-              appendAll(emph, para.emph.map((e) => ({ text: e.text.trim(), tag: e.tag })));
-            } else if (n === 'tbl') {
-              const nested = this.tableGrid(c);
-              appendAll(parts, nested.texts);
-              appendAll(emph, nested.emph);
-            }
-          }
-          text = parts.filter(Boolean).join('\n');
-          if (text) texts.push(text);
+          const cell: TableCell = { text: this.cellText(tc, emph), colspan, rowspan: 1 };
+          row.push(cell);
+          for (let k = 0; k < colspan; k++) here.set(col + k, cell);
         }
-        for (let k = 0; k < Math.min(span, 64); k++) row.push(text);
+        col += colspan;
       }
-      grid.push(row);
+      const after = gridVal('gridAfter');
+      if (after > 0) row.push({ text: '', colspan: after, rowspan: 1 });
+      rows.push(row);
+      above = here;
     }
-    return { grid, texts, emph };
+    return rows;
+  }
+
+  private cellText(tc: DomElement, emph: { text: string; tag: string }[]): string {
+    const parts: string[] = [];
+    for (const c of childElements(tc)) {
+      const n = localName(c);
+      if (n === 'p') {
+        const para = this.paragraph(c);
+        parts.push(para.text.trim());
+        appendAll(emph, para.emph.map((e) => ({ text: e.text.trim(), tag: e.tag })));
+      } else if (n === 'tbl') {
+        parts.push(spannedTableText(this.tableRows(c, emph)));
+      } else if (n === 'sdt') {
+        const content = firstChild(c, 'sdtContent');
+        if (content) for (const p of childElements(content, 'p')) parts.push(this.paragraph(p).text.trim());
+      }
+    }
+    return parts.filter(Boolean).join('\n');
   }
 
   private emitTable(tbl: DomElement): void {
-    const { grid, texts, emph } = this.tableGrid(tbl);
-    const text = texts.map((t) => t.replace(/\s+/g, ' ').trim()).join(' ');
+    const emph: { text: string; tag: string }[] = [];
+    const rows = this.tableRows(tbl, emph);
+    const text = spannedTableText(rows);
     if (!text) return;
     const emphMd: ElementMetadata = emph.length
       ? { emphasized_text_contents: emph.map((e) => e.text), emphasized_text_tags: emph.map((e) => e.tag) }
       : {};
-    let html = '<table>';
-    for (const row of grid) html += `<tr>${row.map((c) => `<td>${escapeHtml(c.replace(/\s+/g, ' ').trim())}</td>`).join('')}</tr>`;
-    html += '</table>';
-    this.out.push(makeElement('Table', text, { ...this.meta(), text_as_html: html, ...emphMd }));
+    this.out.push(makeElement('Table', text, { ...this.meta(), text_as_html: spannedTableHtml(rows), ...emphMd }));
     // rendered page breaks inside table cells still advance the page count
     const inner = countBreaks(tbl);
     for (let i = 0; i < inner; i++) this.pageBreak();

@@ -15,7 +15,7 @@ import { partitionEml, partitionMsg } from './email';
 import { partitionDoc } from './doc';
 import { partitionPpt } from './ppt';
 import { partitionJson } from './json';
-import { partitionCsv, partitionTsv, partitionXls, partitionXlsx } from './spreadsheet';
+import { partitionCsv, partitionOds, partitionTsv, partitionXls, partitionXlsx } from './spreadsheet';
 
 export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> = {
   txt: partitionText,
@@ -27,6 +27,7 @@ export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> =
   tsv: partitionTsv,
   xlsx: partitionXlsx,
   xls: partitionXls,
+  ods: partitionOds,
   xml: partitionXml,
   json: partitionJson,
   docx: partitionDocx,

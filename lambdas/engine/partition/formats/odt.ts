@@ -5,6 +5,7 @@ import type { FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../domain/errors';
 import { corrupt, escapeHtml, firstChild, isTag, localName, parseXml, readZip, zipText, type DomNode } from './common';
 import { htmlToElements } from './html';
+import { clampSpan } from './table-html';
 
 const SKIP = new Set(['annotation', 'note', 'tracked-changes', 'sequence-decls', 'forms', 'variable-decls', 'user-field-decls', 'bookmark-start', 'bookmark-end', 'soft-page-break']);
 
@@ -60,14 +61,19 @@ export function odtToHtml(contentXml: string): string {
         kids();
         html += '</tr>';
         const row = html.slice(start);
-        if (repeat > 1 && /<td>[^<]/.test(row)) html += row.repeat(repeat - 1);
+        if (repeat > 1 && /<td[^>]*>[^<]/.test(row)) html += row.repeat(repeat - 1);
         return;
       }
-      case 'table-cell':
-      case 'covered-table-cell': {
+      // a spanning cell carries number-columns/rows-spanned; the positions it covers are
+      // covered-table-cell elements, left out so the HTML's colspan/rowspan hold the grid
+      case 'covered-table-cell':
+        return;
+      case 'table-cell': {
         const repeat = Math.min(64, Number(n.attribs['table:number-columns-repeated'] ?? 1) || 1);
+        const cs = clampSpan(n.attribs['table:number-columns-spanned']);
+        const rs = clampSpan(n.attribs['table:number-rows-spanned']);
         const start = html.length;
-        html += '<td>';
+        html += `<td${cs > 1 ? ` colspan="${cs}"` : ''}${rs > 1 ? ` rowspan="${rs}"` : ''}>`;
         kids();
         html += '</td>';
         const cell = html.slice(start);

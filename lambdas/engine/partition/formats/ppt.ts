@@ -1,14 +1,21 @@
-// Legacy PowerPoint (.ppt) partitioner. No maintained npm reader exists, so the file is converted to
-// PPTX with LibreOffice (`soffice --headless --convert-to pptx`, as the open-source library does) and
-// partitioned as PPTX. Without LibreOffice on PATH the request fails with a clear 415.
+// Legacy PowerPoint (.ppt) partitioner: the binary format is read in JavaScript (ppt-reader.ts), so it
+// works on a fresh machine and on Lambda. Elements are typed as the PPTX partitioner types them:
+// slides in order (page_number), title placeholders Title, bulleted body paragraphs ListItem with
+// category_depth = indent level, other text by the heuristics, speaker notes with includeSlideNotes.
+// The reader is always used first (the same output wherever the service runs); a file it cannot read
+// (not an encryption) is converted with LibreOffice when `soffice` is installed, as .doc files are.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { FormatPartitioner } from '../types';
-import { UnprocessableDocument, UnsupportedMediaType } from '../../../domain/errors';
-import { partitionPptx } from './pptx';
+import { DomainError, UnprocessableDocument, UnsupportedMediaType } from '../../../domain/errors';
+import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
+import { isPossibleNarrativeText } from '../classify';
+import { assignHeadingParents } from './common';
+import { paragraphElement, partitionPptx } from './pptx';
+import { readPpt, TEXT_TYPE, type PptSlide, type PptText } from './ppt-reader';
 
 const OLE_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 const CONVERT_TIMEOUT_MS = 120_000;
@@ -55,10 +62,49 @@ export async function convertWithSoffice(data: Uint8Array, ext: string, to: stri
   }
 }
 
+const BODY_TYPES: number[] = [TEXT_TYPE.body, TEXT_TYPE.halfBody, TEXT_TYPE.quarterBody];
+
+function textElements(text: PptText, md: ElementMetadata, languages?: string[]): Element[] {
+  const asTitle = text.type === TEXT_TYPE.title || text.type === TEXT_TYPE.centerTitle;
+  const out: Element[] = [];
+  for (const p of text.paragraphs) {
+    // body placeholders are bulleted by the master unless the paragraph turns it off
+    const bulleted = p.bullet ?? BODY_TYPES.includes(text.type);
+    const el = paragraphElement({ text: p.text, level: p.level, bulleted, links: [], emph: [] }, md, asTitle, languages);
+    if (el) out.push(el);
+  }
+  return out;
+}
+
+function slidesToElements(slides: PptSlide[], includeNotes: boolean, languages?: string[]): Element[] {
+  const out: Element[] = [];
+  slides.forEach((slide, i) => {
+    const md: ElementMetadata = { page_number: i + 1 };
+    const els: Element[] = [];
+    for (const t of slide.texts) appendAll(els, textElements(t, md, languages));
+    if (includeNotes) {
+      for (const p of slide.notes.flatMap((t) => t.paragraphs)) {
+        const text = p.text.trim();
+        if (text) els.push(makeElement(isPossibleNarrativeText(text, { languages }) ? 'NarrativeText' : 'UncategorizedText', text, md));
+      }
+    }
+    appendAll(out, assignHeadingParents(els));
+  });
+  return out;
+}
+
 export const partitionPpt: FormatPartitioner = async (data, ctx) => {
   if (data.length < 512 || OLE_SIGNATURE.some((b, i) => data[i] !== b)) {
     throw new UnprocessableDocument('ppt: not a PowerPoint 97-2003 file (OLE compound file signature missing)');
   }
-  const pptx = await convertWithSoffice(data, 'ppt', 'pptx');
-  return partitionPptx(pptx, { ...ctx, filetype: 'pptx' });
+  let slides: PptSlide[];
+  try {
+    slides = readPpt(data);
+  } catch (err) {
+    const encrypted = err instanceof UnprocessableDocument && /encrypted/.test(err.message);
+    if (!encrypted && findSoffice()) return partitionPptx(await convertWithSoffice(data, 'ppt', 'pptx'), { ...ctx, filetype: 'pptx' });
+    if (err instanceof DomainError) throw err;
+    throw new UnprocessableDocument(`ppt: cannot read the presentation (${(err as Error).message})`);
+  }
+  return slidesToElements(slides, ctx.options.includeSlideNotes, ctx.options.languages);
 };

@@ -9,9 +9,10 @@ import type { FormatPartitioner } from '../types';
 import { isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleTitle, stripBullet } from '../classify';
 import { UnprocessableDocument } from '../../../domain/errors';
 import {
-  assignHeadingParents, attr, childElements, corrupt, escapeHtml, firstChild, isTag, localName, parseXml, readZip,
+  assignHeadingParents, attr, childElements, corrupt, firstChild, isTag, localName, parseXml, readZip,
   zipText, type DomElement,
 } from './common';
+import { clampSpan, spannedTableHtml, spannedTableText, type TableRows } from './table-html';
 
 type Rels = Map<string, string>;
 
@@ -97,7 +98,7 @@ function placeholderType(shape: DomElement): string | undefined {
   return ph.attribs['type'] ?? 'obj';
 }
 
-interface ParaText {
+export interface ParaText {
   text: string;
   level: number;
   bulleted: boolean;
@@ -131,7 +132,7 @@ function readParagraph(p: DomElement, rels: Rels): ParaText {
   return out;
 }
 
-function paragraphElement(para: ParaText, md: ElementMetadata, asTitle: boolean, languages?: string[]): Element | undefined {
+export function paragraphElement(para: ParaText, md: ElementMetadata, asTitle: boolean, languages?: string[]): Element | undefined {
   const text = para.text.trim();
   if (!text) return undefined;
   const meta: ElementMetadata = { ...md };
@@ -153,30 +154,31 @@ function paragraphElement(para: ParaText, md: ElementMetadata, asTitle: boolean,
   return makeElement('UncategorizedText', text, meta);
 }
 
+/**
+ * A DrawingML table (a:tbl): every a:tr lists one a:tc per grid column; a cell that starts a merge
+ * carries gridSpan/rowSpan, the positions it covers are a:tc with hMerge/vMerge (skipped here). One
+ * Table, text row by row, text_as_html with colspan/rowspan.
+ */
 function tableElement(tbl: DomElement, rels: Rels, md: ElementMetadata): Element | undefined {
-  const grid: string[][] = [];
-  const texts: string[] = [];
+  const rows: TableRows = [];
   for (const tr of childElements(tbl, 'tr')) {
-    const row: string[] = [];
+    const row: TableRows[number] = [];
     for (const tc of childElements(tr, 'tc')) {
-      const merged = tc.attribs['hMerge'] === '1' || tc.attribs['vMerge'] === '1';
+      if (onOff(tc.attribs['hMerge']) || onOff(tc.attribs['vMerge'])) continue;
       const body = firstChild(tc, 'txBody');
       const text = body
         ? childElements(body, 'p').map((p) => readParagraph(p, rels).text.trim()).filter(Boolean).join('\n')
         : '';
-      if (merged) {
-        row.push(tc.attribs['vMerge'] === '1' ? grid[grid.length - 1]?.[row.length] ?? '' : row[row.length - 1] ?? '');
-        continue;
-      }
-      row.push(text);
-      if (text) texts.push(text.replace(/\s+/g, ' '));
+      row.push({ text, colspan: clampSpan(tc.attribs['gridSpan']), rowspan: clampSpan(tc.attribs['rowSpan']) });
     }
-    grid.push(row);
+    rows.push(row);
   }
-  if (!texts.length) return undefined;
-  const html = `<table>${grid.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c.replace(/\s+/g, ' ').trim())}</td>`).join('')}</tr>`).join('')}</table>`;
-  return makeElement('Table', texts.join(' '), { ...md, text_as_html: html });
+  const text = spannedTableText(rows);
+  if (!text) return undefined;
+  return makeElement('Table', text, { ...md, text_as_html: spannedTableHtml(rows) });
 }
+
+const onOff = (v: string | undefined): boolean => v === '1' || v === 'true';
 
 function shapeElements(
   shapes: DomElement[],

@@ -1,8 +1,9 @@
 // Tabular formats. csv/tsv: one Table (delimiter sniffed for csv: comma, semicolon, pipe, tab).
-// xlsx (own reader, xlsx-reader.ts) and xls (SheetJS): per sheet, each connected region of non-empty cells becomes a Table; single-cell
-// rows leading or trailing a region become text elements (Title/NarrativeText/ListItem by the text
-// heuristics), as the open-source library's subtable detection does. page_number is the sheet index,
-// page_name the sheet name.
+// xlsx (own reader, xlsx-reader.ts), ods (own reader, ods-reader.ts) and xls (SheetJS): per sheet, each table found by sheet-tables.ts
+// (islands cut at empty rows, and at empty columns between side-by-side tables) becomes a Table;
+// single-cell rows leading or trailing an island become text elements (Title/NarrativeText/ListItem
+// by the text heuristics), as the open-source library's subtable detection does, and a one-row island
+// of words right above a table is its Title. page_number is the sheet index, page_name the sheet name.
 import * as XLSX from 'xlsx';
 import { appendAll, makeElement, type Element } from '../../elements';
 import type { FormatPartitioner } from '../types';
@@ -11,6 +12,8 @@ import { UnprocessableDocument } from '../../../domain/errors';
 import { capExceeded, MAX_SHEET_GRID_CELLS, MAX_TABLE_CELLS } from '../limits';
 import { corrupt, decodeText, escapeHtml } from './common';
 import { readXlsx, type SheetCell, type SheetData } from './xlsx-reader';
+import { sheetTables, type Box } from './sheet-tables';
+import { readOds } from './ods-reader';
 
 // ---------- delimited text ----------
 
@@ -165,57 +168,6 @@ function textElement(text: string, md: Record<string, unknown>, languages?: stri
   return makeElement('UncategorizedText', text, md);
 }
 
-/** Connected regions (8-neighbourhood) of non-empty cells, each as a bounding box. */
-function regions(grid: string[][], nRows: number, nCols: number): { r0: number; r1: number; c0: number; c1: number }[] {
-  const seen = new Uint8Array(nRows * nCols);
-  const out: { r0: number; r1: number; c0: number; c1: number }[] = [];
-  for (let r = 0; r < nRows; r++) {
-    for (let c = 0; c < nCols; c++) {
-      if (seen[r * nCols + c] || !grid[r]![c]) continue;
-      const box = { r0: r, r1: r, c0: c, c1: c };
-      const stack = [[r, c]];
-      seen[r * nCols + c] = 1;
-      while (stack.length) {
-        const [y, x] = stack.pop()!;
-        box.r0 = Math.min(box.r0, y!);
-        box.r1 = Math.max(box.r1, y!);
-        box.c0 = Math.min(box.c0, x!);
-        box.c1 = Math.max(box.c1, x!);
-        for (let dy = -1; dy <= 1; dy++) {
-          for (let dx = -1; dx <= 1; dx++) {
-            const ny = y! + dy;
-            const nx = x! + dx;
-            if (ny < 0 || nx < 0 || ny >= nRows || nx >= nCols || seen[ny * nCols + nx] || !grid[ny]![nx]) continue;
-            seen[ny * nCols + nx] = 1;
-            stack.push([ny, nx]);
-          }
-        }
-      }
-      out.push(box);
-    }
-  }
-  // merge overlapping boxes so a region is read once (quadratic: skipped for very fragmented sheets,
-  // whose many small components rarely overlap)
-  let merged = out.length <= 2000;
-  while (merged) {
-    merged = false;
-    for (let i = 0; i < out.length && !merged; i++) {
-      for (let j = i + 1; j < out.length; j++) {
-        const a = out[i]!;
-        const b = out[j]!;
-        if (a.r0 <= b.r1 && b.r0 <= a.r1 && a.c0 <= b.c1 && b.c0 <= a.c1) {
-          out[i] = { r0: Math.min(a.r0, b.r0), r1: Math.max(a.r1, b.r1), c0: Math.min(a.c0, b.c0), c1: Math.max(a.c1, b.c1) };
-          out.splice(j, 1);
-          merged = true;
-          break;
-        }
-      }
-    }
-  }
-  return out.sort((a, b) => a.r0 - b.r0 || a.c0 - b.c0);
-}
-
-
 /** Cells of a SheetJS worksheet (formatted text). */
 function sheetJsCells(ws: XLSX.WorkSheet): SheetCell[] {
   const cells: SheetCell[] = [];
@@ -250,22 +202,36 @@ function sheetElements(cells: SheetCell[], index: number, name: string, language
   for (const { r, c, v } of cells) grid[r - r0]![c - c0] = v;
   const md = { page_number: index, page_name: name };
   const out: Element[] = [];
-  for (const box of regions(grid, nRows, nCols)) {
-    let rows = grid.slice(box.r0, box.r1 + 1).map((row) => row.slice(box.c0, box.c1 + 1));
+  const boxes = sheetTables(grid, nRows, nCols);
+  boxes.forEach((box, k) => {
+    const rows = grid.slice(box.r0, box.r1 + 1).map((row) => row.slice(box.c0, box.c1 + 1));
     const single = (row: string[]): boolean => row.filter(Boolean).length === 1;
     const leading: string[] = [];
     const trailing: string[] = [];
     while (rows.length && single(rows[0]!)) leading.push(rows.shift()!.find(Boolean)!);
     while (rows.length && single(rows[rows.length - 1]!)) trailing.unshift(rows.pop()!.find(Boolean)!);
     for (const t of leading) out.push(textElement(t, md, languages));
-    if (rows.length) {
-      // drop columns that are empty across the remaining rows' box edges
+    if (rows.length === 1 && !trailing.length && isHeadingRow(rows[0]!) && startsTableBelow(boxes[k + 1], box)) {
+      // a one-row island of words right above a table heads it (a table of one row says nothing)
+      out.push(makeElement('Title', rows[0]!.filter(Boolean).join(' '), md));
+    } else if (rows.length) {
       const table = rowsToTable(rows, md);
       if (table) out.push(table);
     }
     for (const t of trailing) out.push(textElement(t, md, languages));
-  }
+  });
   return out;
+}
+
+/** Two to six short cells of words (no numbers): a caption or heading row, not data. */
+function isHeadingRow(row: string[]): boolean {
+  const cells = row.filter(Boolean);
+  return cells.length >= 2 && cells.length <= 6 && cells.every((c) => c.length <= 80 && /\p{L}/u.test(c) && !/^[-+(]?[\d.,]+%?\)?$/.test(c));
+}
+
+/** The next table starts below `box` and shares columns with it (it is what the heading is over). */
+function startsTableBelow(next: Box | undefined, box: Box): boolean {
+  return !!next && next.r0 > box.r1 && next.r1 > next.r0 && next.c0 <= box.c1 && box.c0 <= next.c1;
 }
 
 function readXls(data: Uint8Array): SheetData[] {
@@ -283,11 +249,11 @@ function readXls(data: Uint8Array): SheetData[] {
   return wb.SheetNames.map((name) => ({ name, cells: wb.Sheets[name] ? sheetJsCells(wb.Sheets[name]!) : [] }));
 }
 
-function partitionWorkbook(kind: 'xlsx' | 'xls'): FormatPartitioner {
+function partitionWorkbook(kind: 'xlsx' | 'xls' | 'ods'): FormatPartitioner {
   return async (data, ctx) => {
     let sheets: SheetData[];
     try {
-      sheets = kind === 'xlsx' ? readXlsx(data) : readXls(data);
+      sheets = kind === 'xlsx' ? readXlsx(data) : kind === 'ods' ? readOds(data) : readXls(data);
     } catch (err) {
       return corrupt(kind, err);
     }
@@ -299,3 +265,4 @@ function partitionWorkbook(kind: 'xlsx' | 'xls'): FormatPartitioner {
 
 export const partitionXlsx = partitionWorkbook('xlsx');
 export const partitionXls = partitionWorkbook('xls');
+export const partitionOds = partitionWorkbook('ods');

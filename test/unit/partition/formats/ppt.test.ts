@@ -1,0 +1,177 @@
+// Legacy .ppt read in JavaScript (no LibreOffice): the corpus file from the library's example-docs,
+// and presentations built here record by record ([MS-PPT]) inside a compound file written with `cfb`:
+// slide order from the slide list, placeholder text through OutlineTextRefAtom, text boxes inline,
+// shapes ordered by position, bullets and indent levels from StyleTextPropAtom, speaker notes, an
+// incremental save whose newer slide wins, and encrypted or broken files as 422s.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import CFB from 'cfb';
+import { UnprocessableDocument } from '../../../../lambdas/domain/errors';
+import { corpusDoc, expected, partition } from './helpers';
+
+// ---------- a small MS-PPT writer ----------
+
+const rec = (type: number, body: Buffer, instance = 0, container = false): Buffer => {
+  const h = Buffer.alloc(8);
+  h.writeUInt16LE((instance << 4) | (container ? 0xf : 0), 0);
+  h.writeUInt16LE(type, 2);
+  h.writeUInt32LE(body.length, 4);
+  return Buffer.concat([h, body]);
+};
+const box = (type: number, kids: Buffer[], instance = 0): Buffer => rec(type, Buffer.concat(kids), instance, true);
+const u32s = (...v: number[]): Buffer => {
+  const b = Buffer.alloc(4 * v.length);
+  v.forEach((x, i) => b.writeUInt32LE(x >>> 0, 4 * i));
+  return b;
+};
+
+/** TextHeaderAtom + TextCharsAtom + StyleTextPropAtom (one paragraph run per paragraph). */
+function text(type: number, paras: { t: string; level?: number; bullet?: boolean }[], bytes = false): Buffer {
+  const raw = paras.map((p) => p.t).join('\r');
+  const chars = bytes ? rec(0x0fa8, Buffer.from(raw, 'latin1')) : rec(0x0fa0, Buffer.from(raw, 'utf16le'));
+  const runs = paras.map((p, i) => {
+    const head = Buffer.alloc(10);
+    head.writeUInt32LE(p.t.length + 1 + (i === paras.length - 1 ? 0 : 0), 0);
+    head.writeUInt16LE(p.level ?? 0, 4);
+    // masks: hasBullet (bit 0) and alignment (bit 11), so the reader must skip a field to find the next run
+    head.writeUInt32LE(p.bullet === undefined ? 0x800 : 0x801, 6);
+    const flags = p.bullet === undefined ? Buffer.alloc(0) : Buffer.from([p.bullet ? 1 : 0, 0]);
+    return Buffer.concat([head, flags, Buffer.from([1, 0])]);
+  });
+  const charRuns = Buffer.concat([u32s(raw.length + 1), Buffer.alloc(4)]); // one character run, no props
+  return Buffer.concat([rec(0x0f9f, u32s(type)), chars, rec(0x0fa1, Buffer.concat([...runs, charRuns]))]);
+}
+
+function shape(top: number, left: number, textbox: Buffer): Buffer {
+  const anchor = Buffer.alloc(8);
+  anchor.writeInt16LE(top, 0);
+  anchor.writeInt16LE(left, 2);
+  anchor.writeInt16LE(left + 100, 4);
+  anchor.writeInt16LE(top + 50, 6);
+  return box(0xf004, [rec(0xf00a, Buffer.alloc(8)), rec(0xf010, anchor), box(0xf00d, [textbox])]);
+}
+const outlineRef = (i: number): Buffer => rec(0x0f9e, u32s(i));
+const drawing = (shapes: Buffer[]): Buffer => box(0x040c, [box(0xf002, [box(0xf003, shapes)])]);
+const slideAtom = (notesId: number): Buffer => rec(0x03ef, Buffer.concat([Buffer.alloc(12), u32s(0x80000000, notesId), Buffer.alloc(4)]));
+const persistAtom = (ref: number, id: number): Buffer => rec(0x03f3, u32s(ref, 0, 0, id, 0));
+
+interface Built { stream: Buffer; offsets: Map<number, number> }
+
+/** Appends records to the stream, remembering the offset of those given a persist id. */
+function append(into: Built, objects: [number | undefined, Buffer][]): void {
+  for (const [id, r] of objects) {
+    if (id !== undefined) into.offsets.set(id, into.stream.length);
+    into.stream = Buffer.concat([into.stream, r]);
+  }
+}
+
+/** A persist directory for `ids` and the UserEditAtom after it (lastEdit -1: pointing at itself); returns the edit's offset. */
+function commit(into: Built, ids: number[], docRef: number, lastEdit: number, encrypted = false): number {
+  const entries = Buffer.concat(ids.map((id) => Buffer.concat([u32s((1 << 20) | id), u32s(into.offsets.get(id)!)])));
+  const dirAt = into.stream.length;
+  append(into, [[undefined, rec(0x1772, entries)]]);
+  const editAt = into.stream.length;
+  const fields = Buffer.concat([u32s(0), Buffer.from([0, 0, 0, 3]), u32s(lastEdit < 0 ? editAt : lastEdit, dirAt, docRef, 10), Buffer.alloc(4), encrypted ? u32s(9) : Buffer.alloc(0)]);
+  append(into, [[undefined, rec(0x0ff5, fields)]]);
+  return editAt;
+}
+
+function compoundFile(doc: Buffer, editAt: number): Uint8Array {
+  const cu = Buffer.concat([rec(0x0ff6, Buffer.concat([u32s(0x14, 0xe391c05f, editAt), Buffer.alloc(8)]))]);
+  const cfb = CFB.utils.cfb_new();
+  CFB.utils.cfb_add(cfb, 'PowerPoint Document', doc);
+  CFB.utils.cfb_add(cfb, 'Current User', cu);
+  return new Uint8Array(CFB.write(cfb, { type: 'buffer' }) as Buffer);
+}
+
+const TITLE = 0;
+const BODY = 1;
+const NOTES = 2;
+const OTHER = 4;
+
+/** Two slides (listed in the order 2 then 1 in the file) and notes on the first; optionally a later save. */
+function presentation(opts: { resave?: boolean; encrypted?: boolean; loop?: boolean } = {}): Uint8Array {
+  const b: Built = { stream: Buffer.alloc(0), offsets: new Map() };
+  // persist ids: 1 document, 2 slide A, 3 slide B, 4 notes of A
+  const slideA = box(0x03ee, [slideAtom(256), drawing([
+    shape(300, 10, text(OTHER, [{ t: 'A text box lower on the slide, written by hand.' }], true)),
+    shape(200, 10, outlineRef(1)),
+    shape(20, 10, outlineRef(0)),
+  ])]);
+  const slideB = box(0x03ee, [slideAtom(0), drawing([shape(20, 10, outlineRef(0))])]);
+  const notesA = box(0x03f0, [rec(0x03f1, Buffer.alloc(8)), drawing([
+    shape(0, 0, text(OTHER, [{ t: '1' }])),
+    shape(100, 0, text(NOTES, [{ t: 'Remember to thank the team for their work.' }])),
+  ])]);
+  const document = box(0x03e8, [
+    rec(0x03e9, Buffer.alloc(40)),
+    box(0x0ff0, [
+      persistAtom(2, 256),
+      text(TITLE, [{ t: 'Quarterly Review' }]),
+      text(BODY, [{ t: 'Revenue grew' }, { t: 'Mostly in the north', level: 1 }, { t: 'This paragraph has no bullet at all.', bullet: false }]),
+      persistAtom(3, 257),
+      text(TITLE, [{ t: 'Second Slide' }]),
+    ], 0),
+    box(0x0ff0, [persistAtom(4, 256)], 2),
+  ]);
+  append(b, [[2, slideA], [3, slideB], [4, notesA], [1, document]]);
+  let edit = commit(b, [1, 2, 3, 4], 1, opts.loop ? -1 : 0, opts.encrypted);
+  if (opts.resave) {
+    // an incremental save: slide B rewritten at the end of the stream, the old bytes left in place
+    const newB = box(0x03ee, [slideAtom(0), drawing([shape(20, 10, outlineRef(0)), shape(90, 10, text(OTHER, [{ t: 'Added in the second save.' }]))])]);
+    append(b, [[3, newB]]);
+    edit = commit(b, [3], 1, edit);
+  }
+  return compoundFile(b.stream, edit);
+}
+
+// ---------- tests ----------
+
+test('ppt: the corpus presentation is read without LibreOffice, as the library types it', async () => {
+  const els = await partition('ppt', corpusDoc('fake-power-point.ppt'));
+  const exp = expected('oss-0.14.8-dev4', 'fake-power-point.ppt')!;
+  assert.deepEqual(els.map((e) => [e.type, e.text]), exp.map((e) => [e.type, e.text]));
+  assert.deepEqual(els.slice(1, 4).map((e) => e.metadata.category_depth), [0, 1, 2]);
+  assert.ok(els.every((e) => e.metadata.page_number === 1));
+  assert.ok(els.slice(1).every((e) => e.metadata.parent_id === els[0]!.element_id));
+});
+
+test('ppt: slides in list order, shapes top to bottom, placeholders by reference, bullets and levels, notes', async () => {
+  const els = await partition('ppt', presentation(), { includeSlideNotes: true });
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.page_number, e.metadata.category_depth]), [
+    ['Title', 'Quarterly Review', 1, 0],
+    ['ListItem', 'Revenue grew', 1, 0],
+    ['ListItem', 'Mostly in the north', 1, 1],
+    ['NarrativeText', 'This paragraph has no bullet at all.', 1, undefined],
+    ['NarrativeText', 'A text box lower on the slide, written by hand.', 1, undefined],
+    ['NarrativeText', 'Remember to thank the team for their work.', 1, undefined],
+    ['Title', 'Second Slide', 2, 0],
+  ]);
+  const noNotes = await partition('ppt', presentation(), { includeSlideNotes: false });
+  assert.equal(noNotes.length, 6);
+});
+
+test('ppt: after an incremental save the newest version of a slide is read', async () => {
+  const els = await partition('ppt', presentation({ resave: true }));
+  assert.deepEqual(els.filter((e) => e.metadata.page_number === 2).map((e) => e.text), ['Second Slide', 'Added in the second save.']);
+});
+
+test('ppt: an edit chain that loops back on itself is followed once', async () => {
+  const els = await partition('ppt', presentation({ loop: true }), { includeSlideNotes: false });
+  assert.deepEqual(els.map((e) => e.text), ['Quarterly Review', 'Revenue grew', 'Mostly in the north', 'This paragraph has no bullet at all.', 'A text box lower on the slide, written by hand.', 'Second Slide']);
+});
+
+test('ppt: encrypted, broken and non-PowerPoint compound files are 422s', async () => {
+  await assert.rejects(partition('ppt', presentation({ encrypted: true })), (e: unknown) => e instanceof UnprocessableDocument && /encrypted/.test(e.message));
+  const junk = new Uint8Array(4096);
+  junk.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+  for (let i = 8; i < junk.length; i++) junk[i] = (i * 7919 + 13) % 256;
+  await assert.rejects(partition('ppt', junk), UnprocessableDocument);
+  const other = CFB.utils.cfb_new();
+  CFB.utils.cfb_add(other, 'WordDocument', Buffer.alloc(600, 1));
+  await assert.rejects(partition('ppt', new Uint8Array(CFB.write(other, { type: 'buffer' }) as Buffer)), /PowerPoint Document/);
+  // a record claiming more bytes than the stream holds is not followed
+  const cfb = CFB.utils.cfb_new();
+  CFB.utils.cfb_add(cfb, 'PowerPoint Document', Buffer.concat([rec(0x03e8, Buffer.alloc(0)).subarray(0, 4), u32s(0x7fffffff), Buffer.alloc(600)]));
+  await assert.rejects(partition('ppt', new Uint8Array(CFB.write(cfb, { type: 'buffer' }) as Buffer)), /no document container/);
+});
