@@ -42,6 +42,7 @@ import { gcsSource } from '../gcs/source';
 import { googleDriveSource } from '../google-drive/index';
 import { slackSource } from '../slack/index';
 import { zendeskSource } from '../zendesk/index';
+import { kafkaCloudSource } from '../kafka/source';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -90,6 +91,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   googleDriveSource,
   slackSource,
   zendeskSource,
+  kafkaCloudSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

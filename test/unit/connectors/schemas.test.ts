@@ -52,6 +52,7 @@ test('runtime operations exist exactly for the implemented source and destinatio
   runtime.source.push('sharepoint');
   runtime.source.push('outlook');
   runtime.source.push('postgres', 'mongodb', 'elasticsearch', 'opensearch', 'snowflake', 'databricks_volumes'); // database, search and stream sources (issue 10)
+  runtime.source.push('kafka-cloud'); // stream source (issue 10)
   for (const kind of ['source', 'destination'] as const) {
     for (const t of listTypes(kind)) assert.equal(supportsRuntime(kind, t), runtime[kind].includes(t), `${kind}:${t}`);
   }

@@ -1,0 +1,197 @@
+// Reading a topic with kafkajs' consumer, for the kafka-cloud source (source.ts):
+// - consumeBatch: what the group has not consumed yet, from its committed offsets (earliest where it
+//   has none, as the platform's auto.offset.reset=earliest), at most `limit` messages; the end is
+//   known up front (each partition's high watermark when the call starts, from ListOffsets), so a
+//   listing ends when every partition assigned to us reached it, not after idle polls. The member
+//   stays in the group, its fetching paused, until the caller commits (commit) or drops (close) it:
+//   offsets are committed only for what was handed out, and only once the caller says so.
+// - fetchOne: one message at a given partition and offset, for read(): a consumer in a throwaway
+//   group named `<group_id>.read.<uuid>` (a Confluent ACL on the prefix `<group_id>` covers it) that
+//   seeks there and never commits, so reads never move the workflow's group, and concurrent reads
+//   (other processes) never rebalance each other. kafkajs has no group-less fetch in its API.
+import { randomUUID } from 'node:crypto';
+import type { Consumer, Kafka, KafkaMessage } from 'kafkajs';
+
+export interface ConsumedMessage {
+  partition: number;
+  offset: number;
+  timestamp: number;
+  size: number;
+  /** null for a tombstone (a message without value). */
+  value: Buffer | null;
+}
+
+export interface PartitionRange {
+  partition: number;
+  /** Where the group resumes: its committed offset, else the partition's first offset. */
+  from: number;
+  /** The partition's high watermark (next offset to be written). */
+  high: number;
+  low: number;
+  committed?: number;
+}
+
+/** Where the group stands on each partition of the topic (offsets, high watermarks). */
+export async function groupRanges(kafka: Kafka, topic: string, groupId: string): Promise<PartitionRange[]> {
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    const ends = await admin.fetchTopicOffsets(topic);
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    const byPartition = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+    return ends
+      .map((e) => {
+        const low = Number(e.low);
+        const high = Number(e.high);
+        const c = byPartition.get(e.partition);
+        const has = c !== undefined && c >= 0;
+        // A committed offset below the log start (messages deleted by retention) resumes at the start.
+        return { partition: e.partition, low, high, from: has ? Math.min(Math.max(c, low), high) : low, ...(has ? { committed: c } : {}) };
+      })
+      .sort((a, b) => a.partition - b.partition);
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+export interface ConsumedBatch {
+  messages: ConsumedMessage[];
+  /** Commits, for each partition, the offset after its last message handed out; then leaves. */
+  commit(): Promise<void>;
+  /** Leaves the group without committing. */
+  close(): Promise<void>;
+}
+
+const toConsumed = (partition: number, m: KafkaMessage): ConsumedMessage => ({
+  partition,
+  offset: Number(m.offset),
+  timestamp: Number(m.timestamp),
+  size: m.value?.length ?? 0,
+  value: m.value,
+});
+
+/** Waits for `done`, failing on a consumer crash, an abort or `idleMs` without progress. */
+function watch(consumer: Consumer, signal: AbortSignal | undefined, idleMs: number, what: string) {
+  let progress = () => undefined as void;
+  let settle!: { resolve: () => void; reject: (e: unknown) => void };
+  const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => settle.reject(new Error(`${what}: no progress for ${idleMs / 1000} s`)), idleMs);
+  };
+  progress = arm;
+  arm();
+  const onAbort = () => settle.reject(signal!.reason ?? new Error('aborted'));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const offCrash = consumer.on(consumer.events.CRASH, (e) => settle.reject(e.payload.error));
+  const cleanup = () => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    offCrash();
+  };
+  const guarded = done.finally(cleanup);
+  guarded.catch(() => undefined); // settled before it is awaited (a crash while connecting): not unhandled
+  return { done: guarded, progress, resolve: () => settle.resolve(), reject: (e: unknown) => settle.reject(e), stop: () => settle.resolve() };
+}
+
+/** Up to `limit` messages the group has not consumed, from its committed offsets. */
+export async function consumeBatch(
+  kafka: Kafka,
+  opts: { topic: string; groupId: string; limit: number; ranges: PartitionRange[]; signal?: AbortSignal; idleMs?: number },
+): Promise<ConsumedBatch> {
+  const { topic, limit } = opts;
+  const end = new Map(opts.ranges.map((r) => [r.partition, r.high]));
+  const pending = opts.ranges.filter((r) => r.from < r.high);
+  if (!pending.length) return { messages: [], commit: async () => undefined, close: async () => undefined };
+
+  const consumer = kafka.consumer({ groupId: opts.groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 1000, sessionTimeout: 30_000, heartbeatInterval: 3000 });
+  const taken = new Map<number, ConsumedMessage[]>();
+  let count = 0;
+  let assigned: number[] | undefined;
+  const w = watch(consumer, opts.signal, opts.idleMs ?? 60_000, `consuming topic ${topic}`);
+  const next = (p: number) => {
+    const list = taken.get(p);
+    return list?.length ? list[list.length - 1]!.offset + 1 : undefined;
+  };
+  const finished = () => count >= limit || (assigned !== undefined && assigned.every((p) => (next(p) ?? pendingFrom(p)) >= (end.get(p) ?? 0)));
+  const pendingFrom = (p: number) => opts.ranges.find((r) => r.partition === p)?.from ?? 0;
+  consumer.on(consumer.events.GROUP_JOIN, (e) => {
+    assigned = (e.payload.memberAssignment[topic] ?? []).filter((p) => pending.some((r) => r.partition === p));
+    if (finished()) w.resolve();
+  });
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({
+      autoCommit: false, // (kafkajs fetches on from the offsets it resolved; only commit() commits)
+      eachBatch: async ({ batch }) => {
+        const p = batch.partition;
+        for (const m of batch.messages) {
+          const offset = Number(m.offset);
+          // Only what this call set out to read: past the high watermark is for the next run.
+          if (count >= limit || offset >= (end.get(p) ?? 0) || offset < (next(p) ?? 0)) continue;
+          if (!taken.has(p)) taken.set(p, []);
+          taken.get(p)!.push(toConsumed(p, m));
+          count++;
+        }
+        w.progress();
+        if (finished()) w.resolve();
+      },
+    });
+    await w.done;
+    consumer.pause([{ topic }]);
+  } catch (err) {
+    w.stop();
+    await consumer.disconnect().catch(() => undefined);
+    throw err;
+  }
+  const messages = [...taken.values()].flat().sort((a, b) => a.partition - b.partition || a.offset - b.offset);
+  return {
+    messages,
+    commit: async () => {
+      try {
+        const offsets = [...taken.keys()].map((partition) => ({ topic, partition, offset: String(next(partition)!) }));
+        if (offsets.length) await consumer.commitOffsets(offsets);
+      } finally {
+        await consumer.disconnect().catch(() => undefined);
+      }
+    },
+    close: () => consumer.disconnect().catch(() => undefined),
+  };
+}
+
+/** The message at `offset` of `partition`, read by a throwaway group that seeks there. */
+export async function fetchOne(
+  kafka: Kafka,
+  opts: { topic: string; groupId: string; partition: number; offset: number; signal?: AbortSignal; idleMs?: number },
+): Promise<ConsumedMessage> {
+  const { topic, partition, offset } = opts;
+  const consumer = kafka.consumer({ groupId: `${opts.groupId}.read.${randomUUID()}`, allowAutoTopicCreation: false, maxWaitTimeInMs: 1000, sessionTimeout: 30_000 });
+  const w = watch(consumer, opts.signal, opts.idleMs ?? 60_000, `reading offset ${offset} of partition ${partition} of topic ${topic}`);
+  let found: ConsumedMessage | undefined;
+  try {
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic], fromBeginning: false });
+    await consumer.run({
+      autoCommit: false, // (kafkajs fetches on from the offsets it resolved; only commit() commits)
+      eachBatch: async ({ batch }) => {
+        if (batch.partition !== partition || found) return;
+        const m = batch.messages.find((x) => Number(x.offset) === offset);
+        if (m) {
+          found = toConsumed(partition, m);
+          w.resolve();
+        } else if (batch.messages.some((x) => Number(x.offset) > offset)) {
+          // The log skips the offset: compaction removed it, or it held a transaction marker.
+          w.reject(new Error(`partition ${partition} of topic ${topic} has no message at offset ${offset} any more (compacted away or a transaction marker)`));
+        }
+      },
+    });
+    consumer.seek({ topic, partition, offset: String(offset) });
+    await w.done;
+    return found!;
+  } finally {
+    w.stop();
+    await consumer.disconnect().catch(() => undefined);
+  }
+}
