@@ -70,29 +70,26 @@ const toConsumed = (partition: number, m: KafkaMessage): ConsumedMessage => ({
   value: m.value,
 });
 
-/** Waits for `done`, failing on a consumer crash, an abort or `idleMs` without progress. */
+/** Settles when told to, failing on a consumer crash, an abort or `idleMs` without progress. */
 function watch(consumer: Consumer, signal: AbortSignal | undefined, idleMs: number, what: string) {
-  let progress = () => undefined as void;
   let settle!: { resolve: () => void; reject: (e: unknown) => void };
   const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
   let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
+  const progress = () => {
     clearTimeout(timer);
     timer = setTimeout(() => settle.reject(new Error(`${what}: no progress for ${idleMs / 1000} s`)), idleMs);
   };
-  progress = arm;
-  arm();
+  progress();
   const onAbort = () => settle.reject(signal!.reason ?? new Error('aborted'));
   signal?.addEventListener('abort', onAbort, { once: true });
   const offCrash = consumer.on(consumer.events.CRASH, (e) => settle.reject(e.payload.error));
-  const cleanup = () => {
+  const guarded = done.finally(() => {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
     offCrash();
-  };
-  const guarded = done.finally(cleanup);
+  });
   guarded.catch(() => undefined); // settled before it is awaited (a crash while connecting): not unhandled
-  return { done: guarded, progress, resolve: () => settle.resolve(), reject: (e: unknown) => settle.reject(e), stop: () => settle.resolve() };
+  return { done: guarded, progress, resolve: () => settle.resolve(), reject: (e: unknown) => settle.reject(e) };
 }
 
 /** Up to `limit` messages the group has not consumed, from its committed offsets. */
@@ -108,17 +105,25 @@ export async function consumeBatch(
   const consumer = kafka.consumer({ groupId: opts.groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 1000, sessionTimeout: 30_000, heartbeatInterval: 3000 });
   const taken = new Map<number, ConsumedMessage[]>();
   let count = 0;
+  // Where the consumer is in each partition. Batches of control records (transaction markers) or
+  // aborted messages never reach eachBatch but do end a batch: the position comes from that event.
+  const position = new Map(pending.map((r) => [r.partition, r.from]));
   let assigned: number[] | undefined;
   const w = watch(consumer, opts.signal, opts.idleMs ?? 60_000, `consuming topic ${topic}`);
-  const next = (p: number) => {
-    const list = taken.get(p);
-    return list?.length ? list[list.length - 1]!.offset + 1 : undefined;
-  };
-  const finished = () => count >= limit || (assigned !== undefined && assigned.every((p) => (next(p) ?? pendingFrom(p)) >= (end.get(p) ?? 0)));
-  const pendingFrom = (p: number) => opts.ranges.find((r) => r.partition === p)?.from ?? 0;
+  const lastTaken = (p: number) => taken.get(p)?.at(-1)?.offset;
+  const finished = () => count >= limit || (assigned !== undefined && assigned.every((p) => (position.get(p) ?? 0) >= (end.get(p) ?? 0)));
+  const check = () => void (finished() && w.resolve());
   consumer.on(consumer.events.GROUP_JOIN, (e) => {
-    assigned = (e.payload.memberAssignment[topic] ?? []).filter((p) => pending.some((r) => r.partition === p));
-    if (finished()) w.resolve();
+    // Partitions another member of the group holds are not waited for.
+    assigned = (e.payload.memberAssignment[topic] ?? []).filter((p) => position.has(p));
+    w.progress();
+    check();
+  });
+  consumer.on(consumer.events.END_BATCH_PROCESS, (e) => {
+    const { partition, lastOffset } = e.payload;
+    position.set(partition, Math.max(position.get(partition) ?? 0, Number(lastOffset) + 1));
+    w.progress();
+    check();
   });
   try {
     await consumer.connect();
@@ -130,19 +135,17 @@ export async function consumeBatch(
         for (const m of batch.messages) {
           const offset = Number(m.offset);
           // Only what this call set out to read: past the high watermark is for the next run.
-          if (count >= limit || offset >= (end.get(p) ?? 0) || offset < (next(p) ?? 0)) continue;
+          if (count >= limit || offset >= (end.get(p) ?? 0) || offset <= (lastTaken(p) ?? -1)) continue;
           if (!taken.has(p)) taken.set(p, []);
           taken.get(p)!.push(toConsumed(p, m));
           count++;
         }
-        w.progress();
-        if (finished()) w.resolve();
       },
     });
     await w.done;
     consumer.pause([{ topic }]);
   } catch (err) {
-    w.stop();
+    w.resolve(); // stops the watch (a no-op once it settled)
     await consumer.disconnect().catch(() => undefined);
     throw err;
   }
@@ -151,7 +154,7 @@ export async function consumeBatch(
     messages,
     commit: async () => {
       try {
-        const offsets = [...taken.keys()].map((partition) => ({ topic, partition, offset: String(next(partition)!) }));
+        const offsets = [...taken.keys()].map((partition) => ({ topic, partition, offset: String(lastTaken(partition)! + 1) }));
         if (offsets.length) await consumer.commitOffsets(offsets);
       } finally {
         await consumer.disconnect().catch(() => undefined);
@@ -191,7 +194,7 @@ export async function fetchOne(
     await w.done;
     return found!;
   } finally {
-    w.stop();
+    w.resolve();
     await consumer.disconnect().catch(() => undefined);
   }
 }
