@@ -149,12 +149,22 @@ export async function consumeBatch(
     await consumer.disconnect().catch(() => undefined);
     throw err;
   }
+  // Where the group resumes next time: just past the last message handed out; when the listing read
+  // its partitions to the end (limit not reached), past any transaction markers after it too.
+  const commitAt = (p: number): number | undefined => {
+    const last = lastTaken(p);
+    if (count < limit) return Math.min(position.get(p) ?? 0, end.get(p) ?? 0);
+    return last === undefined ? undefined : last + 1;
+  };
   const messages = [...taken.values()].flat().sort((a, b) => a.partition - b.partition || a.offset - b.offset);
   return {
     messages,
     commit: async () => {
       try {
-        const offsets = [...taken.keys()].map((partition) => ({ topic, partition, offset: String(lastTaken(partition)! + 1) }));
+        const offsets = pending.flatMap(({ partition, from }) => {
+          const at = commitAt(partition);
+          return at !== undefined && at > from ? [{ topic, partition, offset: String(at) }] : [];
+        });
         if (offsets.length) await consumer.commitOffsets(offsets);
       } finally {
         await consumer.disconnect().catch(() => undefined);

@@ -40,6 +40,8 @@ export interface LogRecord {
   value: Buffer | null;
   headers: Record<string, string>;
   timestamp: number;
+  /** A transaction marker (control record): consumers never see it, but it takes an offset. */
+  control?: boolean;
 }
 
 interface Member {
@@ -250,7 +252,7 @@ export class GroupState {
         let bytes = 0;
         const taken = from.filter((m, i) => (bytes += (m.value?.length ?? 0) + (m.key?.length ?? 0) + 64) <= p.maxBytes || i === 0);
         records += taken.length;
-        return { partition: p.partition, error, high: log ? endOf(log) : -1, start: log?.[0]?.offset ?? 0, set: taken.length ? encodeRecordBatch(taken[0]!.offset, taken) : Buffer.alloc(0), asked: p.offset, returned: taken.length };
+        return { partition: p.partition, error, high: log ? endOf(log) : -1, start: log?.[0]?.offset ?? 0, set: encodeRuns(taken), asked: p.offset, returned: taken.length };
       }),
     }));
     c.detail({ throttled, fetched: parts.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, partition: p.partition, offset: p.asked, records: p.returned, error: p.error }))) });
@@ -264,6 +266,18 @@ export class GroupState {
     const idle = !records && !throttled && parts.every((t) => t.partitions.every((p) => !p.error));
     return { body: w.done(), delayMs: idle ? Math.min(maxWait, this.opts.maxFetchWaitMs) : 0 };
   }
+}
+
+/** Record batches of the records, a new batch wherever data and control records alternate. */
+function encodeRuns(records: LogRecord[]): Buffer {
+  const out: Buffer[] = [];
+  for (let i = 0; i < records.length; ) {
+    let j = i;
+    while (j < records.length && Boolean(records[j]!.control) === Boolean(records[i]!.control)) j++;
+    out.push(encodeRecordBatch(records[i]!.offset, records.slice(i, j), { control: records[i]!.control }));
+    i = j;
+  }
+  return Buffer.concat(out);
 }
 
 const endOf = (log: LogRecord[]) => (log.length ? log[log.length - 1]!.offset + 1 : 0);

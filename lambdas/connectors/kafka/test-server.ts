@@ -28,6 +28,8 @@ export interface StoredMessage {
   value: Buffer | null;
   headers: Record<string, string>;
   timestamp: number;
+  /** A transaction marker (see markTransaction). */
+  control?: boolean;
 }
 
 export interface SeenKafkaRequest {
@@ -51,6 +53,8 @@ export interface KafkaStandIn {
   messages(topic: string): StoredMessage[];
   /** The next `times` requests of `api` are answered with `errorCode` (and `throttleMs`) instead. */
   fail(fault: { api: KafkaApiName; errorCode: number; throttleMs?: number; times?: number }): void;
+  /** Appends a transaction COMMIT marker (a control record taking the next offset), as a transactional producer leaves. */
+  markTransaction(topic: string, partition: number): void;
   /** The offset a consumer group committed on a partition (undefined when none). */
   committed(group: string, topic: string, partition: number): number | undefined;
   stop(): Promise<void>;
@@ -260,10 +264,16 @@ export async function startKafkaStandIn(opts: KafkaStandInOptions): Promise<Kafk
       if (!topics.has(name)) topics.set(name, Array.from({ length: partitions }, () => []));
     },
     messages(topic) {
-      return (topics.get(topic) ?? []).flat();
+      return (topics.get(topic) ?? []).flat().filter((m) => !m.control);
     },
     fail(fault) {
       faults.push({ api: fault.api, errorCode: fault.errorCode, throttleMs: fault.throttleMs ?? 0, left: fault.times ?? 1 });
+    },
+    markTransaction(topic, partition) {
+      const log = topics.get(topic)?.[partition];
+      if (!log) throw new Error(`no partition ${partition} of ${topic}`);
+      // Control record: key (version 0, type 1 = COMMIT), value (version 0, coordinator epoch 0).
+      log.push({ topic, partition, offset: log.length, key: Buffer.from([0, 0, 0, 1]), value: Buffer.from([0, 0, 0, 0, 0, 0]), headers: {}, timestamp: Date.now(), control: true });
     },
     committed: (group, topic, partition) => groups.committed(group, topic, partition),
     stop: () =>

@@ -170,7 +170,7 @@ const varBytes = (b: Buffer | null) => (b === null ? varint(-1) : Buffer.concat(
  * One record batch v2 (magic 2, uncompressed, no producer id) holding `records` from `baseOffset`,
  * as a broker returns it in a Fetch response: the CRC-32C covers everything from the attributes on.
  */
-export function encodeRecordBatch(baseOffset: number, records: readonly DecodedRecord[]): Buffer {
+export function encodeRecordBatch(baseOffset: number, records: readonly DecodedRecord[], opts: { control?: boolean } = {}): Buffer {
   const first = records[0]?.timestamp ?? 0;
   const max = records.reduce((m, r) => Math.max(m, r.timestamp), first);
   const body = records.map((rec, i) => {
@@ -187,11 +187,11 @@ export function encodeRecordBatch(baseOffset: number, records: readonly DecodedR
     return Buffer.concat([varint(inner.length), inner]);
   });
   const afterCrc = new Writer()
-    .int16(0) // attributes: no compression, create time, not transactional
+    .int16(opts.control ? 0x30 : 0) // attributes: no compression, create time; a control batch is transactional
     .int32(records.length - 1)
     .int64(first)
     .int64(max)
-    .int64(-1) // producer id
+    .int64(opts.control ? 4242 : -1) // producer id
     .int16(-1) // producer epoch
     .int32(-1) // base sequence
     .int32(records.length)

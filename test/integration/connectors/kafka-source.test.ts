@@ -177,6 +177,18 @@ test('a throttled Fetch (throttle_time_ms) is waited out and fetched again; a re
   assert.equal(kb.committed('throttle-group', 'throttled', 0), 5);
 });
 
+test('a partition ending in a transaction marker (a control record, never handed to the consumer) still ends the listing; the marker is committed past', async () => {
+  kb.addTopic('txn', 1);
+  await produce('txn', [{ partition: 0, value: 'written in a transaction' }, { partition: 0, value: 'committed by it' }]);
+  kb.markTransaction('txn', 0);
+  const c = config({ topic: 'txn', group_id: 'txn-group', num_messages_to_consume: 100 });
+  assert.deepEqual(keys(await collect(listSourceObjects('kafka-cloud', c))), ['txn_0_0', 'txn_0_1']);
+  assert.equal(kb.committed('txn-group', 'txn', 0), 3, 'committed past the marker (offset 2)');
+  const from = kb.requests.length;
+  assert.deepEqual(await collect(listSourceObjects('kafka-cloud', c)), []);
+  assert.ok(!kb.requests.slice(from).some((r) => r.api === 'JoinGroup'), 'nothing pending');
+});
+
 test('CONNECTORS_DENY_PRIVATE_NETWORKS: a name resolving to loopback is refused before any request', async () => {
   const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
   const named = config({ bootstrap_servers: 'localhost' });
