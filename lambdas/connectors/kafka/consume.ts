@@ -31,13 +31,13 @@ export interface PartitionRange {
   committed?: number;
 }
 
-/** Where the group stands on each partition of the topic (offsets, high watermarks). */
-export async function groupRanges(kafka: Kafka, topic: string, groupId: string): Promise<PartitionRange[]> {
+/** Where the group stands on each partition of the topic (offsets, high watermarks); no group: the log's bounds. */
+export async function groupRanges(kafka: Kafka, topic: string, groupId?: string): Promise<PartitionRange[]> {
   const admin = kafka.admin();
   try {
     await admin.connect();
     const ends = await admin.fetchTopicOffsets(topic);
-    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    const [committed] = groupId ? await admin.fetchOffsets({ groupId, topics: [topic] }) : [];
     const byPartition = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
     return ends
       .map((e) => {
@@ -71,13 +71,13 @@ const toConsumed = (partition: number, m: KafkaMessage): ConsumedMessage => ({
 });
 
 /** Settles when told to, failing on a consumer crash, an abort or `idleMs` without progress. */
-function watch(consumer: Consumer, signal: AbortSignal | undefined, idleMs: number, what: string) {
+function watch(consumer: Consumer, signal: AbortSignal | undefined, idleMs: number) {
   let settle!: { resolve: () => void; reject: (e: unknown) => void };
   const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
   let timer: NodeJS.Timeout | undefined;
   const progress = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => settle.reject(new Error(`${what}: no progress for ${idleMs / 1000} s`)), idleMs);
+    timer = setTimeout(() => settle.reject(new Error(`the consumer made no progress for ${idleMs / 1000} s`)), idleMs);
   };
   progress();
   const onAbort = () => settle.reject(signal!.reason ?? new Error('aborted'));
@@ -109,7 +109,7 @@ export async function consumeBatch(
   // aborted messages never reach eachBatch but do end a batch: the position comes from that event.
   const position = new Map(pending.map((r) => [r.partition, r.from]));
   let assigned: number[] | undefined;
-  const w = watch(consumer, opts.signal, opts.idleMs ?? 60_000, `consuming topic ${topic}`);
+  const w = watch(consumer, opts.signal, opts.idleMs ?? 60_000);
   const lastTaken = (p: number) => taken.get(p)?.at(-1)?.offset;
   const finished = () => count >= limit || (assigned !== undefined && assigned.every((p) => (position.get(p) ?? 0) >= (end.get(p) ?? 0)));
   const check = () => void (finished() && w.resolve());
@@ -181,7 +181,7 @@ export async function fetchOne(
 ): Promise<ConsumedMessage> {
   const { topic, partition, offset } = opts;
   const consumer = kafka.consumer({ groupId: `${opts.groupId}.read.${randomUUID()}`, allowAutoTopicCreation: false, maxWaitTimeInMs: 1000, sessionTimeout: 30_000 });
-  const w = watch(consumer, opts.signal, opts.idleMs ?? 60_000, `reading offset ${offset} of partition ${partition} of topic ${topic}`);
+  const w = watch(consumer, opts.signal, opts.idleMs ?? 60_000);
   let found: ConsumedMessage | undefined;
   try {
     await consumer.connect();

@@ -108,7 +108,7 @@ async function readMessage(c: KafkaSourceConfig, key: string, ctx?: RuntimeConte
   const where = `offset ${offset} of partition ${partition} of topic ${c.topic}`;
   try {
     // Where the partition's log starts and ends now: an offset outside was deleted or never written.
-    const range = (await groupRanges(kafka, c.topic, groupOf(c))).find((r) => r.partition === partition);
+    const range = (await groupRanges(kafka, c.topic)).find((r) => r.partition === partition);
     if (!range) throw new Error(`topic ${c.topic} has no partition ${partition}`);
     if (offset < range.low) throw new Error(`the message at ${where} is no longer in the topic (deleted by retention: the partition starts at offset ${range.low})`);
     if (offset >= range.high) throw new Error(`there is no message at ${where} (the partition ends before offset ${range.high})`);
