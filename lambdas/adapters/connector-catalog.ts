@@ -3,6 +3,7 @@ import type { ConnectorCatalog } from '../domain/connectors';
 import {
   checkConnection,
   deliverToDestination,
+  isStreamSource,
   listSourceObjects,
   listTypes,
   outputConfig,
@@ -24,6 +25,7 @@ const catalog: ConnectorCatalog = {
   secretFields: (kind, type, config) => secretFields(kind, type, config),
   check: (accountId, kind, type, config) => withTenant(accountId, () => checkConnection(kind, type, config)),
   supportsRuntime: (kind, type) => supportsRuntime(kind, type),
+  isStream: (type) => isStreamSource(type),
   list: (accountId, type, config) => tenantIterable(accountId, () => listSourceObjects(type, config)),
   read: (accountId, type, config, key) => withTenant(accountId, () => readSourceObject(type, config, key)),
   write: (accountId, type, config, key, data) => withTenant(accountId, () => writeDestinationObject(type, config, key, data)),

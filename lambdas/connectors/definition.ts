@@ -80,6 +80,11 @@ export interface ConnectorDefinition<C extends ConnectorConfig = ConnectorConfig
   readonly outputOmit?: readonly string[];
   /** True for types without a typed model (free-form objects); secrets are then found by name. */
   readonly freeForm?: boolean;
+  /**
+   * A stream source (a topic, a queue): each run lists what arrived since the last, so a key it does
+   * not list again has NOT left the source, and an incremental run must not remove its records.
+   */
+  readonly stream?: boolean;
   /** Why the type does not exist in this runtime (e.g. `local` on AWS), or undefined when it does. */
   unavailable?(): string | undefined;
   check(config: C, ctx: CheckContext): Promise<string | void>;

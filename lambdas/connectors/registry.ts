@@ -235,6 +235,11 @@ function runtimeDef(kind: ConnectorKind, type: string): ConnectorDefinition {
   return def;
 }
 
+/** Whether a source type is a stream (definition.stream): keys not listed again have not left it. */
+export function isStreamSource(type: string): boolean {
+  return getConnector('source', type)?.stream === true;
+}
+
 /** Types with runtime operations (s3, azure, local). */
 export function runtimeTypes(kind: ConnectorKind): string[] {
   return listTypes(kind).filter((t) => supportsRuntime(kind, t));

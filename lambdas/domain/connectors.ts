@@ -25,6 +25,8 @@ export interface ConnectorCatalog {
   check(accountId: string, kind: ConnectorKind, type: string, config: Record<string, unknown>): Promise<{ status: 'SUCCESS' | 'FAILURE'; reason?: string }>;
   /** Runtime operations used by workflow jobs (types that support them: see supportsRuntime). */
   supportsRuntime(kind: ConnectorKind, type: string): boolean;
+  /** A stream source type (a topic): a key a run does not list again has not left the source. */
+  isStream?(type: string): boolean;
   list(accountId: string, type: string, config: Record<string, unknown>): AsyncIterable<ListedDocument>;
   read(accountId: string, type: string, config: Record<string, unknown>, key: string): Promise<Uint8Array>;
   write(accountId: string, type: string, config: Record<string, unknown>, key: string, data: Uint8Array): Promise<void>;
@@ -57,6 +59,8 @@ export interface DeliveredDocument {
 export interface ConnectorRuntime {
   listSource(accountId: string, sourceId: string): AsyncIterable<ListedDocument>;
   readSource(accountId: string, sourceId: string, key: string): Promise<Uint8Array>;
+  /** Whether the source is a stream (its runs list only what is new: nothing "left" it). */
+  sourceIsStream?(accountId: string, sourceId: string): Promise<boolean>;
   writeDestination(accountId: string, destinationId: string, key: string, data: Uint8Array): Promise<void>;
   deliver(accountId: string, destinationId: string, doc: DeliveredDocument): Promise<{ written: number; deleted?: number }>;
   /** Removes a document that left the source; undefined when the destination cannot remove records. */
@@ -219,6 +223,11 @@ export class ConnectorService implements ConnectorRuntime {
     if (!this.catalog.supportsRuntime(kind, String(item.type))) {
       throw ValidationError.single(loc, `${label(kind)} type ${String(item.type)} cannot be used by jobs in this deployment`, 'value_error', id);
     }
+  }
+
+  async sourceIsStream(accountId: string, sourceId: string): Promise<boolean> {
+    const item = await this.load(accountId, 'source', sourceId);
+    return this.catalog.isStream?.(String(item.type)) ?? false;
   }
 
   /** The source's documents as its connector lists them (streamed); a store failure is a ConnectorFailure. */

@@ -239,7 +239,8 @@ export class IncrementalRuns {
       }
     }
     const manifest = await writeManifest(this.blobs, jobId, toProcess());
-    const removed = planner.gone();
+    // A stream (kafka) lists only what is new since its committed offsets: nothing earlier has left it.
+    const removed = (await this.connectors.sourceIsStream?.(accountId, run.sourceId)) ? [] : planner.gone();
     if (removed.length) await this.blobs.putStream(goneKey(jobId), removed.map((d) => JSON.stringify(d) + '\n'), 'application/x-ndjson');
     return {
       manifest,

@@ -70,7 +70,21 @@ const guardedSocketFactory: ISocketFactory = ({ host, port, ssl, onConnect }) =>
   return socket;
 };
 
-export async function kafkaClient(c: KafkaTarget, opts: { connectionTimeout?: number; retries?: number } = {}): Promise<Kafka> {
+/**
+ * What kafkajs drops on the floor: when no broker names a group's coordinator it throws a bare
+ * "Failed to find group coordinator", the broker's answer (GROUP_AUTHORIZATION_FAILED when the key
+ * may not use the group) going only to its debug log. Capturing that one log entry keeps the
+ * store's own reason; nothing else of the log is kept.
+ */
+export class CoordinatorErrors {
+  readonly seen: Error[] = [];
+  explain(err: unknown): unknown {
+    const last = this.seen[this.seen.length - 1];
+    return (err as Error)?.name === 'KafkaJSGroupCoordinatorNotFound' && last ? last : err;
+  }
+}
+
+export async function kafkaClient(c: KafkaTarget, opts: { connectionTimeout?: number; retries?: number; coordinatorErrors?: CoordinatorErrors } = {}): Promise<Kafka> {
   const problem = bootstrapProblem(c);
   if (problem) throw new Error(problem);
   // A refused bootstrap host fails at once and in plain words (kafkajs would retry a refused
@@ -90,7 +104,14 @@ export async function kafkaClient(c: KafkaTarget, opts: { connectionTimeout?: nu
     // with exponential back-off; the rest (a refused record, an authorization error) is final.
     retry: { retries: opts.retries ?? 5, initialRetryTime: 300, maxRetryTime: 10_000 },
     // Its log lines carry broker addresses and stack traces, never the credentials; they stay off.
-    logLevel: logLevel.NOTHING,
+    logLevel: opts.coordinatorErrors ? logLevel.DEBUG : logLevel.NOTHING,
+    ...(opts.coordinatorErrors
+      ? {
+          logCreator: () => (entry: { log: { message?: string; error?: unknown } }) => {
+            if (entry.log.message === 'Tried to find group coordinator' && entry.log.error instanceof Error) opts.coordinatorErrors!.seen.push(entry.log.error);
+          },
+        }
+      : {}),
   });
 }
 

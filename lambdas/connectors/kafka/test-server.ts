@@ -9,10 +9,16 @@
 //   records with keys, values and headers) and appended to the partition's log with offsets; a batch
 //   above maxMessageBytes gets MESSAGE_TOO_LARGE, a topic the user may not write
 //   TOPIC_AUTHORIZATION_FAILED, as brokers answer.
+// - the consumer requests (FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, DescribeGroups,
+//   OffsetFetch, OffsetCommit, ListOffsets, Fetch): see test-consumer.ts.
 // It keeps every record (messages(topic)) and every request (requests), and can be told to answer the
 // next requests of an API with an error code and a throttle time (fail()).
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
+import { CONSUMER_VERSIONS, GroupState } from './test-consumer';
+import { decodeRecordSet, Reader, Writer } from './test-wire';
+
+export { crc32c } from './test-wire';
 
 export interface StoredMessage {
   topic: string;
@@ -22,6 +28,8 @@ export interface StoredMessage {
   value: Buffer | null;
   headers: Record<string, string>;
   timestamp: number;
+  /** A transaction marker (see markTransaction). */
+  control?: boolean;
 }
 
 export interface SeenKafkaRequest {
@@ -29,6 +37,8 @@ export interface SeenKafkaRequest {
   version: number;
   clientId: string | null;
   user?: string;
+  /** When it arrived (Date.now()). */
+  at: number;
   /** Produce: records per partition of this request; Metadata: the topics asked (null = all). */
   detail?: unknown;
 }
@@ -42,7 +52,11 @@ export interface KafkaStandIn {
   addTopic(name: string, partitions?: number): void;
   messages(topic: string): StoredMessage[];
   /** The next `times` requests of `api` are answered with `errorCode` (and `throttleMs`) instead. */
-  fail(fault: { api: 'Produce' | 'Metadata'; errorCode: number; throttleMs?: number; times?: number }): void;
+  fail(fault: { api: KafkaApiName; errorCode: number; throttleMs?: number; times?: number }): void;
+  /** Appends a transaction COMMIT marker (a control record taking the next offset), as a transactional producer leaves. */
+  markTransaction(topic: string, partition: number): void;
+  /** The offset a consumer group committed on a partition (undefined when none). */
+  committed(group: string, topic: string, partition: number): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -50,12 +64,17 @@ export interface KafkaStandInOptions {
   /** TLS key and certificate (SASL_SSL); without them the listener is SASL_PLAINTEXT. */
   tls?: { key: string; cert: string };
   /** API key → secret, and the topics the key may not write. */
-  users: Record<string, { secret: string; readOnly?: string[] }>;
+  users: Record<string, { secret: string; readOnly?: string[]; denied?: string[]; deniedGroups?: string[] }>;
+  /** Records a Fetch returns per partition at most (small: a listing takes several rounds). */
+  fetchMaxRecords?: number;
+  /** Longest a Fetch with nothing to return is held (a broker holds it for max_wait_time). */
+  maxFetchWaitMs?: number;
   /** The broker's message.max.bytes (a record batch above it is refused). */
   maxMessageBytes?: number;
 }
 
-const API = { Produce: 0, Metadata: 3, SaslHandshake: 17, ApiVersions: 18, SaslAuthenticate: 36 } as const;
+const API = { Produce: 0, Fetch: 1, ListOffsets: 2, Metadata: 3, OffsetCommit: 8, OffsetFetch: 9, FindCoordinator: 10, JoinGroup: 11, Heartbeat: 12, LeaveGroup: 13, SyncGroup: 14, DescribeGroups: 15, SaslHandshake: 17, ApiVersions: 18, SaslAuthenticate: 36 } as const;
+export type KafkaApiName = keyof typeof API;
 const API_NAMES: Record<number, string> = Object.fromEntries(Object.entries(API).map(([k, v]) => [v, k]));
 const SUPPORTED: [number, number, number][] = [
   [API.Produce, 3, 3],
@@ -63,158 +82,9 @@ const SUPPORTED: [number, number, number][] = [
   [API.SaslHandshake, 0, 1],
   [API.ApiVersions, 0, 2],
   [API.SaslAuthenticate, 0, 1],
+  ...CONSUMER_VERSIONS,
 ];
 const ERR = { NONE: 0, UNKNOWN_TOPIC_OR_PARTITION: 3, MESSAGE_TOO_LARGE: 10, CORRUPT_MESSAGE: 2, TOPIC_AUTHORIZATION_FAILED: 29, UNSUPPORTED_VERSION: 35, UNSUPPORTED_SASL_MECHANISM: 33, SASL_AUTHENTICATION_FAILED: 58 };
-
-// --- protocol primitives ---
-
-class Reader {
-  constructor(private b: Buffer, public pos = 0) {}
-  int8 = () => this.b.readInt8((this.pos += 1) - 1);
-  int16 = () => this.b.readInt16BE((this.pos += 2) - 2);
-  int32 = () => this.b.readInt32BE((this.pos += 4) - 4);
-  uint32 = () => this.b.readUInt32BE((this.pos += 4) - 4);
-  int64 = () => Number(this.b.readBigInt64BE((this.pos += 8) - 8));
-  bool = () => this.int8() !== 0;
-  string(): string | null {
-    const n = this.int16();
-    if (n < 0) return null;
-    return this.b.toString('utf8', this.pos, (this.pos += n));
-  }
-  bytes(): Buffer | null {
-    const n = this.int32();
-    if (n < 0) return null;
-    return this.b.subarray(this.pos, (this.pos += n));
-  }
-  array<T>(item: () => T): T[] | null {
-    const n = this.int32();
-    if (n < 0) return null;
-    return Array.from({ length: n }, item);
-  }
-  /** Zigzag varint (record fields). */
-  varint(): number {
-    let v = 0n;
-    let shift = 0n;
-    for (;;) {
-      const byte = this.b[this.pos++]!;
-      v |= BigInt(byte & 0x7f) << shift;
-      if (!(byte & 0x80)) break;
-      shift += 7n;
-    }
-    return Number((v >> 1n) ^ -(v & 1n));
-  }
-  raw(n: number): Buffer {
-    return this.b.subarray(this.pos, (this.pos += n));
-  }
-  get left() {
-    return this.b.length - this.pos;
-  }
-}
-
-class Writer {
-  private parts: Buffer[] = [];
-  private put(n: number, f: (b: Buffer) => void) {
-    const b = Buffer.alloc(n);
-    f(b);
-    this.parts.push(b);
-    return this;
-  }
-  int8 = (v: number) => this.put(1, (b) => b.writeInt8(v));
-  int16 = (v: number) => this.put(2, (b) => b.writeInt16BE(v));
-  int32 = (v: number) => this.put(4, (b) => b.writeInt32BE(v));
-  int64 = (v: number) => this.put(8, (b) => b.writeBigInt64BE(BigInt(v)));
-  bool = (v: boolean) => this.int8(v ? 1 : 0);
-  string(s: string | null) {
-    if (s === null) return this.int16(-1);
-    const b = Buffer.from(s, 'utf8');
-    this.int16(b.length);
-    this.parts.push(b);
-    return this;
-  }
-  bytes(b: Buffer | null) {
-    if (b === null) return this.int32(-1);
-    this.int32(b.length);
-    this.parts.push(b);
-    return this;
-  }
-  array<T>(items: readonly T[], each: (w: Writer, item: T) => void) {
-    this.int32(items.length);
-    for (const it of items) each(this, it);
-    return this;
-  }
-  done = () => Buffer.concat(this.parts);
-}
-
-const CRC32C_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0x82f63b78 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-export function crc32c(buf: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of buf) crc = CRC32C_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-interface DecodedRecord {
-  key: Buffer | null;
-  value: Buffer | null;
-  headers: Record<string, string>;
-  timestamp: number;
-}
-
-/** Decodes a record set (one or more record batches, magic 2, uncompressed). Throws on a corrupt batch. */
-function decodeRecordSet(set: Buffer): { batches: { bytes: number; records: DecodedRecord[] }[] } {
-  const r = new Reader(set);
-  const batches: { bytes: number; records: DecodedRecord[] }[] = [];
-  while (r.left >= 12) {
-    r.int64(); // base offset (the broker assigns)
-    const length = r.int32();
-    const start = r.pos;
-    r.int32(); // partition leader epoch
-    const magic = r.int8();
-    if (magic !== 2) throw new Error(`record batch magic ${magic} not supported`);
-    const crc = r.uint32();
-    const checked = set.subarray(r.pos, start + length);
-    if (crc32c(checked) !== crc) throw new Error('record batch CRC mismatch');
-    const attributes = r.int16();
-    if (attributes & 0x7) throw new Error('compressed record batches are not supported by the stand-in');
-    r.int32(); // last offset delta
-    const firstTimestamp = r.int64();
-    r.int64(); // max timestamp
-    r.int64(); // producer id
-    r.int16(); // producer epoch
-    r.int32(); // base sequence
-    const count = r.int32();
-    const records: DecodedRecord[] = [];
-    for (let i = 0; i < count; i++) {
-      r.varint(); // record length
-      r.int8(); // attributes
-      const tsDelta = r.varint();
-      r.varint(); // offset delta
-      const kl = r.varint();
-      const key = kl < 0 ? null : Buffer.from(r.raw(kl));
-      const vl = r.varint();
-      const value = vl < 0 ? null : Buffer.from(r.raw(vl));
-      const headers: Record<string, string> = {};
-      const hn = r.varint();
-      for (let h = 0; h < hn; h++) {
-        const name = r.raw(r.varint()).toString('utf8');
-        const hl = r.varint();
-        headers[name] = hl < 0 ? '' : r.raw(hl).toString('utf8');
-      }
-      records.push({ key, value, headers, timestamp: firstTimestamp + tsDelta });
-    }
-    r.pos = start + length;
-    batches.push({ bytes: length + 12, records });
-  }
-  return { batches };
-}
 
 // --- the broker ---
 
@@ -223,6 +93,7 @@ export async function startKafkaStandIn(opts: KafkaStandInOptions): Promise<Kafk
   const topics = new Map<string, StoredMessage[][]>();
   const requests: SeenKafkaRequest[] = [];
   const faults: { api: string; errorCode: number; throttleMs: number; left: number }[] = [];
+  const groups = new GroupState({ fetchMaxRecords: opts.fetchMaxRecords ?? 500, maxFetchWaitMs: opts.maxFetchWaitMs ?? 200 });
   const sockets = new Set<Socket>();
   let port = 0;
   const host = '127.0.0.1';
@@ -252,13 +123,15 @@ export async function startKafkaStandIn(opts: KafkaStandInOptions): Promise<Kafk
         const version = r.int16();
         const correlationId = r.int32();
         const clientId = r.string();
-        const seen: SeenKafkaRequest = { api: API_NAMES[apiKey] ?? `api-${apiKey}`, version, clientId, user };
+        const seen: SeenKafkaRequest = { api: API_NAMES[apiKey] ?? `api-${apiKey}`, version, clientId, user, at: Date.now() };
         requests.push(seen);
-        const reply = (body: Buffer) => {
+        const reply = (body: Buffer, delayMs = 0) => {
           const head = Buffer.alloc(8);
           head.writeInt32BE(body.length + 4, 0);
           head.writeInt32BE(correlationId, 4);
-          socket.write(Buffer.concat([head, body]));
+          const send = () => void (socket.writable && socket.write(Buffer.concat([head, body])));
+          if (delayMs > 0) setTimeout(send, delayMs);
+          else send();
         };
         const supported = SUPPORTED.find(([k]) => k === apiKey);
         if (apiKey === API.ApiVersions) {
@@ -299,8 +172,23 @@ export async function startKafkaStandIn(opts: KafkaStandInOptions): Promise<Kafk
           if (version >= 4) r.bool(); // allow_auto_topic_creation: never here
           seen.detail = asked;
           const fault = takeFault('Metadata');
-          const names = asked ?? [...topics.keys()];
-          reply(metadataBody(version, names, fault));
+          const names = asked ?? [...topics.keys()].filter((t) => !opts.users[user!]?.denied?.includes(t));
+          reply(metadataBody(version, names, fault, opts.users[user]?.denied ?? []));
+          continue;
+        }
+        if (CONSUMER_VERSIONS.some(([k]) => k === apiKey)) {
+          const who = user;
+          const out = groups.handle(apiKey, r, {
+            user: who,
+            clientId,
+            log: (t) => topics.get(t),
+            mayRead: (t) => !opts.users[who]?.denied?.includes(t),
+            mayUseGroup: (g) => !opts.users[who]?.deniedGroups?.includes(g),
+            fault: takeFault(seen.api),
+            node: { id: 1, host, port },
+            detail: (d) => (seen.detail = d),
+          });
+          reply(out.body, out.delayMs);
           continue;
         }
         if (apiKey === API.Produce) {
@@ -343,7 +231,7 @@ export async function startKafkaStandIn(opts: KafkaStandInOptions): Promise<Kafk
     });
   };
 
-  function metadataBody(version: number, names: string[], fault?: { errorCode: number; throttleMs: number }): Buffer {
+  function metadataBody(version: number, names: string[], fault: { errorCode: number; throttleMs: number } | undefined, denied: string[]): Buffer {
     const w = new Writer();
     if (version >= 3) w.int32(fault?.throttleMs ?? 0);
     w.array([1], (x) => void x.int32(1).string(host).int32(port).string(null));
@@ -351,8 +239,10 @@ export async function startKafkaStandIn(opts: KafkaStandInOptions): Promise<Kafk
     w.int32(1);
     w.array(names, (x, name) => {
       // A fault answers every topic with its error code and no partitions.
-      const parts = fault ? undefined : topics.get(name);
-      x.int16(fault?.errorCode ?? (parts ? ERR.NONE : ERR.UNKNOWN_TOPIC_OR_PARTITION)).string(name).bool(false);
+      // A topic the user may not describe answers TOPIC_AUTHORIZATION_FAILED, as with ACLs.
+      const hidden = denied.includes(name);
+      const parts = fault || hidden ? undefined : topics.get(name);
+      x.int16(fault?.errorCode ?? (hidden ? ERR.TOPIC_AUTHORIZATION_FAILED : parts ? ERR.NONE : ERR.UNKNOWN_TOPIC_OR_PARTITION)).string(name).bool(false);
       x.array(
         (parts ?? []).map((_, i) => i),
         (y, i) => void y.int16(ERR.NONE).int32(i).int32(1).array([1], (z, n) => void z.int32(n)).array([1], (z, n) => void z.int32(n)),
@@ -374,11 +264,18 @@ export async function startKafkaStandIn(opts: KafkaStandInOptions): Promise<Kafk
       if (!topics.has(name)) topics.set(name, Array.from({ length: partitions }, () => []));
     },
     messages(topic) {
-      return (topics.get(topic) ?? []).flat();
+      return (topics.get(topic) ?? []).flat().filter((m) => !m.control);
     },
     fail(fault) {
       faults.push({ api: fault.api, errorCode: fault.errorCode, throttleMs: fault.throttleMs ?? 0, left: fault.times ?? 1 });
     },
+    markTransaction(topic, partition) {
+      const log = topics.get(topic)?.[partition];
+      if (!log) throw new Error(`no partition ${partition} of ${topic}`);
+      // Control record: key (version 0, type 1 = COMMIT), value (version 0, coordinator epoch 0).
+      log.push({ topic, partition, offset: log.length, key: Buffer.from([0, 0, 0, 1]), value: Buffer.from([0, 0, 0, 0, 0, 0]), headers: {}, timestamp: Date.now(), control: true });
+    },
+    committed: (group, topic, partition) => groups.committed(group, topic, partition),
     stop: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -44,6 +44,7 @@ import { slackSource } from '../slack/index';
 import { zendeskSource } from '../zendesk/index';
 import { salesforceSource } from '../salesforce/index';
 import { teradataDestination, teradataSource } from '../teradata/index';
+import { kafkaCloudSource } from '../kafka/source';
 
 const HAND_WRITTEN: ConnectorDefinition[] = [
   s3Source,
@@ -95,6 +96,7 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   salesforceSource,
   teradataDestination,
   teradataSource,
+  kafkaCloudSource,
 ];
 
 export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [

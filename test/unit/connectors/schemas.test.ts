@@ -55,6 +55,7 @@ test('runtime operations exist exactly for the implemented source and destinatio
   runtime.source.push('salesforce');
   runtime.source.push('teradata');
   runtime.destination.push('teradata'); // Query Service REST API (issues 9 and 10)
+  runtime.source.push('kafka-cloud'); // stream source (issue 10)
   for (const kind of ['source', 'destination'] as const) {
     for (const t of listTypes(kind)) assert.equal(supportsRuntime(kind, t), runtime[kind].includes(t), `${kind}:${t}`);
   }
