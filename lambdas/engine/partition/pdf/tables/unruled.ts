@@ -1,0 +1,88 @@
+// Unruled tables from text alignment: runs of lines split into several short segments whose
+// columns line up, with the header lines above them; cells are the segments placed in the columns.
+import type { Line, Segment } from '../extract';
+
+/** Runs of consecutive lines with 2+ short cells whose columns line up. */
+export function findTables(lines: Line[], body: number): { start: number; end: number; cols: [number, number][] }[] {
+  const out: { start: number; end: number; cols: [number, number][] }[] = [];
+  let i = 0;
+  const isRow = (l: Line) => l.segs.length >= 2 && l.segs.every((s) => s.text.length <= 60) && !l.segs.some((s) => s.words.some((w) => w.rotated));
+  while (i < lines.length) {
+    if (!isRow(lines[i]!)) { i++; continue; }
+    let j = i;
+    while (j + 1 < lines.length) {
+      const next = lines[j + 1]!;
+      const prev = lines[j]!;
+      const vgap = next.y0 - prev.y1;
+      if (vgap > 3 * body || vgap < -2 * body) break;
+      if (isRow(next)) { j++; continue; }
+      // A single-cell line inside a table (wrapped cell or a row with one value) when the table goes on.
+      const after = lines[j + 2];
+      if (next.segs.length === 1 && after && isRow(after) && next.x0 >= lines[i]!.x0 - body) { j += 2; continue; }
+      break;
+    }
+    const rows = lines.slice(i, j + 1);
+    const multi = rows.filter((r) => r.segs.length >= 2);
+    if (multi.length >= 3) {
+      const cols = columnsOf(rows.flatMap((r) => r.segs));
+      const avgCell = multi.reduce((s, r) => s + r.segs.reduce((a, g) => a + g.text.length, 0) / r.segs.length, 0) / multi.length;
+      const cells = multi.flatMap((r) => r.segs);
+      const avgWords = cells.reduce((a, g) => a + g.words.length, 0) / cells.length;
+      const aligned = multi.filter((r) => r.segs.length >= Math.min(2, cols.length)).length / multi.length;
+      // Columns of prose (two-column layouts) have long, wordy cells; tables have short ones.
+      if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8) {
+        // Column headers above the body (often wrapped over several short lines) belong to it.
+        const x0 = rows.reduce((m, r) => Math.min(m, r.x0), Infinity) - body, x1 = rows.reduce((m, r) => Math.max(m, r.x1), -Infinity) + body;
+        const floor = out.length ? out[out.length - 1]!.end + 1 : 0;
+        let k = i;
+        let multiAbove = false;
+        while (k - 1 >= floor && i - (k - 1) <= 6) {
+          const above = lines[k - 1]!, below = lines[k]!;
+          if (below.y0 - above.y1 > 3.5 * body || above.x0 < x0 || above.x1 > x1) break;
+          if (above.segs.some((g) => g.text.length > 60)) break;
+          k--;
+          if (above.segs.length >= 2) multiAbove = true;
+        }
+        const start = multiAbove ? k : i;
+        out.push({ start, end: j, cols: start === i ? cols : columnsOf(lines.slice(start, j + 1).flatMap((r) => r.segs)) });
+      }
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+/** Column ranges: the union of overlapping x-intervals of cells. */
+function columnsOf(segs: Segment[]): [number, number][] {
+  const iv = segs.map((s) => [s.x0, s.x1] as [number, number]).sort((a, b) => a[0] - b[0]);
+  const cols: [number, number][] = [];
+  for (const [a, b] of iv) {
+    const last = cols[cols.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else cols.push([a, b]);
+  }
+  return cols;
+}
+
+export function tableGrid(rows: Line[], cols: [number, number][]): string[][] {
+  const grid: string[][] = [];
+  for (const r of rows) {
+    const row = cols.map(() => '');
+    for (const s of r.segs) {
+      const cx = (s.x0 + s.x1) / 2;
+      let k = cols.findIndex(([a, b]) => cx >= a && cx <= b);
+      if (k < 0) k = cols.reduce((best, c, idx) => (Math.abs((c[0] + c[1]) / 2 - cx) < Math.abs((cols[best]![0] + cols[best]![1]) / 2 - cx) ? idx : best), 0);
+      row[k] = row[k] ? `${row[k]} ${s.text}` : s.text;
+    }
+    // A single-cell line continues the cell above it (wrapped text) when the row above has that column.
+    const filled = row.filter(Boolean).length;
+    const prev = grid[grid.length - 1];
+    if (filled === 1 && prev && r.segs.length === 1) {
+      const k = row.findIndex(Boolean);
+      if (prev[k]) { prev[k] = `${prev[k]} ${row[k]}`; continue; }
+    }
+    grid.push(row);
+  }
+  return grid;
+}
+
