@@ -184,24 +184,45 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     return [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!]; // left, top, right, bottom
   };
 
+  const charTurn = (i: number): QuarterTurn => {
+    if (!X.FPDFText_GetMatrix(tp, i, matPtr)) return 0;
+    const f = heap(m).HEAPF32, o = matPtr >> 2;
+    return turnOf(f[o]!, f[o + 1]!);
+  };
+  // A glyph box seen along the text's direction: [advance position, cross position, glyph height].
+  const along = (box: number[], k: QuarterTurn): [number, number, number] => {
+    switch (k) {
+      case 1: return [box[3]!, box[0]!, Math.abs(box[2]! - box[0]!)];
+      case 2: return [-box[2]!, box[3]!, Math.abs(box[1]! - box[3]!)];
+      case 3: return [-box[1]!, box[2]!, Math.abs(box[2]! - box[0]!)];
+      default: return [box[0]!, box[1]!, Math.abs(box[1]! - box[3]!)];
+    }
+  };
+
   const endWord = (s: number, e: number) => {
     const a = looseBox(s);
     const b = e === s ? a : looseBox(e);
     if (Number.isNaN(a[0]) || Number.isNaN(b[0])) return;
-    const h = Math.abs(a[1] - a[3]) || 1;
+    const k = e > s ? charTurn(s) : 0;
+    const [aPos, aCross, ah] = along(a, k);
+    const h = ah || 1;
+    const [bPos, bCross] = along(b, k);
     // PDFium joins a word hyphenated across lines ("ef-" / "ficient") without a line break, and
     // some PDFs draw one word's glyphs out of order: split such runs where the glyphs jump.
-    if (e > s && (Math.abs(a[1] - b[1]) > 0.5 * h || b[0] < a[0] - 0.5 * h)) {
+    if (e > s && (Math.abs(aCross - bCross) > 0.5 * h || bPos < aPos - 0.5 * h)) {
       let start = s;
       let prev = a;
+      let [pPos, pCross] = [aPos, aCross];
       for (let i = s + 1; i <= e; i++) {
         const c = looseBox(i);
         if (Number.isNaN(c[0])) continue;
-        if (Math.abs(c[1] - prev[1]) > 0.5 * h || c[0] < prev[0] - 0.5 * h) {
+        const [cPos, cCross] = along(c, k);
+        if (Math.abs(cCross - pCross) > 0.5 * h || cPos < pPos - 0.5 * h) {
           emitWord(start, i - 1, a === prev ? a : looseBox(start), prev);
           start = i;
         }
         prev = c;
+        pPos = cPos; pCross = cCross;
       }
       emitWord(start, e, looseBox(start), prev);
       return;

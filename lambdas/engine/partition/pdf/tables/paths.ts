@@ -85,17 +85,25 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
       }
       return;
     }
-    // Filled only: a thin axis-aligned box is a rule along its long side.
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    // Filled only: each sub-path that is a thin axis-aligned box is a rule along its long side
+    // (producers often draw all of a table's lines as one path of thin bars).
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, points = 0, curved = false;
+    const flush = () => {
+      if (points >= 3 && points <= 6 && !curved) {
+        const w = x1 - x0, h = y1 - y0;
+        if (h <= THIN && w >= MIN_RULE && w > h) out.h.push({ y: (y0 + y1) / 2, x0, x1 });
+        else if (w <= THIN && h >= MIN_RULE && h > w) out.v.push({ x: (x0 + x1) / 2, y0, y1 });
+      }
+      x0 = y0 = Infinity; x1 = y1 = -Infinity; points = 0; curved = false;
+    };
     for (let i = 0; i < kinds.length; i++) {
-      if (kinds[i] === SEG_BEZIERTO) return;
+      if (kinds[i] === SEG_MOVETO) flush();
+      if (kinds[i] === SEG_BEZIERTO) curved = true;
       const [fx, fy] = frame.map(pts[2 * i]!, pts[2 * i + 1]!);
       x0 = Math.min(x0, fx); x1 = Math.max(x1, fx); y0 = Math.min(y0, fy); y1 = Math.max(y1, fy);
+      points++;
     }
-    if (kinds.length > 6) return; // not a plain rectangle
-    const w = x1 - x0, h = y1 - y0;
-    if (h <= THIN && w >= MIN_RULE && w > h) out.h.push({ y: (y0 + y1) / 2, x0, x1 });
-    else if (w <= THIN && h >= MIN_RULE && h > w) out.v.push({ x: (x0 + x1) / 2, y0, y1 });
+    flush();
   };
 
   const walk = (obj: number, parent: Matrix, depth: number) => {
