@@ -30,7 +30,7 @@ export function findTables(lines: Line[], body: number): { start: number; end: n
       const avgWords = cells.reduce((a, g) => a + g.words.length, 0) / cells.length;
       const aligned = multi.filter((r) => r.segs.length >= Math.min(2, cols.length)).length / multi.length;
       // Columns of prose (two-column layouts) have long, wordy cells; tables have short ones.
-      if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8) {
+      if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8 && !lineNumbered(rows)) {
         // Column headers above the body (often wrapped over several short lines) belong to it.
         const x0 = rows.reduce((m, r) => Math.min(m, r.x0), Infinity) - body, x1 = rows.reduce((m, r) => Math.max(m, r.x1), -Infinity) + body;
         const floor = out.length ? out[out.length - 1]!.end + 1 : 0;
@@ -86,3 +86,23 @@ export function tableGrid(rows: Line[], cols: [number, number][]): string[][] {
   return grid;
 }
 
+
+/**
+ * Line-numbered text (transcripts, legal pleadings, code listings): the first segment of most lines is
+ * the line's number, counting up by one, and the rest is running text. Its two "columns" are not a table.
+ */
+export function lineNumbered(rows: Line[]): boolean {
+  let numbered = 0, prev = -1, counting = 0, prose = 0;
+  for (const r of rows) {
+    const first = r.segs[0]?.text.trim() ?? '';
+    const m = /^(\d{1,4})(?:\s+\d{1,4})*$/.exec(first);
+    if (!m) continue;
+    numbered++;
+    const n = Number(m[1]);
+    if (prev >= 0 && n === prev + 1) counting++;
+    prev = Number(first.split(/\s+/).pop());
+    const rest = r.segs.slice(1).map((g) => g.text).join(' ');
+    if (/\p{L}{2,}/u.test(rest)) prose++;
+  }
+  return numbered >= 0.8 * rows.length && counting >= 0.6 * rows.length && prose >= 0.5 * rows.length;
+}
