@@ -223,7 +223,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   for (const t of tables) {
     for (; li < t.start; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
     const rows = lines.slice(t.start, t.end + 1);
-    const grid = tableGrid(rows, t.cols);
+    const grid = tableGrid(rows, t.cols, body);
     blocks.push({ lines: rows.flatMap((r) => r.segs), size: body, table: rowsFromGrid(grid), ...union(rows) });
     li = t.end + 1;
   }

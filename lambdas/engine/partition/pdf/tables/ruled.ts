@@ -14,7 +14,11 @@ export interface FoundTable extends Box {
 
 /** Words of one cell in reading order: lines top to bottom, words left to right. */
 export function cellText(words: Word[]): string {
-  if (!words.length) return '';
+  return cellLines(words).map((l) => l.map((w) => w.t).join(' ')).join(' ');
+}
+
+function cellLines(words: Word[]): Word[][] {
+  if (!words.length) return [];
   const sorted = [...words].sort((a, b) => (a.y0 + a.y1) - (b.y0 + b.y1));
   const lines: Word[][] = [];
   for (const w of sorted) {
@@ -26,7 +30,28 @@ export function cellText(words: Word[]): string {
     }
     lines.push([w]);
   }
-  return lines.map((l) => l.sort((a, b) => a.x0 - b.x0).map((w) => w.t).join(' ')).join(' ');
+  for (const l of lines) l.sort((a, b) => a.x0 - b.x0);
+  return lines;
+}
+
+/**
+ * A frame drawn around an unruled table: in some grid row several cells hold the same long stack of
+ * lines (one value per line, a row of the real table per line). Wrapped text in a ruled table has
+ * one or two tall cells beside short ones.
+ */
+function stackedRows(g: Grid, byCell: Word[][]): boolean {
+  const counts = new Map<number, number[]>();
+  g.cells.forEach((c, i) => {
+    const lines = cellLines(byCell[i]!);
+    const n = lines.length;
+    // One short value per line (figures, codes), not wrapped sentences.
+    if (n >= 4 && byCell[i]!.length <= 3 * n) { const l = counts.get(c.row) ?? []; l.push(n); counts.set(c.row, l); }
+  });
+  for (const l of counts.values()) {
+    const max = Math.max(...l);
+    if (l.filter((n) => n >= 0.75 * max).length >= 2) return true;
+  }
+  return false;
 }
 
 /** Fills one grid; undefined when it is not a table. */
@@ -47,6 +72,7 @@ function fillGrid(g: Grid, words: Word[]): FoundTable | undefined {
     byCell[i]!.push(w);
     inside.add(w);
   }
+  if (stackedRows(g, byCell)) return undefined;
   const filled = g.cells.map((c, i) => ({ ...c, text: cellText(byCell[i]!) }));
   const { cells, nrows, ncols } = pruneEmpty(filled, nr, nc);
   const texts = cells.filter((c) => c.text);

@@ -18,9 +18,14 @@ export function findTables(lines: Line[], body: number): { start: number; end: n
       if (isRow(next)) { j++; continue; }
       // A single-cell line inside a table (wrapped cell or a row with one value) when the table goes on.
       const after = lines[j + 2];
-      if (next.segs.length === 1 && after && isRow(after) && next.x0 >= lines[i]!.x0 - body) { j += 2; continue; }
+      let left = Infinity;
+      for (let k = i; k <= j; k++) left = Math.min(left, lines[k]!.x0);
+      if (next.segs.length === 1 && after && isRow(after) && next.x0 >= left - body) { j += 2; continue; }
       break;
     }
+    // A caption or title line (a long run of words across much of the table) stays text.
+    const titleLike = (l: Line) => l.segs.length <= 3 && l.segs.some((g) => g.words.length >= 5);
+    while (i < j && titleLike(lines[i]!)) i++;
     const rows = lines.slice(i, j + 1);
     const multi = rows.filter((r) => r.segs.length >= 2);
     if (multi.length >= 3) {
@@ -40,6 +45,8 @@ export function findTables(lines: Line[], body: number): { start: number; end: n
           const above = lines[k - 1]!, below = lines[k]!;
           if (below.y0 - above.y1 > 3.5 * body || above.x0 < x0 || above.x1 > x1) break;
           if (above.segs.some((g) => g.text.length > 60)) break;
+          // A caption or title line (a long run of words across much of the table) stays text.
+          if (above.segs.length <= 3 && above.segs.some((g) => g.words.length >= 5)) break;
           k--;
           if (above.segs.length >= 2) multiAbove = true;
         }
@@ -64,15 +71,60 @@ function columnsOf(segs: Segment[]): [number, number][] {
   return cols;
 }
 
-export function tableGrid(rows: Line[], cols: [number, number][]): string[][] {
+/**
+ * Columns at word level: x-ranges covered by the words of the table's multi-cell rows, where gaps
+ * narrower than `minGap` do not count. A gutter has to stay clear on nearly every row (a title or a
+ * spanning header may cross it), so numbers set close together (right-aligned figures one space
+ * apart) still split, while the words of one cell ("Andhra Pradesh" above "Arunachal Pradesh") cover
+ * each other's gaps.
+ */
+export function wordColumns(rows: Line[], minGap: number): [number, number][] {
+  const multi = rows.filter((r) => r.segs.length >= 2);
+  const allowed = Math.floor(multi.length * 0.12);
+  const events: [number, number][] = [];
+  for (const r of multi) {
+    const iv = r.segs.flatMap((s) => s.words).filter((w) => !w.rotated).map((w) => [w.x0, w.x1] as [number, number]).sort((a, b) => a[0] - b[0]);
+    let cur: [number, number] | undefined;
+    for (const [a, b] of iv) {
+      if (cur && a < cur[1] + minGap) cur[1] = Math.max(cur[1], b);
+      else { if (cur) events.push([cur[0], 1], [cur[1], -1]); cur = [a, b]; }
+    }
+    if (cur) events.push([cur[0], 1], [cur[1], -1]);
+  }
+  events.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const cols: [number, number][] = [];
+  let count = 0, start = 0;
+  for (const [x, d] of events) {
+    const before = count;
+    count += d;
+    if (before <= allowed && count > allowed) start = x;
+    else if (before > allowed && count <= allowed) {
+      const last = cols[cols.length - 1];
+      if (last && start < last[1] + minGap) last[1] = x;
+      else cols.push([start, x]);
+    }
+  }
+  return cols;
+}
+
+const nearest = (cols: [number, number][], cx: number): number => {
+  let k = cols.findIndex(([a, b]) => cx >= a && cx <= b);
+  if (k < 0) k = cols.reduce((best, c, idx) => (Math.abs((c[0] + c[1]) / 2 - cx) < Math.abs((cols[best]![0] + cols[best]![1]) / 2 - cx) ? idx : best), 0);
+  return k;
+};
+
+export function tableGrid(rows: Line[], segCols: [number, number][], body = 10): string[][] {
+  const fine = wordColumns(rows, 0.6 * body);
+  const cols = fine.length > segCols.length ? fine : segCols;
   const grid: string[][] = [];
   for (const r of rows) {
     const row = cols.map(() => '');
-    for (const s of r.segs) {
-      const cx = (s.x0 + s.x1) / 2;
-      let k = cols.findIndex(([a, b]) => cx >= a && cx <= b);
-      if (k < 0) k = cols.reduce((best, c, idx) => (Math.abs((c[0] + c[1]) / 2 - cx) < Math.abs((cols[best]![0] + cols[best]![1]) / 2 - cx) ? idx : best), 0);
-      row[k] = row[k] ? `${row[k]} ${s.text}` : s.text;
+    const words = cols === segCols
+      ? r.segs.map((s) => ({ t: s.text, x0: s.x0, x1: s.x1 }))
+      : r.segs.flatMap((s) => s.words);
+    for (const w of words) {
+      const k = nearest(cols, (w.x0 + w.x1) / 2);
+      row[k] = row[k] ? `${row[k]} ${w.t}` : w.t;
     }
     // A single-cell line continues the cell above it (wrapped text) when the row above has that column.
     const filled = row.filter(Boolean).length;
@@ -85,7 +137,6 @@ export function tableGrid(rows: Line[], cols: [number, number][]): string[][] {
   }
   return grid;
 }
-
 
 /**
  * Line-numbered text (transcripts, legal pleadings, code listings): the first segment of most lines is
