@@ -44,8 +44,9 @@ function stackedRows(g: Grid, byCell: Word[][]): boolean {
   g.cells.forEach((c, i) => {
     const lines = cellLines(byCell[i]!);
     const n = lines.length;
-    // One short value per line (figures, codes), not wrapped sentences.
-    if (n >= 4 && byCell[i]!.length <= 3 * n) { const l = counts.get(c.row) ?? []; l.push(n); counts.set(c.row, l); }
+    // Short values or labels per line (figures, codes, dot-leader labels), not wrapped sentences.
+    const chars = lines.reduce((a, l) => a + l.map((w) => w.t).join('').replace(/\.{2,}|(?:\. )+/g, '').length, 0);
+    if (n >= 4 && chars <= 20 * n) { const l = counts.get(c.row) ?? []; l.push(n); counts.set(c.row, l); }
   });
   for (const l of counts.values()) {
     const max = Math.max(...l);

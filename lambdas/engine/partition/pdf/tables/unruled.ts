@@ -2,11 +2,14 @@
 // columns line up, with the header lines above them; cells are the segments placed in the columns.
 import type { Line, Segment } from '../extract';
 
+const LEADER = /^[.\u2026·]+$/;
+const stripLeaders = (t: string) => t.replace(/(?:\s*[.\u2026·]){2,}\s*/g, ' ').trim();
+
 /** Runs of consecutive lines with 2+ short cells whose columns line up. */
 export function findTables(lines: Line[], body: number): { start: number; end: number; cols: [number, number][] }[] {
   const out: { start: number; end: number; cols: [number, number][] }[] = [];
   let i = 0;
-  const isRow = (l: Line) => l.segs.length >= 2 && l.segs.every((s) => s.text.length <= 60) && !l.segs.some((s) => s.words.some((w) => w.rotated));
+  const isRow = (l: Line) => l.segs.length >= 2 && l.segs.every((s) => stripLeaders(s.text).length <= 60) && !l.segs.some((s) => s.words.some((w) => w.rotated));
   while (i < lines.length) {
     if (!isRow(lines[i]!)) { i++; continue; }
     let j = i;
@@ -30,9 +33,10 @@ export function findTables(lines: Line[], body: number): { start: number; end: n
     const multi = rows.filter((r) => r.segs.length >= 2);
     if (multi.length >= 3) {
       const cols = columnsOf(rows.flatMap((r) => r.segs));
-      const avgCell = multi.reduce((s, r) => s + r.segs.reduce((a, g) => a + g.text.length, 0) / r.segs.length, 0) / multi.length;
+      // Dot leaders ("Total . . . . . 11,062") are spacing, not words.
+      const avgCell = multi.reduce((s, r) => s + r.segs.reduce((a, g) => a + stripLeaders(g.text).length, 0) / r.segs.length, 0) / multi.length;
       const cells = multi.flatMap((r) => r.segs);
-      const avgWords = cells.reduce((a, g) => a + g.words.length, 0) / cells.length;
+      const avgWords = cells.reduce((a, g) => a + g.words.filter((w) => !LEADER.test(w.t)).length, 0) / cells.length;
       const aligned = multi.filter((r) => r.segs.length >= Math.min(2, cols.length)).length / multi.length;
       // Columns of prose (two-column layouts) have long, wordy cells; tables have short ones.
       if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8 && !lineNumbered(rows)) {
