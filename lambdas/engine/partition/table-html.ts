@@ -38,6 +38,27 @@ export function tableText(rows: TableRows): string {
   return parts.join(' ');
 }
 
+/**
+ * Cells column by column, top to bottom (a spanned cell where it starts): the order of the open-source
+ * library's PDF Table text, whose text boxes stack each column of a table.
+ */
+export function tableTextByColumns(rows: TableRows): string {
+  const origins: { r: number; c: number; text: string }[] = [];
+  const taken: boolean[][] = rows.map(() => []);
+  rows.forEach((row, r) => {
+    let c = 0;
+    for (const cell of row) {
+      while (taken[r]![c]) c++;
+      const cs = Math.max(1, cell.colspan ?? 1), rs = Math.max(1, cell.rowspan ?? 1);
+      for (let dr = 0; dr < rs && r + dr < rows.length; dr++) for (let dc = 0; dc < cs; dc++) taken[r + dr]![c + dc] = true;
+      origins.push({ r, c, text: clean(cell.text) });
+      c += cs;
+    }
+  });
+  origins.sort((a, b) => a.c - b.c || a.r - b.r);
+  return origins.map((o) => o.text).filter(Boolean).join(' ');
+}
+
 /** A plain grid (one string per position, no spans) as table rows. */
 export function rowsFromGrid(grid: string[][]): TableRows {
   return grid.map((r) => r.map((text) => ({ text })));

@@ -6,7 +6,7 @@ import { findGrids, mergeH, pruneEmpty } from '../../../../lambdas/engine/partit
 import type { HRule, VRule } from '../../../../lambdas/engine/partition/pdf/tables/paths';
 import { findRuledTables } from '../../../../lambdas/engine/partition/pdf/tables/ruled';
 import type { Word } from '../../../../lambdas/engine/partition/pdf/extract';
-import { tableText, tableToHtml } from '../../../../lambdas/engine/partition/table-html';
+import { tableText, tableTextByColumns, tableToHtml } from '../../../../lambdas/engine/partition/table-html';
 
 /** Full rules of a grid with column boundaries xs and row boundaries ys. */
 function lattice(xs: number[], ys: number[]): { h: HRule[]; v: VRule[] } {
@@ -90,6 +90,7 @@ describe('ruled tables with words', () => {
     assert.equal(t!.rows[0]![0]!.colspan, 2);
     assert.equal(t!.words.size, 8, 'the word below the table is not in it');
     assert.equal(tableText(t!.rows), 'Results Note a b c d e f');
+    assert.equal(tableTextByColumns(t!.rows), 'Results a d b e Note c f');
     assert.equal(tableToHtml(t!.rows), '<table><tr><td colspan="2">Results</td><td>Note</td></tr><tr><td>a</td><td>b</td><td>c</td></tr><tr><td>d</td><td>e</td><td>f</td></tr></table>');
   });
 
