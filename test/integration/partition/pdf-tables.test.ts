@@ -112,3 +112,43 @@ describe('PDF pages without tables (table corpus)', () => {
     });
   }
 });
+
+/** A one-page PDF whose content stream draws `segments` short lines in a grid pattern, then a line of text. */
+function pdfWithLines(segments: number, text: string): Uint8Array {
+  let ops = '0.2 w\n';
+  for (let i = 0; i < segments; i++) {
+    const x = 50 + (i % 100) * 5, y = 100 + Math.floor(i / 100) * 5;
+    ops += i % 2 ? `${x} ${y} m ${x + 4} ${y} l S\n` : `${x} ${y} m ${x} ${y + 4} l S\n`;
+  }
+  ops += `BT /F1 12 Tf 72 740 Td (${text}) Tj ET\n`;
+  const objs = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    `<< /Length ${ops.length} >>\nstream\n${ops}endstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objs.forEach((o, i) => { offsets.push(body.length); body += `${i + 1} 0 obj\n${o}\nendobj\n`; });
+  const xref = body.length;
+  body += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((n) => `${String(n).padStart(10, '0')} 00000 n \n`).join('')}`;
+  body += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(body);
+}
+
+describe('PDF pages with thousands of drawn lines (bad input)', () => {
+  it('a page past the segment cap skips ruled-table detection with a warning and keeps its text', async () => {
+    const r = await partition({ data: pdfWithLines(12_000, 'Hello table-free chart page'), filename: 'chart.pdf' }, { strategy: 'fast' });
+    assert.ok(r.warnings.some((w) => /page 1: more than 10000 drawn line segments/.test(w)), JSON.stringify(r.warnings));
+    assert.ok(r.elements.some((e) => e.text.includes('Hello table-free chart page')));
+    assert.equal(r.elements.filter((e) => e.type === 'Table').length, 0);
+  });
+
+  it('below the cap a dense drawing of short ticks is no table', async () => {
+    const r = await partition({ data: pdfWithLines(2_000, 'Ticks only'), filename: 'ticks.pdf' }, { strategy: 'fast' });
+    assert.deepEqual(r.warnings, []);
+    assert.equal(r.elements.filter((e) => e.type === 'Table').length, 0);
+    assert.ok(r.elements.some((e) => e.text.includes('Ticks only')));
+  });
+});
