@@ -101,10 +101,14 @@ export function hashElementId(
 /**
  * Replaces provisional ids with final ones (hash ids, or UUID4 when `unique` is set) and remaps
  * `parent_id` references accordingly. Elements are numbered within their page in document order.
+ * Ids are unique within the response: the library's formula joins its parts without separators, so
+ * two elements can hash the same string ("…Manual" on page 12 as item 23, and on page 122 as item 3);
+ * the later one then gets the hash of that string with a separator and a counter appended.
  */
 export function assignElementIds(elements: Element[], unique = false): Element[] {
   const remap = new Map<string, string>();
   const perPage = new Map<string, number>();
+  const used = new Set<string>();
   for (const el of elements) {
     let id: string;
     if (unique) {
@@ -114,6 +118,10 @@ export function assignElementIds(elements: Element[], unique = false): Element[]
       const idx = perPage.get(key) ?? 0;
       perPage.set(key, idx + 1);
       id = hashElementId(el.metadata.filename, el.text, el.metadata.page_number, idx);
+      for (let k = 1; used.has(id); k++) {
+        id = sha256Hex(`${el.metadata.filename ?? 'None'}\u0000${el.text}\u0000${el.metadata.page_number ?? 'None'}\u0000${idx}\u0000${k}`).slice(0, 32);
+      }
+      used.add(id);
     }
     remap.set(el.element_id, id);
     el.element_id = id;

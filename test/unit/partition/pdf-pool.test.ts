@@ -13,7 +13,7 @@ after(async () => { await shutdownPagePool(); });
 
 describe('PDF page workers', () => {
   it('produce the same elements as in-process extraction, in page order', async () => {
-    const opts: PageJobOptions = { hiRes: false, coordinates: true, tables: true, languages: [] };
+    const opts: PageJobOptions = { hiRes: false, coordinates: true, tables: true, tableHtml: true, languages: [] };
     const pages = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
     const pooled = await processPagesInPool(data, pages, opts);
     assert.ok(pooled, 'the worker pool starts from source (tsx)');

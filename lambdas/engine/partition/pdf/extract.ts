@@ -5,6 +5,8 @@
 // extraction at a few microseconds per word.
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { heap, rawExports, type PdfDocument, Scratch } from './pdfium';
+import { makeFrame, mapBox, type PageFrame, type QuarterTurn, turnOf, type UserBox } from './frame';
+import { extractRules, type Rules } from './tables/paths';
 
 export interface Box { x0: number; y0: number; x1: number; y1: number }
 
@@ -40,6 +42,22 @@ export interface RawPage {
   /** Characters in the text layer, and how many had no Unicode mapping (garbage text). */
   chars: number;
   unmapped: number;
+  /** Drawn horizontal and vertical rules (table lines), when asked for. */
+  rules?: Rules;
+  /** Problems met on the page (e.g. too many drawn lines to look for ruled tables). */
+  warnings?: string[];
+}
+
+/** A word as PDFium reports it, in user space, before the page's reading frame is known. */
+interface RawWord {
+  t: string;
+  box: [number, number, number, number];
+  /** Baseline origin (user space), when known. */
+  origin?: [number, number];
+  turn: QuarterTurn;
+  size: number;
+  bold: boolean;
+  italic: boolean;
 }
 
 interface FontStyle { bold: boolean; italic: boolean }
@@ -72,7 +90,7 @@ function fontStyle(m: WrappedPdfiumModule, font: number, buf: number): FontStyle
 /** Minimum gap (in font sizes) between words that splits a line into segments. */
 const SEGMENT_GAP_EM = 1.1;
 
-export function extractPage(doc: PdfDocument, index: number, opts: { images: boolean; links: boolean }): RawPage {
+export function extractPage(doc: PdfDocument, index: number, opts: { images: boolean; links: boolean; rules?: boolean }): RawPage {
   const m = doc.m;
   const scratch = scratchFor(m);
   const page = m.FPDF_LoadPage(doc.handle, index);
@@ -82,9 +100,19 @@ export function extractPage(doc: PdfDocument, index: number, opts: { images: boo
   if (!page) return raw;
   const tp = m.FPDFText_LoadPage(page);
   try {
-    if (tp) extractText(m, scratch, tp, raw);
-    if (opts.links) raw.links = extractLinks(m, scratch, doc, page, height);
-    if (opts.images) raw.images = extractImages(m, scratch, page, width, height);
+    const box = pageBox(m, scratch, page, width, height);
+    const words = tp ? extractText(m, scratch, tp, raw) : [];
+    const frame = makeFrame(dominantTurn(words), box);
+    raw.width = frame.width;
+    raw.height = frame.height;
+    raw.lines = wordsToLines(words.map((w) => toWord(w, frame)));
+    if (opts.links) raw.links = extractLinks(m, scratch, doc, page, frame);
+    if (opts.images) raw.images = extractImages(m, scratch, page, frame);
+    if (opts.rules) {
+      const r = extractRules(m, scratch.get(64), page, frame);
+      if (r.warning) (raw.warnings ??= []).push(r.warning);
+      else raw.rules = r;
+    }
   } finally {
     if (tp) m.FPDFText_ClosePage(tp);
     m.FPDF_ClosePage(page);
@@ -92,10 +120,47 @@ export function extractPage(doc: PdfDocument, index: number, opts: { images: boo
   return raw;
 }
 
-function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: RawPage): void {
+/** The page box in user space (crop box within the media box); the page size from the origin otherwise. */
+function pageBox(m: WrappedPdfiumModule, scratch: Scratch, page: number, width: number, height: number): UserBox {
+  const rect = scratch.get(64);
+  if (rawExports(m).FPDF_GetPageBoundingBox(page, rect)) {
+    const f = heap(m).HEAPF32, o = rect >> 2;
+    const [l, t, r, b] = [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!];
+    if (r - l > 1 && Math.abs(t - b) > 1) return [l, Math.min(t, b), r, Math.max(t, b)];
+  }
+  const rotation = m.FPDFPage_GetRotation(page);
+  return rotation % 2 ? [0, 0, height, width] : [0, 0, width, height];
+}
+
+/** The direction most of the page's characters run in (ties: upright). */
+function dominantTurn(words: RawWord[]): QuarterTurn {
+  const n = [0, 0, 0, 0];
+  for (const w of words) n[w.turn]! += w.t.length;
+  let best = 0;
+  for (let k = 1; k < 4; k++) if (n[k]! > n[best]! * 1.5) best = k;
+  return best as QuarterTurn;
+}
+
+function toWord(r: RawWord, f: PageFrame): Word {
+  const b = mapBox(f, r.box[0], r.box[1], r.box[2], r.box[3]);
+  const w: Word = { t: r.t, ...b, size: r.size, bold: r.bold, italic: r.italic };
+  if (r.turn !== f.turn) {
+    // Vertical text (rotated margins such as arXiv stamps) is kept apart from the body.
+    w.rotated = true;
+  } else if (r.origin) {
+    // The vertical extent comes from the baseline and the effective size: loose boxes follow the
+    // font's ascent/descent (several lines tall for math fonts) and ignore a scaling matrix.
+    const baseline = f.map(r.origin[0], r.origin[1])[1];
+    w.y0 = baseline - 0.8 * r.size;
+    w.y1 = baseline + 0.22 * r.size;
+  }
+  return w;
+}
+
+function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: RawPage): RawWord[] {
   const X = rawExports(m);
   const n = X.FPDFText_CountChars(tp);
-  if (n <= 0) return;
+  if (n <= 0) return [];
   raw.chars = n;
   // Scratch layout: [0,16) rect, [16,32) origin, [32,56) matrix, [64,330) font name, [512, ...) text.
   const base = scratch.get(512 + (n + 1) * 2);
@@ -106,11 +171,10 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   const textPtr = base + 512;
   X.FPDFText_GetText(tp, 0, n, textPtr);
   const u16 = new Uint16Array(heap(m).HEAPU8.buffer, textPtr, n).slice();
-  const H = raw.height;
   const styles = new Map<number, FontStyle>();
   let lastObj = -1;
   let lastStyle: FontStyle = { bold: false, italic: false };
-  const words: Word[] = [];
+  const words: RawWord[] = [];
   let wordStart = -1;
 
   const looseBox = (i: number): [number, number, number, number] => {
@@ -120,24 +184,45 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     return [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!]; // left, top, right, bottom
   };
 
+  const charTurn = (i: number): QuarterTurn => {
+    if (!X.FPDFText_GetMatrix(tp, i, matPtr)) return 0;
+    const f = heap(m).HEAPF32, o = matPtr >> 2;
+    return turnOf(f[o]!, f[o + 1]!);
+  };
+  // A glyph box seen along the text's direction: [advance position, cross position, glyph height].
+  const along = (box: number[], k: QuarterTurn): [number, number, number] => {
+    switch (k) {
+      case 1: return [box[3]!, box[0]!, Math.abs(box[2]! - box[0]!)];
+      case 2: return [-box[2]!, box[3]!, Math.abs(box[1]! - box[3]!)];
+      case 3: return [-box[1]!, box[2]!, Math.abs(box[2]! - box[0]!)];
+      default: return [box[0]!, box[1]!, Math.abs(box[1]! - box[3]!)];
+    }
+  };
+
   const endWord = (s: number, e: number) => {
     const a = looseBox(s);
     const b = e === s ? a : looseBox(e);
     if (Number.isNaN(a[0]) || Number.isNaN(b[0])) return;
-    const h = Math.abs(a[1] - a[3]) || 1;
+    const k = e > s ? charTurn(s) : 0;
+    const [aPos, aCross, ah] = along(a, k);
+    const h = ah || 1;
+    const [bPos, bCross] = along(b, k);
     // PDFium joins a word hyphenated across lines ("ef-" / "ficient") without a line break, and
     // some PDFs draw one word's glyphs out of order: split such runs where the glyphs jump.
-    if (e > s && (Math.abs(a[1] - b[1]) > 0.5 * h || b[0] < a[0] - 0.5 * h)) {
+    if (e > s && (Math.abs(aCross - bCross) > 0.5 * h || bPos < aPos - 0.5 * h)) {
       let start = s;
       let prev = a;
+      let [pPos, pCross] = [aPos, aCross];
       for (let i = s + 1; i <= e; i++) {
         const c = looseBox(i);
         if (Number.isNaN(c[0])) continue;
-        if (Math.abs(c[1] - prev[1]) > 0.5 * h || c[0] < prev[0] - 0.5 * h) {
+        const [cPos, cCross] = along(c, k);
+        if (Math.abs(cCross - pCross) > 0.5 * h || cPos < pPos - 0.5 * h) {
           emitWord(start, i - 1, a === prev ? a : looseBox(start), prev);
           start = i;
         }
         prev = c;
+        pPos = cPos; pCross = cCross;
       }
       emitWord(start, e, looseBox(start), prev);
       return;
@@ -159,12 +244,12 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     // Effective size: the nominal font size scaled by the text matrix (PDFs that draw with a
     // 1pt font and a scaling matrix report 1 otherwise).
     const nominal = X.FPDFText_GetFontSize(tp, s);
-    let scale = 1, rotated = false;
+    let scale = 1, turn: QuarterTurn = 0;
     if (X.FPDFText_GetMatrix(tp, s, matPtr)) {
       const f = heap(m).HEAPF32, o = matPtr >> 2;
       const [ma, mb, mc, md] = [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!];
       scale = Math.hypot(mc, md) || 1;
-      rotated = Math.abs(mb) > Math.abs(ma) + 1e-6;
+      turn = turnOf(ma, mb);
     }
     const size = nominal * scale || Math.abs(a[1]! - a[3]!) || 1;
     const obj = X.FPDFText_GetTextObject(tp, s);
@@ -177,18 +262,13 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     }
     const x0 = Math.min(a[0]!, b[0]!, a[2]!, b[2]!);
     const x1 = Math.max(a[0]!, b[0]!, a[2]!, b[2]!);
-    let top = Math.max(a[1]!, b[1]!, a[3]!, b[3]!);
-    let bottom = Math.min(a[1]!, b[1]!, a[3]!, b[3]!);
-    // The vertical extent comes from the baseline and the effective size: loose boxes follow the
-    // font's ascent/descent (several lines tall for math fonts) and ignore a scaling matrix.
-    if (!rotated && X.FPDFText_GetCharOrigin(tp, s, originPtr, originPtr + 8)) {
-      const baseline = heap(m).HEAPF64[(originPtr + 8) >> 3]!;
-      top = baseline + 0.8 * size;
-      bottom = baseline - 0.22 * size;
+    const top = Math.max(a[1]!, b[1]!, a[3]!, b[3]!);
+    const bottom = Math.min(a[1]!, b[1]!, a[3]!, b[3]!);
+    const w: RawWord = { t, box: [x0, bottom, x1, top], turn, size, bold: lastStyle.bold, italic: lastStyle.italic };
+    if (X.FPDFText_GetCharOrigin(tp, s, originPtr, originPtr + 8)) {
+      const h64 = heap(m).HEAPF64;
+      w.origin = [h64[originPtr >> 3]!, h64[(originPtr + 8) >> 3]!];
     }
-    const w: Word = { t, x0, x1, y0: H - top, y1: H - bottom, size, bold: lastStyle.bold, italic: lastStyle.italic };
-    // Vertical text (rotated margins such as arXiv stamps) is kept apart from the body.
-    if (rotated) w.rotated = true;
     words.push(w);
   };
 
@@ -204,7 +284,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     }
   }
   if (wordStart >= 0) endWord(wordStart, n - 1);
-  raw.lines = wordsToLines(words);
+  return words;
 }
 
 /**
@@ -284,7 +364,7 @@ export function union(boxes: Box[]): Box {
   return { x0, y0, x1, y1 };
 }
 
-function extractLinks(m: WrappedPdfiumModule, scratch: Scratch, doc: PdfDocument, page: number, H: number): PageLink[] {
+function extractLinks(m: WrappedPdfiumModule, scratch: Scratch, doc: PdfDocument, page: number, frame: PageFrame): PageLink[] {
   const out: PageLink[] = [];
   const base = scratch.get(4096);
   const posPtr = base, linkPtr = base + 8, rect = base + 16, urlBuf = base + 64;
@@ -299,12 +379,13 @@ function extractLinks(m: WrappedPdfiumModule, scratch: Scratch, doc: PdfDocument
     if (!m.FPDFLink_GetAnnotRect(link, rect)) continue;
     const f = heap(m).HEAPF32, o = rect >> 2;
     const [l, t, r, b] = [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!];
-    out.push({ url, x0: Math.min(l, r), x1: Math.max(l, r), y0: H - Math.max(t, b), y1: H - Math.min(t, b) });
+    out.push({ url, ...mapBox(frame, l, b, r, t) });
   }
   return out;
 }
 
-function extractImages(m: WrappedPdfiumModule, scratch: Scratch, page: number, W: number, H: number): Box[] {
+function extractImages(m: WrappedPdfiumModule, scratch: Scratch, page: number, frame: PageFrame): Box[] {
+  const W = frame.width, H = frame.height;
   const X = rawExports(m);
   const out: Box[] = [];
   const count = Math.min(X.FPDFPage_CountObjects(page), 5000);
@@ -315,7 +396,8 @@ function extractImages(m: WrappedPdfiumModule, scratch: Scratch, page: number, W
     if (!X.FPDFPageObj_GetBounds(obj, base, base + 4, base + 8, base + 12)) continue;
     const f = heap(m).HEAPF32, o = base >> 2;
     const [l, b, r, t] = [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!];
-    const box = { x0: Math.max(0, l), x1: Math.min(W, r), y0: Math.max(0, H - t), y1: Math.min(H, H - b) };
+    const m0 = mapBox(frame, l, b, r, t);
+    const box = { x0: Math.max(0, m0.x0), x1: Math.min(W, m0.x1), y0: Math.max(0, m0.y0), y1: Math.min(H, m0.y1) };
     if (box.x1 - box.x0 > 0 && box.y1 - box.y0 > 0) out.push(box);
   }
   return out;

@@ -84,7 +84,10 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
       hiRes: strategy !== 'fast',
       // Image extraction needs every element's box; coordinates are dropped again unless asked for.
       coordinates: options.coordinates || blockTypes.size > 0,
-      tables: options.pdfInferTableStructure !== false && !options.skipInferTableTypes.includes('pdf'),
+      // Tables are always looked for (as the library's layout model always labels them); their cell
+      // structure is added when asked for.
+      tables: true,
+      tableHtml: options.pdfInferTableStructure !== false && !options.skipInferTableTypes.includes('pdf'),
       languages: options.languages,
     };
     let vlm: VlmProvider | undefined;
@@ -104,7 +107,10 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
     if (useTextLayer) {
       const collect = (r: PageResult) => {
         if ('needsOcr' in r) toOcr.push(r.page - 1);
-        else byPage.set(r.page, r.elements);
+        else {
+          byPage.set(r.page, r.elements);
+          for (const w of r.warnings ?? []) ctx.warn(w);
+        }
       };
       let results: PageResult[] | undefined;
       if (pages.length >= POOL_COLD_MIN_PAGES || (pages.length >= POOL_MIN_PAGES && pagePoolReady())) {
@@ -176,7 +182,7 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
           }
           const ocr = await recognizeBest(rendered.png, langs, options.languages.length > 0);
           const els = hasRealText(ocr)
-            ? ocrPageElements(ocr, i + 1, rendered.width, rendered.height, { coordinates: options.coordinates, languages: options.languages, tables: jobOpts.tables, extra })
+            ? ocrPageElements(ocr, i + 1, rendered.width, rendered.height, { coordinates: options.coordinates, languages: options.languages, tables: jobOpts.tableHtml, extra })
             : [];
           byPage.set(i + 1, els.length ? els : [makeElement('Image', '', { page_number: i + 1, ...extra })].filter(() => ocr.lines.length > 0));
         }

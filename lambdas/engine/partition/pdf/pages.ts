@@ -9,12 +9,15 @@ export interface PageJobOptions {
   /** Emit Image elements and treat pages without usable text as needing OCR. */
   hiRes: boolean;
   coordinates: boolean;
+  /** Find tables (Table elements): ruled ones from the drawn lines, unruled ones from alignment. */
   tables: boolean;
+  /** Add each table's cells as metadata.text_as_html (pdf_infer_table_structure). */
+  tableHtml: boolean;
   languages: string[];
 }
 
 export type PageResult =
-  | { page: number; elements: Element[]; textChars: number }
+  | { page: number; elements: Element[]; textChars: number; warnings?: string[] }
   | { page: number; needsOcr: true; textChars: number };
 
 /** True when a page's text layer is worth using (enough mapped, printable characters). */
@@ -44,7 +47,7 @@ function scannedWithStamp(raw: RawPage): boolean {
 }
 
 export function processPage(doc: PdfDocument, index: number, opts: PageJobOptions): PageResult {
-  const raw = extractPage(doc, index, { images: opts.hiRes, links: true });
+  const raw = extractPage(doc, index, { images: opts.hiRes, links: true, rules: opts.tables });
   const page = index + 1;
   if (opts.hiRes && (!usableText(raw) || scannedWithStamp(raw))) return { page, needsOcr: true, textChars: raw.chars };
   const elements = layoutPage(raw, {
@@ -52,6 +55,7 @@ export function processPage(doc: PdfDocument, index: number, opts: PageJobOption
     coordinates: opts.coordinates ? 'PointSpace' : undefined,
     images: opts.hiRes,
     tables: opts.tables,
+    tableHtml: opts.tableHtml,
   });
-  return { page, elements, textChars: raw.chars };
+  return { page, elements, textChars: raw.chars, ...(raw.warnings ? { warnings: raw.warnings.map((w) => `page ${page}: ${w}`) } : {}) };
 }

@@ -1,0 +1,123 @@
+// Drawn table lines from a page's vector graphics, read through PDFium: stroked path segments that
+// run horizontally or vertically, and thin filled rectangles (many producers draw rules as filled
+// bars). Curves, diagonal lines and large filled areas (cell shading, chart bars) are not rules.
+// Coordinates are the page's reading frame (frame.ts). Work is bounded: a page with more than
+// MAX_SEGMENTS path segments (a chart, a map) is skipped with a warning.
+import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
+import type { PageFrame } from '../frame';
+import { heap, rawExports } from '../pdfium';
+
+/** A horizontal rule: y, from x0 to x1 (frame coordinates); a vertical one: x, from y0 to y1. */
+export interface HRule { y: number; x0: number; x1: number }
+export interface VRule { x: number; y0: number; y1: number }
+export interface Rules { h: HRule[]; v: VRule[]; warning?: string }
+
+export const MAX_SEGMENTS = 10_000;
+/** Page objects visited at most (text objects included), nested forms counted. */
+const MAX_OBJECTS = 50_000;
+/** A filled rectangle at most this thick (points) is a rule. */
+const THIN = 3;
+/** Slope tolerance: a segment is horizontal when |dy| ≤ this (points) over its length. */
+const AXIS_TOL = 1;
+const MIN_RULE = 2;
+
+const OBJ_PATH = 2, OBJ_FORM = 5;
+const SEG_LINETO = 0, SEG_BEZIERTO = 1, SEG_MOVETO = 2;
+
+type Matrix = [number, number, number, number, number, number];
+const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+/** m1 then m2 (PDF row-vector convention: p' = p × m1 × m2). */
+const concat = (m1: Matrix, m2: Matrix): Matrix => [
+  m1[0] * m2[0] + m1[1] * m2[2], m1[0] * m2[1] + m1[1] * m2[3],
+  m1[2] * m2[0] + m1[3] * m2[2], m1[2] * m2[1] + m1[3] * m2[3],
+  m1[4] * m2[0] + m1[5] * m2[2] + m2[4], m1[4] * m2[1] + m1[5] * m2[3] + m2[5],
+];
+
+export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, frame: PageFrame): Rules {
+  const X = rawExports(m);
+  const out: Rules = { h: [], v: [] };
+  let segments = 0, objects = 0;
+  let over = false;
+
+  const matrixOf = (obj: number): Matrix => {
+    if (!X.FPDFPageObj_GetMatrix(obj, buf)) return IDENTITY;
+    const f = heap(m).HEAPF32, o = buf >> 2;
+    return [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!, f[o + 4]!, f[o + 5]!];
+  };
+  const addSegment = (ax: number, ay: number, bx: number, by: number) => {
+    const [x0, y0] = frame.map(ax, ay);
+    const [x1, y1] = frame.map(bx, by);
+    const dx = Math.abs(x1 - x0), dy = Math.abs(y1 - y0);
+    if (dy <= AXIS_TOL && dx >= MIN_RULE) out.h.push({ y: (y0 + y1) / 2, x0: Math.min(x0, x1), x1: Math.max(x0, x1) });
+    else if (dx <= AXIS_TOL && dy >= MIN_RULE) out.v.push({ x: (x0 + x1) / 2, y0: Math.min(y0, y1), y1: Math.max(y0, y1) });
+  };
+
+  const path = (obj: number, parent: Matrix) => {
+    const n = X.FPDFPath_CountSegments(obj);
+    if (n <= 0) return;
+    segments += n;
+    if (segments > MAX_SEGMENTS) { over = true; return; }
+    if (!X.FPDFPath_GetDrawMode(obj, buf, buf + 4)) return;
+    const fillMode = heap(m).HEAP32[buf >> 2]!, stroke = heap(m).HEAP32[(buf + 4) >> 2]!;
+    if (!fillMode && !stroke) return; // clipping or invisible
+    const mt = concat(matrixOf(obj), parent);
+    const pts: number[] = [];
+    const kinds: number[] = [];
+    const closes: boolean[] = [];
+    for (let i = 0; i < n; i++) {
+      const seg = X.FPDFPath_GetPathSegment(obj, i);
+      if (!seg || !X.FPDFPathSegment_GetPoint(seg, buf, buf + 4)) continue;
+      const f = heap(m).HEAPF32;
+      const x = f[buf >> 2]!, y = f[(buf + 4) >> 2]!;
+      pts.push(x * mt[0] + y * mt[2] + mt[4], x * mt[1] + y * mt[3] + mt[5]);
+      kinds.push(X.FPDFPathSegment_GetType(seg));
+      closes.push(!!X.FPDFPathSegment_GetClose(seg));
+    }
+    if (stroke) {
+      let sx = NaN, sy = NaN, px = NaN, py = NaN;
+      for (let i = 0; i < kinds.length; i++) {
+        const x = pts[2 * i]!, y = pts[2 * i + 1]!;
+        if (kinds[i] === SEG_LINETO && !Number.isNaN(px)) addSegment(px, py, x, y);
+        if (kinds[i] === SEG_MOVETO) { sx = x; sy = y; }
+        px = x; py = y;
+        if (closes[i] && !Number.isNaN(sx)) { addSegment(x, y, sx, sy); px = sx; py = sy; }
+        if (kinds[i] === SEG_BEZIERTO) { /* a curve is not a rule; the pen just moves */ }
+      }
+      return;
+    }
+    // Filled only: each sub-path that is a thin axis-aligned box is a rule along its long side
+    // (producers often draw all of a table's lines as one path of thin bars).
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, points = 0, curved = false;
+    const flush = () => {
+      if (points >= 3 && points <= 6 && !curved) {
+        const w = x1 - x0, h = y1 - y0;
+        if (h <= THIN && w >= MIN_RULE && w > h) out.h.push({ y: (y0 + y1) / 2, x0, x1 });
+        else if (w <= THIN && h >= MIN_RULE && h > w) out.v.push({ x: (x0 + x1) / 2, y0, y1 });
+      }
+      x0 = y0 = Infinity; x1 = y1 = -Infinity; points = 0; curved = false;
+    };
+    for (let i = 0; i < kinds.length; i++) {
+      if (kinds[i] === SEG_MOVETO) flush();
+      if (kinds[i] === SEG_BEZIERTO) curved = true;
+      const [fx, fy] = frame.map(pts[2 * i]!, pts[2 * i + 1]!);
+      x0 = Math.min(x0, fx); x1 = Math.max(x1, fx); y0 = Math.min(y0, fy); y1 = Math.max(y1, fy);
+      points++;
+    }
+    flush();
+  };
+
+  const walk = (obj: number, parent: Matrix, depth: number) => {
+    if (over || ++objects > MAX_OBJECTS) { over = true; return; }
+    const type = X.FPDFPageObj_GetType(obj);
+    if (type === OBJ_PATH) path(obj, parent);
+    else if (type === OBJ_FORM && depth < 8) {
+      const mt = concat(matrixOf(obj), parent);
+      const k = X.FPDFFormObj_CountObjects(obj);
+      for (let i = 0; i < k && !over; i++) walk(X.FPDFFormObj_GetObject(obj, i), mt, depth + 1);
+    }
+  };
+  const count = X.FPDFPage_CountObjects(page);
+  for (let i = 0; i < count && !over; i++) walk(X.FPDFPage_GetObject(page, i), IDENTITY, 0);
+  if (over) return { h: [], v: [], warning: `more than ${MAX_SEGMENTS} drawn line segments (a chart or map?): ruled tables not looked for` };
+  return out;
+}

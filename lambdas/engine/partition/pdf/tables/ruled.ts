@@ -1,0 +1,102 @@
+// Ruled tables: the grids drawn on the page (grid.ts) filled with the words whose centre falls in
+// each cell. A grid that holds no real table (a frame around a paragraph, a box with one value, a
+// chart's axes) is dropped, and its words stay in the page's text flow.
+import type { TableRows } from '../../table-html';
+import type { Box, Word } from '../extract';
+import { findGrids, intervalOf, pruneEmpty, type Grid } from './grid';
+import type { Rules } from './paths';
+
+export interface FoundTable extends Box {
+  rows: TableRows;
+  /** The words the table holds (they are not repeated as text around it). */
+  words: Set<Word>;
+}
+
+/** Words of one cell in reading order: lines top to bottom, words left to right. */
+export function cellText(words: Word[]): string {
+  return cellLines(words).map((l) => l.map((w) => w.t).join(' ')).join(' ');
+}
+
+function cellLines(words: Word[]): Word[][] {
+  if (!words.length) return [];
+  const sorted = [...words].sort((a, b) => (a.y0 + a.y1) - (b.y0 + b.y1));
+  const lines: Word[][] = [];
+  for (const w of sorted) {
+    const line = lines[lines.length - 1];
+    const cy = (w.y0 + w.y1) / 2;
+    if (line) {
+      const ref = line[0]!;
+      if (Math.abs(cy - (ref.y0 + ref.y1) / 2) <= 0.5 * Math.max(Math.min(w.size, ref.size), 1)) { line.push(w); continue; }
+    }
+    lines.push([w]);
+  }
+  for (const l of lines) l.sort((a, b) => a.x0 - b.x0);
+  return lines;
+}
+
+/**
+ * A frame drawn around an unruled table: in some grid row several cells hold the same long stack of
+ * lines (one value per line, a row of the real table per line). Wrapped text in a ruled table has
+ * one or two tall cells beside short ones.
+ */
+function stackedRows(g: Grid, byCell: Word[][]): boolean {
+  const counts = new Map<number, number[]>();
+  g.cells.forEach((c, i) => {
+    const lines = cellLines(byCell[i]!);
+    const n = lines.length;
+    // Short values or labels per line (figures, codes, dot-leader labels), not wrapped sentences.
+    const chars = lines.reduce((a, l) => a + l.map((w) => w.t).join('').replace(/\.{2,}|(?:\. )+/g, '').length, 0);
+    if (n >= 4 && chars <= 20 * n) { const l = counts.get(c.row) ?? []; l.push(n); counts.set(c.row, l); }
+  });
+  for (const l of counts.values()) {
+    const max = Math.max(...l);
+    if (l.filter((n) => n >= 0.75 * max).length >= 2) return true;
+  }
+  return false;
+}
+
+/** Fills one grid; undefined when it is not a table. */
+function fillGrid(g: Grid, words: Word[]): FoundTable | undefined {
+  const nr = g.ys.length - 1, nc = g.xs.length - 1;
+  const owner = new Int32Array(nr * nc).fill(-1);
+  g.cells.forEach((c, i) => {
+    for (let r = c.row; r < c.row + c.rowspan; r++) for (let k = c.col; k < c.col + c.colspan; k++) owner[r * nc + k] = i;
+  });
+  const byCell: Word[][] = g.cells.map(() => []);
+  const inside = new Set<Word>();
+  for (const w of words) {
+    const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+    const c = intervalOf(g.xs, cx), r = intervalOf(g.ys, cy);
+    if (c < 0 || r < 0) continue;
+    const i = owner[r * nc + c]!;
+    if (i < 0) continue;
+    byCell[i]!.push(w);
+    inside.add(w);
+  }
+  if (stackedRows(g, byCell)) return undefined;
+  const filled = g.cells.map((c, i) => ({ ...c, text: cellText(byCell[i]!) }));
+  const { cells, nrows, ncols } = pruneEmpty(filled, nr, nc);
+  const texts = cells.filter((c) => c.text);
+  // One value in a box, a single row or column of text, or boxed prose is not a table.
+  if (nrows < 2 || ncols < 2 || texts.length < 3) return undefined;
+  const lengths = texts.map((c) => c.text.length).sort((a, b) => a - b);
+  if (lengths[lengths.length >> 1]! > 200) return undefined;
+  const rows: TableRows = Array.from({ length: nrows }, () => []);
+  cells.sort((a, b) => a.row - b.row || a.col - b.col);
+  for (const c of cells) rows[c.row]!.push({ text: c.text, ...(c.colspan > 1 ? { colspan: c.colspan } : {}), ...(c.rowspan > 1 ? { rowspan: c.rowspan } : {}) });
+  return { rows, words: inside, x0: g.x0, y0: g.y0, x1: g.x1, y1: g.y1 };
+}
+
+/** Ruled tables of a page, top to bottom. */
+export function findRuledTables(rules: Rules | undefined, words: Word[]): FoundTable[] {
+  if (!rules || rules.h.length < 2 || !rules.v.length) return [];
+  const out: FoundTable[] = [];
+  let left = words;
+  for (const g of findGrids(rules.h, rules.v)) {
+    const t = fillGrid(g, left);
+    if (!t) continue;
+    out.push(t);
+    left = left.filter((w) => !t.words.has(w));
+  }
+  return out;
+}

@@ -1,0 +1,163 @@
+// Unruled tables from text alignment: runs of lines split into several short segments whose
+// columns line up, with the header lines above them; cells are the segments placed in the columns.
+import type { Line, Segment } from '../extract';
+
+const LEADER = /^[.\u2026·]+$/;
+const stripLeaders = (t: string) => t.replace(/(?:\s*[.\u2026·]){2,}\s*/g, ' ').trim();
+
+/** Runs of consecutive lines with 2+ short cells whose columns line up. */
+export function findTables(lines: Line[], body: number): { start: number; end: number; cols: [number, number][] }[] {
+  const out: { start: number; end: number; cols: [number, number][] }[] = [];
+  let i = 0;
+  const isRow = (l: Line) => l.segs.length >= 2 && l.segs.every((s) => stripLeaders(s.text).length <= 60) && !l.segs.some((s) => s.words.some((w) => w.rotated));
+  while (i < lines.length) {
+    if (!isRow(lines[i]!)) { i++; continue; }
+    let j = i;
+    while (j + 1 < lines.length) {
+      const next = lines[j + 1]!;
+      const prev = lines[j]!;
+      const vgap = next.y0 - prev.y1;
+      if (vgap > 3 * body || vgap < -2 * body) break;
+      if (isRow(next)) { j++; continue; }
+      // A single-cell line inside a table (wrapped cell or a row with one value) when the table goes on.
+      const after = lines[j + 2];
+      let left = Infinity;
+      for (let k = i; k <= j; k++) left = Math.min(left, lines[k]!.x0);
+      if (next.segs.length === 1 && after && isRow(after) && next.x0 >= left - body) { j += 2; continue; }
+      break;
+    }
+    // A caption or title line (a long run of words across much of the table) stays text.
+    const titleLike = (l: Line) => l.segs.length <= 3 && l.segs.some((g) => g.words.length >= 5);
+    while (i < j && titleLike(lines[i]!)) i++;
+    const rows = lines.slice(i, j + 1);
+    const multi = rows.filter((r) => r.segs.length >= 2);
+    if (multi.length >= 3) {
+      const cols = columnsOf(rows.flatMap((r) => r.segs));
+      // Dot leaders ("Total . . . . . 11,062") are spacing, not words.
+      const avgCell = multi.reduce((s, r) => s + r.segs.reduce((a, g) => a + stripLeaders(g.text).length, 0) / r.segs.length, 0) / multi.length;
+      const cells = multi.flatMap((r) => r.segs);
+      const avgWords = cells.reduce((a, g) => a + g.words.filter((w) => !LEADER.test(w.t)).length, 0) / cells.length;
+      const aligned = multi.filter((r) => r.segs.length >= Math.min(2, cols.length)).length / multi.length;
+      // Columns of prose (two-column layouts) have long, wordy cells; tables have short ones.
+      if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8 && !lineNumbered(rows)) {
+        // Column headers above the body (often wrapped over several short lines) belong to it.
+        const x0 = rows.reduce((m, r) => Math.min(m, r.x0), Infinity) - body, x1 = rows.reduce((m, r) => Math.max(m, r.x1), -Infinity) + body;
+        const floor = out.length ? out[out.length - 1]!.end + 1 : 0;
+        let k = i;
+        let multiAbove = false;
+        while (k - 1 >= floor && i - (k - 1) <= 6) {
+          const above = lines[k - 1]!, below = lines[k]!;
+          if (below.y0 - above.y1 > 3.5 * body || above.x0 < x0 || above.x1 > x1) break;
+          if (above.segs.some((g) => g.text.length > 60)) break;
+          // A caption or title line (a long run of words across much of the table) stays text.
+          if (above.segs.length <= 3 && above.segs.some((g) => g.words.length >= 5)) break;
+          k--;
+          if (above.segs.length >= 2) multiAbove = true;
+        }
+        const start = multiAbove ? k : i;
+        out.push({ start, end: j, cols: start === i ? cols : columnsOf(lines.slice(start, j + 1).flatMap((r) => r.segs)) });
+      }
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+/** Column ranges: the union of overlapping x-intervals of cells. */
+function columnsOf(segs: Segment[]): [number, number][] {
+  const iv = segs.map((s) => [s.x0, s.x1] as [number, number]).sort((a, b) => a[0] - b[0]);
+  const cols: [number, number][] = [];
+  for (const [a, b] of iv) {
+    const last = cols[cols.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else cols.push([a, b]);
+  }
+  return cols;
+}
+
+/**
+ * Columns at word level: x-ranges covered by the words of the table's multi-cell rows, where gaps
+ * narrower than `minGap` do not count. A gutter has to stay clear on nearly every row (a title or a
+ * spanning header may cross it), so numbers set close together (right-aligned figures one space
+ * apart) still split, while the words of one cell ("Andhra Pradesh" above "Arunachal Pradesh") cover
+ * each other's gaps.
+ */
+export function wordColumns(rows: Line[], minGap: number): [number, number][] {
+  const multi = rows.filter((r) => r.segs.length >= 2);
+  const allowed = Math.floor(multi.length * 0.12);
+  const events: [number, number][] = [];
+  for (const r of multi) {
+    const iv = r.segs.flatMap((s) => s.words).filter((w) => !w.rotated).map((w) => [w.x0, w.x1] as [number, number]).sort((a, b) => a[0] - b[0]);
+    let cur: [number, number] | undefined;
+    for (const [a, b] of iv) {
+      if (cur && a < cur[1] + minGap) cur[1] = Math.max(cur[1], b);
+      else { if (cur) events.push([cur[0], 1], [cur[1], -1]); cur = [a, b]; }
+    }
+    if (cur) events.push([cur[0], 1], [cur[1], -1]);
+  }
+  events.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const cols: [number, number][] = [];
+  let count = 0, start = 0;
+  for (const [x, d] of events) {
+    const before = count;
+    count += d;
+    if (before <= allowed && count > allowed) start = x;
+    else if (before > allowed && count <= allowed) {
+      const last = cols[cols.length - 1];
+      if (last && start < last[1] + minGap) last[1] = x;
+      else cols.push([start, x]);
+    }
+  }
+  return cols;
+}
+
+const nearest = (cols: [number, number][], cx: number): number => {
+  let k = cols.findIndex(([a, b]) => cx >= a && cx <= b);
+  if (k < 0) k = cols.reduce((best, c, idx) => (Math.abs((c[0] + c[1]) / 2 - cx) < Math.abs((cols[best]![0] + cols[best]![1]) / 2 - cx) ? idx : best), 0);
+  return k;
+};
+
+export function tableGrid(rows: Line[], segCols: [number, number][], body = 10): string[][] {
+  const fine = wordColumns(rows, 0.6 * body);
+  const cols = fine.length > segCols.length ? fine : segCols;
+  const grid: string[][] = [];
+  for (const r of rows) {
+    const row = cols.map(() => '');
+    const words = cols === segCols
+      ? r.segs.map((s) => ({ t: s.text, x0: s.x0, x1: s.x1 }))
+      : r.segs.flatMap((s) => s.words);
+    for (const w of words) {
+      const k = nearest(cols, (w.x0 + w.x1) / 2);
+      row[k] = row[k] ? `${row[k]} ${w.t}` : w.t;
+    }
+    // A single-cell line continues the cell above it (wrapped text) when the row above has that column.
+    const filled = row.filter(Boolean).length;
+    const prev = grid[grid.length - 1];
+    if (filled === 1 && prev && r.segs.length === 1) {
+      const k = row.findIndex(Boolean);
+      if (prev[k]) { prev[k] = `${prev[k]} ${row[k]}`; continue; }
+    }
+    grid.push(row);
+  }
+  return grid;
+}
+
+/**
+ * Line-numbered text (transcripts, legal pleadings, code listings): the first segment of most lines is
+ * the line's number, counting up by one, and the rest is running text. Its two "columns" are not a table.
+ */
+export function lineNumbered(rows: Line[]): boolean {
+  let numbered = 0, prev = -1, counting = 0, prose = 0;
+  for (const r of rows) {
+    const first = r.segs[0]?.text.trim() ?? '';
+    const m = /^(\d{1,4})(?:\s+\d{1,4})*$/.exec(first);
+    if (!m) continue;
+    numbered++;
+    const n = Number(m[1]);
+    if (prev >= 0 && n === prev + 1) counting++;
+    prev = Number(first.split(/\s+/).pop());
+    const rest = r.segs.slice(1).map((g) => g.text).join(' ');
+    if (/\p{L}{2,}/u.test(rest)) prose++;
+  }
+  return numbered >= 0.8 * rows.length && counting >= 0.6 * rows.length && prose >= 0.5 * rows.length;
+}
