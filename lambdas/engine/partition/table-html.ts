@@ -1,6 +1,7 @@
 // One table model for every format that finds tables (PDF grids, OCR, office documents): rows of
 // cells where a merged cell is listed once, at its top-left position, with its spans, as in HTML.
 // From it come `metadata.text_as_html` (colspan/rowspan) and the element text (cells row by row).
+// The readers own the grid itself (who covers what, from their markup or drawn lines).
 
 export interface TableCell {
   text: string;
@@ -13,7 +14,7 @@ export interface TableCell {
 /** Rows of cells; positions covered by a span from a cell above or to the left are not listed. */
 export type TableRows = TableCell[][];
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 export function tableToHtml(rows: TableRows): string {
@@ -62,4 +63,35 @@ export function tableTextByColumns(rows: TableRows): string {
 /** A plain grid (one string per position, no spans) as table rows. */
 export function rowsFromGrid(grid: string[][]): TableRows {
   return grid.map((r) => r.map((text) => ({ text })));
+}
+
+/** Largest span honoured: a hostile gridSpan of a million would otherwise blow up the grid. */
+export const MAX_SPAN = 1000;
+
+export function clampSpan(v: unknown): number {
+  const n = Math.floor(Number(v));
+  return Number.isFinite(n) && n > 1 ? Math.min(n, MAX_SPAN) : 1;
+}
+
+/**
+ * The full grid (rows × columns of strings), a spanned cell's text repeated over every position it
+ * covers, as python-docx reads merged cells. For tests and callers that want a rectangular view.
+ */
+export function expandGrid(rows: TableRows): string[][] {
+  const grid: string[][] = [];
+  rows.forEach((row, r) => {
+    grid[r] ??= [];
+    let col = 0;
+    for (const c of row) {
+      while (grid[r]![col] !== undefined) col++;
+      const cs = Math.max(1, c.colspan ?? 1), rs = Math.max(1, c.rowspan ?? 1);
+      for (let dr = 0; dr < rs; dr++) {
+        const g = (grid[r + dr] ??= []);
+        for (let dc = 0; dc < cs; dc++) g[col + dc] = clean(c.text);
+      }
+      col += cs;
+    }
+  });
+  const width = grid.reduce((w, g) => Math.max(w, g.length), 0);
+  return grid.slice(0, rows.length).map((g) => Array.from({ length: width }, (_, i) => g[i] ?? ''));
 }

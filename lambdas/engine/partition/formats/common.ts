@@ -6,6 +6,7 @@ import type { ChildNode, Document, Element as DomElement } from 'domhandler';
 import { BadRequest, DomainError, UnprocessableDocument } from '../../../domain/errors';
 import { capExceeded, MAX_XML_DEPTH, MAX_XML_NODES } from '../limits';
 import type { Element } from '../../elements';
+import { escapeHtml } from '../table-html';
 
 // ---------- text decoding ----------
 
@@ -248,11 +249,9 @@ export function attr(el: DomElement, name: string): string | undefined {
 
 // ---------- tables and text ----------
 
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
+export { escapeHtml };
 
-/** The library's simple table HTML: `<table><tr><td>cell</td>…</tr>…</table>`. */
+/** The library's simple table HTML: `<table><tr><td>cell</td>…</tr>…</table>` (a grid without spans: ../table-html.ts has the spanned model). */
 export function tableToHtml(rows: string[][]): string {
   let html = '<table>';
   for (const row of rows) {

@@ -11,7 +11,7 @@ import {
   assignHeadingParents, attr, childElements, corrupt, firstChild, isTag, localName, parseXml, readZip,
   zipText, type DomElement, type DomNode,
 } from './common';
-import { clampSpan, spannedTableHtml, spannedTableText, type TableCell, type TableRows } from './table-html';
+import { clampSpan, tableToHtml, tableText, type TableCell, type TableRows } from '../table-html';
 import { UnprocessableDocument } from '../../../domain/errors';
 
 interface Rel {
@@ -168,7 +168,7 @@ class DocxReader {
       for (const block of childElements(root)) {
         const n = localName(block);
         if (n === 'p') texts.push(this.paragraph(block).text.trim());
-        else if (n === 'tbl') texts.push(spannedTableText(this.tableRows(block)));
+        else if (n === 'tbl') texts.push(tableText(this.tableRows(block)));
         else if (n === 'sdt') {
           const content = firstChild(block, 'sdtContent');
           if (content) for (const p of childElements(content, 'p')) texts.push(this.paragraph(p).text.trim());
@@ -351,7 +351,7 @@ class DocxReader {
         const continued = vMerge !== undefined && (attr(vMerge, 'val') ?? 'continue') === 'continue';
         const anchor = continued ? above.get(col) : undefined;
         if (anchor) {
-          anchor.rowspan++;
+          anchor.rowspan = (anchor.rowspan ?? 1) + 1;
           for (let k = 0; k < colspan; k++) here.set(col + k, anchor);
         } else {
           const cell: TableCell = { text: this.cellText(tc, emph), colspan, rowspan: 1 };
@@ -377,7 +377,7 @@ class DocxReader {
         parts.push(para.text.trim());
         appendAll(emph, para.emph.map((e) => ({ text: e.text.trim(), tag: e.tag })));
       } else if (n === 'tbl') {
-        parts.push(spannedTableText(this.tableRows(c, emph)));
+        parts.push(tableText(this.tableRows(c, emph)));
       } else if (n === 'sdt') {
         const content = firstChild(c, 'sdtContent');
         if (content) for (const p of childElements(content, 'p')) parts.push(this.paragraph(p).text.trim());
@@ -389,12 +389,12 @@ class DocxReader {
   private emitTable(tbl: DomElement): void {
     const emph: { text: string; tag: string }[] = [];
     const rows = this.tableRows(tbl, emph);
-    const text = spannedTableText(rows);
+    const text = tableText(rows);
     if (!text) return;
     const emphMd: ElementMetadata = emph.length
       ? { emphasized_text_contents: emph.map((e) => e.text), emphasized_text_tags: emph.map((e) => e.tag) }
       : {};
-    this.out.push(makeElement('Table', text, { ...this.meta(), text_as_html: spannedTableHtml(rows), ...emphMd }));
+    this.out.push(makeElement('Table', text, { ...this.meta(), text_as_html: tableToHtml(rows), ...emphMd }));
     // rendered page breaks inside table cells still advance the page count
     const inner = countBreaks(tbl);
     for (let i = 0; i < inner; i++) this.pageBreak();

@@ -5,7 +5,7 @@ import type { FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../domain/errors';
 import { corrupt, escapeHtml, firstChild, isTag, localName, parseXml, readZip, zipText, type DomNode } from './common';
 import { htmlToElements } from './html';
-import { clampSpan } from './table-html';
+import { clampSpan } from '../table-html';
 
 const SKIP = new Set(['annotation', 'note', 'tracked-changes', 'sequence-decls', 'forms', 'variable-decls', 'user-field-decls', 'bookmark-start', 'bookmark-end', 'soft-page-break']);
 

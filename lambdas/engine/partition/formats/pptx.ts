@@ -12,7 +12,7 @@ import {
   assignHeadingParents, attr, childElements, corrupt, firstChild, isTag, localName, parseXml, readZip,
   zipText, type DomElement,
 } from './common';
-import { clampSpan, spannedTableHtml, spannedTableText, type TableRows } from './table-html';
+import { clampSpan, tableToHtml, tableText, type TableRows } from '../table-html';
 
 type Rels = Map<string, string>;
 
@@ -173,9 +173,9 @@ function tableElement(tbl: DomElement, rels: Rels, md: ElementMetadata): Element
     }
     rows.push(row);
   }
-  const text = spannedTableText(rows);
+  const text = tableText(rows);
   if (!text) return undefined;
-  return makeElement('Table', text, { ...md, text_as_html: spannedTableHtml(rows) });
+  return makeElement('Table', text, { ...md, text_as_html: tableToHtml(rows) });
 }
 
 const onOff = (v: string | undefined): boolean => v === '1' || v === 'true';

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { zipSync, strToU8 } from 'fflate';
-import { expandGrid, spannedTableHtml, type TableRows } from '../../../../lambdas/engine/partition/formats/table-html';
+import { expandGrid, tableToHtml, type TableRows } from '../../../../lambdas/engine/partition/table-html';
 import { partition } from './helpers';
 
 /** The grid a text_as_html describes, spans expanded (text repeated over the span). */
@@ -123,5 +123,5 @@ test('odt: number-columns/rows-spanned with covered-table-cell give colspan/rows
 });
 
 test('table-html: spans are clamped and escaped', () => {
-  assert.equal(spannedTableHtml([[{ text: 'a < b', colspan: 2, rowspan: 1 }]]), '<table><tr><td colspan="2">a &lt; b</td></tr></table>');
+  assert.equal(tableToHtml([[{ text: 'a < b', colspan: 2, rowspan: 1 }]]), '<table><tr><td colspan="2">a &lt; b</td></tr></table>');
 });
