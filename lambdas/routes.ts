@@ -31,6 +31,7 @@ import {
 } from './schemas/jobs';
 import { CreateWorkflow, RunWorkflowForm, UpdateWorkflow, WorkflowIdParams, WorkflowInformation, WorkflowListQuery } from './schemas/workflows';
 import type { MultipartLimits } from './http/multipart';
+import { DocsQuery } from './schemas/docs';
 import {
   ChannelIdParams,
   ChannelListQuery,
@@ -187,7 +188,8 @@ export const ROUTES: RouteDefinition[] = [
   },
   {
     operationId: 'docs', method: 'GET', path: '/docs', tag: 'general', auth: false,
-    summary: 'API documentation page', handler: { file: 'meta', export: 'docs' }, responseType: 'text/html',
+    summary: 'Interactive API reference (Swagger UI, served by the service)', handler: { file: 'meta', export: 'docs' }, responseType: 'text/html',
+    query: DocsQuery,
   },
   ...connectorRoutes('destination'),
   ...connectorRoutes('source'),
