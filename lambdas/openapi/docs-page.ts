@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NotFound } from '../domain/errors';
+import { ServiceUnavailable } from '../domain/errors';
 import type { DOCS_ASSETS } from '../schemas/docs';
 
 export type DocsAsset = (typeof DOCS_ASSETS)[number];
@@ -32,7 +32,7 @@ function assetsDir(): string {
   try {
     return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   } catch {
-    throw new NotFound(ASSETS_MARKER);
+    throw new ServiceUnavailable(ASSETS_MARKER); // a deployment fault, not the caller's
   }
 }
 
