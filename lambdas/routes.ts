@@ -31,6 +31,7 @@ import {
 } from './schemas/jobs';
 import { CreateWorkflow, RunWorkflowForm, UpdateWorkflow, WorkflowIdParams, WorkflowInformation, WorkflowListQuery } from './schemas/workflows';
 import type { MultipartLimits } from './http/multipart';
+import { DocsQuery } from './schemas/docs';
 import {
   ChannelIdParams,
   ChannelListQuery,
@@ -66,6 +67,13 @@ export interface RouteDefinition {
   summary: string;
   auth?: boolean;
   status?: number;
+  /**
+   * Error statuses the route's own domain code can answer (409, 400...). The OpenAPI document adds
+   * those of the shared HTTP layer itself (401, 404, 413, 415, 422, 429: see lambdas/openapi.ts).
+   */
+  errors?: number[];
+  /** Redirect statuses the route answers with a Location header (307 for outputs above 6 MB). */
+  redirects?: number[];
   body?: z.ZodType;
   query?: z.ZodType;
   params?: z.ZodType;
@@ -140,7 +148,7 @@ function channelRoutes(scope: 'account' | 'workflow'): RouteDefinition[] {
     {
       operationId: `create_${op}channel`, method: 'POST', path: base, tag, status: 201,
       summary: `Create a webhook or email channel ${where}`, handler: { file, export: `create${fn}Channel` },
-      params: listParams, body: CreateChannelRequest, response: ChannelResponse,
+      params: listParams, body: CreateChannelRequest, response: ChannelResponse, errors: [409],
     },
     {
       operationId: `list_${op}channels`, method: 'GET', path: base, tag,
@@ -154,7 +162,7 @@ function channelRoutes(scope: 'account' | 'workflow'): RouteDefinition[] {
     {
       operationId: `update_${op}channel`, method: 'PATCH', path: `${base}/{channel_id}`, tag,
       summary: `Update a channel ${where} (only the fields sent)`, handler: { file, export: `update${fn}Channel` },
-      params: idParams, body: UpdateChannelRequest, response: ChannelResponse,
+      params: idParams, body: UpdateChannelRequest, response: ChannelResponse, errors: [409],
     },
     {
       operationId: `delete_${op}channel`, method: 'DELETE', path: `${base}/{channel_id}`, tag, status: 204,
@@ -163,7 +171,7 @@ function channelRoutes(scope: 'account' | 'workflow'): RouteDefinition[] {
     {
       operationId: `verify_${op}channel`, method: 'POST', path: `${base}/{channel_id}/verify`, tag, status: 204,
       summary: `Verify an email channel ${where} with the emailed six-digit code`, handler: { file, export: `verify${fn}Channel` },
-      params: idParams, body: VerifyChannelRequest,
+      params: idParams, body: VerifyChannelRequest, errors: [400],
     },
   ];
 }
@@ -180,7 +188,8 @@ export const ROUTES: RouteDefinition[] = [
   },
   {
     operationId: 'docs', method: 'GET', path: '/docs', tag: 'general', auth: false,
-    summary: 'API documentation page', handler: { file: 'meta', export: 'docs' }, responseType: 'text/html',
+    summary: 'Interactive API reference (Swagger UI, served by the service)', handler: { file: 'meta', export: 'docs' }, responseType: 'text/html',
+    query: DocsQuery,
   },
   ...connectorRoutes('destination'),
   ...connectorRoutes('source'),
@@ -207,7 +216,7 @@ export const ROUTES: RouteDefinition[] = [
   {
     operationId: 'run_workflow', method: 'POST', path: '/api/v1/workflows/{workflow_id}/run', tag: 'workflows',
     summary: 'Run a workflow now (a new job, unless one is active)', handler: { file: 'workflows', export: 'runWorkflow' },
-    params: WorkflowIdParams, status: 202, response: JobInformation,
+    params: WorkflowIdParams, status: 202, response: JobInformation, errors: [409],
     multipart: { maxFiles: 10, maxFileBytes: 50 * 1000 * 1000, fileFields: ['input_files'], schema: RunWorkflowForm, optional: true },
   },
   {
@@ -237,7 +246,7 @@ export const ROUTES: RouteDefinition[] = [
   {
     operationId: 'download_job_output', method: 'GET', path: '/api/v1/jobs/{job_id}/download', tag: 'jobs',
     summary: 'Download the output of a node for one input file', handler: { file: 'jobs', export: 'downloadJobOutput' },
-    params: JobIdParams, query: DownloadQuery,
+    params: JobIdParams, query: DownloadQuery, redirects: [307],
   },
   {
     operationId: 'get_job_details', method: 'GET', path: '/api/v1/jobs/{job_id}/details', tag: 'jobs',
