@@ -8,6 +8,7 @@
 // integration; a Lambda proxy payload is at most 6 MB, so a multipart upload arrives base64-encoded
 // with roughly 4.5 MB of file. Large files go through presigned S3 uploads referenced by a job.
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import { NestedStack } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { ROUTES, type RouteDefinition } from '../lambdas/routes';
 import { ServiceFunction, type FunctionDefaults } from './base-function';
@@ -84,6 +85,33 @@ export interface RouteFunction {
   fn: ServiceFunction;
 }
 
+/** API Gateway waits at most 29 s for an integration: a route function never runs longer (DESIGN §7). */
+export const API_GATEWAY_TIMEOUT_SECONDS = 29;
+
+/**
+ * Path prefix whose resources every route group shares ('api/v1'): created once, with the RestApi;
+ * each group owns the subtrees below it (two stacks may not both create /api/v1/<x>).
+ */
+export const SHARED_PREFIX = 'api/v1';
+
+/**
+ * Nested stack of a route: by the first path segment below SHARED_PREFIX (or the first segment of
+ * the path), merged where one concern spans segments. A new segment gets a stack of its own.
+ */
+const GROUP_OF_SEGMENT: Record<string, string> = {
+  healthcheck: 'Meta', 'openapi.json': 'Meta', docs: 'Meta', general: 'Partition',
+  destinations: 'Connectors', sources: 'Connectors', jobs: 'Jobs', uploads: 'Jobs',
+  templates: 'Templates', notifications: 'Notifications', workflows: 'Workflows',
+};
+
+export function routeGroup(path: string): string {
+  const p = resourcePath(path);
+  const below = p === SHARED_PREFIX || p.startsWith(`${SHARED_PREFIX}/`) ? p.slice(SHARED_PREFIX.length + 1) : p;
+  const segment = below.split('/')[0] ?? '';
+  if (!segment) throw new Error(`route ${path}: a method on / or on /${SHARED_PREFIX} itself has no route group`);
+  return GROUP_OF_SEGMENT[segment] ?? pascal(segment);
+}
+
 export interface ServiceApiProps {
   /** Default 'prod'. */
   stageName?: string;
@@ -98,23 +126,31 @@ export interface ServiceApiProps {
   routes?: RouteDefinition[];
 }
 
+/**
+ * The API across nested stacks, so that routes can grow without the 500-resource limit of one
+ * template: the RestApi, its gateway responses and the shared /api/v1 resources in the `Gateway`
+ * nested stack; per route group (routeGroup) a nested stack `<Group>Routes` holding its functions,
+ * its resources and methods (and the Lambda permissions, which a LambdaIntegration puts beside the
+ * method); the deployment and the stage in the parent stack (this construct's scope), depending on
+ * every group stack, since a deployment must follow its methods.
+ */
 export class ServiceApi extends Construct {
   readonly api: apigw.RestApi;
+  readonly gatewayStack: NestedStack;
+  readonly routeStacks = new Map<string, NestedStack>();
   readonly routeFunctions: RouteFunction[] = [];
+  readonly deployment: apigw.Deployment;
+  readonly stage: apigw.Stage;
 
   constructor(scope: Construct, id: string, props: ServiceApiProps = {}) {
     super(scope, id);
-    this.api = new apigw.RestApi(this, 'RestApi', {
+    this.gatewayStack = new NestedStack(this, 'Gateway', { description: 'REST API, gateway responses, shared resources' });
+    this.api = new apigw.RestApi(this.gatewayStack, 'RestApi', {
       description: 'Workflow processing service (Unstructured-compatible API)',
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
       binaryMediaTypes: BINARY_MEDIA_TYPES,
       cloudWatchRole: false,
-      deployOptions: {
-        stageName: props.stageName ?? 'prod',
-        tracingEnabled: true,
-        throttlingRateLimit: props.throttling?.rateLimit ?? 100,
-        throttlingBurstLimit: props.throttling?.burstLimit ?? 200,
-      },
+      deploy: false,
     });
     // Unknown paths answer like the reference API (FastAPI: 404 {"detail":"Not Found"}) instead of
     // API Gateway's 403 "Missing Authentication Token".
@@ -128,14 +164,43 @@ export class ServiceApi extends Construct {
       statusCode: '413',
       templates: { 'application/json': '{"detail":"Request body is larger than the 10 MB API Gateway limit; upload large files to S3 with a presigned URL"}' },
     });
+    const shared = this.api.root.resourceForPath(SHARED_PREFIX);
+    // `/` has no route: it answers 404 as an unknown path does (a RestApi needs one method of its own).
+    this.api.root.addMethod(
+      'ANY',
+      new apigw.MockIntegration({
+        passthroughBehavior: apigw.PassthroughBehavior.WHEN_NO_MATCH,
+        requestTemplates: { 'application/json': '{"statusCode": 404}' },
+        integrationResponses: [{ statusCode: '404', responseTemplates: { 'application/json': '{"detail":"Not Found"}' } }],
+      }),
+      { methodResponses: [{ statusCode: '404' }] },
+    );
 
     const routes = props.routes ?? ROUTES;
     const seen = new Set<string>();
+    const groups = new Map<string, { stack: NestedStack; root: apigw.IResource; shared: apigw.IResource }>();
+    const groupOf = (path: string) => {
+      const name = routeGroup(path);
+      let g = groups.get(name);
+      if (!g) {
+        const stack = new NestedStack(this, `${name}Routes`, { description: `API routes: ${name}` });
+        const api = apigw.RestApi.fromRestApiAttributes(stack, 'RestApi', { restApiId: this.api.restApiId, rootResourceId: this.api.restApiRootResourceId });
+        g = { stack, root: api.root, shared: apigw.Resource.fromResourceAttributes(stack, 'Shared', { restApi: api, resourceId: shared.resourceId, path: `/${SHARED_PREFIX}` }) };
+        groups.set(name, g);
+        this.routeStacks.set(name, stack);
+      }
+      return g;
+    };
+    const resourceIn = (path: string) => {
+      const g = groupOf(path);
+      const p = resourcePath(path);
+      return p.startsWith(`${SHARED_PREFIX}/`) ? g.shared.resourceForPath(p.slice(SHARED_PREFIX.length + 1)) : g.root.resourceForPath(p);
+    };
     for (const route of routes) {
       const key = `${route.method} ${resourcePath(route.path)}`;
       if (seen.has(key)) throw new Error(`two routes for ${key}`);
       seen.add(key);
-      const fn = new ServiceFunction(this, `${pascal(route.operationId)}Function`, {
+      const fn = new ServiceFunction(groupOf(route.path).stack, `${pascal(route.operationId)}Function`, {
         file: route.handler.file,
         export: route.handler.export,
         description: `${route.method} ${route.path} (${route.operationId})`,
@@ -143,14 +208,26 @@ export class ServiceApi extends Construct {
         timeoutSeconds: route.timeoutSeconds,
         ...props.functionDefaults,
       });
-      const path = resourcePath(route.path);
-      const resource = path ? this.api.root.resourceForPath(path) : this.api.root;
-      resource.addMethod(route.method, new apigw.LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }), {
+      resourceIn(route.path).addMethod(route.method, new apigw.LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }), {
         operationName: route.operationId,
       });
       this.routeFunctions.push({ route, fn });
     }
-    this.addMethodNotAllowed(routes);
+    this.addMethodNotAllowed(routes, resourceIn);
+
+    // A deployment is a snapshot of the methods: it must follow every group stack, and it is
+    // replaced (a new logical id) whenever the route table changes, which redeploys the stage.
+    const api = apigw.RestApi.fromRestApiAttributes(this, 'Imported', { restApiId: this.api.restApiId, rootResourceId: this.api.restApiRootResourceId });
+    this.deployment = new apigw.Deployment(this, 'Deployment', { api, description: 'Workflow service routes' });
+    this.deployment.addToLogicalId(routes.map((r) => [r.method, resourcePath(r.path), r.handler.file, r.handler.export, r.operationId]));
+    for (const g of groups.values()) this.deployment.node.addDependency(g.stack);
+    this.stage = new apigw.Stage(this, 'Stage', {
+      deployment: this.deployment,
+      stageName: props.stageName ?? 'prod',
+      tracingEnabled: true,
+      throttlingRateLimit: props.throttling?.rateLimit ?? 100,
+      throttlingBurstLimit: props.throttling?.burstLimit ?? 200,
+    });
   }
 
   /**
@@ -158,14 +235,14 @@ export class ServiceApi extends Construct {
    * as the reference API and the local router do (API Gateway alone would say 403). A mock
    * integration on ANY (specific methods take precedence), so no Lambda runs for them.
    */
-  private addMethodNotAllowed(routes: RouteDefinition[]): void {
+  private addMethodNotAllowed(routes: RouteDefinition[], resourceIn: (path: string) => apigw.IResource): void {
     const byPath = new Map<string, Set<string>>();
     for (const r of routes) {
       const path = resourcePath(r.path);
       byPath.set(path, (byPath.get(path) ?? new Set()).add(r.method));
     }
     for (const [path, methods] of byPath) {
-      const resource = path ? this.api.root.resourceForPath(path) : this.api.root;
+      const resource = resourceIn(path);
       const allow = `'${[...methods].sort().join(', ')}'`;
       resource.addMethod(
         'ANY',
@@ -186,6 +263,6 @@ export class ServiceApi extends Construct {
   }
 
   get url(): string {
-    return this.api.url;
+    return this.stage.urlForPath('/');
   }
 }

@@ -39,6 +39,8 @@ export function stackPropsFromContext(get: (key: string) => unknown): { stackNam
       architecture: architecture === 'x86_64' ? lambda.Architecture.X86_64 : lambda.Architecture.ARM_64,
       denyPrivateNetworks: deny === 'true',
       allowAmbientCredentials: ambient === 'true',
+      notificationFromAddress: str('notificationFromAddress'),
+      notificationFromDomain: str('notificationFromDomain'),
     },
   };
 }
