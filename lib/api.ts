@@ -8,7 +8,8 @@
 // integration; a Lambda proxy payload is at most 6 MB, so a multipart upload arrives base64-encoded
 // with roughly 4.5 MB of file. Large files go through presigned S3 uploads referenced by a job.
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import { NestedStack } from 'aws-cdk-lib';
+import { NestedStack, RemovalPolicy } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ROUTES, type RouteDefinition } from '../lambdas/routes';
 import { ServiceFunction, type FunctionDefaults } from './base-function';
@@ -29,8 +30,8 @@ export const BINARY_MEDIA_TYPES = ['multipart/form-data', 'application/octet-str
 export interface RouteAccess {
   table?: TableAccess;
   bucket?: BucketAccess;
-  /** KMS encrypt/decrypt for connector secrets (KMS_KEY_ID). */
-  secrets?: boolean;
+  /** KMS encrypt/decrypt for connector secrets (KMS_KEY_ID); 'decrypt': open sealed values only. */
+  secrets?: boolean | 'decrypt';
   /** Send to the work queues (their URL variables). */
   producer?: boolean;
   /** Start job executions and stop them (JOB_STATE_MACHINE_ARN). */
@@ -70,9 +71,37 @@ export const HANDLER_ACCESS: Record<string, RouteAccess> = {
 /** For a handler module not listed above (the stack test fails until it is listed). */
 const UNLISTED_DEFAULT: RouteAccess = { table: 'readwrite', secrets: true, producer: true };
 
+/** Methods that only read (HTTP semantics): their routes get the read-only part of their file's access. */
+export const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * What a read-only route of a handler file keeps beyond readOnlyAccess(), with the reason.
+ * notifications: listing signs its cursors with a key created (sealed: kms:Encrypt) on first use.
+ */
+export const READ_ROUTE_EXTRAS: Record<string, RouteAccess> = {
+  notifications: { secrets: true },
+};
+
+/**
+ * The read-only part of an access profile: the table as declared (authentication may record key
+ * use), the bucket read-only, secrets opened but never sealed; no queue sends, no executions started
+ * or stopped, no events published, no mail.
+ */
+export function readOnlyAccess(a: RouteAccess): RouteAccess {
+  return {
+    ...(a.table ? { table: a.table } : {}),
+    ...(a.bucket ? { bucket: 'read' as const } : {}),
+    ...(a.secrets ? { secrets: 'decrypt' as const } : {}),
+    ...(a.connectors ? { connectors: true } : {}),
+  };
+}
+
+/** Least privilege per route: its file's profile, narrowed to reading for GET routes. */
 export function routeAccess(route: RouteDefinition): RouteAccess {
   if (route.auth === false) return {};
-  return HANDLER_ACCESS[route.handler.file] ?? UNLISTED_DEFAULT;
+  const access = HANDLER_ACCESS[route.handler.file] ?? UNLISTED_DEFAULT;
+  if (!READ_ONLY_METHODS.has(route.method)) return access;
+  return { ...readOnlyAccess(access), ...READ_ROUTE_EXTRAS[route.handler.file] };
 }
 
 /** '/api/v1/sources/{source_id}/' → 'api/v1/sources/{source_id}' (API Gateway resource path). */
@@ -124,7 +153,35 @@ export interface ServiceApiProps {
   throttling?: { rateLimit: number; burstLimit: number };
   /** Default lambdas/routes.ts ROUTES. */
   routes?: RouteDefinition[];
+  /** RestApi name (the ApiName dimension of its metrics). Default 'workflow-service'. */
+  restApiName?: string;
+  /** Reserved concurrency of the synchronous partition function(s) (route file 'partition'). */
+  partitionConcurrency?: number;
+  /** Default one month. */
+  logRetention?: logs.RetentionDays;
 }
+
+/**
+ * Stage access log fields (JSON, one line per request): who called (source IP, IAM caller, API
+ * Gateway key id when one is used), what (method, resource path, status) and the request id that
+ * the function's own log lines carry. The service's API keys are its own (a header the function
+ * checks), so they are not in the access log: the function logs the account of the key.
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: apigw.AccessLogField.contextRequestId(),
+  ip: apigw.AccessLogField.contextIdentitySourceIp(),
+  caller: apigw.AccessLogField.contextIdentityCaller(),
+  user: apigw.AccessLogField.contextIdentityUser(),
+  userAgent: apigw.AccessLogField.contextIdentityUserAgent(),
+  requestTime: apigw.AccessLogField.contextRequestTime(),
+  httpMethod: apigw.AccessLogField.contextHttpMethod(),
+  resourcePath: apigw.AccessLogField.contextResourcePath(),
+  status: apigw.AccessLogField.contextStatus(),
+  responseLength: apigw.AccessLogField.contextResponseLength(),
+  integrationLatency: apigw.AccessLogField.contextIntegrationLatency(),
+  apiKeyId: apigw.AccessLogField.contextIdentityApiKeyId(),
+  wafResponseCode: apigw.AccessLogField.contextWafResponseCode(),
+};
 
 /**
  * The API across nested stacks, so that routes can grow without the 500-resource limit of one
@@ -141,6 +198,7 @@ export class ServiceApi extends Construct {
   readonly routeFunctions: RouteFunction[] = [];
   readonly deployment: apigw.Deployment;
   readonly stage: apigw.Stage;
+  readonly accessLogs: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: ServiceApiProps = {}) {
     super(scope, id);
@@ -148,8 +206,12 @@ export class ServiceApi extends Construct {
     this.api = new apigw.RestApi(this.gatewayStack, 'RestApi', {
       description: 'Workflow processing service (Unstructured-compatible API)',
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
+      restApiName: props.restApiName ?? 'workflow-service',
       binaryMediaTypes: BINARY_MEDIA_TYPES,
-      cloudWatchRole: false,
+      // Stage access logs need the account's API Gateway CloudWatch role (a per-region account
+      // setting): created here and retained, since other APIs of the account rely on it too.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
       deploy: false,
     });
     // Unknown paths answer like the reference API (FastAPI: 404 {"detail":"Not Found"}) instead of
@@ -205,7 +267,9 @@ export class ServiceApi extends Construct {
         export: route.handler.export,
         description: `${route.method} ${route.path} (${route.operationId})`,
         memoryMb: route.memoryMb,
-        timeoutSeconds: route.timeoutSeconds,
+        // API Gateway answers 504 after 29 s: a function running longer only burns memory-seconds.
+        timeoutSeconds: Math.min(route.timeoutSeconds ?? API_GATEWAY_TIMEOUT_SECONDS, API_GATEWAY_TIMEOUT_SECONDS),
+        reservedConcurrency: route.handler.file === 'partition' ? props.partitionConcurrency : undefined,
         ...props.functionDefaults,
       });
       resourceIn(route.path).addMethod(route.method, new apigw.LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }), {
@@ -221,7 +285,13 @@ export class ServiceApi extends Construct {
     this.deployment = new apigw.Deployment(this, 'Deployment', { api, description: 'Workflow service routes' });
     this.deployment.addToLogicalId(routes.map((r) => [r.method, resourcePath(r.path), r.handler.file, r.handler.export, r.operationId]));
     for (const g of groups.values()) this.deployment.node.addDependency(g.stack);
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     this.stage = new apigw.Stage(this, 'Stage', {
+      accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogs),
+      accessLogFormat: apigw.AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       deployment: this.deployment,
       stageName: props.stageName ?? 'prod',
       tracingEnabled: true,

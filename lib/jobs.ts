@@ -75,6 +75,8 @@ export interface JobOrchestrationProps {
    * Default this construct. The state machines and their log groups stay here (fixed names).
    */
   functionScope?: Construct;
+  /** Reserved concurrency per task, by `<file>.<export>` (the file-processing task: a tenant's burst stays within it). */
+  taskConcurrency?: Record<string, number>;
 }
 
 /** Where a Distributed Map writes its child executions' results (ResultWriter Prefix in the ASL; under jobs/: expired with job data). */
@@ -96,6 +98,7 @@ export class JobOrchestration extends Construct {
           description: `${def.name} state machine task ${placeholder.replace(/FunctionArn$/, '')}`,
           memoryMb: task.memoryMb,
           timeoutSeconds: task.timeoutSeconds,
+          reservedConcurrency: props.taskConcurrency?.[`${task.file}.${task.export}`],
           ...props.functionDefaults,
         }),
       }));

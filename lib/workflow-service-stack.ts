@@ -27,6 +27,8 @@ import { DataBucket } from './storage';
 import { ScheduledTasks, scheduleAccess } from './schedules';
 import { bindEmailSender, DEFAULT_FROM_ADDRESS, NotificationIdentity, type EmailSending } from './notifications';
 import { ConnectorRole } from './connector-role';
+import { Operations } from './operations';
+import { ApiRateLimits } from './waf';
 import { consumerAccess } from './queues';
 
 export type AuthMode = 'none' | 'keyed';
@@ -64,9 +66,28 @@ export interface WorkflowServiceStackProps extends StackProps {
    * SES_FROM_ADDRESS's default (no identity created).
    */
   notificationFromAddress?: string;
+  /**
+   * Reserved concurrency of the heavy functions: a ceiling on what one tenant's burst can take and a
+   * share nothing else can take from them (the API's other functions keep the account's rest).
+   * Default partition 10 (the synchronous endpoint), fileProcessing 25 (the job file task).
+   * `false`: none (accounts with a concurrency quota below ~150, such as new accounts' 10).
+   */
+  reservedConcurrency?: { partition: number; fileProcessing: number } | false;
+  /** E-mail address subscribed to the alarm topic (a confirmation mail is sent on deploy). */
+  alarmEmail?: string;
+  /**
+   * Per-key request limit (WAF rate-based rules on the service-api-key and unstructured-api-key
+   * headers, and on the source IP for requests without a key), requests per 5 minutes. Default 3000.
+   */
+  perKeyRateLimit?: number;
   /** Domain to verify as the SES identity (DKIM records in the outputs); from-address default notifications@<domain>. */
   notificationFromDomain?: string;
 }
+
+/** Reserved concurrency defaults (WorkflowServiceStackProps.reservedConcurrency). */
+export const DEFAULT_RESERVED_CONCURRENCY = { partition: 10, fileProcessing: 25 };
+/** The job task that partitions one file (lambdas/state-machines.ts). */
+export const FILE_PROCESSING_TASK = 'job-process.processFile';
 
 export class WorkflowServiceStack extends Stack {
   readonly data: DataTable;
@@ -78,6 +99,8 @@ export class WorkflowServiceStack extends Stack {
   readonly api: ServiceApi;
   readonly schedules: ScheduledTasks;
   readonly connectorRole: ConnectorRole;
+  readonly operations: Operations;
+  readonly rateLimits: ApiRateLimits;
   /** The SES identity and configuration set, when a from-address or domain is configured. */
   readonly notifications?: NotificationIdentity;
   /** Nested stacks of functions (the API's are in api.gatewayStack and api.routeStacks). */
@@ -105,8 +128,10 @@ export class WorkflowServiceStack extends Stack {
     this.workers = new NestedStack(this, 'Workers', { description: 'Queue consumers, event rule targets, scheduled tasks' });
     this.jobTasks = new NestedStack(this, 'JobTasks', { description: 'Task functions of the job state machines' });
     this.queues = new WorkQueues(this, 'Queues', { prefix, functionDefaults, functionScope: this.workers });
+    const concurrency = props.reservedConcurrency === false ? undefined : (props.reservedConcurrency ?? DEFAULT_RESERVED_CONCURRENCY);
     this.jobs = new JobOrchestration(this, 'Jobs', {
       prefix, functionDefaults, logRetention: props.logRetention, bucket: this.storage.bucket, functionScope: this.jobTasks,
+      taskConcurrency: concurrency ? { [FILE_PROCESSING_TASK]: concurrency.fileProcessing } : undefined,
     });
     this.events = new ServiceEvents(this, 'Events', {
       prefix,
@@ -114,7 +139,9 @@ export class WorkflowServiceStack extends Stack {
       stateMachineArns: this.jobs.machines.map((m) => m.stateMachine.stateMachineArn),
       functionScope: this.workers,
     });
-    this.api = new ServiceApi(this, 'Api', { stageName: props.stageName, functionDefaults });
+    this.api = new ServiceApi(this, 'Api', {
+      stageName: props.stageName, functionDefaults, restApiName: `${prefix}-api`, partitionConcurrency: concurrency?.partition, logRetention: props.logRetention,
+    });
     this.schedules = new ScheduledTasks(this, 'Schedules', { functionDefaults, functionScope: this.workers });
 
     if (props.notificationFromAddress || props.notificationFromDomain) {
@@ -131,7 +158,7 @@ export class WorkflowServiceStack extends Stack {
       if (access.connectors) connectorFunctions.push(fn);
       if (access.table) this.data.bindTable(fn, access.table);
       if (access.bucket) this.storage.bindBucket(fn, access.bucket);
-      if (access.secrets) this.secrets.bindSecretsKey(fn);
+      if (access.secrets) this.secrets.bindSecretsKey(fn, access.secrets === 'decrypt' ? 'decrypt' : 'both');
       if (access.producer) this.queues.bindProducer(fn);
       if (access.jobs) this.jobs.bindJobs(fn);
       if (access.publisher) this.events.bindPublisher(fn);
@@ -152,6 +179,26 @@ export class WorkflowServiceStack extends Stack {
       roleName: `${prefix}-connector-io`,
     });
 
+    this.rateLimits = new ApiRateLimits(this, 'RateLimits', { stage: this.api.stage, perKeyLimit: props.perKeyRateLimit, name: `${prefix}-api` });
+    this.operations = new Operations(this, 'Operations', {
+      deadLetterQueues: [
+        ...this.queues.queues.map((q) => ({ name: `${q.definition.name}-dlq`, queue: q.deadLetterQueue })),
+        ...this.events.rules.map((r) => ({ name: `${r.definition.name}-dlq`, queue: r.deadLetterQueue })),
+      ],
+      stateMachines: this.jobs.machines.map((m) => ({ name: m.definition.name, stateMachine: m.stateMachine })),
+      functions: [
+        ...this.api.routeFunctions.map(({ route, fn }) => ({ label: route.operationId, fn })),
+        ...this.jobs.machines.flatMap((m) => m.tasks.map((t) => ({ label: `${m.definition.name}.${t.placeholder.replace(/FunctionArn$/, '')}`, fn: t.fn }))),
+        ...this.queues.queues.map((q) => ({ label: `${q.definition.name} consumer`, fn: q.consumer })),
+        ...this.events.rules.map((r) => ({ label: `${r.definition.name} target`, fn: r.target })),
+        ...this.schedules.tasks.map((t) => ({ label: `${t.definition.name} schedule`, fn: t.fn })),
+      ],
+      // literals: the metrics' dimensions are the names, not references to the stage
+      api: { apiName: `${prefix}-api`, stageName: props.stageName ?? 'prod' },
+      alarmEmail: props.alarmEmail,
+      dashboardName: prefix,
+    });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.operations.alarmTopic.topicArn, description: 'Alarms of the service (subscribe to be told)' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (append /healthcheck, /api/v1/..., /general/v0/general)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.storage.bucket.bucketName });
