@@ -28,6 +28,7 @@ import { ScheduledTasks, scheduleAccess } from './schedules';
 import { bindEmailSender, DEFAULT_FROM_ADDRESS, NotificationIdentity, type EmailSending } from './notifications';
 import { ConnectorRole } from './connector-role';
 import { Operations } from './operations';
+import { acknowledgeNagFindings } from './nag';
 import { ApiRateLimits } from './waf';
 import { consumerAccess } from './queues';
 
@@ -198,6 +199,7 @@ export class WorkflowServiceStack extends Stack {
       alarmEmail: props.alarmEmail,
       dashboardName: prefix,
     });
+    acknowledgeNagFindings(this);
     new CfnOutput(this, 'AlarmTopicArn', { value: this.operations.alarmTopic.topicArn, description: 'Alarms of the service (subscribe to be told)' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (append /healthcheck, /api/v1/..., /general/v0/general)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
