@@ -372,6 +372,14 @@ test('context values become validated stack props', () => {
   assert.equal(defaults.props.allowAmbientCredentials, false);
   assert.equal(ctx({ allowAmbientCredentials: 'true' }).props.allowAmbientCredentials, true);
   assert.throws(() => ctx({ allowAmbientCredentials: 'yes' }), /allowAmbientCredentials/);
+  assert.equal(defaults.props.reservedConcurrency, undefined, 'the stack default applies');
+  assert.equal(ctx({ reservedConcurrency: 'off' }).props.reservedConcurrency, false);
+  assert.deepEqual(ctx({ reservedConcurrency: '5,12' }).props.reservedConcurrency, { partition: 5, fileProcessing: 12 });
+  assert.throws(() => ctx({ reservedConcurrency: '5' }), /reservedConcurrency/);
+  assert.equal(ctx({ perKeyRateLimit: '600' }).props.perKeyRateLimit, 600);
+  assert.throws(() => ctx({ perKeyRateLimit: '5' }), /perKeyRateLimit/);
+  assert.equal(ctx({ notificationFromDomain: 'mail.example.com' }).props.notificationFromDomain, 'mail.example.com');
+  assert.equal(ctx({ alarmEmail: 'ops@example.com' }).props.alarmEmail, 'ops@example.com');
 });
 
 test("connector role: denies the service's bucket, table, key and roles; only connector-I/O functions may assume it, with its variables", () => {
