@@ -1,6 +1,9 @@
 // CDK entry point (cdk.json: "npx tsx bin/app.ts"). Settings come from context (-c name=value or
 // cdk.json): stackName, authMode (keyed|none), defaultAccountId, defaultUserId,
-// jobDataExpirationDays, removalPolicy (retain|destroy), stageName, architecture (arm64|x86_64).
+// jobDataExpirationDays, removalPolicy (retain|destroy), stageName, architecture (arm64|x86_64),
+// notificationFromAddress, notificationFromDomain (SES identity), alarmEmail, reservedConcurrency
+// ('<partition>,<fileProcessing>' or 'off'), perKeyRateLimit (requests per 5 minutes per API key).
+// The stack has nested stacks: `cdk deploy` deploys them with it.
 // Account and region come from the CLI's profile (CDK_DEFAULT_ACCOUNT / CDK_DEFAULT_REGION);
 // without them the stack is environment-agnostic.
 import { App } from 'aws-cdk-lib';

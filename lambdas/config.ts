@@ -61,6 +61,8 @@ const schema = z.object({
   NOTIFICATION_DELIVERY_QUEUE_URL: z.string().optional(),
   /** From address of channel e-mails (an SES-verified identity on AWS). */
   SES_FROM_ADDRESS: z.string().min(3).default('notifications@wps.local'),
+  /** SES configuration set every channel e-mail is sent with (on AWS: the stack's, recording bounces and complaints). */
+  SES_CONFIGURATION_SET: z.string().min(1).optional(),
   /** Extra PEM CA bundle webhook deliveries trust besides the system roots (self-signed test servers). */
   WEBHOOK_CA_FILE: z.string().optional(),
   /** Extra PEM CA bundle that store clients (search/vector destinations) trust besides the system roots. */

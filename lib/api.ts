@@ -8,6 +8,8 @@
 // integration; a Lambda proxy payload is at most 6 MB, so a multipart upload arrives base64-encoded
 // with roughly 4.5 MB of file. Large files go through presigned S3 uploads referenced by a job.
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import { NestedStack, RemovalPolicy } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ROUTES, type RouteDefinition } from '../lambdas/routes';
 import { ServiceFunction, type FunctionDefaults } from './base-function';
@@ -28,8 +30,8 @@ export const BINARY_MEDIA_TYPES = ['multipart/form-data', 'application/octet-str
 export interface RouteAccess {
   table?: TableAccess;
   bucket?: BucketAccess;
-  /** KMS encrypt/decrypt for connector secrets (KMS_KEY_ID). */
-  secrets?: boolean;
+  /** KMS encrypt/decrypt for connector secrets (KMS_KEY_ID); 'decrypt': open sealed values only. */
+  secrets?: boolean | 'decrypt';
   /** Send to the work queues (their URL variables). */
   producer?: boolean;
   /** Start job executions and stop them (JOB_STATE_MACHINE_ARN). */
@@ -69,9 +71,37 @@ export const HANDLER_ACCESS: Record<string, RouteAccess> = {
 /** For a handler module not listed above (the stack test fails until it is listed). */
 const UNLISTED_DEFAULT: RouteAccess = { table: 'readwrite', secrets: true, producer: true };
 
+/** Methods that only read (HTTP semantics): their routes get the read-only part of their file's access. */
+export const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * What a read-only route of a handler file keeps beyond readOnlyAccess(), with the reason.
+ * notifications: listing signs its cursors with a key created (sealed: kms:Encrypt) on first use.
+ */
+export const READ_ROUTE_EXTRAS: Record<string, RouteAccess> = {
+  notifications: { secrets: true },
+};
+
+/**
+ * The read-only part of an access profile: the table as declared (authentication may record key
+ * use), the bucket read-only, secrets opened but never sealed; no queue sends, no executions started
+ * or stopped, no events published, no mail.
+ */
+export function readOnlyAccess(a: RouteAccess): RouteAccess {
+  return {
+    ...(a.table ? { table: a.table } : {}),
+    ...(a.bucket ? { bucket: 'read' as const } : {}),
+    ...(a.secrets ? { secrets: 'decrypt' as const } : {}),
+    ...(a.connectors ? { connectors: true } : {}),
+  };
+}
+
+/** Least privilege per route: its file's profile, narrowed to reading for GET routes. */
 export function routeAccess(route: RouteDefinition): RouteAccess {
   if (route.auth === false) return {};
-  return HANDLER_ACCESS[route.handler.file] ?? UNLISTED_DEFAULT;
+  const access = HANDLER_ACCESS[route.handler.file] ?? UNLISTED_DEFAULT;
+  if (!READ_ONLY_METHODS.has(route.method)) return access;
+  return { ...readOnlyAccess(access), ...READ_ROUTE_EXTRAS[route.handler.file] };
 }
 
 /** '/api/v1/sources/{source_id}/' → 'api/v1/sources/{source_id}' (API Gateway resource path). */
@@ -82,6 +112,33 @@ export function resourcePath(path: string): string {
 export interface RouteFunction {
   route: RouteDefinition;
   fn: ServiceFunction;
+}
+
+/** API Gateway waits at most 29 s for an integration: a route function never runs longer (DESIGN §7). */
+export const API_GATEWAY_TIMEOUT_SECONDS = 29;
+
+/**
+ * Path prefix whose resources every route group shares ('api/v1'): created once, with the RestApi;
+ * each group owns the subtrees below it (two stacks may not both create /api/v1/<x>).
+ */
+export const SHARED_PREFIX = 'api/v1';
+
+/**
+ * Nested stack of a route: by the first path segment below SHARED_PREFIX (or the first segment of
+ * the path), merged where one concern spans segments. A new segment gets a stack of its own.
+ */
+const GROUP_OF_SEGMENT: Record<string, string> = {
+  healthcheck: 'Meta', 'openapi.json': 'Meta', docs: 'Meta', general: 'Partition',
+  destinations: 'Connectors', sources: 'Connectors', jobs: 'Jobs', uploads: 'Jobs',
+  templates: 'Templates', notifications: 'Notifications', workflows: 'Workflows',
+};
+
+export function routeGroup(path: string): string {
+  const p = resourcePath(path);
+  const below = p === SHARED_PREFIX || p.startsWith(`${SHARED_PREFIX}/`) ? p.slice(SHARED_PREFIX.length + 1) : p;
+  const segment = below.split('/')[0] ?? '';
+  if (!segment) throw new Error(`route ${path}: a method on / or on /${SHARED_PREFIX} itself has no route group`);
+  return GROUP_OF_SEGMENT[segment] ?? pascal(segment);
 }
 
 export interface ServiceApiProps {
@@ -96,25 +153,66 @@ export interface ServiceApiProps {
   throttling?: { rateLimit: number; burstLimit: number };
   /** Default lambdas/routes.ts ROUTES. */
   routes?: RouteDefinition[];
+  /** RestApi name (the ApiName dimension of its metrics). Default 'workflow-service'. */
+  restApiName?: string;
+  /** Reserved concurrency of the synchronous partition function(s) (route file 'partition'). */
+  partitionConcurrency?: number;
+  /** Default one month. */
+  logRetention?: logs.RetentionDays;
 }
 
+/**
+ * Stage access log fields (JSON, one line per request): who called (source IP, IAM caller, API
+ * Gateway key id when one is used), what (method, resource path, status) and the request id that
+ * the function's own log lines carry. The service's API keys are its own (a header the function
+ * checks), so they are not in the access log: the function logs the account of the key.
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: apigw.AccessLogField.contextRequestId(),
+  ip: apigw.AccessLogField.contextIdentitySourceIp(),
+  caller: apigw.AccessLogField.contextIdentityCaller(),
+  user: apigw.AccessLogField.contextIdentityUser(),
+  userAgent: apigw.AccessLogField.contextIdentityUserAgent(),
+  requestTime: apigw.AccessLogField.contextRequestTime(),
+  httpMethod: apigw.AccessLogField.contextHttpMethod(),
+  resourcePath: apigw.AccessLogField.contextResourcePath(),
+  status: apigw.AccessLogField.contextStatus(),
+  responseLength: apigw.AccessLogField.contextResponseLength(),
+  integrationLatency: apigw.AccessLogField.contextIntegrationLatency(),
+  apiKeyId: apigw.AccessLogField.contextIdentityApiKeyId(),
+  wafResponseCode: apigw.AccessLogField.contextWafResponseCode(),
+};
+
+/**
+ * The API across nested stacks, so that routes can grow without the 500-resource limit of one
+ * template: the RestApi, its gateway responses and the shared /api/v1 resources in the `Gateway`
+ * nested stack; per route group (routeGroup) a nested stack `<Group>Routes` holding its functions,
+ * its resources and methods (and the Lambda permissions, which a LambdaIntegration puts beside the
+ * method); the deployment and the stage in the parent stack (this construct's scope), depending on
+ * every group stack, since a deployment must follow its methods.
+ */
 export class ServiceApi extends Construct {
   readonly api: apigw.RestApi;
+  readonly gatewayStack: NestedStack;
+  readonly routeStacks = new Map<string, NestedStack>();
   readonly routeFunctions: RouteFunction[] = [];
+  readonly deployment: apigw.Deployment;
+  readonly stage: apigw.Stage;
+  readonly accessLogs: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: ServiceApiProps = {}) {
     super(scope, id);
-    this.api = new apigw.RestApi(this, 'RestApi', {
+    this.gatewayStack = new NestedStack(this, 'Gateway', { description: 'REST API, gateway responses, shared resources' });
+    this.api = new apigw.RestApi(this.gatewayStack, 'RestApi', {
       description: 'Workflow processing service (Unstructured-compatible API)',
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
+      restApiName: props.restApiName ?? 'workflow-service',
       binaryMediaTypes: BINARY_MEDIA_TYPES,
-      cloudWatchRole: false,
-      deployOptions: {
-        stageName: props.stageName ?? 'prod',
-        tracingEnabled: true,
-        throttlingRateLimit: props.throttling?.rateLimit ?? 100,
-        throttlingBurstLimit: props.throttling?.burstLimit ?? 200,
-      },
+      // Stage access logs need the account's API Gateway CloudWatch role (a per-region account
+      // setting): created here and retained, since other APIs of the account rely on it too.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deploy: false,
     });
     // Unknown paths answer like the reference API (FastAPI: 404 {"detail":"Not Found"}) instead of
     // API Gateway's 403 "Missing Authentication Token".
@@ -128,29 +226,78 @@ export class ServiceApi extends Construct {
       statusCode: '413',
       templates: { 'application/json': '{"detail":"Request body is larger than the 10 MB API Gateway limit; upload large files to S3 with a presigned URL"}' },
     });
+    const shared = this.api.root.resourceForPath(SHARED_PREFIX);
+    // `/` has no route: it answers 404 as an unknown path does (a RestApi needs one method of its own).
+    this.api.root.addMethod(
+      'ANY',
+      new apigw.MockIntegration({
+        passthroughBehavior: apigw.PassthroughBehavior.WHEN_NO_MATCH,
+        requestTemplates: { 'application/json': '{"statusCode": 404}' },
+        integrationResponses: [{ statusCode: '404', responseTemplates: { 'application/json': '{"detail":"Not Found"}' } }],
+      }),
+      { methodResponses: [{ statusCode: '404' }] },
+    );
 
     const routes = props.routes ?? ROUTES;
     const seen = new Set<string>();
+    const groups = new Map<string, { stack: NestedStack; root: apigw.IResource; shared: apigw.IResource }>();
+    const groupOf = (path: string) => {
+      const name = routeGroup(path);
+      let g = groups.get(name);
+      if (!g) {
+        const stack = new NestedStack(this, `${name}Routes`, { description: `API routes: ${name}` });
+        const api = apigw.RestApi.fromRestApiAttributes(stack, 'RestApi', { restApiId: this.api.restApiId, rootResourceId: this.api.restApiRootResourceId });
+        g = { stack, root: api.root, shared: apigw.Resource.fromResourceAttributes(stack, 'Shared', { restApi: api, resourceId: shared.resourceId, path: `/${SHARED_PREFIX}` }) };
+        groups.set(name, g);
+        this.routeStacks.set(name, stack);
+      }
+      return g;
+    };
+    const resourceIn = (path: string) => {
+      const g = groupOf(path);
+      const p = resourcePath(path);
+      return p.startsWith(`${SHARED_PREFIX}/`) ? g.shared.resourceForPath(p.slice(SHARED_PREFIX.length + 1)) : g.root.resourceForPath(p);
+    };
     for (const route of routes) {
       const key = `${route.method} ${resourcePath(route.path)}`;
       if (seen.has(key)) throw new Error(`two routes for ${key}`);
       seen.add(key);
-      const fn = new ServiceFunction(this, `${pascal(route.operationId)}Function`, {
+      const fn = new ServiceFunction(groupOf(route.path).stack, `${pascal(route.operationId)}Function`, {
         file: route.handler.file,
         export: route.handler.export,
         description: `${route.method} ${route.path} (${route.operationId})`,
         memoryMb: route.memoryMb,
-        timeoutSeconds: route.timeoutSeconds,
+        // API Gateway answers 504 after 29 s: a function running longer only burns memory-seconds.
+        timeoutSeconds: Math.min(route.timeoutSeconds ?? API_GATEWAY_TIMEOUT_SECONDS, API_GATEWAY_TIMEOUT_SECONDS),
+        reservedConcurrency: route.handler.file === 'partition' ? props.partitionConcurrency : undefined,
         ...props.functionDefaults,
       });
-      const path = resourcePath(route.path);
-      const resource = path ? this.api.root.resourceForPath(path) : this.api.root;
-      resource.addMethod(route.method, new apigw.LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }), {
+      resourceIn(route.path).addMethod(route.method, new apigw.LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }), {
         operationName: route.operationId,
       });
       this.routeFunctions.push({ route, fn });
     }
-    this.addMethodNotAllowed(routes);
+    this.addMethodNotAllowed(routes, resourceIn);
+
+    // A deployment is a snapshot of the methods: it must follow every group stack, and it is
+    // replaced (a new logical id) whenever the route table changes, which redeploys the stage.
+    const api = apigw.RestApi.fromRestApiAttributes(this, 'Imported', { restApiId: this.api.restApiId, rootResourceId: this.api.restApiRootResourceId });
+    this.deployment = new apigw.Deployment(this, 'Deployment', { api, description: 'Workflow service routes' });
+    this.deployment.addToLogicalId(routes.map((r) => [r.method, resourcePath(r.path), r.handler.file, r.handler.export, r.operationId]));
+    for (const g of groups.values()) this.deployment.node.addDependency(g.stack);
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.stage = new apigw.Stage(this, 'Stage', {
+      accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogs),
+      accessLogFormat: apigw.AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      deployment: this.deployment,
+      stageName: props.stageName ?? 'prod',
+      tracingEnabled: true,
+      throttlingRateLimit: props.throttling?.rateLimit ?? 100,
+      throttlingBurstLimit: props.throttling?.burstLimit ?? 200,
+    });
   }
 
   /**
@@ -158,14 +305,14 @@ export class ServiceApi extends Construct {
    * as the reference API and the local router do (API Gateway alone would say 403). A mock
    * integration on ANY (specific methods take precedence), so no Lambda runs for them.
    */
-  private addMethodNotAllowed(routes: RouteDefinition[]): void {
+  private addMethodNotAllowed(routes: RouteDefinition[], resourceIn: (path: string) => apigw.IResource): void {
     const byPath = new Map<string, Set<string>>();
     for (const r of routes) {
       const path = resourcePath(r.path);
       byPath.set(path, (byPath.get(path) ?? new Set()).add(r.method));
     }
     for (const [path, methods] of byPath) {
-      const resource = path ? this.api.root.resourceForPath(path) : this.api.root;
+      const resource = resourceIn(path);
       const allow = `'${[...methods].sort().join(', ')}'`;
       resource.addMethod(
         'ANY',
@@ -186,6 +333,6 @@ export class ServiceApi extends Construct {
   }
 
   get url(): string {
-    return this.api.url;
+    return this.stage.urlForPath('/');
   }
 }

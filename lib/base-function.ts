@@ -97,6 +97,8 @@ export interface ServiceFunctionProps extends FunctionDefaults {
   memoryMb?: number;
   /** Default 29 s (the API Gateway integration limit). */
   timeoutSeconds?: number;
+  /** Reserved concurrency: a ceiling for this function and a share no other function can take. Default none. */
+  reservedConcurrency?: number;
 }
 
 export class ServiceFunction extends NodejsFunction {
@@ -113,6 +115,7 @@ export class ServiceFunction extends NodejsFunction {
       architecture: props.architecture ?? FUNCTION_ARCHITECTURE,
       memorySize: props.memoryMb ?? 512,
       timeout: Duration.seconds(props.timeoutSeconds ?? 29),
+      reservedConcurrentExecutions: props.reservedConcurrency,
       tracing: lambda.Tracing.ACTIVE,
       logGroup,
       projectRoot: PROJECT_ROOT,

@@ -6,6 +6,11 @@
 // every session is also assumed with an inline session policy denying the same ARNs. Only the
 // functions that do connector I/O (RouteAccess.connectors) are trusted to assume it, and bind() grants
 // sts:AssumeRole and sets CONNECTOR_ROLE_ARN and CONNECTOR_DENIED_ARNS in one call.
+//
+// The role has a fixed name (roleName) and the functions' grants and variables use the ARN built
+// from it, not a reference to the role: the functions live in nested stacks, and the role's trust
+// policy names their roles, so a reference back from them to the role would be a circular
+// dependency between the parent stack and its nested stacks.
 import { Aws, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -22,19 +27,26 @@ export interface ConnectorRoleProps {
   bucketArn: string;
   tableArn: string;
   keyArn: string;
+  /** Physical name of the role (at most 64 characters). */
+  roleName: string;
 }
 
 export class ConnectorRole extends Construct {
   readonly role: iam.Role;
   /** ARNs the role and each of its sessions deny. */
   readonly deniedArns: string[];
+  /** The role's ARN built from its name (no reference to the role: see the header). */
+  readonly roleArn: string;
 
   constructor(scope: Construct, id: string, props: ConnectorRoleProps) {
     super(scope, id);
     if (props.functions.length === 0) throw new Error('ConnectorRole needs at least one connector I/O function');
     this.deniedArns = [props.bucketArn, `${props.bucketArn}/*`, props.tableArn, `${props.tableArn}/index/*`, props.keyArn];
     const ownRoles = `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/${Stack.of(this).stackName}-*`;
+    if (props.roleName.length > 64) throw new Error(`connector role name ${props.roleName} is longer than IAM's 64 characters`);
+    this.roleArn = `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/${props.roleName}`;
     this.role = new iam.Role(this, 'Role', {
+      roleName: props.roleName,
       description: "Connector I/O with runtime credentials: never the service's bucket, table, key or roles",
       assumedBy: new iam.CompositePrincipal(...props.functions.map((fn) => new iam.ArnPrincipal(fn.role!.roleArn))),
       inlinePolicies: {
@@ -52,8 +64,8 @@ export class ConnectorRole extends Construct {
   }
 
   private bind(fn: lambda.Function): void {
-    this.role.grantAssumeRole(fn.role!);
-    setConfigEnv(fn, 'CONNECTOR_ROLE_ARN', this.role.roleArn);
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sts:AssumeRole'], resources: [this.roleArn] }));
+    setConfigEnv(fn, 'CONNECTOR_ROLE_ARN', this.roleArn);
     setConfigEnv(fn, 'CONNECTOR_DENIED_ARNS', Stack.of(this).toJsonString(this.deniedArns));
   }
 }

@@ -27,6 +27,21 @@ export function stackPropsFromContext(get: (key: string) => unknown): { stackNam
   if (deny !== 'true' && deny !== 'false') throw new Error(`context denyPrivateNetworks must be 'true' or 'false', got '${deny}'`);
   const ambient = str('allowAmbientCredentials') ?? 'false';
   if (ambient !== 'true' && ambient !== 'false') throw new Error(`context allowAmbientCredentials must be 'true' or 'false', got '${ambient}'`);
+  const reserved = str('reservedConcurrency');
+  let concurrency: WorkflowServiceStackProps['reservedConcurrency'];
+  if (reserved === 'off') concurrency = false;
+  else if (reserved !== undefined) {
+    // partition,fileProcessing: e.g. -c reservedConcurrency=10,25
+    const [partition, fileProcessing] = reserved.split(',').map(Number);
+    if (!Number.isInteger(partition) || !Number.isInteger(fileProcessing) || partition! < 1 || fileProcessing! < 1) {
+      throw new Error(`context reservedConcurrency must be 'off' or '<partition>,<fileProcessing>' (positive integers), got '${reserved}'`);
+    }
+    concurrency = { partition: partition!, fileProcessing: fileProcessing! };
+  }
+  const rateText = str('perKeyRateLimit');
+  if (rateText !== undefined && !(Number.isInteger(Number(rateText)) && Number(rateText) >= 10)) {
+    throw new Error(`context perKeyRateLimit must be an integer >= 10, got '${rateText}'`);
+  }
   return {
     stackName: str('stackName') ?? DEFAULT_STACK_NAME,
     props: {
@@ -39,6 +54,11 @@ export function stackPropsFromContext(get: (key: string) => unknown): { stackNam
       architecture: architecture === 'x86_64' ? lambda.Architecture.X86_64 : lambda.Architecture.ARM_64,
       denyPrivateNetworks: deny === 'true',
       allowAmbientCredentials: ambient === 'true',
+      notificationFromAddress: str('notificationFromAddress'),
+      notificationFromDomain: str('notificationFromDomain'),
+      alarmEmail: str('alarmEmail'),
+      reservedConcurrency: concurrency,
+      perKeyRateLimit: rateText === undefined ? undefined : Number(rateText),
     },
   };
 }

@@ -64,6 +64,12 @@ export interface ServiceEventsProps {
   functionDefaults?: FunctionDefaults;
   /** Default lambdas/events.ts EVENT_RULES. */
   definitions?: EventRule[];
+  /**
+   * Where the rule targets are built (a nested stack), under a child named like this construct.
+   * Default this construct. The bus, rules and their dead-letter queues stay here (fixed names; a
+   * rule's DLQ policy names the rule, so they belong together).
+   */
+  functionScope?: Construct;
 }
 
 export class ServiceEvents extends Construct {
@@ -76,11 +82,12 @@ export class ServiceEvents extends Construct {
       eventBusName: `${props.prefix}-events`,
       description: 'Job status events of the workflow service',
     });
+    const fnScope = props.functionScope ? new Construct(props.functionScope, id) : this;
     for (const def of props.definitions ?? EVENT_RULES) {
       const name = pascal(def.name);
       targetAccess(def.target); // fail the synth before building an unbindable target
       const pattern = def.bus === 'default' ? ownStateMachinesOnly(def, props.stateMachineArns) : def.pattern;
-      const target = new ServiceFunction(this, `${name}Function`, {
+      const target = new ServiceFunction(fnScope, `${name}Function`, {
         file: def.target.file,
         export: def.target.export,
         description: `Target of the ${def.name} rule (${def.bus} bus)`,

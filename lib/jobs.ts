@@ -70,6 +70,13 @@ export interface JobOrchestrationProps {
   logRetention?: logs.RetentionDays;
   /** The service bucket (BucketName in a definition): job manifests the Distributed Map reads, its results. */
   bucket?: s3.IBucket;
+  /**
+   * Where the task functions are built (a nested stack), under a child named like this construct.
+   * Default this construct. The state machines and their log groups stay here (fixed names).
+   */
+  functionScope?: Construct;
+  /** Reserved concurrency per task, by `<file>.<export>` (the file-processing task: a tenant's burst stays within it). */
+  taskConcurrency?: Record<string, number>;
 }
 
 /** Where a Distributed Map writes its child executions' results (ResultWriter Prefix in the ASL; under jobs/: expired with job data). */
@@ -80,16 +87,18 @@ export class JobOrchestration extends Construct {
 
   constructor(scope: Construct, id: string, props: JobOrchestrationProps) {
     super(scope, id);
+    const fnScope = props.functionScope ? new Construct(props.functionScope, id) : this;
     for (const def of props.definitions ?? STATE_MACHINES) {
       const name = pascal(def.name);
       const tasks = Object.entries(def.tasks).map(([placeholder, task]) => ({
         placeholder,
-        fn: new ServiceFunction(this, `${name}${placeholder.replace(/FunctionArn$/, '')}Function`, {
+        fn: new ServiceFunction(fnScope, `${name}${placeholder.replace(/FunctionArn$/, '')}Function`, {
           file: task.file,
           export: task.export,
           description: `${def.name} state machine task ${placeholder.replace(/FunctionArn$/, '')}`,
           memoryMb: task.memoryMb,
           timeoutSeconds: task.timeoutSeconds,
+          reservedConcurrency: props.taskConcurrency?.[`${task.file}.${task.export}`],
           ...props.functionDefaults,
         }),
       }));

@@ -42,6 +42,12 @@ export interface WorkQueuesProps {
   functionDefaults?: FunctionDefaults;
   /** Default lambdas/queues.ts QUEUES. */
   definitions?: QueueDefinition[];
+  /**
+   * Where the consumers are built (a nested stack of the caller's), under a child named like this
+   * construct. Default this construct. The queues stay here: their names are fixed, and a named
+   * resource that changed stacks would be created before the old one is gone.
+   */
+  functionScope?: Construct;
 }
 
 /** 'connection-checks' → 'ConnectionChecks' (stable logical ids). */
@@ -52,6 +58,7 @@ export class WorkQueues extends Construct {
 
   constructor(scope: Construct, id: string, props: WorkQueuesProps) {
     super(scope, id);
+    const fnScope = props.functionScope ? new Construct(props.functionScope, id) : this;
     for (const def of props.definitions ?? QUEUES) {
       const name = pascal(def.name);
       const deadLetterQueue = new sqs.Queue(this, `${name}DeadLetterQueue`, {
@@ -68,7 +75,7 @@ export class WorkQueues extends Construct {
         enforceSSL: true,
       });
       // Lambda requires visibility timeout >= function timeout; half leaves room for a retry.
-      const consumer = new ServiceFunction(this, `${name}Consumer`, {
+      const consumer = new ServiceFunction(fnScope, `${name}Consumer`, {
         file: def.handler.file,
         export: def.handler.export,
         description: `Consumer of the ${def.name} queue`,

@@ -30,12 +30,14 @@ export interface ScheduledFunction {
 export class ScheduledTasks extends Construct {
   readonly tasks: ScheduledFunction[] = [];
 
-  constructor(scope: Construct, id: string, props: { functionDefaults?: FunctionDefaults; definitions?: ScheduledTask[] }) {
+  /** functionScope: where the functions are built (a nested stack), as in lib/events.ts. */
+  constructor(scope: Construct, id: string, props: { functionDefaults?: FunctionDefaults; definitions?: ScheduledTask[]; functionScope?: Construct }) {
     super(scope, id);
+    const fnScope = props.functionScope ? new Construct(props.functionScope, id) : this;
     for (const def of props.definitions ?? SCHEDULED_TASKS) {
       const name = pascal(def.name);
       scheduleAccess(def);
-      const fn = new ServiceFunction(this, `${name}Function`, {
+      const fn = new ServiceFunction(fnScope, `${name}Function`, {
         ...props.functionDefaults,
         file: def.handler.file,
         export: def.handler.export,

@@ -27,9 +27,9 @@ export class SecretsKey extends Construct {
     });
   }
 
-  /** Grants kms:Encrypt and kms:Decrypt on this key and sets KMS_KEY_ID. */
-  bindSecretsKey(fn: lambda.Function): void {
-    this.key.grant(fn, ...SECRETS_KEY_ACTIONS);
+  /** Grants kms:Encrypt and kms:Decrypt (or Decrypt only) on this key and sets KMS_KEY_ID. */
+  bindSecretsKey(fn: lambda.Function, mode: 'decrypt' | 'both' = 'both'): void {
+    this.key.grant(fn, ...(mode === 'decrypt' ? ['kms:Decrypt'] : SECRETS_KEY_ACTIONS));
     setConfigEnv(fn, 'KMS_KEY_ID', this.key.keyArn);
   }
 }

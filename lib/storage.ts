@@ -18,17 +18,40 @@ export interface DataBucketProps {
   jobDataExpirationDays?: number;
   /** Default RETAIN. DESTROY also empties the bucket on stack deletion (a CDK custom resource). */
   removalPolicy?: RemovalPolicy;
+  /** Days S3 server access logs are kept. Default 90. */
+  accessLogExpirationDays?: number;
 }
+
+/**
+ * Key prefix of the data bucket's server access logs in the log bucket. S3 server access logs (not
+ * CloudTrail data events): they record every request, presigned GETs included, with the requester
+ * (the principal that signed the URL), the source IP, the key and the status, at no cost beyond
+ * storage; data events would need a trail and cost per request.
+ */
+export const ACCESS_LOG_PREFIX = 'data-bucket/';
 
 export class DataBucket extends Construct {
   readonly bucket: s3.Bucket;
+  /** Server access logs of the data bucket (a bucket of their own: a bucket logging into itself loops). */
+  readonly logBucket: s3.Bucket;
 
   constructor(scope: Construct, id: string, props: DataBucketProps = {}) {
     super(scope, id);
     const days = props.jobDataExpirationDays ?? 30;
     if (!Number.isInteger(days) || days < 1) throw new Error(`jobDataExpirationDays must be a positive integer, got ${days}`);
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    this.logBucket = new s3.Bucket(this, 'AccessLogs', {
+      encryption: s3.BucketEncryption.S3_MANAGED, // the log delivery writes SSE-S3 only
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      lifecycleRules: [{ id: 'ExpireAccessLogs', expiration: Duration.days(props.accessLogExpirationDays ?? 90) }],
+      removalPolicy,
+      autoDeleteObjects: removalPolicy === RemovalPolicy.DESTROY,
+    });
     this.bucket = new s3.Bucket(this, 'Bucket', {
+      serverAccessLogsBucket: this.logBucket,
+      serverAccessLogsPrefix: ACCESS_LOG_PREFIX,
       encryption: s3.BucketEncryption.S3_MANAGED,
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,

@@ -3,7 +3,16 @@
 // and its task functions), events (the service bus and its rules' targets) and api (routes), and
 // turns each function's declared access into bind* calls, which grant and set the variable
 // together. Notification delivery (SQS, SES) is added as its own construct, wired the same way.
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+//
+// Nested stacks (CloudFormation's 500-resource limit per template; test/infra/nested.test.ts keeps
+// every template under half of it): functions and the API live in nested stacks by concern (the API
+// gateway, one stack per route group, job tasks, background workers); this stack keeps the data
+// (table, bucket, key: their logical ids never change, so an update never replaces them) and every
+// resource with a fixed physical name (queues, state machine, bus, rules' queues), because
+// CloudFormation creates a moved resource before it deletes the old one and a fixed name would clash.
+// References only go from nested stacks to this one, or from this one to nested outputs for
+// resources that nothing in the nested stacks refers back to (no cycle).
+import { CfnOutput, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -16,8 +25,11 @@ import { WorkQueues } from './queues';
 import { SecretsKey } from './secrets';
 import { DataBucket } from './storage';
 import { ScheduledTasks, scheduleAccess } from './schedules';
-import { bindEmailSender } from './notifications';
+import { bindEmailSender, DEFAULT_FROM_ADDRESS, NotificationIdentity, type EmailSending } from './notifications';
 import { ConnectorRole } from './connector-role';
+import { Operations } from './operations';
+import { acknowledgeNagFindings } from './nag';
+import { ApiRateLimits } from './waf';
 import { consumerAccess } from './queues';
 
 export type AuthMode = 'none' | 'keyed';
@@ -49,9 +61,34 @@ export interface WorkflowServiceStackProps extends StackProps {
   stageName?: string;
   /** Prefix of physical names (queues, state machine, event bus). Default the stack name. */
   resourcePrefix?: string;
-  /** From address of notification e-mails (a verified SES identity). Default SES_FROM_ADDRESS's default. */
+  /**
+   * From address of notification e-mails. When it (or notificationFromDomain) is given, the stack
+   * creates the SES identity and a configuration set recording bounces and complaints. Default
+   * SES_FROM_ADDRESS's default (no identity created).
+   */
   notificationFromAddress?: string;
+  /**
+   * Reserved concurrency of the heavy functions: a ceiling on what one tenant's burst can take and a
+   * share nothing else can take from them (the API's other functions keep the account's rest).
+   * Default partition 10 (the synchronous endpoint), fileProcessing 25 (the job file task).
+   * `false`: none (accounts with a concurrency quota below ~150, such as new accounts' 10).
+   */
+  reservedConcurrency?: { partition: number; fileProcessing: number } | false;
+  /** E-mail address subscribed to the alarm topic (a confirmation mail is sent on deploy). */
+  alarmEmail?: string;
+  /**
+   * Per-key request limit (WAF rate-based rules on the service-api-key and unstructured-api-key
+   * headers, and on the source IP for requests without a key), requests per 5 minutes. Default 3000.
+   */
+  perKeyRateLimit?: number;
+  /** Domain to verify as the SES identity (DKIM records in the outputs); from-address default notifications@<domain>. */
+  notificationFromDomain?: string;
 }
+
+/** Reserved concurrency defaults (WorkflowServiceStackProps.reservedConcurrency). */
+export const DEFAULT_RESERVED_CONCURRENCY = { partition: 10, fileProcessing: 25 };
+/** The job task that partitions one file (lambdas/state-machines.ts). */
+export const FILE_PROCESSING_TASK = 'job-process.processFile';
 
 export class WorkflowServiceStack extends Stack {
   readonly data: DataTable;
@@ -63,6 +100,13 @@ export class WorkflowServiceStack extends Stack {
   readonly api: ServiceApi;
   readonly schedules: ScheduledTasks;
   readonly connectorRole: ConnectorRole;
+  readonly operations: Operations;
+  readonly rateLimits: ApiRateLimits;
+  /** The SES identity and configuration set, when a from-address or domain is configured. */
+  readonly notifications?: NotificationIdentity;
+  /** Nested stacks of functions (the API's are in api.gatewayStack and api.routeStacks). */
+  readonly workers: NestedStack;
+  readonly jobTasks: NestedStack;
 
   constructor(scope: Construct, id: string, props: WorkflowServiceStackProps = {}) {
     super(scope, id, props);
@@ -82,26 +126,44 @@ export class WorkflowServiceStack extends Stack {
     this.secrets = new SecretsKey(this, 'Secrets', { removalPolicy });
     const functionDefaults: FunctionDefaults = { environment, logRetention: props.logRetention, architecture: props.architecture };
     const prefix = props.resourcePrefix ?? this.stackName;
-    this.queues = new WorkQueues(this, 'Queues', { prefix, functionDefaults });
-    this.jobs = new JobOrchestration(this, 'Jobs', { prefix, functionDefaults, logRetention: props.logRetention, bucket: this.storage.bucket });
+    this.workers = new NestedStack(this, 'Workers', { description: 'Queue consumers, event rule targets, scheduled tasks' });
+    this.jobTasks = new NestedStack(this, 'JobTasks', { description: 'Task functions of the job state machines' });
+    this.queues = new WorkQueues(this, 'Queues', { prefix, functionDefaults, functionScope: this.workers });
+    const concurrency = props.reservedConcurrency === false ? undefined : (props.reservedConcurrency ?? DEFAULT_RESERVED_CONCURRENCY);
+    this.jobs = new JobOrchestration(this, 'Jobs', {
+      prefix, functionDefaults, logRetention: props.logRetention, bucket: this.storage.bucket, functionScope: this.jobTasks,
+      taskConcurrency: concurrency ? { [FILE_PROCESSING_TASK]: concurrency.fileProcessing } : undefined,
+    });
     this.events = new ServiceEvents(this, 'Events', {
       prefix,
       functionDefaults,
       stateMachineArns: this.jobs.machines.map((m) => m.stateMachine.stateMachineArn),
+      functionScope: this.workers,
     });
-    this.api = new ServiceApi(this, 'Api', { stageName: props.stageName, functionDefaults });
-    this.schedules = new ScheduledTasks(this, 'Schedules', { functionDefaults });
+    this.api = new ServiceApi(this, 'Api', {
+      stageName: props.stageName, functionDefaults, restApiName: `${prefix}-api`, partitionConcurrency: concurrency?.partition, logRetention: props.logRetention,
+    });
+    this.schedules = new ScheduledTasks(this, 'Schedules', { functionDefaults, functionScope: this.workers });
+
+    if (props.notificationFromAddress || props.notificationFromDomain) {
+      this.notifications = new NotificationIdentity(this, 'Notifications', {
+        fromAddress: props.notificationFromAddress,
+        fromDomain: props.notificationFromDomain,
+        configurationSetName: `${prefix}-notifications`,
+      });
+    }
+    const sending: EmailSending = this.notifications?.sending ?? { fromAddress: DEFAULT_FROM_ADDRESS };
 
     const connectorFunctions: lambda.Function[] = [];
     const bind = (fn: lambda.Function, access: RouteAccess) => {
       if (access.connectors) connectorFunctions.push(fn);
       if (access.table) this.data.bindTable(fn, access.table);
       if (access.bucket) this.storage.bindBucket(fn, access.bucket);
-      if (access.secrets) this.secrets.bindSecretsKey(fn);
+      if (access.secrets) this.secrets.bindSecretsKey(fn, access.secrets === 'decrypt' ? 'decrypt' : 'both');
       if (access.producer) this.queues.bindProducer(fn);
       if (access.jobs) this.jobs.bindJobs(fn);
       if (access.publisher) this.events.bindPublisher(fn);
-      if (access.email) bindEmailSender(fn, props.notificationFromAddress);
+      if (access.email) bindEmailSender(fn, sending);
     };
     for (const { route, fn } of this.api.routeFunctions) bind(fn, routeAccess(route));
     for (const fn of this.jobs.taskFunctions) bind(fn, TASK_ACCESS);
@@ -115,8 +177,30 @@ export class WorkflowServiceStack extends Stack {
       bucketArn: this.storage.bucket.bucketArn,
       tableArn: this.data.table.tableArn,
       keyArn: this.secrets.key.keyArn,
+      roleName: `${prefix}-connector-io`,
     });
 
+    this.rateLimits = new ApiRateLimits(this, 'RateLimits', { stage: this.api.stage, perKeyLimit: props.perKeyRateLimit, name: `${prefix}-api` });
+    this.operations = new Operations(this, 'Operations', {
+      deadLetterQueues: [
+        ...this.queues.queues.map((q) => ({ name: `${q.definition.name}-dlq`, queue: q.deadLetterQueue })),
+        ...this.events.rules.map((r) => ({ name: `${r.definition.name}-dlq`, queue: r.deadLetterQueue })),
+      ],
+      stateMachines: this.jobs.machines.map((m) => ({ name: m.definition.name, stateMachine: m.stateMachine })),
+      functions: [
+        ...this.api.routeFunctions.map(({ route, fn }) => ({ label: route.operationId, fn })),
+        ...this.jobs.machines.flatMap((m) => m.tasks.map((t) => ({ label: `${m.definition.name}.${t.placeholder.replace(/FunctionArn$/, '')}`, fn: t.fn }))),
+        ...this.queues.queues.map((q) => ({ label: `${q.definition.name} consumer`, fn: q.consumer })),
+        ...this.events.rules.map((r) => ({ label: `${r.definition.name} target`, fn: r.target })),
+        ...this.schedules.tasks.map((t) => ({ label: `${t.definition.name} schedule`, fn: t.fn })),
+      ],
+      // literals: the metrics' dimensions are the names, not references to the stage
+      api: { apiName: `${prefix}-api`, stageName: props.stageName ?? 'prod' },
+      alarmEmail: props.alarmEmail,
+      dashboardName: prefix,
+    });
+    acknowledgeNagFindings(this);
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.operations.alarmTopic.topicArn, description: 'Alarms of the service (subscribe to be told)' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (append /healthcheck, /api/v1/..., /general/v0/general)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.storage.bucket.bucketName });

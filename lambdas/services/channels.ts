@@ -19,7 +19,7 @@ const unconfiguredQueue: WorkQueue = {
 };
 
 export function channelService(): ChannelService {
-  return (channels ??= new ChannelService(coreStore(), lazySecretBox, new SesEmailSender(config().SES_FROM_ADDRESS)));
+  return (channels ??= new ChannelService(coreStore(), lazySecretBox, new SesEmailSender(config().SES_FROM_ADDRESS, config().SES_CONFIGURATION_SET)));
 }
 
 export function channelDelivery(): ChannelDelivery {
@@ -31,7 +31,7 @@ export function channelDelivery(): ChannelDelivery {
     channelService(),
     c.NOTIFICATION_DELIVERY_QUEUE_URL ? new SqsWorkQueue(c.NOTIFICATION_DELIVERY_QUEUE_URL) : unconfiguredQueue,
     new HttpsWebhookPoster(c.WEBHOOK_TIMEOUT_MS, c.WEBHOOK_CA_FILE),
-    new SesEmailSender(c.SES_FROM_ADDRESS),
+    new SesEmailSender(c.SES_FROM_ADDRESS, c.SES_CONFIGURATION_SET),
   );
   return delivery;
 }

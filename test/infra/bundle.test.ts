@@ -39,8 +39,8 @@ before(() => {
   outdir = mkdtempSync(join(tmpdir(), 'wps-cdk-'));
   process.env.AUTH_MODE = 'none';
   process.env.SECRETS_KEY_FILE = join(outdir, 'secrets.key');
-  const { app, stack } = synthStack({ authMode: 'none' }, { bundle: true, outdir });
-  const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, any> };
+  // the merged view: the functions of the root and of every nested stack
+  const template = synthStack({ authMode: 'none' }, { bundle: true, outdir }).template.toJSON() as { Resources: Record<string, any> };
   functions = Object.entries(template.Resources)
     .filter(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.NODE_OPTIONS)
     .map(([id, r]) => ({
