@@ -30,6 +30,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 import type { Config } from '../lambdas/config';
+import { ASSETS_MARKER as SWAGGER_UI_ASSETS_MARKER, SWAGGER_UI_FILES } from '../lambdas/openapi/docs-page';
 
 /** Repository root (the folder holding package.json and lambdas/). */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -143,6 +144,7 @@ export class ServiceFunction extends NodejsFunction {
             workerBundleStep(PARTITION_WORKER, ['index.mjs'], inputDir, outputDir),
             ...RUNTIME_RESOLVED_MODULES.map((m) => copyIfImported(m, inputDir, outputDir)),
             workerBundleStep(PDF_PAGE_WORKER, ['index.mjs', PARTITION_WORKER.output], inputDir, outputDir),
+            swaggerUiStep(inputDir, outputDir),
           ],
         },
       },
@@ -195,6 +197,17 @@ function workerBundleStep(worker: WorkerBundle, files: string[], inputDir: strin
   ];
   const esbuild = join(inputDir, 'node_modules', '.bin', 'esbuild');
   return `if ${anyContains(worker.marker, outputDir, files)}; then "${esbuild}" ${args.join(' ')}; fi`;
+}
+
+/**
+ * A shell step: the /docs page's Swagger UI files (lambdas/openapi/docs-page.ts reads them from
+ * swagger-ui/ beside index.mjs) copied into a bundle that serves the page.
+ */
+function swaggerUiStep(inputDir: string, outputDir: string): string {
+  const from = join(inputDir, 'node_modules', 'swagger-ui-dist');
+  const to = join(outputDir, 'swagger-ui');
+  const files = SWAGGER_UI_FILES.map((f) => `"${join(from, f)}"`).join(' ');
+  return `if ${anyContains(SWAGGER_UI_ASSETS_MARKER, outputDir, ['index.mjs'])}; then mkdir -p "${to}" && cp ${files} "${to}/"; fi`;
 }
 
 /** A shell step: copy a package and its dependencies into the asset when the bundle imports m.when. */

@@ -27,6 +27,8 @@ export function stackPropsFromContext(get: (key: string) => unknown): { stackNam
   if (deny !== 'true' && deny !== 'false') throw new Error(`context denyPrivateNetworks must be 'true' or 'false', got '${deny}'`);
   const ambient = str('allowAmbientCredentials') ?? 'false';
   if (ambient !== 'true' && ambient !== 'false') throw new Error(`context allowAmbientCredentials must be 'true' or 'false', got '${ambient}'`);
+  const standIns = str('allowOfflineStandIns') ?? 'false';
+  if (standIns !== 'true' && standIns !== 'false') throw new Error(`context allowOfflineStandIns must be 'true' or 'false', got '${standIns}'`);
   const reserved = str('reservedConcurrency');
   let concurrency: WorkflowServiceStackProps['reservedConcurrency'];
   if (reserved === 'off') concurrency = false;
@@ -54,6 +56,7 @@ export function stackPropsFromContext(get: (key: string) => unknown): { stackNam
       architecture: architecture === 'x86_64' ? lambda.Architecture.X86_64 : lambda.Architecture.ARM_64,
       denyPrivateNetworks: deny === 'true',
       allowAmbientCredentials: ambient === 'true',
+      allowOfflineStandIns: standIns === 'true',
       notificationFromAddress: str('notificationFromAddress'),
       notificationFromDomain: str('notificationFromDomain'),
       alarmEmail: str('alarmEmail'),

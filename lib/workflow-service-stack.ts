@@ -50,6 +50,11 @@ export interface WorkflowServiceStackProps extends StackProps {
    * the connector role, never a function's own. Default false.
    */
   allowAmbientCredentials?: boolean;
+  /**
+   * Let a hosted embedding model or VLM named without credentials run on the offline stand-in, noted in
+   * every element, the job details and the notification (ALLOW_OFFLINE_STANDINS). Default false: 422.
+   */
+  allowOfflineStandIns?: boolean;
   /** Days before objects under jobs/ expire. Default 30. */
   jobDataExpirationDays?: number;
   /** For the table, bucket and key. Default RETAIN; DESTROY suits throw-away (LocalStack) stacks. */
@@ -119,6 +124,7 @@ export class WorkflowServiceStack extends Stack {
       DEFAULT_USER_ID: props.defaultUserId,
       CONNECTORS_DENY_PRIVATE_NETWORKS: String(props.denyPrivateNetworks ?? true),
       CONNECTORS_ALLOW_AMBIENT_CREDENTIALS: String(props.allowAmbientCredentials ?? false),
+      ALLOW_OFFLINE_STANDINS: String(props.allowOfflineStandIns ?? false),
     };
 
     this.data = new DataTable(this, 'Data', { removalPolicy });

@@ -15,6 +15,9 @@ export type DocsAsset = (typeof DOCS_ASSETS)[number];
 /** lib/ greps the bundle for this text to know the function needs the Swagger UI files. */
 export const ASSETS_MARKER = 'swagger-ui assets are missing from this bundle';
 
+/** The swagger-ui-dist files the page needs (lib/ copies exactly these into the Lambda bundle). */
+export const SWAGGER_UI_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'package.json'] as const;
+
 export const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 

@@ -132,6 +132,15 @@ test('the health check bundle answers', { skip }, async () => {
   assert.match(res.body, /EVERYTHING OK/);
 });
 
+test('the /docs bundle carries the Swagger UI files and serves them', { skip }, async () => {
+  const f = byHandler('docs');
+  for (const name of ['swagger-ui-bundle.js', 'swagger-ui.css', 'package.json']) assert.ok(existsSync(join(f.dir, 'swagger-ui', name)), `${f.id}: swagger-ui/${name}`);
+  const fn = (await load(f)).docs as Handler;
+  const res = await fn({ httpMethod: 'GET', path: '/docs', headers: {}, queryStringParameters: { asset: 'swagger-ui.css' }, body: null, isBase64Encoded: false }, ctx);
+  assert.equal(res.statusCode, 200, res.body.slice(0, 200));
+  assert.match(res.body, /swagger-ui/);
+});
+
 test('the partition bundle partitions a base64 multipart PDF upload', { skip }, async () => {
   const fn = (await load(byHandler('partition'))).partition as Handler;
   const boundary = 'bundle-test-boundary';

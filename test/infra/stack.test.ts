@@ -372,6 +372,9 @@ test('context values become validated stack props', () => {
   assert.equal(defaults.props.allowAmbientCredentials, false);
   assert.equal(ctx({ allowAmbientCredentials: 'true' }).props.allowAmbientCredentials, true);
   assert.throws(() => ctx({ allowAmbientCredentials: 'yes' }), /allowAmbientCredentials/);
+  assert.equal(defaults.props.allowOfflineStandIns, false);
+  assert.equal(ctx({ allowOfflineStandIns: 'true' }).props.allowOfflineStandIns, true);
+  assert.throws(() => ctx({ allowOfflineStandIns: 'yes' }), /allowOfflineStandIns/);
   assert.equal(defaults.props.reservedConcurrency, undefined, 'the stack default applies');
   assert.equal(ctx({ reservedConcurrency: 'off' }).props.reservedConcurrency, false);
   assert.deepEqual(ctx({ reservedConcurrency: '5,12' }).props.reservedConcurrency, { partition: 5, fileProcessing: 12 });
@@ -428,5 +431,6 @@ test("connector role: denies the service's bucket, table, key and roles; only co
     assert.deepEqual(env.CONNECTOR_ROLE_ARN, connectorIds.has(id) ? roleArn : undefined, `${id}: CONNECTOR_ROLE_ARN`);
     assert.equal(Boolean(env.CONNECTOR_DENIED_ARNS), connectorIds.has(id), `${id}: CONNECTOR_DENIED_ARNS`);
     assert.equal(env.CONNECTORS_ALLOW_AMBIENT_CREDENTIALS, 'false', `${id}: ambient credentials off by default`);
+    assert.equal(env.ALLOW_OFFLINE_STANDINS, 'false', `${id}: offline stand-ins refused by default`);
   }
 });
