@@ -1,6 +1,7 @@
 // The connector registry (lambdas/connectors) seen through the domain's ConnectorCatalog port.
 import type { ConnectorCatalog } from '../domain/connectors';
 import {
+  acknowledgeSource,
   checkConnection,
   deliverToDestination,
   isStreamSource,
@@ -26,7 +27,8 @@ const catalog: ConnectorCatalog = {
   check: (accountId, kind, type, config) => withTenant(accountId, () => checkConnection(kind, type, config)),
   supportsRuntime: (kind, type) => supportsRuntime(kind, type),
   isStream: (type) => isStreamSource(type),
-  list: (accountId, type, config) => tenantIterable(accountId, () => listSourceObjects(type, config)),
+  list: (accountId, type, config, opts) => tenantIterable(accountId, () => listSourceObjects(type, config, opts?.onCheckpoint ? { checkpoint: opts.onCheckpoint } : undefined)),
+  acknowledge: (accountId, type, config, checkpoint) => withTenant(accountId, () => acknowledgeSource(type, config, checkpoint)),
   read: (accountId, type, config, key) => withTenant(accountId, () => readSourceObject(type, config, key)),
   write: (accountId, type, config, key, data) => withTenant(accountId, () => writeDestinationObject(type, config, key, data)),
   deliver: (accountId, type, config, doc) => withTenant(accountId, () => deliverToDestination(type, config, doc)),

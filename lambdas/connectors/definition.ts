@@ -31,6 +31,12 @@ export interface CheckContext {
 
 export interface RuntimeContext {
   signal?: AbortSignal;
+  /**
+   * Stream sources (list): receives, once the listing is complete, where the source should resume
+   * after this run (e.g. a consumer group's offsets). Nothing is committed by list() itself: the job
+   * hands the value back to acknowledge() when it has finished with the documents listed.
+   */
+  checkpoint?(value: Record<string, unknown>): void;
 }
 
 /**
@@ -89,6 +95,12 @@ export interface ConnectorDefinition<C extends ConnectorConfig = ConnectorConfig
   unavailable?(): string | undefined;
   check(config: C, ctx: CheckContext): Promise<string | void>;
   list?(config: C, ctx?: RuntimeContext): AsyncIterable<SourceObject>;
+  /**
+   * Stream sources: the run that listed up to `checkpoint` has finished with every document it listed
+   * (delivered, or kept for a retry by the service): the source may move past them (kafka commits
+   * the group's offsets). Never moves a position backwards.
+   */
+  acknowledge?(config: C, checkpoint: Record<string, unknown>, ctx?: RuntimeContext): Promise<void>;
   read?(config: C, key: string, ctx?: RuntimeContext): Promise<Uint8Array>;
   write?(config: C, key: string, data: Uint8Array, ctx?: RuntimeContext): Promise<void>;
   upload?(config: C, file: FileRecords, ctx: UploadContext): Promise<UploadResult>;

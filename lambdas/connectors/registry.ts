@@ -250,6 +250,11 @@ export async function* listSourceObjects(type: string, config: ConnectorConfig, 
   yield* runtimeDef('source', type).list!(config, ctx);
 }
 
+/** A stream source's run is over: it may move past what that run listed (definition.acknowledge). */
+export async function acknowledgeSource(type: string, config: ConnectorConfig, checkpoint: Record<string, unknown>, ctx?: RuntimeContext): Promise<void> {
+  await runtimeDef('source', type).acknowledge?.(config, checkpoint, ctx);
+}
+
 export async function readSourceObject(type: string, config: ConnectorConfig, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
   return runtimeDef('source', type).read!(config, key, ctx);
 }

@@ -41,6 +41,16 @@ export const keys = {
   }),
   sourceDocPrefix: (workflowId: string) => `SRCDOC#${workflowId}#`,
   /**
+   * A stream source's document (a kafka message) a run listed but did not deliver, kept to be
+   * processed again by the next run (the stream will not list it again). Under the workflow's
+   * SRCDOC prefix, so deleting the workflow forgets these with its states ('#' never occurs in a hash).
+   */
+  sourceRetry: (accountId: string, workflowId: string, docKey: string) => ({
+    PK: `ACCT#${accountId}`,
+    SK: `SRCDOC#${workflowId}#retry#${createHash('sha256').update(docKey).digest('base64url')}`,
+  }),
+  sourceRetryPrefix: (workflowId: string) => `SRCDOC#${workflowId}#retry#`,
+  /**
    * A deleted workflow whose source-document state is still being forgotten: one shared partition
    * (deletions are rare), swept by the one-minute tick until the workflow's state is gone.
    */
@@ -97,6 +107,7 @@ export const ENTITY = {
   jobFailure: 'JobFailure',
   jobFile: 'JobFile',
   sourceDoc: 'SourceDocument',
+  sourceRetry: 'SourceDocumentRetry',
   stateCleanup: 'SourceStateCleanup',
   gate: 'Gate',
   notification: 'Notification',

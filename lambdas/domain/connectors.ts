@@ -27,13 +27,21 @@ export interface ConnectorCatalog {
   supportsRuntime(kind: ConnectorKind, type: string): boolean;
   /** A stream source type (a topic): a key a run does not list again has not left the source. */
   isStream?(type: string): boolean;
-  list(accountId: string, type: string, config: Record<string, unknown>): AsyncIterable<ListedDocument>;
+  /** opts.onCheckpoint: a stream source's resume position once the listing is complete (see acknowledge). */
+  list(accountId: string, type: string, config: Record<string, unknown>, opts?: ListOptions): AsyncIterable<ListedDocument>;
+  /** A stream source may move past what a finished run listed up to `checkpoint` (kafka: commit offsets). */
+  acknowledge?(accountId: string, type: string, config: Record<string, unknown>, checkpoint: Record<string, unknown>): Promise<void>;
   read(accountId: string, type: string, config: Record<string, unknown>, key: string): Promise<Uint8Array>;
   write(accountId: string, type: string, config: Record<string, unknown>, key: string, data: Uint8Array): Promise<void>;
   /** One processed document to a destination (records replaced by the document's record id, or a file). */
   deliver(accountId: string, type: string, config: Record<string, unknown>, doc: DeliveredDocument): Promise<{ written: number; deleted?: number }>;
   /** Removes a source document's records; undefined when the destination type cannot remove (file stores). */
   remove(accountId: string, type: string, config: Record<string, unknown>, doc: { sourceId?: string; sourceKey: string }): Promise<number | undefined>;
+}
+
+export interface ListOptions {
+  /** Stream sources: where to resume after this run, given once the listing is complete. */
+  onCheckpoint?(checkpoint: Record<string, unknown>): void;
 }
 
 /** A document of a source listing: its key, size and (when the service gives one) version. */
@@ -57,7 +65,9 @@ export interface DeliveredDocument {
 
 /** What jobs need from connectors: read inputs from a source, write results to a destination. */
 export interface ConnectorRuntime {
-  listSource(accountId: string, sourceId: string): AsyncIterable<ListedDocument>;
+  listSource(accountId: string, sourceId: string, opts?: ListOptions): AsyncIterable<ListedDocument>;
+  /** A stream source's run is over: it may move past what the run listed (see ConnectorCatalog.acknowledge). */
+  acknowledgeSource?(accountId: string, sourceId: string, checkpoint: Record<string, unknown>): Promise<void>;
   readSource(accountId: string, sourceId: string, key: string): Promise<Uint8Array>;
   /** Whether the source is a stream (its runs list only what is new: nothing "left" it). */
   sourceIsStream?(accountId: string, sourceId: string): Promise<boolean>;
@@ -231,13 +241,23 @@ export class ConnectorService implements ConnectorRuntime {
   }
 
   /** The source's documents as its connector lists them (streamed); a store failure is a ConnectorFailure. */
-  async *listSource(accountId: string, sourceId: string): AsyncIterable<ListedDocument> {
+  async *listSource(accountId: string, sourceId: string, opts?: ListOptions): AsyncIterable<ListedDocument> {
     const item = await this.load(accountId, 'source', sourceId);
     try {
-      yield* this.catalog.list(accountId, String(item.type), await this.clearConfig(item));
+      yield* this.catalog.list(accountId, String(item.type), await this.clearConfig(item), opts);
     } catch (err) {
       if (err instanceof DomainError) throw err;
       throw new ConnectorFailure(`${String(item.type)} source: listing failed: ${(err as Error)?.message ?? String(err)}`);
+    }
+  }
+
+  async acknowledgeSource(accountId: string, sourceId: string, checkpoint: Record<string, unknown>): Promise<void> {
+    const item = await this.load(accountId, 'source', sourceId);
+    try {
+      await this.catalog.acknowledge?.(accountId, String(item.type), await this.clearConfig(item), checkpoint);
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      throw new ConnectorFailure(`${String(item.type)} source: ${(err as Error)?.message ?? String(err)}`);
     }
   }
 

@@ -21,6 +21,8 @@ export interface JobFile {
   version?: string;
   /** Workflow jobs: the source's metadata.data_source for the document's elements. */
   dataSource?: Record<string, unknown>;
+  /** Stream sources: a document kept from earlier runs that did not deliver it, and how many tried. */
+  retry?: number;
   /** Presigned uploads: the uploaded object, read in place (domain/uploads.ts). */
   blobKey?: string;
 }

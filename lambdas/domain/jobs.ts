@@ -19,7 +19,7 @@ import { crashReason, currentNode, JobFiles, jobWarnings, MAX_FILE_ATTEMPTS, nod
 import type { Element } from '../engine/elements';
 import { withDataSource } from './data-source';
 import { fileCount, listedFileIds, writeManifest, type JobFile } from './job-manifest';
-import { DEFAULT_MAX_SOURCE_DOCUMENTS, IncrementalRuns, REMOVAL_FAILURE_PREFIX, sourceDocumentsView, type SourceRunFields } from './source-state';
+import { DEFAULT_MAX_SOURCE_DOCUMENTS, IncrementalRuns, REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID, sourceDocumentsView, type SourceRunFields } from './source-state';
 
 export { MAX_RUNNING_JOBS, LAUNCH_SPACING_MS, RECOUNT_AFTER_ATTEMPTS } from './job-gate';
 export { MAX_FILE_ATTEMPTS } from './job-files';
@@ -468,9 +468,12 @@ export class JobService {
     const job = await this.store.get(jobKey);
     if (!job || TERMINAL.includes(job.status as JobStatus)) return { status: String(job?.status ?? 'UNKNOWN') };
     await this.incremental.removeGone(input.accountId, job, (id, document, error) => this.putFailure(input.accountId, input.jobId, id, document, error));
+    const unacknowledged = await this.incremental.settleStream(input.accountId, job, this.clock.now().toISOString());
+    if (unacknowledged) await this.putFailure(input.accountId, input.jobId, SOURCE_ACK_FAILURE_ID, 'source position', unacknowledged);
     const failures = await this.store.queryPrefix(keys.account(input.accountId), keys.jobFailurePrefix(input.jobId));
     const total = fileCount(job);
-    const fileFailures = failures.filter((f) => !String(f.SK).startsWith(keys.jobFailurePrefix(input.jobId) + REMOVAL_FAILURE_PREFIX)).length;
+    const notAFile = [REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID].map((id) => keys.jobFailurePrefix(input.jobId) + id);
+    const fileFailures = failures.filter((f) => !notAFile.some((prefix) => String(f.SK).startsWith(prefix))).length;
     // a run with nothing to process (every document unchanged) has completed, not failed
     const status: JobStatus = total > 0 && fileFailures >= total ? 'FAILED' : 'COMPLETED';
     const failed =

@@ -10,7 +10,8 @@ import { ENTITY, keys } from '../data/keys';
 import { forEachLimited } from '../concurrency';
 import type { ConnectorRuntime, ListedDocument } from './connectors';
 import { ConnectorFailure, DomainError } from './errors';
-import { fileOfDocument, writeManifest, type JobFile, type ManifestSummary } from './job-manifest';
+import { fileOfDocument, jobFiles, writeManifest, type JobFile, type ManifestSummary } from './job-manifest';
+import { StreamRetries } from './stream-retries';
 
 /** What a workflow delivered of one source document. */
 export interface SourceDocState {
@@ -92,7 +93,7 @@ export class SourceStates {
   constructor(private readonly store: KeyValueStore) {}
 
   async load(accountId: string, workflowId: string): Promise<SourceDocState[]> {
-    const items = await this.store.queryPrefix(keys.account(accountId), keys.sourceDocPrefix(workflowId));
+    const items = (await this.store.queryPrefix(keys.account(accountId), keys.sourceDocPrefix(workflowId))).filter((i) => i.entity !== ENTITY.sourceRetry);
     return items.map((i) => ({
       docKey: String(i.docKey),
       ...(typeof i.version === 'string' ? { version: i.version } : {}),
@@ -179,6 +180,10 @@ export interface SourceRunFields {
   srcRemoved: number;
   srcRemovedFromDestination: number;
   reprocessAll: boolean;
+  /** Stream sources: documents kept from earlier runs processed again, and where to resume after this run. */
+  srcStream?: true;
+  srcRetried?: number;
+  srcCheckpoint?: Record<string, unknown>;
 }
 
 /** The job-details view of a source run (an extra field of JobDetails: the platform has no such count). */
@@ -192,12 +197,15 @@ export function sourceDocumentsView(job: StoredItem, processed: number) {
     removed: Number(job.srcRemoved ?? 0),
     removed_from_destination: Number(job.srcRemovedFromDestination ?? 0),
     reprocess_all: Boolean(job.reprocessAll),
+    ...(job.srcStream === true ? { retried_from_earlier_runs: Number(job.srcRetried ?? 0) } : {}),
   };
 }
 
 const goneKey = (jobId: string) => `jobs/${jobId}/source-gone.jsonl`;
 /** Failure items of removals are told apart from file failures by this id prefix. */
 export const REMOVAL_FAILURE_PREFIX = 'gone-';
+/** The failure item saying a stream source was not acknowledged (not a file: not counted as one). */
+export const SOURCE_ACK_FAILURE_ID = 'source-ack';
 
 /** A run that lists more documents than this fails (a source paging without end). */
 export const DEFAULT_MAX_SOURCE_DOCUMENTS = 1_000_000;
@@ -205,6 +213,7 @@ export const DEFAULT_MAX_SOURCE_DOCUMENTS = 1_000_000;
 /** Plans a workflow's source run at launch, and removes what left the source when the run ends. */
 export class IncrementalRuns {
   readonly states: SourceStates;
+  readonly retries: StreamRetries;
 
   constructor(
     private readonly store: KeyValueStore,
@@ -212,6 +221,7 @@ export class IncrementalRuns {
     private readonly connectors: ConnectorRuntime,
   ) {
     this.states = new SourceStates(store);
+    this.retries = new StreamRetries(store);
   }
 
   /**
@@ -227,8 +237,24 @@ export class IncrementalRuns {
     maxDocuments = DEFAULT_MAX_SOURCE_DOCUMENTS,
   ): Promise<{ manifest: ManifestSummary; fields: SourceRunFields }> {
     const planner = new RunPlanner(await this.states.load(accountId, run.workflowId), run);
-    const listing = this.connectors.listSource(accountId, run.sourceId);
+    // A stream (kafka) lists only what is new since its acknowledged position: nothing earlier has
+    // left it, and what an earlier run did not deliver comes back from the kept documents.
+    const stream = (await this.connectors.sourceIsStream?.(accountId, run.sourceId)) ?? false;
+    const kept = stream ? await this.retries.load(accountId, run.workflowId) : [];
+    let checkpoint: Record<string, unknown> | undefined;
+    const listing = this.connectors.listSource(accountId, run.sourceId, stream ? { onCheckpoint: (c) => (checkpoint = c) } : undefined);
+    let retried = 0;
+    const retries = this.retries;
     async function* toProcess(): AsyncIterable<JobFile> {
+      for (const k of kept) {
+        const decision = planner.decide(k.doc);
+        if (decision === 'process') {
+          retried++;
+          yield { ...fileOfDocument(k.doc), retry: k.attempts };
+        } else if (decision === 'skip') {
+          await retries.drop(accountId, run.workflowId, k.doc.key); // delivered by a run that died after
+        }
+      }
       let entries = 0; // repeats included: a source naming the same page forever must end too
       for await (const doc of listing) {
         const decision = planner.decide(doc);
@@ -239,8 +265,7 @@ export class IncrementalRuns {
       }
     }
     const manifest = await writeManifest(this.blobs, jobId, toProcess());
-    // A stream (kafka) lists only what is new since its committed offsets: nothing earlier has left it.
-    const removed = (await this.connectors.sourceIsStream?.(accountId, run.sourceId)) ? [] : planner.gone();
+    const removed = stream ? [] : planner.gone();
     if (removed.length) await this.blobs.putStream(goneKey(jobId), removed.map((d) => JSON.stringify(d) + '\n'), 'application/x-ndjson');
     return {
       manifest,
@@ -251,8 +276,40 @@ export class IncrementalRuns {
         srcRemoved: 0,
         srcRemovedFromDestination: 0,
         reprocessAll: run.reprocessAll,
+        ...(stream ? { srcStream: true, srcRetried: retried, ...(checkpoint ? { srcCheckpoint: checkpoint } : {}) } : {}),
       },
     };
+  }
+
+  /**
+   * A stream source's run is over (FinishJob): what it listed and did not deliver is kept for the next
+   * run, what it delivered of the kept documents is dropped, then the source moves past the listing
+   * (stream-retries.ts). Safe to run again. The acknowledgement failing is returned, not thrown: the
+   * next run then lists the same documents again and skips those delivered.
+   */
+  async settleStream(accountId: string, job: StoredItem, at: string): Promise<string | undefined> {
+    if (job.srcStream !== true) return undefined;
+    const jobId = String(job.id);
+    const workflowId = String(job.workflowId);
+    for await (const file of jobFiles(this.blobs, job)) {
+      if (!file.sourceKey) continue;
+      const state = await this.states.get(accountId, workflowId, file.sourceKey);
+      const delivered = state?.lastJobId === jobId;
+      if (!delivered) {
+        const doc = { key: file.sourceKey, size: file.size, filename: file.filename, ...(file.version !== undefined ? { version: file.version } : {}), ...(file.dataSource ? { dataSource: file.dataSource } : {}) };
+        await this.retries.keep(accountId, workflowId, doc, jobId, (file.retry ?? 0) + 1, at);
+      } else if (file.retry !== undefined) {
+        await this.retries.drop(accountId, workflowId, file.sourceKey);
+      }
+    }
+    const checkpoint = job.srcCheckpoint as Record<string, unknown> | undefined;
+    if (!checkpoint || !this.connectors.acknowledgeSource) return undefined;
+    try {
+      await this.connectors.acknowledgeSource(accountId, String(job.sourceId), checkpoint);
+      return undefined;
+    } catch (err) {
+      return `the source was not told to move past this run's documents (they are listed again next run, those delivered skipped): ${(err as Error)?.message ?? String(err)}`;
+    }
   }
 
   /**

@@ -56,7 +56,7 @@ async function runToEnd(workflowId: string) {
     return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
   }, 'workflow job', 180_000);
   assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-  return (await stack.call('GET', `/api/v1/jobs/${job.id}/details`)).body;
+  return { ...(await stack.call('GET', `/api/v1/jobs/${job.id}/details`)).body, id: job.id };
 }
 
 const written = (dir: string) => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.json')).sort();
@@ -98,7 +98,7 @@ test('kafka-cloud source: run 1 processes the messages not yet consumed, run 2 o
   assert.equal(kb.committed('e2e-group', 'notes', 0)! + kb.committed('e2e-group', 'notes', 1)!, 4, 'the group committed the 4 messages listed');
 
   await produce(['Message five is about forks.', 'Message six is about knives.']);
-  secondRun = await runToEnd(wf.body.id);
+  secondRun = { ...(await runToEnd(wf.body.id)), workflowId: wf.body.id, outDir };
   assert.equal(secondRun.source_documents.listed, 3, JSON.stringify(secondRun.source_documents));
   assert.equal(secondRun.source_documents.processed, 3, JSON.stringify(secondRun.source_documents));
   const added = written(outDir).filter((f) => !run1.includes(f));
@@ -117,4 +117,38 @@ test('kafka-cloud source: documents of earlier runs are not "gone from the sourc
   assert.ok(secondRun, 'the two runs ran');
   assert.equal(secondRun.source_documents.gone_from_source, 0, JSON.stringify(secondRun.source_documents));
   assert.equal(secondRun.source_documents.removed, 0, JSON.stringify(secondRun.source_documents));
+});
+
+// A message whose processing fails is not lost: the listing does not commit, the job does once it is
+// done, and it keeps the failed message for the next run (the group has moved past it: the stream will
+// not list it again). Offset 5 of partition 0 is made unreadable at the broker (a Fetch starting
+// exactly there fails; the listing's Fetch rounds start at even offsets, a read seeks to it exactly).
+test('kafka-cloud source: a message that failed is processed again by the next run, then never again', { skip: NEEDS_LOCAL }, async () => {
+  assert.ok(secondRun, 'the two runs ran');
+  const wfId = secondRun.workflowId as string;
+  const outDir = secondRun.outDir as string;
+  const before = written(outDir);
+  await produce(['Message seven is about plates.', 'Message eight is about bowls.', 'Message nine is about jugs.']);
+  kb.unreadable('notes', 0, 5);
+  const third = await runToEnd(wfId);
+  assert.equal(third.source_documents.listed, 3, JSON.stringify(third.source_documents));
+  assert.equal(third.processing_status, 'COMPLETED_WITH_ERRORS', JSON.stringify(third));
+  const failed = (await stack.call('GET', `/api/v1/jobs/${third.id}/failed-files`)).body.failed_files;
+  assert.deepEqual(failed.map((f: any) => f.document), ['notes_0_5.txt'], JSON.stringify(failed));
+  assert.equal(kb.committed('e2e-group', 'notes', 0), 6, 'the job committed past every message it listed, the failed one included');
+  assert.equal(kb.committed('e2e-group', 'notes', 1), 4);
+  assert.equal(written(outDir).length, before.length + 2);
+
+  kb.readable('notes', 0, 5);
+  const fourth = await runToEnd(wfId);
+  assert.equal(fourth.processing_status, 'SUCCESS', JSON.stringify(fourth));
+  assert.equal(fourth.source_documents.retried_from_earlier_runs, 1, JSON.stringify(fourth.source_documents));
+  assert.equal(fourth.source_documents.processed, 1, JSON.stringify(fourth.source_documents));
+  const added = written(outDir).filter((f) => !before.includes(f));
+  const texts = added.flatMap((f) => (JSON.parse(readFileSync(join(outDir, f), 'utf8')) as any[]).map((e) => e.text));
+  assert.ok(texts.includes('Message nine is about jugs.'), texts.join(' | '));
+
+  const fifth = await runToEnd(wfId);
+  assert.equal(fifth.source_documents.listed, 0, JSON.stringify(fifth.source_documents));
+  assert.equal(fifth.source_documents.processed, 0, JSON.stringify(fifth.source_documents));
 });

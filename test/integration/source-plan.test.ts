@@ -140,3 +140,73 @@ test('a listing that fails half-way fails the plan and changes no state', async 
   assert.equal((await runs.states.get('acct', 'wf-5', 'dir/doc-1.txt'))?.version, 'v0');
   assert.equal(await blobs.exists('jobs/job-5/manifest.jsonl'), false, 'the aborted multipart upload left no manifest');
 });
+
+// A stream source (kafka) through plan and settleStream: the listing hands a checkpoint, only a
+// finished run acknowledges it, and what the run did not deliver comes back first next run.
+test('a stream source: acknowledged only by a finished run; undelivered documents kept and listed first next run; delivered ones dropped', async () => {
+  let offset = 0; // the stream's acknowledged position
+  const produced = [0, 1, 2, 3].map((i) => doc(100 + i));
+  const acks: Record<string, unknown>[] = [];
+  const runtime: ConnectorRuntime = {
+    ...sourceOf(() => []),
+    listSource: async function* (_a, _s, opts) {
+      yield* produced.slice(offset);
+      opts?.onCheckpoint?.({ offset: produced.length });
+    },
+    sourceIsStream: async () => true,
+    acknowledgeSource: async (_a, _s, checkpoint) => {
+      acks.push(checkpoint);
+      offset = Number(checkpoint.offset);
+    },
+  };
+  const runs = new IncrementalRuns(table.store, blobs, runtime);
+  const wf = { ...run, workflowId: 'wf-stream' };
+  const at = new Date().toISOString();
+  const job = async (jobId: string) => {
+    const planned = await runs.plan('acct', jobId, wf);
+    return { ...keys.job('acct', jobId), entity: 'Job', createdAt: at, id: jobId, workflowId: wf.workflowId, sourceId: wf.sourceId, manifestKey: planned.manifest.manifestKey, fileCount: planned.manifest.fileCount, ...planned.fields };
+  };
+  const files = async (j: { manifestKey: string }) => {
+    const out: JobFile[] = [];
+    for await (const line of blobs.lines(j.manifestKey)) out.push(JSON.parse(line) as JobFile);
+    return out;
+  };
+  const deliver = (jobId: string, key: string) => runs.states.record('acct', wf.workflowId, { docKey: key, version: 'v1', sourceId: wf.sourceId, destinationId: wf.destinationId, lastJobId: jobId }, at);
+
+  // job-a dies after delivering doc-100: never settled, nothing acknowledged
+  const a = await job('job-a');
+  assert.deepEqual(a.srcCheckpoint, { offset: 4 });
+  await deliver('job-a', 'dir/doc-100.txt');
+  assert.equal(acks.length, 0);
+
+  // job-b lists the same documents again (the position did not move); doc-100 is skipped as delivered
+  const b = await job('job-b');
+  assert.deepEqual((await files(b)).map((f) => f.sourceKey), ['dir/doc-101.txt', 'dir/doc-102.txt', 'dir/doc-103.txt']);
+  await deliver('job-b', 'dir/doc-101.txt');
+  await deliver('job-b', 'dir/doc-103.txt');
+  assert.equal(await runs.settleStream('acct', b, at), undefined);
+  assert.deepEqual(acks, [{ offset: 4 }], 'acknowledged once the run finished');
+  assert.deepEqual((await runs.retries.load('acct', wf.workflowId)).map((k) => [k.doc.key, k.jobId, k.attempts]), [['dir/doc-102.txt', 'job-b', 1]]);
+  assert.equal((await runs.states.load('acct', wf.workflowId)).length, 3, 'kept documents are not delivered states');
+
+  // job-c: nothing new on the stream; the kept document comes back, with its data_source
+  produced.push(doc(104));
+  const c = await job('job-c');
+  const cFiles = await files(c);
+  assert.deepEqual(cFiles.map((f) => [f.sourceKey, f.retry]), [['dir/doc-102.txt', 1], ['dir/doc-104.txt', undefined]]);
+  assert.deepEqual(cFiles[0]!.dataSource, doc(102).dataSource);
+  assert.equal(c.srcRetried, 1);
+  await deliver('job-c', 'dir/doc-102.txt');
+  await runs.settleStream('acct', c, at);
+  assert.deepEqual((await runs.retries.load('acct', wf.workflowId)).map((k) => [k.doc.key, k.attempts]), [['dir/doc-104.txt', 1]], 'the retried one delivered: dropped; the new failure kept');
+
+  // a kept document delivered by a run that died before settling is dropped at the next plan
+  await deliver('job-x', 'dir/doc-104.txt');
+  const d = await job('job-d');
+  assert.equal(d.fileCount, 0);
+  assert.deepEqual(await runs.retries.load('acct', wf.workflowId), []);
+
+  // an acknowledgement that fails is reported, not thrown
+  const failing = new IncrementalRuns(table.store, blobs, { ...runtime, acknowledgeSource: async () => { throw new Error('group is rebalancing'); } });
+  assert.match((await failing.settleStream('acct', c, at))!, /listed again next run.*group is rebalancing/);
+});

@@ -2,9 +2,9 @@
 // - consumeBatch: what the group has not consumed yet, from its committed offsets (earliest where it
 //   has none, as the platform's auto.offset.reset=earliest), at most `limit` messages; the end is
 //   known up front (each partition's high watermark when the call starts, from ListOffsets), so a
-//   listing ends when every partition assigned to us reached it, not after idle polls. The member
-//   stays in the group, its fetching paused, until the caller commits (commit) or drops (close) it:
-//   offsets are committed only for what was handed out, and only once the caller says so.
+//   listing ends when every partition assigned to us reached it, not after idle polls. It commits
+//   nothing: `resume` says where the group would go on from (just past what was handed out), and the
+//   caller commits it with commitForward once it is done with those messages.
 // - fetchOne: one message at a given partition and offset, for read(): a consumer in a throwaway
 //   group named `<group_id>.read.<uuid>` (a Confluent ACL on the prefix `<group_id>` covers it) that
 //   seeks there and never commits, so reads never move the workflow's group, and concurrent reads
@@ -56,10 +56,8 @@ export async function groupRanges(kafka: Kafka, topic: string, groupId?: string)
 
 export interface ConsumedBatch {
   messages: ConsumedMessage[];
-  /** Commits, for each partition, the offset after its last message handed out; then leaves. */
-  commit(): Promise<void>;
-  /** Leaves the group without committing. */
-  close(): Promise<void>;
+  /** Per partition that moved, the offset the group resumes from once these messages are done. */
+  resume: { partition: number; offset: number }[];
 }
 
 const toConsumed = (partition: number, m: KafkaMessage): ConsumedMessage => ({
@@ -100,7 +98,7 @@ export async function consumeBatch(
   const { topic, limit } = opts;
   const end = new Map(opts.ranges.map((r) => [r.partition, r.high]));
   const pending = opts.ranges.filter((r) => r.from < r.high);
-  if (!pending.length) return { messages: [], commit: async () => undefined, close: async () => undefined };
+  if (!pending.length) return { messages: [], resume: [] };
 
   const consumer = kafka.consumer({ groupId: opts.groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 1000, sessionTimeout: 30_000, heartbeatInterval: 3000 });
   const taken = new Map<number, ConsumedMessage[]>();
@@ -143,35 +141,44 @@ export async function consumeBatch(
       },
     });
     await w.done;
-    consumer.pause([{ topic }]);
-  } catch (err) {
+  } finally {
     w.resolve(); // stops the watch (a no-op once it settled)
     await consumer.disconnect().catch(() => undefined);
-    throw err;
   }
   // Where the group resumes next time: just past the last message handed out; when the listing read
   // its partitions to the end (limit not reached), past any transaction markers after it too.
-  const commitAt = (p: number): number | undefined => {
+  const resumeAt = (p: number): number | undefined => {
     const last = lastTaken(p);
     if (count < limit) return Math.min(position.get(p) ?? 0, end.get(p) ?? 0);
     return last === undefined ? undefined : last + 1;
   };
-  const messages = [...taken.values()].flat().sort((a, b) => a.partition - b.partition || a.offset - b.offset);
   return {
-    messages,
-    commit: async () => {
-      try {
-        const offsets = pending.flatMap(({ partition, from }) => {
-          const at = commitAt(partition);
-          return at !== undefined && at > from ? [{ topic, partition, offset: String(at) }] : [];
-        });
-        if (offsets.length) await consumer.commitOffsets(offsets);
-      } finally {
-        await consumer.disconnect().catch(() => undefined);
-      }
-    },
-    close: () => consumer.disconnect().catch(() => undefined),
+    messages: [...taken.values()].flat().sort((a, b) => a.partition - b.partition || a.offset - b.offset),
+    resume: pending.flatMap(({ partition, from }) => {
+      const at = resumeAt(partition);
+      return at !== undefined && at > from ? [{ partition, offset: at }] : [];
+    }),
   };
+}
+
+/**
+ * Commits the group's offsets on `topic` where they move forward (a position already past, by a
+ * later run, is left alone). Through kafkajs' admin setOffsets, which needs the group to have no
+ * running member: a listing of the same group running at that moment fails the commit (the caller
+ * says so; the messages are then listed again and skipped as delivered).
+ */
+export async function commitForward(kafka: Kafka, opts: { topic: string; groupId: string; offsets: { partition: number; offset: number }[] }): Promise<number> {
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    const [current] = await admin.fetchOffsets({ groupId: opts.groupId, topics: [opts.topic] });
+    const at = new Map((current?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+    const forward = opts.offsets.filter((o) => o.offset > (at.get(o.partition) ?? -1));
+    if (forward.length) await admin.setOffsets({ groupId: opts.groupId, topic: opts.topic, partitions: forward.map((o) => ({ partition: o.partition, offset: String(o.offset) })) });
+    return forward.length;
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
 }
 
 /** The message at `offset` of `partition`, read by a throwaway group that seeks there. */

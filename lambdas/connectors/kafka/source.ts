@@ -6,12 +6,13 @@
 //   that name, its version "<partition>:<offset>" (a message never changes), record_locator
 //   {topic, partition, offset}, date_created the message timestamp. Tombstones (no value) are
 //   consumed but listed as nothing, having no content (the platform's downloader fails on them).
-// - offsets: the group's offsets are committed, for each partition, just past the last message
-//   listed, and only once the whole listing was handed over (the platform commits each message as it
-//   polls it). A listing that fails or is abandoned commits nothing: the next run lists the same
-//   messages again (at-least-once; the incremental state skips any already delivered, same key and
-//   version). A message listed by a completed listing is not listed again: if its processing fails,
-//   it is that job's failed file.
+// - offsets: a listing commits nothing; a complete one hands its resume position (per partition,
+//   just past the last message listed) to the job as a checkpoint, and the job commits it
+//   (acknowledge) once it finished with every message listed: delivered, or failed and kept by the
+//   service for a retry next run (IncrementalRuns). A job that dies, is cancelled, or a listing that
+//   fails or is abandoned commits nothing: the next run lists the same messages again (at-least-once;
+//   the incremental state skips those already delivered, same key and version). The platform
+//   commits each message as it polls it, so a crash there loses the messages in flight.
 // - read(key) fetches that exact offset again (consume.ts fetchOne), so reads may run anywhere, later.
 // - a stream: a key not listed again has not left the topic (definition.stream).
 // - check: an authenticated metadata request for the topic (its own error text:
@@ -21,7 +22,7 @@ import type { z } from 'zod';
 import { defineConnector, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
 import { bootstrapProblem, brokersOf, CoordinatorErrors, describeKafkaError, kafkaClient, TOPIC_NAME, type KafkaTarget } from './client';
-import { consumeBatch, fetchOne, groupRanges, type ConsumedMessage } from './consume';
+import { commitForward, consumeBatch, fetchOne, groupRanges, type ConsumedMessage } from './consume';
 
 export const DEFAULT_GROUP_ID = 'default_group_id';
 export const DEFAULT_MESSAGES = 100;
@@ -87,18 +88,24 @@ async function* listMessages(c: KafkaSourceConfig, ctx?: RuntimeContext): AsyncI
   } catch (err) {
     throw new Error(`consuming topic ${c.topic} in group ${groupId} failed: ${describeKafkaError(coordinator.explain(err), c)}`);
   }
-  let complete = false;
+  for (const m of batch.messages) if (m.value !== null) yield sourceObject(c, m);
+  // Only a complete listing says where to resume; the job commits it once it is done (acknowledge).
+  if (batch.resume.length) ctx?.checkpoint?.({ topic: c.topic, group_id: groupId, offsets: batch.resume });
+}
+
+/** The run that listed up to `checkpoint` is over: the group's offsets move there (never back). */
+async function acknowledge(c: KafkaSourceConfig, checkpoint: Record<string, unknown>): Promise<void> {
+  const groupId = groupOf(c);
+  const offsets = Array.isArray(checkpoint.offsets) ? (checkpoint.offsets as { partition: number; offset: number }[]) : [];
+  // A checkpoint of another topic or group (the source was edited since the listing) is not applied.
+  if (checkpoint.topic !== c.topic || checkpoint.group_id !== groupId || !offsets.length) return;
+  const coordinator = new CoordinatorErrors();
+  const kafka = await kafkaClient(c, { coordinatorErrors: coordinator });
   try {
-    for (const m of batch.messages) if (m.value !== null) yield sourceObject(c, m);
-    complete = true;
-  } finally {
-    if (!complete) await batch.close(); // abandoned listing: nothing committed, listed again next run
-  }
-  // Commit failing fails the listing (and so the run): the next run lists the same messages again,
-  // rather than this one moving on without the group knowing.
-  await batch.commit().catch((err) => {
+    await commitForward(kafka, { topic: c.topic, groupId, offsets });
+  } catch (err) {
     throw new Error(`committing the offsets of group ${groupId} on topic ${c.topic} failed: ${describeKafkaError(coordinator.explain(err), c)}`);
-  });
+  }
 }
 
 async function readMessage(c: KafkaSourceConfig, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
@@ -166,5 +173,6 @@ export const kafkaCloudSource = defineConnector<KafkaSourceConfig>({
     }
   },
   list: listMessages,
+  acknowledge,
   read: readMessage,
 });

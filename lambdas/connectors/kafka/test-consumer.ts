@@ -79,6 +79,8 @@ export interface ConsumerReply {
 /** The consumer groups of one stand-in broker and the answers to the consumer requests. */
 export class GroupState {
   readonly groups = new Map<string, Group>();
+  /** `topic:partition:offset` → error code: a Fetch starting exactly there gets it (a broker-side read failure). */
+  readonly unreadable = new Map<string, number>();
 
   constructor(private readonly opts: { fetchMaxRecords: number; maxFetchWaitMs: number }) {}
 
@@ -246,7 +248,7 @@ export class GroupState {
       topic: t.topic,
       partitions: t.partitions.map((p) => {
         const log = c.log(t.topic)?.[p.partition];
-        const error = fault || (!c.mayRead(t.topic) ? E.TOPIC_AUTHORIZATION_FAILED : !log ? E.UNKNOWN_TOPIC_OR_PARTITION : p.offset < (log[0]?.offset ?? 0) || p.offset > endOf(log) ? E.OFFSET_OUT_OF_RANGE : E.NONE);
+        const error = fault || this.unreadable.get(`${t.topic}:${p.partition}:${Number(p.offset)}`) || (!c.mayRead(t.topic) ? E.TOPIC_AUTHORIZATION_FAILED : !log ? E.UNKNOWN_TOPIC_OR_PARTITION : p.offset < (log[0]?.offset ?? 0) || p.offset > endOf(log) ? E.OFFSET_OUT_OF_RANGE : E.NONE);
         const from = error || throttled ? [] : log!.filter((m) => m.offset >= p.offset).slice(0, this.opts.fetchMaxRecords);
         // Keep to the partition's max bytes, but always return the first record (as brokers do).
         let bytes = 0;

@@ -53,6 +53,9 @@ export interface KafkaStandIn {
   messages(topic: string): StoredMessage[];
   /** The next `times` requests of `api` are answered with `errorCode` (and `throttleMs`) instead. */
   fail(fault: { api: KafkaApiName; errorCode: number; throttleMs?: number; times?: number }): void;
+  /** A Fetch starting exactly at this offset is answered with `errorCode` (default -1, UNKNOWN_SERVER_ERROR, not retriable) until `readable`. */
+  unreadable(topic: string, partition: number, offset: number, errorCode?: number): void;
+  readable(topic: string, partition: number, offset: number): void;
   /** Appends a transaction COMMIT marker (a control record taking the next offset), as a transactional producer leaves. */
   markTransaction(topic: string, partition: number): void;
   /** The offset a consumer group committed on a partition (undefined when none). */
@@ -268,6 +271,12 @@ export async function startKafkaStandIn(opts: KafkaStandInOptions): Promise<Kafk
     },
     fail(fault) {
       faults.push({ api: fault.api, errorCode: fault.errorCode, throttleMs: fault.throttleMs ?? 0, left: fault.times ?? 1 });
+    },
+    unreadable(topic, partition, offset, errorCode = -1) {
+      groups.unreadable.set(`${topic}:${partition}:${offset}`, errorCode);
+    },
+    readable(topic, partition, offset) {
+      groups.unreadable.delete(`${topic}:${partition}:${offset}`);
     },
     markTransaction(topic, partition) {
       const log = topics.get(topic)?.[partition];

@@ -1,12 +1,13 @@
 // Kafka (Confluent Cloud) source through the registry and kafkajs' consumer, against the stand-in
 // broker (TLS, trusted through CONNECTOR_CA_FILE, SASL PLAIN) extended with the consumer requests:
 // messages are produced by kafkajs' producer, the source consumes them in its group from the committed
-// offsets (Fetch rounds of at most 2 records), commits only after a complete listing, and reads a
+// offsets (Fetch rounds of at most 2 records), commits only when the run acknowledges the checkpoint
+// of a complete listing, and reads a
 // message again at its exact offset with a throwaway group.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resetConfig } from '../../../lambdas/config';
-import { checkConnection, isStreamSource, listSourceObjects, outputConfig, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
+import { acknowledgeSource, checkConnection, isStreamSource, listSourceObjects, outputConfig, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { kafkaClient, type KafkaTarget } from '../../../lambdas/connectors/kafka/client';
 import { selfSignedCert } from '../../../lambdas/connectors/azure-ai-search/test-server';
 import { startKafkaStandIn, type KafkaStandIn } from '../../../lambdas/connectors/kafka/test-server';
@@ -30,6 +31,13 @@ async function produce(topic: string, messages: { partition: number; value: Buff
   }
 }
 const keys = (objs: SourceObject[]) => objs.map((o) => o.key);
+/** What a job does with a stream source: list (taking the checkpoint), then acknowledge it once done. */
+async function runOnce(c: ReturnType<typeof config>): Promise<SourceObject[]> {
+  let checkpoint: Record<string, unknown> | undefined;
+  const objs = await collect(listSourceObjects('kafka-cloud', c, { checkpoint: (v) => (checkpoint = v) }));
+  if (checkpoint) await acknowledgeSource('kafka-cloud', c, checkpoint);
+  return objs;
+}
 const fetchesSince = (from: number) => kb.requests.slice(from).filter((r) => r.api === 'Fetch');
 
 before(async () => {
@@ -89,14 +97,22 @@ test('check: authenticated metadata, topic offsets and the group; the store\'s o
   assert.equal(noGroup.status, 'FAILURE');
   assert.match(noGroup.reason!, /consumer group wf-group: .*\(GROUP_AUTHORIZATION_FAILED\)$/);
   await assert.rejects(
-    collect(listSourceObjects('kafka-cloud', config({ kafka_api_key: 'NOGROUP', secret: 'ng-secret' }))),
+    runOnce(config({ kafka_api_key: 'NOGROUP', secret: 'ng-secret' })),
     /^Error: consuming topic events in group wf-group failed: Not authorized to access group: Group authorization failed \(GROUP_AUTHORIZATION_FAILED\)$/,
   );
 });
 
-test('list: num_messages_to_consume messages from the group\'s offsets over several Fetch rounds; committed after the listing; the next list goes on from there', async () => {
+test('list: num_messages_to_consume messages from the group\'s offsets over several Fetch rounds; committed when the run acknowledges; the next list goes on from there', async () => {
   const from = kb.requests.length;
-  const first = await collect(listSourceObjects('kafka-cloud', config()));
+  let checkpoint: Record<string, unknown> | undefined;
+  const first = await collect(listSourceObjects('kafka-cloud', config(), { checkpoint: (v) => (checkpoint = v) }));
+  assert.equal(kb.committed('wf-group', 'events', 0), undefined, 'listing alone commits nothing');
+  assert.ok(!kb.requests.slice(from).some((r) => r.api === 'OffsetCommit'), 'no OffsetCommit during the listing');
+  assert.deepEqual(checkpoint, { topic: 'events', group_id: 'wf-group', offsets: [{ partition: 0, offset: 7 }] });
+  assert.deepEqual(keys(await collect(listSourceObjects('kafka-cloud', config()))), keys(first), 'not acknowledged: the next listing lists the same messages');
+  await acknowledgeSource('kafka-cloud', config({ topic: 'other' }), checkpoint!);
+  assert.equal(kb.committed('wf-group', 'events', 0), undefined, 'a checkpoint of another topic is not applied');
+  await acknowledgeSource('kafka-cloud', config(), checkpoint!);
   assert.deepEqual(keys(first), [0, 1, 2, 3, 4, 5, 6].map((i) => `events_0_${i}`));
   const fetches = fetchesSince(from).filter((f) => (f.detail as { fetched: { records: number }[] }).fetched.some((p) => p.records > 0));
   assert.ok(fetches.length >= 3, `${fetches.length} Fetch rounds returned records`);
@@ -111,22 +127,22 @@ test('list: num_messages_to_consume messages from the group\'s offsets over seve
     date_created: String(Date.UTC(2026, 10, 25, 12, 0, 0) / 1000) + '.0',
   });
   assert.equal(kb.committed('wf-group', 'events', 0), 7, 'offset committed past the last message listed');
-  const commits = kb.requests.slice(from).filter((r) => r.api === 'OffsetCommit');
-  assert.equal(commits.length, 1);
   assert.ok(kb.requests.slice(from).some((r) => r.api === 'LeaveGroup'), 'the member left the group');
+  await acknowledgeSource('kafka-cloud', config(), { ...checkpoint!, offsets: [{ partition: 0, offset: 3 }] });
+  assert.equal(kb.committed('wf-group', 'events', 0), 7, 'an older checkpoint never moves the group back');
 
   await produce('events', [
     { partition: 1, value: 'on partition one' },
     { partition: 2, value: 'on partition two' },
   ]);
-  const second = await collect(listSourceObjects('kafka-cloud', config()));
+  const second = await runOnce(config());
   assert.deepEqual(keys(second), ['events_0_7', 'events_0_8', 'events_0_9', 'events_1_0', 'events_2_0']);
   assert.equal(kb.committed('wf-group', 'events', 0), 10);
   assert.equal(kb.committed('wf-group', 'events', 1), 1);
   assert.equal(kb.committed('wf-group', 'events', 2), 1);
 
   const before = kb.requests.length;
-  assert.deepEqual(await collect(listSourceObjects('kafka-cloud', config())), []);
+  assert.deepEqual(await runOnce(config()), []);
   assert.ok(!kb.requests.slice(before).some((r) => r.api === 'JoinGroup'), 'nothing pending: the group is not even joined');
 });
 
@@ -138,7 +154,7 @@ test('an abandoned listing commits nothing: the next one lists the same messages
     break;
   }
   assert.equal(kb.committed('abandon-group', 'other', 0), undefined);
-  assert.deepEqual(keys(await collect(listSourceObjects('kafka-cloud', c))), ['other_0_0', 'other_0_1', 'other_0_2', 'other_0_3']);
+  assert.deepEqual(keys(await runOnce(c)), ['other_0_0', 'other_0_1', 'other_0_2', 'other_0_3']);
   assert.equal(kb.committed('abandon-group', 'other', 0), 4);
 });
 
@@ -166,7 +182,7 @@ test('a throttled Fetch (throttle_time_ms) is waited out and fetched again; a re
   kb.fail({ api: 'Fetch', errorCode: 0, throttleMs: 700, times: 1 });
   kb.fail({ api: 'Fetch', errorCode: 6, times: 1 }); // NOT_LEADER_FOR_PARTITION: kafkajs refreshes metadata
   const from = kb.requests.length;
-  const listed = await collect(listSourceObjects('kafka-cloud', config({ topic: 'throttled', group_id: 'throttle-group' })));
+  const listed = await runOnce(config({ topic: 'throttled', group_id: 'throttle-group' }));
   assert.deepEqual(keys(listed), [0, 1, 2, 3, 4].map((i) => `throttled_0_${i}`));
   const fetches = fetchesSince(from);
   const t = fetches.findIndex((f) => (f.detail as { throttled: boolean }).throttled);
@@ -182,10 +198,10 @@ test('a partition ending in a transaction marker (a control record, never handed
   await produce('txn', [{ partition: 0, value: 'written in a transaction' }, { partition: 0, value: 'committed by it' }]);
   kb.markTransaction('txn', 0);
   const c = config({ topic: 'txn', group_id: 'txn-group', num_messages_to_consume: 100 });
-  assert.deepEqual(keys(await collect(listSourceObjects('kafka-cloud', c))), ['txn_0_0', 'txn_0_1']);
+  assert.deepEqual(keys(await runOnce(c)), ['txn_0_0', 'txn_0_1']);
   assert.equal(kb.committed('txn-group', 'txn', 0), 3, 'committed past the marker (offset 2)');
   const from = kb.requests.length;
-  assert.deepEqual(await collect(listSourceObjects('kafka-cloud', c)), []);
+  assert.deepEqual(await runOnce(c), []);
   assert.ok(!kb.requests.slice(from).some((r) => r.api === 'JoinGroup'), 'nothing pending');
 });
 
@@ -198,7 +214,7 @@ test('CONNECTORS_DENY_PRIVATE_NETWORKS: a name resolving to loopback is refused 
     const r = await checkConnection('source', 'kafka-cloud', named, { timeoutMs: 8000 });
     assert.equal(r.status, 'FAILURE');
     assert.match(r.reason!, /host localhost resolves to a private network address/);
-    await assert.rejects(collect(listSourceObjects('kafka-cloud', named)), /private network address/);
+    await assert.rejects(runOnce(named), /private network address/);
     await assert.rejects(readSourceObject('kafka-cloud', named, 'events_0_0'), /private network address/);
     assert.equal(kb.requests.length, seen, 'nothing reached the broker');
   } finally {
