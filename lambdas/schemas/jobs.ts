@@ -51,6 +51,7 @@ export const JobDetails = z
         removed: z.number().int(),
         removed_from_destination: z.number().int(),
         reprocess_all: z.boolean(),
+        retried_from_earlier_runs: z.number().int().optional().meta({ description: 'Stream sources (kafka-cloud): documents an earlier run listed but did not deliver, processed again by this run.' }),
       })
       .optional()
       .meta({
