@@ -2,7 +2,7 @@
 // and user. Keyed mode: keys are random tokens stored only as SHA-256 hashes, each mapping to an
 // account and a user; an unknown or missing key is a 401.
 import { createHash, randomBytes } from 'node:crypto';
-import type { KeyValueStore } from './ports';
+import { systemClock, type Clock, type KeyValueStore } from './ports';
 import { Unauthorized, NotFound } from './errors';
 import { ENTITY, keys } from '../data/keys';
 
@@ -14,7 +14,11 @@ export interface Principal {
 
 export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
 
-const CACHE_MS = 30_000;
+/**
+ * How long a warm process trusts a key it has seen: a revocation reaches every other warm Lambda
+ * within this window (each process has its own cache; only the revoking one clears its own at once).
+ */
+export const AUTH_CACHE_MS = 30_000;
 
 export class AuthService {
   private cache = new Map<string, { principal: Principal; until: number }>();
@@ -23,6 +27,7 @@ export class AuthService {
     private readonly store: KeyValueStore,
     private readonly mode: 'none' | 'keyed',
     private readonly defaults: { accountId: string; userId: string },
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async authenticate(apiKey: string | undefined): Promise<Principal> {
@@ -31,11 +36,11 @@ export class AuthService {
     if (!key) throw new Unauthorized('API key is missing, please provide an API key in the header.');
     const hash = hashKey(key);
     const hit = this.cache.get(hash);
-    if (hit && hit.until > Date.now()) return hit.principal;
+    if (hit && hit.until > this.clock.now().getTime()) return hit.principal;
     const item = await this.store.get(keys.apiKey(hash));
     if (!item) throw new Unauthorized('API key is invalid.');
     const principal = { accountId: String(item.accountId), userId: String(item.userId), keyId: String(item.keyId) };
-    this.cache.set(hash, { principal, until: Date.now() + CACHE_MS });
+    this.cache.set(hash, { principal, until: this.clock.now().getTime() + AUTH_CACHE_MS });
     return principal;
   }
 
