@@ -2,7 +2,8 @@
 // LOCAL_CONNECTOR_ROOT (including symlink escapes), and the list/read/write round trip.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -52,15 +53,32 @@ test('check FAILURE with a reason: missing directory, a file, not writable', asy
   const file = await checkConnection('destination', 'local', validateConfig('destination', 'local', { path: join(root, 'file.txt') }));
   assert.equal(file.status, 'FAILURE');
   assert.match(file.reason!, /is not a directory/);
+});
+
+// Root bypasses permission bits (CAP_DAC_OVERRIDE): as root (CI), the check runs in a child process
+// whose capability bounding set drops that override (util-linux setpriv), so the mode 0555 directory
+// is read-only for it as for an ordinary user.
+test('check FAILURE with a reason: a directory that is not writable', async (t) => {
+  delete process.env.LOCAL_CONNECTOR_ROOT;
+  const ro = join(dir.path, 'readonly');
+  mkdirSync(ro);
+  chmodSync(ro, 0o555);
+  let r: { status: string; reason?: string };
   if (process.getuid?.() !== 0) {
-    // root bypasses permission bits, so this case only runs as an ordinary user
-    const ro = join(dir.path, 'readonly');
-    mkdirSync(ro);
-    chmodSync(ro, 0o555);
-    const r = await checkConnection('destination', 'local', validateConfig('destination', 'local', { path: ro }));
-    assert.equal(r.status, 'FAILURE');
-    assert.match(r.reason!, /not writable/);
+    r = await checkConnection('destination', 'local', validateConfig('destination', 'local', { path: ro }));
+  } else {
+    const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+    if (!setpriv) return t.skip('running as root without util-linux setpriv: cannot drop CAP_DAC_OVERRIDE to make a directory read-only');
+    const registry = pathToFileURL(join(import.meta.dirname, '../../../lambdas/connectors/registry.ts')).href;
+    const script = `const m = await import(${JSON.stringify(registry)}); console.log(JSON.stringify(await m.checkConnection('destination', 'local', m.validateConfig('destination', 'local', { path: ${JSON.stringify(ro)} }))));`;
+    const out = execFileSync(setpriv, ['--inh-caps=-all', '--bounding-set=-dac_override,-dac_read_search,-fowner', '--', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script], {
+      env: { ...process.env, LOG_LEVEL: 'error' },
+      encoding: 'utf8',
+    });
+    r = JSON.parse(out.trim().split('\n').pop()!);
   }
+  assert.equal(r.status, 'FAILURE', JSON.stringify(r));
+  assert.match(r.reason!, /not writable/);
 });
 
 test('with LOCAL_CONNECTOR_ROOT: relative paths resolve inside it; outside paths and symlink escapes fail', async () => {

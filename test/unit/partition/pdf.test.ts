@@ -128,16 +128,16 @@ describe('PDF and pipeline errors', () => {
     await rejects(partition({ data: new Uint8Array([0, 1, 2, 3, 0, 0, 9, 8, 7, 0, 0, 0]), filename: 'blob' }), BadRequest, /^File type application\/octet-stream is not supported\.$/);
   });
 
-  it('handles truncated and corrupt PDFs with a clear error or a partial result', async () => {
+  it('refuses truncated and corrupt PDFs with a clear 4xx error; junk after a whole PDF is ignored', async () => {
     const full = doc('multi-column-2p.pdf');
+    // a PDF cut anywhere loses its cross-reference table and trailer: PDFium refuses it (error 3, format)
     for (const cut of [20, 1000, Math.floor(full.length / 2), full.length - 100]) {
-      try {
-        const r = await partition({ data: full.subarray(0, cut), filename: 't.pdf' }, { strategy: 'fast' });
-        assert.ok(Array.isArray(r.elements));
-      } catch (err) {
-        assert.ok(err instanceof UnprocessableDocument, `cut ${cut}: ${(err as Error)?.constructor?.name}: ${(err as Error)?.message}`);
-      }
+      await rejects(partition({ data: full.subarray(0, cut), filename: 't.pdf' }, { strategy: 'fast' }), UnprocessableDocument, /^Invalid or damaged PDF \(PDFium error 3\)\.$/);
     }
+    const whole = await partition({ data: full, filename: 't.pdf' }, { strategy: 'fast' });
+    const padded = await partition({ data: Buffer.concat([full, Buffer.from('\n%% trailing junk '.repeat(50))]), filename: 't.pdf' }, { strategy: 'fast' });
+    assert.deepEqual(padded.elements.map((e) => e.text), whole.elements.map((e) => e.text));
+    assert.deepEqual([...new Set(whole.elements.map((e) => e.metadata.page_number))], [1, 2]);
     const junk = new Uint8Array(4096);
     for (let i = 0; i < junk.length; i++) junk[i] = (i * 7919) % 251;
     junk.set(new TextEncoder().encode('%PDF-1.4\n'), 0);
