@@ -107,7 +107,8 @@ export function extractPage(doc: PdfDocument, index: number, opts: { images: boo
     const frame = makeFrame(dominantTurn(words), box);
     raw.width = frame.width;
     raw.height = frame.height;
-    raw.lines = wordsToLines(words.map((w) => toWord(w, frame)));
+    // Words wholly off the page are never seen (printer's marks, slug lines below the trim).
+    raw.lines = wordsToLines(words.map((w) => toWord(w, frame)).filter((w) => w.x1 > 0 && w.y1 > 0 && w.x0 < frame.width && w.y0 < frame.height));
     if (opts.links) raw.links = extractLinks(m, scratch, doc, page, frame);
     if (opts.images) raw.images = extractImages(m, scratch, page, frame);
     if (opts.rules) {

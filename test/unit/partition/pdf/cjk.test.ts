@@ -74,4 +74,12 @@ describe('korean-text-with-tables.pdf (corpus)', () => {
     assert.doesNotMatch(all, /(?<!\p{Script=Hangul})(?:\p{Script=Hangul} ){4}/u, 'no syllables split by spaces');
     for (const e of r.elements) if (/\p{Script=Hangul}/u.test(e.text)) assert.deepEqual(e.metadata.languages, ['kor']);
   });
+
+  it('drops text drawn wholly off the page (printer marks below the media box)', async () => {
+    const data = new Uint8Array(readFileSync(resolve(import.meta.dirname, '../../../../../shared/corpus/docs/korean-text-with-tables.pdf')));
+    const r = await partition({ data, filename: 'korean-text-with-tables.pdf' }, { strategy: 'fast', coordinates: true });
+    const off = r.elements.filter((e) => e.metadata.coordinates!.points.every(([, y]) => y < 0));
+    assert.deepEqual(off.map((e) => e.text), []);
+    assert.ok(r.elements.length > 20);
+  });
 });
