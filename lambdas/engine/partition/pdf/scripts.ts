@@ -11,7 +11,7 @@ const HANGUL = /\p{Script=Hangul}/u;
 /** CJK glyphs that may be set vertically (Han, Kana, Hangul and CJK punctuation). */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\u30fc\uff00-\uffef]/u;
 
-export const noSpaceScript = (ch: string | undefined): boolean => !!ch && NO_SPACE.test(ch);
+const noSpaceScript = (ch: string | undefined): boolean => !!ch && NO_SPACE.test(ch);
 
 const lastChar = (s: string): string | undefined => { const a = [...s.slice(-2)]; return a[a.length - 1]; };
 const firstChar = (s: string): string | undefined => s.codePointAt(0) === undefined ? undefined : String.fromCodePoint(s.codePointAt(0)!);
@@ -115,8 +115,9 @@ export function mergeVertical<W extends ScriptWord>(words: W[]): W[] {
 
 function stacked(p: ScriptWord, w: ScriptWord): boolean {
   if (p.turn !== 0 || w.turn !== 0 || p.obj === undefined || p.obj !== w.obj) return false;
-  if ([...w.t].length > 1 || !CJK.test(w.t) || !CJK.test(lastChar(p.t) ?? '')) return false;
-  if (!p.vertical && [...p.t].length > 1) return false;
+  // One glyph each (a UTF-16 length of 1 or 2; cheap checks first, this runs on every word pair).
+  if (w.t.length > 2 || (!p.vertical && p.t.length > 2) || !CJK.test(w.t) || !CJK.test(lastChar(p.t) ?? '')) return false;
+  if ([...w.t].length > 1 || (!p.vertical && [...p.t].length > 1)) return false;
   const s = Math.max(p.size, w.size, 1);
   const overlap = Math.min(p.box[2], w.box[2]) - Math.max(p.box[0], w.box[0]);
   const below = p.box[1] - w.box[3]; // gap from the previous glyph's bottom down to this glyph's top
