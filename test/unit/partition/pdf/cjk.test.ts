@@ -12,9 +12,15 @@ const texts = async (pages: PageSpec[]) =>
   (await partition({ data: cjkPdf(pages), filename: 'cjk.pdf' }, { strategy: 'fast' })).elements.map((e) => e.text);
 
 describe('CJK text in PDFs', () => {
-  it('joins letter-spaced Japanese without spaces between glyphs', async () => {
+  it('joins letter-spaced Japanese, Chinese and Thai without spaces between glyphs', async () => {
     const t = await texts([{ runs: [{ text: '日本語の文書を変換します', x: 50, y: 780, size: 12, tracking: 250 }] }]);
     assert.deepEqual(t, ['日本語の文書を変換します']);
+    const data = cjkPdf([{ runs: [
+      { text: '中文文本测试', x: 50, y: 780, size: 12, tracking: 250 },
+      { text: 'ภาษาไทยง่ายมาก', x: 50, y: 740, size: 12, tracking: 250 },
+    ] }]);
+    const r = await partition({ data, filename: 'cjk.pdf' }, { strategy: 'fast', detectLanguagePerElement: true });
+    assert.deepEqual(r.elements.map((e) => [e.text, e.metadata.languages]), [['中文文本测试', ['zho']], ['ภาษาไทยง่ายมาก', ['tha']]]);
   });
 
   it('keeps a positioned gap between Japanese words and the spaces Latin words need', async () => {
