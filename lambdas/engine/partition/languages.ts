@@ -29,13 +29,16 @@ export function detectLanguages(text: string): string[] {
   const letters = (trimmed.match(/\p{L}/gu) ?? []).length || 1;
   const found: { code: string; share: number }[] = [];
   let rest = trimmed;
+  const counts = new Map<string, number>();
   for (const [re, code] of SCRIPTS) {
     const n = (trimmed.match(re) ?? []).length;
-    if (n / letters > 0.05) {
-      found.push({ code, share: n / letters });
-      rest = rest.replace(re, ' ');
-    }
+    if (n) { counts.set(code, n); rest = rest.replace(re, ' '); }
   }
+  // Han characters are Japanese next to kana and Korean (Hanja) inside Hangul text; Chinese otherwise.
+  const han = counts.get('zho') ?? 0, kana = counts.get('jpn') ?? 0, hangul = counts.get('kor') ?? 0;
+  if (han && kana >= 0.05 * (han + kana)) { counts.set('jpn', kana + han); counts.delete('zho'); }
+  else if (han && hangul >= han) { counts.set('kor', hangul + han); counts.delete('zho'); }
+  for (const [code, n] of counts) if (n / letters > 0.05) found.push({ code, share: n / letters });
   const latin = (rest.match(/\p{L}/gu) ?? []).length;
   if (latin / letters > 0.1 && latin >= 20) {
     let code = franc(rest, { minLength: 10 });
@@ -51,6 +54,35 @@ export function detectLanguages(text: string): string[] {
   if (found.length === 0) return ['eng'];
   found.sort((a, b) => b.share - a.share);
   return [...new Set(found.map((f) => f.code))];
+}
+
+/**
+ * Sets metadata.languages on elements that have none, as the open-source library does: the
+ * requested languages when the caller named some; otherwise, with `perElement`
+ * (detect_language_per_element), each element's own text detected (an element without text takes
+ * the document's); otherwise the languages detected on the document's text (its first 20,000
+ * characters).
+ */
+export function applyLanguages(elements: { text: string; metadata: { languages?: string[] } }[], requested: string[], perElement: boolean): void {
+  let doc: string[] | undefined = requested.length ? requested : undefined;
+  const docLanguages = (): string[] => {
+    if (!doc) {
+      const sample: string[] = [];
+      let n = 0;
+      for (const el of elements) {
+        if (!el.text) continue;
+        sample.push(el.text);
+        n += el.text.length;
+        if (n > MAX_SAMPLE) break;
+      }
+      doc = detectLanguages(sample.join('\n'));
+    }
+    return doc;
+  };
+  for (const el of elements) {
+    if (el.metadata.languages?.length) continue;
+    el.metadata.languages = !requested.length && perElement && el.text.trim() ? detectLanguages(el.text) : docLanguages();
+  }
 }
 
 /** Tesseract traineddata name for an ISO 639-3 (or 639-1 / tesseract) code. */

@@ -95,6 +95,7 @@ export function parsePartitionForm(fields: Record<string, string[]>): ParsedPart
     ['include_slide_notes', 'includeSlideNotes'],
     ['pdf_infer_table_structure', 'pdfInferTableStructure'],
     ['process_attachments', 'processAttachments'],
+    ['detect_language_per_element', 'detectLanguagePerElement'],
   ];
   for (const [name, key] of bools) {
     const v = parse(name, boolField);

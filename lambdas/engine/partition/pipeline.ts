@@ -12,7 +12,7 @@ import { detectFileType, fileTypeFromMime } from './detect';
 import { FORMAT_PARTITIONERS } from './formats';
 import { capExceeded, MAX_ELEMENTS, MAX_GUNZIP_BYTES, MAX_NESTING } from './limits';
 import { partitionImage } from './image';
-import { detectLanguages, iso639_3 } from './languages';
+import { applyLanguages, iso639_3 } from './languages';
 import { partitionPdf } from './pdf';
 import {
   DEFAULT_PARTITION_OPTIONS,
@@ -112,26 +112,12 @@ function isTextKind(t: FileType): boolean {
 export function postProcess(elements: Element[], filename: string, filetype: FileType, opts: PartitionOptions): Element[] {
   const mime = FILETYPE_MIME[filetype];
   const baseName = filename.split(/[\\/]/).pop() || filename;
-  const requested = opts.languages.filter((l) => l && l !== 'auto').map(iso639_3);
-  let docLanguages: string[] | undefined;
-  if (requested.length) docLanguages = requested;
-  else {
-    const sample: string[] = [];
-    let n = 0;
-    for (const el of elements) {
-      if (!el.text) continue;
-      sample.push(el.text);
-      n += el.text.length;
-      if (n > 20_000) break;
-    }
-    docLanguages = detectLanguages(sample.join('\n'));
-  }
+  applyLanguages(elements, opts.languages.filter((l) => l && l !== 'auto').map(iso639_3), opts.detectLanguagePerElement);
   const offset = (opts.startingPageNumber ?? 1) - 1;
   for (const el of elements) {
     const md = el.metadata;
     md.filename ??= baseName;
     md.filetype ??= mime;
-    if (!md.languages?.length && docLanguages) md.languages = docLanguages;
     if (typeof md.page_number === 'number' && offset) md.page_number += offset;
     if (md.page_number === undefined && offset) md.page_number = offset + 1;
   }

@@ -58,6 +58,8 @@ export interface PartitionOptions {
   languages: string[];
   /** Tesseract language codes derived from `languages`/`ocr_languages`. */
   ocrLanguages: string[];
+  /** detect_language_per_element: each element's languages from its own text (when none requested). */
+  detectLanguagePerElement: boolean;
   encoding?: string;
   coordinates: boolean;
   includePageBreaks: boolean;
@@ -80,6 +82,7 @@ export const DEFAULT_PARTITION_OPTIONS: PartitionOptions = {
   strategy: 'auto',
   languages: [],
   ocrLanguages: ['eng'],
+  detectLanguagePerElement: false,
   coordinates: false,
   includePageBreaks: false,
   uniqueElementIds: false,

@@ -7,6 +7,7 @@ import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { heap, rawExports, type PdfDocument, Scratch } from './pdfium';
 import { makeFrame, mapBox, type PageFrame, type QuarterTurn, turnOf, type UserBox } from './frame';
 import { extractRules, type Rules } from './tables/paths';
+import { markGlue, mergeVertical, type ScriptWord } from './scripts';
 
 export interface Box { x0: number; y0: number; x1: number; y1: number }
 
@@ -16,6 +17,10 @@ export interface Word extends Box {
   bold: boolean;
   italic: boolean;
   rotated?: boolean;
+  /** Follows the previous word without a space (letter-spaced CJK text). */
+  glue?: boolean;
+  /** A column of vertical CJK writing, read top to bottom (also `rotated`: kept out of lines). */
+  vertical?: boolean;
 }
 
 /** A run of words on one line without a wide gap. */
@@ -49,13 +54,9 @@ export interface RawPage {
 }
 
 /** A word as PDFium reports it, in user space, before the page's reading frame is known. */
-interface RawWord {
-  t: string;
-  box: [number, number, number, number];
+interface RawWord extends ScriptWord {
   /** Baseline origin (user space), when known. */
   origin?: [number, number];
-  turn: QuarterTurn;
-  size: number;
   bold: boolean;
   italic: boolean;
 }
@@ -101,11 +102,13 @@ export function extractPage(doc: PdfDocument, index: number, opts: { images: boo
   const tp = m.FPDFText_LoadPage(page);
   try {
     const box = pageBox(m, scratch, page, width, height);
-    const words = tp ? extractText(m, scratch, tp, raw) : [];
+    const words = tp ? mergeVertical(extractText(m, scratch, tp, raw)) : [];
+    markGlue(words);
     const frame = makeFrame(dominantTurn(words), box);
     raw.width = frame.width;
     raw.height = frame.height;
-    raw.lines = wordsToLines(words.map((w) => toWord(w, frame)));
+    // Words wholly off the page are never seen (printer's marks, slug lines below the trim).
+    raw.lines = wordsToLines(words.map((w) => toWord(w, frame)).filter((w) => w.x1 > 0 && w.y1 > 0 && w.x0 < frame.width && w.y0 < frame.height));
     if (opts.links) raw.links = extractLinks(m, scratch, doc, page, frame);
     if (opts.images) raw.images = extractImages(m, scratch, page, frame);
     if (opts.rules) {
@@ -144,7 +147,11 @@ function dominantTurn(words: RawWord[]): QuarterTurn {
 function toWord(r: RawWord, f: PageFrame): Word {
   const b = mapBox(f, r.box[0], r.box[1], r.box[2], r.box[3]);
   const w: Word = { t: r.t, ...b, size: r.size, bold: r.bold, italic: r.italic };
-  if (r.turn !== f.turn) {
+  if (r.glue) w.glue = true;
+  if (r.vertical) {
+    w.rotated = true;
+    w.vertical = true;
+  } else if (r.turn !== f.turn) {
     // Vertical text (rotated margins such as arXiv stamps) is kept apart from the body.
     w.rotated = true;
   } else if (r.origin) {
@@ -176,6 +183,10 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   let lastStyle: FontStyle = { bold: false, italic: false };
   const words: RawWord[] = [];
   let wordStart = -1;
+  // Whether the space before the current word came only from PDFium (FPDFText_IsGenerated), i.e.
+  // a gap between glyphs rather than a space in the content.
+  let generatedGap = false;
+  let sawRealGap = true;
 
   const looseBox = (i: number): [number, number, number, number] => {
     if (!X.FPDFText_GetLooseCharBox(tp, i, rect)) return [NaN, NaN, NaN, NaN];
@@ -264,7 +275,8 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     const x1 = Math.max(a[0]!, b[0]!, a[2]!, b[2]!);
     const top = Math.max(a[1]!, b[1]!, a[3]!, b[3]!);
     const bottom = Math.min(a[1]!, b[1]!, a[3]!, b[3]!);
-    const w: RawWord = { t, box: [x0, bottom, x1, top], turn, size, bold: lastStyle.bold, italic: lastStyle.italic };
+    const w: RawWord = { t, box: [x0, bottom, x1, top], turn, size, bold: lastStyle.bold, italic: lastStyle.italic, obj };
+    if (generatedGap && s === wordStart) w.gen = true;
     if (X.FPDFText_GetCharOrigin(tp, s, originPtr, originPtr + 8)) {
       const h64 = heap(m).HEAPF64;
       w.origin = [h64[originPtr >> 3]!, h64[(originPtr + 8) >> 3]!];
@@ -279,8 +291,11 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     if (c === 0) raw.unmapped++;
     if (brk || space) {
       if (wordStart >= 0) { endWord(wordStart, i - 1); wordStart = -1; }
+      if (brk || !X.FPDFText_IsGenerated(tp, i)) sawRealGap = true;
     } else if (wordStart < 0) {
       wordStart = i;
+      generatedGap = !sawRealGap;
+      sawRealGap = false;
     }
   }
   if (wordStart >= 0) endWord(wordStart, n - 1);
@@ -350,7 +365,15 @@ function toLine(words: Word[]): Line {
 export function toSegment(words: Word[]): Segment {
   let size = 0;
   for (const w of words) size = Math.max(size, w.size);
-  return { words, text: words.map((w) => w.t).join(' '), size, ...union(words) };
+  let text = '';
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!, prev = words[i - 1];
+    if (!prev) { text = w.t; continue; }
+    // Glued glyphs stay glued only next to each other (sorting may have moved a word between them).
+    const glued = w.glue && w.x0 >= prev.x0 && w.x0 - prev.x1 < Math.max(w.size, 1);
+    text += (glued ? '' : ' ') + w.t;
+  }
+  return { words, text, size, ...union(words) };
 }
 
 export function union(boxes: Box[]): Box {

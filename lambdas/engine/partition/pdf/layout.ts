@@ -9,6 +9,7 @@ import { tableText, tableTextByColumns, tableToHtml, rowsFromGrid, type TableRow
 import { type Box, type Line, type RawPage, type Segment, union, wordsToLines } from './extract';
 import { findRuledTables } from './tables/ruled';
 import { findTables, tableGrid } from './tables/unruled';
+import { joinText, separator } from './scripts';
 
 export interface Block extends Box {
   lines: Segment[];
@@ -68,8 +69,11 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
   for (const s of segs) {
     let target: Block | undefined;
     if (s.words.some((w) => w.rotated)) {
-      // Vertical text: one block per column of glyphs, read top to bottom.
-      const r = rotatedOpen.find((b) => Math.abs(b.x0 - s.x0) < Math.max(body, s.size) && s.y0 - b.y1 < 3 * Math.max(body, s.size));
+      // Vertical text: one block per column of glyphs, read top to bottom; vertical CJK writing
+      // also takes the next column to its left into the same paragraph.
+      const em = Math.max(body, s.size);
+      const r = rotatedOpen.find((b) => Math.abs(b.x0 - s.x0) < em && s.y0 - b.y1 < 3 * em)
+        ?? (isVertical(s) ? rotatedOpen.find((b) => isVertical(b.lines[0]!) && Math.abs(Math.max(s.x0 - b.x1, b.x0 - s.x1)) < s.size && s.y0 < b.y1 && s.y1 > b.y0) : undefined);
       if (r) {
         r.lines.push(s);
         Object.assign(r, union([r, s]));
@@ -148,6 +152,18 @@ export function readingOrder<T extends Box>(items: T[], body: number): T[] {
   return [...items].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
 }
 
+/**
+ * Reading order of a page's blocks. A page written mostly vertically (Japanese, Chinese) reads its
+ * columns right to left: the XY-cut runs on the page mirrored left to right.
+ */
+function orderBlocks(blocks: Block[], body: number, width: number): Block[] {
+  let vertical = 0, all = 0;
+  for (const b of blocks) for (const l of b.lines) { all += l.text.length; if (isVertical(l)) vertical += l.text.length; }
+  if (vertical <= 0.5 * all) return readingOrder(blocks, body);
+  const mirrored = blocks.map((b) => ({ ...b, x0: width - b.x1, x1: width - b.x0, block: b }));
+  return readingOrder(mirrored, body).map((m) => m.block);
+}
+
 function cut<T extends Box>(items: T[], axis: 'x' | 'y', minGap: number): T[][] {
   const lo = axis === 'x' ? 'x0' : 'y0';
   const hi = axis === 'x' ? 'x1' : 'y1';
@@ -164,9 +180,23 @@ function cut<T extends Box>(items: T[], axis: 'x' | 'y', minGap: number): T[][] 
   return groups;
 }
 
+const isVertical = (s: Segment): boolean => s.words.length > 0 && s.words.every((w) => w.vertical);
+
 function blockText(b: Block): string {
+  // Vertical CJK columns read right to left; line breaks inside CJK text are not word breaks.
+  if (b.lines.every(isVertical)) return joinText([...b.lines].sort((p, q) => q.x0 - p.x0 || p.y0 - q.y0).map((l) => l.text));
   if (b.lines.every((l) => l.words.every((w) => w.rotated))) return b.lines.map((l) => l.text).join(' ');
-  return b.lines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim();
+  // A CJK line that runs to the block's right edge wraps mid-sentence and joins the next without a
+  // space; a shorter one (a heading above a subtitle) ends there.
+  let out = '';
+  let prev: Segment | undefined;
+  for (const l of b.lines) {
+    const t = l.text.replace(/\s+/g, ' ').trim();
+    if (!t) continue;
+    out = prev ? out + (prev.x1 >= b.x1 - prev.size ? separator(out, t) : ' ') + t : t;
+    prev = l;
+  }
+  return out;
 }
 
 function coordinatesOf(b: Box, page: RawPage, system: 'PointSpace' | 'PixelSpace'): Coordinates {
@@ -239,7 +269,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       imageBlocks.push({ lines: [], size: 0, ...im });
     }
   }
-  const ordered = readingOrder([...blocks, ...imageBlocks], body);
+  const ordered = orderBlocks([...blocks, ...imageBlocks], body, page.width);
   const out: Element[] = [];
   const langOpts = { layoutBlock: true, ...(opts.languages?.length ? { languages: opts.languages } : {}) };
   for (const b of ordered) {
