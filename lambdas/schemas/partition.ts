@@ -18,6 +18,7 @@ export const PartitionForm = z
     hi_res_model_name: z.string().optional(),
     include_page_breaks: bool.default('false'),
     languages: list.optional(),
+    detect_language_per_element: bool.default('false').meta({ description: "Each element's metadata.languages detected from its own text (ignored when languages is given)." }),
     ocr_languages: list.optional(),
     pdf_infer_table_structure: bool.default('true'),
     skip_infer_table_types: list.optional(),
