@@ -10,6 +10,7 @@ import { parsePartitionForm } from '../engine/partition/params';
 import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/index';
 import { chunkElementsAsync, parseChunkNode } from '../engine/chunking/index';
 import { createEmbedder, embedElements, parseEmbedNode } from '../engine/embedding/index';
+import { enrichElements, parsePrompterNode } from '../engine/enrichment/index';
 import type { Element } from '../engine/elements';
 import { offlineStandInsAllowed } from '../config';
 import { ValidationError } from './errors';
@@ -45,6 +46,13 @@ export async function runNode(node: JobNode, input: NodeInputData, warn: (msg: s
       // -- only when the engine really fell back (it notes every element): a text file never needed the model --
       const fellBack = vlmProblem !== undefined && result.elements.some((e) => typeof e.metadata.partitioner_note === 'string');
       return { elements: result.elements, ...(fellBack ? { substitution: `${label(node)}: ${vlmProblem}; local text layer and OCR stand-in used` } : {}) };
+    }
+    case 'prompter': {
+      if (!('elements' in input)) throw new Error('a prompter node needs elements');
+      // elements that kept their text are a warning of the job (details, notification), as a stand-in is
+      const r = await enrichElements(input.elements, parsePrompterNode(node.subtype, node.settings), env);
+      const said = r.standIn ?? r.warning;
+      return { elements: r.elements, ...(said ? { substitution: `${label(node)}: ${said}` } : {}) };
     }
     case 'chunk': {
       if (!('elements' in input)) throw new Error('a chunk node needs elements');
