@@ -13,6 +13,7 @@ import { parseChunkNode } from '../engine/chunking/params';
 import { embedCredentialIssues, parseEmbedNode } from '../engine/embedding/index';
 import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/index';
 import { parsePrompterNode, prompterCredentialIssues } from '../engine/enrichment/settings';
+import { contextualCredentialIssues, parseContextualChunking } from '../engine/chunking/contextual';
 import { offlineStandInsAllowed } from '../config';
 import { ValidationError, type ValidationIssue } from './errors';
 import { boundedObject, jsonBodyProblem, nameString, nodeIdString, parseOr422 } from './validation';
@@ -119,6 +120,8 @@ export function planNodes(raw: unknown, loc: (string | number)[], env: Record<st
       if (!offlineStandInsAllowed('vlm', env)) missing.push(...prompterCredentialIssues(config, env, at));
     } else if (n.type === 'chunk') {
       parseChunkNode(n.subtype, settings, at);
+      const contextual = parseContextualChunking(settings, at);
+      if (contextual && !offlineStandInsAllowed('vlm', env)) missing.push(...contextualCredentialIssues(contextual, env, at));
     } else {
       const config = parseEmbedNode(n.subtype, settings, at);
       if (!offlineStandInsAllowed('embed', env)) missing.push(...embedCredentialIssues(config, env, at));

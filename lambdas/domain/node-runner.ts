@@ -9,6 +9,7 @@ import { partition, sandboxSettings } from '../engine/partition/index';
 import { parsePartitionForm } from '../engine/partition/params';
 import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/index';
 import { chunkElementsAsync, parseChunkNode } from '../engine/chunking/index';
+import { contextualizeChunks, parseContextualChunking } from '../engine/chunking/contextual';
 import { createEmbedder, embedElements, parseEmbedNode } from '../engine/embedding/index';
 import { enrichElements, parsePrompterNode } from '../engine/enrichment/index';
 import type { Element } from '../engine/elements';
@@ -56,7 +57,10 @@ export async function runNode(node: JobNode, input: NodeInputData, warn: (msg: s
     }
     case 'chunk': {
       if (!('elements' in input)) throw new Error('a chunk node needs elements');
-      return { elements: await chunkElementsAsync(input.elements, parseChunkNode(node.subtype, node.settings)) };
+      const chunks = await chunkElementsAsync(input.elements, parseChunkNode(node.subtype, node.settings));
+      const contextual = parseContextualChunking(node.settings);
+      const said = contextual ? (await contextualizeChunks(chunks, contextual, env)).warning : undefined;
+      return { elements: chunks, ...(said ? { substitution: `${label(node)}: ${said}` } : {}) };
     }
     case 'embed': {
       if (!('elements' in input)) throw new Error('an embed node needs elements');

@@ -18,14 +18,15 @@ import { MAX_IMAGE_BYTES } from './catalog';
 import { base64Bytes, type ModelClient } from './client';
 import { applyAnswer, buildRequest, isTarget } from './prompts';
 import { callWithRetry, mapBounded } from './runner';
-import { prompterCredentialIssues, withEnvironment, type Env, type PrompterConfig } from './settings';
+import { prompterCredentialIssues, withEnvironment, type Env, type ModelConfig, type PrompterConfig } from './settings';
 
 export { PROMPTER_SUBTYPES, ENRICH_PROVIDERS, ENRICH_TASKS, DEFAULT_ENRICH_MODEL } from './catalog';
-export { parsePrompterNode, prompterCredentialIssues, redactPrompterConfig, type PrompterConfig } from './settings';
+export { parsePrompterNode, prompterCredentialIssues, redactPrompterConfig, withEnvironment, type ModelConfig, type PrompterConfig } from './settings';
+export { callWithRetry, mapBounded } from './runner';
 export type { ModelClient } from './client';
 
 /** The official client for the config's provider (loaded on first use: a job pays only for its own). */
-export async function createModelClient(c: PrompterConfig): Promise<ModelClient> {
+export async function createModelClient(c: ModelConfig): Promise<ModelClient> {
   switch (c.provider) {
     case 'openai':
       return (await import('./providers/openai')).createOpenAIClient(c);

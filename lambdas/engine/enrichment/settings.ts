@@ -36,10 +36,9 @@ export const PrompterSettings = z
   })
   .loose();
 
-export interface PrompterConfig {
-  subtype: string;
+/** What a model client needs: provider, model, credentials, endpoint and call limits. */
+export interface ModelConfig {
   provider: EnrichProvider;
-  task: EnrichTask;
   model: string;
   apiKey?: string;
   baseUrl?: string;
@@ -49,12 +48,17 @@ export interface PrompterConfig {
   sessionToken?: string;
   project?: string;
   location?: string;
-  prompt?: string;
   concurrency: number;
   maxRetries: number;
   retryBaseMs: number;
   timeoutMs: number;
   maxTokens: number;
+}
+
+export interface PrompterConfig extends ModelConfig {
+  subtype: string;
+  task: EnrichTask;
+  prompt?: string;
 }
 
 /** Prompter config for a node; issues at [...nodeLoc, 'subtype'] or [...nodeLoc, 'settings', field]. */
@@ -95,7 +99,7 @@ export function parsePrompterNode(subtype: string, settings: unknown, nodeLoc: (
 }
 
 /** The config with the deployment's credentials and endpoints filled in where the node left them out. */
-export function withEnvironment(c: PrompterConfig, env: Env): PrompterConfig {
+export function withEnvironment<C extends ModelConfig>(c: C, env: Env): C {
   const r = { ...c };
   switch (c.provider) {
     case 'openai':
@@ -126,15 +130,15 @@ const OFFLINE_CHOICE = 'or the deployment allows offline stand-ins with ALLOW_OF
  * Why the node's provider cannot be called: one issue at the settings field that would fix it,
  * naming the environment variable that would too. Empty when it can be called.
  */
-export function prompterCredentialIssues(c: PrompterConfig, env: Env, nodeLoc: (string | number)[] = []): ValidationIssue[] {
+export function prompterCredentialIssues(c: ModelConfig, env: Env, nodeLoc: (string | number)[] = [], fields: { apiKey: string } = { apiKey: 'api_key' }): ValidationIssue[] {
   const r = withEnvironment(c, env);
   const what = `${c.provider}/${c.model}`;
   const issue = (field: string, how: string): ValidationIssue[] => [{ loc: [...nodeLoc, 'settings', field], msg: `no credentials for ${what}: ${how}; ${OFFLINE_CHOICE}`, type: 'missing' }];
   switch (c.provider) {
     case 'openai':
-      return r.apiKey ? [] : issue('api_key', "give settings.api_key or set OPENAI_API_KEY in the deployment's environment");
+      return r.apiKey ? [] : issue(fields.apiKey, `give settings.${fields.apiKey} or set OPENAI_API_KEY in the deployment's environment`);
     case 'anthropic':
-      return r.apiKey ? [] : issue('api_key', "give settings.api_key or set ANTHROPIC_API_KEY in the deployment's environment");
+      return r.apiKey ? [] : issue(fields.apiKey, `give settings.${fields.apiKey} or set ANTHROPIC_API_KEY in the deployment's environment`);
     case 'bedrock': {
       // -- emulator-style AWS_* keys of a local stack must not send a job to real Bedrock: explicit only --
       const ok = (c.accessKeyId && c.secretAccessKey) || c.baseUrl || env.BEDROCK_ENDPOINT_URL || env.BEDROCK_USE_DEFAULT_CREDENTIALS === 'true' || (env.AWS_LAMBDA_FUNCTION_NAME && !env.AWS_ENDPOINT_URL);
@@ -143,12 +147,12 @@ export function prompterCredentialIssues(c: PrompterConfig, env: Env, nodeLoc: (
     }
     case 'vertexai':
       if (r.apiKey || (r.project && (env.GOOGLE_APPLICATION_CREDENTIALS || env.VERTEX_USE_DEFAULT_CREDENTIALS === 'true'))) return [];
-      return issue('api_key', 'give settings.api_key (Vertex AI express mode) or set VERTEX_API_KEY, or settings.project / GOOGLE_CLOUD_PROJECT with GOOGLE_APPLICATION_CREDENTIALS');
+      return issue(fields.apiKey, `give settings.${fields.apiKey} (Vertex AI express mode) or set VERTEX_API_KEY, or settings.project / GOOGLE_CLOUD_PROJECT with GOOGLE_APPLICATION_CREDENTIALS`);
   }
 }
 
 /** A loggable view of a config (no secrets). */
-export function redactPrompterConfig(c: PrompterConfig): Record<string, unknown> {
+export function redactPrompterConfig(c: ModelConfig): Record<string, unknown> {
   const { apiKey, secretAccessKey, sessionToken, accessKeyId, ...rest } = c;
   return { ...rest, ...(apiKey ? { apiKey: '***' } : {}), ...(secretAccessKey ? { secretAccessKey: '***' } : {}), ...(sessionToken ? { sessionToken: '***' } : {}), ...(accessKeyId ? { accessKeyId: '***' } : {}) };
 }

@@ -3,7 +3,7 @@ import Anthropic, { APIError } from '@anthropic-ai/sdk';
 import { guardedFetch } from '../../../net/outbound';
 import { isRetryableStatus, retryAfterMs } from '../../embedding/runner';
 import { RefusalError, type ErrorInfo, type ModelClient } from '../client';
-import type { PrompterConfig } from '../settings';
+import type { ModelConfig } from '../settings';
 
 type ImageMime = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
@@ -21,7 +21,7 @@ function classify(err: unknown): ErrorInfo {
   return { retryable: false, message: err instanceof Error ? err.message : String(err) };
 }
 
-export function createAnthropicClient(c: PrompterConfig): ModelClient {
+export function createAnthropicClient(c: ModelConfig): ModelClient {
   const client = new Anthropic({ apiKey: c.apiKey, baseURL: c.baseUrl, maxRetries: 0, timeout: c.timeoutMs, fetch: guardedFetch });
   return {
     label: `anthropic/${c.model}`,

@@ -3,7 +3,7 @@
 import { assertAllowedUrl } from '../../../net/outbound';
 import { isRetryableStatus } from '../../embedding/runner';
 import { RefusalError, type ErrorInfo, type ModelClient } from '../client';
-import type { PrompterConfig } from '../settings';
+import type { ModelConfig } from '../settings';
 
 type BedrockModule = typeof import('@aws-sdk/client-bedrock-runtime');
 let modulePromise: Promise<BedrockModule> | undefined;
@@ -24,7 +24,7 @@ function classify(err: unknown): ErrorInfo {
   };
 }
 
-export function createBedrockClient(c: PrompterConfig): ModelClient {
+export function createBedrockClient(c: ModelConfig): ModelClient {
   let clientPromise: Promise<{ mod: BedrockModule; client: InstanceType<BedrockModule['BedrockRuntimeClient']> }> | undefined;
   const getClient = () =>
     (clientPromise ??= loadModule().then((mod) => ({

@@ -4,7 +4,7 @@ import { APIError, OpenAI } from 'openai';
 import { guardedFetch } from '../../../net/outbound';
 import { isRetryableStatus, retryAfterMs } from '../../embedding/runner';
 import { RefusalError, type ErrorInfo, type ModelClient } from '../client';
-import type { PrompterConfig } from '../settings';
+import type { ModelConfig } from '../settings';
 
 export function classifyApiError(err: unknown): ErrorInfo {
   if (err instanceof APIError) {
@@ -19,7 +19,7 @@ export function classifyApiError(err: unknown): ErrorInfo {
   return { retryable: false, message: err instanceof Error ? err.message : String(err) };
 }
 
-export function createOpenAIClient(c: PrompterConfig): ModelClient {
+export function createOpenAIClient(c: ModelConfig): ModelClient {
   const client = new OpenAI({ apiKey: c.apiKey, baseURL: c.baseUrl, maxRetries: 0, timeout: c.timeoutMs, fetch: guardedFetch });
   return {
     label: `openai/${c.model}`,

@@ -6,7 +6,7 @@ import { ApiError, GoogleGenAI } from '@google/genai';
 import { assertAllowedUrl } from '../../../net/outbound';
 import { isRetryableStatus } from '../../embedding/runner';
 import { RefusalError, type ErrorInfo, type ModelClient } from '../client';
-import type { PrompterConfig } from '../settings';
+import type { ModelConfig } from '../settings';
 
 function classify(err: unknown): ErrorInfo {
   if (err instanceof ApiError) return { status: err.status, retryable: isRetryableStatus(err.status), message: err.message.slice(0, 500) };
@@ -15,7 +15,7 @@ function classify(err: unknown): ErrorInfo {
 
 const REFUSED = new Set(['SAFETY', 'PROHIBITED_CONTENT', 'BLOCKLIST', 'SPII', 'RECITATION', 'IMAGE_SAFETY']);
 
-export function createVertexClient(c: PrompterConfig): ModelClient {
+export function createVertexClient(c: ModelConfig): ModelClient {
   const ai = new GoogleGenAI({
     vertexai: true,
     ...(c.apiKey ? { apiKey: c.apiKey } : { project: c.project, location: c.location }),
