@@ -13,7 +13,7 @@ import { parseChunkNode } from '../engine/chunking/params';
 import { embedCredentialIssues, parseEmbedNode } from '../engine/embedding/index';
 import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/index';
 import { parsePrompterNode, prompterCredentialIssues } from '../engine/enrichment/settings';
-import { contextualCredentialIssues, parseContextualChunking } from '../engine/chunking/contextual';
+import { contextualCredentialIssues, parseContextualChunking } from '../engine/chunking/contextual-settings';
 import { offlineStandInsAllowed } from '../config';
 import { ValidationError, type ValidationIssue } from './errors';
 import { boundedObject, jsonBodyProblem, nameString, nodeIdString, parseOr422 } from './validation';

@@ -10,58 +10,14 @@
 // call per chunk), with the credentials of the prompter node's providers (`contextual_chunking_api_key`
 // or the deployment's ANTHROPIC_API_KEY / OPENAI_API_KEY / …, *_BASE_URL). A chunk whose call fails
 // keeps its plain text and is counted in the node's warning; every call refused fails the node.
-import { z } from 'zod';
-import { ConnectorFailure, ValidationError, type ValidationIssue } from '../../domain/errors';
-import { zodIssuesToDetail } from '../../domain/validation';
+import { ConnectorFailure, ValidationError } from '../../domain/errors';
 import { offlineStandInsAllowed } from '../../config';
 import type { Element } from '../elements';
-import { ENRICH_PROVIDERS } from '../enrichment/catalog';
-import { callWithRetry, createModelClient, mapBounded, prompterCredentialIssues, withEnvironment, type ModelClient, type ModelConfig } from '../enrichment/index';
+import { callWithRetry, createModelClient, mapBounded, withEnvironment, type ModelClient, type ModelConfig } from '../enrichment/index';
 import type { Env } from '../enrichment/settings';
+import { CONTEXT_DOCUMENT_MAX_CHARS, contextualCredentialIssues } from './contextual-settings';
 
-export const CONTEXTUAL_STRATEGIES = ['v1'] as const;
-const DEFAULT_MODEL: Record<(typeof ENRICH_PROVIDERS)[number], string> = {
-  anthropic: 'claude-haiku-4-5',
-  openai: 'gpt-4o-mini',
-  bedrock: 'us.anthropic.claude-3-5-haiku-20241022-v1:0',
-  vertexai: 'gemini-2.0-flash-001',
-};
-/** The document shown with each chunk is cut to this many characters (a model's context, and cost). */
-export const CONTEXT_DOCUMENT_MAX_CHARS = 60_000;
-
-const Settings = z
-  .object({
-    contextual_chunking_strategy: z.enum(CONTEXTUAL_STRATEGIES).nullish(),
-    contextual_chunking_provider: z.enum(ENRICH_PROVIDERS).optional(),
-    contextual_chunking_model: z.string().min(1).max(200).optional(),
-    contextual_chunking_api_key: z.string().min(1).max(2048).optional(),
-    contextual_chunking_concurrency: z.coerce.number().int().min(1).max(64).optional(),
-  })
-  .loose();
-
-/** The model config of a chunk node asking for contextual chunking, or undefined when it does not. */
-export function parseContextualChunking(settings: unknown, nodeLoc: (string | number)[] = []): ModelConfig | undefined {
-  const res = Settings.safeParse(settings ?? {});
-  if (!res.success) throw new ValidationError(zodIssuesToDetail(res.error.issues, [...nodeLoc, 'settings'], settings));
-  const s = res.data;
-  if (!s.contextual_chunking_strategy) return undefined;
-  const provider = s.contextual_chunking_provider ?? 'anthropic';
-  return {
-    provider,
-    model: s.contextual_chunking_model ?? DEFAULT_MODEL[provider],
-    apiKey: s.contextual_chunking_api_key,
-    concurrency: s.contextual_chunking_concurrency ?? 8,
-    maxRetries: 4,
-    retryBaseMs: 500,
-    timeoutMs: 120_000,
-    maxTokens: 200,
-  };
-}
-
-/** 422 issues when the contextual model has no credentials (at create, like a prompter node's). */
-export function contextualCredentialIssues(c: ModelConfig, env: Env, nodeLoc: (string | number)[] = []): ValidationIssue[] {
-  return prompterCredentialIssues(c, env, nodeLoc, { apiKey: 'contextual_chunking_api_key' });
-}
+export { parseContextualChunking, contextualCredentialIssues, CONTEXTUAL_STRATEGIES, CONTEXT_DOCUMENT_MAX_CHARS } from './contextual-settings';
 
 const SYSTEM = 'You situate a chunk of a document within the whole document, to improve search retrieval of the chunk. Answer only with the short context.';
 
@@ -84,6 +40,7 @@ export async function contextualizeChunks(chunks: Element[], config: ModelConfig
   }
   const resolved = withEnvironment(config, env);
   const client = opts.client ?? (await createModelClient(resolved));
+  // the document the model sees: the chunks' own text, cut to a bounded size
   const document = targets.map((c) => c.text).join('\n\n').slice(0, CONTEXT_DOCUMENT_MAX_CHARS);
   let finalErrors = 0;
   const reasons = await mapBounded(targets, config.concurrency, async (chunk) => {
