@@ -12,6 +12,8 @@ import { parsePartitionForm } from '../engine/partition/params';
 import { parseChunkNode } from '../engine/chunking/params';
 import { embedCredentialIssues, parseEmbedNode } from '../engine/embedding/index';
 import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/index';
+import { parsePrompterNode, prompterCredentialIssues } from '../engine/enrichment/settings';
+import { contextualCredentialIssues, parseContextualChunking } from '../engine/chunking/contextual-settings';
 import { offlineStandInsAllowed } from '../config';
 import { ValidationError, type ValidationIssue } from './errors';
 import { boundedObject, jsonBodyProblem, nameString, nodeIdString, parseOr422 } from './validation';
@@ -25,19 +27,28 @@ export const NodeInput = z.object({
   settings: boundedObject('settings').nullish(),
 });
 
-/** A valid chain has at most three nodes; the cap keeps a hostile list cheap to refuse. */
+/** A chain is a handful of nodes (a few prompters at most); the cap keeps a hostile list cheap to refuse. */
 const MAX_NODES = 10;
 
 export interface JobNode {
   id: string;
   name: string;
-  type: 'partition' | 'chunk' | 'embed';
+  type: NodeType;
   subtype: string;
   settings: Record<string, unknown>;
 }
 
 const PARTITION_SUBTYPES = ['unstructured_api', 'vlm', 'auto', 'fast', 'hi_res', 'ocr_only'];
-const ALLOWED_NEXT: Record<string, string[]> = { start: ['partition'], partition: ['chunk', 'embed'], chunk: ['embed'], embed: [] };
+const NODE_TYPES = ['partition', 'prompter', 'chunk', 'embed'] as const;
+export type NodeType = (typeof NODE_TYPES)[number];
+/**
+ * The platform's order rule (Partitioner→Prompter→Chunker[→Embedder]): enrichment comes after the
+ * partitioner and before the chunker (a description must be written before the text is cut and
+ * embedded), and a chain may enrich more than once (image and table descriptions).
+ */
+const ALLOWED_NEXT: Record<string, string[]> = { start: ['partition'], partition: ['prompter', 'chunk', 'embed'], prompter: ['prompter', 'chunk'], chunk: ['embed'], embed: [] };
+/** Node types a chain may not end on (the platform has no Partitioner→Prompter→Destination). */
+const NOT_LAST = ['prompter'];
 
 /** Partition node settings → the partition endpoint's form fields (one parser for both). */
 export function partitionFields(node: { subtype: string; settings: Record<string, unknown> }): Record<string, string[]> {
@@ -85,8 +96,8 @@ export function planNodes(raw: unknown, loc: (string | number)[], env: Record<st
   const planned = nodes.map((n, i) => {
     const at = [...loc, i];
     const settings = (n.settings ?? {}) as Record<string, unknown>;
-    if (!['partition', 'chunk', 'embed'].includes(n.type)) {
-      throw ValidationError.single([...at, 'type'], `Input should be 'partition', 'chunk' or 'embed'`, 'enum', n.type);
+    if (!(NODE_TYPES as readonly string[]).includes(n.type)) {
+      throw ValidationError.single([...at, 'type'], `Input should be 'partition', 'prompter', 'chunk' or 'embed'`, 'enum', n.type);
     }
     if (!ALLOWED_NEXT[previous]!.includes(n.type)) {
       throw ValidationError.single([...at, 'type'], `a ${n.type} node cannot follow ${previous === 'start' ? 'the job input' : `a ${previous} node`}`, 'value_error', n.type);
@@ -104,14 +115,22 @@ export function planNodes(raw: unknown, loc: (string | number)[], env: Record<st
       }
       const problem = options.strategy === 'vlm' && !offlineStandInsAllowed('vlm', env) ? vlmCredentialProblem(options.vlm, env) : undefined;
       if (problem) missing.push({ loc: [...at, 'settings', vlmField(n.subtype, settings)], msg: `${problem}; ${VLM_OFFLINE_CHOICE}`, type: 'missing' });
+    } else if (n.type === 'prompter') {
+      const config = parsePrompterNode(n.subtype, settings, at);
+      if (!offlineStandInsAllowed('vlm', env)) missing.push(...prompterCredentialIssues(config, env, at));
     } else if (n.type === 'chunk') {
       parseChunkNode(n.subtype, settings, at);
+      const contextual = parseContextualChunking(settings, at);
+      if (contextual && !offlineStandInsAllowed('vlm', env)) missing.push(...contextualCredentialIssues(contextual, env, at));
     } else {
       const config = parseEmbedNode(n.subtype, settings, at);
       if (!offlineStandInsAllowed('embed', env)) missing.push(...embedCredentialIssues(config, env, at));
     }
     return { id: n.id ?? randomUUID(), name: n.name, type: n.type as JobNode['type'], subtype: n.subtype, settings };
   });
+  if (NOT_LAST.includes(previous)) {
+    throw ValidationError.single([...loc, nodes.length - 1, 'type'], `a ${previous} node must be followed by a chunk node (Partitioner→Prompter→Chunker[→Embedder])`, 'value_error', previous);
+  }
   if (missing.length) throw new ValidationError(missing);
   return planned;
 }

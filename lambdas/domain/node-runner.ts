@@ -9,7 +9,9 @@ import { partition, sandboxSettings } from '../engine/partition/index';
 import { parsePartitionForm } from '../engine/partition/params';
 import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/index';
 import { chunkElementsAsync, parseChunkNode } from '../engine/chunking/index';
+import { contextualizeChunks, parseContextualChunking } from '../engine/chunking/contextual';
 import { createEmbedder, embedElements, parseEmbedNode } from '../engine/embedding/index';
+import { enrichElements, parsePrompterNode } from '../engine/enrichment/index';
 import type { Element } from '../engine/elements';
 import { offlineStandInsAllowed } from '../config';
 import { ValidationError } from './errors';
@@ -46,9 +48,19 @@ export async function runNode(node: JobNode, input: NodeInputData, warn: (msg: s
       const fellBack = vlmProblem !== undefined && result.elements.some((e) => typeof e.metadata.partitioner_note === 'string');
       return { elements: result.elements, ...(fellBack ? { substitution: `${label(node)}: ${vlmProblem}; local text layer and OCR stand-in used` } : {}) };
     }
+    case 'prompter': {
+      if (!('elements' in input)) throw new Error('a prompter node needs elements');
+      // elements that kept their text are a warning of the job (details, notification), as a stand-in is
+      const r = await enrichElements(input.elements, parsePrompterNode(node.subtype, node.settings), env);
+      const said = r.standIn ?? r.warning;
+      return { elements: r.elements, ...(said ? { substitution: `${label(node)}: ${said}` } : {}) };
+    }
     case 'chunk': {
       if (!('elements' in input)) throw new Error('a chunk node needs elements');
-      return { elements: await chunkElementsAsync(input.elements, parseChunkNode(node.subtype, node.settings)) };
+      const chunks = await chunkElementsAsync(input.elements, parseChunkNode(node.subtype, node.settings));
+      const contextual = parseContextualChunking(node.settings);
+      const said = contextual ? (await contextualizeChunks(chunks, contextual, env)).warning : undefined;
+      return { elements: chunks, ...(said ? { substitution: `${label(node)}: ${said}` } : {}) };
     }
     case 'embed': {
       if (!('elements' in input)) throw new Error('an embed node needs elements');

@@ -53,6 +53,21 @@ export const TEMPLATES: Template[] = [
       { id: '3b3a0f4e-9f52-4a7c-8f0e-0b7d1c9a1005', name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
     ],
   },
+  {
+    id: 'hi_res_and_enrichment',
+    name: 'High Resolution and Enrichment',
+    description:
+      'Hi-res partition keeping image and table pixels, image and table descriptions by OpenAI (gpt-4o; needs OPENAI_API_KEY in the deployment or api_key in the prompter settings), by-title chunks, and built-in offline embeddings.',
+    version: '1.0.0',
+    last_updated: UPDATED,
+    nodes: [
+      { id: '3b3a0f4e-9f52-4a7c-8f0e-0b7d1c9a1006', name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'hi_res', include_page_breaks: false, extract_image_block_types: ['Image', 'Table'] } },
+      { id: '3b3a0f4e-9f52-4a7c-8f0e-0b7d1c9a1007', name: 'Image summarizer', type: 'prompter', subtype: 'openai_image_description', settings: { model: 'gpt-4o' } },
+      { id: '3b3a0f4e-9f52-4a7c-8f0e-0b7d1c9a1008', name: 'Table summarizer', type: 'prompter', subtype: 'openai_table_description', settings: { model: 'gpt-4o' } },
+      { id: '3b3a0f4e-9f52-4a7c-8f0e-0b7d1c9a1009', name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 1000, new_after_n_chars: 800, overlap: 0 } },
+      { id: '3b3a0f4e-9f52-4a7c-8f0e-0b7d1c9a100a', name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
+    ],
+  },
 ];
 
 export function findTemplate(id: string): Template | undefined {

@@ -3,14 +3,22 @@ import { z } from 'zod';
 import { queryBool, shortString, templateIdString, uuidParam } from './common';
 import { WORKFLOW_SORT_FIELDS, WORKFLOW_TYPES, SCHEDULES } from '../domain/workflow-constants';
 import { boundedObject, nameString, nodeIdString } from '../domain/validation';
+import { PROMPTER_SUBTYPES } from '../engine/enrichment/catalog';
+import { PrompterSettings } from '../engine/enrichment/settings';
+
+/** The node settings the API documents beside the engines' own parsers (names from their schemas, so they cannot drift). */
+const SETTINGS_TEXT =
+  `Settings of the node's type (each engine validates its own; a bad value is a 422 at its field). ` +
+  `prompter (${Object.keys(PROMPTER_SUBTYPES).join(', ')}): ${Object.keys(PrompterSettings.shape).join(', ')}; credentials default to the deployment's (OPENAI_API_KEY, ANTHROPIC_API_KEY, BEDROCK_ENDPOINT_URL, VERTEX_API_KEY, ...). ` +
+  `chunk: contextual_chunking_strategy "v1" (with contextual_chunking_provider, contextual_chunking_model, contextual_chunking_api_key, contextual_chunking_concurrency) prefixes each chunk with a model-written context.`;
 
 /** A node as sent: bounded strings, settings at most 64 KiB (the engines' parsers check the values). */
 const WorkflowNodeInput = z.object({
   id: nodeIdString.nullish(),
   name: nameString,
-  type: shortString,
+  type: shortString.meta({ description: 'partition, prompter, chunk or embed, in the order Partitioner→[Prompter…→]Chunker[→Embedder] (or Partitioner→Embedder)' }),
   subtype: shortString,
-  settings: boundedObject('settings').nullish(),
+  settings: boundedObject('settings').nullish().meta({ description: SETTINGS_TEXT }),
 });
 
 /** At most this many nodes in a graph (a valid chain has three: partition, chunk, embed). */

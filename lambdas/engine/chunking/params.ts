@@ -135,7 +135,7 @@ export const NODE_INCLUDE_ORIG_ELEMENTS_DEFAULT = false;
  * Chunking options for a `chunk` job node. `nodeLoc` locates the node in the request (for example
  * ['job_nodes', 2]); issues are reported at [...nodeLoc, 'settings', field] or [...nodeLoc, 'subtype'].
  * Settings values may be numbers/booleans or their string forms; unknown settings are ignored
- * (e.g. unstructured_api_url, contextual_chunking_strategy).
+ * (e.g. unstructured_api_url); contextual_chunking_* settings are contextual.ts's.
  */
 export function parseChunkNode(subtype: string, settings: unknown, nodeLoc: (string | number)[] = []): ChunkingOptions {
   const strategy = CHUNK_NODE_SUBTYPES[subtype];
