@@ -478,8 +478,12 @@ export class JobService {
     const status: JobStatus = total > 0 && fileFailures >= total ? 'FAILED' : 'COMPLETED';
     const failed =
       status === 'FAILED' ? `All ${total} file(s) failed; see failed-files.` : failures.length ? `${failures.length} of ${total} file(s) failed.` : null;
-    const standIns = jobWarnings(job);
-    const message = standIns.length ? [failed, `Offline stand-ins used: ${standIns.join('; ')}.`].filter(Boolean).join(' ') : failed;
+    // node warnings: offline stand-ins (said as such) and others (e.g. enrichment calls that kept the text)
+    const warnings = jobWarnings(job);
+    const standIns = warnings.filter((w) => /stand-in/.test(w));
+    const others = warnings.filter((w) => !/stand-in/.test(w));
+    const message =
+      [failed, standIns.length ? `Offline stand-ins used: ${standIns.join('; ')}.` : null, others.length ? `Warnings: ${others.join('; ')}.` : null].filter(Boolean).join(' ') || null;
     try {
       const done = await this.store.update(jobKey, {
         set: { status, finishedAt: this.clock.now().toISOString(), message },
