@@ -21,6 +21,9 @@ import { withDataSource } from './data-source';
 import { fileCount, listedFileIds, writeManifest, type JobFile } from './job-manifest';
 import { DEFAULT_MAX_SOURCE_DOCUMENTS, IncrementalRuns, REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID, sourceDocumentsView, type SourceRunFields } from './source-state';
 
+/** failed-files entries that are warnings about a file that completed (not counted as failed files). */
+const WARNING_FAILURE_PREFIX = 'warn-';
+
 export { MAX_RUNNING_JOBS, LAUNCH_SPACING_MS, RECOUNT_AFTER_ATTEMPTS } from './job-gate';
 export { MAX_FILE_ATTEMPTS } from './job-files';
 export type { JobFile } from './job-manifest';
@@ -400,6 +403,8 @@ export class JobService {
         if (result.substitution && job[substitutionAttr(i)] !== result.substitution) {
           await this.store.update(keys.job(accountId, jobId), { set: { [substitutionAttr(i)]: result.substitution } });
         }
+        // elements that kept their text (an enrichment call refused): listed in failed-files, not a failed file
+        if (result.fileWarning) await this.putFailure(accountId, jobId, `${WARNING_FAILURE_PREFIX}${file.fileId}-${i}`, file.filename, result.fileWarning);
         if ('document' in nodeInput && file.dataSource) elements = withDataSource(elements, file.dataSource, this.clock.now());
         await this.blobs.put(key, JSON.stringify(elements), 'application/json');
         await this.fileProgress.mark(accountId, jobId, file.fileId, i, 'success');
@@ -472,12 +477,12 @@ export class JobService {
     if (unacknowledged) await this.putFailure(input.accountId, input.jobId, SOURCE_ACK_FAILURE_ID, 'source position', unacknowledged);
     const failures = await this.store.queryPrefix(keys.account(input.accountId), keys.jobFailurePrefix(input.jobId));
     const total = fileCount(job);
-    const notAFile = [REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID].map((id) => keys.jobFailurePrefix(input.jobId) + id);
+    const notAFile = [REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID, WARNING_FAILURE_PREFIX].map((id) => keys.jobFailurePrefix(input.jobId) + id);
     const fileFailures = failures.filter((f) => !notAFile.some((prefix) => String(f.SK).startsWith(prefix))).length;
     // a run with nothing to process (every document unchanged) has completed, not failed
     const status: JobStatus = total > 0 && fileFailures >= total ? 'FAILED' : 'COMPLETED';
     const failed =
-      status === 'FAILED' ? `All ${total} file(s) failed; see failed-files.` : failures.length ? `${failures.length} of ${total} file(s) failed.` : null;
+      status === 'FAILED' ? `All ${total} file(s) failed; see failed-files.` : fileFailures ? `${fileFailures} of ${total} file(s) failed.` : null;
     // node warnings: offline stand-ins (said as such) and others (e.g. enrichment calls that kept the text)
     const warnings = jobWarnings(job);
     const standIns = warnings.filter((w) => /stand-in/.test(w));

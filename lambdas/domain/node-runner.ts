@@ -24,6 +24,8 @@ export type NodeInputData = { document: { data: Uint8Array; filename: string; co
 export interface NodeResult {
   elements: Element[];
   substitution?: string;
+  /** This file's elements that did not get what the node does (kept their text): a failed-files entry. */
+  fileWarning?: string;
 }
 
 /** Runs one node. Engine errors for bad documents surface as DomainErrors (4xx), others as-is. */
@@ -53,14 +55,14 @@ export async function runNode(node: JobNode, input: NodeInputData, warn: (msg: s
       // elements that kept their text are a warning of the job (details, notification), as a stand-in is
       const r = await enrichElements(input.elements, parsePrompterNode(node.subtype, node.settings), env);
       const said = r.standIn ?? r.warning;
-      return { elements: r.elements, ...(said ? { substitution: `${label(node)}: ${said}` } : {}) };
+      return { elements: r.elements, ...(said ? { substitution: `${label(node)}: ${said}` } : {}), ...(r.warning ? { fileWarning: `${label(node)}: ${r.warning}` } : {}) };
     }
     case 'chunk': {
       if (!('elements' in input)) throw new Error('a chunk node needs elements');
       const chunks = await chunkElementsAsync(input.elements, parseChunkNode(node.subtype, node.settings));
       const contextual = parseContextualChunking(node.settings);
       const said = contextual ? (await contextualizeChunks(chunks, contextual, env)).warning : undefined;
-      return { elements: chunks, ...(said ? { substitution: `${label(node)}: ${said}` } : {}) };
+      return { elements: chunks, ...(said ? { substitution: `${label(node)}: ${said}`, fileWarning: `${label(node)}: ${said}` } : {}) };
     }
     case 'embed': {
       if (!('elements' in input)) throw new Error('an embed node needs elements');

@@ -111,6 +111,11 @@ test('a provider answering 429 forever: the job completes, elements keep their t
     const details = await stack.call('GET', `/api/v1/jobs/${run.body.id}/details`);
     assert.equal(details.body.warnings.length, 1, details.text);
     assert.match(details.body.warnings[0], new RegExp(`^prompter node "Describer" \\(${node.id}\\): 3 of 3 element\\(s\\) of embedded-images\\.pdf kept their original text \\(image_description\\): openai/gpt-4o: Rate limit reached for gpt-4o \\(HTTP 429\\) after 2 attempts`));
+    assert.equal(details.body.processing_status, 'COMPLETED_WITH_ERRORS', details.text);
+    assert.match(details.body.message, /^Warnings: prompter node "Describer"/, details.text);
+    const failed = await stack.call('GET', `/api/v1/jobs/${run.body.id}/failed-files`);
+    assert.deepEqual(failed.body.failed_files.map((f: { document: string }) => f.document), ['embedded-images.pdf'], failed.text);
+    assert.match(failed.body.failed_files[0].error, /kept their original text .*HTTP 429/);
     const parts = await stack.call('GET', `/api/v1/jobs/${run.body.id}/download?file_id=${run.body.input_file_ids[0]}&node_id=${node.id}`);
     const images = parts.body.filter((e: { type: string }) => e.type === 'Image');
     assert.equal(images.length, 3);
