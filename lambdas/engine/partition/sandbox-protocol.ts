@@ -24,7 +24,7 @@ export interface SerializedError {
 
 export type SandboxReply =
   | { ready: true }
-  | { id: number; ok: true; json: Uint8Array; warnings: string[]; filetype: FileType }
+  | { id: number; ok: true; json: Uint8Array; warnings: string[]; filetype: FileType; pageCount?: number }
   | { id: number; ok: false; error: SerializedError };
 
 /**

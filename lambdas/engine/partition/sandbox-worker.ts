@@ -15,7 +15,7 @@ if (process.send) {
     try {
       const data = new Uint8Array(m.data.buffer, m.data.byteOffset, m.data.byteLength);
       const r = await partitionDocument({ data, filename: m.filename, contentType: m.contentType }, m.options, m.extras);
-      reply({ id: m.id, ok: true, json: encoder.encode(JSON.stringify(r.elements)), warnings: r.warnings, filetype: r.filetype });
+      reply({ id: m.id, ok: true, json: encoder.encode(JSON.stringify(r.elements)), warnings: r.warnings, filetype: r.filetype, pageCount: r.pageCount });
     } catch (err) {
       reply({ id: m.id, ok: false, error: serializeError(err) });
     }

@@ -180,7 +180,7 @@ function onReply(slot: Slot, m: SandboxReply): void {
   if (m.ok) {
     try {
       const elements = JSON.parse(Buffer.from(m.json.buffer, m.json.byteOffset, m.json.byteLength).toString('utf8')) as Element[];
-      task.resolve({ elements, warnings: m.warnings, filetype: m.filetype });
+      task.resolve({ elements, warnings: m.warnings, filetype: m.filetype, ...(m.pageCount === undefined ? {} : { pageCount: m.pageCount }) });
     } catch (err) {
       task.reject(err as Error);
     }
