@@ -4,6 +4,7 @@
 import { jobPages } from '../services/jobs';
 import { pageEngine } from '../domain/node-runner';
 import type { MergeInput, RangeInput } from '../domain/job-pages';
+import { jobStep } from './job-log';
 
-export const partitionPageRange = (input: RangeInput) => jobPages(pageEngine).partitionRange(input);
-export const mergePages = (input: MergeInput) => jobPages(pageEngine).merge(input);
+export const partitionPageRange = jobStep('partitionPageRange', (input: RangeInput) => jobPages(pageEngine).partitionRange(input));
+export const mergePages = jobStep('mergePages', (input: MergeInput) => jobPages(pageEngine).merge(input));

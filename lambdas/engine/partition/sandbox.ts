@@ -23,6 +23,7 @@ import type { Element } from '../elements';
 import type { PartitionExtras, PartitionInput, PartitionOptions, PartitionResult } from './types';
 import { deserializeError, type SandboxReply, type SandboxRequest } from './sandbox-protocol';
 import { findWorkerScript, forkScript } from './worker-start';
+import { logContext } from '../../logger';
 
 export interface SandboxSettings {
   /** Child processes kept for partitioning (documents beyond wait their turn). */
@@ -283,7 +284,7 @@ export function partitionInSandbox(input: PartitionInput, options?: Partial<Part
   const { timeoutSeconds, ...rest } = extras;
   return new Promise<PartitionResult>((resolve, reject) => {
     queue.push({
-      request: { id: nextId++, data: input.data ?? new Uint8Array(0), filename: input.filename, contentType: input.contentType, options, extras: rest, env: { ...process.env } },
+      request: { id: nextId++, data: input.data ?? new Uint8Array(0), filename: input.filename, contentType: input.contentType, options, extras: rest, env: { ...process.env }, log: logContext() },
       timeoutS: timeoutSeconds ?? s.timeoutS,
       filename: input.filename || 'unknown',
       resolve,
