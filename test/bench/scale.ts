@@ -119,6 +119,10 @@ async function main() {
     const big = await call('POST', '/api/v1/jobs/', form);
     const bigDone = await waitForEnd(big.id);
     seconds = (performance.now() - t0) / 1000;
+    if (bigDone.status !== 'COMPLETED') {
+      console.log(`2. ${PAGES}-page PDF: ${bigDone.status} after ${seconds.toFixed(1)} s: ${JSON.stringify((await call('GET', `/api/v1/jobs/${big.id}/failed-files`)).failed_files)}`);
+      return;
+    }
     const out = await call('GET', `/api/v1/jobs/${big.id}/download?file_id=${big.input_file_ids[0]}`);
     const pages = new Set((out as { metadata: { page_number?: number } }[]).map((e) => e.metadata.page_number)).size;
     const ranges = Math.ceil(PAGES / Number(process.env.PAGE_RANGE_PAGES || 40));
