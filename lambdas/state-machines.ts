@@ -27,6 +27,8 @@ export const STATE_MACHINES: StateMachineDefinition[] = [
       AcquireSlotFunctionArn: { file: 'job-steps', export: 'acquireSlot', timeoutSeconds: 30, memoryMb: 256 },
       PlanFilesFunctionArn: { file: 'job-steps', export: 'planFiles', timeoutSeconds: 900, memoryMb: 1024 },
       ProcessFileFunctionArn: { file: 'job-process', export: 'processFile', timeoutSeconds: 900, memoryMb: 3008 },
+      PartitionPageRangeFunctionArn: { file: 'job-pages', export: 'partitionPageRange', timeoutSeconds: 900, memoryMb: 3008 },
+      MergePagesFunctionArn: { file: 'job-pages', export: 'mergePages', timeoutSeconds: 300, memoryMb: 2048 },
       RecordFileFailureFunctionArn: { file: 'job-steps', export: 'recordFileFailure', timeoutSeconds: 30, memoryMb: 256 },
       FinishJobFunctionArn: { file: 'job-steps', export: 'finishJob', timeoutSeconds: 30, memoryMb: 256 },
       FailJobFunctionArn: { file: 'job-steps', export: 'failJob', timeoutSeconds: 30, memoryMb: 256 },

@@ -40,6 +40,16 @@ export function stackPropsFromContext(get: (key: string) => unknown): { stackNam
     }
     concurrency = { partition: partition!, fileProcessing: fileProcessing! };
   }
+  const rangesText = str('pageRanges');
+  let pageRanges: WorkflowServiceStackProps['pageRanges'];
+  if (rangesText !== undefined) {
+    // pages per range for OCR'd strategies, then for fast: e.g. -c pageRanges=40,400
+    const [pages, fastPages] = rangesText.split(',').map(Number);
+    if (!Number.isInteger(pages) || !Number.isInteger(fastPages) || pages! < 1 || fastPages! < 1) {
+      throw new Error(`context pageRanges must be '<pages>,<fastPages>' (positive integers), got '${rangesText}'`);
+    }
+    pageRanges = { pages: pages!, fastPages: fastPages! };
+  }
   const rateText = str('perKeyRateLimit');
   if (rateText !== undefined && !(Number.isInteger(Number(rateText)) && Number(rateText) >= 10)) {
     throw new Error(`context perKeyRateLimit must be an integer >= 10, got '${rateText}'`);
@@ -61,6 +71,7 @@ export function stackPropsFromContext(get: (key: string) => unknown): { stackNam
       notificationFromDomain: str('notificationFromDomain'),
       alarmEmail: str('alarmEmail'),
       reservedConcurrency: concurrency,
+      pageRanges,
       perKeyRateLimit: rateText === undefined ? undefined : Number(rateText),
     },
   };

@@ -31,6 +31,7 @@ import { Operations } from './operations';
 import { acknowledgeNagFindings } from './nag';
 import { ApiRateLimits } from './waf';
 import { consumerAccess } from './queues';
+import { DEFAULT_PAGES_PER_RANGE, DEFAULT_PAGES_PER_RANGE_FAST } from '../lambdas/domain/job-pages';
 
 export type AuthMode = 'none' | 'keyed';
 
@@ -79,6 +80,11 @@ export interface WorkflowServiceStackProps extends StackProps {
    * `false`: none (accounts with a concurrency quota below ~150, such as new accounts' 10).
    */
   reservedConcurrency?: { partition: number; fileProcessing: number } | false;
+  /**
+   * Page fan-out of long PDFs in jobs (lambdas/domain/job-pages.ts): pages per range for OCR'd
+   * strategies (hi_res, auto, ocr_only, vlm) and for fast; a PDF with more pages is split. Default 40, 400.
+   */
+  pageRanges?: { pages: number; fastPages: number };
   /** E-mail address subscribed to the alarm topic (a confirmation mail is sent on deploy). */
   alarmEmail?: string;
   /**
@@ -94,6 +100,8 @@ export interface WorkflowServiceStackProps extends StackProps {
 export const DEFAULT_RESERVED_CONCURRENCY = { partition: 10, fileProcessing: 25 };
 /** The job task that partitions one file (lambdas/state-machines.ts). */
 export const FILE_PROCESSING_TASK = 'job-process.processFile';
+/** The job task that partitions one page range of a long PDF (its own reserved concurrency, as heavy). */
+export const PAGE_RANGE_TASK = 'job-pages.partitionPageRange';
 
 export class WorkflowServiceStack extends Stack {
   readonly data: DataTable;
@@ -138,8 +146,12 @@ export class WorkflowServiceStack extends Stack {
     const concurrency = props.reservedConcurrency === false ? undefined : (props.reservedConcurrency ?? DEFAULT_RESERVED_CONCURRENCY);
     this.jobs = new JobOrchestration(this, 'Jobs', {
       prefix, functionDefaults, logRetention: props.logRetention, bucket: this.storage.bucket, functionScope: this.jobTasks,
-      taskConcurrency: concurrency ? { [FILE_PROCESSING_TASK]: concurrency.fileProcessing } : undefined,
+      taskConcurrency: concurrency ? { [FILE_PROCESSING_TASK]: concurrency.fileProcessing, [PAGE_RANGE_TASK]: concurrency.fileProcessing } : undefined,
     });
+    // the file-processing task decides the split (ProcessFile); ranges and merge only follow it
+    const processFile = this.jobs.machine('job').tasks.find((t) => t.placeholder === 'ProcessFileFunctionArn');
+    processFile?.fn.addEnvironment('PAGE_RANGE_PAGES', String(props.pageRanges?.pages ?? DEFAULT_PAGES_PER_RANGE));
+    processFile?.fn.addEnvironment('PAGE_RANGE_PAGES_FAST', String(props.pageRanges?.fastPages ?? DEFAULT_PAGES_PER_RANGE_FAST));
     this.events = new ServiceEvents(this, 'Events', {
       prefix,
       functionDefaults,

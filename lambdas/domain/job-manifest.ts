@@ -31,6 +31,10 @@ export interface JobFile {
 export const MAX_LISTED_FILE_IDS = 1000;
 
 export const manifestKey = (jobId: string) => `jobs/${jobId}/manifest.jsonl`;
+/** An uploaded input of a job (presigned uploads are read in place, at their blobKey). */
+export const inputKey = (jobId: string, fileId: string) => `jobs/${jobId}/input/${fileId}`;
+/** A node's output for one file (a retry resumes from it). */
+export const outputKey = (jobId: string, nodeId: string, fileId: string) => `jobs/${jobId}/${nodeId}/${fileId}.json`;
 
 /** What the job item records of a written manifest. */
 export interface ManifestSummary {

@@ -18,7 +18,8 @@ import { JobGate } from './job-gate';
 import { crashReason, currentNode, JobFiles, jobWarnings, MAX_FILE_ATTEMPTS, nodeStateAttr, substitutionAttr } from './job-files';
 import type { Element } from '../engine/elements';
 import { withDataSource } from './data-source';
-import { fileCount, listedFileIds, writeManifest, type JobFile } from './job-manifest';
+import { fileCount, inputKey, listedFileIds, outputKey, writeManifest, type JobFile } from './job-manifest';
+import { stagedInputKey, type PagePlan } from './job-pages';
 import { DEFAULT_MAX_SOURCE_DOCUMENTS, IncrementalRuns, REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID, sourceDocumentsView, type SourceRunFields } from './source-state';
 
 /** failed-files entries that are warnings about a file that completed (not counted as failed files). */
@@ -71,8 +72,6 @@ export interface StepInput {
   error?: { Error?: string; Cause?: string };
 }
 
-const inputKey = (jobId: string, fileId: string) => `jobs/${jobId}/input/${fileId}`;
-
 /** How long a download redirect URL works. */
 const DOWNLOAD_URL_SECONDS = 15 * 60;
 
@@ -85,7 +84,7 @@ function checkFileCount(n: number): void {
 function fromUploads(uploaded: UploadedFile[]): JobFile[] {
   return uploaded.map((u) => ({ fileId: randomUUID(), filename: u.filename, size: u.size, contentType: u.contentType, blobKey: u.blobKey }));
 }
-export const outputKey = (jobId: string, nodeId: string, fileId: string) => `jobs/${jobId}/${nodeId}/${fileId}.json`;
+export { outputKey } from './job-manifest';
 
 function isoDuration(ms: number): string {
   return `PT${(ms / 1000).toFixed(3).replace(/\.?0+$/, '')}S`;
@@ -358,7 +357,7 @@ export class JobService {
    * processing is counted before a node runs (job-files.ts): after MAX_FILE_ATTEMPTS starts that
    * never finished (crashes), the next one records the file as failed instead of running it again.
    */
-  async processFile(input: StepInput): Promise<{ fileId: string; ok: boolean; error?: string }> {
+  async processFile(input: StepInput): Promise<{ fileId: string; ok: boolean; error?: string; pages?: PagePlan }> {
     const { accountId, jobId } = input;
     const job = await this.store.get(keys.job(accountId, jobId));
     if (!job || job.status !== 'IN_PROGRESS') return { fileId: input.file?.fileId ?? input.fileId!, ok: false, error: 'job is no longer running' };
@@ -397,7 +396,12 @@ export class JobService {
         const nodeInput = elements === undefined ? { document: await this.readInput(accountId, job, file) } : { elements };
         if (!this.runNode) throw new Error('this function cannot run job nodes (no node runner wired)');
         opened ??= await openNodeSecrets(nodes, this.secrets);
-        const result = await this.runNode(opened[i]!, nodeInput, () => undefined);
+        const result = await this.runNode(opened[i]!, nodeInput, () => undefined, undefined, { fanOut: i === 0 });
+        if (result.pages && 'document' in nodeInput && nodeInput.document) {
+          // a long PDF: its ranges run in parallel, then MergePages stores this node's output (job-pages.ts)
+          if (file.sourceKey) await this.blobs.put(stagedInputKey(jobId, file.fileId), nodeInput.document.data);
+          return { fileId: file.fileId, ok: true, pages: result.pages };
+        }
         elements = result.elements;
         // an offline stand-in is said in the job's details and notification; recorded before the output, so a crash re-records it
         if (result.substitution && job[substitutionAttr(i)] !== result.substitution) {

@@ -6,6 +6,8 @@
 // for its details and notification; the elements carry their own note. Without that permission the
 // node refuses (a 4xx: the file fails with the reason), as create already did.
 import { partition, sandboxSettings } from '../engine/partition/index';
+import { postProcess } from '../engine/partition/post-process';
+import type { FileType } from '../engine/partition/types';
 import { parsePartitionForm } from '../engine/partition/params';
 import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/index';
 import { chunkElementsAsync, parseChunkNode } from '../engine/chunking/index';
@@ -16,6 +18,7 @@ import type { Element } from '../engine/elements';
 import { offlineStandInsAllowed } from '../config';
 import { ValidationError } from './errors';
 import { partitionFields, type JobNode } from './job-nodes';
+import { pageRanges, pagesPerRange, type PageEngine, type PagePlan } from './job-pages';
 
 /** What a node works on: the raw document for the first node, elements after. */
 export type NodeInputData = { document: { data: Uint8Array; filename: string; contentType?: string } } | { elements: Element[] };
@@ -26,25 +29,47 @@ export interface NodeResult {
   substitution?: string;
   /** This file's elements that did not get what the node does (kept their text): a failed-files entry. */
   fileWarning?: string;
+  /** A PDF above the page threshold, not partitioned: the job partitions these ranges (job-pages.ts). */
+  pages?: PagePlan;
 }
+
+/** What the job asks of a node besides running it. */
+export interface NodeRunOptions {
+  /** A partition node may leave a long PDF to the job's page fan-out instead of partitioning it. */
+  fanOut?: boolean;
+}
+
+const isGzip = (data: Uint8Array) => data[0] === 0x1f && data[1] === 0x8b;
 
 /** Runs one node. Engine errors for bad documents surface as DomainErrors (4xx), others as-is. */
 export type NodeRunner = typeof runNode;
 
 const label = (node: JobNode) => `${node.type} node "${node.name}" (${node.id})`;
 
-export async function runNode(node: JobNode, input: NodeInputData, warn: (msg: string) => void, env: Record<string, string | undefined> = process.env): Promise<NodeResult> {
+export async function runNode(
+  node: JobNode,
+  input: NodeInputData,
+  warn: (msg: string) => void,
+  env: Record<string, string | undefined> = process.env,
+  run: NodeRunOptions = {},
+): Promise<NodeResult> {
   switch (node.type) {
     case 'partition': {
       if (!('document' in input)) throw new Error('a partition node needs the input document');
       const parsed = parsePartitionForm(partitionFields(node));
       const vlmProblem = parsed.options.strategy === 'vlm' ? vlmCredentialProblem(parsed.options.vlm, env) : undefined;
       if (vlmProblem && !offlineStandInsAllowed('vlm', env)) throw ValidationError.single(['settings', 'provider'], `${vlmProblem}; ${VLM_OFFLINE_CHOICE}`, 'missing');
+      // (a gzipped PDF is not split: its ranges would each inflate it, and its filename changes inside the pipeline)
+      const splitAbove = run.fanOut && !isGzip(input.document.data) ? pagesPerRange(parsed.options.strategy, env) : undefined;
       // in the partition sandbox with the job's time budget (PARTITION_JOB_TIMEOUT_S): a bomb fails this file with a 4xx
       const result = await partition(input.document, parsed.options, {
         gzUncompressedContentType: parsed.gzUncompressedContentType,
         timeoutSeconds: sandboxSettings().jobTimeoutS,
+        ...(splitAbove ? { splitAbove } : {}),
       });
+      if (splitAbove && result.pageCount !== undefined && result.pageCount > splitAbove) {
+        return { elements: [], pages: { pageCount: result.pageCount, ranges: pageRanges(result.pageCount, splitAbove) } };
+      }
       result.warnings.forEach(warn);
       // -- only when the engine really fell back (it notes every element): a text file never needed the model --
       const fellBack = vlmProblem !== undefined && result.elements.some((e) => typeof e.metadata.partitioner_note === 'string');
@@ -72,3 +97,29 @@ export async function runNode(node: JobNode, input: NodeInputData, warn: (msg: s
     }
   }
 }
+
+/** The engine side of the page fan-out (job-pages.ts): a range partitioned raw, and the merge. */
+export const pageEngine: PageEngine = {
+  async partitionRange(node, document, range) {
+    const parsed = parsePartitionForm(partitionFields(node));
+    const result = await partition(document, parsed.options, {
+      timeoutSeconds: sandboxSettings().jobTimeoutS,
+      pages: { first: range.first, last: range.last },
+      raw: true,
+    });
+    return { elements: result.elements, filetype: result.filetype };
+  },
+  merge(node, parts, filename) {
+    const parsed = parsePartitionForm(partitionFields(node));
+    // provisional ids come from each range's own process: made distinct per range, parent links kept
+    const all: Element[] = [];
+    parts.forEach((part, r) => {
+      for (const el of part.elements) {
+        el.element_id = `r${r}-${el.element_id}`;
+        if (el.metadata.parent_id !== undefined) el.metadata.parent_id = `r${r}-${el.metadata.parent_id}`;
+        all.push(el);
+      }
+    });
+    return postProcess(all, filename, (parts[0]?.filetype ?? 'pdf') as FileType, parsed.options);
+  },
+};

@@ -3,7 +3,8 @@
 import { jobService, useNodeRunner } from '../services/jobs';
 import type { StepInput } from '../domain/jobs';
 import { runNode } from '../domain/node-runner';
+import { jobStep } from './job-log';
 
 useNodeRunner(runNode);
 
-export const processFile = (input: StepInput) => jobService().processFile(input);
+export const processFile = jobStep('processFile', (input: StepInput) => jobService().processFile(input));

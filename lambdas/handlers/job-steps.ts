@@ -4,9 +4,10 @@
 // lives in job-process.ts so these functions stay small.
 import { jobService } from '../services/jobs';
 import type { StepInput } from '../domain/jobs';
+import { jobStep } from './job-log';
 
-export const acquireSlot = (input: StepInput) => jobService().acquireSlot(input);
-export const planFiles = (input: StepInput) => jobService().planFiles(input);
-export const recordFileFailure = (input: StepInput) => jobService().recordFileFailure(input);
-export const finishJob = (input: StepInput) => jobService().finishJob(input);
-export const failJob = (input: StepInput) => jobService().failJob(input);
+export const acquireSlot = jobStep('acquireSlot', (input: StepInput) => jobService().acquireSlot(input));
+export const planFiles = jobStep('planFiles', (input: StepInput) => jobService().planFiles(input));
+export const recordFileFailure = jobStep('recordFileFailure', (input: StepInput) => jobService().recordFileFailure(input));
+export const finishJob = jobStep('finishJob', (input: StepInput) => jobService().finishJob(input));
+export const failJob = jobStep('failJob', (input: StepInput) => jobService().failJob(input));

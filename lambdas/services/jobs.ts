@@ -12,6 +12,7 @@ import { NotificationRecorder } from '../domain/notifications';
 import type { Orchestrator } from '../domain/ports';
 import { lazySecretBox } from '../adapters/secret-box';
 import type { NodeRunner } from '../domain/node-runner';
+import { JobPages, type PageEngine } from '../domain/job-pages';
 import { coreStore } from './core';
 import { accountAudience } from './notifications';
 import { connectorService } from './connectors';
@@ -21,6 +22,7 @@ let workflows: WorkflowService | undefined;
 let notifications: NotificationRecorder | undefined;
 let uploads: UploadService | undefined;
 let runner: NodeRunner | undefined;
+let pages: JobPages | undefined;
 
 /** Called by the job-step handler, the only place that bundles the engines. */
 export function useNodeRunner(r: NodeRunner): void {
@@ -52,6 +54,11 @@ export function jobService(): JobService {
   return jobs;
 }
 
+/** The page fan-out steps (job-pages.ts); the engine comes from the handler that bundles it. */
+export function jobPages(engine: PageEngine): JobPages {
+  return (pages ??= new JobPages(coreStore(), new S3BlobStore(config().BUCKET_NAME), lazySecretBox, engine, (input) => jobService().recordFileFailure(input)));
+}
+
 export function uploadService(): UploadService {
   return (uploads ??= new UploadService(coreStore(), new S3BlobStore(config().BUCKET_NAME)));
 }
@@ -72,6 +79,7 @@ export function notificationRecorder(): NotificationRecorder {
 
 export function resetJobServices(): void {
   jobs = undefined;
+  pages = undefined;
   workflows = undefined;
   uploads = undefined;
   notifications = undefined;

@@ -65,6 +65,35 @@ function taskPlaceholders(states: Record<string, any>, out: Record<string, strin
 
 const ITEMS_PATH = '$.__mapItems';
 
+/**
+ * History events of an execution as the stand-in logs them (state entered/exited/failed/retried/
+ * caught, map iterations, execution start/end), split by what AWS would make a child execution: the
+ * events of each Distributed Map item (`perItem`, by item index: its states and its inline Maps'
+ * states) and the rest (`parent`). Map iterations of an inline Map nested in an item are counted in
+ * `nestedIterations` (the library reports them with the inner index). On AWS a child execution's
+ * history is bounded (25,000 events); these counts show that it grows per item, not per job.
+ */
+export interface HistoryStats {
+  total: number;
+  parent: number;
+  perItem: Map<number, number>;
+  nestedIterations: number;
+}
+const history = new Map<string, HistoryStats>();
+/** The history counts of an execution run by this stand-in (benchmarks). */
+export function executionHistory(executionArn: string): HistoryStats | undefined {
+  return history.get(executionArn);
+}
+
+function countEvent(stats: HistoryStats, readers: Set<string>, e: { type: string; index?: number; parentState?: { name: string } }): void {
+  stats.total++;
+  if (e.type.startsWith('MapIteration')) {
+    if (e.parentState && readers.has(e.parentState.name) && e.index !== undefined) stats.perItem.set(e.index, (stats.perItem.get(e.index) ?? 0) + 1);
+    else stats.nestedIterations++;
+  } else if (e.index !== undefined) stats.perItem.set(e.index, (stats.perItem.get(e.index) ?? 0) + 1);
+  else stats.parent++;
+}
+
 /** Replaces each Map with an ItemReader by a reader Task + inline Map (see the header); returns the reader task names. */
 export function localizeDistributedMaps(states: Record<string, any>): string[] {
   const readers: string[] = [];
@@ -111,7 +140,7 @@ export async function startStepFunctions(opts: {
   resources?: Record<string, string>;
 }): Promise<{ endpoint: string; arns: Record<string, string>; stop(): Promise<void> }> {
   const { StateMachine } = await import('aws-local-stepfunctions');
-  const machines = new Map<string, { def: StateMachineDefinition; asl: any; overrides: Record<string, TaskHandler> }>();
+  const machines = new Map<string, { def: StateMachineDefinition; asl: any; overrides: Record<string, TaskHandler>; itemMaps: Set<string> }>();
   // Task handlers still running: stop() waits for them (bounded), so an aborted execution's last task
   // does not touch the table or bucket after the emulators behind them have stopped.
   const inflight = new Set<Promise<unknown>>();
@@ -144,9 +173,13 @@ export async function startStepFunctions(opts: {
     }
     // Resources must be valid ARNs for validation; the overrides replace them at run time.
     const resolved = JSON.parse(raw.replace(/\$\{(\w+)\}/g, (_m, p: string) => `arn:aws:lambda:${opts.region}:${ACCOUNT}:function:wps-${p}`));
-    for (const reader of localizeDistributedMaps(resolved.States)) overrides[reader] = (input: unknown) => track(readItems(input as never));
+    const itemMaps = new Set<string>();
+    for (const reader of localizeDistributedMaps(resolved.States)) {
+      overrides[reader] = (input: unknown) => track(readItems(input as never));
+      itemMaps.add(`${reader} (items)`);
+    }
     const arn = stateMachineArn(opts.region, def.name);
-    machines.set(arn, { def, asl: resolved, overrides });
+    machines.set(arn, { def, asl: resolved, overrides, itemMaps });
     arns[def.arnEnv] = arn;
   }
 
@@ -187,6 +220,12 @@ export async function startStepFunctions(opts: {
         });
         const ex: Execution = { executionArn, stateMachineArn: input.stateMachineArn, name, status: 'RUNNING', input: input.input ?? '{}', startDate, abort: () => run.abort() };
         executions.set(executionArn, ex);
+        // read as they come: the library queues every event (with its state's input) until read
+        const stats: HistoryStats = { total: 0, parent: 0, perItem: new Map(), nestedIterations: 0 };
+        history.set(executionArn, stats);
+        void (async () => {
+          for await (const e of run.eventLogs) countEvent(stats, machine.itemMaps, e as never);
+        })().catch(() => undefined);
         run.result.then(
           (output: unknown) => {
             if (ex.status !== 'RUNNING') return;

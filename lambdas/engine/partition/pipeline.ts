@@ -7,13 +7,14 @@
 // never a 500.
 import { gunzipSync } from 'node:zlib';
 import { BadRequest, DomainError, UnprocessableDocument } from '../../domain/errors';
-import { assignElementIds, makeElement, type Element } from '../elements';
+import type { Element } from '../elements';
 import { detectFileType, fileTypeFromMime } from './detect';
 import { FORMAT_PARTITIONERS } from './formats';
 import { capExceeded, MAX_ELEMENTS, MAX_GUNZIP_BYTES, MAX_NESTING } from './limits';
 import { partitionImage } from './image';
-import { applyLanguages, iso639_3 } from './languages';
+import { postProcess } from './post-process';
 import { partitionPdf } from './pdf';
+export { postProcess } from './post-process';
 import {
   DEFAULT_PARTITION_OPTIONS,
   FILETYPE_MIME,
@@ -79,7 +80,11 @@ export async function partitionDocument(input: PartitionInput, options?: Partial
   if (!partitioner) throw new BadRequest(`File type ${FILETYPE_MIME[filetype]} is not supported.`);
 
   const depth = extras.depth ?? 0;
+  let pageCount: number | undefined;
   const ctx: FormatContext = {
+    pages: extras.pages,
+    splitAbove: extras.splitAbove,
+    notePageCount: (n) => (pageCount = n),
     filename,
     filetype,
     options: opts,
@@ -101,41 +106,13 @@ export async function partitionDocument(input: PartitionInput, options?: Partial
     throw new UnprocessableDocument(`Could not read ${FILETYPE_MIME[filetype]} file ${filename}: ${msg}`);
   }
   if (elements.length > MAX_ELEMENTS) throw capExceeded(`The document's element count (${elements.length})`, MAX_ELEMENTS, 'elements');
-  return { elements: postProcess(elements, filename, filetype, opts), warnings, filetype };
+  const count = pageCount === undefined ? {} : { pageCount };
+  // a page range, or a document left to be split: its caller post-processes the merged elements
+  const split = extras.splitAbove !== undefined && pageCount !== undefined && pageCount > extras.splitAbove;
+  if (extras.raw || split) return { elements, warnings, filetype, ...count };
+  return { elements: postProcess(elements, filename, filetype, opts), warnings, filetype, ...count };
 }
 
 function isTextKind(t: FileType): boolean {
   return ['txt', 'md', 'rst', 'org', 'csv', 'tsv', 'html', 'xml', 'json', 'eml'].includes(t);
-}
-
-/** Metadata, languages, page numbers, page breaks and ids, in that order. */
-export function postProcess(elements: Element[], filename: string, filetype: FileType, opts: PartitionOptions): Element[] {
-  const mime = FILETYPE_MIME[filetype];
-  const baseName = filename.split(/[\\/]/).pop() || filename;
-  applyLanguages(elements, opts.languages.filter((l) => l && l !== 'auto').map(iso639_3), opts.detectLanguagePerElement);
-  const offset = (opts.startingPageNumber ?? 1) - 1;
-  for (const el of elements) {
-    const md = el.metadata;
-    md.filename ??= baseName;
-    md.filetype ??= mime;
-    if (typeof md.page_number === 'number' && offset) md.page_number += offset;
-    if (md.page_number === undefined && offset) md.page_number = offset + 1;
-  }
-  let out = elements;
-  if (opts.includePageBreaks) out = withPageBreaks(elements, baseName, mime);
-  return assignElementIds(out, opts.uniqueElementIds);
-}
-
-function withPageBreaks(elements: Element[], filename: string, filetype: string): Element[] {
-  const out: Element[] = [];
-  let prev: number | undefined;
-  for (const el of elements) {
-    const p = el.metadata.page_number;
-    if (prev !== undefined && p !== undefined && p !== prev && el.type !== 'PageBreak') {
-      out.push(makeElement('PageBreak', '', { filename, filetype, page_number: prev }));
-    }
-    if (p !== undefined) prev = p;
-    out.push(el);
-  }
-  return out;
 }

@@ -13,6 +13,8 @@ export interface SandboxRequest {
   extras: PartitionExtras;
   /** The caller's environment now (settings and provider keys may change after the child started). */
   env: Record<string, string | undefined>;
+  /** The caller's log context (job_id, file_id): the child's lines carry it too. */
+  log?: Record<string, unknown>;
 }
 
 export interface SerializedError {
@@ -24,7 +26,7 @@ export interface SerializedError {
 
 export type SandboxReply =
   | { ready: true }
-  | { id: number; ok: true; json: Uint8Array; warnings: string[]; filetype: FileType }
+  | { id: number; ok: true; json: Uint8Array; warnings: string[]; filetype: FileType; pageCount?: number }
   | { id: number; ok: false; error: SerializedError };
 
 /**

@@ -2,6 +2,7 @@
 // flags the pool started it with, and answers over IPC with the elements as one buffer of JSON or
 // with the error, serialized so the pool can throw the same typed error. It exits with its parent.
 import { partitionDocument } from './pipeline';
+import { withLogContext } from '../../logger';
 import { serializeError, type SandboxReply, type SandboxRequest } from './sandbox-protocol';
 
 if (process.send) {
@@ -14,8 +15,8 @@ if (process.send) {
     Object.assign(process.env, m.env);
     try {
       const data = new Uint8Array(m.data.buffer, m.data.byteOffset, m.data.byteLength);
-      const r = await partitionDocument({ data, filename: m.filename, contentType: m.contentType }, m.options, m.extras);
-      reply({ id: m.id, ok: true, json: encoder.encode(JSON.stringify(r.elements)), warnings: r.warnings, filetype: r.filetype });
+      const r = await withLogContext(m.log ?? {}, () => partitionDocument({ data, filename: m.filename, contentType: m.contentType }, m.options, m.extras));
+      reply({ id: m.id, ok: true, json: encoder.encode(JSON.stringify(r.elements)), warnings: r.warnings, filetype: r.filetype, pageCount: r.pageCount });
     } catch (err) {
       reply({ id: m.id, ok: false, error: serializeError(err) });
     }

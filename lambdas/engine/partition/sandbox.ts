@@ -23,6 +23,7 @@ import type { Element } from '../elements';
 import type { PartitionExtras, PartitionInput, PartitionOptions, PartitionResult } from './types';
 import { deserializeError, type SandboxReply, type SandboxRequest } from './sandbox-protocol';
 import { findWorkerScript, forkScript } from './worker-start';
+import { logContext } from '../../logger';
 
 export interface SandboxSettings {
   /** Child processes kept for partitioning (documents beyond wait their turn). */
@@ -180,7 +181,7 @@ function onReply(slot: Slot, m: SandboxReply): void {
   if (m.ok) {
     try {
       const elements = JSON.parse(Buffer.from(m.json.buffer, m.json.byteOffset, m.json.byteLength).toString('utf8')) as Element[];
-      task.resolve({ elements, warnings: m.warnings, filetype: m.filetype });
+      task.resolve({ elements, warnings: m.warnings, filetype: m.filetype, ...(m.pageCount === undefined ? {} : { pageCount: m.pageCount }) });
     } catch (err) {
       task.reject(err as Error);
     }
@@ -283,7 +284,7 @@ export function partitionInSandbox(input: PartitionInput, options?: Partial<Part
   const { timeoutSeconds, ...rest } = extras;
   return new Promise<PartitionResult>((resolve, reject) => {
     queue.push({
-      request: { id: nextId++, data: input.data ?? new Uint8Array(0), filename: input.filename, contentType: input.contentType, options, extras: rest, env: { ...process.env } },
+      request: { id: nextId++, data: input.data ?? new Uint8Array(0), filename: input.filename, contentType: input.contentType, options, extras: rest, env: { ...process.env }, log: logContext() },
       timeoutS: timeoutSeconds ?? s.timeoutS,
       filename: input.filename || 'unknown',
       resolve,

@@ -23,7 +23,7 @@ import { resolveVlmProvider, type VlmProvider } from '../vlm';
 const POOL_MIN_PAGES = 24;
 /** ...and from which it is worth waiting for a cold pool to start. */
 const POOL_COLD_MIN_PAGES = 150;
-/** Upper bound on pages OCR'd in one request (OCR costs seconds per page). */
+/** Upper bound on pages OCR'd in one request (OCR costs seconds per page); a job's page range has none. */
 const MAX_OCR_PAGES = Number(process.env.PARTITION_MAX_OCR_PAGES) || 100;
 /** Time budget for OCR of one document; later pages are skipped with a warning. */
 const OCR_BUDGET_MS = Number(process.env.PARTITION_OCR_BUDGET_MS) || 10 * 60_000;
@@ -78,7 +78,13 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
   const doc = await PdfDocument.open(data);
   try {
     if (doc.pageCount <= 0) throw new UnprocessableDocument('PDF has no pages.');
-    if (doc.pageCount >= 8) warmPagePool();
+    ctx.notePageCount?.(doc.pageCount);
+    // a job splits a longer document into page ranges (domain/job-pages.ts): nothing to do here
+    if (ctx.splitAbove !== undefined && doc.pageCount > ctx.splitAbove) return [];
+    const range = ctx.pages;
+    const first = Math.max(1, range?.first ?? 1);
+    const last = Math.min(doc.pageCount, range?.last ?? doc.pageCount);
+    if (last - first + 1 >= 8) warmPagePool();
     const blockTypes = new Set(options.extractImageBlockTypes);
     const jobOpts: PageJobOptions = {
       hiRes: strategy !== 'fast',
@@ -99,7 +105,7 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
         ctx.warn(note);
       }
     }
-    const pages = Array.from({ length: doc.pageCount }, (_, i) => i);
+    const pages = Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first - 1 + i);
     const byPage = new Map<number, Element[]>();
     const toOcr: number[] = [];
     const useTextLayer = strategy !== 'ocr_only' && !(strategy === 'vlm' && !options.vlm?.allowFast && vlm);
@@ -148,7 +154,8 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
 
     if (toOcr.length) {
       toOcr.sort((a, b) => a - b);
-      const limited = toOcr.slice(0, MAX_OCR_PAGES);
+      // a page range of a job (ctx.pages) is bounded by its range size instead: no cap there
+      const limited = range ? toOcr : toOcr.slice(0, MAX_OCR_PAGES);
       if (toOcr.length > limited.length) ctx.warn(`only the first ${MAX_OCR_PAGES} pages without text were OCR'd`);
       const { langs, missing } = availableOcrLanguages(options.ocrLanguages);
       if (missing.length) ctx.warn(`OCR language data not installed: ${missing.join(', ')}; using ${langs.join(', ')}`);
@@ -192,7 +199,7 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
       await Promise.all(inflight);
     }
     const out: Element[] = [];
-    for (let p = 1; p <= doc.pageCount; p++) {
+    for (let p = first; p <= last; p++) {
       const els = byPage.get(p);
       if (els) appendAll(out, els);
     }
