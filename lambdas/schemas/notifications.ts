@@ -1,6 +1,6 @@
 // Notification shapes (spec §2.7, §4.7; api-shapes.md "Notifications [SDK]").
 import { z } from 'zod';
-import { queryBool, uuidParam } from './common';
+import { lenientTimestamp, queryBool, uuidParam } from './common';
 import { JOB_EVENT_TYPES } from '../events';
 
 const EventType = z.enum(JOB_EVENT_TYPES);
@@ -35,7 +35,7 @@ const EventTypesParam = z
 export const NotificationListQuery = z.object({
   workflow_id: uuidParam.optional(),
   event_types: EventTypesParam.optional(),
-  since: z.iso.datetime({ offset: true }).optional(),
+  since: lenientTimestamp.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
   cursor: z.string().min(1).max(2000).optional(),
   unread_only: queryBool.default(false),
@@ -47,7 +47,7 @@ export const UnreadCountQuery = z.object({ workflow_id: uuidParam.optional() });
 export const MarkReadRequest = z
   .object({
     notification_ids: z.array(uuidParam).max(100).nullish(),
-    before: z.iso.datetime({ offset: true }).nullish(),
+    before: lenientTimestamp.nullish(),
     mark_all: z.boolean().nullish(),
     workflow_id: uuidParam.nullish(),
   })

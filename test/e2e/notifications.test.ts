@@ -92,6 +92,9 @@ test('list filters: workflow_id, event_types, since, and combined with paging', 
   assert.deepEqual(since.body.events.map((e: any) => e.created_at), [11, 10, 9].map(timeOf), 'strictly after since');
   const sinceOffset = await get('alice', `?since=${encodeURIComponent('2026-01-10T13:00:08+01:00')}`);
   assert.equal(sinceOffset.body.events.length, 3, 'a since with an offset means the same instant');
+  const sinceNoZone = await get('alice', `?since=${encodeURIComponent(timeOf(8).replace(/\.\d+Z$/, ''))}`);
+  assert.equal(sinceNoZone.status, 200, sinceNoZone.text);
+  assert.deepEqual(sinceNoZone.body.events.map((e: any) => e.created_at), [11, 10, 9].map(timeOf), 'a since without a zone is UTC');
   const p1 = await get('alice', `?workflow_id=${W2}&event_types=job.in_progress,job.failed,job.scheduled&limit=1`);
   assert.equal(p1.body.events.length, 1);
   const p2 = await get('alice', `?workflow_id=${W2}&event_types=job.in_progress,job.failed,job.scheduled&limit=1&cursor=${encodeURIComponent(p1.body.next_cursor)}`);
