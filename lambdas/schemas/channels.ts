@@ -63,7 +63,17 @@ export const CreateEmailChannelRequest = z
   })
   .meta({ id: 'CreateEmailChannelRequest' });
 
-export const CreateChannelRequest = z.discriminatedUnion('channel_type', [CreateWebhookChannelRequest, CreateEmailChannelRequest]);
+/**
+ * On the platform `channel_type` has a const default in each body: a body without it is read by the
+ * fields it carries (`email_config` → email, otherwise webhook) rather than refused.
+ */
+export const CreateChannelRequest = z.preprocess(
+  (v) =>
+    v && typeof v === 'object' && !Array.isArray(v) && (v as { channel_type?: unknown }).channel_type == null
+      ? { ...v, channel_type: 'email_config' in v ? 'email' : 'webhook' }
+      : v,
+  z.discriminatedUnion('channel_type', [CreateWebhookChannelRequest, CreateEmailChannelRequest]),
+);
 
 export const UpdateChannelRequest = z
   .object({

@@ -1,6 +1,6 @@
 // Notification shapes (spec §2.7, §4.7; api-shapes.md "Notifications [SDK]").
 import { z } from 'zod';
-import { lenientTimestamp, queryBool, uuidParam } from './common';
+import { lenientTimestamp, queryBool, shortString, uuidParam } from './common';
 import { JOB_EVENT_TYPES } from '../events';
 
 const EventType = z.enum(JOB_EVENT_TYPES);
@@ -32,8 +32,11 @@ const EventTypesParam = z
   .transform((v) => (Array.isArray(v) ? v.join(',') : v).split(',').map((s) => s.trim()).filter(Boolean))
   .pipe(z.array(EventType));
 
+/** A free string on the platform: an id that names no workflow of the account matches nothing. */
+const workflowFilter = shortString.optional();
+
 export const NotificationListQuery = z.object({
-  workflow_id: uuidParam.optional(),
+  workflow_id: workflowFilter,
   event_types: EventTypesParam.optional(),
   since: lenientTimestamp.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
@@ -41,7 +44,7 @@ export const NotificationListQuery = z.object({
   unread_only: queryBool.default(false),
 });
 
-export const UnreadCountQuery = z.object({ workflow_id: uuidParam.optional() });
+export const UnreadCountQuery = z.object({ workflow_id: workflowFilter });
 
 /** Exactly one selector: `notification_ids` / `before` / `mark_all`; `workflow_id` narrows `before` and `mark_all`. */
 export const MarkReadRequest = z
