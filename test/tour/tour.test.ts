@@ -73,8 +73,8 @@ test('every tour command runs as written against a local stack and prints what t
   const port = new URL(stack.url).port;
   const out = mkdtempSync(join(tmpdir(), 'wps-tour-'));
   // One bash process, so the tour's variables carry from command to command; each command's output
-  // and status go to their own files.
-  const script = steps.map((s, i) => `{ ${s.command}\n} > "${out}/${i}.out" 2>&1; echo $? > "${out}/${i}.rc"`).join('\n');
+  // and status go to their own files. pipefail: `curl … | jq` fails when curl does, not only jq.
+  const script = 'set -o pipefail\n' + steps.map((s, i) => `{ ${s.command}\n} > "${out}/${i}.out" 2>&1; echo $? > "${out}/${i}.rc"`).join('\n');
   writeFileSync(join(out, 'tour.sh'), script);
   // Asynchronously: the stack serves the tour's requests from this very process.
   const child = spawn('bash', [join(out, 'tour.sh')], { cwd: PROJECT_ROOT, env: { ...process.env, PORT: port }, stdio: ['ignore', 'ignore', 'pipe'] });
