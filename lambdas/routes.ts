@@ -37,6 +37,7 @@ import {
   ChannelListQuery,
   ChannelListResponse,
   ChannelResponse,
+  ChannelTestResponse,
   CreateChannelRequest,
   UpdateChannelRequest,
   VerifyChannelRequest,
@@ -172,6 +173,11 @@ function channelRoutes(scope: 'account' | 'workflow'): RouteDefinition[] {
       operationId: `verify_${op}channel`, method: 'POST', path: `${base}/{channel_id}/verify`, tag, status: 204,
       summary: `Verify an email channel ${where} with the emailed six-digit code`, handler: { file, export: `verify${fn}Channel` },
       params: idParams, body: VerifyChannelRequest, errors: [400],
+    },
+    {
+      operationId: `test_${op}channel`, method: 'POST', path: `${base}/{channel_id}/test`, tag,
+      summary: `Send a signed test event to a webhook channel ${where} and report the receiver's answer (extension)`,
+      handler: { file, export: `test${fn}Channel` }, params: idParams, response: ChannelTestResponse, errors: [400],
     },
   ];
 }

@@ -26,6 +26,7 @@ import { resetServices } from '../lambdas/services';
 import { resetOrchestratorClient } from '../lambdas/adapters/sfn-orchestrator';
 import { resetPublisherClient } from '../lambdas/adapters/eventbridge-publisher';
 import { shutdownPartitionSandbox } from '../lambdas/engine/partition/index';
+import { allowLoopbackHttpWebhooks } from '../lambdas/net/webhook-target';
 import { fileURLToPath } from 'node:url';
 import { dirname } from 'node:path';
 
@@ -36,6 +37,11 @@ export interface LocalStackOptions {
   port: number;
   host?: string;
   authMode?: 'none' | 'keyed';
+  /**
+   * Let webhook channels name http:// loopback receivers (default: LOCAL_WEBHOOKS_ALLOW_LOOPBACK=true).
+   * Only this local runner can switch it on; no Lambda reads the variable.
+   */
+  allowLoopbackWebhooks?: boolean;
   /** Also start Azurite (Azure Blob emulator) and export its connection string. */
   azurite?: boolean;
   /** One line per component as it starts. */
@@ -80,7 +86,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     endpoints.s3 = s3.endpoint;
     log(row('s3', 's3rver', s3.endpoint));
 
-    const sqs = await startSqs({});
+    const sqs = await startSqs({ dataDir: join(dataDir, 'sqs') });
     stops.push(sqs.stop);
     endpoints.sqs = sqs.endpoint;
     log(row('sqs', 'fauxqs', sqs.endpoint));
@@ -153,12 +159,19 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     for (const q of QUEUES) {
       if (queueUrls[q.name]) env[q.urlEnv] = queueUrls[q.name]!;
     }
+    const restored = await sqs.restorePending(queueUrls, REGION);
+    if (restored) log(`${'queues'.padEnd(14)}${restored} message(s) kept from the last run queued again`);
     Object.assign(process.env, env);
     resetConfig();
     log(`${'resources'.padEnd(14)}table ${env.TABLE_NAME}, bucket ${env.BUCKET_NAME}, ${QUEUES.length} queue(s) with DLQs`);
 
     const resumed = await resumeUnfinishedJobs(env.TABLE_NAME!);
     if (resumed) log(`${'jobs'.padEnd(14)}resumed ${resumed} unfinished job(s) from the last run`);
+
+    const loopbackWebhooks = opts.allowLoopbackWebhooks ?? /^(1|true|yes)$/i.test(process.env.LOCAL_WEBHOOKS_ALLOW_LOOPBACK ?? '');
+    allowLoopbackHttpWebhooks(loopbackWebhooks);
+    stops.push(async () => allowLoopbackHttpWebhooks(false));
+    if (loopbackWebhooks) log(`${'webhooks'.padEnd(14)}http:// loopback receivers allowed (LOCAL_WEBHOOKS_ALLOW_LOOPBACK)`);
 
     const schedules = startSchedules();
     stops.push(schedules.stop);

@@ -49,6 +49,17 @@ export function webhookSigner(secret: string): Webhook {
   return new Webhook(Buffer.from(secret, 'utf8'), { format: 'raw' });
 }
 
+/** The headers of one signed webhook request (Standard Webhooks), for deliveries and test events alike. */
+export function signedWebhookHeaders(secret: string, id: string, at: Date, body: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'wps-webhooks/1',
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': webhookSigner(secret).sign(id, at, body),
+  };
+}
+
 /** The POST body of a webhook delivery: {type, timestamp, data}. */
 export function webhookPayload(msg: DeliveryMessage): string {
   return JSON.stringify({ type: msg.eventType, timestamp: msg.time, data: msg.data });
@@ -98,14 +109,7 @@ export class ChannelDelivery {
       const secret = await this.box.open(ch.secretSealed as string);
       const body = webhookPayload(msg);
       const id = webhookMessageId(msg.eventId, msg.channelId);
-      const at = this.now();
-      const headers = {
-        'content-type': 'application/json',
-        'user-agent': 'wps-webhooks/1',
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': webhookSigner(secret).sign(id, at, body),
-      };
+      const headers = signedWebhookHeaders(secret, id, this.now(), body);
       let status: number;
       try {
         ({ status } = await this.webhooks.post(ch.url as string, headers, body));

@@ -8,17 +8,32 @@
 //   channel; a wrong one is a 400. Changing recipient_email resets verification and sends a new code.
 // - At most 50 channels per scope, enforced by a conditional counter (409 beyond it).
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Clock, EmailSender, KeyValueStore, SecretBox, StoredItem } from './ports';
+import type { Clock, EmailSender, KeyValueStore, SecretBox, StoredItem, WebhookPoster } from './ports';
 import { systemClock } from './ports';
-import { BadRequest, Conflict, NotFound, ServiceUnavailable, ValidationError } from './errors';
+import { BadRequest, Conflict, NotFound, RateLimited, ServiceUnavailable, ValidationError } from './errors';
 import type { Principal } from './auth';
 import { ENTITY, keys } from '../data/keys';
 import type { ChannelResponseBody, CreateChannelInput, UpdateChannelInput } from '../schemas/channels';
+import { assertAllowedUrl, OutboundPolicyError } from '../net/outbound';
+import { signedWebhookHeaders, webhookMessageId } from './channel-delivery';
 
 export const MAX_CHANNELS_PER_SCOPE = 50;
 export const VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000;
 export const MAX_VERIFY_ATTEMPTS = 5;
 export const EMAIL_PROVIDER = 'ses';
+/** Least time between two test events of one channel (each is a request to the tenant's receiver). */
+export const TEST_INTERVAL_MS = 10_000;
+/** The event type of a test delivery: no job event has it, so receivers can tell it apart. */
+export const TEST_EVENT_TYPE = 'channel.test';
+
+export interface ChannelTestResult {
+  delivered: boolean;
+  status: number | null;
+  latency_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+  webhook_id: string;
+}
 
 /** Where a channel lives: the whole account, or one workflow of it. */
 export type ChannelScope = { kind: 'account' } | { kind: 'workflow'; workflowId: string };
@@ -63,6 +78,20 @@ export function toChannelResponse(item: StoredItem): ChannelResponseBody {
   };
 }
 
+/**
+ * A webhook target the outbound policy refuses (metadata, or private while private networks are
+ * denied: the name resolved now, lambdas/net/outbound.ts) is a 422 at create/update rather than a
+ * failure at every delivery. A name that does not resolve yet passes: deliveries retry, and the
+ * connect-time check still applies to whatever it resolves to then.
+ */
+async function assertReachableTarget(url: string): Promise<void> {
+  try {
+    await assertAllowedUrl(url);
+  } catch (err) {
+    if (err instanceof OutboundPolicyError) throw ValidationError.single(['body', 'url'], err.message, 'value_error', url);
+  }
+}
+
 export class ChannelService {
   constructor(
     private readonly store: KeyValueStore,
@@ -73,6 +102,7 @@ export class ChannelService {
 
   async create(p: Principal, scope: ChannelScope, body: CreateChannelInput): Promise<ChannelResponseBody> {
     await this.assertScope(p.accountId, scope);
+    if (body.channel_type === 'webhook') await assertReachableTarget(body.url);
     const sk = scopeKey(scope);
     await this.reserveSlot(p.accountId, sk);
     const now = this.clock.now().toISOString();
@@ -170,7 +200,10 @@ export class ChannelService {
     let code: string | undefined;
     let generated: string | undefined;
     if (type === 'webhook') {
-      if (body.url) set.url = body.url;
+      if (body.url) {
+        await assertReachableTarget(body.url);
+        set.url = body.url;
+      }
       if (typeof body.secret === 'string') {
         // -- an empty string drops the custom secret: a new one is made and shown once, in this response --
         if (body.secret === '') generated = generateWebhookSecret();
@@ -237,6 +270,46 @@ export class ChannelService {
       set: { verified: true, enabled: true, verifiedAt: this.clock.now().toISOString(), updatedAt: this.clock.now().toISOString() },
       remove: ['verification', 'verifyAttempts'],
     });
+  }
+
+  /**
+   * Sends a signed test event (the same signature scheme as deliveries) to a webhook channel, enabled
+   * or not, and reports the receiver's answer. One per channel per TEST_INTERVAL_MS (429 beyond),
+   * claimed by a conditional update so concurrent calls cannot both pass.
+   */
+  async sendTest(p: Principal, scope: ChannelScope, id: string, poster: WebhookPoster): Promise<ChannelTestResult> {
+    const item = await this.load(p.accountId, scope, id);
+    if (item.channelType !== 'webhook') {
+      throw new BadRequest('Test events are for webhook channels (an email channel proves itself with its verification code)');
+    }
+    const at = this.clock.now();
+    const last = Number(item.testedAt ?? 0);
+    try {
+      await this.store.update(keys.channel(p.accountId, scopeKey(scope), id), {
+        set: { testedAt: at.getTime() },
+        conditions: [{ or: [{ attr: 'testedAt', op: 'notExists' }, { attr: 'testedAt', op: 'le', value: at.getTime() - TEST_INTERVAL_MS }] }],
+      });
+    } catch (err) {
+      if (!(err instanceof Conflict)) throw err;
+      const wait = Math.max(1, Math.ceil((last + TEST_INTERVAL_MS - at.getTime()) / 1000));
+      throw new RateLimited(`One test event per channel every ${TEST_INTERVAL_MS / 1000} s; retry in ${wait} s`, wait);
+    }
+    const body = JSON.stringify({
+      type: TEST_EVENT_TYPE,
+      timestamp: at.toISOString(),
+      data: { channel_id: id, message: 'A test event: deliveries to this URL are signed like this one' },
+    });
+    const webhookId = webhookMessageId(`test:${randomBytes(8).toString('hex')}`, id);
+    const headers = signedWebhookHeaders(await this.box.open(item.secretSealed as string), webhookId, at, body);
+    const started = performance.now();
+    const took = () => Math.round(performance.now() - started);
+    try {
+      const res = await poster.post(item.url as string, headers, body);
+      const ok = res.status >= 200 && res.status < 300;
+      return { delivered: ok, status: res.status, latency_ms: took(), response_excerpt: res.body ?? '', error: ok ? null : `the receiver answered ${res.status}`, webhook_id: webhookId };
+    } catch (err) {
+      return { delivered: false, status: null, latency_ms: took(), response_excerpt: null, error: (err as Error).message, webhook_id: webhookId };
+    }
   }
 
   /** Enabled channels of the account and of the event's workflow that subscribe to the event type. */

@@ -114,5 +114,6 @@ export interface EmailSender {
 
 /** POSTs one webhook delivery over HTTPS; resolves with the response status (rejects on network errors or timeout). */
 export interface WebhookPoster {
-  post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number }>;
+  /** The receiver's status and the start of its answer (at most 1 KiB, for test deliveries). */
+  post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body?: string }>;
 }

@@ -1,5 +1,6 @@
 // Workflow enumerations, kept apart from the workflow service so the route table (imported by every
 // Lambda) does not pull the processing engine into every bundle.
+import { Cron } from 'croner';
 
 /** Fields a workflow list can be sorted by (an enum: never an arbitrary object key). */
 export const WORKFLOW_SORT_FIELDS = ['id', 'name', 'created_at', 'updated_at', 'status', 'workflow_type'] as const;
@@ -23,28 +24,38 @@ export const SCHEDULES: Record<string, string> = {
   monthly: '0 0 1 * *',
 };
 
-/** The first run strictly after `after` (UTC) for one of the SCHEDULES values. */
-export function nextRun(schedule: string, after: Date): Date {
-  const t = new Date(after.getTime());
-  t.setUTCSeconds(0, 0);
-  const hourly = /^every (\d+) hours?$/.exec(schedule.replace('every hour', 'every 1 hour'));
-  if (schedule === 'every 15 minutes') {
-    t.setUTCMinutes(Math.floor(t.getUTCMinutes() / 15) * 15 + 15);
-  } else if (hourly) {
-    const step = Number(hourly[1]);
-    t.setUTCMinutes(0);
-    t.setUTCHours(Math.floor(t.getUTCHours() / step) * step + step);
-  } else if (schedule === 'daily') {
-    t.setUTCHours(24, 0);
-  } else if (schedule === 'weekly') {
-    t.setUTCHours(0, 0);
-    t.setUTCDate(t.getUTCDate() + (7 - t.getUTCDay()));
-  } else if (schedule === 'monthly') {
-    t.setUTCHours(0, 0);
-    t.setUTCDate(1);
-    t.setUTCMonth(t.getUTCMonth() + 1);
-  } else {
-    throw new Error(`unknown schedule ${schedule}`);
+/**
+ * The cron entry a schedule value stands for: one of the SCHEDULES names, or a crontab expression
+ * (five fields, or a croner nickname such as `@daily`), which the platform's API also takes (its
+ * `schedule` is a free string). Undefined when the value is neither. Evaluated in UTC; the tick runs
+ * once a minute, so a seconds field is refused rather than silently rounded.
+ */
+export function cronOf(schedule: string): string | undefined {
+  const named = SCHEDULES[schedule];
+  if (named) return named;
+  const expr = schedule.trim();
+  if (expr.length > 200) return undefined;
+  try {
+    // A pattern that never fires (e.g. 30 February) is as useless as a malformed one.
+    return cronFor(expr).nextRun(new Date()) ? schedule : undefined;
+  } catch {
+    return undefined;
   }
-  return t;
+}
+
+/** What a refused schedule's 422 says. */
+export const SCHEDULE_HINT = `Input should be a crontab expression (5 fields, UTC) or one of ${Object.keys(SCHEDULES).map((s) => `'${s}'`).join(', ')}`;
+
+function cronFor(expr: string): Cron {
+  // 5-part: minute precision (a 6- or 7-field pattern is refused); day-of-month and day-of-week are
+  // OR-ed (croner's default), as in Vixie cron.
+  return new Cron(expr, { timezone: 'UTC', paused: true, mode: '5-part' });
+}
+
+/** The first run strictly after `after` (UTC) of a schedule value (`cronOf` must accept it). */
+export function nextRun(schedule: string, after: Date): Date {
+  const cron = cronOf(schedule);
+  const next = cron ? cronFor(cron.trim()).nextRun(after) : null;
+  if (!next) throw new Error(`unknown schedule ${schedule}`);
+  return next;
 }

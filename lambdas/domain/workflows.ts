@@ -14,7 +14,7 @@ import { SourceStates } from './source-state';
 import { findTemplate } from './templates';
 import type { ConnectorService } from './connectors';
 import type { JobInformation, JobService, WorkflowRun } from './jobs';
-import { nextRun, SCHEDULES, WORKFLOW_TYPES, type WorkflowSortField, type WorkflowType } from './workflow-constants';
+import { cronOf, nextRun, SCHEDULE_HINT, SCHEDULES, WORKFLOW_TYPES, type WorkflowSortField, type WorkflowType } from './workflow-constants';
 
 export { WORKFLOW_TYPES, SCHEDULES, type WorkflowType };
 
@@ -239,8 +239,8 @@ export class WorkflowService {
     }
 
     const schedule = pick(input.schedule, current?.schedule);
-    if (schedule && !SCHEDULES[schedule]) {
-      throw ValidationError.single(['body', 'schedule'], `Input should be one of ${Object.keys(SCHEDULES).map((s) => `'${s}'`).join(', ')}`, 'enum', schedule);
+    if (schedule && !cronOf(schedule)) {
+      throw ValidationError.single(['body', 'schedule'], SCHEDULE_HINT, 'value_error', schedule);
     }
     if (schedule && !sourceId) {
       throw ValidationError.single(['body', 'schedule'], 'A scheduled workflow needs a source connector', 'value_error');
@@ -313,7 +313,7 @@ function toInformation(item: StoredItem): WorkflowInformation {
     destinations: item.destinationId ? [String(item.destinationId)] : [],
     workflow_type: (item.workflowType as WorkflowType | null) ?? null,
     workflow_nodes: maskNodeSecrets(item.nodes as JobNode[]),
-    schedule: schedule ? { crontab_entries: [{ cron_expression: SCHEDULES[schedule]! }] } : null,
+    schedule: schedule ? { crontab_entries: [{ cron_expression: cronOf(schedule) ?? schedule }] } : null,
     status: item.status as 'active' | 'inactive',
     created_at: item.createdAt,
     updated_at: item.updatedAt ?? null,

@@ -4,7 +4,7 @@
 import { httpRoute } from '../http/handler';
 import { empty, reply } from '../http/response';
 import { routeById } from '../routes';
-import { channelService } from '../services/channels';
+import { channelService, webhookPoster } from '../services/channels';
 import type { ChannelScope } from '../domain/channels';
 import type { CreateChannelInput, UpdateChannelInput } from '../schemas/channels';
 
@@ -35,6 +35,9 @@ function handlers(prefix: '' | 'workflow_') {
       await channelService().delete(principal, scopeOf(params), channelId(params));
       return reply(empty(204));
     }),
+    test: httpRoute(routeById(`test_${prefix}channel`), async ({ principal, params }) =>
+      channelService().sendTest(principal, scopeOf(params), channelId(params), webhookPoster()),
+    ),
     verify: httpRoute(routeById(`verify_${prefix}channel`), async ({ principal, params, body }) => {
       await channelService().verify(principal, scopeOf(params), channelId(params), (body as { code: string }).code);
       return reply(empty(204));
@@ -51,6 +54,7 @@ export const getChannel = account.get;
 export const updateChannel = account.update;
 export const deleteChannel = account.remove;
 export const verifyChannel = account.verify;
+export const testChannel = account.test;
 
 export const createWorkflowChannel = workflow.create;
 export const listWorkflowChannels = workflow.list;
@@ -58,3 +62,4 @@ export const getWorkflowChannel = workflow.get;
 export const updateWorkflowChannel = workflow.update;
 export const deleteWorkflowChannel = workflow.remove;
 export const verifyWorkflowChannel = workflow.verify;
+export const testWorkflowChannel = workflow.test;

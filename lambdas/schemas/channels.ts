@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { JOB_EVENT_TYPES } from '../events';
 import { queryBool, uuidParam } from './common';
+import { webhookUrlProblem } from '../net/webhook-target';
 
 export const ChannelType = z.enum(['webhook', 'email']).meta({ id: 'ChannelType' });
 export const NotificationEventType = z.enum(JOB_EVENT_TYPES).meta({ id: 'NotificationEventType' });
@@ -15,20 +16,14 @@ const EventTypes = z
   .max(20)
   .transform((v) => [...new Set(v)]);
 
+/** https:// (or http:// to loopback on a local stack that allows it: lambdas/net/webhook-target.ts). */
 const httpsUrl = z
   .string()
   .max(2048)
-  .refine(
-    (v) => {
-      try {
-        const u = new URL(v);
-        return u.protocol === 'https:' && Boolean(u.hostname);
-      } catch {
-        return false;
-      }
-    },
-    { message: 'URL must be an absolute https:// URL' },
-  );
+  .superRefine((v, ctx) => {
+    const problem = webhookUrlProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, input: v });
+  });
 
 /** A consumer-supplied signing secret: 24 to 75 bytes (UTF-8). */
 const webhookSecret = z.string().refine((v) => Buffer.byteLength(v, 'utf8') >= 24 && Buffer.byteLength(v, 'utf8') <= 75, {
@@ -63,7 +58,17 @@ export const CreateEmailChannelRequest = z
   })
   .meta({ id: 'CreateEmailChannelRequest' });
 
-export const CreateChannelRequest = z.discriminatedUnion('channel_type', [CreateWebhookChannelRequest, CreateEmailChannelRequest]);
+/**
+ * On the platform `channel_type` has a const default in each body: a body without it is read by the
+ * fields it carries (`email_config` → email, otherwise webhook) rather than refused.
+ */
+export const CreateChannelRequest = z.preprocess(
+  (v) =>
+    v && typeof v === 'object' && !Array.isArray(v) && (v as { channel_type?: unknown }).channel_type == null
+      ? { ...v, channel_type: 'email_config' in v ? 'email' : 'webhook' }
+      : v,
+  z.discriminatedUnion('channel_type', [CreateWebhookChannelRequest, CreateEmailChannelRequest]),
+);
 
 export const UpdateChannelRequest = z
   .object({
@@ -83,6 +88,17 @@ export const UpdateChannelRequest = z
       .nullish(),
   })
   .meta({ id: 'UpdateChannelRequest' });
+
+export const ChannelTestResponse = z
+  .object({
+    delivered: z.boolean().meta({ description: 'The receiver answered 2xx' }),
+    status: z.number().int().nullable().meta({ description: "The receiver's HTTP status (null: no answer)" }),
+    latency_ms: z.number().int().min(0),
+    response_excerpt: z.string().nullable().meta({ description: "The first KiB of the receiver's answer" }),
+    error: z.string().nullable().meta({ description: 'Why the test was not delivered (timeout, TLS, refused target, non-2xx)' }),
+    webhook_id: z.string().meta({ description: 'The webhook-id header sent' }),
+  })
+  .meta({ id: 'ChannelTestResponse' });
 
 export const VerifyChannelRequest = z
   .object({ code: z.string().regex(/^\d{6}$/, { message: 'code must be six digits' }) })

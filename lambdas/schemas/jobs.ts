@@ -107,8 +107,11 @@ export const UploadTicket = z
   .meta({ id: 'UploadResponse' });
 
 export const JobIdParams = z.object({ job_id: uuidParam });
-/** Status filter: any case (completed, COMPLETED), one of the job statuses. */
-const StatusFilter = shortString.transform((v) => v.toUpperCase()).pipe(JobStatus);
+/**
+ * Status filter: any case (completed, COMPLETED). A free string on the platform: a value that is no
+ * job status matches no job (an empty list), not a 422.
+ */
+const StatusFilter = shortString.transform((v) => v.toUpperCase()).meta({ examples: ['COMPLETED', 'in_progress'] });
 export const JobListQuery = z.object({ workflow_id: uuidParam.optional(), status: StatusFilter.optional() });
 export const DownloadQuery = z.object({ file_id: uuidParam, node_id: nodeIdString.optional() });
 

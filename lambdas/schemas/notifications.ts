@@ -1,6 +1,6 @@
 // Notification shapes (spec §2.7, §4.7; api-shapes.md "Notifications [SDK]").
 import { z } from 'zod';
-import { queryBool, uuidParam } from './common';
+import { lenientTimestamp, queryBool, shortString, uuidParam } from './common';
 import { JOB_EVENT_TYPES } from '../events';
 
 const EventType = z.enum(JOB_EVENT_TYPES);
@@ -32,22 +32,25 @@ const EventTypesParam = z
   .transform((v) => (Array.isArray(v) ? v.join(',') : v).split(',').map((s) => s.trim()).filter(Boolean))
   .pipe(z.array(EventType));
 
+/** A free string on the platform: an id that names no workflow of the account matches nothing. */
+const workflowFilter = shortString.optional();
+
 export const NotificationListQuery = z.object({
-  workflow_id: uuidParam.optional(),
+  workflow_id: workflowFilter,
   event_types: EventTypesParam.optional(),
-  since: z.iso.datetime({ offset: true }).optional(),
+  since: lenientTimestamp.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
   cursor: z.string().min(1).max(2000).optional(),
   unread_only: queryBool.default(false),
 });
 
-export const UnreadCountQuery = z.object({ workflow_id: uuidParam.optional() });
+export const UnreadCountQuery = z.object({ workflow_id: workflowFilter });
 
 /** Exactly one selector: `notification_ids` / `before` / `mark_all`; `workflow_id` narrows `before` and `mark_all`. */
 export const MarkReadRequest = z
   .object({
     notification_ids: z.array(uuidParam).max(100).nullish(),
-    before: z.iso.datetime({ offset: true }).nullish(),
+    before: lenientTimestamp.nullish(),
     mark_all: z.boolean().nullish(),
     workflow_id: uuidParam.nullish(),
   })

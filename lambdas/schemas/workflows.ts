@@ -1,7 +1,7 @@
 // Workflow shapes (api-shapes.md §2, §3 Workflows).
 import { z } from 'zod';
-import { queryBool, shortString, templateIdString, uuidParam } from './common';
-import { WORKFLOW_SORT_FIELDS, WORKFLOW_TYPES, SCHEDULES } from '../domain/workflow-constants';
+import { lenientTimestamp, queryBool, shortString, templateIdString, uuidParam } from './common';
+import { WORKFLOW_SORT_FIELDS, WORKFLOW_TYPES, SCHEDULES, SCHEDULE_HINT, cronOf } from '../domain/workflow-constants';
 import { boundedObject, nameString, nodeIdString } from '../domain/validation';
 import { PROMPTER_SUBTYPES } from '../engine/enrichment/catalog';
 import { PrompterSettings } from '../engine/enrichment/settings';
@@ -32,7 +32,15 @@ const WorkflowNode = z.object({
   settings: z.record(z.string(), z.unknown()).nullish(),
 });
 
-const Schedule = z.enum(Object.keys(SCHEDULES) as [string, ...string[]]);
+/** The platform types `schedule` as a free string: a named schedule or a crontab expression (UTC). */
+const Schedule = z
+  .string()
+  .max(200)
+  .refine((s) => cronOf(s) !== undefined, SCHEDULE_HINT)
+  .meta({
+    description: `One of ${Object.keys(SCHEDULES).map((s) => `'${s}'`).join(', ')}, or a 5-field crontab expression evaluated in UTC (echoed back as given in schedule.crontab_entries)`,
+    examples: ['daily', '*/30 9-17 * * MON-FRI'],
+  });
 
 export const CreateWorkflow = z
   .object({
@@ -78,8 +86,8 @@ export const WorkflowListQuery = z.object({
   status: z.enum(['active', 'inactive']).optional(),
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(20),
-  created_since: z.iso.datetime({ offset: true }).optional(),
-  created_before: z.iso.datetime({ offset: true }).optional(),
+  created_since: lenientTimestamp.optional(),
+  created_before: lenientTimestamp.optional(),
   name: z.string().max(255).optional(),
   sort_by: z.enum(WORKFLOW_SORT_FIELDS).default('id'),
   sort_direction: z.enum(['asc', 'desc']).default('asc'),

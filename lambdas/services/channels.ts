@@ -11,6 +11,12 @@ import { coreStore } from './core';
 
 let channels: ChannelService | undefined;
 let delivery: ChannelDelivery | undefined;
+let poster: HttpsWebhookPoster | undefined;
+
+/** The webhook client of deliveries and test events (outbound policy, WEBHOOK_CA_FILE, timeout). */
+export function webhookPoster(): HttpsWebhookPoster {
+  return (poster ??= new HttpsWebhookPoster(config().WEBHOOK_TIMEOUT_MS, config().WEBHOOK_CA_FILE));
+}
 
 const unconfiguredQueue: WorkQueue = {
   send: async () => {
@@ -30,7 +36,7 @@ export function channelDelivery(): ChannelDelivery {
     lazySecretBox,
     channelService(),
     c.NOTIFICATION_DELIVERY_QUEUE_URL ? new SqsWorkQueue(c.NOTIFICATION_DELIVERY_QUEUE_URL) : unconfiguredQueue,
-    new HttpsWebhookPoster(c.WEBHOOK_TIMEOUT_MS, c.WEBHOOK_CA_FILE),
+    webhookPoster(),
     new SesEmailSender(c.SES_FROM_ADDRESS, c.SES_CONFIGURATION_SET),
   );
   return delivery;
@@ -39,4 +45,5 @@ export function channelDelivery(): ChannelDelivery {
 export function resetChannelServices(): void {
   channels = undefined;
   delivery = undefined;
+  poster = undefined;
 }

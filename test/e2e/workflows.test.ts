@@ -76,6 +76,13 @@ test('CRUD, schedule as cron entries, filters, paging and soft delete', { skip: 
   assert.equal(updated.body.schedule.crontab_entries[0].cron_expression, '0 0 * * 0');
   assert.deepEqual(updated.body.workflow_nodes, wf.workflow_nodes);
   assert.ok(updated.body.updated_at);
+  // A crontab expression (the platform's schedule is a free string) is echoed back as given.
+  const cron = await stack.call('PUT', `/api/v1/workflows/${wf.id}`, { body: { schedule: '*/30 9-17 * * MON-FRI' } });
+  assert.equal(cron.status, 200, cron.text);
+  assert.deepEqual(cron.body.schedule, { crontab_entries: [{ cron_expression: '*/30 9-17 * * MON-FRI' }] });
+  const seconds = await stack.call('PUT', `/api/v1/workflows/${wf.id}`, { body: { schedule: '*/30 * * * * *' } });
+  assert.equal(seconds.status, 422, seconds.text);
+  assert.deepEqual(seconds.body.detail[0].loc, ['body', 'schedule']);
 
   const bySource = await stack.call('GET', `/api/v1/workflows/?source_id=${sourceId}`);
   assert.deepEqual(bySource.body.map((w: { id: string }) => w.id), [wf.id]);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextRun, SCHEDULES } from '../../lambdas/domain/workflow-constants';
+import { cronOf, nextRun, SCHEDULES } from '../../lambdas/domain/workflow-constants';
+import { CreateWorkflow } from '../../lambdas/schemas/workflows';
 
 const at = new Date('2026-11-21T10:07:30Z'); // a Saturday
 
@@ -30,4 +31,23 @@ test('an exact boundary moves to the next one; month and year roll over', () => 
   // cron entries match: weekly runs on Sundays (day 0), monthly on the 1st
   assert.equal(SCHEDULES.weekly, '0 0 * * 0');
   assert.equal(nextRun('weekly', at).getUTCDay(), 0);
+});
+
+test('a crontab expression is a schedule too (the platform types schedule as a free string), read in UTC', () => {
+  assert.equal(nextRun('*/5 * * * *', at).toISOString(), '2026-11-21T10:10:00.000Z');
+  assert.equal(nextRun('0 9 * * MON-FRI', at).toISOString(), '2026-11-23T09:00:00.000Z'); // Saturday → Monday
+  assert.equal(nextRun('30 2 1 * *', at).toISOString(), '2026-12-01T02:30:00.000Z');
+  assert.equal(nextRun('@hourly', at).toISOString(), '2026-11-21T11:00:00.000Z');
+  // day-of-month and day-of-week are OR-ed, as in Vixie cron: the 1st, the 15th, or any Friday
+  assert.equal(nextRun('0 0 1,15 * 5', at).toISOString(), '2026-11-27T00:00:00.000Z');
+});
+
+test('the create/update schema takes crontab expressions and refuses what never runs or is not cron', () => {
+  const ok = (schedule: string) => CreateWorkflow.safeParse({ name: 'x', workflow_type: 'basic', schedule }).success;
+  for (const s of ['daily', 'every 15 minutes', '*/5 * * * *', '0 9 * * MON-FRI', '15 3 * * 1-5', '@weekly']) assert.ok(ok(s), s);
+  // seconds or years (the tick is one minute), out of range, never firing, words
+  for (const s of ['* * * * * *', '0 0 * * * 2027', '61 * * * *', '0 0 30 2 *', 'hourly-ish', 'every 3 hours', '']) assert.ok(!ok(s), s);
+  assert.equal(cronOf('hourly-ish'), undefined);
+  assert.equal(cronOf('weekly'), '0 0 * * 0');
+  assert.equal(cronOf('*/5 * * * *'), '*/5 * * * *'); // echoed as given
 });
