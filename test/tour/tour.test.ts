@@ -1,5 +1,5 @@
 // The README tour as a test: every shell command between <!-- tour:start --> and <!-- tour:end -->
-// (README.md when it has the markers, else docs/tour.md) runs as written, with bash, from the root of
+// (README.md between its markers) runs as written, with bash, from the root of
 // the clone, against a fresh local stack whose port reaches the tour only through PORT (the variable
 // the tour itself reads). Each command must exit 0 and print what its `# → text` lines promise.
 import { test, after } from 'node:test';
@@ -13,15 +13,15 @@ import { startTestStack, type TestStack } from '../support/local-stack';
 
 interface Step { command: string; expect: string[] }
 
-/** The tour's text: README.md between the markers, else docs/tour.md (until it is merged into the README). */
+/** The tour's text: README.md between the markers. */
 export function tourText(root = PROJECT_ROOT): { file: string; text: string } {
-  for (const file of ['README.md', 'docs/tour.md']) {
+  for (const file of ['README.md']) {
     const path = join(root, file);
     if (!existsSync(path)) continue;
     const m = /<!-- tour:start -->([\s\S]*?)<!-- tour:end -->/.exec(readFileSync(path, 'utf8'));
     if (m) return { file, text: m[1]! };
   }
-  throw new Error('no <!-- tour:start --> … <!-- tour:end --> in README.md or docs/tour.md');
+  throw new Error('no <!-- tour:start --> … <!-- tour:end --> in README.md');
 }
 
 /** A command is complete when bash can parse it (multi-line quotes and `\` continuations included). */
