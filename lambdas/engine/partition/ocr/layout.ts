@@ -4,12 +4,13 @@
 import type { Element } from '../../elements';
 import { type Line, type RawPage, type Word, toSegment, union } from '../pdf/extract';
 import { layoutPage } from '../pdf/layout';
+import type { Rules } from '../pdf/tables/paths';
 import type { OcrResult } from './tesseract';
 
 /** Words below this confidence are noise (speckles, picture textures). */
 const MIN_WORD_CONFIDENCE = 30;
 
-export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height: number): RawPage {
+export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height: number, rules?: Rules): RawPage {
   const lines: Line[] = [];
   for (const l of ocr.lines) {
     const kept = l.words.filter((w) => (w.confidence >= MIN_WORD_CONFIDENCE || (w.confidence >= 15 && /^[\p{L}\p{N}]{3,}[.,;:]?$/u.test(w.text)))
@@ -32,7 +33,7 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
     if (cur.length) segs.push(toSegment(cur));
     lines.push({ segs, ...union(segs) });
   }
-  return { page, width, height, lines, links: [], images: [], chars: 0, unmapped: 0 };
+  return { page, width, height, lines, links: [], images: [], chars: 0, unmapped: 0, ...(rules ? { rules } : {}) };
 }
 
 /** True when OCR found real text (not just noise from a photo or a drawing). */
@@ -47,13 +48,24 @@ export function ocrPageElements(
   page: number,
   width: number,
   height: number,
-  opts: { coordinates: boolean; languages: string[]; tables: boolean; extra?: Record<string, unknown> },
+  opts: {
+    coordinates: boolean;
+    languages: string[];
+    /** Cell structure of tables as text_as_html (tables themselves are always looked for). */
+    tableHtml: boolean;
+    extra?: Record<string, unknown>;
+    /** Lines drawn in the OCR'd image (image/rules.ts): ruled tables come from their grid. */
+    rules?: Rules;
+    warn?: (message: string) => void;
+  },
 ): Element[] {
-  const raw = ocrToRawPage(ocr, page, width, height);
+  if (opts.rules?.warning) opts.warn?.(opts.rules.warning);
+  const raw = ocrToRawPage(ocr, page, width, height, opts.rules);
   return layoutPage(raw, {
     languages: opts.languages,
     coordinates: opts.coordinates ? 'PixelSpace' : undefined,
-    tables: opts.tables,
+    tables: true,
+    tableHtml: opts.tableHtml,
     extra: opts.extra,
     ocr: true,
   });
