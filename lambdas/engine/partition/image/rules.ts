@@ -1,11 +1,12 @@
-// Ruling lines of a scanned page or an image, from its pixels: the page is binarized (Otsu), every
-// row is scanned for long runs of dark pixels (small breaks of a scanned line bridged), runs on
-// neighbouring rows that overlap are one stroke, and a stroke that stays thin is a rule. Columns are
-// scanned the same way on the transposed bitmap. Text never makes such runs (letters leave gaps),
-// filled areas and photos make thick strokes and are dropped. The rules feed the same grid builder
-// as the lines drawn in a born-digital PDF (pdf/tables/grid.ts).
-// Work is bounded: one pass per direction over the pixels, and a page with more than MAX_RUNS long
-// runs (a halftone photo, a hatched chart) or MAX_SEGMENTS strokes is skipped with a warning.
+// Ruling lines of a scanned page or an image, from its pixels: a pixel darker than the paper on both
+// sides of it, just beyond a line's greatest thickness, is line ink (a ridge); every row is scanned for
+// long runs of it (small breaks of a scanned line bridged), runs on neighbouring rows that overlap are
+// one stroke, and a stroke that stays thin is a rule. Columns are scanned the same way on the
+// transposed ridges. Text never makes such runs (letters leave gaps); shaded bands, filled areas and
+// photos make no ridges inside them. The rules feed the same grid builder as the lines drawn in a
+// born-digital PDF (pdf/tables/grid.ts).
+// Work is bounded: two passes over the pixels, and a page with more than MAX_RUNS long runs (a
+// halftone photo, a hatched chart) or MAX_SEGMENTS strokes is skipped with a warning.
 import { MAX_SEGMENTS, type HRule, type Rules, type VRule } from '../pdf/tables/paths';
 import { deflateSync } from 'node:zlib';
 import { rgbaToPng, toGray } from './bitmap';
@@ -22,25 +23,36 @@ export interface RuleScanOptions {
   maxGap?: number;
 }
 
-/** Otsu's threshold of a gray image, clamped so a blank or a dark page still separates ink from paper. */
-export function otsuThreshold(gray: Uint8Array): number {
-  const hist = new Float64Array(256);
-  for (let i = 0; i < gray.length; i++) hist[gray[i]!]++;
-  const total = gray.length;
-  let sumAll = 0;
-  for (let v = 0; v < 256; v++) sumAll += v * hist[v]!;
-  let wB = 0, sumB = 0, best = 0, bestT = 128;
-  for (let t = 0; t < 256; t++) {
-    wB += hist[t]!;
-    if (!wB) continue;
-    const wF = total - wB;
-    if (!wF) break;
-    sumB += t * hist[t]!;
-    const mB = sumB / wB, mF = (sumAll - sumB) / wF;
-    const between = wB * wF * (mB - mF) * (mB - mF);
-    if (between > best) { best = between; bestT = t; }
+/** How much darker than the paper on both sides of it a pixel of a rule is (gray levels). */
+const CONTRAST = 40;
+
+/**
+ * Ink of thin lines along one axis: a pixel darker by CONTRAST than the lighter of two pixels on each
+ * side, just beyond a rule's greatest thickness (across the axis). A light gray rule counts, the inside
+ * of a shaded band or a filled block does not, and a rule along the edge of a shaded band still does.
+ * Written transposed for vertical lines, so both directions scan rows.
+ */
+function ridge(at: (x: number, y: number) => number, x: number, y: number, d: number, vertical: boolean): boolean {
+  const g = at(x, y);
+  const before = vertical ? Math.max(at(x - d, y), at(x - d - 2, y)) : Math.max(at(x, y - d), at(x, y - d - 2));
+  if (g > before - CONTRAST) return false;
+  const after = vertical ? Math.max(at(x + d, y), at(x + d + 2, y)) : Math.max(at(x, y + d), at(x, y + d + 2));
+  return g <= after - CONTRAST;
+}
+
+function ridges(gray: Uint8Array, w: number, h: number, d: number, vertical: boolean): Uint8Array {
+  const out = new Uint8Array(w * h);
+  const at = (x: number, y: number) => (x < 0 || y < 0 || x >= w || y >= h ? 255 : gray[y * w + x]!);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const g = gray[y * w + x]!;
+      if (g > 255 - CONTRAST) continue;
+      // Across this direction (a pixel of a line of it), or along it (where a line of the other
+      // direction crosses, so crossings do not cut the line).
+      if (ridge(at, x, y, d, vertical) || ridge(at, x, y, d, !vertical)) out[vertical ? x * h + y : y * w + x] = 1;
+    }
   }
-  return Math.min(200, Math.max(60, bestT));
+  return out;
 }
 
 interface Stroke { x0: number; x1: number; y0: number; y1: number; lastRow: number }
@@ -92,16 +104,9 @@ export interface RuleStrokes { h: RuleStroke[]; v: RuleStroke[]; warning?: strin
 
 /** Thin horizontal and vertical strokes of a gray image (pixel coordinates, top-left origin). */
 export function detectStrokes(gray: Uint8Array, width: number, height: number, o: RuleScanOptions): RuleStrokes {
-  const t = otsuThreshold(gray);
-  const bin = new Uint8Array(width * height);
-  for (let i = 0; i < bin.length; i++) bin[i] = gray[i]! < t ? 1 : 0;
-  const hs = rowStrokes(bin, width, height, o);
-  let vs: RuleStroke[] | undefined;
-  if (hs) {
-    const tr = new Uint8Array(width * height);
-    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) tr[x * height + y] = bin[y * width + x]!;
-    vs = rowStrokes(tr, height, width, o);
-  }
+  const d = Math.ceil(o.maxThickness) + 1;
+  const hs = rowStrokes(ridges(gray, width, height, d, false), width, height, o);
+  const vs = hs && rowStrokes(ridges(gray, width, height, d, true), height, width, o);
   if (!hs || !vs || hs.length + vs.length > MAX_SEGMENTS) {
     return { h: [], v: [], warning: 'too many long strokes in the image (a photo or a chart?): ruled tables not looked for' };
   }
@@ -119,21 +124,45 @@ export function detectRules(gray: Uint8Array, width: number, height: number, o: 
   return toRules(detectStrokes(gray, width, height, o));
 }
 
+/** Collinear strokes (centres within tol) that overlap or nearly touch (gaps up to 1.5 × tol) as one. */
+export function mergeStrokes(strokes: RuleStroke[], tol: number): RuleStroke[] {
+  const sorted = [...strokes].sort((a, b) => a.c0 + a.c1 - b.c0 - b.c1 || a.a0 - b.a0);
+  const bands: RuleStroke[][] = [];
+  for (const s of sorted) {
+    const band = bands[bands.length - 1];
+    if (band && Math.abs((s.c0 + s.c1) / 2 - (band[0]!.c0 + band[0]!.c1) / 2) <= tol) band.push(s);
+    else bands.push([s]);
+  }
+  const out: RuleStroke[] = [];
+  for (const band of bands) {
+    band.sort((a, b) => a.a0 - b.a0);
+    let cur: RuleStroke | undefined;
+    for (const s of band) {
+      if (cur && s.a0 <= cur.a1 + 1.5 * tol) { cur.a1 = Math.max(cur.a1, s.a1); cur.c0 = Math.min(cur.c0, s.c0); cur.c1 = Math.max(cur.c1, s.c1); }
+      else { if (cur) out.push(cur); cur = { ...s }; }
+    }
+    if (cur) out.push(cur);
+  }
+  return out;
+}
+
 /**
- * The strokes that cross a stroke of the other direction (within tol): a table's lines, as opposed to
- * an underline or a long glyph stroke on its own.
+ * A table's lines: merged strokes that cross at least two strokes of the other direction (within tol)
+ * - a rule between two columns, a column line between two rules. An underline, a long glyph stroke
+ * or a run of small text touching one cell border does not.
  */
 export function crossingStrokes(s: RuleStrokes, tol: number): RuleStrokes {
-  if (s.h.length * s.v.length > 4_000_000) return { h: [], v: [] };
-  const hk = new Uint8Array(s.h.length), vk = new Uint8Array(s.v.length);
-  s.h.forEach((h, i) => s.v.forEach((v, j) => {
-    if (v.c0 - tol <= h.a1 && v.c1 + tol >= h.a0 && h.c0 - tol <= v.a1 && h.c1 + tol >= v.a0) { hk[i] = 1; vk[j] = 1; }
+  const h = mergeStrokes(s.h, tol), v = mergeStrokes(s.v, tol);
+  if (h.length * v.length > 4_000_000) return { h: [], v: [] };
+  const hk = new Uint16Array(h.length), vk = new Uint16Array(v.length);
+  h.forEach((a, i) => v.forEach((b, j) => {
+    if (b.c0 - tol <= a.a1 && b.c1 + tol >= a.a0 && a.c0 - tol <= b.a1 && a.c1 + tol >= b.a0) { hk[i]++; vk[j]++; }
   }));
-  return { h: s.h.filter((_, i) => hk[i]), v: s.v.filter((_, j) => vk[j]) };
+  return { h: h.filter((_, i) => hk[i]! >= 2), v: v.filter((_, j) => vk[j]! >= 2) };
 }
 
 export interface TableLines {
-  /** Every thin stroke as a rule (pixel units, with the grid tolerance for this image). */
+  /** The table lines as rules (pixel units, with the grid tolerance for this image). */
   rules: Rules;
   /** The pixels (RGBA) with the table lines painted white, when there were any: OCR reads cells better without them. */
   cleaned?: Uint8Array;
@@ -149,8 +178,8 @@ export function tableLines(rgba: Uint8Array, width: number, height: number): Tab
   const strokes = detectStrokes(toGray(rgba, width, height), width, height, {
     minLength: Math.max(12, side / 40), maxThickness: Math.max(3, side / 200), maxGap: Math.max(1, Math.round(side / 800)),
   });
-  const rules: Rules = { ...toRules(strokes), tol };
   const grid = crossingStrokes(strokes, tol);
+  const rules: Rules = { ...toRules({ ...grid, ...(strokes.warning ? { warning: strokes.warning } : {}) }), tol };
   if (!grid.h.length) return { rules };
   const out = rgba.slice();
   const pad = Math.max(1, Math.round(side / 600));
