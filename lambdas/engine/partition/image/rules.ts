@@ -9,10 +9,12 @@
 // halftone photo, a hatched chart) or MAX_SEGMENTS strokes is skipped with a warning.
 import { MAX_SEGMENTS, type HRule, type Rules, type VRule } from '../pdf/tables/paths';
 import { deflateSync } from 'node:zlib';
-import { rgbaToPng, toGray } from './bitmap';
+import { resizeGray, rgbaToPng, toGray } from './bitmap';
 
 /** Long dark runs looked at per page, at most (per direction). */
 export const MAX_RUNS = 200_000;
+/** Pixels scanned for rules at most: a larger image is scanned scaled down. */
+export const MAX_SCAN_PIXELS = 16_000_000;
 
 export interface RuleScanOptions {
   /** Shortest rule, pixels. */
@@ -23,21 +25,23 @@ export interface RuleScanOptions {
   maxGap?: number;
 }
 
+/** Share of a run's pixels that are ink. */
+const MIN_FILL = 0.85;
 /** How much darker than the paper on both sides of it a pixel of a rule is (gray levels). */
 const CONTRAST = 40;
 
 /**
- * Ink of thin lines along one axis: a pixel darker by CONTRAST than the lighter of two pixels on each
- * side, just beyond a rule's greatest thickness (across the axis). A light gray rule counts, the inside
- * of a shaded band or a filled block does not, and a rule along the edge of a shaded band still does.
- * Written transposed for vertical lines, so both directions scan rows.
+ * Ink of thin lines along one axis: a pixel with paper (lighter by CONTRAST) within d pixels on each
+ * side across the axis, d just beyond a rule's greatest thickness. A light gray rule counts; the inside
+ * of a shaded band, a thick bar or a filled block does not; a rule along the edge of a shaded band still
+ * does. Written transposed for vertical lines, so both directions scan rows.
  */
 function ridge(at: (x: number, y: number) => number, x: number, y: number, d: number, vertical: boolean): boolean {
-  const g = at(x, y);
-  const before = vertical ? Math.max(at(x - d, y), at(x - d - 2, y)) : Math.max(at(x, y - d), at(x, y - d - 2));
-  if (g > before - CONTRAST) return false;
-  const after = vertical ? Math.max(at(x + d, y), at(x + d + 2, y)) : Math.max(at(x, y + d), at(x, y + d + 2));
-  return g <= after - CONTRAST;
+  const light = at(x, y) + CONTRAST;
+  let before = false, after = false;
+  for (let k = 1; k <= d && !before; k++) before = (vertical ? at(x - k, y) : at(x, y - k)) >= light;
+  for (let k = 1; k <= d && before && !after; k++) after = (vertical ? at(x + k, y) : at(x, y + k)) >= light;
+  return before && after;
 }
 
 function ridges(gray: Uint8Array, w: number, h: number, d: number, vertical: boolean): Uint8Array {
@@ -47,30 +51,36 @@ function ridges(gray: Uint8Array, w: number, h: number, d: number, vertical: boo
     for (let x = 0; x < w; x++) {
       const g = gray[y * w + x]!;
       if (g > 255 - CONTRAST) continue;
-      // Across this direction (a pixel of a line of it), or along it (where a line of the other
-      // direction crosses, so crossings do not cut the line).
-      if (ridge(at, x, y, d, vertical) || ridge(at, x, y, d, !vertical)) out[vertical ? x * h + y : y * w + x] = 1;
+      // Where a line of the other direction crosses there is no paper nearby: that gap is bridged
+      // (maxGap) or the pieces are merged later (mergeStrokes).
+      if (ridge(at, x, y, d, vertical)) out[vertical ? x * h + y : y * w + x] = 1;
     }
   }
   return out;
 }
 
-interface Stroke { x0: number; x1: number; y0: number; y1: number; lastRow: number }
-
-/**
- * Thin strokes along rows of a 0/1 bitmap (w × h, row-major): [along0, along1, across-mid] per stroke,
- * or undefined when the page holds more long runs than MAX_RUNS.
- */
 /** A thin stroke along one axis: from a0 to a1 (inclusive), across from c0 to c1 (inclusive). */
 export interface RuleStroke { a0: number; a1: number; c0: number; c1: number }
 
+/** A stroke being built: its extent and, per row from y0, the pixels its runs cover. */
+interface Stroke { x0: number; x1: number; y0: number; lastRow: number; cover: number[] }
+
+/**
+ * Thin strokes along rows of a 0/1 bitmap (w × h, row-major), or undefined when the page holds more
+ * long runs than MAX_RUNS. A stroke's thickness is that of its core, the rows that run along most of
+ * it: glyph bits touching a rule (descenders, text set close to the line) neither thicken it nor get
+ * painted out with it.
+ */
 function rowStrokes(bin: Uint8Array, w: number, h: number, o: RuleScanOptions): RuleStroke[] | undefined {
   const gap = o.maxGap ?? 2;
   const out: RuleStroke[] = [];
   let open: Stroke[] = [];
   let runs = 0;
   const close = (s: Stroke) => {
-    if (s.y1 - s.y0 + 1 <= o.maxThickness) out.push({ a0: s.x0, a1: s.x1, c0: s.y0, c1: s.y1 });
+    const max = Math.max(...s.cover);
+    const core = s.cover.map((c, i) => (c >= 0.5 * max ? i : -1)).filter((i) => i >= 0);
+    const c0 = s.y0 + core[0]!, c1 = s.y0 + core[core.length - 1]!;
+    if (c1 - c0 + 1 <= o.maxThickness) out.push({ a0: s.x0, a1: s.x1, c0, c1 });
   };
   for (let y = 0; y < h; y++) {
     const row = y * w;
@@ -79,18 +89,22 @@ function rowStrokes(bin: Uint8Array, w: number, h: number, o: RuleScanOptions): 
     while (x < w) {
       if (!bin[row + x]) { x++; continue; }
       const start = x;
-      let end = x, light = 0;
+      let end = x, light = 0, ink = 1;
       for (x++; x < w; x++) {
-        if (bin[row + x]) { end = x; light = 0; } else if (++light > gap) break;
+        if (bin[row + x]) { end = x; light = 0; ink++; } else if (++light > gap) break;
       }
-      if (end - start + 1 < o.minLength) continue;
+      // A rule is solid ink with rare breaks; a row through text (bars of E, L, T a few pixels
+      // apart) is not.
+      if (end - start + 1 < o.minLength || ink < MIN_FILL * (end - start + 1)) continue;
       if (++runs > MAX_RUNS) return undefined;
       // The stroke of the previous row this run continues (they overlap), else a new one.
-      const s = open.find((t) => t.lastRow === y - 1 && t.x0 <= end && t.x1 >= start);
+      const s = open.find((t) => t.x0 <= end && t.x1 >= start);
       if (s) {
-        s.x0 = Math.min(s.x0, start); s.x1 = Math.max(s.x1, end); s.y1 = y; s.lastRow = y;
+        s.x0 = Math.min(s.x0, start); s.x1 = Math.max(s.x1, end); s.lastRow = y;
+        const i = y - s.y0;
+        s.cover[i] = (s.cover[i] ?? 0) + end - start + 1;
         if (!next.includes(s)) next.push(s);
-      } else next.push({ x0: start, x1: end, y0: y, y1: y, lastRow: y });
+      } else next.push({ x0: start, x1: end, y0: y, lastRow: y, cover: [end - start + 1] });
     }
     for (const s of open) if (s.lastRow !== y) close(s);
     open = next;
@@ -173,16 +187,22 @@ export interface TableLines {
  * glyph stroke of its body text, shorter than a table's row or column).
  */
 export function tableLines(rgba: Uint8Array, width: number, height: number): TableLines {
-  const side = Math.min(width, height);
-  const tol = Math.max(2, side / 300);
-  const strokes = detectStrokes(toGray(rgba, width, height), width, height, {
-    minLength: Math.max(12, side / 40), maxThickness: Math.max(3, side / 200), maxGap: Math.max(1, Math.round(side / 800)),
+  // Big images are scanned at most MAX_SCAN_PIXELS large (bounded time); strokes are scaled back.
+  const k = Math.min(1, Math.sqrt(MAX_SCAN_PIXELS / (width * height)));
+  const sw = Math.max(1, Math.round(width * k)), sh = Math.max(1, Math.round(height * k));
+  const gray = toGray(rgba, width, height);
+  const side = Math.min(sw, sh);
+  const scanned = detectStrokes(k < 1 ? resizeGray(gray, width, height, sw, sh) : gray, sw, sh, {
+    minLength: Math.max(12, side / 40), maxThickness: Math.max(3, side / 200), maxGap: Math.max(2, Math.round(side / 500)),
   });
+  const up = (r: RuleStroke): RuleStroke => ({ a0: Math.floor(r.a0 / k), a1: Math.ceil((r.a1 + 1) / k) - 1, c0: Math.floor(r.c0 / k), c1: Math.ceil((r.c1 + 1) / k) - 1 });
+  const strokes = k < 1 ? { ...scanned, h: scanned.h.map(up), v: scanned.v.map(up) } : scanned;
+  const tol = Math.max(2, side / 300) / k;
   const grid = crossingStrokes(strokes, tol);
   const rules: Rules = { ...toRules({ ...grid, ...(strokes.warning ? { warning: strokes.warning } : {}) }), tol };
   if (!grid.h.length) return { rules };
   const out = rgba.slice();
-  const pad = Math.max(1, Math.round(side / 600));
+  const pad = Math.max(1, Math.round(side / 600 / k));
   const paint = (x0: number, x1: number, y0: number, y1: number) => {
     for (let y = Math.max(0, y0); y <= Math.min(height - 1, y1); y++) out.fill(255, (y * width + Math.max(0, x0)) * 4, (y * width + Math.min(width - 1, x1) + 1) * 4);
   };
