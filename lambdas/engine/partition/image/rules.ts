@@ -203,11 +203,26 @@ export function tableLines(rgba: Uint8Array, width: number, height: number): Tab
   if (!grid.h.length) return { rules };
   const out = rgba.slice();
   const pad = Math.max(1, Math.round(side / 600 / k));
-  const paint = (x0: number, x1: number, y0: number, y1: number) => {
-    for (let y = Math.max(0, y0); y <= Math.min(height - 1, y1); y++) out.fill(255, (y * width + Math.max(0, x0)) * 4, (y * width + Math.min(width - 1, x1) + 1) * 4);
+  // A line is painted in the paper beside it (the median gray of the lighter side), so a rule along a
+  // shaded row leaves the shading whole rather than a white stripe.
+  const median = (vs: number[]) => vs.sort((p, q) => p - q)[vs.length >> 1] ?? 255;
+  const g = (x: number, y: number) => gray[Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))]!;
+  const paint = (x0: number, x1: number, y0: number, y1: number, v: number) => {
+    for (let y = Math.max(0, y0); y <= Math.min(height - 1, y1); y++) {
+      for (let x = Math.max(0, x0); x <= Math.min(width - 1, x1); x++) { const o = (y * width + x) * 4; out[o] = out[o + 1] = out[o + 2] = v; out[o + 3] = 255; }
+    }
   };
-  for (const s of grid.h) paint(s.a0, s.a1, s.c0 - pad, s.c1 + pad);
-  for (const s of grid.v) paint(s.c0 - pad, s.c1 + pad, s.a0, s.a1);
+  const side2 = (n: number, at: (i: number) => number) => median(Array.from({ length: Math.min(n, 200) }, (_, i) => at(Math.floor((i * n) / Math.min(n, 200)))));
+  for (const s of grid.h) {
+    const n = s.a1 - s.a0 + 1;
+    const v = Math.max(side2(n, (i) => g(s.a0 + i, s.c0 - pad - 1)), side2(n, (i) => g(s.a0 + i, s.c1 + pad + 1)));
+    paint(s.a0, s.a1, s.c0 - pad, s.c1 + pad, v);
+  }
+  for (const s of grid.v) {
+    const n = s.a1 - s.a0 + 1;
+    const v = Math.max(side2(n, (i) => g(s.c0 - pad - 1, s.a0 + i)), side2(n, (i) => g(s.c1 + pad + 1, s.a0 + i)));
+    paint(s.c0 - pad, s.c1 + pad, s.a0, s.a1, v);
+  }
   return { rules, cleaned: out };
 }
 
