@@ -8,7 +8,7 @@ import { PNG } from 'pngjs';
 import UTIF from 'utif2';
 import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../domain/errors';
 import { makeElement, type Element } from '../../elements';
-import { hasRealText, ocrPageElements } from '../ocr/layout';
+import { hasRealText, mergeReadings, ocrPageElements } from '../ocr/layout';
 import { availableOcrLanguages, recognize, recognizeBest, type OcrResult } from '../ocr/tesseract';
 import type { FormatContext } from '../types';
 import { resolveVlmProvider } from '../vlm';
@@ -77,12 +77,16 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
       // native pass and a zoomed one only when their text turns out small.
       const small = Math.max(p.width, p.height) < SMALL_IMAGE_SIDE;
       const chose = options.languages.length > 0;
-      ocr = small ? await zoomedOcr(q, data, filetype, langs, Math.sqrt(SMALL_TARGET_PIXELS / (p.width * p.height)), chose) : await recognizeBest(q.encoded, langs, chose);
-      const h = medianLineHeight(ocr);
-      if (!small && h > 0 && h < MIN_TEXT_HEIGHT) {
-        const zoomed = await zoomedOcr(q, data, filetype, langs, TARGET_TEXT_HEIGHT / h);
-        if (zoomed.confidence >= ocr.confidence - 5) ocr = zoomed;
-      }
+      const read = async (d: Decoded): Promise<OcrResult> => {
+        let r = small ? await zoomedOcr(d, data, filetype, langs, Math.sqrt(SMALL_TARGET_PIXELS / (p.width * p.height)), chose) : await recognizeBest(d.encoded, langs, chose);
+        const h = medianLineHeight(r);
+        if (!small && h > 0 && h < MIN_TEXT_HEIGHT) {
+          const zoomed = await zoomedOcr(d, data, filetype, langs, TARGET_TEXT_HEIGHT / h);
+          if (zoomed.confidence >= r.confidence - 5) r = zoomed;
+        }
+        return r;
+      };
+      ocr = q === p ? await read(p) : mergeReadings(await read(q), await read(p));
     } catch (err) {
       if (err instanceof UnprocessableDocument) throw err;
       throw new UnprocessableDocument(`Cannot decode the ${filetype} image: ${(err as Error)?.message ?? err}`);

@@ -12,7 +12,7 @@ import { appendAll, makeElement, provisionalId } from '../../elements';
 import { UnprocessableDocument } from '../../../domain/errors';
 import type { FormatContext } from '../types';
 import { availableOcrLanguages, recognizeBest } from '../ocr/tesseract';
-import { hasRealText, ocrPageElements } from '../ocr/layout';
+import { hasRealText, mergeReadings, ocrPageElements } from '../ocr/layout';
 import { processPage, type PageJobOptions, type PageResult } from './pages';
 import { PdfDocument, resetPdfium } from './pdfium';
 import { pagePoolReady, processPagesInPool, warmPagePool } from './pool';
@@ -183,7 +183,8 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
           }
           // Table lines are found first and painted out of the image OCR reads (cells read better).
           const lines = ocrInputWithLines(rendered.rgba, rendered.width, rendered.height, rendered.png);
-          const ocr = await recognizeBest(lines.png, langs, options.languages.length > 0);
+          const read = (png: Uint8Array) => recognizeBest(png, langs, options.languages.length > 0);
+          const ocr = lines.cleaned ? mergeReadings(await read(lines.png), await read(rendered.png)) : await read(rendered.png);
           const els = hasRealText(ocr)
             ? ocrPageElements(ocr, i + 1, rendered.width, rendered.height, { coordinates: options.coordinates, languages: options.languages, tableHtml: jobOpts.tableHtml, extra, rules: lines.rules, warn: (w) => ctx.warn(`page ${i + 1}: ${w}`) })
             : [];
