@@ -8,13 +8,14 @@ import { PNG } from 'pngjs';
 import UTIF from 'utif2';
 import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../domain/errors';
 import { makeElement, type Element } from '../../elements';
-import { hasRealText, ocrPageElements } from '../ocr/layout';
+import { hasRealText, mergeReadings, ocrPageElements } from '../ocr/layout';
 import { availableOcrLanguages, recognize, recognizeBest, type OcrResult } from '../ocr/tesseract';
 import type { FormatContext } from '../types';
 import { resolveVlmProvider } from '../vlm';
 import { deflateSync } from 'node:zlib';
 import { rgbaToPng, resizeRgba, toGray } from './bitmap';
 import { imageSize, MAX_IMAGE_PIXELS } from './header';
+import { ocrInputWithLines } from './rules';
 
 interface Decoded {
   /** The bytes Tesseract reads at native size (the upload itself when it can, else a PNG). */
@@ -67,18 +68,25 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
         ctx.warn(`page ${pageNumber}: VLM provider failed (${(err as Error).message}); used local OCR`);
       }
     }
+    // Table lines are found first and painted out of the image OCR reads (cells read better).
+    const lines = tableLinesOf(p, data, filetype);
+    const q: Decoded = lines?.cleaned ? { encoded: lines.png, rgba: lines.cleaned, width: p.width, height: p.height } : p;
     let ocr: OcrResult;
     try {
       // Small images (screenshots, 72-dpi scans) go straight to a zoomed pass; larger ones get a
       // native pass and a zoomed one only when their text turns out small.
       const small = Math.max(p.width, p.height) < SMALL_IMAGE_SIDE;
       const chose = options.languages.length > 0;
-      ocr = small ? await zoomedOcr(p, data, filetype, langs, Math.sqrt(SMALL_TARGET_PIXELS / (p.width * p.height)), chose) : await recognizeBest(p.encoded, langs, chose);
-      const h = medianLineHeight(ocr);
-      if (!small && h > 0 && h < MIN_TEXT_HEIGHT) {
-        const zoomed = await zoomedOcr(p, data, filetype, langs, TARGET_TEXT_HEIGHT / h);
-        if (zoomed.confidence >= ocr.confidence - 5) ocr = zoomed;
-      }
+      const read = async (d: Decoded): Promise<OcrResult> => {
+        let r = small ? await zoomedOcr(d, data, filetype, langs, Math.sqrt(SMALL_TARGET_PIXELS / (p.width * p.height)), chose) : await recognizeBest(d.encoded, langs, chose);
+        const h = medianLineHeight(r);
+        if (!small && h > 0 && h < MIN_TEXT_HEIGHT) {
+          const zoomed = await zoomedOcr(d, data, filetype, langs, TARGET_TEXT_HEIGHT / h);
+          if (zoomed.confidence >= r.confidence - 5) r = zoomed;
+        }
+        return r;
+      };
+      ocr = q === p ? await read(p) : mergeReadings(await read(q), await read(p));
     } catch (err) {
       if (err instanceof UnprocessableDocument) throw err;
       throw new UnprocessableDocument(`Cannot decode the ${filetype} image: ${(err as Error)?.message ?? err}`);
@@ -94,8 +102,10 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
     const els = ocrPageElements(ocr, pageNumber, p.width, p.height, {
       coordinates: options.coordinates || blockTypes.size > 0,
       languages: options.languages,
-      tables: options.pdfInferTableStructure !== false && !options.skipInferTableTypes.includes(filetype),
+      tableHtml: options.pdfInferTableStructure !== false && !options.skipInferTableTypes.includes(filetype),
       extra,
+      rules: lines?.rules,
+      warn: (w) => ctx.warn(`page ${pageNumber}: ${w}`),
     });
     if (blockTypes.size) {
       const rgba = p.rgba ?? decodeRgba(data, filetype);
@@ -121,6 +131,15 @@ function embedCrop(el: Element, rgba: Uint8Array, width: number, height: number,
   for (let y = 0; y < h; y++) crop.set(rgba.subarray(((y0 + y) * width + x0) * 4, ((y0 + y) * width + x1) * 4), y * w * 4);
   el.metadata.image_base64 = Buffer.from(rgbaToPng(crop, w, h, (b) => deflateSync(b, { level: 6 }))).toString('base64');
   el.metadata.image_mime_type = 'image/png';
+}
+
+/** Table lines of a page at its native size, when its pixels can be decoded here. */
+function tableLinesOf(p: Decoded, data: Uint8Array, filetype: string): ReturnType<typeof ocrInputWithLines> | undefined {
+  try {
+    return ocrInputWithLines(p.rgba ?? decodeRgba(data, filetype), p.width, p.height, p.encoded);
+  } catch {
+    return undefined; // a BMP flavour only Tesseract reads: no ruling lines, text and alignment still work
+  }
 }
 
 /** OCR of the image scaled by k (clamped to MAX_ZOOM and MAX_ZOOMED_PIXELS); boxes in original pixels. */

@@ -4,12 +4,13 @@
 import type { Element } from '../../elements';
 import { type Line, type RawPage, type Word, toSegment, union } from '../pdf/extract';
 import { layoutPage } from '../pdf/layout';
-import type { OcrResult } from './tesseract';
+import type { Rules } from '../pdf/tables/paths';
+import type { OcrLine, OcrResult, OcrWord } from './tesseract';
 
 /** Words below this confidence are noise (speckles, picture textures). */
 const MIN_WORD_CONFIDENCE = 30;
 
-export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height: number): RawPage {
+export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height: number, rules?: Rules): RawPage {
   const lines: Line[] = [];
   for (const l of ocr.lines) {
     const kept = l.words.filter((w) => (w.confidence >= MIN_WORD_CONFIDENCE || (w.confidence >= 15 && /^[\p{L}\p{N}]{3,}[.,;:]?$/u.test(w.text)))
@@ -32,7 +33,28 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
     if (cur.length) segs.push(toSegment(cur));
     lines.push({ segs, ...union(segs) });
   }
-  return { page, width, height, lines, links: [], images: [], chars: 0, unmapped: 0 };
+  return { page, width, height, lines, links: [], images: [], chars: 0, unmapped: 0, ...(rules ? { rules } : {}) };
+}
+
+/** What a ruling line reads as when OCR meets one. */
+const RULE_GLYPHS = /^[|_\-\u2013\u2014=~!\[\]()lI]+$/;
+
+/**
+ * Two readings of a page with table lines: `cleaned` (lines painted out, cells read best) and
+ * `original`. Tesseract drops a lone short word in a large empty box (a "5" alone in a cell) once the
+ * cell's frame is gone, while the original reading has it as part of a row: words of the original
+ * reading that no cleaned word overlaps are added (rule glyphs aside).
+ */
+export function mergeReadings(cleaned: OcrResult, original: OcrResult): OcrResult {
+  const boxes = cleaned.lines.flatMap((l) => l.words);
+  const overlaps = (w: OcrWord) => boxes.some((b) => b.x0 < w.x1 && w.x0 < b.x1 && b.y0 < w.y1 && w.y0 < b.y1);
+  const added: OcrLine[] = [];
+  for (const l of original.lines) {
+    const words = l.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE && !RULE_GLYPHS.test(w.text) && !overlaps(w));
+    if (!words.length) continue;
+    added.push({ words, x0: Math.min(...words.map((w) => w.x0)), y0: Math.min(...words.map((w) => w.y0)), x1: Math.max(...words.map((w) => w.x1)), y1: Math.max(...words.map((w) => w.y1)) });
+  }
+  return added.length ? { ...cleaned, lines: [...cleaned.lines, ...added] } : cleaned;
 }
 
 /** True when OCR found real text (not just noise from a photo or a drawing). */
@@ -47,13 +69,24 @@ export function ocrPageElements(
   page: number,
   width: number,
   height: number,
-  opts: { coordinates: boolean; languages: string[]; tables: boolean; extra?: Record<string, unknown> },
+  opts: {
+    coordinates: boolean;
+    languages: string[];
+    /** Cell structure of tables as text_as_html (tables themselves are always looked for). */
+    tableHtml: boolean;
+    extra?: Record<string, unknown>;
+    /** Lines drawn in the OCR'd image (image/rules.ts): ruled tables come from their grid. */
+    rules?: Rules;
+    warn?: (message: string) => void;
+  },
 ): Element[] {
-  const raw = ocrToRawPage(ocr, page, width, height);
+  if (opts.rules?.warning) opts.warn?.(opts.rules.warning);
+  const raw = ocrToRawPage(ocr, page, width, height, opts.rules);
   return layoutPage(raw, {
     languages: opts.languages,
     coordinates: opts.coordinates ? 'PixelSpace' : undefined,
-    tables: opts.tables,
+    tables: true,
+    tableHtml: opts.tableHtml,
     extra: opts.extra,
     ocr: true,
   });

@@ -12,12 +12,13 @@ import { appendAll, makeElement, provisionalId } from '../../elements';
 import { UnprocessableDocument } from '../../../domain/errors';
 import type { FormatContext } from '../types';
 import { availableOcrLanguages, recognizeBest } from '../ocr/tesseract';
-import { hasRealText, ocrPageElements } from '../ocr/layout';
+import { hasRealText, mergeReadings, ocrPageElements } from '../ocr/layout';
 import { processPage, type PageJobOptions, type PageResult } from './pages';
 import { PdfDocument, resetPdfium } from './pdfium';
 import { pagePoolReady, processPagesInPool, warmPagePool } from './pool';
 import { cropPng, renderPage } from './render';
 import { resolveVlmProvider, type VlmProvider } from '../vlm';
+import { ocrInputWithLines } from '../image/rules';
 
 /** Page count from which text-layer pages go to the worker pool once it is running... */
 const POOL_MIN_PAGES = 24;
@@ -187,9 +188,12 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
               ctx.warn(`page ${i + 1}: VLM provider failed (${(err as Error).message}); used local OCR`);
             }
           }
-          const ocr = await recognizeBest(rendered.png, langs, options.languages.length > 0);
+          // Table lines are found first and painted out of the image OCR reads (cells read better).
+          const lines = ocrInputWithLines(rendered.rgba, rendered.width, rendered.height, rendered.png);
+          const read = (png: Uint8Array) => recognizeBest(png, langs, options.languages.length > 0);
+          const ocr = lines.cleaned ? mergeReadings(await read(lines.png), await read(rendered.png)) : await read(rendered.png);
           const els = hasRealText(ocr)
-            ? ocrPageElements(ocr, i + 1, rendered.width, rendered.height, { coordinates: options.coordinates, languages: options.languages, tables: jobOpts.tableHtml, extra })
+            ? ocrPageElements(ocr, i + 1, rendered.width, rendered.height, { coordinates: options.coordinates, languages: options.languages, tableHtml: jobOpts.tableHtml, extra, rules: lines.rules, warn: (w) => ctx.warn(`page ${i + 1}: ${w}`) })
             : [];
           byPage.set(i + 1, els.length ? els : [makeElement('Image', '', { page_number: i + 1, ...extra })].filter(() => ocr.lines.length > 0));
         }

@@ -5,7 +5,7 @@
 // text size.
 import { appendAll, makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
 import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, type ClassifyOptions } from '../classify';
-import { tableText, tableTextByColumns, tableToHtml, rowsFromGrid, type TableRows } from '../table-html';
+import { tableTextByColumns, tableToHtml, rowsFromGrid, type TableRows } from '../table-html';
 import { type Box, type Line, type RawPage, type Segment, union, wordsToLines } from './extract';
 import { findRuledTables } from './tables/ruled';
 import { findTables, tableGrid } from './tables/unruled';
@@ -282,9 +282,11 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     if (b.table) {
       // Text-layer tables read column by column, as the open-source library's Table text does (its
       // text boxes stack each column, and the partition corpus pins that order: row order scores 0.654
-      // on all-number-table.pdf, below the scorer's 0.8 match); OCR'd tables row by row. The cell
-      // structure, row by row with spans, is in text_as_html.
-      const text = opts.ocr ? tableText(b.table) : tableTextByColumns(b.table);
+      // on all-number-table.pdf, below the scorer's 0.8 match); OCR'd tables in the OCR's line order
+      // (the library's text of an OCR'd table region: a wrapped or row-spanning header is read line by
+      // line; row order scores 0.62 on table-multi-row-column-cells.png). The cell structure, row by
+      // row with spans, is in text_as_html.
+      const text = opts.ocr ? blockText(b) : tableTextByColumns(b.table);
       if (!text) continue;
       out.push(makeElement('Table', text, opts.tableHtml === false ? md : { ...md, text_as_html: tableToHtml(b.table) }));
       continue;

@@ -10,7 +10,13 @@ import { heap, rawExports } from '../pdfium';
 /** A horizontal rule: y, from x0 to x1 (frame coordinates); a vertical one: x, from y0 to y1. */
 export interface HRule { y: number; x0: number; x1: number }
 export interface VRule { x: number; y0: number; y1: number }
-export interface Rules { h: HRule[]; v: VRule[]; warning?: string }
+export interface Rules {
+  h: HRule[];
+  v: VRule[];
+  warning?: string;
+  /** Distance within which lines are one line, in the page's units (grid.ts's TOL, in points, when absent). */
+  tol?: number;
+}
 
 export const MAX_SEGMENTS = 10_000;
 /** Page objects visited at most (text objects included), nested forms counted. */

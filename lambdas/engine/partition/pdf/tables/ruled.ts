@@ -92,7 +92,7 @@ export function findRuledTables(rules: Rules | undefined, words: Word[]): FoundT
   if (!rules || rules.h.length < 2 || !rules.v.length) return [];
   const out: FoundTable[] = [];
   let left = words;
-  for (const g of findGrids(rules.h, rules.v)) {
+  for (const g of findGrids(rules.h, rules.v, rules.tol)) {
     const t = fillGrid(g, left);
     if (!t) continue;
     out.push(t);

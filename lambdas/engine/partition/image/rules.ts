@@ -1,0 +1,234 @@
+// Ruling lines of a scanned page or an image, from its pixels: a pixel darker than the paper on both
+// sides of it, just beyond a line's greatest thickness, is line ink (a ridge); every row is scanned for
+// long runs of it (small breaks of a scanned line bridged), runs on neighbouring rows that overlap are
+// one stroke, and a stroke that stays thin is a rule. Columns are scanned the same way on the
+// transposed ridges. Text never makes such runs (letters leave gaps); shaded bands, filled areas and
+// photos make no ridges inside them. The rules feed the same grid builder as the lines drawn in a
+// born-digital PDF (pdf/tables/grid.ts).
+// Work is bounded: two passes over the pixels, and a page with more than MAX_RUNS long runs (a
+// halftone photo, a hatched chart) or MAX_SEGMENTS strokes is skipped with a warning.
+import { MAX_SEGMENTS, type HRule, type Rules, type VRule } from '../pdf/tables/paths';
+import { deflateSync } from 'node:zlib';
+import { resizeGray, rgbaToPng, toGray } from './bitmap';
+
+/** Long dark runs looked at per page, at most (per direction). */
+export const MAX_RUNS = 200_000;
+/** Pixels scanned for rules at most: a larger image is scanned scaled down. */
+export const MAX_SCAN_PIXELS = 16_000_000;
+
+export interface RuleScanOptions {
+  /** Shortest rule, pixels. */
+  minLength: number;
+  /** Thickest rule, pixels: thicker strokes are filled areas. */
+  maxThickness: number;
+  /** Light pixels bridged inside a run (a scanned line is rarely unbroken). */
+  maxGap?: number;
+}
+
+/** Share of a run's pixels that are ink. */
+const MIN_FILL = 0.85;
+/** How much darker than the paper on both sides of it a pixel of a rule is (gray levels). */
+const CONTRAST = 40;
+
+/**
+ * Ink of thin lines along one axis: a pixel with paper (lighter by CONTRAST) within d pixels on each
+ * side across the axis, d just beyond a rule's greatest thickness. A light gray rule counts; the inside
+ * of a shaded band, a thick bar or a filled block does not; a rule along the edge of a shaded band still
+ * does. Written transposed for vertical lines, so both directions scan rows.
+ */
+function ridge(at: (x: number, y: number) => number, x: number, y: number, d: number, vertical: boolean): boolean {
+  const light = at(x, y) + CONTRAST;
+  let before = false, after = false;
+  for (let k = 1; k <= d && !before; k++) before = (vertical ? at(x - k, y) : at(x, y - k)) >= light;
+  for (let k = 1; k <= d && before && !after; k++) after = (vertical ? at(x + k, y) : at(x, y + k)) >= light;
+  return before && after;
+}
+
+function ridges(gray: Uint8Array, w: number, h: number, d: number, vertical: boolean): Uint8Array {
+  const out = new Uint8Array(w * h);
+  const at = (x: number, y: number) => (x < 0 || y < 0 || x >= w || y >= h ? 255 : gray[y * w + x]!);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const g = gray[y * w + x]!;
+      if (g > 255 - CONTRAST) continue;
+      // Where a line of the other direction crosses there is no paper nearby: that gap is bridged
+      // (maxGap) or the pieces are merged later (mergeStrokes).
+      if (ridge(at, x, y, d, vertical)) out[vertical ? x * h + y : y * w + x] = 1;
+    }
+  }
+  return out;
+}
+
+/** A thin stroke along one axis: from a0 to a1 (inclusive), across from c0 to c1 (inclusive). */
+export interface RuleStroke { a0: number; a1: number; c0: number; c1: number }
+
+/** A stroke being built: its extent and, per row from y0, the pixels its runs cover. */
+interface Stroke { x0: number; x1: number; y0: number; lastRow: number; cover: number[] }
+
+/**
+ * Thin strokes along rows of a 0/1 bitmap (w × h, row-major), or undefined when the page holds more
+ * long runs than MAX_RUNS. A stroke's thickness is that of its core, the rows that run along most of
+ * it: glyph bits touching a rule (descenders, text set close to the line) neither thicken it nor get
+ * painted out with it.
+ */
+function rowStrokes(bin: Uint8Array, w: number, h: number, o: RuleScanOptions): RuleStroke[] | undefined {
+  const gap = o.maxGap ?? 2;
+  const out: RuleStroke[] = [];
+  let open: Stroke[] = [];
+  let runs = 0;
+  const close = (s: Stroke) => {
+    const max = Math.max(...s.cover);
+    const core = s.cover.map((c, i) => (c >= 0.5 * max ? i : -1)).filter((i) => i >= 0);
+    const c0 = s.y0 + core[0]!, c1 = s.y0 + core[core.length - 1]!;
+    if (c1 - c0 + 1 <= o.maxThickness) out.push({ a0: s.x0, a1: s.x1, c0, c1 });
+  };
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    const next: Stroke[] = [];
+    let x = 0;
+    while (x < w) {
+      if (!bin[row + x]) { x++; continue; }
+      const start = x;
+      let end = x, light = 0, ink = 1;
+      for (x++; x < w; x++) {
+        if (bin[row + x]) { end = x; light = 0; ink++; } else if (++light > gap) break;
+      }
+      // A rule is solid ink with rare breaks; a row through text (bars of E, L, T a few pixels
+      // apart) is not.
+      if (end - start + 1 < o.minLength || ink < MIN_FILL * (end - start + 1)) continue;
+      if (++runs > MAX_RUNS) return undefined;
+      // The stroke of the previous row this run continues (they overlap), else a new one.
+      const s = open.find((t) => t.x0 <= end && t.x1 >= start);
+      if (s) {
+        s.x0 = Math.min(s.x0, start); s.x1 = Math.max(s.x1, end); s.lastRow = y;
+        const i = y - s.y0;
+        s.cover[i] = (s.cover[i] ?? 0) + end - start + 1;
+        if (!next.includes(s)) next.push(s);
+      } else next.push({ x0: start, x1: end, y0: y, lastRow: y, cover: [end - start + 1] });
+    }
+    for (const s of open) if (s.lastRow !== y) close(s);
+    open = next;
+    if (open.length > MAX_SEGMENTS) return undefined;
+  }
+  for (const s of open) close(s);
+  return out;
+}
+
+export interface RuleStrokes { h: RuleStroke[]; v: RuleStroke[]; warning?: string }
+
+/** Thin horizontal and vertical strokes of a gray image (pixel coordinates, top-left origin). */
+export function detectStrokes(gray: Uint8Array, width: number, height: number, o: RuleScanOptions): RuleStrokes {
+  const d = Math.ceil(o.maxThickness) + 1;
+  const hs = rowStrokes(ridges(gray, width, height, d, false), width, height, o);
+  const vs = hs && rowStrokes(ridges(gray, width, height, d, true), height, width, o);
+  if (!hs || !vs || hs.length + vs.length > MAX_SEGMENTS) {
+    return { h: [], v: [], warning: 'too many long strokes in the image (a photo or a chart?): ruled tables not looked for' };
+  }
+  return { h: hs, v: vs };
+}
+
+export const toRules = (s: RuleStrokes): Rules => ({
+  h: s.h.map((r): HRule => ({ y: (r.c0 + r.c1) / 2, x0: r.a0, x1: r.a1 + 1 })),
+  v: s.v.map((r): VRule => ({ x: (r.c0 + r.c1) / 2, y0: r.a0, y1: r.a1 + 1 })),
+  ...(s.warning ? { warning: s.warning } : {}),
+});
+
+/** Horizontal and vertical rules of a gray image (pixel coordinates, top-left origin). */
+export function detectRules(gray: Uint8Array, width: number, height: number, o: RuleScanOptions): Rules {
+  return toRules(detectStrokes(gray, width, height, o));
+}
+
+/** Collinear strokes (centres within tol) that overlap or nearly touch (gaps up to 1.5 × tol) as one. */
+export function mergeStrokes(strokes: RuleStroke[], tol: number): RuleStroke[] {
+  const sorted = [...strokes].sort((a, b) => a.c0 + a.c1 - b.c0 - b.c1 || a.a0 - b.a0);
+  const bands: RuleStroke[][] = [];
+  for (const s of sorted) {
+    const band = bands[bands.length - 1];
+    if (band && Math.abs((s.c0 + s.c1) / 2 - (band[0]!.c0 + band[0]!.c1) / 2) <= tol) band.push(s);
+    else bands.push([s]);
+  }
+  const out: RuleStroke[] = [];
+  for (const band of bands) {
+    band.sort((a, b) => a.a0 - b.a0);
+    let cur: RuleStroke | undefined;
+    for (const s of band) {
+      if (cur && s.a0 <= cur.a1 + 1.5 * tol) { cur.a1 = Math.max(cur.a1, s.a1); cur.c0 = Math.min(cur.c0, s.c0); cur.c1 = Math.max(cur.c1, s.c1); }
+      else { if (cur) out.push(cur); cur = { ...s }; }
+    }
+    if (cur) out.push(cur);
+  }
+  return out;
+}
+
+/**
+ * A table's lines: merged strokes that cross at least two strokes of the other direction (within tol)
+ * - a rule between two columns, a column line between two rules. An underline, a long glyph stroke
+ * or a run of small text touching one cell border does not.
+ */
+export function crossingStrokes(s: RuleStrokes, tol: number): RuleStrokes {
+  const h = mergeStrokes(s.h, tol), v = mergeStrokes(s.v, tol);
+  if (h.length * v.length > 4_000_000) return { h: [], v: [] };
+  const hk = new Uint16Array(h.length), vk = new Uint16Array(v.length);
+  h.forEach((a, i) => v.forEach((b, j) => {
+    if (b.c0 - tol <= a.a1 && b.c1 + tol >= a.a0 && a.c0 - tol <= b.a1 && a.c1 + tol >= b.a0) { hk[i]++; vk[j]++; }
+  }));
+  return { h: h.filter((_, i) => hk[i]! >= 2), v: v.filter((_, j) => vk[j]! >= 2) };
+}
+
+export interface TableLines {
+  /** The table lines as rules (pixel units, with the grid tolerance for this image). */
+  rules: Rules;
+  /** The pixels (RGBA) with the table lines painted white, when there were any: OCR reads cells better without them. */
+  cleaned?: Uint8Array;
+}
+
+/**
+ * Table lines of a page image, scaled to its size (a page is ~40 rule-lengths across: longer than any
+ * glyph stroke of its body text, shorter than a table's row or column).
+ */
+export function tableLines(rgba: Uint8Array, width: number, height: number): TableLines {
+  // Big images are scanned at most MAX_SCAN_PIXELS large (bounded time); strokes are scaled back.
+  const k = Math.min(1, Math.sqrt(MAX_SCAN_PIXELS / (width * height)));
+  const sw = Math.max(1, Math.round(width * k)), sh = Math.max(1, Math.round(height * k));
+  const gray = toGray(rgba, width, height);
+  const side = Math.min(sw, sh);
+  const scanned = detectStrokes(k < 1 ? resizeGray(gray, width, height, sw, sh) : gray, sw, sh, {
+    minLength: Math.max(12, side / 40), maxThickness: Math.max(3, side / 200), maxGap: Math.max(2, Math.round(side / 500)),
+  });
+  const up = (r: RuleStroke): RuleStroke => ({ a0: Math.floor(r.a0 / k), a1: Math.ceil((r.a1 + 1) / k) - 1, c0: Math.floor(r.c0 / k), c1: Math.ceil((r.c1 + 1) / k) - 1 });
+  const strokes = k < 1 ? { ...scanned, h: scanned.h.map(up), v: scanned.v.map(up) } : scanned;
+  const tol = Math.max(2, side / 300) / k;
+  const grid = crossingStrokes(strokes, tol);
+  const rules: Rules = { ...toRules({ ...grid, ...(strokes.warning ? { warning: strokes.warning } : {}) }), tol };
+  if (!grid.h.length) return { rules };
+  const out = rgba.slice();
+  const pad = Math.max(1, Math.round(side / 600 / k));
+  // A line is painted in the paper beside it (the median gray of the lighter side), so a rule along a
+  // shaded row leaves the shading whole rather than a white stripe.
+  const median = (vs: number[]) => vs.sort((p, q) => p - q)[vs.length >> 1] ?? 255;
+  const g = (x: number, y: number) => gray[Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))]!;
+  const paint = (x0: number, x1: number, y0: number, y1: number, v: number) => {
+    for (let y = Math.max(0, y0); y <= Math.min(height - 1, y1); y++) {
+      for (let x = Math.max(0, x0); x <= Math.min(width - 1, x1); x++) { const o = (y * width + x) * 4; out[o] = out[o + 1] = out[o + 2] = v; out[o + 3] = 255; }
+    }
+  };
+  const side2 = (n: number, at: (i: number) => number) => median(Array.from({ length: Math.min(n, 200) }, (_, i) => at(Math.floor((i * n) / Math.min(n, 200)))));
+  for (const s of grid.h) {
+    const n = s.a1 - s.a0 + 1;
+    const v = Math.max(side2(n, (i) => g(s.a0 + i, s.c0 - pad - 1)), side2(n, (i) => g(s.a0 + i, s.c1 + pad + 1)));
+    paint(s.a0, s.a1, s.c0 - pad, s.c1 + pad, v);
+  }
+  for (const s of grid.v) {
+    const n = s.a1 - s.a0 + 1;
+    const v = Math.max(side2(n, (i) => g(s.c0 - pad - 1, s.a0 + i)), side2(n, (i) => g(s.c1 + pad + 1, s.a0 + i)));
+    paint(s.c0 - pad, s.c1 + pad, s.a0, s.a1, v);
+  }
+  return { rules, cleaned: out };
+}
+
+/** The PNG OCR should read (the page with its table lines painted out, else `png` itself) and the rules. */
+export function ocrInputWithLines(rgba: Uint8Array, width: number, height: number, png: Uint8Array): { png: Uint8Array; rules: Rules; cleaned?: Uint8Array } {
+  const lines = tableLines(rgba, width, height);
+  if (!lines.cleaned) return { png, rules: lines.rules };
+  return { png: rgbaToPng(lines.cleaned, width, height, (b) => deflateSync(b, { level: 1 })), rules: lines.rules, cleaned: lines.cleaned };
+}
