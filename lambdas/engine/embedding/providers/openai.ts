@@ -1,26 +1,14 @@
 // OpenAI-compatible providers through the official `openai` client: OpenAI itself, Azure OpenAI
 // (deployment URL + `api-key` header, via AzureOpenAI) and Together AI (OpenAI-compatible API at its
 // own base URL). The client's own retries are off; the shared runner retries instead.
-import { APIError, AzureOpenAI, OpenAI } from 'openai';
+import { AzureOpenAI, OpenAI } from 'openai';
+import { classifyOpenAIError } from '../../providers/openai-errors';
 import { guardedFetch } from '../../../net/outbound';
 import type { ModelSpec } from '../catalog';
-import { retryAfterMs, isRetryableStatus, runBatched, type ErrorInfo, type RunnerOptions } from '../runner';
+import { runBatched, type RunnerOptions } from '../runner';
 import type { Embedder, EmbedderConfig } from '../types';
 
 export const TOGETHER_BASE_URL = 'https://api.together.xyz/v1';
-
-function classify(err: unknown): ErrorInfo {
-  if (err instanceof APIError) {
-    const status = err.status as number | undefined;
-    return {
-      status,
-      retryable: isRetryableStatus(status),
-      retryAfterMs: retryAfterMs(err.headers as Headers | undefined),
-      message: (err.error as { message?: string } | undefined)?.message ?? err.constructor.name,
-    };
-  }
-  return { retryable: false, message: err instanceof Error ? err.message : String(err) };
-}
 
 export function createOpenAICompatibleEmbedder(c: EmbedderConfig, spec: ModelSpec | undefined, run: RunnerOptions): Embedder {
   // Every connection goes through the outbound policy (a tenant may give base_url in node settings).
@@ -51,7 +39,7 @@ export function createOpenAICompatibleEmbedder(c: EmbedderConfig, spec: ModelSpe
           });
           return [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
         },
-        classify,
+        classifyOpenAIError,
       ),
   };
 }

@@ -1,29 +1,16 @@
 // OpenAI chat completions through the official `openai` client (image as a data: URL). The client's
 // own retries are off: the enrichment runner retries, honouring Retry-After.
-import { APIError, OpenAI } from 'openai';
+import { OpenAI } from 'openai';
+import { classifyOpenAIError } from '../../providers/openai-errors';
 import { guardedFetch } from '../../../net/outbound';
-import { isRetryableStatus, retryAfterMs } from '../../embedding/runner';
-import { RefusalError, type ErrorInfo, type ModelClient } from '../client';
+import { RefusalError, type ModelClient } from '../client';
 import type { ModelConfig } from '../settings';
-
-export function classifyApiError(err: unknown): ErrorInfo {
-  if (err instanceof APIError) {
-    const status = err.status as number | undefined;
-    return {
-      status,
-      retryable: isRetryableStatus(status),
-      retryAfterMs: retryAfterMs(err.headers as Headers | undefined),
-      message: (err.error as { message?: string } | undefined)?.message ?? err.constructor.name,
-    };
-  }
-  return { retryable: false, message: err instanceof Error ? err.message : String(err) };
-}
 
 export function createOpenAIClient(c: ModelConfig): ModelClient {
   const client = new OpenAI({ apiKey: c.apiKey, baseURL: c.baseUrl, maxRetries: 0, timeout: c.timeoutMs, fetch: guardedFetch });
   return {
     label: `openai/${c.model}`,
-    classify: classifyApiError,
+    classify: classifyOpenAIError,
     async complete(req) {
       const res = await client.chat.completions.create({
         model: c.model,
