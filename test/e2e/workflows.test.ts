@@ -83,6 +83,10 @@ test('CRUD, schedule as cron entries, filters, paging and soft delete', { skip: 
   const seconds = await stack.call('PUT', `/api/v1/workflows/${wf.id}`, { body: { schedule: '*/30 * * * * *' } });
   assert.equal(seconds.status, 422, seconds.text);
   assert.deepEqual(seconds.body.detail[0].loc, ['body', 'schedule']);
+  // Off the scheduler again: a schedule left here would be due during the scheduler test below at some
+  // times of day (that test counts every launch of its ticks).
+  const unscheduled = await stack.call('PUT', `/api/v1/workflows/${wf.id}`, { body: { schedule: null } });
+  assert.equal(unscheduled.status, 200, unscheduled.text);
 
   const bySource = await stack.call('GET', `/api/v1/workflows/?source_id=${sourceId}`);
   assert.deepEqual(bySource.body.map((w: { id: string }) => w.id), [wf.id]);
