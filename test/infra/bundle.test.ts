@@ -68,7 +68,9 @@ const bundleCode = (f: Bundled) =>
 
 test('bundles that partition ship the sandbox worker, which holds the engine', { skip }, () => {
   const withSandbox = functions.filter((f) => readFileSync(join(f.dir, 'index.mjs'), 'utf8').includes(PARTITION_WORKER.marker));
-  assert.deepEqual(withSandbox.map((f) => f.handler).sort(), ['partition', 'processFile'], 'the sync endpoint and the job file step partition');
+  // the sync endpoint, the job file step, and the page fan-out pair (one handler file: a range
+  // partitions; the merge post-processes with the same engine modules)
+  assert.deepEqual(withSandbox.map((f) => f.handler).sort(), ['mergePages', 'partition', 'partitionPageRange', 'processFile'], 'the sync endpoint, the job file step and the page fan-out partition');
   for (const f of functions) {
     assert.equal(existsSync(join(f.dir, PARTITION_WORKER.output)), withSandbox.includes(f), `${f.id}: sandbox worker shipped iff the sandbox is bundled`);
   }
