@@ -144,6 +144,7 @@ export class ServiceFunction extends NodejsFunction {
             workerBundleStep(PARTITION_WORKER, ['index.mjs'], inputDir, outputDir),
             ...RUNTIME_RESOLVED_MODULES.map((m) => copyIfImported(m, inputDir, outputDir)),
             workerBundleStep(PDF_PAGE_WORKER, ['index.mjs', PARTITION_WORKER.output], inputDir, outputDir),
+            ocrWorkerStep(inputDir, outputDir),
             swaggerUiStep(inputDir, outputDir),
           ],
         },
@@ -168,6 +169,13 @@ export interface WorkerBundle {
 export const PARTITION_WORKER: WorkerBundle = { source: 'lambdas/engine/partition/sandbox-worker.ts', output: 'partition-worker.mjs', marker: 'partition sandbox worker script is missing' };
 /** The PDF page worker (pdf/pool.ts looks for ./worker.mjs beside itself: beside partition-worker.mjs). */
 export const PDF_PAGE_WORKER: WorkerBundle = { source: 'lambdas/engine/partition/pdf/worker.ts', output: 'worker.mjs', marker: 'page worker exited' };
+
+/**
+ * tesseract.js's worker with its console routed to the JSON log (lambdas/engine/partition/ocr/
+ * tesseract.ts looks for ./tesseract-worker.cjs beside itself: beside partition-worker.mjs). Plain
+ * CommonJS that loads tesseract.js's own worker script from the copied node_modules: copied, not bundled.
+ */
+export const OCR_WORKER_FILE = { source: 'lambdas/engine/partition/ocr/tesseract-worker.cjs', output: 'tesseract-worker.cjs' };
 
 /** Bundles that a function may carry: its handler and the worker scripts beside it. */
 const BUNDLE_FILES = ['index.mjs', PARTITION_WORKER.output];
@@ -197,6 +205,11 @@ function workerBundleStep(worker: WorkerBundle, files: string[], inputDir: strin
   ];
   const esbuild = join(inputDir, 'node_modules', '.bin', 'esbuild');
   return `if ${anyContains(worker.marker, outputDir, files)}; then "${esbuild}" ${args.join(' ')}; fi`;
+}
+
+/** A shell step: the OCR worker script copied beside the bundle that runs OCR. */
+function ocrWorkerStep(inputDir: string, outputDir: string): string {
+  return `if ${anyContains(OCR_WORKER_FILE.output, outputDir, BUNDLE_FILES)}; then cp "${join(inputDir, OCR_WORKER_FILE.source)}" "${join(outputDir, OCR_WORKER_FILE.output)}"; fi`;
 }
 
 /**

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PARTITION_WORKER, PDF_PAGE_WORKER, RUNTIME_RESOLVED_MODULES } from '../../lib/base-function';
+import { OCR_WORKER_FILE, PARTITION_WORKER, PDF_PAGE_WORKER, RUNTIME_RESOLVED_MODULES } from '../../lib/base-function';
 import { Worker } from 'node:worker_threads';
 import { inflateSync } from 'node:zlib';
 import { synthStack } from './synth';
@@ -125,6 +125,10 @@ test('bundles carry the pinned AWS SDK and copy run-time resolved modules only w
   assert.ok(readdirSync(core).some((f) => f.endsWith('.wasm')), 'tesseract core WebAssembly shipped');
   assert.ok(!readdirSync(core).some((f) => f.endsWith('.wasm.js')), 'browser-only cores pruned');
   assert.ok(!existsSync(join(partition.dir, 'node_modules', '@tesseract.js-data', 'eng', '4.0.0')), 'unused models pruned');
+  for (const f of functions) {
+    const ocr = bundleCode(f).includes('"tesseract.js"');
+    assert.equal(existsSync(join(f.dir, OCR_WORKER_FILE.output)), ocr, `${f.id}: the OCR worker script shipped iff tesseract.js is imported`);
+  }
 });
 
 test('the health check bundle answers', { skip }, async () => {

@@ -5,7 +5,10 @@ import { existsSync, mkdirSync, symlinkSync, copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { log, logContext, withLogContext } from '../../../logger';
+import { findWorkerScript } from '../worker-start';
 
 export interface OcrWord {
   text: string;
@@ -74,8 +77,33 @@ function touchIdle(): void {
   idleTimer.unref();
 }
 
+/**
+ * tesseract-worker.cjs: tesseract.js's worker with its console sent back as messages (see that
+ * file). Beside this module in the source tree, beside the partition worker in a Lambda bundle.
+ */
+const WORKER_SCRIPT = findWorkerScript(import.meta.url, ['./tesseract-worker.cjs']);
+
+/** What Tesseract printed, as a debug line with the context of the call being served (job_id, file_id). */
+interface TesseractLog { status: string; stream?: string; message?: string }
+const callContext = new WeakMap<Worker, Record<string, unknown> | undefined>();
+
+function forwardLog(m: TesseractLog, context: Record<string, unknown> | undefined): void {
+  if (m.status !== 'log' || !m.message) return;
+  const text = m.message.trimEnd();
+  withLogContext(context ?? {}, () => log.debug('tesseract', { tesseract: text, stream: m.stream }));
+}
+
 async function newWorker(langs: string[]): Promise<Worker> {
-  const w = await createWorker(langs, OEM.LSTM_ONLY, { langPath: langPathFor(langs), cacheMethod: 'none', gzip: true, logger: () => {}, errorHandler: () => {} });
+  let self: Worker | undefined;
+  const w = await createWorker(langs, OEM.LSTM_ONLY, {
+    langPath: langPathFor(langs),
+    cacheMethod: 'none',
+    gzip: true,
+    ...(WORKER_SCRIPT ? { workerPath: fileURLToPath(WORKER_SCRIPT) } : {}),
+    logger: (m: TesseractLog) => forwardLog(m, self ? callContext.get(self) : undefined),
+    errorHandler: () => {},
+  });
+  self = w;
   // tesseract.js defaults to a single uniform block (PSM 6); full-page segmentation finds text in
   // columns, tables and around pictures.
   await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
@@ -101,6 +129,7 @@ async function withWorker<T>(langs: string[], fn: (w: Worker) => Promise<T>): Pr
   p.busy[idx]!++;
   try {
     const w = await p.workers[idx]!;
+    callContext.set(w, logContext());
     return await fn(w);
   } catch (err) {
     // A failed worker is replaced next time.
