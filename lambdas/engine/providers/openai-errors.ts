@@ -1,16 +1,7 @@
-// How the official `openai` client's errors read to the retrying runners (embedding and enrichment).
+// The official `openai` client's errors, as the runners and the VLM partitioner read them.
 import { APIError } from 'openai';
-import { isRetryableStatus, retryAfterMs, type ErrorInfo } from '../embedding/runner';
+import type { ErrorInfo } from '../embedding/runner';
+import { classifySdkError, type SdkApiError } from './sdk-errors';
 
-export function classifyOpenAIError(err: unknown): ErrorInfo {
-  if (err instanceof APIError) {
-    const status = err.status as number | undefined;
-    return {
-      status,
-      retryable: isRetryableStatus(status),
-      retryAfterMs: retryAfterMs(err.headers as Headers | undefined),
-      message: (err.error as { message?: string } | undefined)?.message ?? err.constructor.name,
-    };
-  }
-  return { retryable: false, message: err instanceof Error ? err.message : String(err) };
-}
+export const classifyOpenAIError = (err: unknown): ErrorInfo =>
+  classifySdkError(err, (e): e is SdkApiError => e instanceof APIError, (body) => body?.message);

@@ -1,31 +1,17 @@
 // Anthropic Messages through the official `@anthropic-ai/sdk` client (image as a base64 block).
-import Anthropic, { APIError } from '@anthropic-ai/sdk';
+import Anthropic from '@anthropic-ai/sdk';
 import { guardedFetch } from '../../../net/outbound';
-import { isRetryableStatus, retryAfterMs } from '../../embedding/runner';
-import { RefusalError, type ErrorInfo, type ModelClient } from '../client';
+import { classifyAnthropicError } from '../../providers/anthropic-errors';
+import { RefusalError, type ModelClient } from '../client';
 import type { ModelConfig } from '../settings';
 
 type ImageMime = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
-
-function classify(err: unknown): ErrorInfo {
-  if (err instanceof APIError) {
-    const status = err.status as number | undefined;
-    return {
-      status,
-      // 529 (overloaded) is Anthropic's own retryable status
-      retryable: isRetryableStatus(status),
-      retryAfterMs: retryAfterMs(err.headers as Headers | undefined),
-      message: (err.error as { error?: { message?: string } } | undefined)?.error?.message ?? err.constructor.name,
-    };
-  }
-  return { retryable: false, message: err instanceof Error ? err.message : String(err) };
-}
 
 export function createAnthropicClient(c: ModelConfig): ModelClient {
   const client = new Anthropic({ apiKey: c.apiKey, baseURL: c.baseUrl, maxRetries: 0, timeout: c.timeoutMs, fetch: guardedFetch });
   return {
     label: `anthropic/${c.model}`,
-    classify,
+    classify: classifyAnthropicError,
     async complete(req) {
       const res = await client.messages.create({
         model: c.model,

@@ -1,14 +1,16 @@
 // Hosted vision-language model partitioning: one request per page image, the model returns the
-// page's elements as JSON. Providers are plain HTTPS clients (fetch), configured from the
-// environment; resolveVlmProvider returns undefined when none is configured (callers fall back to
+// page's elements as JSON. Providers are the vendors' official clients (`openai`,
+// `@anthropic-ai/sdk`, the Bedrock runtime client's Converse), configured from the environment; resolveVlmProvider returns undefined when none is configured (callers fall back to
 // local OCR and say so in metadata.partitioner_note; job nodes refuse that unless the deployment
 // allows offline stand-ins: vlmCredentialProblem says why, naming the variables to set). Requests go out through the outbound policy's
-// fetch (lambdas/net/outbound.ts), like every call made for a tenant's document.
+// fetch (lambdas/net/outbound.ts), like every call made for a tenant's document; the Bedrock client
+// (HTTP/2, no agent) has its endpoint checked under the policy before each call.
 import { deflateSync } from 'node:zlib';
 import { ELEMENT_TYPES, makeElement, type Element, type ElementType } from '../../elements';
-import { guardedFetch } from '../../../net/outbound';
+import { guardedFetch, policyReason } from '../../../net/outbound';
 import { grayToPng } from '../image/bitmap';
 import type { PartitionOptions, VlmOptions } from '../types';
+import type { ErrorInfo } from '../../embedding/runner';
 import { anthropicProvider } from './anthropic';
 import { bedrockProvider } from './bedrock';
 import { openaiProvider } from './openai';
@@ -109,8 +111,8 @@ export function resolveVlmProvider(opts: VlmOptions | undefined, env: Env = proc
   const candidates: Record<string, () => VlmClient | undefined> = {
     openai: () => openaiProvider(env, opts?.model, fetchImpl),
     anthropic: () => anthropicProvider(env, opts?.model, fetchImpl),
-    bedrock: () => bedrockProvider(env, opts?.model, fetchImpl),
-    anthropic_bedrock: () => bedrockProvider(env, opts?.model, fetchImpl),
+    bedrock: () => bedrockProvider(env, opts?.model),
+    anthropic_bedrock: () => bedrockProvider(env, opts?.model),
   };
   if (wanted) {
     const make = candidates[wanted];
@@ -128,8 +130,17 @@ export function base64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
 
-export async function httpError(res: Response, who: string): Promise<Error> {
-  let body = '';
-  try { body = (await res.text()).slice(0, 300); } catch { /* ignore */ }
-  return new Error(`${who} returned HTTP ${res.status}${body ? `: ${body}` : ''}`);
+/**
+ * One provider call, its failure turned into the page's error: a refusal of the outbound policy with
+ * its reason, else the HTTP status and the provider's message as the client's classification reads them.
+ */
+export async function callProvider<T>(who: string, classify: (err: unknown) => ErrorInfo, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    const refused = policyReason(err);
+    if (refused) throw new Error(`${who} request refused: ${refused}`);
+    const info = classify(err);
+    throw new Error(info.status !== undefined ? `${who} returned HTTP ${info.status}: ${info.message}` : `${who} request failed: ${info.message}`);
+  }
 }
