@@ -103,6 +103,9 @@ export interface ServiceFunctionProps extends FunctionDefaults {
 }
 
 export class ServiceFunction extends NodejsFunction {
+  /** Handler module under lambdas/handlers, without extension (the bundle's entry). */
+  readonly handlerFile: string;
+
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
@@ -150,6 +153,7 @@ export class ServiceFunction extends NodejsFunction {
         },
       },
     });
+    this.handlerFile = props.file;
   }
 }
 
