@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { parsePartitionForm } from '../engine/partition/params';
 import { parseChunkNode } from '../engine/chunking/params';
 import { embedCredentialIssues, parseEmbedNode } from '../engine/embedding/index';
-import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/index';
+import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/credentials';
 import { parsePrompterNode, prompterCredentialIssues } from '../engine/enrichment/settings';
 import { contextualCredentialIssues, parseContextualChunking } from '../engine/chunking/contextual-settings';
 import { offlineStandInsAllowed } from '../config';

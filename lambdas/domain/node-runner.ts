@@ -9,7 +9,7 @@ import { partition, sandboxSettings } from '../engine/partition/index';
 import { postProcess } from '../engine/partition/post-process';
 import type { FileType } from '../engine/partition/types';
 import { parsePartitionForm } from '../engine/partition/params';
-import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/index';
+import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/credentials';
 import { chunkElementsAsync, parseChunkNode } from '../engine/chunking/index';
 import { contextualizeChunks, parseContextualChunking } from '../engine/chunking/contextual';
 import { createEmbedder, embedElements, parseEmbedNode } from '../engine/embedding/index';

@@ -5,9 +5,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { classifyAnthropicError } from '../../providers/anthropic-errors';
 import { base64, callProvider, type Env, type VlmClient } from './index';
 
-export function anthropicProvider(env: Env, model: string | undefined, fetchImpl: typeof fetch): VlmClient | undefined {
-  const key = env.ANTHROPIC_API_KEY;
-  if (!key) return undefined;
+export function anthropicProvider(key: string, env: Env, model: string | undefined, fetchImpl: typeof fetch): VlmClient {
   const m = model ?? env.ANTHROPIC_VLM_MODEL ?? 'claude-sonnet-4-6';
   // authToken null: an ANTHROPIC_AUTH_TOKEN in the process environment is not sent beside the key
   const client = new Anthropic({ apiKey: key, authToken: null, baseURL: env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com', maxRetries: 0, fetch: fetchImpl });

@@ -2,25 +2,17 @@
 // lambdas/engine/providers/bedrock.ts: SDK retries off, an endpoint checked under the outbound policy).
 // Env: AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN), AWS_REGION (default
 // us-east-1), BEDROCK_VLM_MODEL (default an Anthropic Claude model id), BEDROCK_ENDPOINT (override).
-// The keys count only with BEDROCK_ENDPOINT, BEDROCK_USE_DEFAULT_CREDENTIALS=true, or on a Lambda.
+// The keys count only with BEDROCK_ENDPOINT, BEDROCK_USE_DEFAULT_CREDENTIALS=true, or on a Lambda (./credentials.ts).
 import { bedrockSession, classifyBedrockError } from '../../providers/bedrock';
 import { callProvider, type Env, type VlmClient } from './index';
 
-export function bedrockProvider(env: Env, model: string | undefined): VlmClient | undefined {
-  const accessKeyId = env.AWS_ACCESS_KEY_ID;
-  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
-  if (!accessKeyId || !secretAccessKey) return undefined;
-  // -- emulator keys (npm start points the SDK at local emulators) must not count as Bedrock access:
-  //    only an explicit endpoint, an explicit opt-in, or a real Lambda's role does (as for embeddings) --
-  const usable = env.BEDROCK_ENDPOINT || env.BEDROCK_USE_DEFAULT_CREDENTIALS === 'true' || (env.AWS_LAMBDA_FUNCTION_NAME && !env.AWS_ENDPOINT_URL);
-  if (!usable) return undefined;
+/** `keys`: what ./credentials.ts bedrockKeys() accepts as Bedrock access. */
+export function bedrockProvider(keys: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }, env: Env, model: string | undefined): VlmClient {
   const m = model ?? env.BEDROCK_VLM_MODEL ?? 'anthropic.claude-3-5-sonnet-20240620-v1:0';
   const session = bedrockSession({
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
     baseUrl: env.BEDROCK_ENDPOINT,
-    accessKeyId,
-    secretAccessKey,
-    sessionToken: env.AWS_SESSION_TOKEN,
+    ...keys,
   });
   return {
     name: 'bedrock',

@@ -1,10 +1,12 @@
 // Hosted vision-language model partitioning: one request per page image, the model returns the
-// page's elements as JSON. Providers are the vendors' official clients (`openai`,
-// `@anthropic-ai/sdk`, the Bedrock runtime client's Converse), configured from the environment; resolveVlmProvider returns undefined when none is configured (callers fall back to
-// local OCR and say so in metadata.partitioner_note; job nodes refuse that unless the deployment
-// allows offline stand-ins: vlmCredentialProblem says why, naming the variables to set). Requests go out through the outbound policy's
-// fetch (lambdas/net/outbound.ts), like every call made for a tenant's document; the Bedrock client
-// (HTTP/2, no agent) has its endpoint checked under the policy before each call.
+// page's elements as JSON. Providers are the vendors' official clients (`openai`, `@anthropic-ai/sdk`,
+// the Bedrock runtime client's Converse), configured from the environment; resolveVlmProvider returns
+// undefined when none is configured (callers fall back to local OCR and say so in
+// metadata.partitioner_note; job nodes refuse that unless the deployment allows offline stand-ins:
+// vlmCredentialProblem in ./credentials.ts says why, naming the variables to set, without loading any
+// client). Requests go out through the outbound policy's fetch (lambdas/net/outbound.ts), like every
+// call made for a tenant's document; the Bedrock client (HTTP/2, no agent) has its endpoint checked
+// under the policy before each call.
 import { deflateSync } from 'node:zlib';
 import { ELEMENT_TYPES, makeElement, type Element, type ElementType } from '../../elements';
 import { guardedFetch, policyReason } from '../../../net/outbound';
@@ -14,6 +16,9 @@ import type { ErrorInfo } from '../../embedding/runner';
 import { anthropicProvider } from './anthropic';
 import { bedrockProvider } from './bedrock';
 import { openaiProvider } from './openai';
+import { bedrockKeys, configuredVlmProvider, type Env, type VlmProviderName } from './credentials';
+
+export type { Env };
 
 export interface PageImage { gray: Uint8Array; width: number; height: number; page: number }
 
@@ -29,7 +34,6 @@ export interface VlmProvider {
   partitionPage(img: PageImage, options: PartitionOptions): Promise<Element[]>;
 }
 
-export type Env = Record<string, string | undefined>;
 
 export const VLM_PROMPT = [
   'You convert one page image of a document into structured elements.',
@@ -75,55 +79,16 @@ function providerFromClient(client: VlmClient): VlmProvider {
   };
 }
 
-/** Providers with an adapter here (the platform's enum also names vertexai, google, azure_openai). */
-export const VLM_PROVIDERS = ['openai', 'anthropic', 'bedrock', 'anthropic_bedrock'] as const;
-
-/** Where each provider's credentials come from (the environment only; no secret in node settings). */
-const VLM_CREDENTIALS: Record<(typeof VLM_PROVIDERS)[number], string> = {
-  openai: 'OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY',
-  bedrock: 'AWS credentials with BEDROCK_ENDPOINT or BEDROCK_USE_DEFAULT_CREDENTIALS=true (on AWS Lambda its role)',
-  anthropic_bedrock: 'AWS credentials with BEDROCK_ENDPOINT or BEDROCK_USE_DEFAULT_CREDENTIALS=true (on AWS Lambda its role)',
-};
-
-/**
- * Why no vision model would be called for these options (an unsupported provider, or no
- * credentials in the deployment's environment), or undefined when one would. The partition engine
- * then falls back to the local text layer and OCR; job nodes refuse that unless the deployment
- * allows offline stand-ins. The text names settings and environment variables, never a value.
- */
-export function vlmCredentialProblem(opts: VlmOptions | undefined, env: Env = process.env): string | undefined {
-  if (resolveVlmProvider(opts, env)) return undefined;
-  const wanted = opts?.provider?.toLowerCase();
-  if (wanted && !(VLM_PROVIDERS as readonly string[]).includes(wanted)) {
-    return `VLM provider '${wanted}' is not available here (one of ${VLM_PROVIDERS.join(', ')})`;
-  }
-  const needs = wanted ? VLM_CREDENTIALS[wanted as (typeof VLM_PROVIDERS)[number]] : `one of ${[...new Set(Object.values(VLM_CREDENTIALS))].join('; ')}`;
-  return `no credentials for the VLM provider${wanted ? ` '${wanted}'` : ''} (set ${needs} in the deployment's environment)`;
-}
-
-/** What a refusal adds to vlmCredentialProblem's reason. */
-export const VLM_OFFLINE_CHOICE = "strategy 'hi_res' (local OCR) is the offline choice (or the deployment allows offline stand-ins with ALLOW_OFFLINE_STANDINS=true)";
-
-/** The configured provider for these options, or undefined (no API key / credentials in env). */
+/** The configured provider's client for these options, or undefined (no credentials in env; see ./credentials.ts). */
 export function resolveVlmProvider(opts: VlmOptions | undefined, env: Env = process.env, fetchImpl: typeof fetch = guardedFetch): VlmProvider | undefined {
-  const wanted = opts?.provider?.toLowerCase();
-  const candidates: Record<string, () => VlmClient | undefined> = {
-    openai: () => openaiProvider(env, opts?.model, fetchImpl),
-    anthropic: () => anthropicProvider(env, opts?.model, fetchImpl),
-    bedrock: () => bedrockProvider(env, opts?.model),
-    anthropic_bedrock: () => bedrockProvider(env, opts?.model),
+  const name = configuredVlmProvider(opts, env);
+  const clients: Record<VlmProviderName, () => VlmClient> = {
+    openai: () => openaiProvider(env.OPENAI_API_KEY!, env, opts?.model, fetchImpl),
+    anthropic: () => anthropicProvider(env.ANTHROPIC_API_KEY!, env, opts?.model, fetchImpl),
+    bedrock: () => bedrockProvider(bedrockKeys(env)!, env, opts?.model),
+    anthropic_bedrock: () => bedrockProvider(bedrockKeys(env)!, env, opts?.model),
   };
-  if (wanted) {
-    const make = candidates[wanted];
-    const client = make?.();
-    return client ? providerFromClient(client) : undefined;
-  }
-  for (const make of Object.values(candidates)) {
-    const client = make();
-    if (client) return providerFromClient(client);
-  }
-  return undefined;
+  return name ? providerFromClient(clients[name]()) : undefined;
 }
 
 export function base64(bytes: Uint8Array): string {

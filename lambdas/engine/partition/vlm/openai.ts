@@ -5,9 +5,7 @@ import { OpenAI } from 'openai';
 import { classifyOpenAIError } from '../../providers/openai-errors';
 import { base64, callProvider, type Env, type VlmClient } from './index';
 
-export function openaiProvider(env: Env, model: string | undefined, fetchImpl: typeof fetch): VlmClient | undefined {
-  const key = env.OPENAI_API_KEY;
-  if (!key) return undefined;
+export function openaiProvider(key: string, env: Env, model: string | undefined, fetchImpl: typeof fetch): VlmClient {
   const m = model ?? env.OPENAI_VLM_MODEL ?? 'gpt-4o';
   const client = new OpenAI({ apiKey: key, baseURL: env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1', organization: null, project: null, maxRetries: 0, fetch: fetchImpl });
   return {
