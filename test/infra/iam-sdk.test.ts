@@ -8,6 +8,7 @@
 // - no service is granted that the bundle never calls.
 // Commands sent with a tenant's credentials (connectors, model providers) need no grant; the files
 // that send them are listed with their reason, so a new SDK call elsewhere must be classified here.
+// The same build checks that the model providers' clients stay out of the API's planning handlers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -160,11 +161,14 @@ const built = await build({
   logLevel: 'error',
   external: [...new Set(RUNTIME_RESOLVED_MODULES.map((m) => m.when)), ...LAMBDA_UNAVAILABLE_MODULES],
 });
-/** Project files in each entry's bundle (kept after tree shaking). */
+/** Project files in each entry's bundle (kept after tree shaking), and the packages. */
 const filesOf = new Map<string, string[]>();
+const packagesOf = new Map<string, Set<string>>();
 for (const out of Object.values(built.metafile.outputs)) {
   if (!out.entryPoint) continue;
-  filesOf.set(out.entryPoint, Object.entries(out.inputs).filter(([f, i]) => i.bytesInOutput > 0 && f.startsWith('lambdas/')).map(([f]) => f));
+  const kept = Object.entries(out.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f);
+  filesOf.set(out.entryPoint, kept.filter((f) => f.startsWith('lambdas/')));
+  packagesOf.set(out.entryPoint, new Set(kept.map((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f)?.[1]).filter((p): p is string => Boolean(p))));
 }
 /** A handler's files, with the sandbox worker's where the handler starts it (it ships beside index.mjs). */
 function bundleFiles(handlerFile: string): string[] {
@@ -251,4 +255,12 @@ test('per function: a read-only route (GET) is granted nothing writing', () => {
     }
   }
   assert.ok(routes >= 15, `${routes} GET routes`);
+});
+
+test('the model providers\' clients ship only where models are called, not in the API\'s planning handlers', () => {
+  const withClients = [...packagesOf].filter(([, pkgs]) => pkgs.has('openai') || pkgs.has('@anthropic-ai/sdk')).map(([entry]) => entry).sort();
+  for (const planning of ['workflows', 'jobs', 'templates', 'connectors']) {
+    assert.ok(!withClients.includes(`lambdas/handlers/${planning}.ts`), `lambdas/handlers/${planning}.ts carries a model client (vlm/credentials.ts is the import that needs none)`);
+  }
+  assert.ok(withClients.includes(PARTITION_WORKER.source), 'the partition worker calls the VLM providers');
 });
