@@ -1,11 +1,14 @@
 // Least privilege checked from the code each function ships, not from the access profiles lib/
 // declares: every handler entry is bundled once with esbuild (the settings of lib/base-function.ts,
 // one build for all entries, metafile only), the project files that end up in each bundle are read,
-// and the AWS SDK commands they construct are mapped to the IAM actions they need. Then, per
-// function of the synthesized stack:
-// - each action of a command sent with the function's own role (lambdas/adapters) is granted, except
-//   that a read-only route (GET) is granted nothing writing;
-// - no service is granted that the bundle never calls.
+// and the AWS SDK commands they construct are mapped to the IAM actions they need. Then:
+// - per function, every granted action is one a command of its bundle needs (besides the platform's
+//   grants and the extras CDK's grant helpers add, listed);
+// - per GET route, nothing writing is granted beyond the documented exceptions;
+// - every action the code sends with a role is granted to some function.
+// A bundle wires every adapter (a GET route's bundle holds the store's writes), so it bounds what a
+// function sends from above: it cannot show that one function needs a grant, only that no grant is
+// needless and that no action the code sends is granted nowhere.
 // Commands sent with a tenant's credentials (connectors, model providers) need no grant; the files
 // that send them are listed with their reason, so a new SDK call elsewhere must be classified here.
 // The same build checks that the model providers' clients stay out of the API's planning handlers.
