@@ -184,3 +184,42 @@ test('a page range whose Lambda throws is retried, then its file fails through R
   });
   assert.match(reason, /^input of file [0-9a-f-]{36} is missing$/);
 });
+
+test('a VLM node standing in offline inside page ranges says so in the job warnings, message and notification', { skip: NEEDS_LOCAL }, async () => {
+  // no OPENAI_API_KEY, stand-ins allowed: each range falls back to the text layer and OCR; the job must say it
+  const env = { ALLOW_OFFLINE_STANDINS: 'true', PAGE_RANGE_PAGES: '5' };
+  const key = process.env.OPENAI_API_KEY;
+  delete process.env.OPENAI_API_KEY;
+  Object.assign(process.env, env);
+  try {
+    const pdf = readFileSync(resolve(corpus, 'multi-column.pdf'));
+    const created = await launch(jobForm(
+      [{ name: 'VLM', type: 'partition', subtype: 'vlm', settings: { provider: 'openai', model: 'gpt-4o' } }],
+      [{ name: 'multi-column.pdf', data: pdf, type: 'application/pdf' }],
+    ));
+    assert.equal(created.status, 200, created.text);
+    const jobId = created.body.id as string;
+    const fileId = created.body.input_file_ids[0] as string;
+    const done = await waitForEnd(jobId);
+    assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
+    const s3 = new S3Client({ region: 'us-east-1', endpoint: stack.endpoints.s3, forcePathStyle: true });
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: stack.env.BUCKET_NAME, Prefix: `jobs/${jobId}/pages/${fileId}/` }));
+    s3.destroy();
+    assert.equal((listed.Contents ?? []).length, 3, 'the document went through three ranges');
+    const out = await stack.call('GET', `/api/v1/jobs/${jobId}/download?file_id=${fileId}`);
+    for (const el of out.body) assert.match(el.metadata.partitioner_note, /VLM/);
+    const details = (await stack.call('GET', `/api/v1/jobs/${jobId}/details`)).body;
+    assert.equal(details.warnings.length, 1, JSON.stringify(details));
+    assert.match(details.warnings[0], /^partition node "VLM" .*OPENAI_API_KEY.*local text layer and OCR stand-in used$/);
+    assert.equal(details.message, `Offline stand-ins used: ${details.warnings[0]}.`);
+    const note = await eventually(async () => {
+      const r = await stack.call('GET', '/api/v1/notifications?event_types=job.completed&limit=100');
+      return r.body.events?.find((e: { payload: { job_id: string } }) => e.payload.job_id === jobId);
+    }, 'the job.completed notification');
+    assert.deepEqual(note.payload.warnings, details.warnings);
+    assert.equal(note.payload.message, details.message);
+  } finally {
+    for (const k of Object.keys(env)) delete process.env[k];
+    if (key !== undefined) process.env.OPENAI_API_KEY = key;
+  }
+});
