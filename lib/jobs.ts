@@ -21,6 +21,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { STATE_MACHINES, type StateMachineDefinition } from '../lambdas/state-machines';
+import { manifestKey } from '../lambdas/domain/job-manifest';
 import type { RouteAccess } from './api';
 import { PROJECT_ROOT, ServiceFunction, type FunctionDefaults } from './base-function';
 import { pascal } from './queues';
@@ -130,13 +131,14 @@ export class JobOrchestration extends Construct {
         tracingEnabled: true,
         logs: { destination: logGroup, level: props.logLevel ?? sfn.LogLevel.ERROR, includeExecutionData: true },
       });
-      for (const t of tasks) t.fn.grantInvoke(stateMachine);
+      // the ASL names each function by its unqualified ARN: no version or alias (grantInvoke's `:*`) to invoke
+      stateMachine.addToRolePolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: tasks.map((t) => t.fn.functionArn) }));
       if (def.resources?.includes('BucketName') && props.bucket) {
         // Distributed Map: the manifest (ItemReader), the results (ResultWriter), and its child
         // executions, which are executions of this same state machine (ARNs built from the name:
         // a reference to the state machine itself would be a circular dependency).
         const bucket = props.bucket;
-        stateMachine.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects('jobs/*')] }));
+        stateMachine.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects(manifestKey('*'))] }));
         stateMachine.addToRolePolicy(new iam.PolicyStatement({
           actions: ['s3:PutObject', 's3:ListMultipartUploadParts', 's3:AbortMultipartUpload'],
           resources: [bucket.arnForObjects(`${MAP_RESULTS_PREFIX}/*`)],

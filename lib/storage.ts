@@ -1,7 +1,7 @@
 // The data bucket: uploaded job inputs and every job node's output (jobs/<id>/<node>/<file>.json).
 // Private (all public access blocked, bucket-owner objects, TLS only), S3-managed encryption, and a
-// lifecycle rule that expires job data after a configurable number of days. bindBucket() grants and
-// sets BUCKET_NAME in one call.
+// lifecycle rule that expires job data after a configurable number of days. bindBucket() grants (objects
+// under jobs/ only) and sets BUCKET_NAME in one call.
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -65,10 +65,14 @@ export class DataBucket extends Construct {
     });
   }
 
-  /** Grants object access (no bucket administration) and sets BUCKET_NAME. */
+  /**
+   * Grants object access under jobs/ (every object the service keeps lives there: inputs, uploads,
+   * manifests, page ranges, node outputs; no bucket administration) and sets BUCKET_NAME.
+   */
   bindBucket(fn: lambda.Function, access: BucketAccess = 'readwrite'): void {
-    if (access === 'read') this.bucket.grantRead(fn);
-    else this.bucket.grantReadWrite(fn);
+    const objects = `${JOB_DATA_PREFIX}*`;
+    if (access === 'read') this.bucket.grantRead(fn, objects);
+    else this.bucket.grantReadWrite(fn, objects);
     setConfigEnv(fn, 'BUCKET_NAME', this.bucket.bucketName);
   }
 }

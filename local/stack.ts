@@ -44,6 +44,8 @@ export interface LocalStackOptions {
   allowLoopbackWebhooks?: boolean;
   /** Also start Azurite (Azure Blob emulator) and export its connection string. */
   azurite?: boolean;
+  /** Lambda timeouts of job tasks other than the deployed ones, by placeholder (tests of a step that overruns). */
+  taskTimeouts?: Record<string, number>;
   /** One line per component as it starts. */
   log?: (line: string) => void;
   onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void;
@@ -106,6 +108,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       repoRoot: dirname(dirname(fileURLToPath(import.meta.url))),
       region: REGION,
       resources: { BucketName: bucketName },
+      taskTimeouts: opts.taskTimeouts,
       onStatusChange: (detail) => eventBridge.emit('aws.states', 'Step Functions Execution Status Change', detail),
     });
     stops.push(sfn.stop);

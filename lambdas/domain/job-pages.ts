@@ -21,7 +21,7 @@ import type { BlobStore, Clock, KeyValueStore, SecretBox } from './ports';
 import { systemClock } from './ports';
 import { keys } from '../data/keys';
 import { DomainError } from './errors';
-import { JobFiles } from './job-files';
+import { JobFiles, substitutionAttr } from './job-files';
 import { inputKey, outputKey, type JobFile } from './job-manifest';
 import type { JobNode } from './job-nodes';
 import { openNodeSecrets } from './node-secrets';
@@ -72,7 +72,8 @@ export interface RangePart {
 
 /** The engine side (node-runner.ts): only the job-processing Lambdas bundle it. */
 export interface PageEngine {
-  partitionRange(node: JobNode, document: { data: Uint8Array; filename: string; contentType?: string }, range: PageRange): Promise<RangePart>;
+  /** A range's raw part, and the offline stand-in it used instead of what the node asked for, if any. */
+  partitionRange(node: JobNode, document: { data: Uint8Array; filename: string; contentType?: string }, range: PageRange): Promise<{ part: RangePart; substitution?: string }>;
   /** The ranges' elements in page order, post-processed once: the elements of one pass. */
   merge(node: JobNode, parts: RangePart[], filename: string): Element[];
 }
@@ -127,7 +128,10 @@ export class JobPages {
     if (!data) throw new Error(`input of file ${file.fileId} is missing`);
     const [node] = await openNodeSecrets((job.nodes as JobNode[]).slice(0, 1), this.secrets);
     try {
-      const part = await this.engine.partitionRange(node!, { data, filename: file.filename, contentType: file.contentType }, range);
+      const { part, substitution } = await this.engine.partitionRange(node!, { data, filename: file.filename, contentType: file.contentType }, range);
+      // a stand-in is said in the job's details, message and notification (as ProcessFile does); recorded
+      // before the range's output, so a retry that reuses the output has recorded it already
+      if (substitution && job[substitutionAttr(0)] !== substitution) await this.store.update(keys.job(accountId, jobId), { set: { [substitutionAttr(0)]: substitution } });
       await this.blobs.put(key, JSON.stringify(part), 'application/json');
       return { index: range.index, ok: true };
     } catch (err) {

@@ -18,6 +18,7 @@ import { JobGate } from './job-gate';
 import { crashReason, currentNode, JobFiles, jobWarnings, MAX_FILE_ATTEMPTS, nodeStateAttr, substitutionAttr } from './job-files';
 import type { Element } from '../engine/elements';
 import { withDataSource } from './data-source';
+import { stepErrorReason, type StepError } from './step-error';
 import { fileCount, inputKey, listedFileIds, outputKey, writeManifest, type JobFile } from './job-manifest';
 import { stagedInputKey, type PagePlan } from './job-pages';
 import { DEFAULT_MAX_SOURCE_DOCUMENTS, IncrementalRuns, REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID, sourceDocumentsView, type SourceRunFields } from './source-state';
@@ -69,7 +70,7 @@ export interface StepInput {
   file?: JobFile;
   /** Jobs started before manifests: the file's id in the job item's `files`. */
   fileId?: string;
-  error?: { Error?: string; Cause?: string };
+  error?: StepError;
 }
 
 /** How long a download redirect URL works. */
@@ -462,7 +463,7 @@ export class JobService {
   async recordFileFailure(input: StepInput): Promise<{ fileId: string; ok: false; error: string }> {
     const job = await this.store.get(keys.job(input.accountId, input.jobId));
     const file = input.file ?? (job?.files as JobFile[] | undefined)?.find((f) => f.fileId === input.fileId);
-    const reason = input.error?.Cause ?? input.error?.Error ?? 'processing failed';
+    const reason = stepErrorReason(input.error, 'processing failed');
     if (job && file) {
       const nodes = job.nodes as JobNode[];
       const progress = await this.fileProgress.get(input.accountId, input.jobId, file.fileId);
@@ -507,7 +508,7 @@ export class JobService {
 
   /** Every failure path of the state machine ends here; so does the execution-ended cleanup. */
   async failJob(input: StepInput): Promise<{ status: string }> {
-    const reason = input.error?.Cause ?? input.error?.Error ?? 'the job failed';
+    const reason = stepErrorReason(input.error, 'the job failed');
     await this.gate.release(input.accountId, input.jobId);
     await this.markFailed(input.accountId, input.jobId, reason);
     return { status: 'FAILED' };

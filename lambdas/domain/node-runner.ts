@@ -41,6 +41,15 @@ export interface NodeRunOptions {
 
 const isGzip = (data: Uint8Array) => data[0] === 0x1f && data[1] === 0x8b;
 
+/**
+ * The stand-in a VLM partition used, said as the job's warning: only when the engine really fell
+ * back (it notes every element it stood in for; a text file never needed the model).
+ */
+function vlmSubstitution(node: JobNode, vlmProblem: string | undefined, elements: Element[]): string | undefined {
+  const fellBack = vlmProblem !== undefined && elements.some((e) => typeof e.metadata.partitioner_note === 'string');
+  return fellBack ? `${label(node)}: ${vlmProblem}; local text layer and OCR stand-in used` : undefined;
+}
+
 /** Runs one node. Engine errors for bad documents surface as DomainErrors (4xx), others as-is. */
 export type NodeRunner = typeof runNode;
 
@@ -71,9 +80,8 @@ export async function runNode(
         return { elements: [], pages: { pageCount: result.pageCount, ranges: pageRanges(result.pageCount, splitAbove) } };
       }
       result.warnings.forEach(warn);
-      // -- only when the engine really fell back (it notes every element): a text file never needed the model --
-      const fellBack = vlmProblem !== undefined && result.elements.some((e) => typeof e.metadata.partitioner_note === 'string');
-      return { elements: result.elements, ...(fellBack ? { substitution: `${label(node)}: ${vlmProblem}; local text layer and OCR stand-in used` } : {}) };
+      const substitution = vlmSubstitution(node, vlmProblem, result.elements);
+      return { elements: result.elements, ...(substitution ? { substitution } : {}) };
     }
     case 'prompter': {
       if (!('elements' in input)) throw new Error('a prompter node needs elements');
@@ -102,12 +110,15 @@ export async function runNode(
 export const pageEngine: PageEngine = {
   async partitionRange(node, document, range) {
     const parsed = parsePartitionForm(partitionFields(node));
+    // (ProcessFile refused a VLM node without credentials before the split unless stand-ins are allowed)
+    const vlmProblem = parsed.options.strategy === 'vlm' ? vlmCredentialProblem(parsed.options.vlm, process.env) : undefined;
     const result = await partition(document, parsed.options, {
       timeoutSeconds: sandboxSettings().jobTimeoutS,
       pages: { first: range.first, last: range.last },
       raw: true,
     });
-    return { elements: result.elements, filetype: result.filetype };
+    const substitution = vlmSubstitution(node, vlmProblem, result.elements);
+    return { part: { elements: result.elements, filetype: result.filetype }, ...(substitution ? { substitution } : {}) };
   },
   merge(node, parts, filename) {
     const parsed = parsePartitionForm(partitionFields(node));

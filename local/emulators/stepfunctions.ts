@@ -10,6 +10,13 @@
 // state (localizeDistributedMaps). What differs from AWS: the items are held in memory, iterations
 // are not child executions, ResultWriter writes nothing, and a failed iteration fails the Map
 // (ToleratedFailurePercentage is not applied: the job's file states catch every error anyway).
+//
+// Each task runs as its Lambda would (lambdaInvoke): it may take its function's timeout (a Task with no
+// TimeoutSeconds waits for the Lambda on AWS; the library's own default of 60 s would fail a long
+// page range or merge), past that the task fails as Lambda's timeout fails it (Sandbox.Timedout), and
+// a thrown error reaches Retry/Catch as a Lambda function error does: Error is the error type, Cause
+// the JSON {errorType, errorMessage, trace}. What differs: the timed-out handler is not stopped (no
+// process to kill in this one); its late writes are those of an abandoned invocation.
 import { readFileSync } from 'node:fs';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '../../lambdas/adapters/aws-clients';
@@ -64,6 +71,48 @@ function taskPlaceholders(states: Record<string, any>, out: Record<string, strin
 }
 
 const ITEMS_PATH = '$.__mapItems';
+
+/** The largest TimeoutSeconds a Node timer holds (~24.8 days; AWS's Task default is 99999999 s). */
+const NO_TASK_TIMEOUT_S = Math.floor((2 ** 31 - 1) / 1000);
+
+/** Gives every Task without TimeoutSeconds the AWS behaviour (no state timeout: the Lambda's own ends it). */
+function withoutTaskTimeouts(states: Record<string, any>): void {
+  for (const state of Object.values(states)) {
+    if (state.Type === 'Task' && state.TimeoutSeconds === undefined && state.TimeoutSecondsPath === undefined) state.TimeoutSeconds = NO_TASK_TIMEOUT_S;
+    const nested = state.ItemProcessor?.States ?? state.Iterator?.States;
+    if (nested) withoutTaskTimeouts(nested);
+    for (const branch of state.Branches ?? []) withoutTaskTimeouts(branch.States);
+  }
+}
+
+/** A Lambda function error as Step Functions sees it: Error is the type, Cause the JSON payload. */
+function lambdaError(errorType: string, errorMessage: string, trace?: string[]): Error {
+  const err = new Error(JSON.stringify({ errorType, errorMessage, ...(trace ? { trace } : {}) }));
+  err.name = errorType;
+  return err;
+}
+
+/** Runs a task handler as Lambda would: within its timeout, its errors shaped as Lambda's. */
+async function lambdaInvoke(run: () => Promise<unknown>, timeoutSeconds: number, requestId: string): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_res, reject) => {
+    timer = setTimeout(
+      () => reject(lambdaError('Sandbox.Timedout', `RequestId: ${requestId} Error: Task timed out after ${timeoutSeconds.toFixed(2)} seconds`)),
+      timeoutSeconds * 1000,
+    );
+  });
+  try {
+    return await Promise.race([
+      run().catch((err: unknown) => {
+        const e = err instanceof Error ? err : new Error(String(err));
+        throw lambdaError(e.name || 'Error', e.message, e.stack?.split('\n').slice(1).map((l) => l.trim()));
+      }),
+      timedOut,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * History events of an execution as the stand-in logs them (state entered/exited/failed/retried/
@@ -138,6 +187,8 @@ export async function startStepFunctions(opts: {
   port?: number;
   /** Values of the definitions' resource placeholders (BucketName). */
   resources?: Record<string, string>;
+  /** Lambda timeouts other than the deployed ones, by task placeholder (tests of a step that overruns). */
+  taskTimeouts?: Record<string, number>;
 }): Promise<{ endpoint: string; arns: Record<string, string>; stop(): Promise<void> }> {
   const { StateMachine } = await import('aws-local-stepfunctions');
   const machines = new Map<string, { def: StateMachineDefinition; asl: any; overrides: Record<string, TaskHandler>; itemMaps: Set<string> }>();
@@ -166,8 +217,11 @@ export async function startStepFunctions(opts: {
       overrides[stateName] = (input: unknown) =>
         track(
           (async () => {
+            // loaded first: a cold start does not count against the timeout (Lambda's init phase)
             const handler = await loadHandler<TaskHandler>(ref);
-            return handler(input, lambdaContext(`${def.name}-${stateName}`, ref.timeoutSeconds * 1000) as unknown as Context);
+            const seconds = opts.taskTimeouts?.[placeholder] ?? ref.timeoutSeconds;
+            const context = lambdaContext(`${def.name}-${stateName}`, seconds * 1000);
+            return lambdaInvoke(() => handler(input, context as unknown as Context), seconds, context.awsRequestId);
           })(),
         );
     }
@@ -178,6 +232,7 @@ export async function startStepFunctions(opts: {
       overrides[reader] = (input: unknown) => track(readItems(input as never));
       itemMaps.add(`${reader} (items)`);
     }
+    withoutTaskTimeouts(resolved.States);
     const arn = stateMachineArn(opts.region, def.name);
     machines.set(arn, { def, asl: resolved, overrides, itemMaps });
     arns[def.arnEnv] = arn;

@@ -92,6 +92,13 @@ async function main() {
       if (['COMPLETED', 'FAILED', 'STOPPED'].includes(j.status)) return j;
     }
   };
+  /** Why a job did not complete: its message and its first failed files with their reasons. */
+  const whyNotCompleted = async (jobId: string) => {
+    const details = await call('GET', `/api/v1/jobs/${jobId}/details`);
+    const failed = (await call('GET', `/api/v1/jobs/${jobId}/failed-files`)).failed_files as { document: string; error: string }[];
+    const listed = failed.slice(0, 5).map((f) => `${f.document}: ${f.error}`).join('; ');
+    return `message: ${details.message ?? '(none)'}; failed files (${failed.length}): ${listed || '(none)'}`;
+  };
   try {
     console.log(`bench:scale (local stack, ${FILES.toLocaleString('en-US')} tiny files; one ${PAGES}-page text PDF)`);
     const source = await call('POST', '/api/v1/sources/', { name: 'scale-in', type: 'local', config: { remote_url: inDir } });
@@ -107,6 +114,7 @@ async function main() {
     const details = await call('GET', `/api/v1/jobs/${job.id}/details`);
     const n = details.node_stats[0];
     console.log(`1. ${FILES} files: ${done.status} in ${seconds.toFixed(1)} s, ${(n.success / seconds).toFixed(1)} files/s (${n.success} done, ${n.failure} failed)`);
+    if (done.status !== 'COMPLETED' || n.failure) console.log(`   ${await whyNotCompleted(job.id)}`);
     console.log(`   ${historyLine(executionArn(job.id))}`);
     console.log(`   peak RSS: this process ${peakOwnMb().toFixed(0)} MB; with the partition processes ${peakTotal.toFixed(0)} MB`);
 
@@ -120,7 +128,7 @@ async function main() {
     const bigDone = await waitForEnd(big.id);
     seconds = (performance.now() - t0) / 1000;
     if (bigDone.status !== 'COMPLETED') {
-      console.log(`2. ${PAGES}-page PDF: ${bigDone.status} after ${seconds.toFixed(1)} s: ${JSON.stringify((await call('GET', `/api/v1/jobs/${big.id}/failed-files`)).failed_files)}`);
+      console.log(`2. ${PAGES}-page PDF: ${bigDone.status} after ${seconds.toFixed(1)} s; ${await whyNotCompleted(big.id)}`);
       return;
     }
     const out = await call('GET', `/api/v1/jobs/${big.id}/download?file_id=${big.input_file_ids[0]}`);

@@ -2,17 +2,22 @@
 // ASL in the Step Functions stand-in: ProcessFile leaves it unpartitioned with its ranges, the inline
 // PartitionPages Map partitions each range (raw elements in S3 under the job's prefix), MergePages
 // stores the partition output, ProcessMerged runs the rest of the chain. The partition output must
-// be exactly what one pass gives (the sync endpoint), and a range that breaks its budget fails its
-// file alone, with the reason, while the job finishes and frees its slot.
+// be exactly what one pass gives (the sync endpoint). A bad range fails its file alone, with the
+// reason, while the other file completes and the job finishes and frees its slot: a range over its
+// time budget, a range whose partition process dies (both document outcomes, merged as the file's
+// failure), and a range whose Lambda throws (retried, then the Map's Catch: RecordFileFailure).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { gateRunning } from '../support/job-gate';
 import { shutdownPartitionSandbox } from '../../lambdas/engine/partition/index';
+import { sandboxBusy } from '../../lambdas/engine/partition/sandbox';
+import { executionHistory } from '../../local/emulators/stepfunctions';
+import { inputKey } from '../../lambdas/domain/job-manifest';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 const ENV = ['PAGE_RANGE_PAGES', 'PAGE_RANGE_PAGES_FAST', 'PARTITION_JOB_TIMEOUT_S', 'PARTITION_SANDBOX_WORKERS'] as const;
@@ -49,16 +54,6 @@ const waitForEnd = (id: string) =>
     const r = await stack.call('GET', `/api/v1/jobs/${id}`);
     return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
   }, `job ${id} to end`, 240_000);
-
-async function gateRunning(): Promise<string | undefined> {
-  const ddb = new DynamoDBClient({ region: 'us-east-1', endpoint: stack.endpoints.dynamodb });
-  try {
-    const gate = await ddb.send(new GetItemCommand({ TableName: stack.env.TABLE_NAME, Key: { PK: { S: 'ACCT#default' }, SK: { S: 'GATE' } } }));
-    return gate.Item?.running?.N;
-  } finally {
-    ddb.destroy();
-  }
-}
 
 test('a 13-page PDF split into ranges of 5 gives exactly the elements of one pass; chunking runs after the merge', { skip: NEEDS_LOCAL }, async () => {
   const pdf = readFileSync(resolve(corpus, 'multi-column.pdf'));
@@ -101,42 +96,130 @@ test('a 13-page PDF split into ranges of 5 gives exactly the elements of one pas
   assert.deepEqual(details.body.node_stats.map((n: { success: number }) => n.success), [1, 1]);
 });
 
-test('a page range that breaks its time budget fails its file with the reason; the other file completes, the job ends, its slot frees', { skip: NEEDS_LOCAL }, async () => {
-  // four scanned pages (OCR: seconds each) in ranges of 2, with a 1 s budget per document; the text file needs milliseconds
+/** A PDF of `pages` scanned pages (OCR: about a second or more each here). */
+async function scannedPdf(pages: number): Promise<Uint8Array> {
   const scan = await PDFDocument.create();
   const png = await scan.embedPng(readFileSync(resolve(corpus, 'table-multi-row-column-cells.png')));
-  for (let i = 0; i < 4; i++) scan.addPage([png.width, png.height]).drawImage(png, { x: 0, y: 0 });
-  process.env.PAGE_RANGE_PAGES = '2';
-  process.env.PARTITION_JOB_TIMEOUT_S = '1';
-  process.env.PARTITION_SANDBOX_WORKERS = '1';
+  for (let i = 0; i < pages; i++) scan.addPage([png.width, png.height]).drawImage(png, { x: 0, y: 0 });
+  return scan.save();
+}
+
+/**
+ * Runs a job over a scanned PDF split into ranges of `rangePages` (ocr_only, one sandbox process) and
+ * a text note, with `settings` in the environment and `during` running beside it; checks what every
+ * bad range must leave (the scan failed alone, the note done, the job COMPLETED, its slot free) and
+ * returns the scan's failure reason.
+ */
+async function scanJobWithBadRange(
+  pages: number,
+  rangePages: number,
+  settings: Record<string, string>,
+  during: (job: { id: string; fileId: string }) => Promise<void> = async () => undefined,
+): Promise<string> {
+  const env = { PAGE_RANGE_PAGES: String(rangePages), PARTITION_SANDBOX_WORKERS: '1', ...settings };
+  Object.assign(process.env, env);
   await shutdownPartitionSandbox(); // settings are read again at the next use
   try {
     // one warm sandbox process with PDFium loaded (a sync call has its own 120 s budget), so the
-    // split step (it opens the PDF) stays far inside the 1 s and only the ranges' OCR overruns it
+    // split step (it opens the PDF) is quick whatever the settings make of the ranges
     const warm = new FormData();
     warm.append('files', new Blob([readFileSync(resolve(corpus, 'emphasis-text.pdf'))], { type: 'application/pdf' }), 'warm.pdf');
     assert.equal((await stack.call('POST', '/general/v0/general', { raw: warm })).status, 200);
     const created = await launch(jobForm(
       [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'ocr_only' } }],
       [
-        { name: 'scan.pdf', data: await scan.save(), type: 'application/pdf' },
+        { name: 'scan.pdf', data: await scannedPdf(pages), type: 'application/pdf' },
         { name: 'note.txt', data: Buffer.from('A short note that partitions at once.'), type: 'text/plain' },
       ],
     ));
     assert.equal(created.status, 200, created.text);
-    const done = await waitForEnd(created.body.id);
+    const id = created.body.id as string;
+    const [, done] = await Promise.all([during({ id, fileId: created.body.input_file_ids[0] }), waitForEnd(id)]);
     assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
-    const failed = await stack.call('GET', `/api/v1/jobs/${created.body.id}/failed-files`);
+    const failed = await stack.call('GET', `/api/v1/jobs/${id}/failed-files`);
     assert.equal(failed.body.failed_files.length, 1, JSON.stringify(failed.body));
     assert.equal(failed.body.failed_files[0].document, 'scan.pdf');
-    assert.match(failed.body.failed_files[0].error, /^pages 1-2: .*time budget of 1 s/);
-    const details = await stack.call('GET', `/api/v1/jobs/${created.body.id}/details`);
-    assert.deepEqual(details.body.node_stats.map((n: { success: number; failure: number }) => [n.success, n.failure]), [[1, 1]]);
-    assert.equal(await gateRunning(), '0', 'the run slot is free again');
+    const details = await stack.call('GET', `/api/v1/jobs/${id}/details`);
+    assert.deepEqual(details.body.node_stats.map((n: { success: number; failure: number; in_progress: number }) => [n.success, n.failure, n.in_progress]), [[1, 1, 0]]);
+    assert.equal(await gateRunning(stack), '0', 'the run slot is free again');
+    return failed.body.failed_files[0].error as string;
   } finally {
-    delete process.env.PAGE_RANGE_PAGES;
-    delete process.env.PARTITION_JOB_TIMEOUT_S;
-    delete process.env.PARTITION_SANDBOX_WORKERS;
+    for (const k of Object.keys(env)) delete process.env[k];
     await shutdownPartitionSandbox();
+  }
+}
+
+/** Resolves once the job's execution has started a page range (the stand-in's history: the split is over). */
+const rangeStarted = (jobId: string) =>
+  eventually(async () => {
+    const arn = `${stack.env.JOB_STATE_MACHINE_ARN!.replace(':stateMachine:', ':execution:')}:${jobId}`;
+    return (executionHistory(arn)?.nestedIterations ?? 0) > 0 ? true : undefined;
+  }, `job ${jobId} to start a page range`, 120_000);
+
+test('a page range that breaks its time budget fails its file with the reason; the other file completes, the job ends, its slot frees', { skip: NEEDS_LOCAL }, async () => {
+  // four scanned pages in ranges of 2, with a 1 s budget per document; the text file needs milliseconds
+  const reason = await scanJobWithBadRange(4, 2, { PARTITION_JOB_TIMEOUT_S: '1' });
+  assert.match(reason, /^pages 1-2: .*time budget of 1 s/);
+});
+
+test('a page range whose partition process dies fails its file with the reason; the other file completes, the job ends, its slot frees', { skip: NEEDS_LOCAL }, async () => {
+  // the process partitioning a range is killed (as the kernel's OOM killer would): a document outcome, not retried
+  const reason = await scanJobWithBadRange(4, 2, {}, async ({ id }) => {
+    await rangeStarted(id);
+    const pid = await eventually(async () => sandboxBusy().find((b) => b.filename === 'scan.pdf')?.pid, 'a range in the partition process', 60_000);
+    process.kill(pid, 'SIGKILL');
+  });
+  assert.match(reason, /^pages (1-2|3-4): The partition process stopped \(SIGKILL\) while reading scan\.pdf\.$/);
+});
+
+test('a page range whose Lambda throws is retried, then its file fails through RecordFileFailure with the message; the job ends, its slot frees', { skip: NEEDS_LOCAL }, async () => {
+  // nine one-page ranges, eight at a time: the document is deleted as the first ones start, so the
+  // ninth (and any that had not read it yet) throws on every attempt, the inline Map fails, its Catch
+  // records the file with the Lambda error's message (not its JSON with the stack trace)
+  const reason = await scanJobWithBadRange(9, 1, {}, async ({ id, fileId }) => {
+    await rangeStarted(id);
+    const s3 = new S3Client({ region: 'us-east-1', endpoint: stack.endpoints.s3, forcePathStyle: true });
+    await s3.send(new DeleteObjectCommand({ Bucket: stack.env.BUCKET_NAME, Key: inputKey(id, fileId) }));
+    s3.destroy();
+  });
+  assert.match(reason, /^input of file [0-9a-f-]{36} is missing$/);
+});
+
+test('a VLM node standing in offline inside page ranges says so in the job warnings, message and notification', { skip: NEEDS_LOCAL }, async () => {
+  // no OPENAI_API_KEY, stand-ins allowed: each range falls back to the text layer and OCR; the job must say it
+  const env = { ALLOW_OFFLINE_STANDINS: 'true', PAGE_RANGE_PAGES: '5' };
+  const key = process.env.OPENAI_API_KEY;
+  delete process.env.OPENAI_API_KEY;
+  Object.assign(process.env, env);
+  try {
+    const pdf = readFileSync(resolve(corpus, 'multi-column.pdf'));
+    const created = await launch(jobForm(
+      [{ name: 'VLM', type: 'partition', subtype: 'vlm', settings: { provider: 'openai', model: 'gpt-4o' } }],
+      [{ name: 'multi-column.pdf', data: pdf, type: 'application/pdf' }],
+    ));
+    assert.equal(created.status, 200, created.text);
+    const jobId = created.body.id as string;
+    const fileId = created.body.input_file_ids[0] as string;
+    const done = await waitForEnd(jobId);
+    assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
+    const s3 = new S3Client({ region: 'us-east-1', endpoint: stack.endpoints.s3, forcePathStyle: true });
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: stack.env.BUCKET_NAME, Prefix: `jobs/${jobId}/pages/${fileId}/` }));
+    s3.destroy();
+    assert.equal((listed.Contents ?? []).length, 3, 'the document went through three ranges');
+    const out = await stack.call('GET', `/api/v1/jobs/${jobId}/download?file_id=${fileId}`);
+    for (const el of out.body) assert.match(el.metadata.partitioner_note, /VLM/);
+    const details = (await stack.call('GET', `/api/v1/jobs/${jobId}/details`)).body;
+    assert.equal(details.warnings.length, 1, JSON.stringify(details));
+    assert.match(details.warnings[0], /^partition node "VLM" .*OPENAI_API_KEY.*local text layer and OCR stand-in used$/);
+    assert.equal(details.message, `Offline stand-ins used: ${details.warnings[0]}.`);
+    const note = await eventually(async () => {
+      const r = await stack.call('GET', '/api/v1/notifications?event_types=job.completed&limit=100');
+      return r.body.events?.find((e: { payload: { job_id: string } }) => e.payload.job_id === jobId);
+    }, 'the job.completed notification');
+    assert.deepEqual(note.payload.warnings, details.warnings);
+    assert.equal(note.payload.message, details.message);
+  } finally {
+    for (const k of Object.keys(env)) delete process.env[k];
+    if (key !== undefined) process.env.OPENAI_API_KEY = key;
   }
 });

@@ -22,6 +22,7 @@ import { stackPropsFromContext } from '../../lib/context';
 import { TASK_ACCESS } from '../../lib/jobs';
 import { targetAccess } from '../../lib/events';
 import { consumerAccess } from '../../lib/queues';
+import { JOB_DATA_PREFIX } from '../../lib/storage';
 import { logicalIdOf, synthStack } from './synth';
 
 type Res = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -244,9 +245,9 @@ test('queues: one queue with a dead-letter redrive and a partial-batch consumer 
   }
 });
 
-test('IAM: no wildcard actions; "*" resources only for X-Ray and state machine log delivery; DynamoDB item actions on the table and its indexes only', () => {
+test('IAM: no wildcard actions; "*" resources only for X-Ray and state machine log delivery; DynamoDB item actions on the table and its named indexes only', () => {
   const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
-  const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
+  const indexArns = TABLE_DEFINITION.indexes.map((i) => ({ 'Fn::Join': ['', [tableArn, `/index/${i.name}`]] }));
   for (const [policyId, policy] of resources('AWS::IAM::Policy')) {
     for (const s of policy.Properties.PolicyDocument.Statement) {
       const actions = actionsOf(s);
@@ -262,13 +263,14 @@ test('IAM: no wildcard actions; "*" resources only for X-Ray and state machine l
       if (actions.some((a) => a.startsWith('dynamodb:'))) {
         assert.ok(actions.every((a) => a.startsWith('dynamodb:')), where);
         assert.ok(!actions.includes('dynamodb:Scan') && !actions.some((a) => /Table$|Stream|Records|ShardIterator/.test(a)), where);
-        assert.deepEqual(resourceList.map((r: unknown) => JSON.stringify(r)).sort(), [tableArn, indexArn].map((r) => JSON.stringify(r)).sort(), where);
+        assert.deepEqual(resourceList.map((r: unknown) => JSON.stringify(r)).sort(), [tableArn, ...indexArns].map((r) => JSON.stringify(r)).sort(), where);
       }
       if (actions.some((a) => a.startsWith('s3:'))) {
         const bucketArn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
-        // the whole service bucket, or objects under one of its prefixes (the job state machine's manifests and map results)
-        const underPrefix = (r: any) => r?.['Fn::Join']?.[0] === '' && JSON.stringify(r['Fn::Join'][1][0]) === JSON.stringify(bucketArn) && /^\/[\w/-]+\/\*$/.test(r['Fn::Join'][1][1]);
-        if (!resourceList.every(underPrefix)) assert.deepEqual(resourceList.map((r: unknown) => JSON.stringify(r)).sort(), [bucketArn, { 'Fn::Join': ['', [bucketArn, '/*']] }].map((r) => JSON.stringify(r)).sort(), where);
+        // objects under one of its prefixes or of one name under it (the job state machine's manifests and map results)
+        const underPrefix = (r: any) => r?.['Fn::Join']?.[0] === '' && JSON.stringify(r['Fn::Join'][1][0]) === JSON.stringify(bucketArn) && /^\/[\w/-]+\/\*(\/[\w.-]+)?$/.test(r['Fn::Join'][1][1]);
+        // a function: the bucket (listing) and the objects under jobs/, where the service keeps all it stores
+        if (!resourceList.every(underPrefix)) assert.deepEqual(resourceList.map((r: unknown) => JSON.stringify(r)).sort(), [bucketArn, { 'Fn::Join': ['', [bucketArn, `/${JOB_DATA_PREFIX}*`]] }].map((r) => JSON.stringify(r)).sort(), where);
         assert.ok(!actions.some((a) => /^s3:(PutBucket|DeleteBucket|PutObjectAcl)/.test(a)), where);
       }
       if (actions.some((a) => a.startsWith('ses:'))) {

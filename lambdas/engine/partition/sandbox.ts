@@ -341,3 +341,8 @@ export function sandboxWorkerCount(): number {
 export function sandboxPids(): number[] {
   return slots.map((s) => s.child.pid!).filter(Boolean);
 }
+
+/** The children partitioning a document now, and its name (tests). */
+export function sandboxBusy(): { pid: number; filename: string }[] {
+  return slots.filter((s) => s.task && s.ready && s.child.pid).map((s) => ({ pid: s.child.pid!, filename: s.task!.filename }));
+}

@@ -28,7 +28,7 @@ async function onePassAndFanOut(name: string, settings: Record<string, unknown>,
   assert.equal(probe.elements.length, 0, 'a document above the threshold is left to the ranges');
   assert.ok(probe.pageCount! > rangeSize, `${name} has ${probe.pageCount} pages`);
   const ranges = pageRanges(probe.pageCount!, rangeSize);
-  const parts = await Promise.all(ranges.map((r) => pageEngine.partitionRange(n, document, r)));
+  const parts = (await Promise.all(ranges.map((r) => pageEngine.partitionRange(n, document, r)))).map((r) => r.part);
   // the parts travel through S3 as JSON
   const merged = pageEngine.merge(n, JSON.parse(JSON.stringify(parts)), name);
   return { one: one.elements, merged, ranges: ranges.length };

@@ -1,0 +1,137 @@
+// Bad input in a job's files (issue 12, "Bad input"), through the HTTP API and the real job ASL in the
+// Step Functions stand-in. A workflow run lists three documents of an s3 source (the real AWS SDK
+// against s3rver, through a proxy that misbehaves per document), then:
+// - gone.txt: its manifest line names an object that is no longer there (S3 answers NoSuchKey);
+// - slow.txt: its read never ends (the proxy trickles the body), so the file's ProcessFile task runs
+//   past its Lambda timeout (12 s here, 900 s deployed) on every attempt: the retries time out too,
+//   and the Catch records the file as failed with the timeout's reason (not Lambda's JSON payload);
+// - a.txt is delivered as if nothing happened. The job finishes COMPLETED and frees its slot.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, request, type Server, type ServerResponse } from 'node:http';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { S3RVER_CREDENTIALS, startS3 } from '../../local/emulators/s3';
+import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { gateRunning } from '../support/job-gate';
+
+const TASK_TIMEOUT_S = 12;
+let stack: TestStack;
+let s3: Awaited<ReturnType<typeof startS3>>;
+let proxy: Server;
+let proxyUrl = '';
+const base = mkdtempSync(join(tmpdir(), 'wps-bad-input-'));
+const outDir = join(base, 'out');
+/** Reads of slow.txt kept open (a byte a second), ended after the test. */
+const trickling = new Set<{ res: ServerResponse; timer: NodeJS.Timeout }>();
+
+/** Forwards to s3rver, except a GET of gone.txt (NoSuchKey) and of slow.txt (a body that never ends). */
+function startProxy(target: string): Promise<Server> {
+  const t = new URL(target);
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (req.method === 'GET' && path.endsWith('/gone.txt')) {
+      res.writeHead(404, { 'content-type': 'application/xml' }).end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message><Key>gone.txt</Key></Error>');
+      return;
+    }
+    if (req.method === 'GET' && path.endsWith('/slow.txt')) {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000000', etag: '"slow"' });
+      const entry = { res, timer: setInterval(() => res.write('x'), 1000) };
+      trickling.add(entry);
+      res.on('close', () => {
+        clearInterval(entry.timer);
+        trickling.delete(entry);
+      });
+      return;
+    }
+    const fwd = request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    fwd.on('error', () => res.destroy());
+    req.pipe(fwd);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+before(async () => {
+  if (NEEDS_LOCAL) return;
+  s3 = await startS3({ dataDir: join(base, 's3'), buckets: ['tenant-docs'] });
+  const raw = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: S3RVER_CREDENTIALS });
+  for (const k of ['a', 'gone', 'slow']) {
+    await raw.send(new PutObjectCommand({ Bucket: 'tenant-docs', Key: `${k}.txt`, Body: `${k}\n\nA short paragraph about ${k}, long enough to be a narrative text element.\n` }));
+  }
+  raw.destroy();
+  proxy = await startProxy(s3.endpoint);
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  stack = await startTestStack({ taskTimeouts: { ProcessFileFunctionArn: TASK_TIMEOUT_S } });
+});
+after(async () => {
+  for (const t of trickling) t.res.destroy();
+  proxy?.closeAllConnections();
+  proxy?.close();
+  await stack?.close();
+  await s3?.stop();
+  rmSync(base, { recursive: true, force: true });
+});
+
+test('a missing object and a file whose step times out fail alone with their reasons, after the retries; the job completes and frees its slot', { skip: NEEDS_LOCAL }, async () => {
+  // a warm partition process: the good file's step is not charged a cold start against its 12 s
+  const warm = new FormData();
+  warm.append('files', new Blob(['Warm up.'], { type: 'text/plain' }), 'warm.txt');
+  assert.equal((await stack.call('POST', '/general/v0/general', { raw: warm })).status, 200);
+
+  const source = await stack.call('POST', '/api/v1/sources/', {
+    body: { name: 'tenant', type: 's3', config: { remote_url: 's3://tenant-docs/', endpoint_url: proxyUrl, key: S3RVER_CREDENTIALS.accessKeyId, secret: S3RVER_CREDENTIALS.secretAccessKey } },
+  });
+  assert.equal(source.status, 200, source.text);
+  const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name: 'out', type: 'local', config: { remote_url: outDir } } });
+  assert.equal(dest.status, 200, dest.text);
+  const wf = await stack.call('POST', '/api/v1/workflows/', {
+    body: {
+      name: 'bad-input',
+      workflow_type: 'custom',
+      source_id: source.body.id,
+      destination_id: dest.body.id,
+      workflow_nodes: [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
+    },
+  });
+  assert.equal(wf.status, 200, wf.text);
+  const run = await stack.call('POST', `/api/v1/workflows/${wf.body.id}/run`);
+  assert.equal(run.status, 202, run.text);
+  const jobId = run.body.id as string;
+  const job = await eventually(async () => {
+    const j = await stack.call('GET', `/api/v1/jobs/${jobId}`);
+    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(j.body.status) ? j.body : undefined;
+  }, 'workflow job', 240_000);
+
+  const details = (await stack.call('GET', `/api/v1/jobs/${jobId}/details`)).body;
+  const failed = ((await stack.call('GET', `/api/v1/jobs/${jobId}/failed-files`)).body.failed_files as { document: string; error: string }[])
+    .sort((x, y) => x.document.localeCompare(y.document));
+  const why = JSON.stringify({ job, details, failed });
+  assert.equal(job.status, 'COMPLETED', why);
+  assert.equal(details.processing_status, 'COMPLETED_WITH_ERRORS', why);
+  assert.deepEqual(failed.map((f) => f.document), ['gone.txt', 'slow.txt'], why);
+  assert.match(failed[0]!.error, /^s3 source: GetObject on bucket "tenant-docs" failed: .*NoSuchKey/);
+  assert.equal(failed[1]!.error, `Task timed out after ${TASK_TIMEOUT_S}.00 seconds`);
+  assert.deepEqual(details.node_stats.map((n: { success: number; failure: number; in_progress: number }) => [n.success, n.failure, n.in_progress]), [[1, 2, 0]]);
+  assert.ok(existsSync(join(outDir, 'a.txt.json')), 'the good document is delivered');
+  assert.equal(existsSync(join(outDir, 'slow.txt.json')) || existsSync(join(outDir, 'gone.txt.json')), false);
+  assert.equal(await gateRunning(stack), '0', 'the run slot is free again');
+
+  // slow.txt was started three times (the first attempt and the state machine's two retries)
+  const ddb = new DynamoDBClient({ region: 'us-east-1', endpoint: stack.endpoints.dynamodb });
+  try {
+    const items = await ddb.send(new QueryCommand({
+      TableName: stack.env.TABLE_NAME,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': { S: 'ACCT#default' }, ':sk': { S: `JOBFILE#${jobId}#` } },
+    }));
+    assert.deepEqual((items.Items ?? []).map((i) => Number(i.attempts?.N ?? 0)).sort(), [1, 1, 3], JSON.stringify(items.Items));
+  } finally {
+    ddb.destroy();
+  }
+});
