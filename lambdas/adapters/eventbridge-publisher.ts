@@ -12,12 +12,14 @@ export class EventBridgePublisher implements EventPublisher {
   constructor(private readonly busName: string) {}
 
   async publish(eventType: string, detail: Record<string, unknown>): Promise<void> {
+    const started = Date.now();
     const out = await eb().send(
       new PutEventsCommand({
         Entries: [{ EventBusName: this.busName, Source: EVENT_SOURCE, DetailType: eventType, Detail: JSON.stringify(detail) }],
       }),
     );
     if (out.FailedEntryCount) log.warn('event not accepted by the bus', { eventType, entries: out.Entries });
+    log.debug('event published', { eventType, job_id: detail.job_id, ms: Date.now() - started });
   }
 }
 

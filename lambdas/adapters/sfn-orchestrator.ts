@@ -2,6 +2,7 @@
 import { SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import type { Orchestrator } from '../domain/ports';
 import { config } from '../config';
+import { log } from '../logger';
 
 let client: SFNClient | undefined;
 const sfn = () => (client ??= new SFNClient({ region: config().AWS_REGION }));
@@ -10,9 +11,11 @@ export class SfnOrchestrator implements Orchestrator {
   constructor(private readonly stateMachineArn: string) {}
 
   async startJob(jobId: string, input: Record<string, unknown>): Promise<string> {
+    const started = Date.now();
     const out = await sfn().send(
       new StartExecutionCommand({ stateMachineArn: this.stateMachineArn, name: jobId, input: JSON.stringify(input) }),
     );
+    log.debug('job execution started', { job_id: jobId, ms: Date.now() - started });
     return out.executionArn!;
   }
 

@@ -6,7 +6,7 @@
 // `maxResponseBytes` (5 MB on AWS, where a Lambda answer carries at most 6 MB; 100 MB locally) the
 // request is a 413 naming the limit, never a JSON.stringify of the whole result that fails with
 // "Invalid string length" once it passes V8's ~512 M characters.
-import { partition } from '../engine/partition/index';
+import { partition, partitionToJson } from '../engine/partition/index';
 import { parsePartitionForm } from '../engine/partition/params';
 import { elementsToCsv } from '../engine/partition/output';
 import { chunkElementsAsync, parseChunkingForm } from '../engine/chunking/index';
@@ -33,14 +33,24 @@ class BoundedText {
   constructor(private readonly maxBytes: number) {}
 
   async add(part: string, filename: string): Promise<void> {
-    this.bytes += Buffer.byteLength(part, 'utf8');
-    if (this.bytes > this.maxBytes) throw responseTooLarge(this.maxBytes, filename);
+    this.count(Buffer.byteLength(part, 'utf8'), filename);
     this.parts.push(part);
     // -- tens of thousands of elements: let other requests in every few milliseconds --
     if (Date.now() - this.since > 20) {
       await new Promise((resolve) => setImmediate(resolve));
       this.since = Date.now();
     }
+  }
+
+  /** UTF-8 text as bytes: counted before it is decoded, so a text above the limit never becomes a string. */
+  addUtf8(bytes: Uint8Array, filename: string): void {
+    this.count(bytes.byteLength, filename);
+    this.parts.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  }
+
+  private count(bytes: number, filename: string): void {
+    this.bytes += bytes;
+    if (this.bytes > this.maxBytes) throw responseTooLarge(this.maxBytes, filename);
   }
 
   toString(): string {
@@ -79,11 +89,17 @@ export async function runPartitionRequest(
   if (!csv && several) await out.add('[', files[0]!.filename);
   for (const [f, file] of files.entries()) {
     const hint = parsed.contentType ?? (file.contentType && file.contentType !== 'application/octet-stream' ? file.contentType : undefined);
-    const result = await partition(
-      { data: file.data, filename: file.filename, contentType: hint },
-      parsed.options,
-      { gzUncompressedContentType: parsed.gzUncompressedContentType },
-    );
+    const input = { data: file.data, filename: file.filename, contentType: hint };
+    const extras = { gzUncompressedContentType: parsed.gzUncompressedContentType };
+    if (!csv && !chunking) {
+      // -- the elements as they are: the sandbox's JSON text is the very bytes JSON.stringify would give here --
+      const raw = await partitionToJson(input, parsed.options, extras);
+      warnings.push(...raw.warnings.map((w) => `${file.filename}: ${w}`));
+      if (f > 0) await out.add(',', file.filename);
+      out.addUtf8(raw.elementsJson, file.filename);
+      continue;
+    }
+    const result = await partition(input, parsed.options, extras);
     warnings.push(...result.warnings.map((w) => `${file.filename}: ${w}`));
     const elements: Element[] = chunking ? await chunkElementsAsync(result.elements, chunking).catch(underBody) : result.elements;
     if (csv) {

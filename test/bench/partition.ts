@@ -3,8 +3,13 @@
 // through partition() as the service calls it (the sandbox process: document in, elements out over
 // IPC); then the sandbox's own cost, a small document in-process vs through a warm sandbox process.
 // Peak RSS is this process's (the service side); the sandbox process's is printed beside it.
-// Usage: npm run bench:partition [-- --runs N] [-- --no-ocr]
-import { readFileSync } from 'node:fs';
+// First, on DA-619p.pdf in the same run: poppler's `pdftotext` (the reference, skipped with a message
+// where it is not installed), the engine through the sandbox, and the same PDF over HTTP, warm
+// (POST /general/v0/general, strategy=fast, against `npm start` spawned here): pages/s for each, the
+// ratios, and the peak RSS of the service process and of its partition processes.
+// Usage: npm run bench:partition [-- --runs N] [-- --no-ocr] [-- --compare-only]
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { partition, shutdownPartitionSandbox } from '../../lambdas/engine/partition/index';
@@ -12,6 +17,7 @@ import { partitionDocument } from '../../lambdas/engine/partition/pipeline';
 import { sandboxPids } from '../../lambdas/engine/partition/sandbox';
 import { shutdownOcr } from '../../lambdas/engine/partition/ocr/tesseract';
 import { shutdownPagePool } from '../../lambdas/engine/partition/pdf/pool';
+import { startServiceProcess } from '../support/service-process';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 const corpus = resolve(repoRoot, '../shared/corpus/docs');
@@ -38,6 +44,118 @@ async function timeOne(file: string, strategy: 'fast' | 'hi_res' | 'ocr_only'): 
   const t0 = performance.now();
   const r = await partition({ data, filename: file }, { strategy });
   return { secs: (performance.now() - t0) / 1000, elements: r.elements.length };
+}
+
+const compareOnly = args.includes('--compare-only');
+const pdftotext = '/usr/bin/pdftotext';
+
+/** The processes below a process (from /proc). */
+const descendants = (pid: number): number[] => {
+  const kids = (p: number): number[] => {
+    try {
+      return readdirSync(`/proc/${p}/task`).flatMap((t) => readFileSync(`/proc/${p}/task/${t}/children`, 'latin1').trim().split(/\s+/).filter(Boolean).map(Number));
+    } catch {
+      return [];
+    }
+  };
+  const out: number[] = [];
+  const stack = kids(pid);
+  while (stack.length) {
+    const k = stack.pop()!;
+    out.push(k);
+    stack.push(...kids(k));
+  }
+  return out;
+};
+/** Resident memory of a process and of every process below it, bytes. */
+const treeRss = (pid: number): { self: number; children: number } => ({ self: childRss(pid), children: descendants(pid).reduce((a, k) => a + childRss(k), 0) });
+/** CPU seconds a process has used (all its threads), and, with `waited`, its waited-for children's. */
+const cpuSecs = (pid: number | 'self', waited = false): number => {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ');
+    // -- after the command: state is field 3; utime, stime, cutime, cstime are fields 14-17 --
+    const ticks = waited ? Number(f[13]) + Number(f[14]) : Number(f[11]) + Number(f[12]);
+    return ticks / 100;
+  } catch {
+    return 0;
+  }
+};
+
+{
+  // -- the reference and the two service paths on one document, in one run: their ratios hold on a shared machine --
+  const file = 'DA-619p.pdf';
+  const pages = 619;
+  const path = resolve(corpus, file);
+  const data = readFileSync(path);
+  const rate = (secs: number) => `${(pages / secs).toFixed(0).padStart(5)} pages/s  median ${secs.toFixed(2)} s`;
+  console.log(`${file}, ${pages} pages, fast, median of ${runs} warm runs each; ${availableParallelism()} cores, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  const service = await startServiceProcess({ authMode: 'none' });
+  let peak = { self: 0, children: 0, sum: 0 };
+  const sample = setInterval(() => {
+    const r = treeRss(service.pid);
+    peak = { self: Math.max(peak.self, r.self), children: Math.max(peak.children, r.children), sum: Math.max(peak.sum, r.self + r.children) };
+  }, 20);
+  let bytes = 0;
+  // -- the three interleaved, round by round (one warm-up round first): on a shared machine a load
+  // -- swing then hits each of them alike, and their ratios stay meaningful --
+  // -- each with the CPU seconds used so far by the processes doing its work (CPU per run holds
+  // -- better than wall time when other engineers load the machine) --
+  const ways: [string, () => Promise<unknown> | unknown, () => number][] = [];
+  if (existsSync(pdftotext)) ways.push(['pdftotext (poppler)', () => execFileSync(pdftotext, [path, '/dev/null']), () => cpuSecs('self', true)]);
+  else console.log(`  pdftotext: not installed at ${pdftotext} (poppler-utils); no reference figure`);
+  ways.push([
+    'engine through the sandbox',
+    () => partition({ data: new Uint8Array(data), filename: file }, { strategy: 'fast' }),
+    () => cpuSecs('self') + sandboxPids().reduce((a, p) => a + cpuSecs(p), 0),
+  ]);
+  ways.push([
+    'HTTP POST /general/v0/general',
+    async () => {
+      const form = new FormData();
+      form.append('files', new Blob([data], { type: 'application/pdf' }), file);
+      form.append('strategy', 'fast');
+      const res = await fetch(`${service.url}/general/v0/general`, { method: 'POST', body: form });
+      const body = await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
+      bytes = body.byteLength;
+    },
+    () => cpuSecs(service.pid) + descendants(service.pid).reduce((a, p) => a + cpuSecs(p), 0),
+  ]);
+  const times = new Map<string, number[]>(ways.map(([name]) => [name, []]));
+  const cpu = new Map<string, number[]>(ways.map(([name]) => [name, []]));
+  try {
+    for (let round = 0; round <= runs; round++) {
+      for (const [name, fn, used] of ways) {
+        const c0 = used();
+        const t0 = performance.now();
+        await fn();
+        if (round > 0) {
+          times.get(name)!.push((performance.now() - t0) / 1000);
+          cpu.get(name)!.push(used() - c0);
+        }
+      }
+    }
+    const secs = (name: string) => (times.get(name)?.length ? median(times.get(name)!) : undefined);
+    for (const [name] of ways) console.log(`  ${name.padEnd(32)} ${rate(secs(name)!)}  CPU ${median(cpu.get(name)!).toFixed(2)} s a run`);
+    console.log(`  (HTTP answer: ${(bytes / 1e6).toFixed(1)} MB of JSON)`);
+    const ref = secs('pdftotext (poppler)');
+    const engine = secs('engine through the sandbox');
+    const http = secs('HTTP POST /general/v0/general')!;
+    if (ref) console.log(`  HTTP / pdftotext: ${(ref / http).toFixed(2)}×${engine ? `   engine / pdftotext: ${(ref / engine).toFixed(2)}×` : ''}`);
+    if (engine) console.log(`  HTTP / engine: ${(engine / http).toFixed(2)}×`);
+    console.log(`  peak RSS: service ${mib(peak.self)}, its partition processes ${mib(peak.children)}, together ${mib(peak.sum)}; this process's partition processes ${mib(peakChild)}`);
+  } finally {
+    clearInterval(sample);
+    await service.stop();
+  }
+  {
+    // -- the sections below start their own (a ref'd timer: the children's exits alone keep nothing alive) --
+    const keep = setInterval(() => undefined, 1000);
+    await shutdownPartitionSandbox();
+    clearInterval(keep);
+  }
+  console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  if (compareOnly) process.exit(0);
 }
 
 const PDFS: [string, number][] = [['DA-619p.pdf', 619], ['pdf2image-memory-error-test-400p.pdf', 400], ['failure-after-repair.pdf', 76]];

@@ -28,7 +28,9 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-export async function startServiceProcess(opts: { authMode?: 'none' | 'keyed'; env?: Record<string, string>; startTimeoutMs?: number } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  opts: { authMode?: 'none' | 'keyed'; env?: Record<string, string>; startTimeoutMs?: number; /** Every line it writes to stdout (its JSON log, the request log). */ onStdoutLine?: (line: string) => void } = {},
+): Promise<ServiceProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wps-proc-'));
   const env = {
     ...process.env,
@@ -44,6 +46,15 @@ export async function startServiceProcess(opts: { authMode?: 'none' | 'keyed'; e
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
+  let partial = '';
+  if (opts.onStdoutLine) {
+    const onLine = opts.onStdoutLine;
+    child.stdout!.on('data', (c: Buffer) => {
+      const lines = (partial + c.toString('utf8')).split('\n');
+      partial = lines.pop()!;
+      for (const l of lines) onLine(l);
+    });
+  }
   let ended: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   child.on('exit', (code, signal) => (ended = { code, signal }));
   child.stderr!.on('data', (c: Buffer) => {

@@ -19,8 +19,7 @@ import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { PayloadTooLarge, ServiceUnavailable, UnprocessableDocument } from '../../domain/errors';
-import type { Element } from '../elements';
-import type { PartitionExtras, PartitionInput, PartitionOptions, PartitionResult } from './types';
+import type { PartitionExtras, PartitionInput, PartitionJsonResult, PartitionOptions } from './types';
 import { deserializeError, type SandboxReply, type SandboxRequest } from './sandbox-protocol';
 import { findWorkerScript, forkScript } from './worker-start';
 import { logContext } from '../../logger';
@@ -80,7 +79,7 @@ interface Task {
   request: SandboxRequest;
   timeoutS: number;
   filename: string;
-  resolve(r: PartitionResult): void;
+  resolve(r: PartitionJsonResult): void;
   reject(e: Error): void;
   startedAt?: number;
   timer?: NodeJS.Timeout;
@@ -179,12 +178,7 @@ function onReply(slot: Slot, m: SandboxReply): void {
   hold(slot, false);
   clearTimeout(task.timer);
   if (m.ok) {
-    try {
-      const elements = JSON.parse(Buffer.from(m.json.buffer, m.json.byteOffset, m.json.byteLength).toString('utf8')) as Element[];
-      task.resolve({ elements, warnings: m.warnings, filetype: m.filetype, ...(m.pageCount === undefined ? {} : { pageCount: m.pageCount }) });
-    } catch (err) {
-      task.reject(err as Error);
-    }
+    task.resolve({ elementsJson: m.json, warnings: m.warnings, filetype: m.filetype, ...(m.pageCount === undefined ? {} : { pageCount: m.pageCount }) });
   } else {
     task.reject(deserializeError(m.error));
   }
@@ -278,11 +272,15 @@ function armWatchdog(): void {
   }
 }
 
-/** Partitions one document in a sandbox process (see the file header). */
-export function partitionInSandbox(input: PartitionInput, options?: Partial<PartitionOptions>, extras: PartitionExtras = {}): Promise<PartitionResult> {
+/**
+ * Partitions one document in a sandbox process (see the file header). The elements come back as the
+ * JSON text the process made of them, unparsed: a caller that only forwards them (the sync endpoint)
+ * never builds them as objects.
+ */
+export function partitionInSandbox(input: PartitionInput, options?: Partial<PartitionOptions>, extras: PartitionExtras = {}): Promise<PartitionJsonResult> {
   const s = current();
   const { timeoutSeconds, ...rest } = extras;
-  return new Promise<PartitionResult>((resolve, reject) => {
+  return new Promise<PartitionJsonResult>((resolve, reject) => {
     queue.push({
       request: { id: nextId++, data: input.data ?? new Uint8Array(0), filename: input.filename, contentType: input.contentType, options, extras: rest, env: { ...process.env }, log: logContext() },
       timeoutS: timeoutSeconds ?? s.timeoutS,

@@ -153,3 +153,6 @@ export interface PartitionResult {
   /** PDFs: the document's page count. */
   pageCount?: number;
 }
+
+/** A PartitionResult whose elements are still the UTF-8 JSON text the sandbox sent (JSON.stringify of the array). */
+export type PartitionJsonResult = Omit<PartitionResult, 'elements'> & { elementsJson: Uint8Array };
