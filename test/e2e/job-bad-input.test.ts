@@ -8,14 +8,15 @@
 // - a.txt is delivered as if nothing happened. The job finishes COMPLETED and frees its slot.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, request, type Server, type ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { S3RVER_CREDENTIALS, startS3 } from '../../local/emulators/s3';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { createProxiedS3Workflow, runWorkflowJob, startS3FaultProxy, type S3Fault } from '../support/s3-fault-proxy';
 import { gateRunning } from '../support/job-gate';
 
 const TASK_TIMEOUT_S = 12;
@@ -28,34 +29,24 @@ const outDir = join(base, 'out');
 /** Reads of slow.txt kept open (a byte a second), ended after the test. */
 const trickling = new Set<{ res: ServerResponse; timer: NodeJS.Timeout }>();
 
-/** Forwards to s3rver, except a GET of gone.txt (NoSuchKey) and of slow.txt (a body that never ends). */
-function startProxy(target: string): Promise<Server> {
-  const t = new URL(target);
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (req.method === 'GET' && path.endsWith('/gone.txt')) {
-      res.writeHead(404, { 'content-type': 'application/xml' }).end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message><Key>gone.txt</Key></Error>');
-      return;
-    }
-    if (req.method === 'GET' && path.endsWith('/slow.txt')) {
-      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000000', etag: '"slow"' });
-      const entry = { res, timer: setInterval(() => res.write('x'), 1000) };
-      trickling.add(entry);
-      res.on('close', () => {
-        clearInterval(entry.timer);
-        trickling.delete(entry);
-      });
-      return;
-    }
-    const fwd = request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
+/** A GET of gone.txt answers NoSuchKey, one of slow.txt a body that never ends; the rest goes to s3rver. */
+const fault: S3Fault = (req, res, url) => {
+  if (req.method === 'GET' && url.pathname.endsWith('/gone.txt')) {
+    res.writeHead(404, { 'content-type': 'application/xml' }).end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message><Key>gone.txt</Key></Error>');
+    return true;
+  }
+  if (req.method === 'GET' && url.pathname.endsWith('/slow.txt')) {
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000000', etag: '"slow"' });
+    const entry = { res, timer: setInterval(() => res.write('x'), 1000) };
+    trickling.add(entry);
+    res.on('close', () => {
+      clearInterval(entry.timer);
+      trickling.delete(entry);
     });
-    fwd.on('error', () => res.destroy());
-    req.pipe(fwd);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
+    return true;
+  }
+  return false;
+};
 
 before(async () => {
   if (NEEDS_LOCAL) return;
@@ -65,8 +56,7 @@ before(async () => {
     await raw.send(new PutObjectCommand({ Bucket: 'tenant-docs', Key: `${k}.txt`, Body: `${k}\n\nA short paragraph about ${k}, long enough to be a narrative text element.\n` }));
   }
   raw.destroy();
-  proxy = await startProxy(s3.endpoint);
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  ({ server: proxy, url: proxyUrl } = await startS3FaultProxy(s3.endpoint, fault));
   stack = await startTestStack({ taskTimeouts: { ProcessFileFunctionArn: TASK_TIMEOUT_S } });
 });
 after(async () => {
@@ -84,33 +74,10 @@ test('a missing object and a file whose step times out fail alone with their rea
   warm.append('files', new Blob(['Warm up.'], { type: 'text/plain' }), 'warm.txt');
   assert.equal((await stack.call('POST', '/general/v0/general', { raw: warm })).status, 200);
 
-  const source = await stack.call('POST', '/api/v1/sources/', {
-    body: { name: 'tenant', type: 's3', config: { remote_url: 's3://tenant-docs/', endpoint_url: proxyUrl, key: S3RVER_CREDENTIALS.accessKeyId, secret: S3RVER_CREDENTIALS.secretAccessKey } },
-  });
-  assert.equal(source.status, 200, source.text);
-  const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name: 'out', type: 'local', config: { remote_url: outDir } } });
-  assert.equal(dest.status, 200, dest.text);
-  const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: {
-      name: 'bad-input',
-      workflow_type: 'custom',
-      source_id: source.body.id,
-      destination_id: dest.body.id,
-      workflow_nodes: [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
-    },
-  });
-  assert.equal(wf.status, 200, wf.text);
-  const run = await stack.call('POST', `/api/v1/workflows/${wf.body.id}/run`);
-  assert.equal(run.status, 202, run.text);
-  const jobId = run.body.id as string;
-  const job = await eventually(async () => {
-    const j = await stack.call('GET', `/api/v1/jobs/${jobId}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(j.body.status) ? j.body : undefined;
-  }, 'workflow job', 240_000);
-
-  const details = (await stack.call('GET', `/api/v1/jobs/${jobId}/details`)).body;
-  const failed = ((await stack.call('GET', `/api/v1/jobs/${jobId}/failed-files`)).body.failed_files as { document: string; error: string }[])
-    .sort((x, y) => x.document.localeCompare(y.document));
+  const run = await runWorkflowJob(stack, await createProxiedS3Workflow(stack, proxyUrl, outDir, 'bad-input'), 240_000);
+  const { job, details } = run;
+  const jobId = job.id as string;
+  const failed = [...run.failed].sort((x, y) => x.document.localeCompare(y.document));
   const why = JSON.stringify({ job, details, failed });
   assert.equal(job.status, 'COMPLETED', why);
   assert.equal(details.processing_status, 'COMPLETED_WITH_ERRORS', why);

@@ -6,13 +6,14 @@
 //   others are delivered (COMPLETED_WITH_ERRORS), and the next run processes exactly that file.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, request, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3RVER_CREDENTIALS, startS3 } from '../../local/emulators/s3';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { createProxiedS3Workflow, runWorkflowJob, startS3FaultProxy, type S3Fault } from '../support/s3-fault-proxy';
 
 let stack: TestStack;
 let s3: Awaited<ReturnType<typeof startS3>>;
@@ -25,35 +26,25 @@ const outDir = join(base, 'out');
 type Mode = 'ok' | 'malformed-listing' | 'endless-listing' | 'deny-b';
 let mode: Mode = 'ok';
 
-/** Forwards to s3rver unchanged (the SigV4 signature covers the Host header, kept as sent), except in a fault mode. */
-function startProxy(target: string): Promise<Server> {
-  const t = new URL(target);
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const listing = req.method === 'GET' && url.searchParams.get('list-type') === '2';
-    if (listing && mode === 'malformed-listing') {
-      res.writeHead(200, { 'content-type': 'application/xml' }).end('<ListBucketResult><Contents><Key>a.txt</Key><Size>oops');
-      return;
-    }
-    if (listing && mode === 'endless-listing') {
-      // every page says there is another one, and names the same two documents again
-      const page = `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>tenant-docs</Name><Prefix></Prefix><KeyCount>2</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>true</IsTruncated><NextContinuationToken>again</NextContinuationToken><Contents><Key>a.txt</Key><LastModified>2026-01-01T00:00:00.000Z</LastModified><ETag>"1"</ETag><Size>5</Size></Contents><Contents><Key>b.txt</Key><LastModified>2026-01-01T00:00:00.000Z</LastModified><ETag>"2"</ETag><Size>5</Size></Contents></ListBucketResult>`;
-      res.writeHead(200, { 'content-type': 'application/xml' }).end(page);
-      return;
-    }
-    if (mode === 'deny-b' && req.method === 'GET' && url.pathname.endsWith('/b.txt')) {
-      res.writeHead(403, { 'content-type': 'application/xml' }).end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied (revoked for this test)</Message></Error>');
-      return;
-    }
-    const fwd = request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    fwd.on('error', () => res.destroy());
-    req.pipe(fwd);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
+/** The fault of the current mode: answered here, or left to s3rver. */
+const fault: S3Fault = (req, res, url) => {
+  const listing = req.method === 'GET' && url.searchParams.get('list-type') === '2';
+  if (listing && mode === 'malformed-listing') {
+    res.writeHead(200, { 'content-type': 'application/xml' }).end('<ListBucketResult><Contents><Key>a.txt</Key><Size>oops');
+    return true;
+  }
+  if (listing && mode === 'endless-listing') {
+    // every page says there is another one, and names the same two documents again
+    const page = `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>tenant-docs</Name><Prefix></Prefix><KeyCount>2</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>true</IsTruncated><NextContinuationToken>again</NextContinuationToken><Contents><Key>a.txt</Key><LastModified>2026-01-01T00:00:00.000Z</LastModified><ETag>"1"</ETag><Size>5</Size></Contents><Contents><Key>b.txt</Key><LastModified>2026-01-01T00:00:00.000Z</LastModified><ETag>"2"</ETag><Size>5</Size></Contents></ListBucketResult>`;
+    res.writeHead(200, { 'content-type': 'application/xml' }).end(page);
+    return true;
+  }
+  if (mode === 'deny-b' && req.method === 'GET' && url.pathname.endsWith('/b.txt')) {
+    res.writeHead(403, { 'content-type': 'application/xml' }).end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied (revoked for this test)</Message></Error>');
+    return true;
+  }
+  return false;
+};
 
 const put = (key: string, body: string) => raw.send(new PutObjectCommand({ Bucket: 'tenant-docs', Key: key, Body: body }));
 const text = (title: string) => `${title}\n\nA short paragraph about ${title}, long enough to be a narrative text element.\n`;
@@ -63,9 +54,7 @@ before(async () => {
   s3 = await startS3({ dataDir: join(base, 's3'), buckets: ['tenant-docs'] });
   raw = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: S3RVER_CREDENTIALS });
   for (const k of ['a', 'b', 'c']) await put(`${k}.txt`, text(k.toUpperCase()));
-  proxy = await startProxy(s3.endpoint);
-  const addr = proxy.address() as { port: number };
-  proxyUrl = `http://127.0.0.1:${addr.port}`;
+  ({ server: proxy, url: proxyUrl } = await startS3FaultProxy(s3.endpoint, fault));
   process.env.SOURCE_MAX_DOCUMENTS_PER_RUN = '50';
   stack = await startTestStack();
 });
@@ -77,36 +66,10 @@ after(async () => {
   await s3?.stop();
 });
 
-async function run(workflowId: string) {
-  const r = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(r.status, 202, r.text);
-  const job = await eventually(async () => {
-    const j = await stack.call('GET', `/api/v1/jobs/${r.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(j.body.status) ? j.body : undefined;
-  }, 'workflow job', 180_000);
-  const details = (await stack.call('GET', `/api/v1/jobs/${job.id}/details`)).body;
-  const failed = (await stack.call('GET', `/api/v1/jobs/${job.id}/failed-files`)).body.failed_files as { document: string; error: string }[];
-  return { job, details, failed };
-}
+const run = (workflowId: string) => runWorkflowJob(stack, workflowId);
 
 test('a faulty source: malformed or endless listings fail the run with the reason; a revoked document fails alone and is retried next run', { skip: NEEDS_LOCAL }, async () => {
-  const source = await stack.call('POST', '/api/v1/sources/', {
-    body: { name: 'tenant', type: 's3', config: { remote_url: 's3://tenant-docs/', endpoint_url: proxyUrl, key: S3RVER_CREDENTIALS.accessKeyId, secret: S3RVER_CREDENTIALS.secretAccessKey } },
-  });
-  assert.equal(source.status, 200, source.text);
-  const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name: 'out', type: 'local', config: { remote_url: outDir } } });
-  assert.equal(dest.status, 200, dest.text);
-  const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: {
-      name: 'faults',
-      workflow_type: 'custom',
-      source_id: source.body.id,
-      destination_id: dest.body.id,
-      workflow_nodes: [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
-    },
-  });
-  assert.equal(wf.status, 200, wf.text);
-  const id = wf.body.id as string;
+  const id = await createProxiedS3Workflow(stack, proxyUrl, outDir, 'faults');
 
   mode = 'malformed-listing';
   const r1 = await run(id);
@@ -126,7 +89,7 @@ test('a faulty source: malformed or endless listings fail the run with the reaso
   const r3 = await run(id);
   assert.equal(r3.job.status, 'COMPLETED');
   assert.equal(r3.details.processing_status, 'COMPLETED_WITH_ERRORS');
-  assert.deepEqual(r3.failed.map((f) => f.document), ['b.txt']);
+  assert.deepEqual(r3.failed.map((f) => f.document), ['b.txt'], JSON.stringify(r3.failed));
   assert.match(r3.failed[0]!.error, /s3 source: .*AccessDenied/);
   assert.equal(r3.details.source_documents.listed, 3);
   assert.ok(existsSync(join(outDir, 'a.txt.json')) && existsSync(join(outDir, 'c.txt.json')));
