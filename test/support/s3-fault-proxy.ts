@@ -14,7 +14,9 @@ export function startS3FaultProxy(target: string, fault: S3Fault): Promise<{ ser
   const t = new URL(target);
   const server = createServer((req, res) => {
     if (fault(req, res, new URL(req.url ?? '/', 'http://x'))) return;
-    const fwd = request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+    // a fresh connection per request (agent: false): a kept-alive socket to s3rver can be closed by its idle
+    // timeout just as it is reused, and the reset reached the client as "socket hang up" (a flaky failed file)
+    const fwd = request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers, agent: false }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);
     });
