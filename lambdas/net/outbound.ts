@@ -174,14 +174,39 @@ function guardConnections<A extends HttpAgent | HttpsAgent>(agent: A): A {
   return agent;
 }
 
+/**
+ * How long a kept-alive connection may sit idle in an agent's pool before the client closes it. Servers
+ * close idle connections too (Node's default after 5 s, others later); a request written on a socket just
+ * as the server closes it fails with "socket hang up", and when several pooled sockets went idle together
+ * the retry meets the same fate. Closing first, below the shortest usual server timeout, avoids that race.
+ */
+export const FREE_SOCKET_IDLE_MS = 4000;
+
+/** A pooled socket closes itself after FREE_SOCKET_IDLE_MS idle; in use, it keeps no such timeout. */
+function closeIdleSockets<A extends HttpAgent | HttpsAgent>(agent: A): A {
+  const keep = agent.keepSocketAlive.bind(agent);
+  const reuse = agent.reuseSocket.bind(agent);
+  // Node's agent destroys a socket that times out while in its free list
+  agent.keepSocketAlive = (socket) => {
+    const kept = keep(socket);
+    if (kept) socket.setTimeout(FREE_SOCKET_IDLE_MS);
+    return kept;
+  };
+  agent.reuseSocket = (socket, req) => {
+    socket.setTimeout(0);
+    reuse(socket, req);
+  };
+  return agent;
+}
+
 /** An http.Agent that connects only where the policy allows. */
 export function guardedHttpAgent(options: HttpAgentOptions = { keepAlive: true }): HttpAgent {
-  return guardConnections(new HttpAgent(options));
+  return closeIdleSockets(guardConnections(new HttpAgent(options)));
 }
 
 /** An https.Agent that connects only where the policy allows (TLS options, e.g. `ca`, as usual). */
 export function guardedHttpsAgent(options: HttpsAgentOptions = { keepAlive: true }): HttpsAgent {
-  return guardConnections(new HttpsAgent(options));
+  return closeIdleSockets(guardConnections(new HttpsAgent(options)));
 }
 
 let sharedAgents: { httpAgent: HttpAgent; httpsAgent: HttpsAgent } | undefined;

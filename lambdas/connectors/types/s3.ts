@@ -128,7 +128,7 @@ export function s3ClientFor(c: S3Config): S3Client {
   const endpoint = endpointFor(c);
   const cfg: S3ClientConfig = {
     region: process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || 'us-east-1',
-    maxAttempts: 2,
+    maxAttempts: 3,
     requestHandler: { connectionTimeout: 3000, requestTimeout: 30000, ...guardedAgents() },
   };
   if (endpoint) {
