@@ -183,7 +183,9 @@ function guardConnections<A extends HttpAgent | HttpsAgent>(agent: A): A {
 export const FREE_SOCKET_IDLE_MS = 4000;
 
 /** A pooled socket closes itself after FREE_SOCKET_IDLE_MS idle; in use, it keeps no such timeout. */
-function closeIdleSockets<A extends HttpAgent | HttpsAgent>(agent: A): A {
+type PoolHooks = { keepSocketAlive(socket: Socket): boolean; reuseSocket(socket: Socket, req: unknown): void };
+function closeIdleSockets<A extends HttpAgent | HttpsAgent>(a: A): A {
+  const agent = a as unknown as PoolHooks; // both are public Agent methods; @types/node names only the first
   const keep = agent.keepSocketAlive.bind(agent);
   const reuse = agent.reuseSocket.bind(agent);
   // Node's agent destroys a socket that times out while in its free list
@@ -196,7 +198,7 @@ function closeIdleSockets<A extends HttpAgent | HttpsAgent>(agent: A): A {
     socket.setTimeout(0);
     reuse(socket, req);
   };
-  return agent;
+  return a;
 }
 
 /** An http.Agent that connects only where the policy allows. */
