@@ -57,6 +57,8 @@ export interface LocalStack {
   env: Record<string, string>;
   /** Resolves when every event delivery started so far has finished. */
   eventsIdle(): Promise<void>;
+  /** Resolves when no state machine task (a Lambda invocation) is running, those of aborted executions included. */
+  tasksIdle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -202,6 +204,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       endpoints,
       env,
       eventsIdle: eventBridge.idle,
+      tasksIdle: sfn.tasksIdle,
       stop: async () => {
         for (const stop of stops.reverse()) await stop().catch(() => undefined);
       },

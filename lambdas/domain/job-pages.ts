@@ -26,6 +26,7 @@ import { inputKey, outputKey, type JobFile } from './job-manifest';
 import type { JobNode } from './job-nodes';
 import { openNodeSecrets } from './node-secrets';
 import { withDataSource } from './data-source';
+import { watchJob } from './job-watch';
 import type { Element } from '../engine/elements';
 
 export const DEFAULT_PAGES_PER_RANGE = 40;
@@ -73,7 +74,7 @@ export interface RangePart {
 /** The engine side (node-runner.ts): only the job-processing Lambdas bundle it. */
 export interface PageEngine {
   /** A range's raw part, and the offline stand-in it used instead of what the node asked for, if any. */
-  partitionRange(node: JobNode, document: { data: Uint8Array; filename: string; contentType?: string }, range: PageRange): Promise<{ part: RangePart; substitution?: string }>;
+  partitionRange(node: JobNode, document: { data: Uint8Array; filename: string; contentType?: string }, range: PageRange, signal?: AbortSignal): Promise<{ part: RangePart; substitution?: string }>;
   /** The ranges' elements in page order, post-processed once: the elements of one pass. */
   merge(node: JobNode, parts: RangePart[], filename: string): Element[];
 }
@@ -127,16 +128,22 @@ export class JobPages {
     const data = await this.blobs.get(rangeInputKey(jobId, file));
     if (!data) throw new Error(`input of file ${file.fileId} is missing`);
     const [node] = await openNodeSecrets((job.nodes as JobNode[]).slice(0, 1), this.secrets);
+    // a cancel does not stop this Lambda: it stops its own work when the job stops (job-watch.ts)
+    const watch = watchJob(this.store, accountId, jobId);
     try {
-      const { part, substitution } = await this.engine.partitionRange(node!, { data, filename: file.filename, contentType: file.contentType }, range);
+      const { part, substitution } = await this.engine.partitionRange(node!, { data, filename: file.filename, contentType: file.contentType }, range, watch.signal);
+      if (watch.signal.aborted) return { index: range.index, ok: false, error: 'job is no longer running' };
       // a stand-in is said in the job's details, message and notification (as ProcessFile does); recorded
       // before the range's output, so a retry that reuses the output has recorded it already
       if (substitution && job[substitutionAttr(0)] !== substitution) await this.store.update(keys.job(accountId, jobId), { set: { [substitutionAttr(0)]: substitution } });
       await this.blobs.put(key, JSON.stringify(part), 'application/json');
       return { index: range.index, ok: true };
     } catch (err) {
+      if (watch.signal.aborted) return { index: range.index, ok: false, error: 'job is no longer running' };
       if (err instanceof DomainError && err.status < 500) return { index: range.index, ok: false, error: `pages ${range.first}-${range.last}: ${err.message}` };
       throw err;
+    } finally {
+      watch.stop();
     }
   }
 

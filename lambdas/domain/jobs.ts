@@ -22,6 +22,7 @@ import { stepErrorReason, type StepError } from './step-error';
 import { fileCount, inputKey, listedFileIds, outputKey, writeManifest, type JobFile } from './job-manifest';
 import { stagedInputKey, type PagePlan } from './job-pages';
 import { DEFAULT_MAX_SOURCE_DOCUMENTS, IncrementalRuns, REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID, sourceDocumentsView, type SourceRunFields } from './source-state';
+import { JobNotRunning, watchJob, type JobWatch } from './job-watch';
 
 /** failed-files entries that are warnings about a file that completed (not counted as failed files). */
 const WARNING_FAILURE_PREFIX = 'warn-';
@@ -370,6 +371,22 @@ export class JobService {
       // already recorded as failed (a resumed job does not run a bad document again)
       return { fileId: file.fileId, ok: false, error: 'the file failed earlier in this job' };
     }
+    // a cancel does not stop this Lambda: it stops its own work when the job stops (job-watch.ts)
+    const watch = watchJob(this.store, accountId, jobId);
+    try {
+      return await this.runFileNodes(job, file, progress, watch);
+    } catch (err) {
+      if (err instanceof JobNotRunning) return { fileId: file.fileId, ok: false, error: err.message };
+      throw err;
+    } finally {
+      watch.stop();
+    }
+  }
+
+  private async runFileNodes(job: StoredItem, file: JobFile, progress: Awaited<ReturnType<JobFiles['get']>>, watch: JobWatch): Promise<{ fileId: string; ok: boolean; error?: string; pages?: PagePlan }> {
+    const accountId = String(job.PK).replace(/^ACCT#/, '');
+    const jobId = String(job.id);
+    const nodes = job.nodes as JobNode[];
     let opened: JobNode[] | undefined;
     let elements: Element[] | undefined;
     let started = false;
@@ -391,13 +408,15 @@ export class JobService {
           return { fileId: file.fileId, ok: false, error: reason };
         }
       } else {
+        await watch.check(); // the job may have stopped while the previous node ran
         await this.fileProgress.mark(accountId, jobId, file.fileId, i, 'running');
       }
       try {
         const nodeInput = elements === undefined ? { document: await this.readInput(accountId, job, file) } : { elements };
         if (!this.runNode) throw new Error('this function cannot run job nodes (no node runner wired)');
         opened ??= await openNodeSecrets(nodes, this.secrets);
-        const result = await this.runNode(opened[i]!, nodeInput, () => undefined, undefined, { fanOut: i === 0 });
+        const result = await this.runNode(opened[i]!, nodeInput, () => undefined, undefined, { fanOut: i === 0, signal: watch.signal });
+        if (watch.signal.aborted) throw watch.signal.reason as Error; // (a node that does not watch the signal)
         if (result.pages && 'document' in nodeInput && nodeInput.document) {
           // a long PDF: its ranges run in parallel, then MergePages stores this node's output (job-pages.ts)
           if (file.sourceKey) await this.blobs.put(stagedInputKey(jobId, file.fileId), nodeInput.document.data);
@@ -414,6 +433,7 @@ export class JobService {
         await this.blobs.put(key, JSON.stringify(elements), 'application/json');
         await this.fileProgress.mark(accountId, jobId, file.fileId, i, 'success');
       } catch (err) {
+        if (watch.signal.aborted) throw watch.signal.reason as Error; // stopped, not failed: nothing is recorded
         if (err instanceof DomainError && err.status < 500) {
           // The document itself is bad: record it and carry on with the other files.
           await this.recordFailure(accountId, jobId, file, i, err.message);
@@ -425,6 +445,7 @@ export class JobService {
       }
     }
     if (job.destinationId && elements) {
+      await watch.check(); // a stopped job writes nothing more to its destination
       try {
         await this.connectors.deliver(accountId, String(job.destinationId), {
           sourceId: job.sourceId ? String(job.sourceId) : undefined,

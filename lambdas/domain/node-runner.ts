@@ -37,6 +37,8 @@ export interface NodeResult {
 export interface NodeRunOptions {
   /** A partition node may leave a long PDF to the job's page fan-out instead of partitioning it. */
   fanOut?: boolean;
+  /** Aborted when the job stops: a partition running in the sandbox is killed. */
+  signal?: AbortSignal;
 }
 
 const isGzip = (data: Uint8Array) => data[0] === 0x1f && data[1] === 0x8b;
@@ -75,6 +77,7 @@ export async function runNode(
         gzUncompressedContentType: parsed.gzUncompressedContentType,
         timeoutSeconds: sandboxSettings().jobTimeoutS,
         ...(splitAbove ? { splitAbove } : {}),
+        ...(run.signal ? { signal: run.signal } : {}),
       });
       if (splitAbove && result.pageCount !== undefined && result.pageCount > splitAbove) {
         return { elements: [], pages: { pageCount: result.pageCount, ranges: pageRanges(result.pageCount, splitAbove) } };
@@ -108,7 +111,7 @@ export async function runNode(
 
 /** The engine side of the page fan-out (job-pages.ts): a range partitioned raw, and the merge. */
 export const pageEngine: PageEngine = {
-  async partitionRange(node, document, range) {
+  async partitionRange(node, document, range, signal) {
     const parsed = parsePartitionForm(partitionFields(node));
     // (ProcessFile refused a VLM node without credentials before the split unless stand-ins are allowed)
     const vlmProblem = parsed.options.strategy === 'vlm' ? vlmCredentialProblem(parsed.options.vlm, process.env) : undefined;
@@ -116,6 +119,7 @@ export const pageEngine: PageEngine = {
       timeoutSeconds: sandboxSettings().jobTimeoutS,
       pages: { first: range.first, last: range.last },
       raw: true,
+      ...(signal ? { signal } : {}),
     });
     const substitution = vlmSubstitution(node, vlmProblem, result.elements);
     return { part: { elements: result.elements, filetype: result.filetype }, ...(substitution ? { substitution } : {}) };

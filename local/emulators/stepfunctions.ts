@@ -189,7 +189,7 @@ export async function startStepFunctions(opts: {
   resources?: Record<string, string>;
   /** Lambda timeouts other than the deployed ones, by task placeholder (tests of a step that overruns). */
   taskTimeouts?: Record<string, number>;
-}): Promise<{ endpoint: string; arns: Record<string, string>; stop(): Promise<void> }> {
+}): Promise<{ endpoint: string; arns: Record<string, string>; tasksIdle(): Promise<void>; stop(): Promise<void> }> {
   const { StateMachine } = await import('aws-local-stepfunctions');
   type Machine = InstanceType<typeof StateMachine>;
   const machines = new Map<string, { def: StateMachineDefinition; machine: Machine; overrides: Record<string, TaskHandler>; itemMaps: Set<string> }>();
@@ -338,6 +338,10 @@ export async function startStepFunctions(opts: {
   return {
     endpoint: server.endpoint,
     arns,
+    // (a task of an aborted execution runs on, as a Lambda does: this waits for those too)
+    tasksIdle: async () => {
+      while (inflight.size) await Promise.allSettled([...inflight]);
+    },
     stop: async () => {
       for (const ex of executions.values()) if (ex.status === 'RUNNING') ex.abort?.();
       await server.stop();

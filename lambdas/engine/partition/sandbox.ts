@@ -279,17 +279,36 @@ function armWatchdog(): void {
  */
 export function partitionInSandbox(input: PartitionInput, options?: Partial<PartitionOptions>, extras: PartitionExtras = {}): Promise<PartitionJsonResult> {
   const s = current();
-  const { timeoutSeconds, ...rest } = extras;
+  const { timeoutSeconds, signal, ...rest } = extras;
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
   return new Promise<PartitionJsonResult>((resolve, reject) => {
-    queue.push({
+    const onAbort = () => abortTask(task, abortReason(signal!));
+    const settled = () => signal?.removeEventListener('abort', onAbort);
+    const task: Task = {
       request: { id: nextId++, data: input.data ?? new Uint8Array(0), filename: input.filename, contentType: input.contentType, options, extras: rest, env: { ...process.env }, log: logContext() },
       timeoutS: timeoutSeconds ?? s.timeoutS,
       filename: input.filename || 'unknown',
-      resolve,
-      reject,
-    });
+      resolve: (r) => (settled(), resolve(r)),
+      reject: (e) => (settled(), reject(e)),
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    queue.push(task);
     dispatch();
   });
+}
+
+const abortReason = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error('The partition was aborted.'));
+
+/** The caller gave up (its job was cancelled): a queued document leaves the queue, a running one's process is killed. */
+function abortTask(task: Task, reason: Error): void {
+  const queued = queue.indexOf(task);
+  if (queued >= 0) {
+    queue.splice(queued, 1);
+    task.reject(reason);
+    return;
+  }
+  const slot = slots.find((x) => x.task === task);
+  if (slot) kill(slot, () => reason);
 }
 
 /** Starts one child ahead of the first document (optional: the first call starts it otherwise). */
@@ -333,6 +352,11 @@ export async function shutdownPartitionSandbox(): Promise<void> {
 /** Children alive now (tests). */
 export function sandboxWorkerCount(): number {
   return slots.length;
+}
+
+/** Process ids of the children partitioning a document now (tests). */
+export function sandboxBusyPids(): number[] {
+  return slots.filter((s) => s.task && s.ready).map((s) => s.child.pid!).filter(Boolean);
 }
 
 /** Process ids of the children (tests). */

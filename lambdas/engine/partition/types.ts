@@ -144,6 +144,8 @@ export interface PartitionExtras {
    * final ids): page ranges are merged first, then post-processed once (postProcess), as one pass.
    */
   raw?: boolean;
+  /** Aborting it stops the work: a queued document is dropped, the process partitioning it is killed; rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface PartitionResult {
