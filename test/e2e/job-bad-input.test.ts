@@ -6,6 +6,8 @@
 //   past its Lambda timeout (12 s here, 900 s deployed) on every attempt: the retries time out too,
 //   and the Catch records the file as failed with the timeout's reason (not Lambda's JSON payload);
 // - a.txt is delivered as if nothing happened. The job finishes COMPLETED and frees its slot.
+// And a job-level step that times out (issue 16, point 2): a listing that never answers runs the
+// PlanFiles task past its Lambda timeout on every attempt; the job ends FAILED with the reason.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Server, ServerResponse } from 'node:http';
@@ -20,6 +22,10 @@ import { createProxiedS3Workflow, runWorkflowJob, startS3FaultProxy, type S3Faul
 import { gateRunning } from '../support/job-gate';
 
 const TASK_TIMEOUT_S = 12;
+const PLAN_TIMEOUT_S = 4;
+/** While set, a listing is never answered (kept open until the end of the file). */
+let hangListing = false;
+const hung = new Set<ServerResponse>();
 let stack: TestStack;
 let s3: Awaited<ReturnType<typeof startS3>>;
 let proxy: Server;
@@ -31,6 +37,10 @@ const trickling = new Set<{ res: ServerResponse; timer: NodeJS.Timeout }>();
 
 /** A GET of gone.txt answers NoSuchKey, one of slow.txt a body that never ends; the rest goes to s3rver. */
 const fault: S3Fault = (req, res, url) => {
+  if (hangListing && req.method === 'GET' && url.searchParams.get('list-type') === '2') {
+    hung.add(res);
+    return true;
+  }
   if (req.method === 'GET' && url.pathname.endsWith('/gone.txt')) {
     res.writeHead(404, { 'content-type': 'application/xml' }).end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message><Key>gone.txt</Key></Error>');
     return true;
@@ -57,9 +67,10 @@ before(async () => {
   }
   raw.destroy();
   ({ server: proxy, url: proxyUrl } = await startS3FaultProxy(s3.endpoint, fault));
-  stack = await startTestStack({ taskTimeouts: { ProcessFileFunctionArn: TASK_TIMEOUT_S } });
+  stack = await startTestStack({ taskTimeouts: { ProcessFileFunctionArn: TASK_TIMEOUT_S, PlanFilesFunctionArn: PLAN_TIMEOUT_S } });
 });
 after(async () => {
+  for (const res of hung) res.destroy();
   for (const t of trickling) t.res.destroy();
   proxy?.closeAllConnections();
   proxy?.close();
@@ -101,4 +112,17 @@ test('a missing object and a file whose step times out fail alone with their rea
   } finally {
     ddb.destroy();
   }
+});
+
+test('a job whose planning step times out on every attempt ends FAILED with the reason; its slot frees, job.failed is said once', { skip: NEEDS_LOCAL }, async () => {
+  hangListing = true;
+  const { job } = await runWorkflowJob(stack, await createProxiedS3Workflow(stack, proxyUrl, outDir, 'plan-timeout'), 120_000);
+  assert.equal(job.status, 'FAILED', JSON.stringify(job));
+  assert.equal(hung.size, 3, 'planned three times: the first attempt and the two retries of PlanFiles');
+  assert.equal(await gateRunning(stack), '0', 'the run slot is free again');
+  await stack.eventsIdle();
+  const events = (await stack.call('GET', '/api/v1/notifications?limit=100')).body.events as { event_type: string; payload: { job_id: string; message: string | null } }[];
+  const mine = events.filter((e) => e.payload.job_id === job.id).reverse();
+  assert.deepEqual(mine.map((e) => e.event_type), ['job.scheduled', 'job.in_progress', 'job.failed'], 'job.failed once: the execution-ended rule adds none');
+  assert.equal(mine[2]!.payload.message, `Task timed out after ${PLAN_TIMEOUT_S}.00 seconds`);
 });
