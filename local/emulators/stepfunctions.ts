@@ -127,6 +127,8 @@ export interface HistoryStats {
   parent: number;
   perItem: Map<number, number>;
   nestedIterations: number;
+  /** How often each top-level state has exited (tests wait on a step having run, e.g. a slot attempt). */
+  exited: Map<string, number>;
 }
 const history = new Map<string, HistoryStats>();
 /** The history counts of an execution run by this stand-in (benchmarks). */
@@ -134,8 +136,9 @@ export function executionHistory(executionArn: string): HistoryStats | undefined
   return history.get(executionArn);
 }
 
-function countEvent(stats: HistoryStats, readers: Set<string>, e: { type: string; index?: number; parentState?: { name: string } }): void {
+function countEvent(stats: HistoryStats, readers: Set<string>, e: { type: string; index?: number; state?: { name: string }; parentState?: { name: string } }): void {
   stats.total++;
+  if (e.type === 'StateExited' && e.index === undefined && e.state) stats.exited.set(e.state.name, (stats.exited.get(e.state.name) ?? 0) + 1);
   if (e.type.startsWith('MapIteration')) {
     if (e.parentState && readers.has(e.parentState.name) && e.index !== undefined) stats.perItem.set(e.index, (stats.perItem.get(e.index) ?? 0) + 1);
     else stats.nestedIterations++;
@@ -278,7 +281,7 @@ export async function startStepFunctions(opts: {
         const ex: Execution = { executionArn, stateMachineArn: input.stateMachineArn, name, status: 'RUNNING', input: input.input ?? '{}', startDate, abort: () => run.abort() };
         executions.set(executionArn, ex);
         // read as they come: the library queues every event (with its state's input) until read
-        const stats: HistoryStats = { total: 0, parent: 0, perItem: new Map(), nestedIterations: 0 };
+        const stats: HistoryStats = { total: 0, parent: 0, perItem: new Map(), nestedIterations: 0, exited: new Map() };
         history.set(executionArn, stats);
         void (async () => {
           for await (const e of run.eventLogs) countEvent(stats, machine.itemMaps, e as never);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { deliveriesSettled } from '../support/delivery-queue';
 import { EventBridgePublisher } from '../../lambdas/adapters/eventbridge-publisher';
 import { channelService } from '../../lambdas/services/channels';
 
@@ -293,22 +294,30 @@ test('email channels start disabled, are verified by the mailed code, and re-ver
   await stack.call('DELETE', `${ACCT}/${c3.body.id}`);
 });
 
-test('at most 50 channels per scope (409 beyond); scopes count separately', { skip: NEEDS_LOCAL }, async () => {
+test('at most 50 channels per scope, exact under 60 concurrent creates (409 beyond); scopes count separately', { skip: NEEDS_LOCAL }, async () => {
   const wf = (await stack.call('POST', '/api/v1/workflows/', { body: { name: 'many', workflow_type: 'basic' } })).body.id as string;
-  const ids: string[] = [];
-  for (let i = 0; i < 50; i++) {
-    const r = await stack.call('POST', wfBase(wf), { body: webhookBody({ url: `https://example.com/${i}` }) });
-    assert.equal(r.status, 201, `#${i}: ${r.text}`);
-    ids.push(r.body.id);
+  // All at once: a count-then-put limit lets more than 50 through; the conditional counter cannot.
+  const results = await Promise.all(
+    Array.from({ length: 60 }, (_, i) => stack.call('POST', wfBase(wf), { body: webhookBody({ url: `https://example.com/${i}` }) })),
+  );
+  const created = results.filter((r) => r.status === 201);
+  const refused = results.filter((r) => r.status !== 201);
+  assert.equal(created.length, 50, `201s: ${created.length}; others: ${refused.map((r) => `${r.status} ${r.text}`).slice(0, 3).join(' | ')}`);
+  assert.equal(refused.length, 10);
+  for (const r of refused) {
+    assert.equal(r.status, 409, r.text);
+    assert.deepEqual(r.body, { detail: 'At most 50 channels per scope; delete one first' });
   }
+  const ids = created.map((r) => r.body.id as string);
+  const listed = (await stack.call('GET', `${wfBase(wf)}?channel_type=webhook`)).body.items as { id: string }[];
+  assert.deepEqual(listed.map((c) => c.id).sort(), [...ids].sort(), 'exactly the 50 answered 201 are stored');
   const over = await stack.call('POST', wfBase(wf), { body: webhookBody() });
   assert.equal(over.status, 409);
-  assert.match(over.body.detail, /At most 50 channels/);
-  assert.equal((await stack.call('GET', `${wfBase(wf)}?channel_type=webhook`)).body.items.length, 50);
   const acct = await stack.call('POST', ACCT, { body: webhookBody() });
   assert.equal(acct.status, 201, 'the account scope has its own 50');
   assert.equal((await stack.call('DELETE', `${wfBase(wf)}/${ids[0]}`)).status, 204);
   assert.equal((await stack.call('POST', wfBase(wf), { body: webhookBody() })).status, 201, 'a freed slot can be reused');
+  assert.equal((await stack.call('POST', wfBase(wf), { body: webhookBody() })).status, 409, 'and only that one');
   await stack.call('DELETE', `${ACCT}/${acct.body.id}`);
 });
 
@@ -357,8 +366,8 @@ test('delivery: signed HTTPS webhooks by scope and event type, retried after a 5
   assert.equal(new Set(attempts.map((a) => a.headers['webhook-id'])).size, 1);
   for (const a of attempts) verifyWith(a, new Webhook(secret));
 
-  // Give stray deliveries a moment, then check nobody else heard the event.
-  await new Promise((r) => setTimeout(r, 1500));
+  // Every delivery the event queued has been attempted: nobody else heard it.
+  await deliveriesSettled(stack);
   assert.equal(got('/wf-b').length, 0, "another workflow's channel hears nothing");
   assert.equal(got('/wf-a-scheduled-only').length, 0, 'an unsubscribed event type is not delivered');
   assert.equal(got('/wf-a-disabled').length, 0, 'a disabled channel is not delivered to');
@@ -371,7 +380,7 @@ test('delivery: signed HTTPS webhooks by scope and event type, retried after a 5
   await publisher.publish('job.failed', { account_id: 'default', job_id: jobId, workflow_id: wfB, status: 'FAILED', job_type: 'persistent', message: 'boom' });
   await stack.eventsIdle();
   await eventually(async () => (got('/account').length && got('/wf-b').length ? true : undefined), 'account and workflow B deliveries');
-  await new Promise((r) => setTimeout(r, 1000));
+  await deliveriesSettled(stack);
   assert.equal(got('/wf-a').length + got('/flaky').length, 0);
   assert.equal(verifyWith(got('/wf-b')[0]!, new Webhook(secret)).type, 'job.failed');
   for (const id of [acctCh]) await stack.call('DELETE', `${ACCT}/${id}`);
@@ -418,6 +427,6 @@ test('delivery: a verified email channel gets the event through SES; an unverifi
   await stack.eventsIdle();
   const mail = await eventually(async () => (await sesStore()).find((m) => m.destination.to.includes('verified@example.com') && m.subject.startsWith('job.stopped')), 'the event e-mail');
   assert.match(mail.body.text ?? '', /j-1/);
-  await new Promise((r) => setTimeout(r, 1000));
+  await deliveriesSettled(stack);
   assert.equal((await sesStore()).filter((m) => m.destination.to.includes('unverified@example.com')).length, 1, 'only the verification code');
 });

@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { eventually, NEEDS_LOCAL, REMOTE, startTestStack, type TestStack } from '../support/local-stack';
+import { executionHistory } from '../../local/emulators/stepfunctions';
+import { RECOUNT_AFTER_ATTEMPTS } from '../../lambdas/domain/job-gate';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
@@ -159,8 +161,18 @@ test('with five jobs running a new job stays SCHEDULED, then runs when a slot fr
   const form = () => jobForm({ template_id: 'fast_partition' }, [{ name: 'b.txt', data: Buffer.from('Waiting for a slot.'), type: 'text/plain' }]);
   const waiting = await launch(form());
   const cancelled = await launch(form());
-  // Long enough for the gate's recount (third attempt): five slots really are held, so it stays.
-  await new Promise((r) => setTimeout(r, 9000));
+  // The gate recounts in the RECOUNT_AFTER_ATTEMPTS-th slot attempt, which shows in the next one:
+  // once the waiting job's execution has finished that next AcquireSlot, five slots really are
+  // held, so it still waits (a recount that dropped held slots would have let it in by then).
+  const executionArn = await eventually(async () => {
+    const job = await ddb.send(new GetItemCommand({ TableName: table, Key: { PK: { S: 'ACCT#default' }, SK: { S: `JOB#${waiting.body.id}` } } }));
+    return job.Item?.executionArn?.S;
+  }, 'the waiting job to start its execution');
+  await eventually(
+    async () => ((executionHistory(executionArn)?.exited.get('AcquireSlot') ?? 0) > RECOUNT_AFTER_ATTEMPTS ? true : undefined),
+    `the waiting job's slot attempt after the recount`,
+    60_000,
+  );
   assert.equal((await stack.call('GET', `/api/v1/jobs/${waiting.body.id}`)).body.status, 'SCHEDULED');
 
   const cancel = await stack.call('POST', `/api/v1/jobs/${cancelled.body.id}/cancel`);

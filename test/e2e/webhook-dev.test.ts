@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { Webhook } from 'standardwebhooks';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { startTestStack, eventually, NEEDS_LOCAL, type TestStack } from '../support/local-stack';
+import { deliveriesSettled } from '../support/delivery-queue';
 import { EVENT_SOURCE } from '../../lambdas/events';
 
 const ACCT = '/api/v1/notifications/channels';
@@ -114,11 +115,6 @@ test('a delivery waiting for its retry when the stack stops arrives once after a
   const delivered = await eventually(async () => forJob().find((h) => h.status === 200), 'the retried delivery after the restart', 60_000);
   assert.equal(delivered.headers['webhook-id'], forJob()[0]!.headers['webhook-id'], 'the same message (same webhook-id) as before the restart');
   // Once: the delivery queue drains to nothing in flight or waiting, and one 200 was answered.
-  const sqs = stack.endpoints.sqs!;
-  await eventually(async () => {
-    const queues = (await (await fetch(`${sqs}/_fauxqs/queues`)).json()) as { name: string; approximateMessageCount: number; approximateInflightCount: number; approximateDelayedCount: number }[];
-    const q = queues.find((x) => x.name.endsWith('notification-deliveries'))!;
-    return q.approximateMessageCount + q.approximateInflightCount + q.approximateDelayedCount === 0 ? true : undefined;
-  }, 'the delivery queue to drain', 30_000);
+  await deliveriesSettled(stack);
   assert.equal(forJob().filter((h) => h.status === 200).length, 1);
 });

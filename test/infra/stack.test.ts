@@ -243,6 +243,10 @@ test('queues: one queue with a dead-letter redrive and a partial-batch consumer 
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
   }
+  // README (Notification channels → Retries): a delivery is dead-lettered after 8 receives. The local
+  // queue is made from the same definition; test/e2e/channel-retries.test.ts counts the 8 there.
+  const deliveries = stack.queues.queues.find((q) => q.definition.name === 'notification-deliveries')!;
+  assert.equal(json.Resources[idOf(deliveries.queue)]!.Properties.RedrivePolicy.maxReceiveCount, 8);
 });
 
 test('IAM: no wildcard actions; "*" resources only for X-Ray and state machine log delivery; DynamoDB item actions on the table and its named indexes only', () => {
