@@ -6,6 +6,30 @@ export const EVENT_SOURCE = 'wps.jobs';
 export const JOB_EVENT_TYPES = ['job.scheduled', 'job.in_progress', 'job.completed', 'job.stopped', 'job.failed'] as const;
 export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
 
+/**
+ * Event order. EventBridge stamps an event's `time` to the whole second, so the events of a fast job
+ * share it. The publisher therefore also puts the moment of the change, to the millisecond, in the
+ * detail under this key; consumers take it from there (the bus's `time` when absent) and pass the
+ * rest of the detail on without it.
+ */
+export const OCCURRED_AT = 'occurred_at';
+
+/** An event's moment (the publisher's millisecond, else the bus's second) and its detail without it. */
+export function eventMoment(event: { time: string; detail: Record<string, unknown> }): { at: Date; detail: Record<string, unknown> } {
+  const { [OCCURRED_AT]: precise, ...detail } = event.detail;
+  const ms = typeof precise === 'string' ? Date.parse(precise) : NaN;
+  return { at: new Date(Number.isNaN(ms) ? event.time : ms), detail };
+}
+
+/**
+ * A job event's place in the job's life: scheduled 0, in_progress 1, an end (completed, stopped,
+ * failed) 2. Each happens at most once per job, so this orders one job's events that share a moment.
+ */
+export function jobEventRank(eventType: string): number {
+  const i = JOB_EVENT_TYPES.indexOf(eventType as JobEventType);
+  return i < 0 ? 0 : Math.min(i, 2);
+}
+
 /** An EventBridge pattern (subset: exact values in arrays, nested objects). */
 export type EventPattern = { [key: string]: (string | number | boolean)[] | EventPattern };
 

@@ -92,6 +92,16 @@ function isoDuration(ms: number): string {
   return `PT${(ms / 1000).toFixed(3).replace(/\.?0+$/, '')}S`;
 }
 
+/**
+ * When a job's latest change happened: its latest stamp. Taking the latest of all (not the stamp of
+ * this change) means one job's events never go back in time, even when the Lambdas that stamped them
+ * disagree slightly about the clock; equal moments are ordered by the event's rank (jobEventRank).
+ */
+export function jobChangedAt(job: Pick<StoredItem, 'createdAt'> & Record<string, unknown>): Date {
+  const stamps = [job.createdAt, job.startedAt, job.finishedAt].map((t) => (typeof t === 'string' ? Date.parse(t) : NaN));
+  return new Date(Math.max(...stamps.filter((t) => !Number.isNaN(t))));
+}
+
 export class JobService {
   /** The per-account slot gate and launch spacing. */
   private readonly gate: JobGate;
@@ -231,9 +241,10 @@ export class JobService {
     if (TERMINAL.includes(job.status as JobStatus)) {
       return { id: jobId, status: String(job.status), message: `Job is already ${String(job.status).toLowerCase()}.` };
     }
+    const finishedAt = this.clock.now().toISOString();
     try {
       await this.store.update(keys.job(p.accountId, jobId), {
-        set: { status: 'STOPPED', finishedAt: this.clock.now().toISOString(), message: 'Cancelled by the user.' },
+        set: { status: 'STOPPED', finishedAt, message: 'Cancelled by the user.' },
         conditions: [{ attr: 'status', op: 'in', value: ['SCHEDULED', 'IN_PROGRESS'] }],
       });
     } catch (err) {
@@ -242,7 +253,7 @@ export class JobService {
     }
     if (job.executionArn) await this.orchestrator.stopJob(String(job.executionArn), 'Cancelled by the user');
     await this.gate.release(p.accountId, jobId);
-    await this.emit('job.stopped', { ...job, status: 'STOPPED' });
+    await this.emit('job.stopped', { ...job, status: 'STOPPED', finishedAt });
     return { id: jobId, status: 'cancelled', message: 'Job successfully cancelled.' };
   }
 
@@ -581,9 +592,10 @@ export class JobService {
     await this.store.put({ ...keys.jobFailure(accountId, jobId, id), entity: ENTITY.jobFailure, createdAt: this.clock.now().toISOString(), document, error });
   }
 
+  /** Publishes the job's latest change, at the moment it happened (jobChangedAt). */
   private async emit(type: string, job: StoredItem): Promise<void> {
     const accountId = String(job.PK).replace(/^ACCT#/, '');
-    await this.events.publish(type, {
+    const detail = {
       account_id: accountId,
       job_id: job.id,
       workflow_id: job.workflowId,
@@ -592,7 +604,8 @@ export class JobService {
       job_type: job.jobType,
       message: job.message ?? null,
       ...(jobWarnings(job).length ? { warnings: jobWarnings(job) } : {}),
-    });
+    };
+    await this.events.publish(type, detail, jobChangedAt(job));
   }
 
   private async load(accountId: string, jobId: string): Promise<StoredItem> {

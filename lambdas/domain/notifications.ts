@@ -1,9 +1,12 @@
 // Persists every platform event as a notification of its account (spec §2.7, §6) and delivers it to
 // the inbox of every user of the account, where read flags live per user (spec §5).
 //
-// Ids are UUIDv7-shaped: the event time in the first 48 bits and a hash of the delivery's event id in
-// the rest, so (a) a redelivered event gets the same id and is stored once, and (b) ids sort by time:
-// an inbox item's sort key `NOTE#<id>` is both its time order and its direct address by id.
+// Ids are UUIDv7-shaped: the event's millisecond in the first 48 bits, then the job event's lifecycle
+// rank (the first digit after the version), then a hash of the delivery's event id, so (a) a
+// redelivered event gets the same id and is stored once, and (b) ids sort by time, and one job's
+// events that share a millisecond sort scheduled < in_progress < end: an inbox item's sort key
+// `NOTE#<id>` is both its order and its direct address by id. The millisecond is the publisher's
+// (EventBridge's own `time` has whole seconds only; see eventMoment in lambdas/events.ts).
 //
 // Inbox delivery is idempotent: the inbox put is conditional and the unread counters are bumped only
 // when it succeeded, so a redelivered event never counts twice. Without transactions (dynalite has
@@ -12,6 +15,7 @@ import { createHash } from 'node:crypto';
 import type { KeyValueStore } from './ports';
 import { Conflict } from './errors';
 import { ENTITY, keys } from '../data/keys';
+import { jobEventRank } from '../events';
 
 /** `tttttttt-tttt` of a UUIDv7: the millisecond time part, which orders ids. */
 export function idTimePrefix(ms: number): string {
@@ -19,11 +23,15 @@ export function idTimePrefix(ms: number): string {
   return `${t.slice(0, 8)}-${t.slice(8, 12)}`;
 }
 
-/** A time-ordered UUID (v7 layout) derived from the delivery's event id and the event time. */
-export function notificationIdFor(eventId: string, at: Date): string {
+/**
+ * A time-ordered UUID (v7 layout) derived from the delivery's event id, the event time and, as a
+ * tie-break within one millisecond, a rank 0–15 (RFC 9562 lets rand_a carry such ordering bits).
+ */
+export function notificationIdFor(eventId: string, at: Date, rank = 0): string {
   const h = createHash('sha256').update(eventId).digest('hex');
   const variant = ((parseInt(h[3]!, 16) & 3) | 8).toString(16);
-  return `${idTimePrefix(at.getTime())}-7${h.slice(0, 3)}-${variant}${h.slice(4, 7)}-${h.slice(7, 19)}`;
+  const r = Math.min(15, Math.max(0, Math.floor(rank))).toString(16);
+  return `${idTimePrefix(at.getTime())}-7${r}${h.slice(1, 3)}-${variant}${h.slice(4, 7)}-${h.slice(7, 19)}`;
 }
 
 /** The users whose inboxes receive an account's events. */
@@ -39,7 +47,7 @@ export class NotificationRecorder {
   async record(eventId: string, eventType: string, detail: Record<string, unknown>, at = new Date()): Promise<string> {
     const accountId = String(detail.account_id ?? '');
     if (!accountId) throw new Error(`event ${eventType} carries no account_id`);
-    const id = notificationIdFor(eventId, at);
+    const id = notificationIdFor(eventId, at, jobEventRank(eventType));
     const { account_id: _account, ...payload } = detail;
     const workflowId = typeof detail.workflow_id === 'string' && detail.workflow_id ? detail.workflow_id : null;
     const createdAt = at.toISOString();

@@ -98,7 +98,8 @@ export interface Orchestrator {
 
 /** Puts platform events (job.* ) on the event bus. */
 export interface EventPublisher {
-  publish(eventType: string, detail: Record<string, unknown>): Promise<void>;
+  /** `at`: when the change happened (default now); consumers order events by it, to the millisecond. */
+  publish(eventType: string, detail: Record<string, unknown>, at?: Date): Promise<void>;
 }
 
 export interface Clock {

@@ -7,10 +7,12 @@ import { channelDelivery } from '../services/channels';
 import { DeliveryFailed, retryDelaySeconds, type DeliveryMessage } from '../domain/channel-delivery';
 import { delayRedelivery } from '../adapters/sqs-queue';
 import { config } from '../config';
+import { eventMoment } from '../events';
 import { errorFields, log } from '../logger';
 
 export async function fanOutToChannels(event: EventBridgeEvent<string, Record<string, unknown>>): Promise<void> {
-  const queued = await channelDelivery().fanOut(event.id, event['detail-type'], event.detail, new Date(event.time));
+  const { at, detail } = eventMoment(event);
+  const queued = await channelDelivery().fanOut(event.id, event['detail-type'], detail, at);
   if (queued) log.info('channel deliveries queued', { eventType: event['detail-type'], jobId: event.detail.job_id, channels: queued });
 }
 

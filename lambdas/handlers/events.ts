@@ -2,10 +2,12 @@
 // job execution held.
 import type { EventBridgeEvent } from 'aws-lambda';
 import { jobService, notificationRecorder } from '../services/jobs';
+import { eventMoment } from '../events';
 import { log } from '../logger';
 
 export async function recordNotification(event: EventBridgeEvent<string, Record<string, unknown>>): Promise<void> {
-  const id = await notificationRecorder().record(event.id, event['detail-type'], event.detail, new Date(event.time));
+  const { at, detail } = eventMoment(event);
+  const id = await notificationRecorder().record(event.id, event['detail-type'], detail, at);
   log.info('notification recorded', { id, eventType: event['detail-type'], jobId: event.detail.job_id });
 }
 

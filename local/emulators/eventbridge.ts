@@ -1,12 +1,25 @@
 // EventBridge stand-in: PutEvents over the AWS JSON 1.1 protocol, routed by the very rule patterns
 // the CDK deploys (lambdas/events.ts) to the same Lambda handlers, asynchronously, as EventBridge
-// does. Step Functions status changes from the local stand-in arrive through `emit`.
+// does. Step Functions status changes from the local stand-in arrive through `emit`. An event's
+// `time` has whole seconds, as EventBridge stamps it (`2022-04-30T17:00:00Z`): the entry's `Time`
+// when given, else the moment of the call.
 import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { EVENT_RULES, matchesPattern } from '../../lambdas/events';
 import { lambdaContext, loadHandler } from '../handlers';
 import { startAwsJsonServer } from './aws-json-server';
 
 type EventHandler = (event: EventBridgeEvent<string, unknown>, context: Context) => Promise<unknown>;
+
+/** An event's `time` as EventBridge writes it: ISO 8601 UTC, whole seconds, no fraction. */
+export function eventBridgeTime(at: Date): string {
+  return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A PutEvents entry's `Time` (the SDK sends epoch seconds on this protocol), or undefined. */
+function entryTime(time: unknown): Date | undefined {
+  const at = typeof time === 'number' ? new Date(time * 1000) : typeof time === 'string' ? new Date(time) : undefined;
+  return at && !Number.isNaN(at.getTime()) ? at : undefined;
+}
 
 export async function startEventBridge(opts: { region: string; port?: number }): Promise<{
   endpoint: string;
@@ -17,14 +30,14 @@ export async function startEventBridge(opts: { region: string; port?: number }):
 }> {
   const inflight = new Set<Promise<unknown>>();
 
-  const deliver = (source: string, detailType: string, detail: unknown, bus = 'default') => {
+  const deliver = (source: string, detailType: string, detail: unknown, bus = 'default', at = new Date()) => {
     const event = {
       version: '0',
       id: crypto.randomUUID(),
       'detail-type': detailType,
       source,
       account: '000000000000',
-      time: new Date().toISOString(),
+      time: eventBridgeTime(at),
       region: opts.region,
       resources: [],
       detail,
@@ -53,10 +66,10 @@ export async function startEventBridge(opts: { region: string; port?: number }):
   const server = await startAwsJsonServer(
     'application/x-amz-json-1.1',
     {
-      PutEvents: (input: { Entries: { Source: string; DetailType: string; Detail: string; EventBusName?: string }[] }) => {
+      PutEvents: (input: { Entries: { Source: string; DetailType: string; Detail: string; EventBusName?: string; Time?: unknown }[] }) => {
         const entries = input.Entries.map((e) => {
           try {
-            return { EventId: deliver(e.Source, e.DetailType, JSON.parse(e.Detail || '{}'), e.EventBusName) };
+            return { EventId: deliver(e.Source, e.DetailType, JSON.parse(e.Detail || '{}'), e.EventBusName, entryTime(e.Time)) };
           } catch {
             return { ErrorCode: 'MalformedDetail', ErrorMessage: 'Detail is not valid JSON' };
           }

@@ -353,6 +353,7 @@ test('delivery: signed HTTPS webhooks by scope and event type, retried after a 5
   assert.equal(payload.data.job_id, jobId);
   assert.equal(payload.data.workflow_id, wfA);
   assert.ok(!('account_id' in payload.data));
+  assert.ok(!('occurred_at' in payload.data), 'the publisher\'s ordering field is not passed on');
   const hdr = got('/account')[0]!.headers;
   assert.match(hdr['webhook-id']!, /^msg_/);
   assert.match(hdr['webhook-timestamp']!, /^\d+$/);
