@@ -241,19 +241,20 @@ export class JobService {
     if (TERMINAL.includes(job.status as JobStatus)) {
       return { id: jobId, status: String(job.status), message: `Job is already ${String(job.status).toLowerCase()}.` };
     }
-    const finishedAt = this.clock.now().toISOString();
+    let stopped: StoredItem;
     try {
-      await this.store.update(keys.job(p.accountId, jobId), {
-        set: { status: 'STOPPED', finishedAt, message: 'Cancelled by the user.' },
+      stopped = await this.store.update(keys.job(p.accountId, jobId), {
+        set: { status: 'STOPPED', finishedAt: this.clock.now().toISOString(), message: 'Cancelled by the user.' },
         conditions: [{ attr: 'status', op: 'in', value: ['SCHEDULED', 'IN_PROGRESS'] }],
       });
     } catch (err) {
       if (err instanceof Conflict) return this.cancel(p, jobId);
       throw err;
     }
-    if (job.executionArn) await this.orchestrator.stopJob(String(job.executionArn), 'Cancelled by the user');
+    if (stopped.executionArn) await this.orchestrator.stopJob(String(stopped.executionArn), 'Cancelled by the user');
     await this.gate.release(p.accountId, jobId);
-    await this.emit('job.stopped', { ...job, status: 'STOPPED', finishedAt });
+    // (the item as stored: its finishedAt, its message)
+    await this.emit('job.stopped', stopped);
     return { id: jobId, status: 'cancelled', message: 'Job successfully cancelled.' };
   }
 

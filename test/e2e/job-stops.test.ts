@@ -117,6 +117,8 @@ test('cancel while a file is partitioned: STOPPED at once, the partition process
 
   const events = await settledEvents(jobId);
   assert.deepEqual(events, ['job.scheduled', 'job.in_progress', 'job.stopped'], 'no job.failed from the aborted execution');
+  const stopped = (await stack.call('GET', '/api/v1/notifications?limit=100')).body.events.find((e: { event_type: string; payload: { job_id: string } }) => e.payload.job_id === jobId && e.event_type === 'job.stopped');
+  assert.equal(stopped.payload.message, 'Cancelled by the user.');
   const job = (await stack.call('GET', `/api/v1/jobs/${jobId}`)).body;
   assert.equal(job.status, 'STOPPED', 'the execution-ended rule leaves a cancelled job stopped');
   const left = await leftovers(jobId, fileId);
