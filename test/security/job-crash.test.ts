@@ -10,6 +10,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { S3RVER_CREDENTIALS } from '../../local/emulators/s3';
+import { outputKey } from '../../lambdas/domain/job-manifest';
 import { REMOTE } from '../support/local-stack';
 import { startStackProcess, type StackProcess } from '../support/stack-process';
 import { MAX_FILE_ATTEMPTS } from '../../lambdas/domain/job-files';
@@ -57,6 +60,34 @@ async function createJob(s: StackProcess, files: { name: string; data: Buffer; t
   }
 }
 
+/** The run-slot counter of the account (domain/job-gate.ts): every ended job gave its slot back. */
+async function gateRunning(s: StackProcess): Promise<string | undefined> {
+  const client = new DynamoDBClient({ region: 'us-east-1', endpoint: s.endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  try {
+    return (await client.send(new GetItemCommand({ TableName: 'wps', Key: { PK: { S: 'ACCT#default' }, SK: { S: 'GATE' } } }))).Item?.running?.N;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** When a file's node output was written (S3 LastModified): a reused output is not written again. */
+async function outputWrittenAt(s: StackProcess, jobId: string, fileId: string): Promise<number> {
+  const nodeId = ((await s.call('GET', `/api/v1/jobs/${jobId}`)).body.output_node_files as { node_id: string }[])[0]!.node_id;
+  const client = new S3Client({ region: 'us-east-1', endpoint: s.endpoints.s3, forcePathStyle: true, credentials: S3RVER_CREDENTIALS });
+  try {
+    return (await client.send(new HeadObjectCommand({ Bucket: 'wps-data', Key: outputKey(jobId, nodeId, fileId) }))).LastModified!.getTime();
+  } finally {
+    client.destroy();
+  }
+}
+
+/** A file's elements as the download endpoint gives them. */
+async function output(s: StackProcess, jobId: string, fileId: string): Promise<unknown> {
+  const r = await s.call('GET', `/api/v1/jobs/${jobId}/download?file_id=${fileId}`);
+  assert.equal(r.status, 200, r.text.slice(0, 300));
+  return r.body;
+}
+
 const partitionStats = async (s: StackProcess, id: string) => (await s.call('GET', `/api/v1/jobs/${id}/details`)).body.node_stats[0] as Record<string, number>;
 
 /** The file's progress item (domain/job-files.ts), read from the service's table. */
@@ -101,6 +132,7 @@ test(`a file whose processing kills the service is failed at its ${MAX_FILE_ATTE
   ]);
   // the small file is done before the first kill (a crash takes every file in flight with it)
   await waitFor('good.txt to be partitioned', async () => ((await partitionStats(s, id)).success === 1 ? true : undefined));
+  const goodWrittenAt = await outputWrittenAt(s, id, fileIds[0]!);
   // every start of the file is killed: the crash loop the review saw at each restart
   for (let crash = 1; crash <= MAX_FILE_ATTEMPTS; crash++) {
     await killMidFile(s, id, fileIds[1]!, crash);
@@ -114,6 +146,8 @@ test(`a file whose processing kills the service is failed at its ${MAX_FILE_ATTE
   assert.equal(failed[0]!.document, 'crashes.pdf');
   assert.match(failed[0]!.error, new RegExp(`^processing crashed ${MAX_FILE_ATTEMPTS} times: the process stopped while node "Partitioner" was running`));
   assert.deepEqual(await partitionStats(s, id), { node_name: 'Partitioner', node_type: 'partition', node_subtype: 'unstructured_api', ready: 0, in_progress: 0, success: 1, failure: 1 });
+  assert.equal(await outputWrittenAt(s, id, fileIds[0]!), goodWrittenAt, 'the output finished before the crashes was reused by every resume, not written again');
+  assert.equal(await gateRunning(s), '0', 'the slot is free again');
   await s.stop();
 });
 
@@ -131,6 +165,13 @@ test('after a crash mid-file the resumed job completes with exact figures; a can
   assert.equal(details.processing_status, 'SUCCESS');
   // the review saw in_progress 2 after completion: an ADD +1/-1 counter cut by the crash
   assert.deepEqual(details.node_stats[0], { node_name: 'Partitioner', node_type: 'partition', node_subtype: 'unstructured_api', ready: 0, in_progress: 0, success: 1, failure: 0 });
+  assert.equal(await gateRunning(s), '0', 'the resumed job gave its slot back');
+  // the same document in a job nothing interrupts: the same elements
+  const { id: uninterrupted, fileIds: plainIds } = await createJob(s, [{ name: 'slow.pdf', data: slowPdf(), type: 'application/pdf' }]);
+  assert.equal((await finished(s, uninterrupted)).status, 'COMPLETED');
+  const [afterCrash, plain] = [await output(s, resumed, fileIds[0]!), await output(s, uninterrupted, plainIds[0]!)];
+  assert.ok(Array.isArray(plain) && plain.length > 1000, 'the 619-page document gave its elements');
+  assert.deepEqual(afterCrash, plain, 'the resumed job gives exactly the output of an uninterrupted run');
 
   // -- cancelled while its file runs, then the service is killed: the next start leaves it stopped --
   const { id: cancelled } = await createJob(s, [{ name: 'slow.pdf', data: slowPdf(), type: 'application/pdf' }]);
@@ -154,5 +195,6 @@ test('after a crash mid-file the resumed job completes with exact figures; a can
   assert.equal((await s.call('GET', `/api/v1/jobs/${cancelled}`)).body.status, 'STOPPED');
   assert.equal(await executionArn(), arnBefore, 'no new execution was started for the cancelled job');
   assert.equal((await partitionStats(s, cancelled)).in_progress, 0, 'a stopped job has nothing in progress');
+  assert.equal(await gateRunning(s), '0', 'the cancelled job holds no slot');
   await s.stop();
 });
