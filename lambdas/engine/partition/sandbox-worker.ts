@@ -4,8 +4,12 @@
 import { partitionDocument } from './pipeline';
 import { withLogContext } from '../../logger';
 import { serializeError, type SandboxReply, type SandboxRequest } from './sandbox-protocol';
+import { sandboxSettings } from './sandbox';
+import { setPagePoolIdleMs } from './pdf/pool';
 
 if (process.send) {
+  // -- this process lives while it is useful (the pool stops it when idle): its page workers too --
+  setPagePoolIdleMs(sandboxSettings().idleS * 1000);
   const encoder = new TextEncoder();
   const reply = (m: SandboxReply) => process.send!(m);
   // the parent went away (crashed, killed): nothing to work for

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { processPage, type PageJobOptions } from '../../../lambdas/engine/partition/pdf/pages';
 import { PdfDocument } from '../../../lambdas/engine/partition/pdf/pdfium';
-import { processPagesInPool, shutdownPagePool } from '../../../lambdas/engine/partition/pdf/pool';
+import { pagePoolReady, processPagesInPool, setPagePoolIdleMs, shutdownPagePool } from '../../../lambdas/engine/partition/pdf/pool';
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
 const data = new Uint8Array(readFileSync(resolve(repoRoot, '../shared/corpus/docs/failure-after-repair.pdf')));
@@ -25,6 +25,22 @@ describe('PDF page workers', () => {
       assert.deepEqual(strip(pooled), strip(local));
     } finally {
       doc.close();
+    }
+  });
+
+  it('stay warm for the idle time they are given (the sandbox gives its own), then stop', async (t) => {
+    const opts: PageJobOptions = { hiRes: false, coordinates: false, tables: false, tableHtml: false, languages: [] };
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      setPagePoolIdleMs(60_000);
+      assert.ok(await processPagesInPool(data, [0, 1], opts));
+      t.mock.timers.tick(59_000);
+      assert.equal(pagePoolReady(), true, 'still warm 59 s after the last pages (the default would have stopped it at 10 s)');
+      t.mock.timers.tick(2_000);
+      assert.equal(pagePoolReady(), false, 'stopped once idle for 60 s');
+    } finally {
+      setPagePoolIdleMs(10_000);
+      t.mock.timers.reset();
     }
   });
 });

@@ -80,12 +80,21 @@ let ready = false;
 let idleTimer: NodeJS.Timeout | undefined;
 /** Idle workers stop after this long: workers started from source under tsx keep the process alive
  * despite unref() (the loader thread tsx registers in them), so they must not linger. */
-const IDLE_MS = 10_000;
+let idleMs = 10_000;
 let activeJobs = 0;
+
+/**
+ * How long idle workers are kept. The partition sandbox's processes keep them as long as they live
+ * themselves (the sandbox stops an idle process, and a process exits with its parent): a cold pool
+ * costs about a second more on the next long PDF.
+ */
+export function setPagePoolIdleMs(ms: number): void {
+  idleMs = ms;
+}
 
 function scheduleIdleStop(): void {
   if (idleTimer) clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => { if (activeJobs === 0) void shutdownPagePool(); }, IDLE_MS);
+  idleTimer = setTimeout(() => { if (activeJobs === 0) void shutdownPagePool(); }, idleMs);
   idleTimer.unref();
 }
 /** True once the workers have started (a cold start costs a few hundred ms, more from source). */
