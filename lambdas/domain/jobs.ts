@@ -399,7 +399,7 @@ export class JobService {
         opened ??= await openNodeSecrets(nodes, this.secrets);
         const result = await this.runNode(opened[i]!, nodeInput, () => undefined, undefined, { fanOut: i === 0 });
         if (result.pages && 'document' in nodeInput && nodeInput.document) {
-          // a long PDF: its ranges run in parallel, then MergePages stores this node's output (job-pages.ts)
+          // a long PDF or TIFF: its ranges run in parallel, then MergePages stores this node's output (job-pages.ts)
           if (file.sourceKey) await this.blobs.put(stagedInputKey(jobId, file.fileId), nodeInput.document.data);
           return { fileId: file.fileId, ok: true, pages: result.pages };
         }
