@@ -81,8 +81,8 @@ export interface WorkflowServiceStackProps extends StackProps {
    */
   reservedConcurrency?: { partition: number; fileProcessing: number } | false;
   /**
-   * Page fan-out of long PDFs in jobs (lambdas/domain/job-pages.ts): pages per range for OCR'd
-   * strategies (hi_res, auto, ocr_only, vlm) and for fast; a PDF with more pages is split. Default 40, 400.
+   * Page fan-out of long PDFs and TIFFs in jobs (lambdas/domain/job-pages.ts): pages per range for OCR'd
+   * strategies (hi_res, auto, ocr_only, vlm) and for fast; a PDF or TIFF with more pages is split. Default 40, 400.
    */
   pageRanges?: { pages: number; fastPages: number };
   /** E-mail address subscribed to the alarm topic (a confirmation mail is sent on deploy). */
@@ -100,7 +100,7 @@ export interface WorkflowServiceStackProps extends StackProps {
 export const DEFAULT_RESERVED_CONCURRENCY = { partition: 10, fileProcessing: 25 };
 /** The job task that partitions one file (lambdas/state-machines.ts). */
 export const FILE_PROCESSING_TASK = 'job-process.processFile';
-/** The job task that partitions one page range of a long PDF (its own reserved concurrency, as heavy). */
+/** The job task that partitions one page range of a long PDF or TIFF (its own reserved concurrency, as heavy). */
 export const PAGE_RANGE_TASK = 'job-pages.partitionPageRange';
 
 export class WorkflowServiceStack extends Stack {

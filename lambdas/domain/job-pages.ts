@@ -1,10 +1,11 @@
 // Page fan-out of a job's long documents (issue 12): one Lambda cannot OCR 600 pages in its 15
-// minutes, so a PDF above a page threshold is split into page ranges partitioned in parallel (the
+// minutes, so a PDF or multi-page TIFF (gzipped or not) above a page threshold is split into page
+// ranges partitioned in parallel (the
 // file's child execution runs an inline Map over them: statemachines/job.asl.json PartitionPages),
 // then merged in page order into exactly the elements one pass gives.
 //
 // Flow: ProcessFile asks the partition node to split above the threshold; the sandbox opens the PDF
-// and answers with its page count alone (no pages partitioned). ProcessFile returns the ranges
+// (or reads the TIFF's directories) and answers with its page count alone (no pages partitioned). ProcessFile returns the ranges
 // (`pages`), each range is partitioned raw (provisional ids, no post-processing) into S3 under the
 // job's prefix, MergePages concatenates them in page order and post-processes once (languages from
 // the whole document, page breaks, ids that count elements per page and de-duplicate over the whole
@@ -69,6 +70,8 @@ export const rangeInputKey = (jobId: string, file: JobFile) => (file.sourceKey ?
 export interface RangePart {
   elements: Element[];
   filetype: string;
+  /** The name the elements carry (a gzip's content: the upload's name without .gz); older parts: the file's. */
+  filename?: string;
 }
 
 /** The engine side (node-runner.ts): only the job-processing Lambdas bundle it. */

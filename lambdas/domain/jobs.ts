@@ -430,7 +430,7 @@ export class JobService {
         const result = await this.runNode(opened[i]!, nodeInput, () => undefined, undefined, { fanOut: i === 0, signal: watch.signal });
         if (watch.signal.aborted) throw watch.signal.reason as Error; // (a node that does not watch the signal)
         if (result.pages && 'document' in nodeInput && nodeInput.document) {
-          // a long PDF: its ranges run in parallel, then MergePages stores this node's output (job-pages.ts)
+          // a long PDF or TIFF: its ranges run in parallel, then MergePages stores this node's output (job-pages.ts)
           if (file.sourceKey) await this.blobs.put(stagedInputKey(jobId, file.fileId), nodeInput.document.data);
           return { fileId: file.fileId, ok: true, pages: result.pages };
         }

@@ -7,6 +7,7 @@
 // node refuses (a 4xx: the file fails with the reason), as create already did.
 import { partition, sandboxSettings } from '../engine/partition/index';
 import { postProcess } from '../engine/partition/post-process';
+import { gunzippedName, isGzip } from '../engine/partition/detect';
 import type { FileType } from '../engine/partition/types';
 import { parsePartitionForm } from '../engine/partition/params';
 import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/credentials';
@@ -29,19 +30,17 @@ export interface NodeResult {
   substitution?: string;
   /** This file's elements that did not get what the node does (kept their text): a failed-files entry. */
   fileWarning?: string;
-  /** A PDF above the page threshold, not partitioned: the job partitions these ranges (job-pages.ts). */
+  /** A PDF or TIFF above the page threshold, not partitioned: the job partitions these ranges (job-pages.ts). */
   pages?: PagePlan;
 }
 
 /** What the job asks of a node besides running it. */
 export interface NodeRunOptions {
-  /** A partition node may leave a long PDF to the job's page fan-out instead of partitioning it. */
+  /** A partition node may leave a long PDF or TIFF to the job's page fan-out instead of partitioning it. */
   fanOut?: boolean;
   /** Aborted when the job stops: a partition running in the sandbox is killed. */
   signal?: AbortSignal;
 }
-
-const isGzip = (data: Uint8Array) => data[0] === 0x1f && data[1] === 0x8b;
 
 /**
  * The stand-in a VLM partition used, said as the job's warning: only when the engine really fell
@@ -70,8 +69,8 @@ export async function runNode(
       const parsed = parsePartitionForm(partitionFields(node));
       const vlmProblem = parsed.options.strategy === 'vlm' ? vlmCredentialProblem(parsed.options.vlm, env) : undefined;
       if (vlmProblem && !offlineStandInsAllowed('vlm', env)) throw ValidationError.single(['settings', 'provider'], `${vlmProblem}; ${VLM_OFFLINE_CHOICE}`, 'missing');
-      // (a gzipped PDF is not split: its ranges would each inflate it, and its filename changes inside the pipeline)
-      const splitAbove = run.fanOut && !isGzip(input.document.data) ? pagesPerRange(parsed.options.strategy, env) : undefined;
+      // a long PDF or multi-page TIFF, gzipped or not (each range then inflates the upload again), is split
+      const splitAbove = run.fanOut ? pagesPerRange(parsed.options.strategy, env) : undefined;
       // in the partition sandbox with the job's time budget (PARTITION_JOB_TIMEOUT_S): a bomb fails this file with a 4xx
       const result = await partition(input.document, parsed.options, {
         gzUncompressedContentType: parsed.gzUncompressedContentType,
@@ -116,13 +115,16 @@ export const pageEngine: PageEngine = {
     // (ProcessFile refused a VLM node without credentials before the split unless stand-ins are allowed)
     const vlmProblem = parsed.options.strategy === 'vlm' ? vlmCredentialProblem(parsed.options.vlm, process.env) : undefined;
     const result = await partition(document, parsed.options, {
+      gzUncompressedContentType: parsed.gzUncompressedContentType,
       timeoutSeconds: sandboxSettings().jobTimeoutS,
       pages: { first: range.first, last: range.last },
       raw: true,
       ...(signal ? { signal } : {}),
     });
     const substitution = vlmSubstitution(node, vlmProblem, result.elements);
-    return { part: { elements: result.elements, filetype: result.filetype }, ...(substitution ? { substitution } : {}) };
+    // elements are named as the pipeline named the document (a gzip's content: without .gz)
+    const filename = isGzip(document.data) ? gunzippedName(document.filename) : document.filename;
+    return { part: { elements: result.elements, filetype: result.filetype, filename }, ...(substitution ? { substitution } : {}) };
   },
   merge(node, parts, filename) {
     const parsed = parsePartitionForm(partitionFields(node));
@@ -135,6 +137,6 @@ export const pageEngine: PageEngine = {
         all.push(el);
       }
     });
-    return postProcess(all, filename, (parts[0]?.filetype ?? 'pdf') as FileType, parsed.options);
+    return postProcess(all, parts[0]?.filename ?? filename, (parts[0]?.filetype ?? 'pdf') as FileType, parsed.options);
   },
 };

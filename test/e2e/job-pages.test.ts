@@ -2,13 +2,15 @@
 // ASL in the Step Functions stand-in: ProcessFile leaves it unpartitioned with its ranges, the inline
 // PartitionPages Map partitions each range (raw elements in S3 under the job's prefix), MergePages
 // stores the partition output, ProcessMerged runs the rest of the chain. The partition output must
-// be exactly what one pass gives (the sync endpoint). A bad range fails its file alone, with the
-// reason, while the other file completes and the job finishes and frees its slot: a range over its
-// time budget, a range whose partition process dies (both document outcomes, merged as the file's
-// failure), and a range whose Lambda throws (retried, then the Map's Catch: RecordFileFailure).
+// be exactly what one pass gives (the sync endpoint), for a PDF, a multi-page TIFF and a gzipped
+// PDF. A bad range fails its file alone, with the reason, while the other file completes and the job
+// finishes and frees its slot: a range over its time budget, a range whose partition process dies
+// (both document outcomes, merged as the file's failure), and a range whose Lambda throws (retried,
+// then the Map's Catch: RecordFileFailure).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { DeleteObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -18,6 +20,7 @@ import { shutdownPartitionSandbox } from '../../lambdas/engine/partition/index';
 import { sandboxBusy } from '../../lambdas/engine/partition/sandbox';
 import { executionHistory } from '../../local/emulators/stepfunctions';
 import { inputKey } from '../../lambdas/domain/job-manifest';
+import { corpusPage, multiPageTiff } from '../support/tiff';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 const ENV = ['PAGE_RANGE_PAGES', 'PAGE_RANGE_PAGES_FAST', 'PARTITION_JOB_TIMEOUT_S', 'PARTITION_SANDBOX_WORKERS'] as const;
@@ -55,45 +58,94 @@ const waitForEnd = (id: string) =>
     return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
   }, `job ${id} to end`, 240_000);
 
-test('a 13-page PDF split into ranges of 5 gives exactly the elements of one pass; chunking runs after the merge', { skip: NEEDS_LOCAL }, async () => {
-  const pdf = readFileSync(resolve(corpus, 'multi-column.pdf'));
-  const settings = { strategy: 'fast', include_page_breaks: true };
-  const created = await launch(jobForm(
-    [
-      { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings },
-      { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
-    ],
-    [{ name: 'multi-column.pdf', data: pdf, type: 'application/pdf' }],
-  ));
-  assert.equal(created.status, 200, created.text);
-  const done = await waitForEnd(created.body.id);
-  assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
-  const jobId = created.body.id as string;
-  const fileId = created.body.input_file_ids[0] as string;
+interface Upload { name: string; data: Uint8Array; type: string }
 
-  // the ranges' raw outputs are in S3 under the job's prefix
+/** Runs a job of one file to COMPLETED; its ids and the job as created. */
+async function completedJob(nodes: unknown[], file: Upload) {
+  const created = await launch(jobForm(nodes, [file]));
+  assert.equal(created.status, 200, created.text);
+  const jobId = created.body.id as string;
+  const done = await waitForEnd(jobId);
+  assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
+  return { jobId, fileId: created.body.input_file_ids[0] as string, created: created.body };
+}
+
+/** The raw parts the file's page ranges stored in S3 under the job's prefix. */
+async function storedRanges(jobId: string, fileId: string): Promise<string[]> {
   const s3 = new S3Client({ region: 'us-east-1', endpoint: stack.endpoints.s3, forcePathStyle: true });
   const listed = await s3.send(new ListObjectsV2Command({ Bucket: stack.env.BUCKET_NAME, Prefix: `jobs/${jobId}/pages/${fileId}/` }));
   s3.destroy();
-  assert.deepEqual((listed.Contents ?? []).map((o) => o.Key!.split('/').pop()).sort(), ['0.json', '1.json', '2.json']);
+  return (listed.Contents ?? []).map((o) => o.Key!.split('/').pop()!).sort();
+}
 
-  const partitionNode = created.body.output_node_files.find((n: { node_type: string }) => n.node_type === 'partition');
+const executionArn = (jobId: string) => `${stack.env.JOB_STATE_MACHINE_ARN!.replace(':stateMachine:', ':execution:')}:${jobId}`;
+
+/** Asserts that the job's output equals the sync endpoint's one pass over the same file, element by element. */
+async function assertOnePass(fanned: unknown[], file: Upload, fields: Record<string, string>): Promise<unknown[]> {
+  const form = new FormData();
+  form.append('files', new Blob([file.data], { type: file.type }), file.name);
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  const onePass = await stack.call('POST', '/general/v0/general', { raw: form });
+  assert.equal(onePass.status, 200, onePass.text);
+  assert.equal(fanned.length, onePass.body.length, 'element count');
+  onePass.body.forEach((el: unknown, i: number) => assert.deepEqual(fanned[i], el, `element #${i}`));
+  return onePass.body;
+}
+
+test('a 13-page PDF split into ranges of 5 gives exactly the elements of one pass; chunking runs after the merge', { skip: NEEDS_LOCAL }, async () => {
+  const file = { name: 'multi-column.pdf', data: readFileSync(resolve(corpus, 'multi-column.pdf')), type: 'application/pdf' };
+  const settings = { strategy: 'fast', include_page_breaks: true };
+  const { jobId, fileId, created } = await completedJob([
+    { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings },
+    { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
+  ], file);
+
+  // the ranges' raw outputs are in S3 under the job's prefix
+  assert.deepEqual(await storedRanges(jobId, fileId), ['0.json', '1.json', '2.json']);
+
+  const partitionNode = created.output_node_files.find((n: { node_type: string }) => n.node_type === 'partition');
   const fanned = await stack.call('GET', `/api/v1/jobs/${jobId}/download?file_id=${fileId}&node_id=${partitionNode.node_id}`);
   assert.equal(fanned.status, 200);
-  const form = new FormData();
-  form.append('files', new Blob([pdf], { type: 'application/pdf' }), 'multi-column.pdf');
-  form.append('strategy', 'fast');
-  form.append('include_page_breaks', 'true');
-  const onePass = await stack.call('POST', '/general/v0/general', { raw: form });
-  assert.equal(onePass.status, 200);
-  assert.equal(fanned.body.length, onePass.body.length, 'element count');
-  onePass.body.forEach((el: unknown, i: number) => assert.deepEqual(fanned.body[i], el, `element #${i}`));
+  await assertOnePass(fanned.body, file, { strategy: 'fast', include_page_breaks: 'true' });
 
   const chunks = await stack.call('GET', `/api/v1/jobs/${jobId}/download?file_id=${fileId}`);
   assert.ok(chunks.body.length > 0);
   for (const e of chunks.body) assert.ok(['CompositeElement', 'Table', 'TableChunk'].includes(e.type), e.type);
   const details = await stack.call('GET', `/api/v1/jobs/${jobId}/details`);
   assert.deepEqual(details.body.node_stats.map((n: { success: number }) => n.success), [1, 1]);
+});
+
+test('a 5-page TIFF split into ranges of 2 (three range iterations) gives exactly the elements of one pass', { skip: NEEDS_LOCAL }, async () => {
+  process.env.PAGE_RANGE_PAGES = '2';
+  try {
+    const names = ['table-multi-row-column-cells.png', 'example.jpg', 'layout-parser-paper-fast.jpg', 'example.jpg', 'table-multi-row-column-cells.png'];
+    const file = { name: 'scan.tiff', data: multiPageTiff(names.map((n) => corpusPage(corpus, n))), type: 'image/tiff' };
+    const settings = { strategy: 'hi_res', include_page_breaks: true };
+    const { jobId, fileId } = await completedJob([{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings }], file);
+
+    // split: the inline PartitionPages Map ran one iteration per range, each storing its raw part
+    assert.equal(executionHistory(executionArn(jobId))?.nestedIterations, 3 * 2, 'three page-range iterations (started and succeeded)');
+    assert.deepEqual(await storedRanges(jobId, fileId), ['0.json', '1.json', '2.json']);
+    const details = await stack.call('GET', `/api/v1/jobs/${jobId}/details`);
+    assert.deepEqual(details.body.node_stats.map((n: { success: number; failure: number }) => [n.success, n.failure]), [[1, 0]]);
+
+    const fanned = await stack.call('GET', `/api/v1/jobs/${jobId}/download?file_id=${fileId}`);
+    assert.equal(fanned.status, 200);
+    const onePass = await assertOnePass(fanned.body, file, { strategy: 'hi_res', include_page_breaks: 'true' });
+    assert.deepEqual([...new Set(onePass.map((e) => (e as { metadata: { page_number: number } }).metadata.page_number))], [1, 2, 3, 4, 5]);
+  } finally {
+    delete process.env.PAGE_RANGE_PAGES;
+  }
+});
+
+test('a gzipped 13-page PDF is split into ranges of 5 too; its elements are those of one pass (named without .gz)', { skip: NEEDS_LOCAL }, async () => {
+  const file = { name: 'multi-column.pdf.gz', data: gzipSync(readFileSync(resolve(corpus, 'multi-column.pdf'))), type: 'application/gzip' };
+  const { jobId, fileId } = await completedJob([{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }], file);
+  assert.deepEqual(await storedRanges(jobId, fileId), ['0.json', '1.json', '2.json']);
+  const fanned = await stack.call('GET', `/api/v1/jobs/${jobId}/download?file_id=${fileId}`);
+  assert.equal(fanned.status, 200);
+  await assertOnePass(fanned.body, file, { strategy: 'fast' });
+  assert.equal(fanned.body[0].metadata.filename, 'multi-column.pdf');
 });
 
 /** A PDF of `pages` scanned pages (OCR: about a second or more each here). */
@@ -152,8 +204,7 @@ async function scanJobWithBadRange(
 /** Resolves once the job's execution has started a page range (the stand-in's history: the split is over). */
 const rangeStarted = (jobId: string) =>
   eventually(async () => {
-    const arn = `${stack.env.JOB_STATE_MACHINE_ARN!.replace(':stateMachine:', ':execution:')}:${jobId}`;
-    return (executionHistory(arn)?.nestedIterations ?? 0) > 0 ? true : undefined;
+    return (executionHistory(executionArn(jobId))?.nestedIterations ?? 0) > 0 ? true : undefined;
   }, `job ${jobId} to start a page range`, 120_000);
 
 test('a page range that breaks its time budget fails its file with the reason; the other file completes, the job ends, its slot frees', { skip: NEEDS_LOCAL }, async () => {
@@ -192,20 +243,9 @@ test('a VLM node standing in offline inside page ranges says so in the job warni
   delete process.env.OPENAI_API_KEY;
   Object.assign(process.env, env);
   try {
-    const pdf = readFileSync(resolve(corpus, 'multi-column.pdf'));
-    const created = await launch(jobForm(
-      [{ name: 'VLM', type: 'partition', subtype: 'vlm', settings: { provider: 'openai', model: 'gpt-4o' } }],
-      [{ name: 'multi-column.pdf', data: pdf, type: 'application/pdf' }],
-    ));
-    assert.equal(created.status, 200, created.text);
-    const jobId = created.body.id as string;
-    const fileId = created.body.input_file_ids[0] as string;
-    const done = await waitForEnd(jobId);
-    assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
-    const s3 = new S3Client({ region: 'us-east-1', endpoint: stack.endpoints.s3, forcePathStyle: true });
-    const listed = await s3.send(new ListObjectsV2Command({ Bucket: stack.env.BUCKET_NAME, Prefix: `jobs/${jobId}/pages/${fileId}/` }));
-    s3.destroy();
-    assert.equal((listed.Contents ?? []).length, 3, 'the document went through three ranges');
+    const file = { name: 'multi-column.pdf', data: readFileSync(resolve(corpus, 'multi-column.pdf')), type: 'application/pdf' };
+    const { jobId, fileId } = await completedJob([{ name: 'VLM', type: 'partition', subtype: 'vlm', settings: { provider: 'openai', model: 'gpt-4o' } }], file);
+    assert.equal((await storedRanges(jobId, fileId)).length, 3, 'the document went through three ranges');
     const out = await stack.call('GET', `/api/v1/jobs/${jobId}/download?file_id=${fileId}`);
     for (const el of out.body) assert.match(el.metadata.partitioner_note, /VLM/);
     const details = (await stack.call('GET', `/api/v1/jobs/${jobId}/details`)).body;

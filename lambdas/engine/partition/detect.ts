@@ -222,6 +222,11 @@ export function sniffImage(d: Uint8Array): FileType | undefined {
   return undefined;
 }
 
+/** gzip's magic bytes: the pipeline decompresses such a document and partitions its content. */
+export const isGzip = (data: Uint8Array): boolean => data[0] === 0x1f && data[1] === 0x8b;
+/** The name a gzip's content is partitioned under (and its elements named by): the upload's without `.gz`. */
+export const gunzippedName = (filename: string): string => filename.replace(/\.gz$/i, '');
+
 /**
  * Detects the kind of a document. `filename` and `contentType` are hints: they decide among text
  * formats and for containers whose members are ambiguous; binary signatures override them.
@@ -231,7 +236,7 @@ export function detectFileType(data: Uint8Array, filename = '', contentType?: st
   const mimeHint = fileTypeFromMime(contentType);
   const hint = mimeHint ?? extHint;
   if (data.length === 0) return { filetype: undefined, mime: 'application/x-empty' };
-  if (startsWith(data, [0x1f, 0x8b])) return { mime: 'application/gzip', gzip: true };
+  if (isGzip(data)) return { mime: 'application/gzip', gzip: true };
   const pdfAt = ascii(data, 0, 1024).indexOf('%PDF-');
   if (pdfAt >= 0) return { filetype: 'pdf', mime: FILETYPE_MIME.pdf };
   const img = sniffImage(data);

@@ -8,7 +8,7 @@
 import { gunzipSync } from 'node:zlib';
 import { BadRequest, DomainError, UnprocessableDocument } from '../../domain/errors';
 import type { Element } from '../elements';
-import { detectFileType, fileTypeFromMime } from './detect';
+import { detectFileType, fileTypeFromMime, gunzippedName } from './detect';
 import { FORMAT_PARTITIONERS } from './formats';
 import { capExceeded, MAX_ELEMENTS, MAX_GUNZIP_BYTES, MAX_NESTING } from './limits';
 import { partitionImage } from './image';
@@ -48,10 +48,6 @@ function gunzip(data: Uint8Array, limit = MAX_GUNZIP_BYTES): Uint8Array {
   }
 }
 
-function stripGz(filename: string): string {
-  return filename.replace(/\.gz$/i, '');
-}
-
 /** Partitions one document on the calling thread (see the file header for the steps): what the sandbox runs. */
 export async function partitionDocument(input: PartitionInput, options?: Partial<PartitionOptions>, extras: PartitionExtras = {}): Promise<PartitionResult> {
   const opts: PartitionOptions = { ...DEFAULT_PARTITION_OPTIONS, ...options };
@@ -66,7 +62,7 @@ export async function partitionDocument(input: PartitionInput, options?: Partial
     data = gunzip(data, extras.maxDecompressedBytes);
     if (data.length === 0) throw new BadRequest(`File ${filename} is empty after decompression.`);
     const hint = extras.gzUncompressedContentType;
-    filename = stripGz(filename);
+    filename = gunzippedName(filename);
     contentType = hint ?? (contentType && !/gzip/i.test(contentType) ? contentType : undefined);
     det = detectFileType(data, filename, contentType);
     if (det.gzip) throw new UnprocessableDocument('Nested gzip content is not supported.');

@@ -109,10 +109,10 @@ export interface FormatContext {
   warn(message: string): void;
   /** Partition an embedded document (e-mail attachment, archive member) with the same options. */
   partitionNested(input: PartitionInput): Promise<Element[]>;
-  /** Page fan-out (PartitionExtras.pages / splitAbove): honoured by the PDF partitioner. */
+  /** Page fan-out (PartitionExtras.pages / splitAbove): honoured by the PDF and image partitioners (page-span.ts). */
   pages?: { first: number; last: number };
   splitAbove?: number;
-  /** The PDF partitioner reports the document's page count here. */
+  /** Multi-page partitioners (PDF, images) report the document's page count here. */
   notePageCount?(count: number): void;
 }
 
@@ -133,11 +133,11 @@ export interface PartitionExtras {
   /** Time budget of this document in the sandbox (default PARTITION_TIMEOUT_S; job nodes pass PARTITION_JOB_TIMEOUT_S). */
   timeoutSeconds?: number;
   /**
-   * Page fan-out of jobs (domain/job-pages.ts). PDF only: partition these pages (1-based, inclusive;
+   * Page fan-out of jobs (domain/job-pages.ts). PDF and TIFF: partition these pages (1-based, inclusive;
    * page numbers stay the document's), with no OCR page cap.
    */
   pages?: { first: number; last: number };
-  /** PDF only: a document of more pages is not partitioned: no elements, its pageCount (the job splits it). */
+  /** PDF and TIFF: a document of more pages is not partitioned: no elements, its pageCount (the job splits it). */
   splitAbove?: number;
   /**
    * The partitioner's elements before post-processing (provisional ids, no filename, languages or
@@ -152,7 +152,7 @@ export interface PartitionResult {
   elements: Element[];
   warnings: string[];
   filetype: FileType;
-  /** PDFs: the document's page count. */
+  /** PDFs and images: the document's page count. */
   pageCount?: number;
 }
 

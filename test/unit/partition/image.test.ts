@@ -9,6 +9,7 @@ import { partitionDocument as partition } from '../../../lambdas/engine/partitio
 import { imageSize, MAX_IMAGE_PIXELS } from '../../../lambdas/engine/partition/image/header';
 import { grayToPng } from '../../../lambdas/engine/partition/image/bitmap';
 import { shutdownOcr } from '../../../lambdas/engine/partition/ocr/tesseract';
+import { multiPageTiff } from '../../support/tiff';
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
 const corpus = resolve(repoRoot, '../shared/corpus/docs');
@@ -82,5 +83,20 @@ describe('image partitioning', () => {
     assert.equal(table.metadata.page_number, 1);
     assert.match(String(table.metadata.image_base64), /^iVBORw0KGgo/);
     assert.equal(table.metadata.image_mime_type, 'image/png');
+  });
+
+  it('pages a multi-page TIFF: one pass reads 50 pages and says so, a job range its own pages, above the split threshold none', async () => {
+    const blank = { rgba: new Uint8Array(16 * 16 * 4).fill(255), width: 16, height: 16 };
+    const tiff = { data: multiPageTiff(Array.from({ length: 52 }, () => blank)), filename: 'scan.tiff' };
+    const pagesOf = (r: { elements: { metadata: { page_number?: number } }[] }) => r.elements.map((e) => e.metadata.page_number);
+    const one = await partition(tiff);
+    assert.deepEqual(pagesOf(one), Array.from({ length: 50 }, (_, i) => i + 1), 'a blank page is one Image element');
+    assert.deepEqual(one.warnings, ['only the first 50 of 52 pages were read']);
+    assert.equal(one.pageCount, 52);
+    const range = await partition(tiff, {}, { pages: { first: 49, last: 52 }, raw: true });
+    assert.deepEqual(pagesOf(range), [49, 50, 51, 52]);
+    assert.deepEqual(range.warnings, []);
+    const probe = await partition(tiff, {}, { splitAbove: 51 });
+    assert.deepEqual([probe.elements.length, probe.pageCount], [0, 52]);
   });
 });

@@ -1,6 +1,7 @@
 // Image partitioning (jpg, png, tiff, bmp, heic): size check from the header (decompression bombs
 // are refused before decoding), decoding where Tesseract cannot read the format itself (HEIC,
-// multi-page TIFF), then OCR and the shared layout. An image with no real text becomes one Image
+// multi-page TIFF: one page at a time; a job splits a long TIFF into page ranges as it does a PDF),
+// then OCR and the shared layout. An image with no real text becomes one Image
 // element, as the open-source library's hi_res does for photos.
 import decodeHeic from 'heic-decode';
 import * as jpeg from 'jpeg-js';
@@ -16,6 +17,7 @@ import { deflateSync } from 'node:zlib';
 import { rgbaToPng, resizeRgba, toGray } from './bitmap';
 import { imageSize, MAX_IMAGE_PIXELS } from './header';
 import { ocrInputWithLines } from './rules';
+import { pageSpan } from '../page-span';
 
 interface Decoded {
   /** The bytes Tesseract reads at native size (the upload itself when it can, else a PNG). */
@@ -46,7 +48,13 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
   if (size.width * size.height > MAX_IMAGE_PIXELS) {
     throw new PayloadTooLarge(`Image size (${size.width}x${size.height} = ${size.width * size.height} pixels) exceeds the limit of ${MAX_IMAGE_PIXELS} pixels.`);
   }
-  const pages = await decodePages(data, filetype, size.width, size.height);
+  const pages = imagePages(data, filetype, size.width, size.height);
+  // a job splits a longer multi-page TIFF into page ranges (domain/job-pages.ts): nothing to read here
+  const span = pageSpan(ctx, pages.count);
+  if (!span) return [];
+  // one pass reads at most MAX_TIFF_PAGES (OCR costs seconds a page); a job's range is bounded by its size
+  const last = span.inRange ? span.last : Math.min(span.last, MAX_TIFF_PAGES);
+  if (last < span.last) ctx.warn(`only the first ${MAX_TIFF_PAGES} of ${pages.count} pages were read`);
   const { langs, missing } = availableOcrLanguages(options.ocrLanguages);
   if (missing.length) ctx.warn(`OCR language data not installed: ${missing.join(', ')}; using ${langs.join(', ')}`);
   let note: string | undefined;
@@ -56,9 +64,8 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
     ctx.warn(note);
   }
   const out: Element[] = [];
-  for (let i = 0; i < pages.length; i++) {
-    const p = pages[i]!;
-    const pageNumber = i + 1;
+  for (let pageNumber = span.first; pageNumber <= last; pageNumber++) {
+    const p = await pages.page(pageNumber);
     if (vlm) {
       try {
         const rgba = p.rgba ?? decodeRgba(data, filetype);
@@ -197,35 +204,61 @@ function decodeBmp(d: Uint8Array): { rgba: Uint8Array; width: number; height: nu
   return { rgba, width, height };
 }
 
-async function decodePages(data: Uint8Array, filetype: string, width: number, height: number): Promise<Decoded[]> {
-  try {
-    if (filetype === 'heic') {
+interface ImagePages {
+  count: number;
+  /** Decodes one page (1-based) when it is read, so memory holds one page's pixels at a time. */
+  page(pageNumber: number): Promise<Decoded>;
+}
+
+/** The pages of an image: a TIFF's directories with pixels (read from the headers alone), else one. */
+function imagePages(data: Uint8Array, filetype: string, width: number, height: number): ImagePages {
+  const failed = (err: unknown) =>
+    err instanceof UnprocessableDocument ? err : new UnprocessableDocument(`Cannot decode the ${filetype} image: ${(err as Error)?.message ?? err}`);
+  const one = (decode: () => Decoded | Promise<Decoded>): ImagePages => ({
+    count: 1,
+    page: async () => {
+      try {
+        return await decode();
+      } catch (err) {
+        throw failed(err);
+      }
+    },
+  });
+  if (filetype === 'heic') {
+    return one(async () => {
       const img = await decodeHeic({ buffer: data });
       const rgba = new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength);
-      return [{ encoded: rgbaToPng(rgba, img.width, img.height, deflate), rgba, width: img.width, height: img.height }];
-    }
-    if (filetype === 'tiff') {
-      const buf = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
-      const ifds = UTIF.decode(buf).filter((ifd) => ifd['t256'] && ifd['t257']).slice(0, MAX_TIFF_PAGES);
-      const pages: Decoded[] = [];
-      for (const ifd of ifds) {
-        UTIF.decodeImage(buf, ifd);
-        const rgba = UTIF.toRGBA8(ifd);
-        const w = ifd.width, h = ifd.height;
-        pages.push({ encoded: rgbaToPng(rgba, w, h, deflate), rgba, width: w, height: h });
-      }
-      if (pages.length) return pages;
-      throw new Error('no readable page');
-    }
-    if (filetype === 'jpg' || filetype === 'png') {
-      // Decoding here validates the file (a truncated upload is a clear 422, not an OCR failure).
-      const rgba = decodeRgba(data, filetype);
-      return [{ encoded: data, rgba, width, height }];
-    }
-  } catch (err) {
-    if (err instanceof UnprocessableDocument) throw err;
-    throw new UnprocessableDocument(`Cannot decode the ${filetype} image: ${(err as Error)?.message ?? err}`);
+      return { encoded: rgbaToPng(rgba, img.width, img.height, deflate), rgba, width: img.width, height: img.height };
+    });
   }
+  if (filetype === 'tiff') {
+    const buf = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
+    let ifds: UTIF.IFD[];
+    try {
+      ifds = UTIF.decode(buf).filter((ifd) => ifd['t256'] && ifd['t257']);
+    } catch (err) {
+      throw failed(err);
+    }
+    if (!ifds.length) throw failed(new Error('no readable page'));
+    return {
+      count: ifds.length,
+      page: async (pageNumber) => {
+        const ifd = ifds[pageNumber - 1]!;
+        try {
+          UTIF.decodeImage(buf, ifd);
+          const rgba = UTIF.toRGBA8(ifd);
+          const w = ifd.width, h = ifd.height;
+          return { encoded: rgbaToPng(rgba, w, h, deflate), rgba, width: w, height: h };
+        } catch (err) {
+          throw failed(err);
+        } finally {
+          (ifd as { data?: Uint8Array }).data = undefined; // the decoded strips: one page at a time
+        }
+      },
+    };
+  }
+  // Decoding here validates the file (a truncated upload is a clear 422, not an OCR failure).
+  if (filetype === 'jpg' || filetype === 'png') return one(() => ({ encoded: data, rgba: decodeRgba(data, filetype), width, height }));
   // BMP: Tesseract (Leptonica) reads every BMP flavour itself.
-  return [{ encoded: data, width, height }];
+  return one(() => ({ encoded: data, width, height }));
 }

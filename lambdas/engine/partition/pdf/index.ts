@@ -19,6 +19,7 @@ import { pagePoolReady, processPagesInPool, warmPagePool } from './pool';
 import { cropPng, renderPage } from './render';
 import { resolveVlmProvider, type VlmProvider } from '../vlm';
 import { ocrInputWithLines } from '../image/rules';
+import { pageSpan } from '../page-span';
 
 /** Page count from which text-layer pages go to the worker pool once it is running... */
 const POOL_MIN_PAGES = 24;
@@ -79,12 +80,10 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
   const doc = await PdfDocument.open(data);
   try {
     if (doc.pageCount <= 0) throw new UnprocessableDocument('PDF has no pages.');
-    ctx.notePageCount?.(doc.pageCount);
     // a job splits a longer document into page ranges (domain/job-pages.ts): nothing to do here
-    if (ctx.splitAbove !== undefined && doc.pageCount > ctx.splitAbove) return [];
-    const range = ctx.pages;
-    const first = Math.max(1, range?.first ?? 1);
-    const last = Math.min(doc.pageCount, range?.last ?? doc.pageCount);
+    const span = pageSpan(ctx, doc.pageCount);
+    if (!span) return [];
+    const { first, last } = span;
     if (last - first + 1 >= 8) warmPagePool();
     const blockTypes = new Set(options.extractImageBlockTypes);
     const jobOpts: PageJobOptions = {
@@ -156,7 +155,7 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
     if (toOcr.length) {
       toOcr.sort((a, b) => a - b);
       // a page range of a job (ctx.pages) is bounded by its range size instead: no cap there
-      const limited = range ? toOcr : toOcr.slice(0, MAX_OCR_PAGES);
+      const limited = span.inRange ? toOcr : toOcr.slice(0, MAX_OCR_PAGES);
       if (toOcr.length > limited.length) ctx.warn(`only the first ${MAX_OCR_PAGES} pages without text were OCR'd`);
       const { langs, missing } = availableOcrLanguages(options.ocrLanguages);
       if (missing.length) ctx.warn(`OCR language data not installed: ${missing.join(', ')}; using ${langs.join(', ')}`);
