@@ -8,7 +8,8 @@ import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitl
 import { tableTextByColumns, tableToHtml, rowsFromGrid, type TableRows } from '../table-html';
 import { type Box, type Line, type RawPage, type Segment, union, wordsToLines } from './extract';
 import { findRuledTables } from './tables/ruled';
-import { findTables, tableGrid } from './tables/unruled';
+import { columnsOf, findTables, tableGrid } from './tables/unruled';
+import { ruleGutter, splitRows } from './tables/side-by-side';
 import { joinText, separator } from './scripts';
 
 export interface Block extends Box {
@@ -253,8 +254,14 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   for (const t of tables) {
     for (; li < t.start; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
     const rows = lines.slice(t.start, t.end + 1);
-    const grid = tableGrid(rows, t.cols, body);
-    blocks.push({ lines: rows.flatMap((r) => r.segs), size: body, table: rowsFromGrid(grid), ...union(rows) });
+    // Tables side by side whose own row rules stop at a common gutter are read as two.
+    const gutter = page.rules ? ruleGutter(rows, page.rules.h, body) : undefined;
+    const parts = gutter === undefined ? [rows] : splitRows(rows, gutter);
+    for (const part of parts) {
+      const cols = parts.length > 1 ? columnsOf(part.flatMap((r) => r.segs)) : t.cols;
+      const grid = tableGrid(part, cols, body);
+      blocks.push({ lines: part.flatMap((r) => r.segs), size: body, table: rowsFromGrid(grid), ...union(part) });
+    }
     li = t.end + 1;
   }
   for (; li < lines.length; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));

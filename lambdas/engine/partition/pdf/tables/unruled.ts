@@ -64,7 +64,7 @@ export function findTables(lines: Line[], body: number): { start: number; end: n
 }
 
 /** Column ranges: the union of overlapping x-intervals of cells. */
-function columnsOf(segs: Segment[]): [number, number][] {
+export function columnsOf(segs: Segment[]): [number, number][] {
   const iv = segs.map((s) => [s.x0, s.x1] as [number, number]).sort((a, b) => a[0] - b[0]);
   const cols: [number, number][] = [];
   for (const [a, b] of iv) {
