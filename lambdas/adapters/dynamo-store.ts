@@ -1,7 +1,7 @@
 // KeyValueStore on one DynamoDB table through the document client. Single-item conditional
 // writes only (dynalite has no transactions); expired items are filtered on read (no TTL there).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Condition, ItemKey, KeyValueStore, QueryOptions, StoredItem, UpdateSpec } from '../domain/ports';
 import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../domain/errors';
 import { TABLE_DEFINITION } from '../data/table-definition';
@@ -39,6 +39,8 @@ interface ExprState {
   names: Record<string, string>;
   values: Record<string, unknown>;
   n: number;
+  /** Refs of string values already bound (a value set on many attributes is bound once). */
+  strings?: Map<string, string>;
 }
 
 function nameRef(s: ExprState, attr: string): string {
@@ -48,8 +50,11 @@ function nameRef(s: ExprState, attr: string): string {
 }
 
 function valueRef(s: ExprState, value: unknown): string {
+  const known = typeof value === 'string' ? s.strings?.get(value) : undefined;
+  if (known) return known;
   const ref = `:v${s.n++}`;
   s.values[ref] = value;
+  if (typeof value === 'string') (s.strings ??= new Map()).set(value, ref);
   return ref;
 }
 
@@ -78,6 +83,10 @@ export function buildUpdate(spec: UpdateSpec): {
 } {
   const s: ExprState = { names: {}, values: {}, n: 0 };
   const sets = Object.entries(spec.set ?? {}).map(([k, v]) => `${nameRef(s, k)} = ${valueRef(s, v)}`);
+  for (const [k, v] of Object.entries(spec.setIfAbsent ?? {})) {
+    const n = nameRef(s, k);
+    sets.push(`${n} = if_not_exists(${n}, ${valueRef(s, v)})`);
+  }
   const adds = Object.entries(spec.add ?? {}).map(([k, v]) => `${nameRef(s, k)} ${valueRef(s, v)}`);
   const removes = (spec.remove ?? []).map((k) => nameRef(s, k));
   const parts = [
@@ -95,6 +104,9 @@ export function buildUpdate(spec: UpdateSpec): {
 }
 
 
+/** Keys per BatchGetItem request (DynamoDB's limit). */
+const BATCH_GET_MAX = 100;
+
 export class DynamoStore implements KeyValueStore {
   constructor(private readonly tableName = config().TABLE_NAME) {}
 
@@ -103,6 +115,41 @@ export class DynamoStore implements KeyValueStore {
       new GetCommand({ TableName: this.tableName, Key: { PK: key.PK, SK: key.SK }, ConsistentRead: true }),
     );
     return live(out.Item as StoredItem | undefined);
+  }
+
+  async getMany(keys: ItemKey[], opts: { attributes?: string[] } = {}): Promise<(StoredItem | undefined)[]> {
+    const found = new Map<string, StoredItem>();
+    const id = (k: ItemKey) => `${k.PK}\u0000${k.SK}`;
+    const unique = [...new Map(keys.map((k) => [id(k), { PK: k.PK, SK: k.SK }])).values()];
+    const projection = opts.attributes ? ['PK', 'SK', 'expiresAt', ...opts.attributes] : undefined;
+    await Promise.all(
+      Array.from({ length: Math.ceil(unique.length / BATCH_GET_MAX) }, async (_, i) => {
+        let pending: Record<string, unknown>[] = unique.slice(i * BATCH_GET_MAX, (i + 1) * BATCH_GET_MAX);
+        // DynamoDB may answer part of a batch (UnprocessedKeys): ask again for the rest, backing off.
+        for (let attempt = 0; pending.length; attempt++) {
+          if (attempt) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
+          const out = await documentClient().send(
+            new BatchGetCommand({
+              RequestItems: {
+                [this.tableName]: {
+                  Keys: pending,
+                  ConsistentRead: true,
+                  ...(projection
+                    ? { ProjectionExpression: projection.map((_a, j) => `#p${j}`).join(', '), ExpressionAttributeNames: Object.fromEntries(projection.map((a, j) => [`#p${j}`, a])) }
+                    : {}),
+                },
+              },
+            }),
+          );
+          for (const raw of out.Responses?.[this.tableName] ?? []) {
+            const item = live(raw as StoredItem);
+            if (item) found.set(id(item), item);
+          }
+          pending = (out.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Record<string, unknown>[];
+        }
+      }),
+    );
+    return keys.map((k) => found.get(id(k)));
   }
 
   async put(item: StoredItem, opts: { ifNotExists?: boolean; ifExists?: boolean } = {}): Promise<void> {
@@ -130,11 +177,11 @@ export class DynamoStore implements KeyValueStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { PK: key.PK, SK: key.SK },
-          ReturnValues: 'ALL_NEW',
+          ReturnValues: spec.returnUpdatedOnly ? 'UPDATED_NEW' : 'ALL_NEW',
           ...buildUpdate(spec),
         }),
       );
-      return out.Attributes as StoredItem;
+      return (out.Attributes ?? {}) as StoredItem;
     } catch (err) {
       if ((err as Error).name === 'ConditionalCheckFailedException') throw new Conflict('Condition not met');
       throw refusedInput(err) ?? err;

@@ -84,6 +84,8 @@ export const keys = {
     PK: `ACCT#${accountId}#USER#${userId}#INBOX`,
     SK: workflowId ? `UNREAD#WF#${workflowId}` : 'UNREAD',
   }),
+  /** Read marks of a user's inbox, one item per window of event time (see domain/read-marks.ts). */
+  readMarks: (accountId: string, userId: string, window: string) => ({ PK: `ACCT#${accountId}#USER#${userId}#INBOX`, SK: `READ#${window}` }),
   /** The deployment's cursor-signing key, sealed by the secret box (not tenant data). */
   notificationCursorKey: { PK: 'SYSTEM#NOTIFICATIONS', SK: 'CURSOR_KEY' },
   /** Presigned uploads of large job inputs (one use; the object lives under jobs/uploads/). */
@@ -113,6 +115,7 @@ export const ENTITY = {
   notification: 'Notification',
   inboxNotification: 'InboxNotification',
   unreadCounter: 'UnreadCounter',
+  readMarks: 'ReadMarks',
   cursorKey: 'CursorKey',
   channel: 'Channel',
   channelCount: 'ChannelCount',

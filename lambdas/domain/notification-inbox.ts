@@ -1,16 +1,22 @@
 // The notification endpoints (spec §4.7) over a user's inbox partition:
 //   PK ACCT#<a>#USER#<u>#INBOX, SK NOTE#<time-ordered id>   list (newest first), get and mark by id
-//   GSI2 ACCT#<a>#USER#<u>#UNREAD (sparse: unread items only)  unread_only, mark before/all
-//   GSI1 ACCT#<a>#USER#<u>#WF#<w>                              the workflow_id filter
-//   counters UNREAD and UNREAD#WF#<w> in the inbox partition   unread-count in one read
-// Counters move only when an item really flipped (conditional updates), so they stay exact under
-// repeats and concurrent calls.
+//   SK READ#<window>                                         read marks (domain/read-marks.ts)
+//   GSI2 ACCT#<a>#USER#<u>#UNREAD (sparse)                   unread_only, mark before/all
+//   GSI1 ACCT#<a>#USER#<u>#WF#<w>                            the workflow_id filter
+//   counters UNREAD and UNREAD#WF#<w> in the inbox partition  unread-count in one read
+// An item is read when it carries a read mark, or when it left GSI2 (GSI2 is removed only after the
+// mark is set, and by the code before read marks). Marking by id sets marks only (a few writes for
+// 100 ids); the item stays in GSI2 until an unread_only listing or a before/mark_all passes it and
+// removes it there, so GSI2 holds every unread item and perhaps some read ones, never fewer.
+// Counters move by exactly the newly marked items (read-marks.ts), so they stay exact under repeats,
+// concurrent calls and crashes.
 import type { Principal } from './auth';
 import type { KeyValueStore, StoredItem } from './ports';
 import { Conflict, NotFound } from './errors';
 import type { CursorSigner } from './cursor';
 import { idTimePrefix } from './notifications';
-import { ENTITY, keys } from '../data/keys';
+import { keys } from '../data/keys';
+import { ReadMarks, type Markable } from './read-marks';
 
 export interface NotificationView {
   id: string;
@@ -39,30 +45,40 @@ export interface MarkReadInput {
 
 /** Items read per query page when filters are applied in memory. */
 const SCAN_PAGE = 100;
-/** Conditional updates in flight at once for before/mark_all. */
+/** Items marked per round of before/mark_all. */
 const MARK_BATCH = 100;
 
-const view = (item: StoredItem): NotificationView => ({
+const view = (item: StoredItem, marked: Set<string>): NotificationView => ({
   id: String(item.id),
   event_type: String(item.eventType),
   payload: (item.payload as Record<string, unknown>) ?? {},
   created_at: item.createdAt,
-  is_read: item.GSI2PK === undefined,
+  is_read: !inUnreadIndex(item) || marked.has(String(item.id)),
   workflow_id: (item.workflowId as string | null) ?? null,
 });
+
+const inUnreadIndex = (item: StoredItem) => item.GSI2PK !== undefined;
+const markable = (item: StoredItem): Markable => ({ id: String(item.id), workflowId: (item.workflowId as string | null) ?? null });
 
 interface Source {
   pk: string;
   index?: string;
   /** In-memory filter beyond what the partition selects. */
   keep: (item: StoredItem) => boolean;
+  /** Unread items only: items with a read mark are dropped (and leave GSI2). */
+  unreadOnly: boolean;
 }
 
 export class NotificationInbox {
+  private readonly marks: ReadMarks;
+
   constructor(
     private readonly store: KeyValueStore,
     private readonly cursors: CursorSigner,
-  ) {}
+    opts: { staleIntentMs?: number } = {},
+  ) {
+    this.marks = new ReadMarks(store, opts.staleIntentMs);
+  }
 
   async list(p: Principal, q: NotificationListQuery): Promise<{ events: NotificationView[]; next_cursor: string | null }> {
     const types = q.event_types?.length ? new Set(q.event_types) : undefined;
@@ -70,11 +86,12 @@ export class NotificationInbox {
     const keep = (i: StoredItem) => source.keep(i) && (!types || types.has(String(i.eventType)));
     const upper = q.cursor ? await this.cursors.verify(p, q.cursor) : undefined;
     const lower = q.since ? `${keys.inboxPrefix}${idTimePrefix(Date.parse(q.since))}\uffff` : undefined;
-    const found = await this.scan(source, keep, q.limit + 1, upper, lower);
+    const found = await this.scan(p, source, keep, q.limit + 1, upper, lower);
     const page = found.slice(0, q.limit);
     const more = found.length > q.limit;
+    const marked = source.unreadOnly ? new Set<string>() : await this.marks.marked(p, page.filter(inUnreadIndex).map((i) => String(i.id)));
     return {
-      events: page.map(view),
+      events: page.map((i) => view(i, marked)),
       next_cursor: more ? await this.cursors.sign(p, keys.inboxSortKey(page[page.length - 1]!.id as string)) : null,
     };
   }
@@ -82,85 +99,81 @@ export class NotificationInbox {
   async get(p: Principal, id: string): Promise<NotificationView> {
     const item = await this.store.get(keys.inboxItem(p.accountId, p.userId, id));
     if (!item) throw new NotFound(`Notification ${id} not found`);
-    return view(item);
+    return view(item, inUnreadIndex(item) ? await this.marks.marked(p, [String(item.id)]) : new Set());
   }
 
-  /** One read whatever the inbox size. */
+  /** One read whatever the inbox size (and the rest of a crashed mark-read, if one left its intent). */
   async unreadCount(p: Principal, workflowId?: string): Promise<{ unread_count: number }> {
-    const counter = await this.store.get(keys.unreadCounter(p.accountId, p.userId, workflowId));
+    const key = keys.unreadCounter(p.accountId, p.userId, workflowId);
+    let counter = await this.store.get(key);
+    if (await this.marks.finishStale(p, counter, workflowId)) counter = await this.store.get(key);
     return { unread_count: Math.max(0, Number(counter?.unread ?? 0)) };
   }
 
   async markRead(p: Principal, req: MarkReadInput): Promise<{ marked_count: number }> {
-    const flipped: StoredItem[] = [];
     if (req.notification_ids) {
       const ids = [...new Set(req.notification_ids.map((id) => id.toLowerCase()))];
-      flipped.push(...(await this.flip(p, ids)));
-    } else {
-      const source = this.source(p, { workflowId: req.workflow_id ?? undefined, unreadOnly: true });
-      // `before` is exclusive: items created strictly before it (ids carry the millisecond).
-      let upper = req.before ? `${keys.inboxPrefix}${idTimePrefix(Date.parse(req.before) - 1)}\uffff` : undefined;
-      for (;;) {
-        const batch = await this.scan(source, source.keep, MARK_BATCH, upper, undefined);
-        flipped.push(...(await this.flip(p, batch.map((i) => String(i.id)))));
-        if (batch.length < MARK_BATCH) break;
-        upper = keys.inboxSortKey(String(batch[batch.length - 1]!.id));
-      }
+      const items = await this.store.getMany(
+        ids.map((id) => keys.inboxItem(p.accountId, p.userId, id)),
+        { attributes: ['id', 'workflowId', 'GSI2PK'] },
+      );
+      // unknown ids, and items read before read marks (out of GSI2), are skipped
+      const unread = items.filter((i): i is StoredItem => i !== undefined && inUnreadIndex(i));
+      return { marked_count: (await this.marks.mark(p, unread.map(markable))).length };
     }
-    await this.decrement(p, flipped);
-    return { marked_count: flipped.length };
+    const source = this.source(p, { workflowId: req.workflow_id ?? undefined, unreadOnly: true });
+    // `before` is exclusive: items created strictly before it (ids carry the millisecond).
+    let upper = req.before ? `${keys.inboxPrefix}${idTimePrefix(Date.parse(req.before) - 1)}\uffff` : undefined;
+    let marked = 0;
+    for (;;) {
+      const batch = await this.scan(p, source, source.keep, MARK_BATCH, upper, undefined);
+      marked += (await this.marks.mark(p, batch.map(markable))).length;
+      await this.leaveUnreadIndex(p, batch.map((i) => String(i.id)));
+      if (batch.length < MARK_BATCH) break;
+      upper = keys.inboxSortKey(String(batch[batch.length - 1]!.id));
+    }
+    return { marked_count: marked };
   }
 
-  /** Marks the items read in parallel; returns those this call flipped (unknown or read ones are skipped). */
-  private async flip(p: Principal, ids: string[]): Promise<StoredItem[]> {
+  /** Removes items that carry a read mark from GSI2 (in parallel; items already out are skipped). */
+  private async leaveUnreadIndex(p: Principal, ids: string[]): Promise<void> {
     const now = new Date().toISOString();
-    const results = await Promise.all(
+    await Promise.all(
       ids.map(async (id) => {
         try {
-          return await this.store.update(keys.inboxItem(p.accountId, p.userId, id), {
+          await this.store.update(keys.inboxItem(p.accountId, p.userId, id), {
             set: { readAt: now, updatedAt: now },
             remove: ['GSI2PK', 'GSI2SK'],
             conditions: [{ attr: 'GSI2PK', op: 'exists' }],
           });
         } catch (err) {
-          if (err instanceof Conflict) return undefined;
-          throw err;
+          if (!(err instanceof Conflict)) throw err;
         }
       }),
     );
-    return results.filter((r): r is StoredItem => r !== undefined);
-  }
-
-  /** One counter update for the user and one per workflow touched, by exactly the flipped items. */
-  private async decrement(p: Principal, flipped: StoredItem[]): Promise<void> {
-    if (!flipped.length) return;
-    const perWorkflow = new Map<string, number>();
-    for (const item of flipped) {
-      const wf = item.workflowId as string | null | undefined;
-      if (wf) perWorkflow.set(wf, (perWorkflow.get(wf) ?? 0) + 1);
-    }
-    const now = new Date().toISOString();
-    const add = (n: number, workflowId?: string) =>
-      this.store.update(keys.unreadCounter(p.accountId, p.userId, workflowId), {
-        add: { unread: -n },
-        set: { entity: ENTITY.unreadCounter, updatedAt: now },
-        upsert: true,
-      });
-    await Promise.all([add(flipped.length), ...[...perWorkflow].map(([wf, n]) => add(n, wf))]);
   }
 
   private source(p: Principal, f: { workflowId?: string; unreadOnly: boolean }): Source {
-    const unread = (i: StoredItem) => !f.unreadOnly || i.GSI2PK !== undefined;
-    if (f.workflowId) return { pk: keys.inboxWorkflowIndex(p.accountId, p.userId, f.workflowId), index: 'GSI1', keep: unread };
-    if (f.unreadOnly) return { pk: keys.inboxUnreadIndex(p.accountId, p.userId), index: 'GSI2', keep: () => true };
-    return { pk: keys.inbox(p.accountId, p.userId), keep: () => true };
+    const unread = (i: StoredItem) => !f.unreadOnly || inUnreadIndex(i);
+    if (f.workflowId) return { pk: keys.inboxWorkflowIndex(p.accountId, p.userId, f.workflowId), index: 'GSI1', keep: unread, unreadOnly: f.unreadOnly };
+    if (f.unreadOnly) return { pk: keys.inboxUnreadIndex(p.accountId, p.userId), index: 'GSI2', keep: () => true, unreadOnly: true };
+    return { pk: keys.inbox(p.accountId, p.userId), keep: () => true, unreadOnly: false };
+  }
+
+  /** The page without the items that carry a read mark, which leave GSI2 on the way (unread sources). */
+  private async unmarked(p: Principal, source: Source, page: StoredItem[]): Promise<StoredItem[]> {
+    if (!source.unreadOnly) return page;
+    const candidates = page.filter(inUnreadIndex);
+    const marked = await this.marks.marked(p, candidates.map((i) => String(i.id)));
+    if (marked.size) await this.leaveUnreadIndex(p, [...marked]);
+    return page.filter((i) => !marked.has(String(i.id)));
   }
 
   /**
    * Up to `want` matching items, newest first, with sort keys strictly below `upper` and strictly
    * above `lower`. Reads pages of the source partition until enough items match or it is exhausted.
    */
-  private async scan(source: Source, keep: (i: StoredItem) => boolean, want: number, upper?: string, lower?: string): Promise<StoredItem[]> {
+  private async scan(p: Principal, source: Source, keep: (i: StoredItem) => boolean, want: number, upper?: string, lower?: string): Promise<StoredItem[]> {
     const out: StoredItem[] = [];
     let until = upper;
     for (;;) {
@@ -173,8 +186,8 @@ export class NotificationInbox {
         startAfterSK: lower,
       });
       const fresh = until ? page.filter((i) => this.sortKey(i) !== until) : page;
-      for (const item of fresh) {
-        if (keep(item)) out.push(item);
+      for (const item of await this.unmarked(p, source, fresh.filter(keep))) {
+        out.push(item);
         if (out.length >= want) return out;
       }
       if (page.length < pageSize + (until ? 1 : 0) || fresh.length === 0) return out;

@@ -36,15 +36,24 @@ export interface UpdateSpec {
   /** Atomic numeric increments (negative to decrement); missing attributes start at 0. */
   add?: Record<string, number>;
   remove?: string[];
+  /** Attributes set only where absent (`if_not_exists`): the first writer's value stays. */
+  setIfAbsent?: Record<string, unknown>;
   /** All must hold, else Conflict. The item must exist unless `upsert` is set. */
   conditions?: Condition[];
   upsert?: boolean;
+  /** Return only the attributes this update named (their new values) instead of the whole item. */
+  returnUpdatedOnly?: boolean;
 }
 
 export interface KeyValueStore {
   /** Single-item conditional update; returns the item after the update. */
   update(key: ItemKey, spec: UpdateSpec): Promise<StoredItem>;
   get(key: ItemKey): Promise<StoredItem | undefined>;
+  /**
+   * Consistent reads of many items (one request per 100 keys), in the order of `keys`; `attributes`
+   * narrows what is read (the key attributes always come back).
+   */
+  getMany(keys: ItemKey[], opts?: { attributes?: string[] }): Promise<(StoredItem | undefined)[]>;
   /** Writes the item; with `ifNotExists`, fails with Conflict when the key is taken. */
   put(item: StoredItem, opts?: { ifNotExists?: boolean; ifExists?: boolean }): Promise<void>;
   /** Deletes the item; returns false when it did not exist. */

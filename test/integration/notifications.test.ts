@@ -123,3 +123,25 @@ test("an account's audience: its keys' users, plus the default user in private m
     resetServices();
   }
 });
+
+test('a mark-read that crashes before its counter update is finished by the next unread-count, once', async () => {
+  const rec = new NotificationRecorder(store, async () => ['u1']);
+  const p = { accountId: 'a9', userId: 'u1' };
+  const ids: string[] = [];
+  for (let i = 0; i < 10; i++) ids.push(await rec.record(`k-${i}`, 'job.completed', { account_id: 'a9', workflow_id: 'w9' }, new Date(Date.UTC(2026, 0, 2, 0, 0, i))));
+  // the process dies after the read marks are set, before any counter moves
+  const crashing = Object.create(store) as DynamoStore;
+  crashing.update = async (key, spec) => {
+    if (spec.remove?.some((a) => a.startsWith('pend_'))) throw new Error('crash');
+    return store.update(key, spec);
+  };
+  const dying = new NotificationInbox(crashing, new CursorSigner(storedCursorKey(store, box)));
+  await assert.rejects(dying.markRead(p, { notification_ids: ids.slice(0, 6) }), /crash/);
+  const inbox = new NotificationInbox(store, new CursorSigner(storedCursorKey(store, box)), { staleIntentMs: 0 });
+  assert.deepEqual(await inbox.unreadCount(p), { unread_count: 4 });
+  assert.deepEqual(await inbox.unreadCount(p, 'w9'), { unread_count: 4 });
+  assert.deepEqual(await inbox.markRead(p, { notification_ids: ids.slice(0, 8) }), { marked_count: 2 });
+  assert.deepEqual(await inbox.unreadCount(p), { unread_count: 2 });
+  assert.deepEqual(await inbox.unreadCount(p, 'w9'), { unread_count: 2 });
+  assert.equal((await inbox.list(p, { limit: 50, unread_only: true })).events.length, 2);
+});
