@@ -27,7 +27,7 @@ import { inputKey, outputKey, type JobFile } from './job-manifest';
 import type { JobNode } from './job-nodes';
 import { openNodeSecrets } from './node-secrets';
 import { withDataSource } from './data-source';
-import { watchJob } from './job-watch';
+import { JOB_NOT_RUNNING, watchJob } from './job-watch';
 import type { Element } from '../engine/elements';
 
 export const DEFAULT_PAGES_PER_RANGE = 40;
@@ -125,7 +125,7 @@ export class JobPages {
   async partitionRange(input: RangeInput): Promise<RangeOutcome> {
     const { accountId, jobId, file, range } = input;
     const job = await this.store.get(keys.job(accountId, jobId));
-    if (!job || job.status !== 'IN_PROGRESS') return { index: range.index, ok: false, error: 'job is no longer running' };
+    if (!job || job.status !== 'IN_PROGRESS') return { index: range.index, ok: false, error: JOB_NOT_RUNNING };
     const key = rangeKey(jobId, file.fileId, range.index);
     if (await this.blobs.exists(key)) return { index: range.index, ok: true };
     const data = await this.blobs.get(rangeInputKey(jobId, file));
@@ -135,14 +135,14 @@ export class JobPages {
     const watch = watchJob(this.store, accountId, jobId);
     try {
       const { part, substitution } = await this.engine.partitionRange(node!, { data, filename: file.filename, contentType: file.contentType }, range, watch.signal);
-      if (watch.signal.aborted) return { index: range.index, ok: false, error: 'job is no longer running' };
+      if (watch.signal.aborted) return { index: range.index, ok: false, error: JOB_NOT_RUNNING };
       // a stand-in is said in the job's details, message and notification (as ProcessFile does); recorded
       // before the range's output, so a retry that reuses the output has recorded it already
       if (substitution && job[substitutionAttr(0)] !== substitution) await this.store.update(keys.job(accountId, jobId), { set: { [substitutionAttr(0)]: substitution } });
       await this.blobs.put(key, JSON.stringify(part), 'application/json');
       return { index: range.index, ok: true };
     } catch (err) {
-      if (watch.signal.aborted) return { index: range.index, ok: false, error: 'job is no longer running' };
+      if (watch.signal.aborted) return { index: range.index, ok: false, error: JOB_NOT_RUNNING };
       if (err instanceof DomainError && err.status < 500) return { index: range.index, ok: false, error: `pages ${range.first}-${range.last}: ${err.message}` };
       throw err;
     } finally {
@@ -154,7 +154,7 @@ export class JobPages {
   async merge(input: MergeInput): Promise<{ ok: boolean; error?: string }> {
     const { accountId, jobId, file } = input;
     const job = await this.store.get(keys.job(accountId, jobId));
-    if (!job || job.status !== 'IN_PROGRESS') return { ok: false, error: 'job is no longer running' };
+    if (!job || job.status !== 'IN_PROGRESS') return { ok: false, error: JOB_NOT_RUNNING };
     const failed = [...input.ranges].sort((a, b) => a.index - b.index).find((r) => !r.ok);
     if (failed) {
       const error = failed.error ?? 'a page range failed';

@@ -8,12 +8,14 @@ import { keys } from '../data/keys';
 import { log } from '../logger';
 
 export const JOB_STATUS_POLL_MS = 2000;
+/** A step's outcome when its job stopped under it (cancelled, or failed elsewhere): neither done nor failed. */
+export const JOB_NOT_RUNNING = 'job is no longer running';
 
 /** The reason a step's work stops: its job is no longer running (cancelled, or failed elsewhere). */
 export class JobNotRunning extends Error {
   override readonly name = 'JobNotRunning';
   constructor(readonly status: string) {
-    super('job is no longer running');
+    super(JOB_NOT_RUNNING);
   }
 }
 

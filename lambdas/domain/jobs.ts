@@ -22,7 +22,7 @@ import { stepErrorReason, type StepError } from './step-error';
 import { fileCount, inputKey, listedFileIds, outputKey, writeManifest, type JobFile } from './job-manifest';
 import { stagedInputKey, type PagePlan } from './job-pages';
 import { DEFAULT_MAX_SOURCE_DOCUMENTS, IncrementalRuns, REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID, sourceDocumentsView, type SourceRunFields } from './source-state';
-import { JobNotRunning, watchJob, type JobWatch } from './job-watch';
+import { JOB_NOT_RUNNING, JobNotRunning, watchJob, type JobWatch } from './job-watch';
 
 /** failed-files entries that are warnings about a file that completed (not counted as failed files). */
 const WARNING_FAILURE_PREFIX = 'warn-';
@@ -374,7 +374,7 @@ export class JobService {
   async processFile(input: StepInput): Promise<{ fileId: string; ok: boolean; error?: string; pages?: PagePlan }> {
     const { accountId, jobId } = input;
     const job = await this.store.get(keys.job(accountId, jobId));
-    if (!job || job.status !== 'IN_PROGRESS') return { fileId: input.file?.fileId ?? input.fileId!, ok: false, error: 'job is no longer running' };
+    if (!job || job.status !== 'IN_PROGRESS') return { fileId: input.file?.fileId ?? input.fileId!, ok: false, error: JOB_NOT_RUNNING };
     const file = input.file ?? (job.files as JobFile[] | undefined)?.find((f) => f.fileId === input.fileId);
     if (!file) throw new Error(`file ${input.fileId} is not part of job ${jobId}`);
     const nodes = job.nodes as JobNode[];
@@ -386,7 +386,7 @@ export class JobService {
     // a cancel does not stop this Lambda: it stops its own work when the job stops (job-watch.ts)
     const watch = watchJob(this.store, accountId, jobId);
     try {
-      return await this.runFileNodes(job, file, progress, watch);
+      return await this.runFileNodes(accountId, job, file, progress, watch);
     } catch (err) {
       if (err instanceof JobNotRunning) return { fileId: file.fileId, ok: false, error: err.message };
       throw err;
@@ -395,8 +395,7 @@ export class JobService {
     }
   }
 
-  private async runFileNodes(job: StoredItem, file: JobFile, progress: Awaited<ReturnType<JobFiles['get']>>, watch: JobWatch): Promise<{ fileId: string; ok: boolean; error?: string; pages?: PagePlan }> {
-    const accountId = String(job.PK).replace(/^ACCT#/, '');
+  private async runFileNodes(accountId: string, job: StoredItem, file: JobFile, progress: Awaited<ReturnType<JobFiles['get']>>, watch: JobWatch): Promise<{ fileId: string; ok: boolean; error?: string; pages?: PagePlan }> {
     const jobId = String(job.id);
     const nodes = job.nodes as JobNode[];
     let opened: JobNode[] | undefined;
