@@ -99,4 +99,26 @@ describe('image partitioning', () => {
     const probe = await partition(tiff, {}, { splitAbove: 51 });
     assert.deepEqual([probe.elements.length, probe.pageCount], [0, 52]);
   });
+
+  it('reads the pages of a TIFF whose directory chain loops back or leaves the file up to that point, with a warning', async () => {
+    const blank = { rgba: new Uint8Array(16 * 16 * 4).fill(255), width: 16, height: 16 };
+    const data = multiPageTiff([blank, blank, blank]);
+    const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    const le = data[0] === 0x49; // "II" or "MM"
+    // the directories: the first at the header's offset, each next one where the previous points
+    const chain: number[] = [];
+    for (let at = v.getUint32(4, le); at; at = v.getUint32(at + 2 + v.getUint16(at, le) * 12, le)) chain.push(at);
+    assert.equal(chain.length, 3);
+    const nextOf = (ifd: number) => ifd + 2 + v.getUint16(ifd, le) * 12;
+    v.setUint32(nextOf(chain[2]!), chain[1]!, le); // page 3 → page 2 again
+    const looped = await partition({ data, filename: 'loop.tiff' });
+    assert.deepEqual(looped.elements.map((e) => e.metadata.page_number), [1, 2, 3]);
+    assert.deepEqual(looped.warnings, ["the TIFF's page directories loop back after page 3; only the 3 page(s) before it were read"]);
+    v.setUint32(nextOf(chain[0]!), data.length + 100, le); // page 1 → past the end of the file
+    const cut = await partition({ data, filename: 'cut.tiff' });
+    assert.deepEqual(cut.elements.map((e) => e.metadata.page_number), [1]);
+    assert.deepEqual(cut.warnings, ["the TIFF's page directory 2 lies outside the file; only the 1 page(s) before it were read"]);
+    v.setUint32(4, data.length - 4, le); // no directory at all inside the file: refused by the header check
+    await assert.rejects(partition({ data, filename: 'none.tiff' }), UnprocessableDocument);
+  });
 });

@@ -18,6 +18,7 @@ import { rgbaToPng, resizeRgba, toGray } from './bitmap';
 import { imageSize, MAX_IMAGE_PIXELS } from './header';
 import { ocrInputWithLines } from './rules';
 import { pageSpan } from '../page-span';
+import { cutTiffChain } from './tiff-chain';
 
 interface Decoded {
   /** The bytes Tesseract reads at native size (the upload itself when it can, else a PNG). */
@@ -49,6 +50,7 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
     throw new PayloadTooLarge(`Image size (${size.width}x${size.height} = ${size.width * size.height} pixels) exceeds the limit of ${MAX_IMAGE_PIXELS} pixels.`);
   }
   const pages = imagePages(data, filetype, size.width, size.height);
+  if (pages.warning) ctx.warn(pages.warning);
   // a job splits a longer multi-page TIFF into page ranges (domain/job-pages.ts): nothing to read here
   const span = pageSpan(ctx, pages.count);
   if (!span) return [];
@@ -206,6 +208,8 @@ function decodeBmp(d: Uint8Array): { rgba: Uint8Array; width: number; height: nu
 
 interface ImagePages {
   count: number;
+  /** Why pages of the file were left out (a damaged or hostile TIFF directory chain). */
+  warning?: string;
   /** Decodes one page (1-based) when it is read, so memory holds one page's pixels at a time. */
   page(pageNumber: number): Promise<Decoded>;
 }
@@ -234,14 +238,16 @@ function imagePages(data: Uint8Array, filetype: string, width: number, height: n
   if (filetype === 'tiff') {
     const buf = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
     let ifds: UTIF.IFD[];
+    const cut = cutTiffChain(buf);
     try {
       ifds = UTIF.decode(buf).filter((ifd) => ifd['t256'] && ifd['t257']);
     } catch (err) {
       throw failed(err);
     }
-    if (!ifds.length) throw failed(new Error('no readable page'));
+    if (!ifds.length) throw failed(new Error(cut ?? 'no readable page'));
     return {
       count: ifds.length,
+      warning: cut,
       page: async (pageNumber) => {
         const ifd = ifds[pageNumber - 1]!;
         try {
