@@ -12,9 +12,10 @@
 // SIGKILL, an out-of-memory abort) still counts: the state machine's retries and the local
 // recovery at start (local/recover.ts) can never resume a file into the same crash forever. The
 // start after MAX_FILE_ATTEMPTS records the file as failed with the last known reason.
-import type { KeyValueStore, StoredItem } from './ports';
+import { systemClock, type Clock, type KeyValueStore, type StoredItem } from './ports';
 import { ENTITY, keys } from '../data/keys';
 import type { JobNode } from './job-nodes';
+import type { JobFile } from './job-manifest';
 
 /**
  * The job item's attribute holding node `i`'s substitution (an offline stand-in it used, see
@@ -42,8 +43,25 @@ export interface NodeStats {
   failure: number;
 }
 
+/** failed-files entries that are warnings about a file that completed (not counted as failed files). */
+export const WARNING_FAILURE_PREFIX = 'warn-';
+
 export class JobFiles {
-  constructor(private readonly store: KeyValueStore) {}
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /** A failed-files entry of the job (a file, or `id` naming another failure such as the source listing). */
+  async putFailure(accountId: string, jobId: string, id: string, document: string, error: string): Promise<void> {
+    await this.store.put({ ...keys.jobFailure(accountId, jobId, id), entity: ENTITY.jobFailure, createdAt: this.clock.now().toISOString(), document, error });
+  }
+
+  /** The file failed at node `nodeIndex`: listed in failed-files, and not run again in this job. */
+  async recordFailure(accountId: string, jobId: string, file: JobFile, nodeIndex: number, error: string): Promise<void> {
+    await this.putFailure(accountId, jobId, file.fileId, file.filename, error);
+    await this.mark(accountId, jobId, file.fileId, nodeIndex, 'failure');
+  }
 
   get(accountId: string, jobId: string, fileId: string): Promise<StoredItem | undefined> {
     return this.store.get(keys.jobFile(accountId, jobId, fileId));

@@ -1,12 +1,13 @@
 // On-demand jobs: creation (inputs to the blob store, a SCHEDULED record, one state machine
 // execution), reads, cancel, downloads; and the steps the state machine runs (slot gate, per-file
 // node chain with resumable outputs, finish/fail with the slot released on every path). The
-// concurrency gate and launch spacing live in job-gate.ts.
+// concurrency gate and launch spacing live in job-gate.ts, the per-file node chain (ProcessFile) in
+// job-file-run.ts, per-file progress and failed-files entries in job-files.ts.
 import { randomUUID } from 'node:crypto';
 import type { BlobStore, Clock, EventPublisher, KeyValueStore, Orchestrator, SecretBox, StoredItem } from './ports';
-import { openNodeSecrets, sealNodeSecrets } from './node-secrets';
+import { sealNodeSecrets } from './node-secrets';
 import { systemClock } from './ports';
-import { Conflict, DomainError, NotFound, ValidationError } from './errors';
+import { Conflict, NotFound, ValidationError } from './errors';
 import type { Principal } from './auth';
 import { ENTITY, keys } from '../data/keys';
 import { planNodes, type JobNode } from './job-nodes';
@@ -15,17 +16,11 @@ import { findTemplate } from './templates';
 import type { UploadedFile } from './uploads';
 import type { ConnectorRuntime } from './connectors';
 import { JobGate } from './job-gate';
-import { crashReason, currentNode, JobFiles, jobWarnings, MAX_FILE_ATTEMPTS, nodeStateAttr, substitutionAttr } from './job-files';
-import type { Element } from '../engine/elements';
-import { withDataSource } from './data-source';
+import { currentNode, JobFiles, jobWarnings, WARNING_FAILURE_PREFIX } from './job-files';
+import { FileRun, type FileRunResult } from './job-file-run';
 import { stepErrorReason, type StepError } from './step-error';
 import { fileCount, inputKey, listedFileIds, outputKey, writeManifest, type JobFile } from './job-manifest';
-import { stagedInputKey, type PagePlan } from './job-pages';
 import { DEFAULT_MAX_SOURCE_DOCUMENTS, IncrementalRuns, REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID, sourceDocumentsView, type SourceRunFields } from './source-state';
-import { JOB_NOT_RUNNING, JobNotRunning, watchJob, type JobWatch } from './job-watch';
-
-/** failed-files entries that are warnings about a file that completed (not counted as failed files). */
-const WARNING_FAILURE_PREFIX = 'warn-';
 
 export { MAX_RUNNING_JOBS, LAUNCH_SPACING_MS, RECOUNT_AFTER_ATTEMPTS } from './job-gate';
 export { MAX_FILE_ATTEMPTS } from './job-files';
@@ -109,6 +104,8 @@ export class JobService {
   private readonly fileProgress: JobFiles;
   /** Source-document state of workflows: incremental runs. */
   private readonly incremental: IncrementalRuns;
+  /** The ProcessFile step. */
+  private readonly fileRun: FileRun;
   /** A source run listing more documents fails (a source paging without end). */
   maxSourceDocuments = DEFAULT_MAX_SOURCE_DOCUMENTS;
 
@@ -120,12 +117,13 @@ export class JobService {
     private readonly connectors: ConnectorRuntime,
     private readonly secrets: SecretBox,
     /** Present where nodes run (the job-step Lambda); API Lambdas never process files. */
-    private readonly runNode?: NodeRunner,
+    runNode?: NodeRunner,
     private readonly clock: Clock = systemClock,
   ) {
     this.gate = new JobGate(store, clock);
-    this.fileProgress = new JobFiles(store);
+    this.fileProgress = new JobFiles(store, clock);
     this.incremental = new IncrementalRuns(store, blobs, connectors);
+    this.fileRun = new FileRun(store, blobs, connectors, secrets, this.fileProgress, this.incremental, clock, runNode);
   }
 
   // ---- API side ---------------------------------------------------------------------------
@@ -359,136 +357,16 @@ export class JobService {
       );
     } catch (err) {
       const reason = (err as Error)?.message ?? String(err);
-      await this.putFailure(accountId, jobId, 'source-listing', 'source listing', reason);
+      await this.fileProgress.putFailure(accountId, jobId, 'source-listing', 'source listing', reason);
       throw err;
     }
     await this.store.update(keys.job(accountId, jobId), { set: { ...planned.manifest, ...planned.fields, planned: true } });
     return { manifestKey: planned.manifest.manifestKey, count: planned.manifest.fileCount };
   }
 
-  /**
-   * Runs the node chain of one file; each node's output is stored, so a retry resumes. The start of
-   * processing is counted before a node runs (job-files.ts): after MAX_FILE_ATTEMPTS starts that
-   * never finished (crashes), the next one records the file as failed instead of running it again.
-   */
-  async processFile(input: StepInput): Promise<{ fileId: string; ok: boolean; error?: string; pages?: PagePlan }> {
-    const { accountId, jobId } = input;
-    const job = await this.store.get(keys.job(accountId, jobId));
-    if (!job || job.status !== 'IN_PROGRESS') return { fileId: input.file?.fileId ?? input.fileId!, ok: false, error: JOB_NOT_RUNNING };
-    const file = input.file ?? (job.files as JobFile[] | undefined)?.find((f) => f.fileId === input.fileId);
-    if (!file) throw new Error(`file ${input.fileId} is not part of job ${jobId}`);
-    const nodes = job.nodes as JobNode[];
-    const progress = await this.fileProgress.get(accountId, jobId, file.fileId);
-    if (nodes.some((_n, i) => progress?.[nodeStateAttr(i)] === 'failure')) {
-      // already recorded as failed (a resumed job does not run a bad document again)
-      return { fileId: file.fileId, ok: false, error: 'the file failed earlier in this job' };
-    }
-    // a cancel does not stop this Lambda: it stops its own work when the job stops (job-watch.ts)
-    const watch = watchJob(this.store, accountId, jobId);
-    try {
-      return await this.runFileNodes(accountId, job, file, progress, watch);
-    } catch (err) {
-      if (err instanceof JobNotRunning) return { fileId: file.fileId, ok: false, error: err.message };
-      throw err;
-    } finally {
-      watch.stop();
-    }
-  }
-
-  private async runFileNodes(accountId: string, job: StoredItem, file: JobFile, progress: Awaited<ReturnType<JobFiles['get']>>, watch: JobWatch): Promise<{ fileId: string; ok: boolean; error?: string; pages?: PagePlan }> {
-    const jobId = String(job.id);
-    const nodes = job.nodes as JobNode[];
-    let opened: JobNode[] | undefined;
-    let elements: Element[] | undefined;
-    let started = false;
-    for (const [i, node] of nodes.entries()) {
-      const key = outputKey(jobId, node.id, file.fileId);
-      const stored = await this.blobs.get(key);
-      if (stored) {
-        elements = JSON.parse(Buffer.from(stored).toString('utf8')) as Element[];
-        // a crash between storing the output and marking it leaves it unmarked: mark it now
-        if (progress?.[nodeStateAttr(i)] !== 'success') await this.fileProgress.mark(accountId, jobId, file.fileId, i, 'success');
-        continue;
-      }
-      if (!started) {
-        started = true;
-        const attempt = await this.fileProgress.begin(accountId, jobId, file.fileId, i, this.clock.now().toISOString());
-        if (Number(attempt.attempts) > MAX_FILE_ATTEMPTS) {
-          const reason = crashReason(attempt, nodes);
-          await this.recordFailure(accountId, jobId, file, i, reason);
-          return { fileId: file.fileId, ok: false, error: reason };
-        }
-      } else {
-        await watch.check(); // the job may have stopped while the previous node ran
-        await this.fileProgress.mark(accountId, jobId, file.fileId, i, 'running');
-      }
-      try {
-        const nodeInput = elements === undefined ? { document: await this.readInput(accountId, job, file) } : { elements };
-        if (!this.runNode) throw new Error('this function cannot run job nodes (no node runner wired)');
-        opened ??= await openNodeSecrets(nodes, this.secrets);
-        const result = await this.runNode(opened[i]!, nodeInput, () => undefined, undefined, { fanOut: i === 0, signal: watch.signal });
-        if (watch.signal.aborted) throw watch.signal.reason as Error; // (a node that does not watch the signal)
-        if (result.pages && 'document' in nodeInput && nodeInput.document) {
-          // a long PDF or TIFF: its ranges run in parallel, then MergePages stores this node's output (job-pages.ts)
-          if (file.sourceKey) await this.blobs.put(stagedInputKey(jobId, file.fileId), nodeInput.document.data);
-          return { fileId: file.fileId, ok: true, pages: result.pages };
-        }
-        elements = result.elements;
-        // an offline stand-in is said in the job's details and notification; recorded before the output, so a crash re-records it
-        if (result.substitution && job[substitutionAttr(i)] !== result.substitution) {
-          await this.store.update(keys.job(accountId, jobId), { set: { [substitutionAttr(i)]: result.substitution } });
-        }
-        // elements that kept their text (an enrichment call refused): listed in failed-files, not a failed file
-        if (result.fileWarning) await this.putFailure(accountId, jobId, `${WARNING_FAILURE_PREFIX}${file.fileId}-${i}`, file.filename, result.fileWarning);
-        if ('document' in nodeInput && file.dataSource) elements = withDataSource(elements, file.dataSource, this.clock.now());
-        await this.blobs.put(key, JSON.stringify(elements), 'application/json');
-        await this.fileProgress.mark(accountId, jobId, file.fileId, i, 'success');
-      } catch (err) {
-        if (watch.signal.aborted) throw watch.signal.reason as Error; // stopped, not failed: nothing is recorded
-        if (err instanceof DomainError && err.status < 500) {
-          // The document itself is bad: record it and carry on with the other files.
-          await this.recordFailure(accountId, jobId, file, i, err.message);
-          return { fileId: file.fileId, ok: false, error: err.message };
-        }
-        // retried by the state machine; the reason is kept in case the retries run out by crashing
-        await this.fileProgress.noteError(accountId, jobId, file.fileId, (err as Error)?.message ?? String(err));
-        throw err;
-      }
-    }
-    if (job.destinationId && elements) {
-      await watch.check(); // a stopped job writes nothing more to its destination
-      try {
-        await this.connectors.deliver(accountId, String(job.destinationId), {
-          sourceId: job.sourceId ? String(job.sourceId) : undefined,
-          sourceKey: file.sourceKey ?? file.filename,
-          elements,
-        });
-      } catch (err) {
-        if (err instanceof DomainError && err.status < 500) {
-          await this.recordFailure(accountId, jobId, file, nodes.length - 1, `writing to the destination failed: ${err.message}`);
-          return { fileId: file.fileId, ok: false, error: err.message };
-        }
-        throw err;
-      }
-    }
-    if (file.sourceKey && job.sourceId) {
-      // only now, after the destination write: a run that crashed before it processes this document again
-      await this.incremental.states.record(
-        accountId,
-        String(job.workflowId),
-        { docKey: file.sourceKey, version: file.version, sourceId: String(job.sourceId), destinationId: job.destinationId ? String(job.destinationId) : undefined, lastJobId: jobId },
-        this.clock.now().toISOString(),
-      );
-    }
-    return { fileId: file.fileId, ok: true };
-  }
-
-  private async readInput(accountId: string, job: StoredItem, file: JobFile): Promise<{ data: Uint8Array; filename: string; contentType?: string }> {
-    const data = file.sourceKey
-      ? await this.connectors.readSource(accountId, String(job.sourceId), file.sourceKey)
-      : await this.blobs.get(file.blobKey ?? inputKey(String(job.id), file.fileId));
-    if (!data) throw new Error(`input of file ${file.fileId} is missing`);
-    return { data, filename: file.filename, contentType: file.contentType };
+  /** Runs the node chain of one file (job-file-run.ts). */
+  processFile(input: StepInput): Promise<FileRunResult> {
+    return this.fileRun.process(input);
   }
 
   /** The Catch of ProcessFile: a file whose processing kept failing after the retries. */
@@ -499,7 +377,7 @@ export class JobService {
     if (job && file) {
       const nodes = job.nodes as JobNode[];
       const progress = await this.fileProgress.get(input.accountId, input.jobId, file.fileId);
-      await this.recordFailure(input.accountId, input.jobId, file, currentNode(progress, nodes.length), reason);
+      await this.fileProgress.recordFailure(input.accountId, input.jobId, file, currentNode(progress, nodes.length), reason);
     }
     return { fileId: file?.fileId ?? input.fileId!, ok: false, error: reason };
   }
@@ -509,9 +387,9 @@ export class JobService {
     await this.gate.release(input.accountId, input.jobId);
     const job = await this.store.get(jobKey);
     if (!job || TERMINAL.includes(job.status as JobStatus)) return { status: String(job?.status ?? 'UNKNOWN') };
-    await this.incremental.removeGone(input.accountId, job, (id, document, error) => this.putFailure(input.accountId, input.jobId, id, document, error));
+    await this.incremental.removeGone(input.accountId, job, (id, document, error) => this.fileProgress.putFailure(input.accountId, input.jobId, id, document, error));
     const unacknowledged = await this.incremental.settleStream(input.accountId, job, this.clock.now().toISOString());
-    if (unacknowledged) await this.putFailure(input.accountId, input.jobId, SOURCE_ACK_FAILURE_ID, 'source position', unacknowledged);
+    if (unacknowledged) await this.fileProgress.putFailure(input.accountId, input.jobId, SOURCE_ACK_FAILURE_ID, 'source position', unacknowledged);
     const failures = await this.store.queryPrefix(keys.account(input.accountId), keys.jobFailurePrefix(input.jobId));
     const total = fileCount(job);
     const notAFile = [REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID, WARNING_FAILURE_PREFIX].map((id) => keys.jobFailurePrefix(input.jobId) + id);
@@ -583,14 +461,6 @@ export class JobService {
     }
   }
 
-  private async recordFailure(accountId: string, jobId: string, file: JobFile, nodeIndex: number, error: string): Promise<void> {
-    await this.putFailure(accountId, jobId, file.fileId, file.filename, error);
-    await this.fileProgress.mark(accountId, jobId, file.fileId, nodeIndex, 'failure');
-  }
-
-  private async putFailure(accountId: string, jobId: string, id: string, document: string, error: string): Promise<void> {
-    await this.store.put({ ...keys.jobFailure(accountId, jobId, id), entity: ENTITY.jobFailure, createdAt: this.clock.now().toISOString(), document, error });
-  }
 
   /** Publishes the job's latest change, at the moment it happened (jobChangedAt). */
   private async emit(type: string, job: StoredItem): Promise<void> {
