@@ -1,0 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { PdfDocument } from './lambdas/engine/partition/pdf/pdfium';
+import { extractPage } from './lambdas/engine/partition/pdf/extract';
+const doc = await PdfDocument.open(readFileSync(process.argv[2]!));
+const p = extractPage(doc, Number(process.argv[3] ?? 0), { images: false, links: false, rules: true });
+const r = (x: number) => Math.round(x * 10) / 10;
+for (const l of p.lines) console.log(r(l.y0), r(l.y1), l.segs.map((s) => `[${r(s.x0)}-${r(s.x1)} ${s.text}]`).join(' '));
+console.log('H', p.rules?.h.map((h) => `${r(h.y)}:${r(h.x0)}-${r(h.x1)}`).join(' '));
+console.log('V', p.rules?.v.map((h) => `${r(h.x)}:${r(h.y0)}-${r(h.y1)}`).join(' '));
+doc.close();
