@@ -36,7 +36,7 @@ export function extendToRules(lines: Line[], start: number, end: number, limit: 
   const box = union(lines.slice(start, end + 1));
   const w = box.x1 - box.x0;
   const near = mergeH(rules, tol).filter((r) => Math.min(r.x1, box.x1) - Math.max(r.x0, box.x0) >= 0.3 * w && r.x1 - r.x0 <= 1.5 * w + 4 * body && r.y >= box.y0 - 2 * body);
-  // Record rules inside the region (tables side by side each draw their own, hence no width test here).
+  // Record rules inside the region (tables side by side each draw their own: no test of spanning it all).
   if (near.filter((r) => r.y > box.y0 + tol && r.y < box.y1 - tol).length < 2) return end;
   const covers = (r: HRule, b: Box) => r.x0 <= b.x0 + tol && r.x1 >= b.x1 - tol;
   const lastMid = (lines[end]!.y0 + lines[end]!.y1) / 2;
