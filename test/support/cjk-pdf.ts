@@ -14,6 +14,11 @@ export interface Run {
   tracking?: number;
   /** Text running up the page (text matrix turned a quarter counter-clockwise). */
   up?: boolean;
+  /**
+   * Each glyph shown by its own operator, `pitch` points below the previous one, in one text block:
+   * vertical writing set glyph by glyph, or (horizontal) a column of one-glyph table cells.
+   */
+  pitch?: number;
 }
 
 export interface PageSpec { runs: Run[]; width?: number; height?: number; rotate?: number }
@@ -49,7 +54,9 @@ export function cjkPdf(pages: PageSpec[]): Uint8Array {
   for (const p of pages) {
     const ops = p.runs.map((r) => {
       const glyphs = [...r.text].map((ch) => `<${hex4(cid.get(ch)!)}>`);
-      const body = r.tracking ? `[${glyphs.join(` ${-r.tracking} `)}] TJ` : `<${glyphs.map((g) => g.slice(1, -1)).join('')}> Tj`;
+      const pitch = r.pitch;
+      const body = pitch ? glyphs.map((g, i) => `${i ? `0 ${-pitch} Td ` : ''}${g} Tj`).join(' ')
+        : r.tracking ? `[${glyphs.join(` ${-r.tracking} `)}] TJ` : `<${glyphs.map((g) => g.slice(1, -1)).join('')}> Tj`;
       const place = r.up ? `0 1 -1 0 ${r.x} ${r.y} Tm` : `${r.x} ${r.y} Td`;
       return `BT /${r.vertical ? 'FV' : 'FH'} ${r.size} Tf ${place} ${body} ET`;
     }).join('\n');

@@ -92,6 +92,16 @@ describe('PDF ruled tables (table corpus)', () => {
     assert.deepEqual(grid.at(-1), exp.at(-1), 'last row');
   });
 
+  it('AnimalSounds1: side-by-side tables with record rules, a wrapped record one row, down to the bottom rule', async () => {
+    const { els, tables } = await tablesOf('AnimalSounds1.pdf');
+    const exp = expected('AnimalSounds1.pdf').tables;
+    assert.equal(tables.length, 2);
+    assert.deepEqual(htmlGrid(tables[0]!.metadata.text_as_html!), exp[0]!.rows);
+    // The source's grid opens with an empty row (above the header, where no text is): not a record.
+    assert.deepEqual(htmlGrid(tables[1]!.metadata.text_as_html!), exp[1]!.rows.filter((r) => r.some(Boolean)));
+    assert.deepEqual(els.filter((e) => e.type !== 'Table').map((e) => e.text), [], 'no wrapped cell left as text');
+  });
+
   it('fast and hi_res find the same ruled tables; pdf_infer_table_structure=false keeps the Table without HTML', async () => {
     const hi = await tablesOf('twotables_2.pdf', 'hi_res');
     assert.equal(hi.tables.length, 2);

@@ -275,11 +275,13 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     const x1 = Math.max(a[0]!, b[0]!, a[2]!, b[2]!);
     const top = Math.max(a[1]!, b[1]!, a[3]!, b[3]!);
     const bottom = Math.min(a[1]!, b[1]!, a[3]!, b[3]!);
-    const w: RawWord = { t, box: [x0, bottom, x1, top], turn, size, bold: lastStyle.bold, italic: lastStyle.italic, obj };
+    const w: RawWord = { t, box: [x0, bottom, x1, top], turn, size, bold: lastStyle.bold, italic: lastStyle.italic };
     if (generatedGap && s === wordStart) w.gen = true;
     if (X.FPDFText_GetCharOrigin(tp, s, originPtr, originPtr + 8)) {
       const h64 = heap(m).HEAPF64;
       w.origin = [h64[originPtr >> 3]!, h64[(originPtr + 8) >> 3]!];
+      // Vertical writing mode (scripts.ts, ScriptWord.vmode): the loose box reaches left of the origin.
+      if (turn === 0 && w.origin[0] - Math.min(a[0]!, a[2]!) > 0.5 * size) w.vmode = true;
     }
     words.push(w);
   };

@@ -10,6 +10,7 @@ import { type Box, type Line, type RawPage, type Segment, union, wordsToLines } 
 import { findRuledTables } from './tables/ruled';
 import { columnsOf, findTables, tableGrid } from './tables/unruled';
 import { ruleGutter, splitRows } from './tables/side-by-side';
+import { extendToRules, recordRules } from './tables/row-rules';
 import { joinText, separator } from './scripts';
 
 export interface Block extends Box {
@@ -251,19 +252,21 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   const tables = opts.tables === false ? [] : findTables(lines, body);
   let li = 0;
   const pending: Segment[] = [];
-  for (const t of tables) {
+  tables.forEach((t, n) => {
     for (; li < t.start; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
-    const rows = lines.slice(t.start, t.end + 1);
+    // A table whose records are bounded by rules runs down to its bottom rule.
+    const end = page.rules ? extendToRules(lines, t.start, t.end, tables[n + 1]?.start ?? lines.length, page.rules.h, body, page.rules.tol) : t.end;
+    const rows = lines.slice(t.start, end + 1);
     // Tables side by side whose own row rules stop at a common gutter are read as two.
     const gutter = page.rules ? ruleGutter(rows, page.rules.h, body) : undefined;
     const parts = gutter === undefined ? [rows] : splitRows(rows, gutter);
     for (const part of parts) {
-      const cols = parts.length > 1 ? columnsOf(part.flatMap((r) => r.segs)) : t.cols;
-      const grid = tableGrid(part, cols, body);
+      const cols = parts.length > 1 || end !== t.end ? columnsOf(part.flatMap((r) => r.segs)) : t.cols;
+      const grid = tableGrid(part, cols, body, page.rules && recordRules(part, page.rules.h, page.rules.tol));
       blocks.push({ lines: part.flatMap((r) => r.segs), size: body, table: rowsFromGrid(grid), ...union(part) });
     }
-    li = t.end + 1;
-  }
+    li = end + 1;
+  });
   for (; li < lines.length; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
   appendAll(blocks, buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55));
 

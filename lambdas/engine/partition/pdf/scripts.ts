@@ -41,8 +41,13 @@ export interface ScriptWord {
   gen?: boolean;
   /** Joins the previous word without a space. */
   glue?: boolean;
-  /** Text object (content-stream run) of the word's first glyph. */
-  obj?: number;
+  /**
+   * PDFium laid the glyph out in vertical writing mode: its font's CMap is vertical (Identity-V or
+   * another -V CMap, WMode 1). PDFium gives no direct call for it, but its loose box of such a glyph
+   * reaches about an em to the left of the glyph's origin (measured), where a horizontal glyph's box
+   * starts at its origin.
+   */
+  vmode?: boolean;
   vertical?: boolean;
 }
 
@@ -87,8 +92,9 @@ function sameLine(p: ScriptWord, w: ScriptWord): boolean {
 
 /**
  * Merges runs of CJK glyphs stacked downwards in content order (vertical writing) into one
- * vertical word each, top to bottom. A run is glyphs of one text object whose boxes share a column
- * and follow each other with at most a small gap.
+ * vertical word each, top to bottom. A run is glyphs set in vertical writing mode (`vmode`) whose
+ * boxes share a column and follow each other with at most a small gap. One-glyph cells of a table
+ * column stacked as closely are set horizontally and stay apart.
  */
 export function mergeVertical<W extends ScriptWord>(words: W[]): W[] {
   const out: W[] = [];
@@ -114,7 +120,7 @@ export function mergeVertical<W extends ScriptWord>(words: W[]): W[] {
 }
 
 function stacked(p: ScriptWord, w: ScriptWord): boolean {
-  if (p.turn !== 0 || w.turn !== 0 || p.obj === undefined || p.obj !== w.obj) return false;
+  if (p.turn !== 0 || w.turn !== 0 || !p.vmode || !w.vmode) return false;
   // One glyph each (a UTF-16 length of 1 or 2; cheap checks first, this runs on every word pair).
   if (w.t.length > 2 || (!p.vertical && p.t.length > 2) || !CJK.test(w.t) || !CJK.test(lastChar(p.t) ?? '')) return false;
   if ([...w.t].length > 1 || (!p.vertical && [...p.t].length > 1)) return false;

@@ -117,11 +117,17 @@ const nearest = (cols: [number, number][], cx: number): number => {
   return k;
 };
 
-export function tableGrid(rows: Line[], segCols: [number, number][], body = 10): string[][] {
+/**
+ * The table's cells, one row per line, wrapped single cells joined to the row above. With `rules`
+ * (the ys of rules bounding each record, row-rules.ts) the lines between two rules are one record
+ * and make one row when every later line there continues cells that the first line opens (wrapped
+ * text stays in its column); a later line as full as the first, or with a cell of its own (a stacked
+ * header: "Revenue" above "Medical & | Family"), means the rules group several lines, each a row.
+ */
+export function tableGrid(rows: Line[], segCols: [number, number][], body = 10, rules?: number[]): string[][] {
   const fine = wordColumns(rows, 0.6 * body);
   const cols = fine.length > segCols.length ? fine : segCols;
-  const grid: string[][] = [];
-  for (const r of rows) {
+  const lineRows = rows.map((r) => {
     const row = cols.map(() => '');
     const words = cols === segCols
       ? r.segs.map((s) => ({ t: s.text, x0: s.x0, x1: s.x1 }))
@@ -130,14 +136,30 @@ export function tableGrid(rows: Line[], segCols: [number, number][], body = 10):
       const k = nearest(cols, (w.x0 + w.x1) / 2);
       row[k] = row[k] ? `${row[k]} ${w.t}` : w.t;
     }
-    // A single-cell line continues the cell above it (wrapped text) when the row above has that column.
-    const filled = row.filter(Boolean).length;
-    const prev = grid[grid.length - 1];
-    if (filled === 1 && prev && r.segs.length === 1) {
-      const k = row.findIndex(Boolean);
-      if (prev[k]) { prev[k] = `${prev[k]} ${row[k]}`; continue; }
+    return row;
+  });
+  const grid: string[][] = [];
+  const filledOf = (row: string[]) => row.filter(Boolean).length;
+  const bandOf = (r: Line) => (rules ? rules.filter((y) => y < (r.y0 + r.y1) / 2).length : -1);
+  for (let i = 0; i < rows.length;) {
+    let j = i + 1;
+    while (rules && j < rows.length && bandOf(rows[j]!) === bandOf(rows[i]!)) j++;
+    const first = lineRows[i]!;
+    if (j - i > 1 && lineRows.slice(i + 1, j).every((row) => filledOf(row) < filledOf(first) && row.every((c, k) => !c || first[k]))) {
+      grid.push(cols.map((_, k) => lineRows.slice(i, j).map((row) => row[k]).filter(Boolean).join(' ')));
+      i = j;
+      continue;
     }
-    grid.push(row);
+    for (; i < j; i++) {
+      const row = lineRows[i]!;
+      // A single-cell line continues the cell above it (wrapped text) when the row above has that column.
+      const prev = grid[grid.length - 1];
+      if (filledOf(row) === 1 && prev && rows[i]!.segs.length === 1) {
+        const k = row.findIndex(Boolean);
+        if (prev[k]) { prev[k] = `${prev[k]} ${row[k]}`; continue; }
+      }
+      grid.push(row);
+    }
   }
   return grid;
 }

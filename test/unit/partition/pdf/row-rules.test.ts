@@ -1,0 +1,80 @@
+// Unruled tables whose records are bounded by horizontal rules: a record's wrapped lines between two
+// rules are one row, the table runs down to its bottom rule (trailing lines of one wrapped cell
+// included), and rules that group several full lines (or a stacked header) keep one row per line.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
+import { wordsToLines, type RawPage, type Word } from '../../../../lambdas/engine/partition/pdf/extract';
+import type { HRule } from '../../../../lambdas/engine/partition/pdf/tables/paths';
+import { columnsOf, tableGrid } from '../../../../lambdas/engine/partition/pdf/tables/unruled';
+
+const word = (t: string, x: number, y: number): Word => ({ t, x0: x, x1: x + 6 * t.length, y0: y, y1: y + 12, size: 12, bold: false, italic: false });
+/** Cells of one text line: [column, text] at y; columns at x 60, 140, 220 (+ dx). */
+const line = (y: number, cells: [number, string][], dx = 0): Word[] => cells.map(([c, t]) => word(t, dx + 60 + 80 * c, y));
+/** Words set closely as one segment (prose). */
+function prose(text: string, x: number, y: number): Word[] {
+  const out: Word[] = [];
+  for (const t of text.split(' ')) { const w = word(t, x, y); out.push(w); x = w.x1 + 4; }
+  return out;
+}
+const rule = (y: number, dx = 0): HRule => ({ y, x0: dx + 56, x1: dx + 285 });
+
+/** Header, Cat, a record wrapped over two lines, and Fox whose result wraps over five lines. */
+const RECORDS = (dx = 0): Word[] => [
+  ...line(80, [[0, 'Animal'], [1, 'Action'], [2, 'Result']], dx),
+  ...line(100, [[0, 'Cat'], [1, 'Says'], [2, 'Meow']], dx),
+  ...line(120, [[0, 'Dogs/wolves'], [1, 'Says'], [2, 'Bow-wow/']], dx),
+  ...line(134, [[0, 'More-dogs'], [2, 'ruff-ruff']], dx),
+  ...line(154, [[0, 'Fox'], [1, 'Says'], [2, 'Ring-ding']], dx),
+  ...['ding-ding', 'ring-ding', 'gering', 'dingeding'].flatMap((t, k) => line(168 + 14 * k, [[2, t]], dx)),
+];
+const RULES = (dx = 0): HRule[] => [96, 116, 150, 226].map((y) => rule(y, dx));
+
+function page(words: Word[], h: HRule[]): RawPage {
+  return { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h, v: [] } };
+}
+const rowsOf = (html: unknown): string[][] => [...String(html).matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => c[1]!));
+
+describe('tables with record rules', () => {
+  it('rows go from rule to rule and the table runs down to its bottom rule', () => {
+    const out = layoutPage(page([...RECORDS(), ...prose('This paragraph follows the table and it is prose.', 60, 240)], RULES()), { tables: true });
+    const tables = out.filter((e) => e.type === 'Table');
+    assert.equal(tables.length, 1, 'one table');
+    assert.deepEqual(rowsOf(tables[0]!.metadata.text_as_html), [
+      ['Animal', 'Action', 'Result'],
+      ['Cat', 'Says', 'Meow'],
+      ['Dogs/wolves More-dogs', 'Says', 'Bow-wow/ ruff-ruff'],
+      ['Fox', 'Says', 'Ring-ding ding-ding ring-ding gering dingeding'],
+    ]);
+    const rest = out.filter((e) => e.type !== 'Table').map((e) => e.text);
+    assert.deepEqual(rest, ['This paragraph follows the table and it is prose.'], 'the wrapped cell is not left as text; the prose below the bottom rule stays text');
+  });
+
+  it('side by side tables each run down to their own bottom rule', () => {
+    // Gutter 11 pt between the rules (285..296); the right table's last record ends above the
+    // left one's last wrapped lines.
+    const right = RECORDS(240).filter((w) => w.y0 < 170);
+    const rules = [...RULES(), ...[96, 116, 150, 184].map((y) => rule(y, 240))];
+    const tables = layoutPage(page([...RECORDS(), ...right], rules), { tables: true }).filter((e) => e.type === 'Table');
+    assert.equal(tables.length, 2, 'two tables');
+    assert.deepEqual(rowsOf(tables[0]!.metadata.text_as_html)[3], ['Fox', 'Says', 'Ring-ding ding-ding ring-ding gering dingeding']);
+    assert.deepEqual(rowsOf(tables[1]!.metadata.text_as_html).slice(2), [['Dogs/wolves More-dogs', 'Says', 'Bow-wow/ ruff-ruff'], ['Fox', 'Says', 'Ring-ding ding-ding']]);
+  });
+
+  it('rules grouping several full lines, or a stacked header, keep one row per line', () => {
+    const words = [
+      ...line(66, [[0, 'State'], [1, 'Spending'], [3, 'Total']]),
+      ...line(80, [[1, 'Health'], [2, 'Welfare']]),
+      ...line(100, [[0, 'Assam'], [1, '12'], [2, '3'], [3, '15']]),
+      ...line(114, [[0, 'Bihar'], [1, '20'], [2, '4'], [3, '24']]),
+      ...line(134, [[0, 'Goa'], [1, '4'], [2, '1'], [3, '5']]),
+      ...line(148, [[0, 'Kerala'], [1, '27'], [2, '3'], [3, '30']]),
+    ];
+    const rows = wordsToLines(words);
+    const grid = tableGrid(rows, columnsOf(rows.flatMap((r) => r.segs)), 12, [62, 96, 130, 164]);
+    assert.deepEqual(grid, [
+      ['State', 'Spending', '', 'Total'], ['', 'Health', 'Welfare', ''],
+      ['Assam', '12', '3', '15'], ['Bihar', '20', '4', '24'], ['Goa', '4', '1', '5'], ['Kerala', '27', '3', '30'],
+    ]);
+  });
+});
