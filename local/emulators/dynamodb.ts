@@ -47,6 +47,87 @@ function closeDynaliteIterators(level: DynaliteLevel): void {
   }
 }
 
+/** The callback-style store of dynalite's table records (one per table: key schema, indexes, status). */
+interface TableRecords {
+  get(key: string, cb: (err: Error | null, value?: unknown) => void): void;
+  put(key: string, value: unknown, cb: (err?: Error | null) => void): void;
+  del(key: string, cb: (err?: Error | null) => void): void;
+  batch(ops: { key: string }[], cb: (err?: Error | null) => void): void;
+}
+
+/**
+ * dynalite reads the table's record from LevelDB (and decodes its JSON) once per item it reads or
+ * writes: 101 LevelDB reads for a BatchGetItem of 100 keys. The records change only with
+ * CreateTable/UpdateTable/DeleteTable, which write them through `put`, `del` or `batch`: so they are
+ * kept in memory from the first read until such a write (a read that began before a write is not
+ * kept). Each read gets its own copy, as a read from LevelDB would.
+ */
+function cacheTableRecords(tables: TableRecords): void {
+  const kept = new Map<string, unknown>();
+  let writes = 0;
+  const { get, put, del, batch } = tables;
+  tables.get = function (key, cb) {
+    if (kept.has(key)) return void queueMicrotask(() => cb(null, structuredClone(kept.get(key))));
+    const at = writes;
+    get.call(this, key, (err, value) => {
+      if (!err && value !== undefined && at === writes) kept.set(key, structuredClone(value));
+      cb(err, value);
+    });
+  };
+  tables.put = function (key, value, cb) {
+    writes++;
+    kept.clear();
+    put.call(this, key, value, cb);
+  };
+  tables.del = function (key, cb) {
+    writes++;
+    kept.clear();
+    del.call(this, key, cb);
+  };
+  tables.batch = function (ops, cb) {
+    writes++;
+    kept.clear();
+    batch.call(this, ops, cb);
+  };
+}
+
+/** dynalite's LevelDB, with its callback-style get and its promise-style getMany. */
+interface ItemReads {
+  get(key: string, cb?: (err: Error | null, value?: unknown) => void): unknown;
+  getMany(keys: string[]): Promise<unknown[]>;
+}
+
+/**
+ * dynalite reads each item with its own LevelDB get (a BatchGetItem of 100 keys: 100 reads, each a
+ * trip through libuv's thread pool and back, each answered in its own setImmediate). The gets
+ * issued in one turn of the event loop are read with one getMany instead (LevelDB reads the keys
+ * one after the other in one thread-pool job) and answered in order, each as its own get would be:
+ * the value, or undefined when the key is absent. If the getMany fails (the database is closing),
+ * each get is tried on its own, so its caller sees the error a get would give.
+ */
+function coalesceReads(db: ItemReads, lifecycle: { trackOperation<T>(p: Promise<T>): Promise<T>; getState(): string } | undefined): void {
+  const get = db.get;
+  let waiting: [string, (err: Error | null, value?: unknown) => void][] | undefined;
+  const flush = () => {
+    const batch = waiting!;
+    waiting = undefined;
+    if (batch.length === 1 || lifecycle?.getState() === 'closed') return batch.forEach(([k, cb]) => get.call(db, k, cb));
+    const read = db.getMany(batch.map(([k]) => k));
+    (lifecycle ? lifecycle.trackOperation(read) : read).then(
+      (values) => batch.forEach(([, cb], i) => cb(null, values[i])),
+      () => batch.forEach(([k, cb]) => get.call(db, k, cb)),
+    );
+  };
+  db.get = function (key, cb) {
+    if (typeof cb !== 'function') return get.call(this, key);
+    if (!waiting) {
+      waiting = [];
+      setImmediate(flush);
+    }
+    waiting.push([key, cb]);
+  };
+}
+
 /**
  * Counts the iterators open on dynalite's databases, so a leak like the one above shows (asked for by
  * openDynaliteIterators; a Set insert and delete per iterator).
@@ -79,6 +160,14 @@ const level = require(workerData.abstractLevel);
 (${closeDynaliteIterators.toString()})(level);
 const iterators = (${countIterators.toString()})(level);
 const dynalite = require(workerData.dynalite);
+const dynaliteDb = require(workerData.dynaliteDb);
+const createStore = dynaliteDb.create;
+dynaliteDb.create = (options) => {
+  const store = createStore(options);
+  (${cacheTableRecords.toString()})(store.tableDb);
+  (${coalesceReads.toString()})(store.db, store.lifecycleManager);
+  return store;
+};
 const server = dynalite({ path: workerData.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 server.once('error', (err) => parentPort.postMessage({ error: String((err && err.message) || err) }));
 server.listen(workerData.port, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
@@ -127,7 +216,7 @@ export async function startDynamo(opts: { port?: number; dataDir?: string }): Pr
   const w = new Worker(WORKER_SOURCE, {
     eval: true,
     execArgv: [],
-    workerData: { dynalite: require.resolve('dynalite'), abstractLevel: dynaliteLevelPath(), dataDir: opts.dataDir, port: opts.port ?? 0 },
+    workerData: { dynalite: require.resolve('dynalite'), dynaliteDb: createRequire(require.resolve('dynalite')).resolve('./db'), abstractLevel: dynaliteLevelPath(), dataDir: opts.dataDir, port: opts.port ?? 0 },
   });
   // a failure after start (none expected) is reported by the requests that then fail
   w.on('error', () => undefined);
