@@ -170,7 +170,11 @@ dynaliteDb.create = (options) => {
 };
 const server = dynalite({ path: workerData.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 server.once('error', (err) => parentPort.postMessage({ error: String((err && err.message) || err) }));
-server.listen(workerData.port, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+server.listen(workerData.port, '127.0.0.1', () => {
+  // once started, as the process guard of npm start on the main thread: one failed request, not the emulator
+  process.on('uncaughtException', (err) => console.error(JSON.stringify({ level: 'error', msg: 'uncaught exception in the dynalite thread (it keeps running)', error: String((err && err.stack) || err) })));
+  parentPort.postMessage({ port: server.address().port });
+});
 parentPort.on('message', (m) => {
   if (m === 'iterators') parentPort.postMessage({ iterators: { open: iterators.open.size, opened: iterators.opened() } });
   if (m === 'stop') {
@@ -193,7 +197,13 @@ const running = new Set<Worker>();
 function reply<T>(w: Worker, pick: (m: Reply) => T | undefined): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onMessage = (m: Reply) => {
-      const v = pick(m);
+      let v: T | undefined;
+      try {
+        v = pick(m);
+      } catch (err) {
+        off();
+        return reject(err);
+      }
       if (v === undefined) return;
       off();
       resolve(v);
@@ -218,8 +228,8 @@ export async function startDynamo(opts: { port?: number; dataDir?: string }): Pr
     execArgv: [],
     workerData: { dynalite: require.resolve('dynalite'), dynaliteDb: createRequire(require.resolve('dynalite')).resolve('./db'), abstractLevel: dynaliteLevelPath(), dataDir: opts.dataDir, port: opts.port ?? 0 },
   });
-  // a failure after start (none expected) is reported by the requests that then fail
-  w.on('error', () => undefined);
+  // a failure after start (none expected): said loudly; the DynamoDB calls then fail with it
+  w.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'the dynalite thread stopped: DynamoDB calls fail until a restart', error: err.stack ?? String(err) })));
   let port: number;
   try {
     port = await reply(w, (m) => {
