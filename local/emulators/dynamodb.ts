@@ -58,37 +58,41 @@ interface TableRecords {
 /**
  * dynalite reads the table's record from LevelDB (and decodes its JSON) once per item it reads or
  * writes: 101 LevelDB reads for a BatchGetItem of 100 keys. The records change only with
- * CreateTable/UpdateTable/DeleteTable, which write them through `put`, `del` or `batch`: so they are
- * kept in memory from the first read until such a write (a read that began before a write is not
+ * CreateTable/UpdateTable/DeleteTable, which write them through `put`, `del` or `batch`: so a record
+ * read while no such write is under way is kept in memory until the next one starts (LevelDB may
+ * serve a read issued after a write before that write lands, so a read overlapping a write is never
  * kept). Each read gets its own copy, as a read from LevelDB would.
  */
 function cacheTableRecords(tables: TableRecords): void {
   const kept = new Map<string, unknown>();
+  /** Changes at the start and at the end of every write. */
   let writes = 0;
+  let writing = 0;
   const { get, put, del, batch } = tables;
   tables.get = function (key, cb) {
     if (kept.has(key)) return void queueMicrotask(() => cb(null, structuredClone(kept.get(key))));
-    const at = writes;
+    const at = writing === 0 ? writes : -1;
     get.call(this, key, (err, value) => {
-      if (!err && value !== undefined && at === writes) kept.set(key, structuredClone(value));
+      if (!err && value !== undefined && at === writes && writing === 0) kept.set(key, structuredClone(value));
       cb(err, value);
     });
   };
-  tables.put = function (key, value, cb) {
-    writes++;
-    kept.clear();
-    put.call(this, key, value, cb);
-  };
-  tables.del = function (key, cb) {
-    writes++;
-    kept.clear();
-    del.call(this, key, cb);
-  };
-  tables.batch = function (ops, cb) {
-    writes++;
-    kept.clear();
-    batch.call(this, ops, cb);
-  };
+  const writer = <A extends unknown[]>(write: (this: TableRecords, ...a: [...A, (err?: Error | null) => void]) => void) =>
+    function (this: TableRecords, ...a: [...A, ((err?: Error | null) => void)?]) {
+      writes++;
+      writing++;
+      kept.clear();
+      const cb = typeof a[a.length - 1] === 'function' ? (a.pop() as (err?: Error | null) => void) : undefined;
+      write.call(this, ...(a as unknown as A), (err?: Error | null) => {
+        writes++;
+        writing--;
+        kept.clear();
+        cb?.(err);
+      });
+    };
+  tables.put = writer(put);
+  tables.del = writer(del);
+  tables.batch = writer(batch);
 }
 
 /** dynalite's LevelDB, with its callback-style get and its promise-style getMany. */

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchGetItemCommand, CreateTableCommand, DeleteTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { BatchGetItemCommand, CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { startDynamo } from '../../local/emulators/dynamodb';
 
 const dir = mkdtempSync(join(tmpdir(), 'wps-dynamo-emulator-'));
@@ -15,13 +15,31 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const client = (endpoint: string) => new DynamoDBClient({ region: 'us-east-1', endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
 
-const table = (c: DynamoDBClient, name: string, key: string) =>
-  c.send(new CreateTableCommand({
+/** The table's status, or undefined once it is gone. */
+const status = (c: DynamoDBClient, name: string) =>
+  c.send(new DescribeTableCommand({ TableName: name })).then(
+    (d) => d.Table?.TableStatus,
+    (err) => {
+      if (err instanceof ResourceNotFoundException) return undefined;
+      throw err;
+    },
+  );
+
+/** Waits (bounded) until the table's status is `want` (dynalite answers CreateTable/DeleteTable before they finish). */
+async function until(c: DynamoDBClient, name: string, want: string | undefined) {
+  for (let i = 0; i < 250 && (await status(c, name)) !== want; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(await status(c, name), want, `table ${name}`);
+}
+
+async function table(c: DynamoDBClient, name: string, key: string) {
+  await c.send(new CreateTableCommand({
     TableName: name,
     AttributeDefinitions: [{ AttributeName: key, AttributeType: 'S' }],
     KeySchema: [{ AttributeName: key, KeyType: 'HASH' }],
     BillingMode: 'PAY_PER_REQUEST',
   }));
+  await until(c, name, 'ACTIVE');
+}
 
 test('dynalite: two instances get different free ports; items persist across a stop and a start on the same directory', async () => {
   const data = join(dir, 'kept');
@@ -75,6 +93,7 @@ test('dynalite: a table deleted and created again with another key is seen as it
     await c.send(new PutItemCommand({ TableName: 'again', Item: { PK: { S: 'a' } } }));
     assert.ok((await c.send(new GetItemCommand({ TableName: 'again', Key: { PK: { S: 'a' } } }))).Item);
     await c.send(new DeleteTableCommand({ TableName: 'again' }));
+    await until(c, 'again', undefined);
     await assert.rejects(c.send(new GetItemCommand({ TableName: 'again', Key: { PK: { S: 'a' } } })), ResourceNotFoundException);
     await table(c, 'again', 'id');
     await c.send(new PutItemCommand({ TableName: 'again', Item: { id: { S: 'b' } } }));
