@@ -16,7 +16,7 @@ import { Conflict, NotFound } from './errors';
 import type { CursorSigner } from './cursor';
 import { idTimePrefix } from './notifications';
 import { keys } from '../data/keys';
-import { ReadMarks, type Markable } from './read-marks';
+import { ReadMarks, type Found, type Markable } from './read-marks';
 
 export interface NotificationView {
   id: string;
@@ -77,7 +77,7 @@ export class NotificationInbox {
     private readonly cursors: CursorSigner,
     opts: { staleIntentMs?: number } = {},
   ) {
-    this.marks = new ReadMarks(store, opts.staleIntentMs);
+    this.marks = new ReadMarks(store, (p, ids) => this.lookup(p, ids), opts.staleIntentMs);
   }
 
   async list(p: Principal, q: NotificationListQuery): Promise<{ events: NotificationView[]; next_cursor: string | null }> {
@@ -112,14 +112,8 @@ export class NotificationInbox {
 
   async markRead(p: Principal, req: MarkReadInput): Promise<{ marked_count: number }> {
     if (req.notification_ids) {
-      const ids = [...new Set(req.notification_ids.map((id) => id.toLowerCase()))];
-      const items = await this.store.getMany(
-        ids.map((id) => keys.inboxItem(p.accountId, p.userId, id)),
-        { attributes: ['id', 'workflowId', 'GSI2PK'] },
-      );
       // unknown ids, and items read before read marks (out of GSI2), are skipped
-      const unread = items.filter((i): i is StoredItem => i !== undefined && inUnreadIndex(i));
-      return { marked_count: (await this.marks.mark(p, unread.map(markable))).length };
+      return { marked_count: await this.marks.markIds(p, [...new Set(req.notification_ids.map((id) => id.toLowerCase()))]) };
     }
     const source = this.source(p, { workflowId: req.workflow_id ?? undefined, unreadOnly: true });
     // `before` is exclusive: items created strictly before it (ids carry the millisecond).
@@ -133,6 +127,15 @@ export class NotificationInbox {
       upper = keys.inboxSortKey(String(batch[batch.length - 1]!.id));
     }
     return { marked_count: marked };
+  }
+
+  /** The inbox items of `ids` (one BatchGet of 100), with their workflow and whether they are in GSI2. */
+  private async lookup(p: Principal, ids: string[]): Promise<Found[]> {
+    const items = await this.store.getMany(
+      ids.map((id) => keys.inboxItem(p.accountId, p.userId, id)),
+      { attributes: ['id', 'workflowId', 'GSI2PK'] },
+    );
+    return items.filter((i): i is StoredItem => i !== undefined).map((i) => ({ ...markable(i), unread: inUnreadIndex(i) }));
   }
 
   /** Removes items that carry a read mark from GSI2 (in parallel; items already out are skipped). */

@@ -13,6 +13,12 @@
 // crash leaves the intent behind; the next read of that counter finds it (older than `staleMs`) and
 // finishes the call: it sets the marks again with the same token (a no-op for marks already set)
 // and applies the decrement once. So a counter never misses a mark, and never counts one twice.
+//
+// Marking by id writes the intent of the user's total counter with the ids as asked, in parallel with
+// the lookup of which of them are unread (`asked`: a reader finishing it looks them up again and
+// counts only unread items, or items this token marked before the crash), so the common call is three
+// round trips: lookup + intent, marks, decrement. Workflow counters need the lookup's workflow ids
+// first: their intents are one more round trip, before the marks, as before.
 import { randomBytes } from 'node:crypto';
 import type { Principal } from './auth';
 import type { KeyValueStore, StoredItem } from './ports';
@@ -28,7 +34,17 @@ export interface Markable {
 interface Intent {
   ids: string[];
   at: number;
+  /** The ids as asked, not looked up: some may be unknown or read long ago. */
+  asked?: boolean;
 }
+
+/** What a lookup found of an asked id: its workflow, and whether it is still in the unread index. */
+export interface Found extends Markable {
+  unread: boolean;
+}
+
+/** The items of `ids` that exist (unknown ids are left out). */
+export type Lookup = (p: Principal, ids: string[]) => Promise<Found[]>;
 
 const INTENT = 'pend_';
 const markAttr = (id: string) => `r_${id}`;
@@ -41,22 +57,62 @@ function byWindow(ids: string[]): Map<string, string[]> {
   return out;
 }
 
+/** Ids by workflow, for the workflows' counters (items without a workflow move only the total). */
+function byWorkflow(items: Markable[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { id, workflowId } of items) if (workflowId) out.set(workflowId, [...(out.get(workflowId) ?? []), id]);
+  return out;
+}
+
 export class ReadMarks {
   constructor(
     private readonly store: KeyValueStore,
+    /** Reads which asked ids are inbox items still unread. */
+    private readonly lookup: Lookup,
     /** Age after which a counter's intent is taken for a crashed call's and finished by a reader. */
     private readonly staleMs = 60_000,
   ) {}
 
   /** Of `ids`, those the user has marked read. One request per 100 windows. */
   async marked(p: Principal, ids: string[]): Promise<Set<string>> {
-    if (!ids.length) return new Set();
+    const marks = await this.markValues(p, ids);
+    return new Set(ids.filter((id) => marks.has(id)));
+  }
+
+  /** The marks of those of `ids` that carry one (the token of the call that set it). */
+  private async markValues(p: Principal, ids: string[]): Promise<Map<string, unknown>> {
+    if (!ids.length) return new Map();
     const windows = [...byWindow(ids).keys()];
     const items = await this.store.getMany(
       windows.map((w) => keys.readMarks(p.accountId, p.userId, w)),
       { attributes: ids.map(markAttr) },
     );
-    return new Set(ids.filter((id) => items.some((i) => i?.[markAttr(id)] !== undefined)));
+    const out = new Map<string, unknown>();
+    for (const id of ids) {
+      const v = items.find((i) => i?.[markAttr(id)] !== undefined)?.[markAttr(id)];
+      if (v !== undefined) out.set(id, v);
+    }
+    return out;
+  }
+
+  /**
+   * Marks read those of `ids` that are unread inbox items; returns how many this call newly marked,
+   * after moving the counters by exactly them.
+   */
+  async markIds(p: Principal, ids: string[]): Promise<number> {
+    if (!ids.length) return 0;
+    const token = randomBytes(8).toString('hex');
+    const now = Date.now();
+    const [found] = await Promise.all([this.lookup(p, ids), this.intend(p, token, undefined, { ids, at: now, asked: true })]);
+    const items = found.filter((i) => i.unread);
+    const counters = byWorkflow(items);
+    await Promise.all([...counters].map(([workflowId, c]) => this.intend(p, token, workflowId, { ids: c, at: now })));
+    const mine = await this.claim(p, items.map((i) => i.id), token);
+    await Promise.all([
+      this.settle(p, token, undefined, mine.size),
+      ...[...counters].map(([workflowId, c]) => this.settle(p, token, workflowId, c.filter((id) => mine.has(id)).length)),
+    ]);
+    return mine.size;
   }
 
   /**
@@ -66,25 +122,21 @@ export class ReadMarks {
   async mark(p: Principal, items: Markable[]): Promise<Markable[]> {
     if (!items.length) return [];
     const token = randomBytes(8).toString('hex');
-    const counters = new Map<string, { workflowId?: string; ids: string[] }>([['', { ids: items.map((i) => i.id) }]]);
-    for (const { id, workflowId } of items) {
-      if (!workflowId) continue;
-      const c = counters.get(workflowId) ?? { workflowId, ids: [] };
-      c.ids.push(id);
-      counters.set(workflowId, c);
-    }
     const now = Date.now();
-    await Promise.all(
-      [...counters.values()].map((c) =>
-        this.store.update(keys.unreadCounter(p.accountId, p.userId, c.workflowId), {
-          set: { entity: ENTITY.unreadCounter, updatedAt: new Date(now).toISOString(), [INTENT + token]: { ids: c.ids, at: now } satisfies Intent },
-          upsert: true,
-        }),
-      ),
-    );
-    const mine = await this.claim(p, items.map((i) => i.id), token);
-    await Promise.all([...counters.values()].map((c) => this.settle(p, token, c.workflowId, c.ids.filter((id) => mine.has(id)).length)));
+    const ids = items.map((i) => i.id);
+    const counters = new Map<string | undefined, string[]>([[undefined, ids], ...byWorkflow(items)]);
+    await Promise.all([...counters].map(([workflowId, c]) => this.intend(p, token, workflowId, { ids: c, at: now })));
+    const mine = await this.claim(p, ids, token);
+    await Promise.all([...counters].map(([workflowId, c]) => this.settle(p, token, workflowId, c.filter((id) => mine.has(id)).length)));
     return items.filter((i) => mine.has(i.id));
+  }
+
+  /** Writes the call's intent on one counter (creating the counter if need be). */
+  private async intend(p: Principal, token: string, workflowId: string | undefined, intent: Intent): Promise<void> {
+    await this.store.update(keys.unreadCounter(p.accountId, p.userId, workflowId), {
+      set: { entity: ENTITY.unreadCounter, updatedAt: new Date(intent.at).toISOString(), [INTENT + token]: intent },
+      upsert: true,
+    });
   }
 
   /**
@@ -97,11 +149,24 @@ export class ReadMarks {
     );
     for (const [attr, value] of stale) {
       const token = attr.slice(INTENT.length);
-      const ids = (value as Intent).ids;
-      const mine = await this.claim(p, ids, token);
-      await this.settle(p, token, workflowId, ids.filter((id) => mine.has(id)).length);
+      const intent = value as Intent;
+      await this.settle(p, token, workflowId, intent.asked ? await this.reclaimAsked(p, intent.ids, token) : (await this.claim(p, intent.ids, token)).size);
     }
     return stale.length > 0;
+  }
+
+  /**
+   * How many of the asked ids a crashed call marked (or would have): the unread items it marks now,
+   * and the items out of the unread index that carry its token. Unknown ids and items read otherwise
+   * count for nothing, as in the call itself.
+   */
+  private async reclaimAsked(p: Principal, ids: string[], token: string): Promise<number> {
+    const found = await this.lookup(p, ids);
+    const [mine, marks] = await Promise.all([
+      this.claim(p, found.filter((i) => i.unread).map((i) => i.id), token),
+      this.markValues(p, found.filter((i) => !i.unread).map((i) => i.id)),
+    ]);
+    return mine.size + [...marks.values()].filter((v) => v === token).length;
   }
 
   /** Sets the marks of `ids` to `token` where unset; returns the ids whose mark is `token`. */

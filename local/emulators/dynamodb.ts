@@ -1,9 +1,15 @@
 // DynamoDB emulator: dynalite (pure JS, LevelDB on disk). No transactions and no TTL: the store is
 // designed around single-item conditional writes and filters expired items on read.
+//
+// dynalite runs on its own worker thread (a plain-JS eval worker: no file to load through tsx), not on
+// the thread of the API and the other emulators: its request parsing, LevelDB calls and JSON work no
+// longer queue behind the API's handlers (and theirs behind it), and its garbage stays in its own heap.
+// A thread, not a child process: it ends with the process whatever the way out (Ctrl-C, a crash,
+// SIGKILL), so no emulator is ever left running on its own. stop() closes dynalite's server and with
+// it the LevelDB store (a later start on the same directory finds every item), then ends the thread.
 import { createRequire } from 'node:module';
-import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
-import { closeServer, listen } from './http-server';
+import { Worker } from 'node:worker_threads';
 
 const require = createRequire(import.meta.url);
 
@@ -15,12 +21,11 @@ export interface DynaliteLevel {
   AbstractValueIterator: LevelClass;
 }
 
-/** The abstract-level module of dynalite's own LevelDB binding (the copy whose iterators it opens). */
-export function dynaliteLevelModule(): DynaliteLevel {
+/** Where dynalite's own LevelDB binding loads abstract-level from (the copy whose iterators it opens). */
+function dynaliteLevelPath(): string {
   const fromDynalite = createRequire(require.resolve('dynalite'));
   const fromLevel = createRequire(fromDynalite.resolve('level'));
-  const fromClassic = createRequire(fromLevel.resolve('classic-level'));
-  return fromClassic('abstract-level');
+  return createRequire(fromLevel.resolve('classic-level')).resolve('abstract-level');
 }
 
 /**
@@ -30,21 +35,234 @@ export function dynaliteLevelModule(): DynaliteLevel {
  * snapshot, and under load the process grew by gigabytes. Giving the iterators that method lets
  * dynalite's own teardown close them (a runtime shim instead of a patched node_modules: no
  * postinstall step, and it stands aside once abstract-level defines `return` itself).
+ * Applied in the thread that runs dynalite (the worker embeds this function's source).
  */
-function closeDynaliteIterators(): void {
-  const { AbstractIterator } = dynaliteLevelModule();
+function closeDynaliteIterators(level: DynaliteLevel): void {
   // The common base of AbstractIterator, AbstractKeyIterator and AbstractValueIterator.
-  const common = Object.getPrototypeOf(AbstractIterator.prototype) as { return?: () => Promise<void>; close(): Promise<void> };
-  common.return ??= function (this: { close(): Promise<void> }) {
-    return this.close();
+  const common = Object.getPrototypeOf(level.AbstractIterator.prototype);
+  if (!common.return) {
+    common.return = function () {
+      return this.close();
+    };
+  }
+}
+
+/** The callback-style store of dynalite's table records (one per table: key schema, indexes, status). */
+interface TableRecords {
+  get(key: string, cb: (err: Error | null, value?: unknown) => void): void;
+  put(key: string, value: unknown, cb: (err?: Error | null) => void): void;
+  del(key: string, cb: (err?: Error | null) => void): void;
+  batch(ops: { key: string }[], cb: (err?: Error | null) => void): void;
+}
+
+/**
+ * dynalite reads the table's record from LevelDB (and decodes its JSON) once per item it reads or
+ * writes: 101 LevelDB reads for a BatchGetItem of 100 keys. The records change only with
+ * CreateTable/UpdateTable/DeleteTable, which write them through `put`, `del` or `batch`: so a record
+ * read while no such write is under way is kept in memory until the next one starts (LevelDB may
+ * serve a read issued after a write before that write lands, so a read overlapping a write is never
+ * kept). Each read gets its own copy, as a read from LevelDB would.
+ */
+function cacheTableRecords(tables: TableRecords): void {
+  const kept = new Map<string, unknown>();
+  /** Changes at the start and at the end of every write. */
+  let writes = 0;
+  let writing = 0;
+  const { get, put, del, batch } = tables;
+  tables.get = function (key, cb) {
+    if (kept.has(key)) return void queueMicrotask(() => cb(null, structuredClone(kept.get(key))));
+    const at = writing === 0 ? writes : -1;
+    get.call(this, key, (err, value) => {
+      if (!err && value !== undefined && at === writes && writing === 0) kept.set(key, structuredClone(value));
+      cb(err, value);
+    });
+  };
+  const writer = <A extends unknown[]>(write: (this: TableRecords, ...a: [...A, (err?: Error | null) => void]) => void) =>
+    function (this: TableRecords, ...a: [...A, ((err?: Error | null) => void)?]) {
+      writes++;
+      writing++;
+      kept.clear();
+      const cb = typeof a[a.length - 1] === 'function' ? (a.pop() as (err?: Error | null) => void) : undefined;
+      write.call(this, ...(a as unknown as A), (err?: Error | null) => {
+        writes++;
+        writing--;
+        kept.clear();
+        cb?.(err);
+      });
+    };
+  tables.put = writer(put);
+  tables.del = writer(del);
+  tables.batch = writer(batch);
+}
+
+/** dynalite's LevelDB, with its callback-style get and its promise-style getMany. */
+interface ItemReads {
+  get(key: string, cb?: (err: Error | null, value?: unknown) => void): unknown;
+  getMany(keys: string[]): Promise<unknown[]>;
+}
+
+/**
+ * dynalite reads each item with its own LevelDB get (a BatchGetItem of 100 keys: 100 reads, each a
+ * trip through libuv's thread pool and back, each answered in its own setImmediate). The gets
+ * issued in one turn of the event loop are read with one getMany instead (LevelDB reads the keys
+ * one after the other in one thread-pool job) and answered in order, each as its own get would be:
+ * the value, or undefined when the key is absent. If the getMany fails (the database is closing),
+ * each get is tried on its own, so its caller sees the error a get would give.
+ */
+function coalesceReads(db: ItemReads, lifecycle: { trackOperation<T>(p: Promise<T>): Promise<T>; getState(): string } | undefined): void {
+  const get = db.get;
+  let waiting: [string, (err: Error | null, value?: unknown) => void][] | undefined;
+  const flush = () => {
+    const batch = waiting!;
+    waiting = undefined;
+    if (batch.length === 1 || lifecycle?.getState() === 'closed') return batch.forEach(([k, cb]) => get.call(db, k, cb));
+    const read = db.getMany(batch.map(([k]) => k));
+    (lifecycle ? lifecycle.trackOperation(read) : read).then(
+      (values) => batch.forEach(([, cb], i) => cb(null, values[i])),
+      () => batch.forEach(([k, cb]) => get.call(db, k, cb)),
+    );
+  };
+  db.get = function (key, cb) {
+    if (typeof cb !== 'function') return get.call(this, key);
+    if (!waiting) {
+      waiting = [];
+      setImmediate(flush);
+    }
+    waiting.push([key, cb]);
   };
 }
 
+/**
+ * Counts the iterators open on dynalite's databases, so a leak like the one above shows (asked for by
+ * openDynaliteIterators; a Set insert and delete per iterator).
+ */
+function countIterators(level: DynaliteLevel): { open: Set<object>; opened: () => number } {
+  const proto = level.AbstractLevel.prototype as { attachResource(r: object): void; detachResource(r: object): void };
+  const isIterator = (r: object) => r instanceof level.AbstractIterator || r instanceof level.AbstractKeyIterator || r instanceof level.AbstractValueIterator;
+  const open = new Set<object>();
+  let opened = 0;
+  const { attachResource, detachResource } = proto;
+  proto.attachResource = function (r) {
+    if (isIterator(r)) {
+      open.add(r);
+      opened++;
+    }
+    return attachResource.call(this, r);
+  };
+  proto.detachResource = function (r) {
+    open.delete(r);
+    return detachResource.call(this, r);
+  };
+  return { open, opened: () => opened };
+}
+
+// -- the embedded functions are compiled TypeScript: under tsx they may call esbuild's __name helper --
+const WORKER_SOURCE = `
+const __name = (f) => f;
+const { parentPort, workerData } = require('node:worker_threads');
+const level = require(workerData.abstractLevel);
+(${closeDynaliteIterators.toString()})(level);
+const iterators = (${countIterators.toString()})(level);
+const dynalite = require(workerData.dynalite);
+const dynaliteDb = require(workerData.dynaliteDb);
+const createStore = dynaliteDb.create;
+dynaliteDb.create = (options) => {
+  const store = createStore(options);
+  (${cacheTableRecords.toString()})(store.tableDb);
+  (${coalesceReads.toString()})(store.db, store.lifecycleManager);
+  return store;
+};
+const server = dynalite({ path: workerData.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+server.once('error', (err) => parentPort.postMessage({ error: String((err && err.message) || err) }));
+server.listen(workerData.port, '127.0.0.1', () => {
+  // once started, as the process guard of npm start on the main thread: one failed request, not the emulator
+  process.on('uncaughtException', (err) => console.error(JSON.stringify({ level: 'error', msg: 'uncaught exception in the dynalite thread (it keeps running)', error: String((err && err.stack) || err) })));
+  parentPort.postMessage({ port: server.address().port });
+});
+parentPort.on('message', (m) => {
+  if (m === 'iterators') parentPort.postMessage({ iterators: { open: iterators.open.size, opened: iterators.opened() } });
+  if (m === 'stop') {
+    // dynalite's close() stops the server, waits for its pending operations and closes LevelDB
+    server.close((err) => {
+      parentPort.postMessage({ stopped: true, error: err ? String(err.message || err) : undefined });
+      parentPort.close();
+    });
+    server.closeAllConnections();
+  }
+});
+`;
+
+interface Reply { port?: number; error?: string; stopped?: boolean; iterators?: { open: number; opened: number } }
+
+/** The dynalite threads of this process (for openDynaliteIterators). */
+const running = new Set<Worker>();
+
+/** The next message of the worker that passes `pick`; rejects when the worker dies first. */
+function reply<T>(w: Worker, pick: (m: Reply) => T | undefined): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onMessage = (m: Reply) => {
+      let v: T | undefined;
+      try {
+        v = pick(m);
+      } catch (err) {
+        off();
+        return reject(err);
+      }
+      if (v === undefined) return;
+      off();
+      resolve(v);
+    };
+    const onError = (err: Error) => (off(), reject(err));
+    const onExit = (code: number) => (off(), reject(new Error(`the dynalite thread exited (code ${code})`)));
+    const off = () => {
+      w.off('message', onMessage);
+      w.off('error', onError);
+      w.off('exit', onExit);
+    };
+    w.on('message', onMessage);
+    w.once('error', onError);
+    w.once('exit', onExit);
+  });
+}
+
 export async function startDynamo(opts: { port?: number; dataDir?: string }): Promise<{ endpoint: string; stop(): Promise<void> }> {
-  const dynalite = require('dynalite') as (o: Record<string, unknown>) => Server;
-  closeDynaliteIterators();
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
-  const server = dynalite({ path: opts.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  const port = await listen(server, opts.port);
-  return { endpoint: `http://127.0.0.1:${port}`, stop: () => closeServer(server) };
+  const w = new Worker(WORKER_SOURCE, {
+    eval: true,
+    execArgv: [],
+    workerData: { dynalite: require.resolve('dynalite'), dynaliteDb: createRequire(require.resolve('dynalite')).resolve('./db'), abstractLevel: dynaliteLevelPath(), dataDir: opts.dataDir, port: opts.port ?? 0 },
+  });
+  // a failure after start (none expected): said loudly; the DynamoDB calls then fail with it
+  w.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'the dynalite thread stopped: DynamoDB calls fail until a restart', error: err.stack ?? String(err) })));
+  let port: number;
+  try {
+    port = await reply(w, (m) => {
+      if (m.error !== undefined) throw new Error(`dynalite did not start: ${m.error}`);
+      return m.port;
+    });
+  } catch (err) {
+    await w.terminate();
+    throw err;
+  }
+  running.add(w);
+  let stopped: Promise<void> | undefined;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stop: () =>
+      (stopped ??= (async () => {
+        const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+        w.postMessage('stop');
+        await reply(w, (m) => m.stopped).catch(() => undefined);
+        running.delete(w);
+        // the thread ends by itself once dynalite closed; terminate() only if something still holds it
+        await Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 5000).unref())]);
+        await w.terminate();
+      })()),
+  };
+}
+
+/** Iterators open on, and opened so far by, the dynalite threads of this process. */
+export async function openDynaliteIterators(): Promise<{ open: number; opened: number }> {
+  const counts = await Promise.all([...running].map((w) => (w.postMessage('iterators'), reply(w, (m) => m.iterators))));
+  return counts.reduce((a, c) => ({ open: a.open + c.open, opened: a.opened + c.opened }), { open: 0, opened: 0 });
 }

@@ -10,6 +10,7 @@ import { NotificationInbox } from '../../lambdas/domain/notification-inbox';
 import { CursorSigner, storedCursorKey } from '../../lambdas/domain/cursor';
 import { ValidationError } from '../../lambdas/domain/errors';
 import type { SecretBox } from '../../lambdas/domain/ports';
+import { keys } from '../../lambdas/data/keys';
 
 let stop: () => Promise<void>;
 let store: DynamoStore;
@@ -144,4 +145,31 @@ test('a mark-read that crashes before its counter update is finished by the next
   assert.deepEqual(await inbox.unreadCount(p), { unread_count: 2 });
   assert.deepEqual(await inbox.unreadCount(p, 'w9'), { unread_count: 2 });
   assert.equal((await inbox.list(p, { limit: 50, unread_only: true })).events.length, 2);
+});
+
+test('a crashed mark-read by ids, finished later, counts neither unknown ids nor items read before it, and counts its marks that left the unread index since', async () => {
+  const rec = new NotificationRecorder(store, async () => ['u1']);
+  const p = { accountId: 'a10', userId: 'u1' };
+  const ids: string[] = [];
+  for (let i = 0; i < 10; i++) ids.push(await rec.record(`m-${i}`, 'job.completed', { account_id: 'a10', workflow_id: 'w10' }, new Date(Date.UTC(2026, 0, 3, 0, 0, i))));
+  // ids[0] was read the way the code before read marks did it: out of GSI2, no mark, counters down
+  await store.update(keys.inboxItem('a10', 'u1', ids[0]!), { remove: ['GSI2PK', 'GSI2SK'] });
+  for (const w of [undefined, 'w10']) await store.update(keys.unreadCounter('a10', 'u1', w), { add: { unread: -1 } });
+  const unknown = ids[9]!.slice(0, -1) + (ids[9]!.endsWith('0') ? '1' : '0');
+  const crashing = Object.create(store) as DynamoStore;
+  crashing.update = async (key, spec) => {
+    if (spec.remove?.some((a) => a.startsWith('pend_'))) throw new Error('crash');
+    return store.update(key, spec);
+  };
+  const dying = new NotificationInbox(crashing, new CursorSigner(storedCursorKey(store, box)));
+  await assert.rejects(dying.markRead(p, { notification_ids: [ids[0]!, ...ids.slice(3, 7), unknown] }), /crash/);
+  const inbox = new NotificationInbox(store, new CursorSigner(storedCursorKey(store, box)), { staleIntentMs: 0 });
+  // an unread listing passes the four marked items and takes them out of GSI2 before anyone finishes the call
+  assert.equal((await new NotificationInbox(store, new CursorSigner(storedCursorKey(store, box))).list(p, { limit: 50, unread_only: true })).events.length, 5);
+  assert.deepEqual(await inbox.unreadCount(p), { unread_count: 5 });
+  assert.deepEqual(await inbox.unreadCount(p, 'w10'), { unread_count: 5 });
+  assert.equal(await store.get(keys.inboxItem('a10', 'u1', unknown)), undefined);
+  assert.deepEqual(await inbox.markRead(p, { notification_ids: ids }), { marked_count: 5 });
+  assert.deepEqual(await inbox.unreadCount(p), { unread_count: 0 });
+  assert.deepEqual(await inbox.unreadCount(p, 'w10'), { unread_count: 0 });
 });
