@@ -95,7 +95,7 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
         }
         return r;
       };
-      ocr = q === p ? await read(p) : mergeReadings(await read(q), await read(p));
+      ocr = q === p ? await read(p) : mergeReadings(await read(q), await read(p), lines?.rules);
     } catch (err) {
       if (err instanceof UnprocessableDocument) throw err;
       throw new UnprocessableDocument(`Cannot decode the ${filetype} image: ${(err as Error)?.message ?? err}`);

@@ -190,7 +190,7 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
           // Table lines are found first and painted out of the image OCR reads (cells read better).
           const lines = ocrInputWithLines(rendered.rgba, rendered.width, rendered.height, rendered.png);
           const read = (png: Uint8Array) => recognizeBest(png, langs, options.languages.length > 0);
-          const ocr = lines.cleaned ? mergeReadings(await read(lines.png), await read(rendered.png)) : await read(rendered.png);
+          const ocr = lines.cleaned ? mergeReadings(await read(lines.png), await read(rendered.png), lines.rules) : await read(rendered.png);
           const els = hasRealText(ocr)
             ? ocrPageElements(ocr, i + 1, rendered.width, rendered.height, { coordinates: options.coordinates, languages: options.languages, tableHtml: jobOpts.tableHtml, extra, rules: lines.rules, warn: (w) => ctx.warn(`page ${i + 1}: ${w}`) })
             : [];
