@@ -1,10 +1,11 @@
 // Scan-like PNGs of a ruled table, built for the scanned-table tests: a table drawn with pdf-lib
 // (solid, dashed or dotted rules; grey-filled rows), rendered by PDFium at 200 dpi as a scanner
-// would give it, then optionally rotated by a few degrees with plain bilinear pixel code (a skewed
-// scan). No binary fixtures in the repository.
+// would give it, then optionally rotated by a few degrees (a skewed scan; the rotation is the one the
+// service straightens pages with, whose direction a unit test pins down). No binary fixtures in the repository.
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { deflateSync } from 'node:zlib';
 import { rgbaToPng } from '../../../lambdas/engine/partition/image/bitmap';
+import { rotateRgba } from '../../../lambdas/engine/partition/image/deskew';
 import { PdfDocument } from '../../../lambdas/engine/partition/pdf/pdfium';
 import { renderPage } from '../../../lambdas/engine/partition/pdf/render';
 
@@ -54,26 +55,15 @@ export async function tableScan(o: TableScanOptions = {}): Promise<Uint8Array> {
   } finally {
     doc.close();
   }
-  const rgba = o.skew ? rotate(img.rgba, img.width, img.height, o.skew) : img.rgba;
+  const rgba = o.skew ? rotateRgba(img.rgba, img.width, img.height, o.skew) : img.rgba;
   return rgbaToPng(rgba, img.width, img.height, (b) => deflateSync(b));
 }
 
-/** RGBA rotated clockwise by `deg` about the centre (bilinear, white outside), same size. */
-function rotate(src: Uint8Array, w: number, h: number, deg: number): Uint8Array {
-  const out = new Uint8Array(src.length).fill(255);
-  const a = (deg * Math.PI) / 180, cos = Math.cos(a), sin = Math.sin(a);
-  const cx = w / 2, cy = h / 2;
-  const px = (x: number, y: number, k: number) => (x < 0 || y < 0 || x >= w || y >= h ? 255 : src[(y * w + x) * 4 + k]!);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      // the source pixel that lands here: rotate back (counter-clockwise)
-      const sx = cos * (x - cx) + sin * (y - cy) + cx, sy = -sin * (x - cx) + cos * (y - cy) + cy;
-      const x0 = Math.floor(sx), y0 = Math.floor(sy), fx = sx - x0, fy = sy - y0;
-      for (let k = 0; k < 3; k++) {
-        const v = (1 - fy) * ((1 - fx) * px(x0, y0, k) + fx * px(x0 + 1, y0, k)) + fy * ((1 - fx) * px(x0, y0 + 1, k) + fx * px(x0 + 1, y0 + 1, k));
-        out[(y * w + x) * 4 + k] = Math.round(v);
-      }
-    }
-  }
-  return out;
+/** A PNG scan as a one-page image-only PDF (a scanned document), the page at 200 dpi. */
+export async function asScannedPdf(png: Uint8Array): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const img = await pdf.embedPng(png);
+  const page = pdf.addPage([(img.width * 72) / 200, (img.height * 72) / 200]);
+  page.drawImage(img, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
+  return pdf.save();
 }

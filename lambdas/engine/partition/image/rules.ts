@@ -274,18 +274,18 @@ export function tableLines(rgba: Uint8Array, width: number, height: number): Tab
   if (!grid.h.length) return { rules };
   const out = rgba.slice();
   const pad = Math.max(1, Math.round(side / 600 / k));
-  // A line is painted in the paper beside it (the lighter side, median over a short stretch along
-  // it), so a rule along a shaded row leaves the shading whole and a column rule crossing shaded and
-  // white rows takes the shade of each.
+  // A line is painted in the paper beside it (the lighter side, median over a stretch along it three
+  // line widths either way, so a crossing line does not darken it), so a rule along a shaded row
+  // leaves the shading whole and a column rule crossing shaded and white rows takes the shade of each.
   const g = (x: number, y: number) => gray[Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))]!;
   const paint = (s: RuleStroke, vertical: boolean) => {
     const n = s.a1 - s.a0 + 1;
-    const side = Array.from({ length: n }, (_, i) => vertical
+    const beside = Array.from({ length: n }, (_, i) => vertical
       ? Math.max(g(s.c0 - pad - 1, s.a0 + i), g(s.c1 + pad + 1, s.a0 + i))
       : Math.max(g(s.a0 + i, s.c0 - pad - 1), g(s.a0 + i, s.c1 + pad + 1)));
-    const reach = Math.max(2, Math.round(tol));
+    const reach = 3 * (Math.ceil(Math.max(3, side / 200) / k) + 2 * pad);
     for (let i = 0; i < n; i++) {
-      const near = side.slice(Math.max(0, i - reach), i + reach + 1).sort((p, q) => p - q);
+      const near = beside.slice(Math.max(0, i - reach), i + reach + 1).sort((p, q) => p - q);
       const v = near[near.length >> 1]!;
       for (let c = s.c0 - pad; c <= s.c1 + pad; c++) {
         const x = vertical ? c : s.a0 + i, y = vertical ? s.a0 + i : c;

@@ -49,8 +49,9 @@ const RULE_GLYPHS = /^[|_\-\u2013\u2014=~!\[\]()lI]+$/;
 export function mergeReadings(cleaned: OcrResult, original: OcrResult, rules?: Rules): OcrResult {
   const boxes = cleaned.lines.flatMap((l) => l.words);
   const overlaps = (w: OcrWord) => boxes.some((b) => b.x0 < w.x1 && w.x0 < b.x1 && b.y0 < w.y1 && w.y0 < b.y1);
+  const m = rules?.tol ?? 2; // a dash read as a glyph may sit a pixel or two beside the line's centre
   const onRule = (w: OcrWord) =>
-    !!rules && (rules.v.some((r) => r.x > w.x0 && r.x < w.x1 && r.y0 < w.y1 && w.y0 < r.y1) || rules.h.some((r) => r.y > w.y0 && r.y < w.y1 && r.x0 < w.x1 && w.x0 < r.x1));
+    !!rules && (rules.v.some((r) => r.x > w.x0 - m && r.x < w.x1 + m && r.y0 < w.y1 && w.y0 < r.y1) || rules.h.some((r) => r.y > w.y0 - m && r.y < w.y1 + m && r.x0 < w.x1 && w.x0 < r.x1));
   const added: OcrLine[] = [];
   for (const l of original.lines) {
     const words = l.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE && !RULE_GLYPHS.test(w.text) && !overlaps(w) && !onRule(w));
