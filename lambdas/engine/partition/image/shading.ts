@@ -13,23 +13,28 @@ const MAX_SHADE = 235;
 /** Share of a box's background that must be shading before it is flattened. */
 const MIN_SHADED = 0.02;
 
-/** Running max (or min) over the window i-r .. i+r (clipped) of n values at stride `step` from `off`, in place. */
-function running(a: Uint8Array, off: number, n: number, step: number, r: number, max: boolean, g: Uint8Array, h: Uint8Array, src: Uint8Array): void {
+/**
+ * Running max (or min: computed as the max of inverted values) over the window i-r .. i+r (clipped)
+ * of n values at stride `step` from `off`, in place. g holds the extreme from the start of each
+ * (2r+1)-block to i, h from i to the end of its block: any window is the tail of one block and the
+ * head of the next.
+ */
+function running(a: Uint8Array, off: number, n: number, step: number, r: number, inv: number, g: Uint8Array, h: Uint8Array, src: Uint8Array): void {
   const k = 2 * r + 1;
-  const pick = max ? (p: number, q: number) => (p > q ? p : q) : (p: number, q: number) => (p < q ? p : q);
-  for (let i = 0; i < n; i++) src[i] = a[off + i * step]!;
-  // g: extreme from the start of each k-block to i; h: from i to the end of its block.
-  for (let i = 0; i < n; i++) g[i] = i % k === 0 ? src[i]! : pick(g[i - 1]!, src[i]!);
-  for (let i = n - 1; i >= 0; i--) h[i] = i % k === k - 1 || i === n - 1 ? src[i]! : pick(h[i + 1]!, src[i]!);
-  const block = (i: number) => Math.floor(i / k);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0, o = off; i < n; i++, o += step) src[i] = a[o]! ^ inv;
+  for (let i = 0; i < n; i++) { const v = src[i]!; g[i] = i % k === 0 || g[i - 1]! < v ? v : g[i - 1]!; }
+  for (let i = n - 1; i >= 0; i--) { const v = src[i]!; h[i] = i % k === k - 1 || i === n - 1 || h[i + 1]! < v ? v : h[i + 1]!; }
+  const lastBlock = n - 1 - ((n - 1) % k);
+  for (let i = 0, o = off; i < n; i++, o += step) {
     const lo = i - r, hi = i + r;
     let v: number;
-    if (lo <= 0 && hi >= n - 1) v = block(n - 1) === 0 ? h[0]! : pick(h[0]!, g[n - 1]!);
-    else if (lo <= 0) v = g[hi]!; // hi < k: inside the first block
-    else if (hi >= n - 1) v = block(lo) === block(n - 1) ? h[lo]! : pick(h[lo]!, g[n - 1]!);
-    else v = pick(h[lo]!, g[hi]!);
-    a[off + i * step] = v;
+    if (hi >= n - 1) {
+      // the window runs to the end: h[lo] reaches the end of lo's block, g[n-1] covers the last block
+      const l = lo < 0 ? 0 : lo;
+      v = l >= lastBlock ? h[l]! : Math.max(h[l]!, g[n - 1]!);
+    } else if (lo <= 0) v = g[hi]!; // hi < k: inside the first block
+    else v = Math.max(h[lo]!, g[hi]!);
+    a[o] = v ^ inv;
   }
 }
 
@@ -38,9 +43,9 @@ export function closing(gray: Uint8Array, w: number, h: number, r: number): Uint
   const out = gray.slice();
   const n = Math.max(w, h);
   const g = new Uint8Array(n), hh = new Uint8Array(n), src = new Uint8Array(n);
-  for (const max of [true, false]) {
-    for (let y = 0; y < h; y++) running(out, y * w, w, 1, r, max, g, hh, src);
-    for (let x = 0; x < w; x++) running(out, x, h, w, r, max, g, hh, src);
+  for (const inv of [0, 255]) {
+    for (let y = 0; y < h; y++) running(out, y * w, w, 1, r, inv, g, hh, src);
+    for (let x = 0; x < w; x++) running(out, x, h, w, r, inv, g, hh, src);
   }
   return out;
 }
