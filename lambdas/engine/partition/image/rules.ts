@@ -274,8 +274,8 @@ export function tableLines(rgba: Uint8Array, width: number, height: number): Tab
   if (!grid.h.length) return { rules };
   const out = rgba.slice();
   const pad = Math.max(1, Math.round(side / 600 / k));
-  // A line is painted in the paper beside it (the lighter side, median over a stretch along it three
-  // line widths either way, so a crossing line does not darken it), so a rule along a shaded row
+  // A line is painted in the paper beside it (the lighter side; the median of seven samples over
+  // three line widths either way, so a crossing line or a glyph touching it does not darken it), so a rule along a shaded row
   // leaves the shading whole and a column rule crossing shaded and white rows takes the shade of each.
   const g = (x: number, y: number) => gray[Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))]!;
   const paint = (s: RuleStroke, vertical: boolean) => {
@@ -284,9 +284,13 @@ export function tableLines(rgba: Uint8Array, width: number, height: number): Tab
       ? Math.max(g(s.c0 - pad - 1, s.a0 + i), g(s.c1 + pad + 1, s.a0 + i))
       : Math.max(g(s.a0 + i, s.c0 - pad - 1), g(s.a0 + i, s.c1 + pad + 1)));
     const reach = 3 * (Math.ceil(Math.max(3, side / 200) / k) + 2 * pad);
+    const near = new Uint8Array(7);
     for (let i = 0; i < n; i++) {
-      const near = beside.slice(Math.max(0, i - reach), i + reach + 1).sort((p, q) => p - q);
-      const v = near[near.length >> 1]!;
+      // The median of up to seven samples (those on the line: clamping would weigh its ends, where
+      // the crossing rule is, several times).
+      let m = 0;
+      for (let j = -3; j <= 3; j++) { const at = i + Math.round((j * reach) / 3); if (at >= 0 && at < n) near[m++] = beside[at]!; }
+      const v = near.subarray(0, m).sort()[m >> 1]!;
       for (let c = s.c0 - pad; c <= s.c1 + pad; c++) {
         const x = vertical ? c : s.a0 + i, y = vertical ? s.a0 + i : c;
         if (x < 0 || y < 0 || x >= width || y >= height) continue;
@@ -302,7 +306,7 @@ export function tableLines(rgba: Uint8Array, width: number, height: number): Tab
   const x1 = Math.min(width, Math.max(...grid.h.map((s) => s.a1), ...grid.v.map((s) => s.c1)) + 1);
   const y0 = Math.max(0, Math.min(...grid.v.map((s) => s.a0), ...grid.h.map((s) => s.c0)));
   const y1 = Math.min(height, Math.max(...grid.v.map((s) => s.a1), ...grid.h.map((s) => s.c1)) + 1);
-  flattenShading(out, width, { x0, y0, x1, y1 }, Math.max(4, Math.round(side / 150 / k)));
+  flattenShading(out, width, { x0, y0, x1, y1 }, Math.max(3, Math.round(side / 400 / k)));
   return { rules, cleaned: out };
 }
 
