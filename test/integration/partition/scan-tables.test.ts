@@ -84,6 +84,13 @@ describe('tables on scanned pages and images', () => {
     }
   });
 
+  it('a dense table with thin grey TOTAL bands: the text on grey is read (frx_2012_disclosure as a PNG)', async () => {
+    const r = await partition({ data: await scan('tables/docs/frx_2012_disclosure.pdf'), filename: 'frx.png' }, { strategy: 'hi_res' });
+    const s = score('frx_2012_disclosure.pdf', r.elements);
+    assert.equal(s.matched, 1);
+    assert.ok(s.cells >= 0.9, `cell accuracy ${s.cells.toFixed(3)}`);
+  });
+
   it('prose in two columns is not a table (multi-column-2p.pdf page 1 as a PNG)', async () => {
     const r = await partition({ data: await scan('docs/multi-column-2p.pdf'), filename: 'columns.png' }, { strategy: 'hi_res' });
     assert.deepEqual(tablesOf(r.elements).map((t) => t.text.slice(0, 80)), []);

@@ -100,4 +100,25 @@ describe('ruling lines from a bitmap', () => {
     assert.deepEqual(r.h.sort((a, b) => a.y - b.y), [{ y: 40, x0: 20, x1: 380 }, { y: 160.5, x0: 20, x1: 380 }]);
     assert.deepEqual(r.v, []);
   });
+
+  it('a dashed and a dotted rule are rules; pieces at irregular pitches (a row through text) are not', () => {
+    const p = page(600, 300);
+    for (let x = 50; x + 12 <= 550; x += 20) p.box(x, 50, x + 12, 52); // dashes 12 on, 8 off
+    for (let x = 50; x + 3 <= 550; x += 9) p.box(x, 100, x + 3, 103); // dots 3 on, 6 off
+    let x = 50;
+    for (const [on, off] of [[3, 9], [14, 4], [5, 12], [9, 3], [2, 10], [12, 5], [4, 11], [16, 3], [3, 8], [7, 12], [10, 4], [2, 9]]) { p.box(x, 200, x + on!, 202); x += on! + off!; }
+    const o = { ...OPTS, dashGap: 12 };
+    const r = detectRules(p.gray, p.w, p.h, o);
+    assert.deepEqual(r.h.map((l) => [l.y, l.x0, l.x1]).sort((a, b) => a[0]! - b[0]!), [[50.5, 50, 542], [101, 50, 548]]);
+    assert.deepEqual(detectRules(p.gray, p.w, p.h, OPTS).h, [], 'without dashGap, solid rules only');
+  });
+
+  it('a column of figures (a stem a row, at the row pitch) is no dotted column rule: letters beside it', () => {
+    const p = page(600, 400);
+    // "11" in every row of a column: two stems 25 px tall, 4 px apart, one row every 36 px.
+    for (let y = 20; y + 25 <= 380; y += 36) { p.box(300, y, 303, y + 25); p.box(307, y, 310, y + 25); }
+    const r = detectRules(p.gray, p.w, p.h, { ...OPTS, dashGap: 12 });
+    assert.deepEqual([r.h, r.v], [[], []]);
+  });
 });
+

@@ -16,6 +16,7 @@ import { resolveVlmProvider } from '../vlm';
 import { deflateSync } from 'node:zlib';
 import { rgbaToPng, resizeRgba, toGray } from './bitmap';
 import { imageSize, MAX_IMAGE_PIXELS } from './header';
+import { deskew, unskewCoordinates } from './deskew';
 import { ocrInputWithLines } from './rules';
 import { pageSpan } from '../page-span';
 import { cutTiffChain } from './tiff-chain';
@@ -67,16 +68,19 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
   }
   const out: Element[] = [];
   for (let pageNumber = span.first; pageNumber <= last; pageNumber++) {
-    const p = await pages.page(pageNumber);
+    const page = await pages.page(pageNumber);
     if (vlm) {
       try {
-        const rgba = p.rgba ?? decodeRgba(data, filetype);
-        out.push(...(await vlm.partitionPage({ gray: toGray(rgba, p.width, p.height), width: p.width, height: p.height, page: pageNumber }, options)));
+        const rgba = page.rgba ?? decodeRgba(data, filetype);
+        out.push(...(await vlm.partitionPage({ gray: toGray(rgba, page.width, page.height), width: page.width, height: page.height, page: pageNumber }, options)));
         continue;
       } catch (err) {
         ctx.warn(`page ${pageNumber}: VLM provider failed (${(err as Error).message}); used local OCR`);
       }
     }
+    // A skewed scan is straightened first (image/deskew.ts); coordinates are mapped back at the end.
+    const straight = straighten(page, data, filetype);
+    const p = straight?.page ?? page;
     // Table lines are found first and painted out of the image OCR reads (cells read better).
     const lines = tableLinesOf(p, data, filetype);
     const q: Decoded = lines?.cleaned ? { encoded: lines.png, rgba: lines.cleaned, width: p.width, height: p.height } : p;
@@ -95,7 +99,7 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
         }
         return r;
       };
-      ocr = q === p ? await read(p) : mergeReadings(await read(q), await read(p));
+      ocr = q === p ? await read(p) : mergeReadings(await read(q), await read(p), lines?.rules);
     } catch (err) {
       if (err instanceof UnprocessableDocument) throw err;
       throw new UnprocessableDocument(`Cannot decode the ${filetype} image: ${(err as Error)?.message ?? err}`);
@@ -121,9 +125,10 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
       for (const el of els) {
         const c = el.metadata.coordinates;
         if (blockTypes.has(el.type) && c) embedCrop(el, rgba, p.width, p.height, c.points);
-        if (!options.coordinates) delete el.metadata.coordinates;
       }
     }
+    if (straight) unskewCoordinates(els, p.width, p.height, straight.angle);
+    if (blockTypes.size && !options.coordinates) for (const el of els) delete el.metadata.coordinates;
     out.push(...els);
   }
   return out;
@@ -140,6 +145,18 @@ function embedCrop(el: Element, rgba: Uint8Array, width: number, height: number,
   for (let y = 0; y < h; y++) crop.set(rgba.subarray(((y0 + y) * width + x0) * 4, ((y0 + y) * width + x1) * 4), y * w * 4);
   el.metadata.image_base64 = Buffer.from(rgbaToPng(crop, w, h, (b) => deflateSync(b, { level: 6 }))).toString('base64');
   el.metadata.image_mime_type = 'image/png';
+}
+
+/** The page straightened when it is scanned askew (and its skew), else undefined. */
+function straighten(p: Decoded, data: Uint8Array, filetype: string): { page: Decoded; angle: number } | undefined {
+  let rgba: Uint8Array;
+  try {
+    rgba = p.rgba ?? decodeRgba(data, filetype);
+  } catch {
+    return undefined; // a BMP flavour only Tesseract reads: read as it is
+  }
+  const d = deskew(rgba, toGray(rgba, p.width, p.height), p.width, p.height);
+  return d && { page: { encoded: rgbaToPng(d.rgba, p.width, p.height, deflate), rgba: d.rgba, width: p.width, height: p.height }, angle: d.angle };
 }
 
 /** Table lines of a page at its native size, when its pixels can be decoded here. */

@@ -10,6 +10,7 @@
 import { MAX_SEGMENTS, type HRule, type Rules, type VRule } from '../pdf/tables/paths';
 import { deflateSync } from 'node:zlib';
 import { resizeGray, rgbaToPng, toGray } from './bitmap';
+import { flattenShading } from './shading';
 
 /** Long dark runs looked at per page, at most (per direction). */
 export const MAX_RUNS = 200_000;
@@ -23,6 +24,8 @@ export interface RuleScanOptions {
   maxThickness: number;
   /** Light pixels bridged inside a run (a scanned line is rarely unbroken). */
   maxGap?: number;
+  /** Widest gap between the dashes (or dots) of a dashed rule; 0 or absent: solid rules only. */
+  dashGap?: number;
 }
 
 /** Share of a run's pixels that are ink. */
@@ -71,7 +74,7 @@ interface Stroke { x0: number; x1: number; y0: number; lastRow: number; cover: n
  * it: glyph bits touching a rule (descenders, text set close to the line) neither thicken it nor get
  * painted out with it.
  */
-function rowStrokes(bin: Uint8Array, w: number, h: number, o: RuleScanOptions): RuleStroke[] | undefined {
+function rowStrokes(bin: Uint8Array, w: number, h: number, o: RuleScanOptions, dark: Dark): RuleStroke[] | undefined {
   const gap = o.maxGap ?? 2;
   const out: RuleStroke[] = [];
   let open: Stroke[] = [];
@@ -94,8 +97,12 @@ function rowStrokes(bin: Uint8Array, w: number, h: number, o: RuleScanOptions): 
         if (bin[row + x]) { end = x; light = 0; ink++; } else if (++light > gap) break;
       }
       // A rule is solid ink with rare breaks; a row through text (bars of E, L, T a few pixels
-      // apart) is not.
-      if (end - start + 1 < o.minLength || ink < MIN_FILL * (end - start + 1)) continue;
+      // apart) is not. Else it may be a dashed or dotted rule: regular pieces with short gaps.
+      if (end - start + 1 < o.minLength || ink < MIN_FILL * (end - start + 1)) {
+        const dashed = dashedRun(bin, y, start, w, o, dark);
+        if (dashed.end < 0) { x = Math.max(x, dashed.next); continue; }
+        end = dashed.end; x = end + 1;
+      }
       if (++runs > MAX_RUNS) return undefined;
       // The stroke of the previous row this run continues (they overlap), else a new one.
       const s = open.find((t) => t.x0 <= end && t.x1 >= start);
@@ -114,13 +121,76 @@ function rowStrokes(bin: Uint8Array, w: number, h: number, o: RuleScanOptions): 
   return out;
 }
 
+/** Fewest dashes (or dots) a dashed rule has. */
+const MIN_DASHES = 5;
+
+/**
+ * A dashed or dotted rule starting at `start` on a row of the ridge bitmap: pieces of ink (1-pixel
+ * breaks bridged) at most `dashGap` apart, at least MIN_DASHES of them, spanning minLength, at a
+ * regular pitch and of regular length (three in four within 35% of the median; the end pieces may
+ * be cut short), with paper beside it (clear()). A row through text has pieces of every length at
+ * every pitch. `end` is -1 when it is not a rule; `next` is where the scan goes on (past the pieces
+ * looked at, so each pixel is looked at once, but not past a long piece: that may be a solid rule).
+ */
+function dashedRun(bin: Uint8Array, y: number, start: number, w: number, o: RuleScanOptions, dark: Dark): { end: number; next: number } {
+  const maxGap = o.dashGap ?? 0;
+  const row = y * w;
+  const starts: number[] = [], lengths: number[] = [];
+  let x = start, end = start, ink = 0;
+  while (x < w && bin[row + x]) {
+    let e = x;
+    for (let n = x + 1; n < w && (bin[row + n] || (n - e <= 1 && n + 1 < w && bin[row + n + 1])); n++) if (bin[row + n]) e = n;
+    // A piece as long as a rule is no dash: the chain ends before it and the scan goes on from it.
+    if (starts.length && e - x + 1 >= o.minLength) break;
+    starts.push(x);
+    lengths.push(e - x + 1);
+    ink += e - x + 1;
+    end = e;
+    x = e + 1;
+    while (x < w && x - e - 1 < maxGap && !bin[row + x]) x++;
+  }
+  const next = end + 1;
+  if (starts.length < MIN_DASHES || end - start + 1 < o.minLength || ink > MIN_FILL * (end - start + 1)) return { end: -1, next };
+  const regular = (vs: number[]) => {
+    const m = [...vs].sort((a, b) => a - b)[vs.length >> 1]!;
+    return vs.filter((d) => d >= 0.65 * m && d <= 1.35 * m).length >= 0.75 * vs.length;
+  };
+  const ok = regular(starts.slice(1).map((s, i) => s - starts[i]!)) && regular(lengths.slice(1, -1)) && clear(y, start, end, starts, lengths, o, dark);
+  return ok ? { end, next } : { end: -1, next };
+}
+
+/** Ink (dark) pixel at a along a scan row, c across (the row index): transposed for vertical lines. */
+type Dark = (a: number, c: number) => boolean;
+/** Gray level below which a pixel is ink, for the corridor beside a dashed rule. */
+const DARK = 110;
+
+/**
+ * Paper on both sides of a dashed rule: beyond the line's own thickness (the rows its dashes' middles
+ * stay dark), a corridor as wide as the thickest rule holds at most 5% ink. A pixel row through text
+ * (the bars of e, t, f) or a pixel column through a column of figures (their stems, one a row, at a
+ * row's pitch) has letters right beside it.
+ */
+function clear(y: number, start: number, end: number, starts: number[], lengths: number[], o: RuleScanOptions, dark: Dark): boolean {
+  const mids = starts.map((s, i) => s + (lengths[i]! >> 1));
+  const t = Math.ceil(o.maxThickness);
+  for (const dir of [-1, 1]) {
+    let k = 1;
+    while (k <= t && mids.filter((m) => dark(m, y + dir * k)).length * 2 >= mids.length) k++;
+    let ink = 0;
+    for (let j = k; j < k + t; j++) for (let a = start; a <= end; a++) if (dark(a, y + dir * j)) ink++;
+    if (ink > 0.05 * t * (end - start + 1)) return false;
+  }
+  return true;
+}
+
 export interface RuleStrokes { h: RuleStroke[]; v: RuleStroke[]; warning?: string }
 
 /** Thin horizontal and vertical strokes of a gray image (pixel coordinates, top-left origin). */
 export function detectStrokes(gray: Uint8Array, width: number, height: number, o: RuleScanOptions): RuleStrokes {
   const d = Math.ceil(o.maxThickness) + 1;
-  const hs = rowStrokes(ridges(gray, width, height, d, false), width, height, o);
-  const vs = hs && rowStrokes(ridges(gray, width, height, d, true), height, width, o);
+  const ink = (x: number, y: number) => x >= 0 && y >= 0 && x < width && y < height && gray[y * width + x]! < DARK;
+  const hs = rowStrokes(ridges(gray, width, height, d, false), width, height, o, ink);
+  const vs = hs && rowStrokes(ridges(gray, width, height, d, true), height, width, o, (a, c) => ink(c, a));
   if (!hs || !vs || hs.length + vs.length > MAX_SEGMENTS) {
     return { h: [], v: [], warning: 'too many long strokes in the image (a photo or a chart?): ruled tables not looked for' };
   }
@@ -194,6 +264,7 @@ export function tableLines(rgba: Uint8Array, width: number, height: number): Tab
   const side = Math.min(sw, sh);
   const scanned = detectStrokes(k < 1 ? resizeGray(gray, width, height, sw, sh) : gray, sw, sh, {
     minLength: Math.max(12, side / 40), maxThickness: Math.max(3, side / 200), maxGap: Math.max(2, Math.round(side / 500)),
+    dashGap: Math.max(4, Math.round(side / 80)),
   });
   const up = (r: RuleStroke): RuleStroke => ({ a0: Math.floor(r.a0 / k), a1: Math.ceil((r.a1 + 1) / k) - 1, c0: Math.floor(r.c0 / k), c1: Math.ceil((r.c1 + 1) / k) - 1 });
   const strokes = k < 1 ? { ...scanned, h: scanned.h.map(up), v: scanned.v.map(up) } : scanned;
@@ -203,26 +274,39 @@ export function tableLines(rgba: Uint8Array, width: number, height: number): Tab
   if (!grid.h.length) return { rules };
   const out = rgba.slice();
   const pad = Math.max(1, Math.round(side / 600 / k));
-  // A line is painted in the paper beside it (the median gray of the lighter side), so a rule along a
-  // shaded row leaves the shading whole rather than a white stripe.
-  const median = (vs: number[]) => vs.sort((p, q) => p - q)[vs.length >> 1] ?? 255;
+  // A line is painted in the paper beside it (the lighter side; the median of seven samples over
+  // three line widths either way, so a crossing line or a glyph touching it does not darken it), so a rule along a shaded row
+  // leaves the shading whole and a column rule crossing shaded and white rows takes the shade of each.
   const g = (x: number, y: number) => gray[Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))]!;
-  const paint = (x0: number, x1: number, y0: number, y1: number, v: number) => {
-    for (let y = Math.max(0, y0); y <= Math.min(height - 1, y1); y++) {
-      for (let x = Math.max(0, x0); x <= Math.min(width - 1, x1); x++) { const o = (y * width + x) * 4; out[o] = out[o + 1] = out[o + 2] = v; out[o + 3] = 255; }
+  const paint = (s: RuleStroke, vertical: boolean) => {
+    const n = s.a1 - s.a0 + 1;
+    const beside = Array.from({ length: n }, (_, i) => vertical
+      ? Math.max(g(s.c0 - pad - 1, s.a0 + i), g(s.c1 + pad + 1, s.a0 + i))
+      : Math.max(g(s.a0 + i, s.c0 - pad - 1), g(s.a0 + i, s.c1 + pad + 1)));
+    const reach = 3 * (Math.ceil(Math.max(3, side / 200) / k) + 2 * pad);
+    const near = new Uint8Array(7);
+    for (let i = 0; i < n; i++) {
+      // The median of up to seven samples (those on the line: clamping would weigh its ends, where
+      // the crossing rule is, several times).
+      let m = 0;
+      for (let j = -3; j <= 3; j++) { const at = i + Math.round((j * reach) / 3); if (at >= 0 && at < n) near[m++] = beside[at]!; }
+      const v = near.subarray(0, m).sort()[m >> 1]!;
+      for (let c = s.c0 - pad; c <= s.c1 + pad; c++) {
+        const x = vertical ? c : s.a0 + i, y = vertical ? s.a0 + i : c;
+        if (x < 0 || y < 0 || x >= width || y >= height) continue;
+        const o = (y * width + x) * 4;
+        out[o] = out[o + 1] = out[o + 2] = v; out[o + 3] = 255;
+      }
     }
   };
-  const side2 = (n: number, at: (i: number) => number) => median(Array.from({ length: Math.min(n, 200) }, (_, i) => at(Math.floor((i * n) / Math.min(n, 200)))));
-  for (const s of grid.h) {
-    const n = s.a1 - s.a0 + 1;
-    const v = Math.max(side2(n, (i) => g(s.a0 + i, s.c0 - pad - 1)), side2(n, (i) => g(s.a0 + i, s.c1 + pad + 1)));
-    paint(s.a0, s.a1, s.c0 - pad, s.c1 + pad, v);
-  }
-  for (const s of grid.v) {
-    const n = s.a1 - s.a0 + 1;
-    const v = Math.max(side2(n, (i) => g(s.c0 - pad - 1, s.a0 + i)), side2(n, (i) => g(s.c1 + pad + 1, s.a0 + i)));
-    paint(s.c0 - pad, s.c1 + pad, s.a0, s.a1, v);
-  }
+  for (const s of grid.h) paint(s, false);
+  for (const s of grid.v) paint(s, true);
+  // Grey-filled rows and bands of the tables flattened to white for OCR (image/shading.ts).
+  const x0 = Math.max(0, Math.min(...grid.h.map((s) => s.a0), ...grid.v.map((s) => s.c0)));
+  const x1 = Math.min(width, Math.max(...grid.h.map((s) => s.a1), ...grid.v.map((s) => s.c1)) + 1);
+  const y0 = Math.max(0, Math.min(...grid.v.map((s) => s.a0), ...grid.h.map((s) => s.c0)));
+  const y1 = Math.min(height, Math.max(...grid.v.map((s) => s.a1), ...grid.h.map((s) => s.c1)) + 1);
+  flattenShading(out, width, { x0, y0, x1, y1 }, Math.max(3, Math.round(side / 400 / k)));
   return { rules, cleaned: out };
 }
 

@@ -43,14 +43,18 @@ const RULE_GLYPHS = /^[|_\-\u2013\u2014=~!\[\]()lI]+$/;
  * Two readings of a page with table lines: `cleaned` (lines painted out, cells read best) and
  * `original`. Tesseract drops a lone short word in a large empty box (a "5" alone in a cell) once the
  * cell's frame is gone, while the original reading has it as part of a row: words of the original
- * reading that no cleaned word overlaps are added (rule glyphs aside).
+ * reading that no cleaned word overlaps are added (rule glyphs aside, and words a table line runs
+ * through: the dashes of a dashed rule read as "1", "!", "ㅣ").
  */
-export function mergeReadings(cleaned: OcrResult, original: OcrResult): OcrResult {
+export function mergeReadings(cleaned: OcrResult, original: OcrResult, rules?: Rules): OcrResult {
   const boxes = cleaned.lines.flatMap((l) => l.words);
   const overlaps = (w: OcrWord) => boxes.some((b) => b.x0 < w.x1 && w.x0 < b.x1 && b.y0 < w.y1 && w.y0 < b.y1);
+  const m = rules?.tol ?? 2; // a dash read as a glyph may sit a pixel or two beside the line's centre
+  const onRule = (w: OcrWord) =>
+    !!rules && (rules.v.some((r) => r.x > w.x0 - m && r.x < w.x1 + m && r.y0 < w.y1 && w.y0 < r.y1) || rules.h.some((r) => r.y > w.y0 - m && r.y < w.y1 + m && r.x0 < w.x1 && w.x0 < r.x1));
   const added: OcrLine[] = [];
   for (const l of original.lines) {
-    const words = l.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE && !RULE_GLYPHS.test(w.text) && !overlaps(w));
+    const words = l.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE && !RULE_GLYPHS.test(w.text) && !overlaps(w) && !onRule(w));
     if (!words.length) continue;
     added.push({ words, x0: Math.min(...words.map((w) => w.x0)), y0: Math.min(...words.map((w) => w.y0)), x1: Math.max(...words.map((w) => w.x1)), y1: Math.max(...words.map((w) => w.y1)) });
   }

@@ -7,6 +7,7 @@
 //   allowFast; with no provider configured, local OCR with metadata.partitioner_note.
 // Long documents spread text-layer pages over worker threads (pool.ts); results stream page by
 // page so memory stays bounded by one page plus the elements.
+import { deflateSync } from 'node:zlib';
 import type { Element } from '../../elements';
 import { appendAll, makeElement, provisionalId } from '../../elements';
 import { UnprocessableDocument } from '../../../domain/errors';
@@ -19,6 +20,8 @@ import { pagePoolReady, processPagesInPool, warmPagePool } from './pool';
 import { cropPng, renderPage } from './render';
 import { resolveVlmProvider, type VlmProvider } from '../vlm';
 import { ocrInputWithLines } from '../image/rules';
+import { deskew, unskewCoordinates } from '../image/deskew';
+import { rgbaToPng } from '../image/bitmap';
 import { pageSpan } from '../page-span';
 
 /** Page count from which text-layer pages go to the worker pool once it is running... */
@@ -187,13 +190,19 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
               ctx.warn(`page ${i + 1}: VLM provider failed (${(err as Error).message}); used local OCR`);
             }
           }
+          // A page scanned askew is straightened first (image/deskew.ts); coordinates are mapped back.
+          const { width, height } = rendered;
+          const straight = deskew(rendered.rgba, rendered.gray, width, height);
+          const rgba = straight?.rgba ?? rendered.rgba;
+          const png = straight ? rgbaToPng(rgba, width, height, (b) => deflateSync(b, { level: 1 })) : rendered.png;
           // Table lines are found first and painted out of the image OCR reads (cells read better).
-          const lines = ocrInputWithLines(rendered.rgba, rendered.width, rendered.height, rendered.png);
+          const lines = ocrInputWithLines(rgba, width, height, png);
           const read = (png: Uint8Array) => recognizeBest(png, langs, options.languages.length > 0);
-          const ocr = lines.cleaned ? mergeReadings(await read(lines.png), await read(rendered.png)) : await read(rendered.png);
+          const ocr = lines.cleaned ? mergeReadings(await read(lines.png), await read(png), lines.rules) : await read(png);
           const els = hasRealText(ocr)
-            ? ocrPageElements(ocr, i + 1, rendered.width, rendered.height, { coordinates: options.coordinates, languages: options.languages, tableHtml: jobOpts.tableHtml, extra, rules: lines.rules, warn: (w) => ctx.warn(`page ${i + 1}: ${w}`) })
+            ? ocrPageElements(ocr, i + 1, width, height, { coordinates: options.coordinates, languages: options.languages, tableHtml: jobOpts.tableHtml, extra, rules: lines.rules, warn: (w) => ctx.warn(`page ${i + 1}: ${w}`) })
             : [];
+          if (straight) unskewCoordinates(els, width, height, straight.angle);
           byPage.set(i + 1, els.length ? els : [makeElement('Image', '', { page_number: i + 1, ...extra })].filter(() => ocr.lines.length > 0));
         }
         inflight.push(task);
