@@ -67,3 +67,22 @@ describe('languages per element', () => {
     assert.equal(new Set(whole.elements.map((e) => JSON.stringify(e.metadata.languages))).size, 1);
   });
 });
+
+describe('OCR language folder', () => {
+  it('replaces a dangling link left in its folder by an earlier process with the same pid', async () => {
+    const { langPathFor } = await import('../../../lambdas/engine/partition/ocr/tesseract');
+    const { mkdirSync, readFileSync, rmSync, symlinkSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = join(tmpdir(), `tessdata-${process.pid}-eng+kor`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    symlinkSync('/nonexistent/worktree/kor.traineddata.gz', join(dir, 'kor.traineddata.gz'));
+    try {
+      assert.equal(langPathFor(['eng', 'kor']), dir);
+      assert.ok(readFileSync(join(dir, 'kor.traineddata.gz')).length > 1000, 'the language data is readable');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,7 +1,7 @@
 // Offline OCR with tesseract.js 7: traineddata comes from the @tesseract.js-data/<lang> packages
 // (no download, cache off). A small pool (one worker per core, at most 2) is created on first use
 // and shut down after a quiet period so it never keeps the process alive for long.
-import { existsSync, mkdirSync, symlinkSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -48,7 +48,7 @@ export function availableOcrLanguages(requested: string[]): { langs: string[]; m
 }
 
 /** A langPath folder holding every requested language (a temp folder of links when they differ). */
-function langPathFor(langs: string[]): string {
+export function langPathFor(langs: string[]): string {
   const dirs = langs.map((l) => traineddataDir(l)!);
   if (langs.length === 1) return dirs[0]!;
   const dir = join(tmpdir(), `tessdata-${process.pid}-${langs.join('+')}`);
@@ -56,6 +56,8 @@ function langPathFor(langs: string[]): string {
   langs.forEach((l, i) => {
     const target = join(dir, `${l}.traineddata.gz`);
     if (existsSync(target)) return;
+    // a dangling link left by an earlier process with this pid (its source tree gone): copying onto it fails
+    rmSync(target, { force: true });
     const src = join(dirs[i]!, `${l}.traineddata.gz`);
     try { symlinkSync(src, target); } catch { copyFileSync(src, target); }
   });
