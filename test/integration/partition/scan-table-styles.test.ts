@@ -54,4 +54,13 @@ describe('ruled tables in scans: dashed rules, shaded rows, skew', () => {
   it('a scanned PDF page 2.5° askew (ocr_only) is straightened the same way', async () => { await assertGrid({ skew: -2.5 }, 'ocr_only', false, true); });
 
   it('half a degree askew with dashed rules', async () => { await assertGrid({ skew: 0.5, dash: [6, 4] }); });
+  it('a scanned PDF page asked for Table images: the OCR\'d Table gets its image, coordinates still left out', async () => {
+    const data = await asScannedPdf(await tableScan({}));
+    const r = await partition({ data, filename: 'scan.pdf' }, { strategy: 'hi_res', extractImageBlockTypes: ['Table'] });
+    const t = r.elements.find((e) => e.type === 'Table');
+    assert.ok(t, r.elements.map((e) => e.type).join(' '));
+    assert.equal(t.metadata.image_mime_type, 'image/png');
+    assert.ok((t.metadata.image_base64 ?? '').length > 1000, 'a cropped PNG of the table');
+    assert.ok(r.elements.every((e) => e.metadata.coordinates === undefined), 'coordinates were not asked for');
+  });
 });
