@@ -15,6 +15,18 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const client = (endpoint: string) => new DynamoDBClient({ region: 'us-east-1', endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
 
+/** Runs `fn` against an emulator started on `dir/name`, with a client; both closed after. */
+async function withDynamo(name: string, fn: (c: DynamoDBClient) => Promise<void>): Promise<void> {
+  const ddb = await startDynamo({ dataDir: join(dir, name) });
+  const c = client(ddb.endpoint);
+  try {
+    await fn(c);
+  } finally {
+    c.destroy();
+    await ddb.stop();
+  }
+}
+
 /** The table's status, or undefined once it is gone. */
 const status = (c: DynamoDBClient, name: string) =>
   c.send(new DescribeTableCommand({ TableName: name })).then(
@@ -85,10 +97,8 @@ test('dynalite answers while the thread that started it is busy (it runs on its 
   }
 });
 
-test('dynalite: a table deleted and created again with another key is seen as it is now, not as it was read before', async () => {
-  const ddb = await startDynamo({ dataDir: join(dir, 'tables') });
-  const c = client(ddb.endpoint);
-  try {
+test('dynalite: a table deleted and created again with another key is seen as it is now, not as it was read before', async () =>
+  withDynamo('tables', async (c) => {
     await table(c, 'again', 'PK');
     await c.send(new PutItemCommand({ TableName: 'again', Item: { PK: { S: 'a' } } }));
     assert.ok((await c.send(new GetItemCommand({ TableName: 'again', Key: { PK: { S: 'a' } } }))).Item);
@@ -98,16 +108,10 @@ test('dynalite: a table deleted and created again with another key is seen as it
     await table(c, 'again', 'id');
     await c.send(new PutItemCommand({ TableName: 'again', Item: { id: { S: 'b' } } }));
     assert.equal((await c.send(new GetItemCommand({ TableName: 'again', Key: { id: { S: 'b' } } }))).Item?.id?.S, 'b');
-  } finally {
-    c.destroy();
-    await ddb.stop();
-  }
-});
+  }));
 
-test('dynalite: reads issued together are each answered with their own item (BatchGetItem and parallel GetItems)', async () => {
-  const ddb = await startDynamo({ dataDir: join(dir, 'reads') });
-  const c = client(ddb.endpoint);
-  try {
+test('dynalite: reads issued together are each answered with their own item (BatchGetItem and parallel GetItems)', async () =>
+  withDynamo('reads', async (c) => {
     await table(c, 'reads', 'PK');
     // every third key is absent
     const keys = Array.from({ length: 90 }, (_, i) => `k${i}`);
@@ -117,8 +121,4 @@ test('dynalite: reads issued together are each answered with their own item (Bat
     assert.deepEqual(items, keys.filter((_, i) => i % 3).map((k) => [k, `value of ${k}`]).sort());
     const each = await Promise.all(keys.map((k) => c.send(new GetItemCommand({ TableName: 'reads', Key: { PK: { S: k } } }))));
     each.forEach((r, i) => assert.equal(r.Item?.v?.S, i % 3 ? `value of ${keys[i]}` : undefined, keys[i]));
-  } finally {
-    c.destroy();
-    await ddb.stop();
-  }
-});
+  }));

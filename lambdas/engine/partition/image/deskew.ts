@@ -63,9 +63,13 @@ function source(x: number, y: number, w: number, h: number, deg: number): [numbe
 export function rotateRgba(src: Uint8Array, w: number, h: number, deg: number): Uint8Array {
   const out = new Uint8Array(src.length).fill(255);
   const px = (x: number, y: number, c: number) => (x < 0 || y < 0 || x >= w || y >= h ? 255 : src[(y * w + x) * 4 + c]!);
+  // source()'s mapping, its angle's cosine and sine taken once for the page rather than per pixel
+  const a = (deg * Math.PI) / 180, cos = Math.cos(a), sin = Math.sin(a);
   for (let y = 0; y < h; y++) {
+    const dy = y - h / 2;
     for (let x = 0; x < w; x++) {
-      const [sx, sy] = source(x, y, w, h, deg);
+      const dx = x - w / 2;
+      const sx = cos * dx + sin * dy + w / 2, sy = -sin * dx + cos * dy + h / 2;
       const x0 = Math.floor(sx), y0 = Math.floor(sy), fx = sx - x0, fy = sy - y0;
       const o = (y * w + x) * 4;
       for (let c = 0; c < 3; c++) {
