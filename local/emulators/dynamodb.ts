@@ -47,6 +47,8 @@ function closeDynaliteIterators(level: DynaliteLevel): void {
   }
 }
 
+type GetTable = (name: string, checkStatus: boolean | ((err: Error | null, table?: unknown) => void), cb?: (err: Error | null, table?: unknown) => void) => void;
+
 /** The callback-style store of dynalite's table records (one per table: key schema, indexes, status). */
 interface TableRecords {
   get(key: string, cb: (err: Error | null, value?: unknown) => void): void;
@@ -61,21 +63,39 @@ interface TableRecords {
  * CreateTable/UpdateTable/DeleteTable, which write them through `put`, `del` or `batch`: so a record
  * read while no such write is under way is kept in memory until the next one starts (LevelDB may
  * serve a read issued after a write before that write lands, so a read overlapping a write is never
- * kept). Each read gets its own copy, as a read from LevelDB would.
+ * kept). A read through the table store gets its own copy, as a read from LevelDB would (the table
+ * actions change the record they read before writing it back); the item actions, which ask
+ * `getTable` for an active table and only read it, share the kept record, frozen (a copy per item
+ * was ~14 µs: 1.4 ms of a BatchGetItem of 100 keys).
  */
-function cacheTableRecords(tables: TableRecords): void {
+function cacheTableRecords(store: { tableDb: TableRecords; getTable: GetTable }): void {
+  const tables = store.tableDb;
   const kept = new Map<string, unknown>();
   /** Changes at the start and at the end of every write. */
   let writes = 0;
   let writing = 0;
+  const freeze = (v: unknown): unknown => {
+    if (v && typeof v === 'object') for (const x of Object.values(Object.freeze(v))) freeze(x);
+    return v;
+  };
   const { get, put, del, batch } = tables;
   tables.get = function (key, cb) {
     if (kept.has(key)) return void queueMicrotask(() => cb(null, structuredClone(kept.get(key))));
     const at = writing === 0 ? writes : -1;
     get.call(this, key, (err, value) => {
-      if (!err && value !== undefined && at === writes && writing === 0) kept.set(key, structuredClone(value));
+      if (!err && value !== undefined && at === writes && writing === 0) kept.set(key, freeze(structuredClone(value)));
       cb(err, value);
     });
+  };
+  // getTable(name, cb) is the item actions' call (a table neither being created nor deleted);
+  // getTable(name, false, cb) the table actions', which go through tables.get above
+  const getTable = store.getTable;
+  store.getTable = function (name, checkStatus, cb) {
+    const record = typeof checkStatus === 'function' ? (kept.get(name) as { TableStatus?: string } | undefined) : undefined;
+    if (record && (record.TableStatus === 'ACTIVE' || record.TableStatus === 'UPDATING')) {
+      return void queueMicrotask(() => (checkStatus as (err: Error | null, table?: unknown) => void)(null, record));
+    }
+    return getTable.call(this, name, checkStatus, cb);
   };
   const writer = <A extends unknown[]>(write: (this: TableRecords, ...a: [...A, (err?: Error | null) => void]) => void) =>
     function (this: TableRecords, ...a: [...A, ((err?: Error | null) => void)?]) {
@@ -168,7 +188,7 @@ const dynaliteDb = require(workerData.dynaliteDb);
 const createStore = dynaliteDb.create;
 dynaliteDb.create = (options) => {
   const store = createStore(options);
-  (${cacheTableRecords.toString()})(store.tableDb);
+  (${cacheTableRecords.toString()})(store);
   (${coalesceReads.toString()})(store.db, store.lifecycleManager);
   return store;
 };

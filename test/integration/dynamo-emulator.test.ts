@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchGetItemCommand, CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { BatchGetItemCommand, CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand, ResourceNotFoundException, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { startDynamo } from '../../local/emulators/dynamodb';
 
 const dir = mkdtempSync(join(tmpdir(), 'wps-dynamo-emulator-'));
@@ -121,4 +121,23 @@ test('dynalite: reads issued together are each answered with their own item (Bat
     assert.deepEqual(items, keys.filter((_, i) => i % 3).map((k) => [k, `value of ${k}`]).sort());
     const each = await Promise.all(keys.map((k) => c.send(new GetItemCommand({ TableName: 'reads', Key: { PK: { S: k } } }))));
     each.forEach((r, i) => assert.equal(r.Item?.v?.S, i % 3 ? `value of ${keys[i]}` : undefined, keys[i]));
+  }));
+
+test('dynalite: item reads share the kept table record, yet a table action still changes its own copy (UpdateTable, DeleteTable)', async () =>
+  withDynamo('shared', async (c) => {
+    await table(c, 'shared', 'PK');
+    await Promise.all(['a', 'b', 'c'].map((k) => c.send(new PutItemCommand({ TableName: 'shared', Item: { PK: { S: k } } }))));
+    // item actions read the table record many times (kept, shared between them)
+    const keys = ['a', 'b', 'c', 'd'].map((k) => ({ PK: { S: k } }));
+    const batch = () => c.send(new BatchGetItemCommand({ RequestItems: { shared: { Keys: keys } } }));
+    for (let i = 0; i < 5; i++) assert.equal((await batch()).Responses!.shared!.length, 3);
+    await c.send(new UpdateTableCommand({ TableName: 'shared', BillingMode: 'PROVISIONED', ProvisionedThroughput: { ReadCapacityUnits: 7, WriteCapacityUnits: 3 } }));
+    await until(c, 'shared', 'ACTIVE');
+    const described = (await c.send(new DescribeTableCommand({ TableName: 'shared' }))).Table!;
+    assert.equal(described.BillingModeSummary?.BillingMode, 'PROVISIONED');
+    assert.equal(described.ProvisionedThroughput?.ReadCapacityUnits, 7);
+    assert.deepEqual(described.KeySchema, [{ AttributeName: 'PK', KeyType: 'HASH' }]);
+    assert.equal((await batch()).Responses!.shared!.length, 3);
+    await c.send(new DeleteTableCommand({ TableName: 'shared' }));
+    await until(c, 'shared', undefined);
   }));
