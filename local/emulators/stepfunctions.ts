@@ -25,6 +25,7 @@ import type { Context } from 'aws-lambda';
 import { STATE_MACHINES, type StateMachineDefinition } from '../../lambdas/state-machines';
 import { lambdaContext, loadHandler } from '../handlers';
 import { AwsJsonError, startAwsJsonServer } from './aws-json-server';
+import { validateDefinitions } from './asl-validation';
 
 // aws-local-stepfunctions 3 targets Node 22; Promise.withResolvers is the only gap on Node 20.
 const P = Promise as unknown as { withResolvers?: () => unknown };
@@ -205,6 +206,7 @@ export async function startStepFunctions(opts: {
     return p;
   };
   const arns: Record<string, string> = {};
+  const toValidate: { name: string; definition: unknown }[] = [];
   for (const def of STATE_MACHINES) {
     let raw = readFileSync(join(opts.repoRoot, def.definitionFile), 'utf8');
     for (const r of def.resources ?? []) {
@@ -238,11 +240,14 @@ export async function startStepFunctions(opts: {
     }
     withoutTaskTimeouts(resolved.States);
     const arn = stateMachineArn(opts.region, def.name);
-    // -- validated once here (asl-validator takes ~150 ms of CPU per definition); every execution
-    // -- runs on this instance, which keeps no state between runs --
-    machines.set(arn, { def, machine: new StateMachine(resolved, { validationOptions: { checkPaths: true } }), overrides, itemMaps });
+    // -- validated once, below, on a thread of its own (asl-validation.ts); every execution runs on
+    // -- this instance, which keeps no state between runs --
+    toValidate.push({ name: def.definitionFile, definition: resolved });
+    machines.set(arn, { def, machine: new StateMachine(resolved, { validationOptions: { noValidate: true } }), overrides, itemMaps });
     arns[def.arnEnv] = arn;
   }
+
+  await validateDefinitions(toValidate, { checkPaths: true, checkArn: true });
 
   const executions = new Map<string, Execution>();
 

@@ -1,6 +1,7 @@
-// The local Step Functions stand-in validates each state machine once, when it starts (asl-validator
-// costs ~150 ms of CPU per definition, which every StartExecution used to pay on the API's thread):
-// a definition the validator refuses stops the start, before any execution exists.
+// The local Step Functions stand-in validates each state machine once, when it starts, on a thread of
+// its own (asl-validation.ts: asl-validator costs ~150 ms of CPU per definition, and once run on the
+// API's thread it made every later SDK call there allocate twice as much): a definition the validator
+// refuses stops the start, before any execution exists, with the file and the validator's findings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,7 +26,8 @@ test('a definition asl-validator refuses stops the stand-in at start; the real o
       },
       (err: Error) => err.message,
     );
-    assert.match(outcome, /State machine definition is invalid/);
+    assert.match(outcome, /State machine definition statemachines\/job\.asl\.json is invalid/);
+    assert.match(outcome, /MISSING_TRANSITION_TARGET: .*NoSuchState/);
     const sfn = await startStepFunctions({ repoRoot: ROOT, region: 'us-east-1', resources: { BucketName: 'b' } });
     await sfn.stop();
   } finally {
