@@ -40,7 +40,7 @@ interface ExprState {
   values: Record<string, unknown>;
   n: number;
   /** Refs of string values already bound (a value set on many attributes is bound once). */
-  strings?: Map<string, string>;
+  strings: Map<string, string>;
 }
 
 function nameRef(s: ExprState, attr: string): string {
@@ -50,11 +50,11 @@ function nameRef(s: ExprState, attr: string): string {
 }
 
 function valueRef(s: ExprState, value: unknown): string {
-  const known = typeof value === 'string' ? s.strings?.get(value) : undefined;
+  const known = typeof value === 'string' ? s.strings.get(value) : undefined;
   if (known) return known;
   const ref = `:v${s.n++}`;
   s.values[ref] = value;
-  if (typeof value === 'string') (s.strings ??= new Map()).set(value, ref);
+  if (typeof value === 'string') s.strings.set(value, ref);
   return ref;
 }
 
@@ -81,7 +81,7 @@ export function buildUpdate(spec: UpdateSpec): {
   ExpressionAttributeNames: Record<string, string>;
   ExpressionAttributeValues?: Record<string, unknown>;
 } {
-  const s: ExprState = { names: {}, values: {}, n: 0 };
+  const s: ExprState = { names: {}, values: {}, n: 0, strings: new Map() };
   const sets = Object.entries(spec.set ?? {}).map(([k, v]) => `${nameRef(s, k)} = ${valueRef(s, v)}`);
   for (const [k, v] of Object.entries(spec.setIfAbsent ?? {})) {
     const n = nameRef(s, k);

@@ -1,0 +1,108 @@
+// dynalite's UpdateExpression parses reused per shape (local/emulators/dynalite-update-templates.ts):
+// for every expression below, the patched parser answers exactly what dynalite's own parser answers
+// (the parse, its errors, and the placeholders struck from the unused lists), call after call with
+// other names and values; and it falls back to a real parse where a stand-in could not tell.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { cacheUpdateParses } from '../../../local/emulators/dynalite-update-templates';
+import { buildUpdate } from '../../../lambdas/adapters/dynamo-store';
+
+const require = createRequire(import.meta.url);
+const dynaliteRequire = createRequire(require.resolve('dynalite'));
+const updateParser = dynaliteRequire('./db/updateParser') as { parse(str: string, o: { context: object }): unknown };
+const isReserved = (name: string) => ['SET', 'NAME', 'VALUE', 'DATA', 'COUNT'].includes(name.toUpperCase());
+
+type Names = Record<string, string>;
+type Vals = Record<string, Record<string, unknown>>;
+
+/** What a parser gives for this expression: its answer and the unused lists it leaves. */
+function run(parser: { parse(str: string, o: { context: object }): unknown }, expr: string, names: Names, vals: Vals) {
+  const context = {
+    attrNames: names,
+    attrVals: vals,
+    unusedAttrNames: { ...names },
+    unusedAttrVals: { ...vals },
+    isReserved,
+  };
+  let out: unknown;
+  try {
+    out = parser.parse(expr, { context });
+  } catch (err) {
+    out = `threw ${(err as Error).name}: ${(err as Error).message}`;
+  }
+  return { out: JSON.parse(JSON.stringify(out ?? null)), unusedNames: Object.keys(context.unusedAttrNames).sort(), unusedVals: Object.keys(context.unusedAttrVals).sort() };
+}
+
+function patched() {
+  const p = { parse: updateParser.parse.bind(updateParser) };
+  cacheUpdateParses(p);
+  return p;
+}
+
+/** The DynamoDB JSON of a document-client value (the store's updates bind plain values). */
+const av = (v: unknown): Record<string, unknown> =>
+  typeof v === 'string' ? { S: v } : typeof v === 'number' ? { N: String(v) } : typeof v === 'boolean' ? { BOOL: v } : Array.isArray(v) ? { L: v.map(av) } : v === null ? { NULL: true } : { M: Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, av(x)])) };
+
+test('the store\'s own updates: a read mark claim, an intent, a settle, a counter, a plain SET, call after call with other names and values', () => {
+  const p = patched();
+  const ids = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `r_${seed}-${i}`);
+  const specs = (seed: number) => [
+    { set: { entity: 'ReadMarks' }, setIfAbsent: Object.fromEntries(ids(40, seed).map((id) => [id, `tok${seed}`])), upsert: true },
+    { set: { entity: 'UnreadCounter', updatedAt: `2026-11-29T0${seed}:00:00Z`, [`pend_${seed}`]: { ids: ids(3, seed), at: seed } }, upsert: true },
+    { add: { unread: -seed }, remove: [`pend_${seed}`] },
+    { add: { count: 1, bytes: seed * 10 }, set: { status: seed % 2 ? 'RUNNING' : 'DONE', note: null } },
+    { set: { name: `n${seed}`, tags: ['a', 'b'], flag: true }, remove: ['old'] },
+  ];
+  for (let seed = 1; seed <= 4; seed++) {
+    for (const spec of specs(seed)) {
+      const u = buildUpdate(spec);
+      const vals = Object.fromEntries(Object.entries(u.ExpressionAttributeValues ?? {}).map(([k, v]) => [k, av(v)]));
+      assert.deepEqual(run(p, u.UpdateExpression, u.ExpressionAttributeNames, vals), run(updateParser, u.UpdateExpression, u.ExpressionAttributeNames, vals), `${u.UpdateExpression.slice(0, 60)} (call ${seed})`);
+    }
+  }
+});
+
+test('errors and edge cases answer as the parser does, on the first call and on later ones', () => {
+  const p = patched();
+  const cases: [string, Names, Vals][] = [
+    // two placeholders on one attribute overlap (the stand-ins are distinct: a real parse tells)
+    ['SET #a = :v, #b = :w', { '#a': 'x', '#b': 'x' }, { ':v': { S: '1' }, ':w': { S: '2' } }],
+    ['SET #a = :v, #b = :w', { '#a': 'x', '#b': 'y' }, { ':v': { S: '1' }, ':w': { S: '2' } }],
+    // a literal name beside a placeholder that names the same attribute
+    ['SET x = :v, #b = :w', { '#b': 'x' }, { ':v': { S: '1' }, ':w': { S: '2' } }],
+    ['SET x = :v, #b = :w', { '#b': 'y' }, { ':v': { S: '1' }, ':w': { S: '2' } }],
+    // operand types: ADD of a string is refused, of a number accepted
+    ['ADD #c :v', { '#c': 'c' }, { ':v': { S: 'no' } }],
+    ['ADD #c :v', { '#c': 'c' }, { ':v': { N: '2' } }],
+    ['SET #c = #c + :v', { '#c': 'c' }, { ':v': { N: '3' } }],
+    ['SET #c = #c + :v', { '#c': 'c' }, { ':v': { S: '3' } }],
+    ['SET #l = list_append(#l, :v)', { '#l': 'l' }, { ':v': { L: [{ S: 'a' }] } }],
+    // unknown and unused placeholders, a reserved word, a syntax error, nested paths
+    ['SET #a = :v', { '#a': 'a', '#unused': 'u' }, { ':v': { S: '1' }, ':extra': { S: '2' } }],
+    ['SET #a = :missing', { '#a': 'a' }, { ':v': { S: '1' } }],
+    ['SET #missing = :v', { '#a': 'a' }, { ':v': { S: '1' } }],
+    ['SET data = :v', {}, { ':v': { S: '1' } }],
+    ['SET #a = = :v', { '#a': 'a' }, { ':v': { S: '1' } }],
+    ['SET #a.#b[2] = :v REMOVE #c.d', { '#a': 'a', '#b': 'b', '#c': 'c' }, { ':v': { M: { k: { S: '1' } } } }],
+    ['SET #a.#b[2] = :v REMOVE #c.d', { '#a': 'z', '#b': 'y', '#c': 'x' }, { ':v': { M: { q: { N: '1' } } } }],
+    ['SET #a = :v REMOVE #a', { '#a': 'a' }, { ':v': { S: '1' } }],
+    ['SET #a = if_not_exists(#a, :v), #b = if_not_exists(#b, :v)', { '#a': 'p', '#b': 'q' }, { ':v': { S: 't1' } }],
+    ['SET #a = if_not_exists(#a, :v), #b = if_not_exists(#b, :v)', { '#a': 'p', '#b': 'p' }, { ':v': { S: 't1' } }],
+  ];
+  for (let round = 0; round < 2; round++) {
+    for (const [expr, names, vals] of cases) {
+      assert.deepEqual(run(p, expr, names, vals), run(updateParser, expr, names, vals), `${expr} with ${JSON.stringify(names)} ${JSON.stringify(vals)} (round ${round})`);
+    }
+  }
+});
+
+test('a call gets its own names and value objects, not those of the call the shape was first parsed for', () => {
+  const p = patched();
+  const first = { ':v': { S: 'one' } };
+  const second = { ':v': { S: 'two' } };
+  p.parse('SET #a = :v', { context: { attrNames: { '#a': 'first' }, attrVals: first, unusedAttrNames: {}, unusedAttrVals: {}, isReserved } });
+  const got = p.parse('SET #a = :v', { context: { attrNames: { '#a': 'second' }, attrVals: second, unusedAttrNames: {}, unusedAttrVals: {}, isReserved } }) as { sections: { path: string[]; val: unknown }[] };
+  assert.deepEqual(got.sections[0]!.path, ['second']);
+  assert.equal(got.sections[0]!.val, second[':v']);
+});
