@@ -7,17 +7,19 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { cacheUpdateParses } from '../../../local/emulators/dynalite-update-templates';
 import { buildUpdate } from '../../../lambdas/adapters/dynamo-store';
+import type { UpdateSpec } from '../../../lambdas/domain/ports';
 
 const require = createRequire(import.meta.url);
 const dynaliteRequire = createRequire(require.resolve('dynalite'));
-const updateParser = dynaliteRequire('./db/updateParser') as { parse(str: string, o: { context: object }): unknown };
+type Parser = Parameters<typeof cacheUpdateParses>[0];
+const updateParser = dynaliteRequire('./db/updateParser') as Parser;
 const isReserved = (name: string) => ['SET', 'NAME', 'VALUE', 'DATA', 'COUNT'].includes(name.toUpperCase());
 
 type Names = Record<string, string>;
 type Vals = Record<string, Record<string, unknown>>;
 
 /** What a parser gives for this expression: its answer and the unused lists it leaves. */
-function run(parser: { parse(str: string, o: { context: object }): unknown }, expr: string, names: Names, vals: Vals) {
+function run(parser: Parser, expr: string, names: Names, vals: Vals) {
   const context = {
     attrNames: names,
     attrVals: vals,
@@ -34,8 +36,8 @@ function run(parser: { parse(str: string, o: { context: object }): unknown }, ex
   return { out: JSON.parse(JSON.stringify(out ?? null)), unusedNames: Object.keys(context.unusedAttrNames).sort(), unusedVals: Object.keys(context.unusedAttrVals).sort() };
 }
 
-function patched() {
-  const p = { parse: updateParser.parse.bind(updateParser) };
+function patched(): Parser {
+  const p: Parser = { parse: updateParser.parse.bind(updateParser) };
   cacheUpdateParses(p);
   return p;
 }
@@ -47,7 +49,7 @@ const av = (v: unknown): Record<string, unknown> =>
 test('the store\'s own updates: a read mark claim, an intent, a settle, a counter, a plain SET, call after call with other names and values', () => {
   const p = patched();
   const ids = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `r_${seed}-${i}`);
-  const specs = (seed: number) => [
+  const specs = (seed: number): UpdateSpec[] => [
     { set: { entity: 'ReadMarks' }, setIfAbsent: Object.fromEntries(ids(40, seed).map((id) => [id, `tok${seed}`])), upsert: true },
     { set: { entity: 'UnreadCounter', updatedAt: `2026-11-29T0${seed}:00:00Z`, [`pend_${seed}`]: { ids: ids(3, seed), at: seed } }, upsert: true },
     { add: { unread: -seed }, remove: [`pend_${seed}`] },
