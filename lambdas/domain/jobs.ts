@@ -211,15 +211,18 @@ export class JobService {
       ...manifest,
     };
     await this.store.put(item, { ifNotExists: true });
+    let executionArn: string;
     try {
-      const executionArn = await this.orchestrator.startJob(jobId, { accountId, jobId });
+      executionArn = await this.orchestrator.startJob(jobId, { accountId, jobId });
       await this.store.update(keys.job(accountId, jobId), { set: { executionArn } });
     } catch (err) {
       await this.markFailed(accountId, jobId, `could not start the job: ${(err as Error).message}`);
       throw err;
     }
     await this.emit('job.scheduled', item);
-    return this.toInformation((await this.store.get(keys.job(accountId, jobId)))!);
+    // the job as created (SCHEDULED, as the platform answers): its execution may already have moved
+    // it on by now, which GET /jobs/{id} shows
+    return this.toInformation({ ...item, executionArn });
   }
 
   async list(p: Principal, filter: { workflowId?: string; status?: string }): Promise<JobInformation[]> {
