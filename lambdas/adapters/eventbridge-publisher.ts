@@ -5,10 +5,11 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import type { EventPublisher } from '../domain/ports';
 import { EVENT_SOURCE, OCCURRED_AT } from '../events';
 import { config } from '../config';
+import { sdkLogger } from './aws-clients';
 import { log } from '../logger';
 
 let client: EventBridgeClient | undefined;
-const eb = () => (client ??= new EventBridgeClient({ region: config().AWS_REGION }));
+const eb = () => (client ??= new EventBridgeClient({ logger: sdkLogger, region: config().AWS_REGION }));
 
 export class EventBridgePublisher implements EventPublisher {
   constructor(private readonly busName: string) {}

@@ -2,10 +2,11 @@
 import { SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import type { Orchestrator } from '../domain/ports';
 import { config } from '../config';
+import { sdkLogger } from './aws-clients';
 import { log } from '../logger';
 
 let client: SFNClient | undefined;
-const sfn = () => (client ??= new SFNClient({ region: config().AWS_REGION }));
+const sfn = () => (client ??= new SFNClient({ logger: sdkLogger, region: config().AWS_REGION }));
 
 export class SfnOrchestrator implements Orchestrator {
   constructor(private readonly stateMachineArn: string) {}
