@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { cacheUpdateParses } from './dynalite-update-templates';
+import { cacheParsesByShape } from './dynalite-parse-templates';
 
 const require = createRequire(import.meta.url);
 
@@ -186,7 +186,8 @@ const level = require(workerData.abstractLevel);
 const iterators = (${countIterators.toString()})(level);
 const dynalite = require(workerData.dynalite);
 const dynaliteDb = require(workerData.dynaliteDb);
-(${cacheUpdateParses.toString()})(require(workerData.updateParser));
+(${cacheParsesByShape.toString()})(require(workerData.updateParser));
+(${cacheParsesByShape.toString()})(require(workerData.projectionParser));
 const createStore = dynaliteDb.create;
 dynaliteDb.create = (options) => {
   const store = createStore(options);
@@ -252,7 +253,7 @@ export async function startDynamo(opts: { port?: number; dataDir?: string }): Pr
   const w = new Worker(WORKER_SOURCE, {
     eval: true,
     execArgv: [],
-    workerData: { dynalite: require.resolve('dynalite'), dynaliteDb: createRequire(require.resolve('dynalite')).resolve('./db'), updateParser: createRequire(require.resolve('dynalite')).resolve('./db/updateParser'), abstractLevel: dynaliteLevelPath(), dataDir: opts.dataDir, port: opts.port ?? 0 },
+    workerData: { dynalite: require.resolve('dynalite'), dynaliteDb: createRequire(require.resolve('dynalite')).resolve('./db'), updateParser: createRequire(require.resolve('dynalite')).resolve('./db/updateParser'), projectionParser: createRequire(require.resolve('dynalite')).resolve('./db/projectionParser'), abstractLevel: dynaliteLevelPath(), dataDir: opts.dataDir, port: opts.port ?? 0 },
   });
   // a failure after start (none expected): said loudly; the DynamoDB calls then fail with it
   w.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'the dynalite thread stopped: DynamoDB calls fail until a restart', error: err.stack ?? String(err) })));

@@ -1,18 +1,20 @@
-// dynalite's UpdateExpression parses reused per shape (local/emulators/dynalite-update-templates.ts):
-// for every expression below, the patched parser answers exactly what dynalite's own parser answers
+// dynalite's UpdateExpression and ProjectionExpression parses reused per shape
+// (local/emulators/dynalite-parse-templates.ts): for every expression below, the patched parser
+// answers exactly what dynalite's own parser answers
 // (the parse, its errors, and the placeholders struck from the unused lists), call after call with
 // other names and values; and it falls back to a real parse where a stand-in could not tell.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { cacheUpdateParses } from '../../../local/emulators/dynalite-update-templates';
+import { cacheParsesByShape } from '../../../local/emulators/dynalite-parse-templates';
 import { buildUpdate } from '../../../lambdas/adapters/dynamo-store';
 import type { UpdateSpec } from '../../../lambdas/domain/ports';
 
 const require = createRequire(import.meta.url);
 const dynaliteRequire = createRequire(require.resolve('dynalite'));
-type Parser = Parameters<typeof cacheUpdateParses>[0];
+type Parser = Parameters<typeof cacheParsesByShape>[0];
 const updateParser = dynaliteRequire('./db/updateParser') as Parser;
+const projectionParser = dynaliteRequire('./db/projectionParser') as Parser;
 const isReserved = (name: string) => ['SET', 'NAME', 'VALUE', 'DATA', 'COUNT'].includes(name.toUpperCase());
 
 type Names = Record<string, string>;
@@ -36,9 +38,9 @@ function run(parser: Parser, expr: string, names: Names, vals: Vals) {
   return { out: JSON.parse(JSON.stringify(out ?? null)), unusedNames: Object.keys(context.unusedAttrNames).sort(), unusedVals: Object.keys(context.unusedAttrVals).sort() };
 }
 
-function patched(): Parser {
-  const p: Parser = { parse: updateParser.parse.bind(updateParser) };
-  cacheUpdateParses(p);
+function patched(parser: Parser = updateParser): Parser {
+  const p: Parser = { parse: parser.parse.bind(parser) };
+  cacheParsesByShape(p);
   return p;
 }
 
@@ -107,4 +109,27 @@ test('a call gets its own names and value objects, not those of the call the sha
   const got = p.parse('SET #a = :v', { context: { attrNames: { '#a': 'second' }, attrVals: second, unusedAttrNames: {}, unusedAttrVals: {}, isReserved } }) as { sections: { path: string[]; val: unknown }[] };
   assert.deepEqual(got.sections[0]!.path, ['second']);
   assert.equal(got.sections[0]!.val, second[':v']);
+});
+
+test('projections: the store\'s own, nested paths, overlaps, literal and reserved names answer as the parser does, call after call', () => {
+  const p = patched(projectionParser);
+  const cases: [string, Names][] = [
+    ['#a0, #a1, #a2', { '#a0': 'id', '#a1': 'workflowId', '#a2': 'GSI2PK' }],
+    ['#a0, #a1, #a2', { '#a0': 'r_1', '#a1': 'r_2', '#a2': 'r_3' }],
+    ['#a0, #a1', { '#a0': 'same', '#a1': 'same' }],
+    ['#a0, #a0.#b', { '#a0': 'a', '#b': 'b' }],
+    ['#a0.#b[1], #c', { '#a0': 'a', '#b': 'b', '#c': 'c' }],
+    ['#a0.#b[1], #c', { '#a0': 'x', '#b': 'y', '#c': 'x' }],
+    ['id, #a0', { '#a0': 'id' }],
+    ['id, #a0', { '#a0': 'other' }],
+    ['data, #a0', { '#a0': 'x' }],
+    ['#a0, #missing', { '#a0': 'x' }],
+    ['#a0', { '#a0': 'x', '#unused': 'u' }],
+    ['#a0,, #a1', { '#a0': 'x', '#a1': 'y' }],
+  ];
+  for (let round = 0; round < 2; round++) {
+    for (const [expr, names] of cases) {
+      assert.deepEqual(run(p, expr, names, {}), run(projectionParser, expr, names, {}), `${expr} with ${JSON.stringify(names)} (round ${round})`);
+    }
+  }
 });

@@ -1,6 +1,7 @@
-// A dynalite patch (applied on its thread, see dynamodb.ts): UpdateExpressions parsed once per shape.
+// A dynalite patch (applied on its thread, see dynamodb.ts): UpdateExpressions and ProjectionExpressions
+// parsed once per shape.
 //
-// dynalite parses every UpdateExpression with a generated PEG parser whose ~100 rule functions are
+// dynalite parses every expression with a generated PEG parser whose ~100 rule functions are
 // closures created afresh by each parse; V8 keeps their optimized code only while a closure holds it,
 // so the parser was re-optimized again and again (measured on mark-read: ~5 TurboFan compilations
 // and ~1.4 ms of parsing per call on a 2-core machine, where the compiler threads compete with the
@@ -16,7 +17,9 @@
 //   one of the call's names, which the stand-ins cannot);
 // - the call's names are distinct (two placeholders on one attribute overlap: the parser says so).
 // The placeholders the parse used are struck from the context's unused lists, as the parser does.
-// Key-condition and filter parses (which compare values) are not touched: only the update parser is.
+// Only the update and projection parsers are patched (their results are {sections?, paths, nestedPaths});
+// condition parses are not: they look into values (BETWEEN compares its bounds, attribute_type reads its
+// type name), which a stand-in of the same type does not carry.
 
 type Ctx = {
   attrNames?: Record<string, string>;
@@ -27,7 +30,7 @@ type Ctx = {
 };
 type Parser = { parse(str: string, options?: { context?: Ctx }): unknown };
 
-export function cacheUpdateParses(parser: Parser, maxShapes = 256): void {
+export function cacheParsesByShape(parser: Parser, maxShapes = 256): void {
   const TYPES = ['S', 'N', 'B', 'NULL', 'BOOL', 'SS', 'NS', 'BS', 'L', 'M'];
   const STAND_IN = '\u0001stand-in\u0001';
   const typeOf = (v: Record<string, unknown> | undefined) => (v && typeof v === 'object' ? TYPES.find((t) => v[t] != null) : undefined);
