@@ -186,8 +186,9 @@ const level = require(workerData.abstractLevel);
 const iterators = (${countIterators.toString()})(level);
 const dynalite = require(workerData.dynalite);
 const dynaliteDb = require(workerData.dynaliteDb);
-(${cacheParsesByShape.toString()})(require(workerData.updateParser));
-(${cacheParsesByShape.toString()})(require(workerData.projectionParser));
+const cacheParsesByShape = ${cacheParsesByShape.toString()};
+cacheParsesByShape(require(workerData.updateParser));
+cacheParsesByShape(require(workerData.projectionParser));
 const createStore = dynaliteDb.create;
 dynaliteDb.create = (options) => {
   const store = createStore(options);
@@ -250,10 +251,11 @@ function reply<T>(w: Worker, pick: (m: Reply) => T | undefined): Promise<T> {
 
 export async function startDynamo(opts: { port?: number; dataDir?: string }): Promise<{ endpoint: string; stop(): Promise<void> }> {
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  const fromDynalite = createRequire(require.resolve('dynalite'));
   const w = new Worker(WORKER_SOURCE, {
     eval: true,
     execArgv: [],
-    workerData: { dynalite: require.resolve('dynalite'), dynaliteDb: createRequire(require.resolve('dynalite')).resolve('./db'), updateParser: createRequire(require.resolve('dynalite')).resolve('./db/updateParser'), projectionParser: createRequire(require.resolve('dynalite')).resolve('./db/projectionParser'), abstractLevel: dynaliteLevelPath(), dataDir: opts.dataDir, port: opts.port ?? 0 },
+    workerData: { dynalite: require.resolve('dynalite'), dynaliteDb: fromDynalite.resolve('./db'), updateParser: fromDynalite.resolve('./db/updateParser'), projectionParser: fromDynalite.resolve('./db/projectionParser'), abstractLevel: dynaliteLevelPath(), dataDir: opts.dataDir, port: opts.port ?? 0 },
   });
   // a failure after start (none expected): said loudly; the DynamoDB calls then fail with it
   w.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'the dynalite thread stopped: DynamoDB calls fail until a restart', error: err.stack ?? String(err) })));
