@@ -1,5 +1,5 @@
-// A dynalite patch (applied on its thread, see dynamodb.ts): UpdateExpressions and ProjectionExpressions
-// parsed once per shape.
+// A dynalite patch (applied on its thread, see dynamodb.ts): Update, Projection and Condition
+// expressions parsed once per shape.
 //
 // dynalite parses every expression with a generated PEG parser whose ~100 rule functions are
 // closures created afresh by each parse; V8 keeps their optimized code only while a closure holds it,
@@ -14,12 +14,14 @@
 // for that call, on these conditions (otherwise the call is parsed as before):
 // - the stand-in parse succeeded (errors come from the parser itself, with the call's own names);
 // - every path of the expression starts with a placeholder (a literal attribute name could overlap
-//   one of the call's names, which the stand-ins cannot);
+//   one of the call's names, which the stand-ins cannot): the update and projection parsers list
+//   their paths, the condition parser their heads (`pathHeads`);
 // - the call's names are distinct (two placeholders on one attribute overlap: the parser says so).
 // The placeholders the parse used are struck from the context's unused lists, as the parser does.
-// Only the update and projection parsers are patched (their results are {sections?, paths, nestedPaths});
-// condition parses are not: they look into values (BETWEEN compares its bounds, attribute_type reads its
-// type name), which a stand-in of the same type does not carry.
+// Condition parses (ConditionExpression, KeyConditionExpression, FilterExpression) also look into
+// values: BETWEEN compares its bounds, attribute_type reads its type name. A stand-in of the same type
+// does not carry that, so expressions matching `parseAsIs` (for conditions: BETWEEN or attribute_type,
+// in any case) are parsed as before, every time.
 
 type Ctx = {
   attrNames?: Record<string, string>;
@@ -30,7 +32,8 @@ type Ctx = {
 };
 type Parser = { parse(str: string, options?: { context?: Ctx }): unknown };
 
-export function cacheParsesByShape(parser: Parser, maxShapes = 256): void {
+export function cacheParsesByShape(parser: Parser, opts: { maxShapes?: number; parseAsIs?: RegExp } = {}): void {
+  const maxShapes = opts.maxShapes ?? 256;
   const TYPES = ['S', 'N', 'B', 'NULL', 'BOOL', 'SS', 'NS', 'BS', 'L', 'M'];
   const STAND_IN = '\u0001stand-in\u0001';
   const typeOf = (v: Record<string, unknown> | undefined) => (v && typeof v === 'object' ? TYPES.find((t) => v[t] != null) : undefined);
@@ -70,8 +73,9 @@ export function cacheParsesByShape(parser: Parser, maxShapes = 256): void {
       return null;
     }
     if (!result || typeof result !== 'object') return null;
-    const paths = (result as { paths?: unknown[][] }).paths ?? [];
+    const { paths = [], pathHeads = {} } = result as { paths?: unknown[][]; pathHeads?: Record<string, unknown> };
     if (!paths.every((p) => Array.isArray(p) && typeof p[0] === 'string' && names.has(p[0]))) return null;
+    if (!Object.keys(pathHeads).every((head) => names.has(head))) return null;
     return {
       result,
       names,
@@ -97,7 +101,7 @@ export function cacheParsesByShape(parser: Parser, maxShapes = 256): void {
 
   parser.parse = function (str, options) {
     const ctx = options?.context;
-    if (!ctx) return parse.call(this, str, options);
+    if (!ctx || opts.parseAsIs?.test(str)) return parse.call(this, str, options);
     const names = ctx.attrNames ?? {};
     const vals = ctx.attrVals ?? {};
     const key = [str, Object.keys(names).join('\u0000'), Object.entries(vals).map(([k, v]) => `${k}=${typeOf(v)}`).join('\u0000')].join('\u0001');

@@ -189,6 +189,7 @@ const dynaliteDb = require(workerData.dynaliteDb);
 const cacheParsesByShape = ${cacheParsesByShape.toString()};
 cacheParsesByShape(require(workerData.updateParser));
 cacheParsesByShape(require(workerData.projectionParser));
+cacheParsesByShape(require(workerData.conditionParser), { parseAsIs: /between|attribute_type/i });
 const createStore = dynaliteDb.create;
 dynaliteDb.create = (options) => {
   const store = createStore(options);
@@ -255,7 +256,7 @@ export async function startDynamo(opts: { port?: number; dataDir?: string }): Pr
   const w = new Worker(WORKER_SOURCE, {
     eval: true,
     execArgv: [],
-    workerData: { dynalite: require.resolve('dynalite'), dynaliteDb: fromDynalite.resolve('./db'), updateParser: fromDynalite.resolve('./db/updateParser'), projectionParser: fromDynalite.resolve('./db/projectionParser'), abstractLevel: dynaliteLevelPath(), dataDir: opts.dataDir, port: opts.port ?? 0 },
+    workerData: { dynalite: require.resolve('dynalite'), dynaliteDb: fromDynalite.resolve('./db'), updateParser: fromDynalite.resolve('./db/updateParser'), projectionParser: fromDynalite.resolve('./db/projectionParser'), conditionParser: fromDynalite.resolve('./db/conditionParser'), abstractLevel: dynaliteLevelPath(), dataDir: opts.dataDir, port: opts.port ?? 0 },
   });
   // a failure after start (none expected): said loudly; the DynamoDB calls then fail with it
   w.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'the dynalite thread stopped: DynamoDB calls fail until a restart', error: err.stack ?? String(err) })));

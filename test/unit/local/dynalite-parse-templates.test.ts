@@ -1,4 +1,4 @@
-// dynalite's UpdateExpression and ProjectionExpression parses reused per shape
+// dynalite's UpdateExpression, ProjectionExpression and condition parses reused per shape
 // (local/emulators/dynalite-parse-templates.ts): for every expression below, the patched parser
 // answers exactly what dynalite's own parser answers
 // (the parse, its errors, and the placeholders struck from the unused lists), call after call with
@@ -15,6 +15,8 @@ const dynaliteRequire = createRequire(require.resolve('dynalite'));
 type Parser = Parameters<typeof cacheParsesByShape>[0];
 const updateParser = dynaliteRequire('./db/updateParser') as Parser;
 const projectionParser = dynaliteRequire('./db/projectionParser') as Parser;
+const conditionParser = dynaliteRequire('./db/conditionParser') as Parser;
+const dynaliteDb = dynaliteRequire('./db') as { compare: (op: string, a: unknown, b: unknown) => boolean };
 const isReserved = (name: string) => ['SET', 'NAME', 'VALUE', 'DATA', 'COUNT'].includes(name.toUpperCase());
 
 type Names = Record<string, string>;
@@ -23,6 +25,7 @@ type Vals = Record<string, Record<string, unknown>>;
 /** What a parser gives for this expression: its answer and the unused lists it leaves. */
 function run(parser: Parser, expr: string, names: Names, vals: Vals) {
   const context = {
+    compare: dynaliteDb.compare,
     attrNames: names,
     attrVals: vals,
     unusedAttrNames: { ...names },
@@ -38,11 +41,14 @@ function run(parser: Parser, expr: string, names: Names, vals: Vals) {
   return { out: JSON.parse(JSON.stringify(out ?? null)), unusedNames: Object.keys(context.unusedAttrNames).sort(), unusedVals: Object.keys(context.unusedAttrVals).sort() };
 }
 
-function patched(parser: Parser = updateParser): Parser {
+function patched(parser: Parser = updateParser, opts?: Parameters<typeof cacheParsesByShape>[1]): Parser {
   const p: Parser = { parse: parser.parse.bind(parser) };
-  cacheParsesByShape(p);
+  cacheParsesByShape(p, opts);
   return p;
 }
+
+/** The condition parser as the dynalite thread patches it (dynamodb.ts). */
+const CONDITION_OPTS = { parseAsIs: /between|attribute_type/i };
 
 /** The DynamoDB JSON of a document-client value (the store's updates bind plain values). */
 const av = (v: unknown): Record<string, unknown> =>
@@ -130,6 +136,48 @@ test('projections: the store\'s own, nested paths, overlaps, literal and reserve
   for (let round = 0; round < 2; round++) {
     for (const [expr, names] of cases) {
       assert.deepEqual(run(p, expr, names, {}), run(projectionParser, expr, names, {}), `${expr} with ${JSON.stringify(names)} (round ${round})`);
+    }
+  }
+});
+
+test('conditions: the store\'s own, and every value-, name- and literal-sensitive check, answer as the parser does, call after call', () => {
+  const p = patched(conditionParser, CONDITION_OPTS);
+  const cases: [string, Names, Vals][] = [
+    // the store's conditions (buildUpdate) and key conditions (queryPrefix)
+    ['attribute_exists(#c0)', { '#c0': 'GSI2PK' }, {}],
+    ['attribute_exists(#c0)', { '#c0': 'pend_ab12' }, {}],
+    ['attribute_not_exists(#c0) AND #c1 = :c0', { '#c0': 'PK', '#c1': 'status' }, { ':c0': { S: 'RUNNING' } }],
+    ['(#c0 = :c0 OR #c0 < :c1) AND #c1 IN (:c2, :c3)', { '#c0': 'version', '#c1': 'state' }, { ':c0': { N: '3' }, ':c1': { N: '1' }, ':c2': { S: 'a' }, ':c3': { S: 'b' } }],
+    ['#pk = :pk AND begins_with(#sk, :prefix)', { '#pk': 'PK', '#sk': 'SK' }, { ':pk': { S: 'ACCT#1' }, ':prefix': { S: 'NOTE#' } }],
+    ['#pk = :pk AND begins_with(#sk, :prefix)', { '#pk': 'PK', '#sk': 'SK' }, { ':pk': { S: 'ACCT#1' }, ':prefix': { N: '1' } }],
+    // BETWEEN compares its bounds and attribute_type reads its type name: parsed as is, every time
+    ['#pk = :pk AND #sk BETWEEN :from AND :to', { '#pk': 'PK', '#sk': 'SK' }, { ':pk': { S: 'p' }, ':from': { S: 'a' }, ':to': { S: 'b' } }],
+    ['#pk = :pk AND #sk BETWEEN :from AND :to', { '#pk': 'PK', '#sk': 'SK' }, { ':pk': { S: 'p' }, ':from': { S: 'b' }, ':to': { S: 'a' } }],
+    ['#a between :from and :to', { '#a': 'a' }, { ':from': { N: '2' }, ':to': { N: '10' } }],
+    ['#a between :from and :to', { '#a': 'a' }, { ':from': { N: '10' }, ':to': { N: '2' } }],
+    ['attribute_type(#a, :t)', { '#a': 'a' }, { ':t': { S: 'N' } }],
+    ['attribute_type(#a, :t)', { '#a': 'a' }, { ':t': { S: 'Q' } }],
+    // two placeholders on one attribute are not distinct; a literal name beside a placeholder naming it
+    ['#a <> #b', { '#a': 'x', '#b': 'x' }, {}],
+    ['#a <> #b', { '#a': 'x', '#b': 'y' }, {}],
+    ['x <> #b', { '#b': 'x' }, {}],
+    ['x <> #b', { '#b': 'y' }, {}],
+    // operand types, misused functions, unknown and unused placeholders, reserved words, syntax
+    ['size(#a) > :v', { '#a': 'a' }, { ':v': { N: '1' } }],
+    ['size(:v) > :w', {}, { ':v': { N: '1' }, ':w': { N: '1' } }],
+    ['size(:v) > :w', {}, { ':v': { S: 'abc' }, ':w': { N: '1' } }],
+    ['contains(#a, :v) AND NOT #b.#c[0] = :w', { '#a': 'a', '#b': 'b', '#c': 'c' }, { ':v': { SS: ['x'] }, ':w': { M: { k: { S: '1' } } } }],
+    ['attribute_exists(#a)', { '#a': 'a', '#unused': 'u' }, { ':extra': { S: '1' } }],
+    ['#a = :missing', { '#a': 'a' }, { ':v': { S: '1' } }],
+    ['#missing = :v', { '#a': 'a' }, { ':v': { S: '1' } }],
+    ['data = :v', {}, { ':v': { S: '1' } }],
+    ['((#a = :v))', { '#a': 'a' }, { ':v': { S: '1' } }],
+    ['#a = = :v', { '#a': 'a' }, { ':v': { S: '1' } }],
+    ['unknown_fn(#a)', { '#a': 'a' }, {}],
+  ];
+  for (let round = 0; round < 2; round++) {
+    for (const [expr, names, vals] of cases) {
+      assert.deepEqual(run(p, expr, names, vals), run(conditionParser, expr, names, vals), `${expr} with ${JSON.stringify(names)} ${JSON.stringify(vals)} (round ${round})`);
     }
   }
 });
