@@ -85,4 +85,17 @@ describe('OCR language folder', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('is removed when the OCR pools shut down (a later call makes it again)', async () => {
+    const { langPathFor, shutdownOcr } = await import('../../../lambdas/engine/partition/ocr/tesseract');
+    const { existsSync } = await import('node:fs');
+    const dir = langPathFor(['eng', 'fra']);
+    assert.ok(existsSync(dir));
+    await shutdownOcr();
+    assert.equal(existsSync(dir), false, `${dir} is left behind`);
+    assert.equal(langPathFor(['eng', 'fra']), dir);
+    assert.ok(existsSync(dir));
+    await shutdownOcr();
+    assert.equal(existsSync(dir), false);
+  });
 });

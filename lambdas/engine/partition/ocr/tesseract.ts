@@ -47,12 +47,21 @@ export function availableOcrLanguages(requested: string[]): { langs: string[]; m
   return { langs: [...new Set(langs)], missing };
 }
 
+/** The temp folders of links made by langPathFor: removed when the OCR pools shut down or the process exits. */
+const langDirs = new Set<string>();
+const removeLangDirs = () => {
+  for (const dir of langDirs) rmSync(dir, { recursive: true, force: true });
+  langDirs.clear();
+};
+
 /** A langPath folder holding every requested language (a temp folder of links when they differ). */
 export function langPathFor(langs: string[]): string {
   const dirs = langs.map((l) => traineddataDir(l)!);
   if (langs.length === 1) return dirs[0]!;
   const dir = join(tmpdir(), `tessdata-${process.pid}-${langs.join('+')}`);
   mkdirSync(dir, { recursive: true });
+  if (!langDirs.size) process.once('exit', removeLangDirs);
+  langDirs.add(dir);
   langs.forEach((l, i) => {
     const target = join(dir, `${l}.traineddata.gz`);
     if (existsSync(target)) return;
@@ -201,5 +210,7 @@ export async function shutdownOcr(): Promise<void> {
   if (idleTimer) { clearTimeout(idleTimer); idleTimer = undefined; }
   const all = [...pools.values()];
   pools.clear();
+  // before any await: a pool started from here on makes its folder again (workers read it only while starting)
+  removeLangDirs();
   await Promise.all(all.flatMap((p) => p.workers.map((w) => w.then((x) => x.terminate()).catch(() => {}))));
 }
