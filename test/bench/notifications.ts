@@ -2,14 +2,15 @@
 // stack (dynalite): unread-count (target p95 ≤ 5 ms, one read whatever the inbox size), mark-read of
 // 100 unread ids (target p95 ≤ 20 ms) and a list page of 50, with EVENTS notifications in the inbox.
 // Figures, not a test: dynalite on one machine is slower than DynamoDB, so the AWS numbers are lower.
-// Warm: each endpoint is called untimed first (1,000 unread-counts, 30 mark-reads). What a fresh process
-// does first is the JIT's warm-up, not the endpoint: with 100 unread-counts a reused 100,000 store gave
-// p50 2.4 ms where a freshly seeded 1,000 (the seeding warms the same code) gave 1.9; with 5 mark-reads
-// the next ~20 took 20-32 ms, the later ones 11-16. The calls are made from a thread of their own (a client is not
+// Warm: the figures are of a warm service. A fresh process first runs each path through V8's tiers
+// (unread-count was still getting faster after 1,000 calls: p95 5 ms, then 2.5-3 ms after 3,000; mark-read
+// after 30 calls p95 ~21 ms, after 100 ~17 ms), so each endpoint is called first --warm-counts times
+// (3,000) and --warm-marks times (100); the warm-up calls are timed too and printed on their own line. The calls are made from a thread of their own (a client is not
 // part of the API's event loop).
 // Usage: node --import tsx test/bench/notifications.ts [--events N] [--rounds R] [--data-dir DIR]
+//   [--warm-counts C] [--warm-marks M]
 //   --data-dir keeps the seeded store in DIR (seeding 100,000 events takes minutes): a later run with
-//   the same DIR and --events reuses it (each run marks 100·(R+30) more of its notifications read).
+//   the same DIR and --events reuses it (each run marks 100·(R+M) more of its notifications read, then tops up).
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,8 @@ const arg = (name: string) => {
 };
 const EVENTS = Number(arg('--events') ?? 3000);
 const ROUNDS = Number(arg('--rounds') ?? 60);
+const WARM_COUNTS = Number(arg('--warm-counts') ?? 3000);
+const WARM_MARKS = Number(arg('--warm-marks') ?? 100);
 const MARK = 100;
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
@@ -35,7 +38,7 @@ const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 9
  * notifications; a small inbox is topped up first, untimed, by the bench thread. */
 const CLIENT_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { base, rounds, mark } = workerData;
+const { base, rounds, mark, warmCounts, warmMarks } = workerData;
 const url = (p) => base + p;
 const time = async (fn) => {
   const s = performance.now();
@@ -47,7 +50,8 @@ const time = async (fn) => {
 const unread = async () => (await (await fetch(url('/unread-count'))).json()).unread_count;
 const topUp = (n) => new Promise((resolve) => { parentPort.once('message', resolve); parentPort.postMessage({ topUp: n }); });
 (async () => {
-  for (let i = 0; i < 1000; i++) await time(() => fetch(url('/unread-count')));
+  const warmCountMs = [];
+  for (let i = 0; i < warmCounts; i++) warmCountMs.push(await time(() => fetch(url('/unread-count'))));
   const counts = [];
   for (let i = 0; i < rounds * 10; i++) counts.push(await time(() => fetch(url('/unread-count'))));
   const lists = [];
@@ -59,9 +63,9 @@ const topUp = (n) => new Promise((resolve) => { parentPort.once('message', resol
     lists.push(performance.now() - s);
   }
   const marks = [];
+  const warmMarkMs = [];
   let expected = await unread();
-  const WARM = 30;
-  for (let i = 0; i < rounds + WARM; i++) {
+  for (let i = 0; i < rounds + warmMarks; i++) {
     if (expected < mark) {
       await topUp(mark);
       expected += mark;
@@ -70,10 +74,10 @@ const topUp = (n) => new Promise((resolve) => { parentPort.once('message', resol
     const ids = (await r.json()).events.map((e) => e.id);
     if (ids.length !== mark) throw new Error('expected ' + mark + ' unread notifications, listed ' + ids.length);
     const ms = await time(() => fetch(url('/mark-read'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notification_ids: ids }) }));
-    if (i >= WARM) marks.push(ms);
+    (i >= warmMarks ? marks : warmMarkMs).push(ms);
     expected -= mark;
   }
-  parentPort.postMessage({ counts, lists, marks, after: await unread(), expected });
+  parentPort.postMessage({ counts, lists, marks, warmCountMs, warmMarkMs, after: await unread(), expected });
 })();
 `;
 
@@ -107,8 +111,8 @@ try {
 
   // The client runs on a thread of its own, as a user's client runs in a process of its own: its
   // request building and response parsing do not queue on the event loop of the API it measures.
-  const client = new Worker(CLIENT_SOURCE, { eval: true, workerData: { base: `${stack.url}/api/v1/notifications`, rounds: ROUNDS, mark: MARK } });
-  const results = await new Promise<{ counts: number[]; lists: number[]; marks: number[]; after: number; expected: number }>((resolve, reject) => {
+  const client = new Worker(CLIENT_SOURCE, { eval: true, workerData: { base: `${stack.url}/api/v1/notifications`, rounds: ROUNDS, mark: MARK, warmCounts: WARM_COUNTS, warmMarks: WARM_MARKS } });
+  const results = await new Promise<{ counts: number[]; lists: number[]; marks: number[]; warmCountMs: number[]; warmMarkMs: number[]; after: number; expected: number }>((resolve, reject) => {
     client.on('message', async (m: { topUp?: number; done?: never }) => {
       if (m.topUp) {
         await record(m.topUp);
@@ -119,6 +123,8 @@ try {
     client.once('exit', (code) => reject(new Error(`the client thread exited (code ${code})`)));
   });
   await client.terminate();
+  const warm = (xs: number[]) => (xs.length ? fmt(xs) : 'none');
+  console.log(`warm-up (a fresh process, untimed in the figures below): unread-count ${warm(results.warmCountMs)}; mark-read ${warm(results.warmMarkMs)}`);
   console.log(`GET unread-count (${EVENTS} in the inbox): ${fmt(results.counts)}`);
   console.log(`GET list limit=50 (paging): ${fmt(results.lists)}`);
   console.log(`POST mark-read (${MARK} unread ids): ${fmt(results.marks)}`);
