@@ -2,23 +2,12 @@
 // source in that thread's code, so each must be self-contained: no imports, no outer names):
 // iterator closing, kept table records, coalesced reads, and an open-iterator count for tests.
 // The expression parse templates are in dynalite-parse-templates.ts.
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
-
 type LevelClass = abstract new (...args: never[]) => object;
 export interface DynaliteLevel {
   AbstractLevel: LevelClass;
   AbstractIterator: LevelClass;
   AbstractKeyIterator: LevelClass;
   AbstractValueIterator: LevelClass;
-}
-
-/** Where dynalite's own LevelDB binding loads abstract-level from (the copy whose iterators it opens). */
-export function dynaliteLevelPath(): string {
-  const fromDynalite = createRequire(require.resolve('dynalite'));
-  const fromLevel = createRequire(fromDynalite.resolve('level'));
-  return createRequire(fromLevel.resolve('classic-level')).resolve('abstract-level');
 }
 
 /**

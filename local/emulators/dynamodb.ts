@@ -12,9 +12,15 @@ import { mkdirSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { cacheParsesByShape } from './dynalite-parse-templates';
-import { cacheTableRecords, closeDynaliteIterators, coalesceReads, countIterators, dynaliteLevelPath } from './dynalite-patches';
+import { cacheTableRecords, closeDynaliteIterators, coalesceReads, countIterators } from './dynalite-patches';
 
 const require = createRequire(import.meta.url);
+
+/** Where dynalite's own LevelDB binding loads abstract-level from (the copy whose iterators it opens). */
+function dynaliteLevelPath(fromDynalite: NodeJS.Require): string {
+  const fromLevel = createRequire(fromDynalite.resolve('level'));
+  return createRequire(fromLevel.resolve('classic-level')).resolve('abstract-level');
+}
 
 /** Old-generation size the dynalite thread starts with (see startDynamo). */
 const DYNALITE_INITIAL_OLD_SPACE_MB = 128;
@@ -104,7 +110,7 @@ export async function startDynamo(opts: { port?: number; dataDir?: string }): Pr
   const w = new Worker(WORKER_SOURCE, {
     eval: true,
     execArgv: [],
-    workerData: { dynalite: require.resolve('dynalite'), dynaliteDb: fromDynalite.resolve('./db'), updateParser: fromDynalite.resolve('./db/updateParser'), projectionParser: fromDynalite.resolve('./db/projectionParser'), conditionParser: fromDynalite.resolve('./db/conditionParser'), abstractLevel: dynaliteLevelPath(), dataDir: opts.dataDir, port: opts.port ?? 0 },
+    workerData: { dynalite: require.resolve('dynalite'), dynaliteDb: fromDynalite.resolve('./db'), updateParser: fromDynalite.resolve('./db/updateParser'), projectionParser: fromDynalite.resolve('./db/projectionParser'), conditionParser: fromDynalite.resolve('./db/conditionParser'), abstractLevel: dynaliteLevelPath(fromDynalite), dataDir: opts.dataDir, port: opts.port ?? 0 },
   });
   // a failure after start (none expected): said loudly; the DynamoDB calls then fail with it
   w.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'the dynalite thread stopped: DynamoDB calls fail until a restart', error: err.stack ?? String(err) })));

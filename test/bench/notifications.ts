@@ -5,8 +5,8 @@
 // Warm: the figures are of a warm service. A fresh process first runs each path through V8's tiers
 // (unread-count was still getting faster after 1,000 calls: p95 5 ms, then 2.5-3 ms after 3,000; mark-read
 // after 30 calls p95 ~21 ms, after 100 ~17 ms), so each endpoint is called first --warm-counts times
-// (3,000) and --warm-marks times (100); the warm-up calls are timed too and printed on their own line. The calls are made from a thread of their own (a client is not
-// part of the API's event loop).
+// (3,000) and --warm-marks times (100); the warm-up calls are timed too and printed on their own line.
+// The calls are made from a thread of their own (a client is not part of the API's event loop).
 // Usage: node --import tsx test/bench/notifications.ts [--events N] [--rounds R] [--data-dir DIR]
 //   [--warm-counts C] [--warm-marks M]
 //   --data-dir keeps the seeded store in DIR (seeding 100,000 events takes minutes): a later run with
@@ -124,7 +124,7 @@ try {
   });
   await client.terminate();
   const warm = (xs: number[]) => (xs.length ? fmt(xs) : 'none');
-  console.log(`warm-up (a fresh process, untimed in the figures below): unread-count ${warm(results.warmCountMs)}; mark-read ${warm(results.warmMarkMs)}`);
+  console.log(`warm-up (a fresh process's first calls, not in the figures below): unread-count ${warm(results.warmCountMs)}; mark-read ${warm(results.warmMarkMs)}`);
   console.log(`GET unread-count (${EVENTS} in the inbox): ${fmt(results.counts)}`);
   console.log(`GET list limit=50 (paging): ${fmt(results.lists)}`);
   console.log(`POST mark-read (${MARK} unread ids): ${fmt(results.marks)}`);
