@@ -83,6 +83,9 @@ function responses(c: Components, route: RouteDefinition, conn?: ConnectorSchema
     const body = schema ?? (type.startsWith('text/') ? { type: 'string' } : {});
     out[String(status)] = {
       description: 'Successful Response',
+      ...(route.responseHeaders
+        ? { headers: Object.fromEntries(Object.entries(route.responseHeaders).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+        : {}),
       content: { [type]: { schema: body, example: type.startsWith('text/') ? '<!doctype html>…' : sample(body, c.schemas) } },
     };
   }
@@ -130,6 +133,7 @@ export function buildOpenApi(serverUrl?: string): JsonSchema {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       operationId: route.operationId,
       summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
       tags: [route.tag],
       ...(route.auth === false ? { security: [] } : {}),
       parameters: parameters(c, route, conn),

@@ -66,6 +66,10 @@ export interface RouteDefinition {
   handler: { file: string; export: string };
   tag: string;
   summary: string;
+  /** Longer OpenAPI description, where the summary cannot say how a client reads the answer. */
+  description?: string;
+  /** Headers of the success response a client may read (name → what it carries). */
+  responseHeaders?: Record<string, string>;
   auth?: boolean;
   status?: number;
   /**
@@ -301,6 +305,17 @@ export const ROUTES: RouteDefinition[] = [
   {
     operationId: 'partition', method: 'POST', path: '/general/v0/general', tag: 'general',
     summary: 'Partition a document into elements', handler: { file: 'partition', export: 'partition' },
+    description:
+      'Partitions each uploaded file into elements (JSON array, or CSV with output_format=text/csv). ' +
+      'A degraded result is still a 200: when part of a document could not be read (a page the engine gave up on, ' +
+      'a cap reached, OCR standing in for what was asked), the elements that were read are returned and the ' +
+      'response carries an `x-partition-warnings` header: the warnings joined by " | ", percent-encoded ' +
+      '(decodeURIComponent), at most 2,000 characters. No header means a complete result. A document that ' +
+      'cannot be read at all is a 4xx with its reason in `detail`.',
+    responseHeaders: {
+      'x-partition-warnings':
+        'Present only on a partial result: what was skipped or substituted, warnings joined by " | ", percent-encoded, at most 2,000 characters.',
+    },
     multipart: { maxFiles: 10, maxFileBytes: 50 * 1000 * 1000, fileFields: ['files'], schema: PartitionForm },
     response: PartitionResponse, memoryMb: 3008, timeoutSeconds: 900,
   },

@@ -68,6 +68,26 @@ describe('routing and errors', () => {
     assert.match(r.body.detail, /exceeds/);
   });
 
+  test('a partial result is a 200 with x-partition-warnings (decoded), documented in the OpenAPI description', async () => {
+    const deep = Array.from({ length: 260 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n');
+    const form = new FormData();
+    form.append('files', new Blob([`# Heading\n\nA paragraph.\n\n${deep}\n`], { type: 'text/markdown' }), 'deep.md');
+    const r = await stack.call('POST', '/general/v0/general', { raw: form });
+    assert.equal(r.status, 200);
+    assert.ok(Array.isArray(r.body) && r.body.length > 0, 'the elements that were read come back');
+    const header = r.headers.get('x-partition-warnings');
+    assert.ok(header, 'a degraded result says so in x-partition-warnings');
+    assert.match(decodeURIComponent(header!), /^deep\.md: Markdown nested deeper than \d+ levels/);
+    const clean = new FormData();
+    clean.append('files', new Blob(['A plain paragraph.'], { type: 'text/plain' }), 'plain.txt');
+    const ok = await stack.call('POST', '/general/v0/general', { raw: clean });
+    assert.equal(ok.headers.get('x-partition-warnings'), null, 'no header on a complete result');
+    const doc = (await stack.call('GET', '/openapi.json')).body;
+    const op = doc.paths['/general/v0/general'].post;
+    assert.match(op.description, /x-partition-warnings/);
+    assert.ok(op.responses['200'].headers['x-partition-warnings'], 'the 200 response lists the header');
+  });
+
   test('a malformed id in the path is a 422, an unknown one a 404', async () => {
     const bad = await stack.call('GET', '/api/v1/sources/not-a-uuid');
     assert.equal(bad.status, 422);
