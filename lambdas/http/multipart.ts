@@ -30,6 +30,7 @@ export interface MultipartLimits {
   fileFields: string[];
 }
 
+const nameless = () => ValidationError.single(['body'], 'A multipart part has no name (Content-Disposition: form-data; name="...")', 'missing');
 const malformed = (err: Error) => ValidationError.single(['body'], `Malformed multipart body: ${err.message}`, 'value_error');
 
 export function parseMultipart(body: Buffer, contentType: string | undefined, limits: MultipartLimits): Promise<MultipartForm> {
@@ -54,6 +55,11 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, li
       return;
     }
     bb.on('field', (rawName, value, info) => {
+      // -- a part without `name` (or `name=""`) is the client's mistake, said at its place --
+      if (!rawName) {
+        failed ??= nameless();
+        return;
+      }
       const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
       // -- busboy cuts a long value silently: refuse it rather than act on a truncated one --
       if (info.valueTruncated) {
@@ -66,6 +72,11 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, li
       failed ??= ValidationError.single(['body'], `At most ${MAX_FIELDS} form fields are accepted`, 'too_long');
     });
     bb.on('file', (rawName, stream, info) => {
+      if (!rawName) {
+        failed ??= nameless();
+        stream.resume();
+        return;
+      }
       const name = rawName.endsWith('[]') ? rawName.slice(0, -2) : rawName;
       if ((info.filename ?? '').length > NAME_MAX_CHARS) {
         failed ??= ValidationError.single(['body', name], `A file name is longer than ${NAME_MAX_CHARS} characters`, 'string_too_long');
