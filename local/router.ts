@@ -34,25 +34,34 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(data);
 }
 
-type BodyOutcome = { body: Buffer } | { tooLarge: true } | { aborted: true };
+type BodyOutcome = { body: Buffer } | { tooLarge: true } | { aborted: true } | { idle: true };
+
+/** A request's headers must be complete within this (a request line that never ends, HTTP/0.9). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** A body that stops arriving for this long (shorter than its Content-Length, a chunk that never comes) is a 408. */
+export const BODY_IDLE_MS = 15_000;
 
 /**
  * Reads the request body up to `limit` bytes. Above it, collecting stops and the rest is drained
  * unread, so the 413 reaches a client still sending; a client that disconnects mid-body is an outcome
  * too (nobody is left to answer), never an exception.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<BodyOutcome> {
+function readBody(req: IncomingMessage, limit: number, idleMs: number): Promise<BodyOutcome> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    let idle = setTimeout(() => settle({ idle: true }), idleMs);
     const settle = (outcome: BodyOutcome) => {
+      clearTimeout(idle);
       if (settled) return;
       settled = true;
       resolve(outcome);
     };
     req.on('data', (chunk: Buffer) => {
       if (settled) return;
+      clearTimeout(idle);
+      idle = setTimeout(() => settle({ idle: true }), idleMs);
       size += chunk.length;
       if (size > limit) {
         chunks.length = 0;
@@ -93,6 +102,9 @@ export interface RouterOptions {
   port: number;
   host?: string;
   maxBodyBytes: number;
+  /** Overrides of HEADERS_TIMEOUT_MS and BODY_IDLE_MS (tests). */
+  headersTimeoutMs?: number;
+  bodyIdleMs?: number;
   /** Called for every request with its outcome (for the startup log). */
   onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void;
 }
@@ -100,7 +112,11 @@ export interface RouterOptions {
 export async function startRouter(opts: RouterOptions): Promise<{ url: string; server: Server; stop(): Promise<void> }> {
   // -- every request ends in a response (or a closed socket when the client left): nothing here may
   // -- throw out of the callback, where it would become an uncaught exception of the whole process --
-  const server = createServer((req, res) => {
+  const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const bodyIdleMs = opts.bodyIdleMs ?? BODY_IDLE_MS;
+  // -- node checks its header and request deadlines every connectionsCheckingInterval (30 s by
+  // -- default): at 1 s a stalled request line is answered 408 at its deadline, not up to 30 s later --
+  const server = createServer({ headersTimeout, requestTimeout: 600_000, connectionsCheckingInterval: 1000 }, (req, res) => {
     void handle(req, res);
   });
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -137,9 +153,18 @@ export async function startRouter(opts: RouterOptions): Promise<{ url: string; s
       }
       // -- a declared length above the cap is refused before a byte is read (a 490 MB upload) --
       const declared = Number(req.headers['content-length'] ?? 0);
-      const read = declared > opts.maxBodyBytes ? ({ tooLarge: true } as const) : await readBody(req, opts.maxBodyBytes);
+      const read = declared > opts.maxBodyBytes ? ({ tooLarge: true } as const) : await readBody(req, opts.maxBodyBytes, bodyIdleMs);
       if ('aborted' in read) {
         status = 499; // -- nginx's "client closed request": logged, nobody to answer --
+        return;
+      }
+      if ('idle' in read) {
+        // -- a body shorter than its Content-Length, or a chunk announced and never sent: the socket is
+        // -- freed with a 408 instead of waiting for bytes that will not come --
+        status = 408;
+        res.setHeader('connection', 'close');
+        send(res, 408, { detail: `Request body stalled: no bytes for ${Math.round(bodyIdleMs / 1000)} s before its end` });
+        res.on('finish', () => req.socket.destroy());
         return;
       }
       if ('tooLarge' in read) {
@@ -206,10 +231,8 @@ export async function startRouter(opts: RouterOptions): Promise<{ url: string; s
       opts.onRequest?.({ method, path, status, ms: Date.now() - started });
     }
   }
-  // -- a body may take minutes (256 MiB on a slow link) but not forever: a client that stops sending
-  // -- mid-body gets a 408 after 10 minutes instead of holding its socket open indefinitely --
-  server.requestTimeout = 600_000;
-  server.headersTimeout = 60_000;
+  // -- a body may take minutes (256 MiB on a slow link) but not forever: the whole request has 10
+  // -- minutes (requestTimeout, above), and a body that stops arriving is a 408 after bodyIdleMs --
   // -- idle keep-alive longer than clients' own (undici 4 s, SDKs ~5 s): the client closes first, so a
   // -- request is never sent on a socket the server is closing at that instant (ECONNRESET) --
   server.keepAliveTimeout = 65_000;
