@@ -100,7 +100,7 @@ export class FileRun {
         const nodeInput = elements === undefined ? { document: await this.readInput(accountId, job, file) } : { elements };
         if (!this.runNode) throw new Error('this function cannot run job nodes (no node runner wired)');
         opened ??= await openNodeSecrets(nodes, this.secrets);
-        const result = await this.runNode(opened[i]!, nodeInput, () => undefined, undefined, { fanOut: i === 0, signal: watch.signal });
+        const result = await this.runNode(opened[i]!, nodeInput, () => undefined, undefined, { fanOut: i === 0, signal: watch.signal, tenant: accountId });
         if (watch.signal.aborted) throw watch.signal.reason as Error; // (a node that does not watch the signal)
         if (result.pages && 'document' in nodeInput && nodeInput.document) {
           // a long PDF or TIFF: its ranges run in parallel, then MergePages stores this node's output (job-pages.ts)

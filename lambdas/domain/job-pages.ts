@@ -77,7 +77,7 @@ export interface RangePart {
 /** The engine side (node-runner.ts): only the job-processing Lambdas bundle it. */
 export interface PageEngine {
   /** A range's raw part, and the offline stand-in it used instead of what the node asked for, if any. */
-  partitionRange(node: JobNode, document: { data: Uint8Array; filename: string; contentType?: string }, range: PageRange, signal?: AbortSignal): Promise<{ part: RangePart; substitution?: string }>;
+  partitionRange(node: JobNode, document: { data: Uint8Array; filename: string; contentType?: string }, range: PageRange, signal?: AbortSignal, tenant?: string): Promise<{ part: RangePart; substitution?: string }>;
   /** The ranges' elements in page order, post-processed once: the elements of one pass. */
   merge(node: JobNode, parts: RangePart[], filename: string): Element[];
 }
@@ -134,7 +134,7 @@ export class JobPages {
     // a cancel does not stop this Lambda: it stops its own work when the job stops (job-watch.ts)
     const watch = watchJob(this.store, accountId, jobId);
     try {
-      const { part, substitution } = await this.engine.partitionRange(node!, { data, filename: file.filename, contentType: file.contentType }, range, watch.signal);
+      const { part, substitution } = await this.engine.partitionRange(node!, { data, filename: file.filename, contentType: file.contentType }, range, watch.signal, accountId);
       if (watch.signal.aborted) return { index: range.index, ok: false, error: JOB_NOT_RUNNING };
       // a stand-in is said in the job's details, message and notification (as ProcessFile does); recorded
       // before the range's output, so a retry that reuses the output has recorded it already

@@ -40,6 +40,8 @@ export interface NodeRunOptions {
   fanOut?: boolean;
   /** Aborted when the job stops: a partition running in the sandbox is killed. */
   signal?: AbortSignal;
+  /** The job's account: the partition sandbox serves accounts in turn. */
+  tenant?: string;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function runNode(
         timeoutSeconds: sandboxSettings().jobTimeoutS,
         ...(splitAbove ? { splitAbove } : {}),
         ...(run.signal ? { signal: run.signal } : {}),
+        ...(run.tenant ? { tenant: run.tenant } : {}),
       });
       if (splitAbove && result.pageCount !== undefined && result.pageCount > splitAbove) {
         return { elements: [], pages: { pageCount: result.pageCount, ranges: pageRanges(result.pageCount, splitAbove) } };
@@ -110,7 +113,7 @@ export async function runNode(
 
 /** The engine side of the page fan-out (job-pages.ts): a range partitioned raw, and the merge. */
 export const pageEngine: PageEngine = {
-  async partitionRange(node, document, range, signal) {
+  async partitionRange(node, document, range, signal, tenant) {
     const parsed = parsePartitionForm(partitionFields(node));
     // (ProcessFile refused a VLM node without credentials before the split unless stand-ins are allowed)
     const vlmProblem = parsed.options.strategy === 'vlm' ? vlmCredentialProblem(parsed.options.vlm, process.env) : undefined;
@@ -120,6 +123,7 @@ export const pageEngine: PageEngine = {
       pages: { first: range.first, last: range.last },
       raw: true,
       ...(signal ? { signal } : {}),
+      ...(tenant ? { tenant } : {}),
     });
     const substitution = vlmSubstitution(node, vlmProblem, result.elements);
     // elements are named as the pipeline named the document (a gzip's content: without .gz)

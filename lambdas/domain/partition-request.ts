@@ -78,6 +78,8 @@ export async function runPartitionRequest(
   files: PartitionUpload[],
   fields: Record<string, string[]>,
   maxResponseBytes = Number.POSITIVE_INFINITY,
+  /** The caller's account: the partition sandbox serves accounts in turn. */
+  tenant?: string,
 ): Promise<PartitionReply> {
   if (files.length === 0) throw ValidationError.single(['body', 'files'], 'Field required', 'missing');
   const parsed = parsePartitionForm(fields);
@@ -90,7 +92,7 @@ export async function runPartitionRequest(
   for (const [f, file] of files.entries()) {
     const hint = parsed.contentType ?? (file.contentType && file.contentType !== 'application/octet-stream' ? file.contentType : undefined);
     const input = { data: file.data, filename: file.filename, contentType: hint };
-    const extras = { gzUncompressedContentType: parsed.gzUncompressedContentType };
+    const extras = { gzUncompressedContentType: parsed.gzUncompressedContentType, ...(tenant ? { tenant } : {}) };
     if (!csv && !chunking) {
       // -- the elements as they are: the sandbox's JSON text is the very bytes JSON.stringify would give here --
       const raw = await partitionToJson(input, parsed.options, extras);

@@ -6,11 +6,12 @@ import { reply, text } from '../http/response';
 import { runPartitionRequest } from '../domain/partition-request';
 import { config } from '../config';
 
-export const partition = httpRoute(routeById('partition'), async ({ form }) => {
+export const partition = httpRoute(routeById('partition'), async ({ form, principal }) => {
   const out = await runPartitionRequest(
     form!.files.map((f) => ({ filename: f.filename, contentType: f.contentType, data: f.data })),
     form!.fields,
     config().RESPONSE_MAX_BYTES,
+    principal.accountId,
   );
   const headers: Record<string, string> = {};
   if (out.warnings.length) headers['x-partition-warnings'] = encodeURIComponent(out.warnings.join(' | ').slice(0, 2000));

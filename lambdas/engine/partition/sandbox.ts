@@ -77,6 +77,8 @@ export function sandboxSettings(env: NodeJS.ProcessEnv = process.env): SandboxSe
 
 interface Task {
   request: SandboxRequest;
+  /** Whose document: the next free child goes to the tenant with the fewest documents running. */
+  tenant: string;
   timeoutS: number;
   filename: string;
   resolve(r: PartitionJsonResult): void;
@@ -182,6 +184,8 @@ function onReply(slot: Slot, m: SandboxReply): void {
   } else {
     task.reject(deserializeError(m.error));
   }
+  // -- a burst child (one beyond the setting) is not kept: the pool goes back to its size --
+  if (slots.length > current().workers) kill(slot, () => new Error('burst child retired'));
   dispatch();
 }
 
@@ -222,10 +226,31 @@ function stop(slot: Slot, why: (filename: string) => Error): void {
   dispatch();
 }
 
+/**
+ * Fair share between tenants: the next document is the oldest of the tenant with the fewest running,
+ * so a tenant with a hundred documents queued delays another's first one by at most the documents
+ * already running. And when every child is busy with other tenants' documents, a waiting tenant gets
+ * one child beyond PARTITION_SANDBOX_WORKERS (its memory budget more, at most one at a time): a long
+ * document of one tenant never holds another's 20-byte one for its whole time budget.
+ */
+function nextTask(): { task: Task; index: number; burst: boolean } | undefined {
+  const running = new Map<string, number>();
+  for (const s of slots) if (s.task && !s.dead) running.set(s.task.tenant, (running.get(s.task.tenant) ?? 0) + 1);
+  let best = -1;
+  for (let i = 0; i < queue.length; i++) {
+    if (best < 0 || (running.get(queue[i]!.tenant) ?? 0) < (running.get(queue[best]!.tenant) ?? 0)) best = i;
+  }
+  if (best < 0) return undefined;
+  const task = queue[best]!;
+  return { task, index: best, burst: running.size > 0 && !running.has(task.tenant) };
+}
+
 function dispatch(): void {
   while (queue.length) {
+    const next = nextTask()!;
     let slot = slots.find((s) => !s.task && !s.dead);
-    if (!slot && slots.length < current().workers) {
+    const limit = current().workers + (next.burst ? 1 : 0);
+    if (!slot && slots.length < limit) {
       try {
         slot = spawn();
       } catch (err) {
@@ -234,7 +259,8 @@ function dispatch(): void {
       }
     }
     if (!slot) break;
-    const task = queue.shift()!;
+    const task = next.task;
+    queue.splice(next.index, 1);
     slot.task = task;
     hold(slot, true);
     slot.child.send(task.request);
@@ -288,6 +314,7 @@ export function partitionInSandbox(input: PartitionInput, options?: Partial<Part
       request: { id: nextId++, data: input.data ?? new Uint8Array(0), filename: input.filename, contentType: input.contentType, options, extras: rest, env: { ...process.env }, log: logContext() },
       timeoutS: timeoutSeconds ?? s.timeoutS,
       filename: input.filename || 'unknown',
+      tenant: extras.tenant ?? '',
       resolve: (r) => (settled(), resolve(r)),
       reject: (e) => (settled(), reject(e)),
     };

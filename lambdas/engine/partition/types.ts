@@ -144,6 +144,8 @@ export interface PartitionExtras {
    * final ids): page ranges are merged first, then post-processed once (postProcess), as one pass.
    */
   raw?: boolean;
+  /** Whose document (an account id): the sandbox serves tenants in turn, so one tenant's queue never holds another's document. */
+  tenant?: string;
   /** Aborting it stops the work: a queued document is dropped, the process partitioning it is killed; rejects with the signal's reason. */
   signal?: AbortSignal;
 }

@@ -1,0 +1,44 @@
+// Fair share in the partition sandbox (issue 28): a tenant with documents queued never holds another
+// tenant's document behind them. With one child (PARTITION_SANDBOX_WORKERS=1), B queues four slow
+// documents, then A sends a 20-byte one: A's comes back while B's second is still queued or running,
+// on a burst child (one beyond the setting), and B alone never gets more than the setting.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { partitionInSandbox, sandboxWorkerCount, shutdownPartitionSandbox } from '../../../lambdas/engine/partition/sandbox';
+
+const saved = process.env.PARTITION_SANDBOX_WORKERS;
+after(async () => {
+  await shutdownPartitionSandbox();
+  if (saved === undefined) delete process.env.PARTITION_SANDBOX_WORKERS;
+  else process.env.PARTITION_SANDBOX_WORKERS = saved;
+});
+
+/** ~1 s of partitioning: long lines without spaces to break them. */
+const slow = () => new TextEncoder().encode(Array.from({ length: 100 }, () => 'abcdefghij'.repeat(100)).join('\n'));
+const tiny = new TextEncoder().encode('A short paragraph.');
+
+test('a tenant queueing slow documents delays another tenant by at most one burst child start', async () => {
+  await shutdownPartitionSandbox();
+  process.env.PARTITION_SANDBOX_WORKERS = '1';
+  let peakAlone = 0;
+  const sampler = setInterval(() => (peakAlone = Math.max(peakAlone, sandboxWorkerCount())), 20);
+  // -- B alone: one child at a time --
+  await Promise.all([0, 1].map((i) => partitionInSandbox({ data: slow(), filename: `b-warm-${i}.txt` }, {}, { tenant: 'B' })));
+  clearInterval(sampler);
+  assert.equal(peakAlone, 1, 'one tenant alone never gets a burst child');
+
+  const done: string[] = [];
+  const bs = [0, 1, 2, 3].map((i) =>
+    partitionInSandbox({ data: slow(), filename: `b-${i}.txt` }, {}, { tenant: 'B' }).then(() => void done.push(`B${i}`)),
+  );
+  await new Promise((r) => setTimeout(r, 100));
+  const started = Date.now();
+  const a = await partitionInSandbox({ data: tiny, filename: 'a.txt' }, {}, { tenant: 'A' });
+  done.push('A');
+  const took = Date.now() - started;
+  assert.match(Buffer.from(a.elementsJson).toString('utf8'), /A short paragraph/);
+  await Promise.all(bs);
+  const at = done.indexOf('A');
+  assert.ok(at <= 1, `A finished after ${done.slice(0, at).join(', ')} (${took} ms)`);
+  assert.ok(sandboxWorkerCount() <= 1, `the burst child is retired after its document (${sandboxWorkerCount()} children)`);
+});
