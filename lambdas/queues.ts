@@ -10,6 +10,11 @@ export interface QueueDefinition {
   /** Receives before a message moves to the dead-letter queue. */
   maxReceiveCount: number;
   visibilityTimeoutSeconds: number;
+  /**
+   * `npm start` only: messages run at once in the one process (at most half of them for one account,
+   * accounts in turn: local/queue-poller.ts). On AWS, Lambda scales the consumer out instead.
+   */
+  localConcurrency: number;
 }
 
 export const QUEUES: QueueDefinition[] = [
@@ -19,6 +24,7 @@ export const QUEUES: QueueDefinition[] = [
     handler: { file: 'workers', export: 'connectionCheckWorker' },
     maxReceiveCount: 3,
     visibilityTimeoutSeconds: 60,
+    localConcurrency: 8,
   },
   {
     // One message per (channel, event). A failed delivery is hidden for a growing back-off
@@ -28,5 +34,6 @@ export const QUEUES: QueueDefinition[] = [
     handler: { file: 'channel-delivery', export: 'deliverChannelNotification' },
     maxReceiveCount: 8,
     visibilityTimeoutSeconds: 60,
+    localConcurrency: 8,
   },
 ];

@@ -2,6 +2,8 @@
 // (rule deliver-to-channels), and the SQS consumer that delivers them (queue
 // notification-deliveries). A failed delivery stays on the queue, hidden for a growing back-off
 // (ChangeMessageVisibility: base · 2^(receive-1) s), and is dead-lettered after maxReceiveCount.
+// The records of a batch (≤ 10) are delivered at once: a receiver that never answers holds its own
+// delivery until WEBHOOK_TIMEOUT_MS, not the other nine.
 import type { EventBridgeEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { channelDelivery } from '../services/channels';
 import { DeliveryFailed, retryDelaySeconds, type DeliveryMessage } from '../domain/channel-delivery';
@@ -19,7 +21,7 @@ export async function fanOutToChannels(event: EventBridgeEvent<string, Record<st
 export async function deliverChannelNotification(event: SQSEvent): Promise<SQSBatchResponse> {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   const c = config();
-  for (const record of event.Records) {
+  await Promise.all(event.Records.map(async (record) => {
     let msg: DeliveryMessage | undefined;
     try {
       msg = JSON.parse(record.body) as DeliveryMessage;
@@ -45,6 +47,6 @@ export async function deliverChannelNotification(event: SQSEvent): Promise<SQSBa
       }
       failures.push({ itemIdentifier: record.messageId });
     }
-  }
+  }));
   return { batchItemFailures: failures };
 }
