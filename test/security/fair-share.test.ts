@@ -3,6 +3,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { EventBridgePublisher } from '../../lambdas/adapters/eventbridge-publisher';
 import { NEEDS_LOCAL, eventually } from '../support/local-stack';
 import { keyedStack, type Tenants } from './helpers';
 
@@ -14,7 +16,7 @@ let closedPort = 0;
 
 before(async () => {
   if (NEEDS_LOCAL) return;
-  t = await keyedStack();
+  t = await keyedStack({ allowLoopbackWebhooks: true });
   // -- a TLS endpoint that accepts and never answers: each check waits for its whole timeout --
   blackhole = createServer((s) => void held.push(s));
   await new Promise<void>((r) => blackhole.listen(0, '127.0.0.1', r));
@@ -61,4 +63,38 @@ test("B's sixty hanging connection checks do not hold A's check", { skip: NEEDS_
   }
   const flooded = await checkLatency(t.asA, a);
   assert.ok(flooded < Math.max(5_000, 5 * alone), `A's check took ${flooded} ms under B's flood (${alone} ms alone)`);
+});
+
+test("B's fifty channels at receivers that never answer do not hold A's delivery", { skip: NEEDS_LOCAL }, async () => {
+  const arrived: number[] = [];
+  const receiver = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      arrived.push(Date.now());
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const ACCT = '/api/v1/notifications/channels';
+  try {
+    const a = await t.stack.call('POST', ACCT, { ...t.asA, body: { channel_type: 'webhook', url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/a`, event_types: ['job.completed'] } });
+    assert.equal(a.status, 201, a.text);
+    for (let i = 0; i < 50; i++) {
+      const b = await t.stack.call('POST', ACCT, { ...t.asB, body: { channel_type: 'webhook', url: `http://127.0.0.1:${holePort}/b${i}`, event_types: ['job.completed'] } });
+      assert.ok([201, 409].includes(b.status), b.text);
+    }
+    const publisher = new EventBridgePublisher(t.stack.env.EVENT_BUS_NAME!);
+    const event = (account: string, job: string) => ({ account_id: account, job_id: job, workflow_id: null, status: 'COMPLETED', job_type: 'ephemeral', message: null });
+    // -- B's three events: 150 deliveries that each hold a slot until WEBHOOK_TIMEOUT_MS --
+    for (const j of ['b-1', 'b-2', 'b-3']) await publisher.publish('job.completed', event('tenant-b', j));
+    await t.stack.eventsIdle();
+    const started = Date.now();
+    await publisher.publish('job.completed', event('tenant-a', 'a-1'));
+    await t.stack.eventsIdle();
+    await eventually(async () => (arrived.length ? true : undefined), "A's delivery", 120_000);
+    const took = arrived[0]! - started;
+    assert.ok(took < 8_000, `A's delivery arrived ${took} ms after its event, behind B's hanging ones`);
+  } finally {
+    receiver.close();
+  }
 });

@@ -10,8 +10,8 @@ export interface Tenants {
   asB: { headers: Record<string, string> };
 }
 
-export async function keyedStack(): Promise<Tenants> {
-  const stack = await startTestStack({ authMode: 'keyed' });
+export async function keyedStack(opts: Parameters<typeof startTestStack>[0] = {}): Promise<Tenants> {
+  const stack = await startTestStack({ authMode: 'keyed', ...opts });
   const keyA = (await authService().createKey('tenant-a', 'alice')).key;
   const keyB = (await authService().createKey('tenant-b', 'bob')).key;
   return { stack, asA: { headers: { 'service-api-key': keyA } }, asB: { headers: { 'service-api-key': keyB } } };
