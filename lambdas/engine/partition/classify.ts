@@ -310,14 +310,46 @@ const US_STATES =
 const US_STATE_CODES =
   'AL|AK|AS|AZ|AR|CA|CO|CT|DE|DC|FM|FL|GA|GU|HI|ID|IL|IN|IA|KS|KY|LA|ME|MH|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|' +
   'NJ|NM|NY|NC|ND|MP|OH|OK|OR|PW|PA|PR|RI|SC|SD|TN|TX|UT|VT|VI|VA|WA|WV|WI|WY';
-const US_CITY_STATE_ZIP_RE = new RegExp(
-  `^(?:[A-Z][a-z.-]{1,15} ?){1,5},\\s?(?:${US_STATES}|${US_STATE_CODES})(?:, |\\s)?\\b\\d{5}(?:-\\d{4})?\\b`,
-  'i',
-);
+/** The library's pattern, kept as the reference (tests): `^(?:[A-Z][a-z.-]{1,15} ?){1,5},` then the state and ZIP, case-insensitive. */
+export const US_CITY_STATE_ZIP_SOURCE = `^(?:[A-Z][a-z.-]{1,15} ?){1,5},\\s?(?:${US_STATES}|${US_STATE_CODES})(?:, |\\s)?\\b\\d{5}(?:-\\d{4})?\\b`;
+/** What follows the city's comma, matched by a regex (it cannot backtrack far). */
+const STATE_ZIP_RE = new RegExp(`^\\s?(?:${US_STATES}|${US_STATE_CODES})(?:, |\\s)?\\b\\d{5}(?:-\\d{4})?\\b`, 'i');
+const CITY_CHARS_RE = /^[a-z.-]+$/i;
+const LETTER_RE = /[a-z]/i;
 
-/** "Doylestown, PA 18901" and the like. */
+/**
+ * Fewest groups `[A-Z][a-z.-]{1,15}` (case-insensitive: a letter, then 1-15 letters, dots or dashes)
+ * that make up a word, or Infinity. A table over the word's positions: linear, where the regex's
+ * `(?:…){1,5}` tried every way to cut a long run of letters (46 ms for one 1,000-letter line).
+ */
+function fewestCityGroups(word: string): number {
+  if (!CITY_CHARS_RE.test(word)) return Infinity;
+  const best = new Array<number>(word.length + 1).fill(Infinity);
+  best[0] = 0;
+  for (let i = 0; i < word.length; i++) {
+    if (best[i] === Infinity || !LETTER_RE.test(word[i]!)) continue;
+    for (let len = 2; len <= 16 && i + len <= word.length; len++) best[i + len] = Math.min(best[i + len]!, best[i]! + 1);
+  }
+  return best[word.length]!;
+}
+
+/**
+ * "Doylestown, PA 18901" and the like: the library's pattern (US_CITY_STATE_ZIP_SOURCE), decided in
+ * linear time. Its city part `(?:[A-Z][a-z.-]{1,15} ?){1,5}` is everything before the first comma
+ * (none of its characters is one): words joined by single spaces, an optional space last, that cut
+ * into at most five groups.
+ */
 export function isUsCityStateZip(text: string): boolean {
-  return US_CITY_STATE_ZIP_RE.test(text.trim());
+  const t = text.trim();
+  const comma = t.indexOf(',');
+  if (comma <= 0 || comma > 5 * 17) return false;
+  const city = t.slice(0, comma);
+  let groups = 0;
+  for (const w of (city.endsWith(' ') ? city.slice(0, -1) : city).split(' ')) {
+    groups += w ? fewestCityGroups(w) : Infinity;
+    if (groups > 5) return false;
+  }
+  return STATE_ZIP_RE.test(t.slice(comma + 1));
 }
 
 const EMAIL_RE = /^[a-z0-9.\-+_]+@[a-z0-9.\-+_]+\.[a-z]+$/i;
