@@ -74,12 +74,16 @@ const ABBREVIATIONS = new Set([
 /** Sentence splitting in the spirit of NLTK's punkt: split after . ! ? followed by space and a capital/digit/quote. */
 export function sentTokenize(text: string): string[] {
   const out: string[] = [];
-  const re = /[.!?]+["')\]\u201d\u2019]*\s+(?=["'(\[\u201c\u2018]?[\p{Lu}\p{N}])/gu;
+  // -- a match starts where a run of . ! ? starts (the lookbehind): tried from inside a run too, a run
+  // -- of 10,000 dots cost a scan to its end from every position (0.7 s) --
+  const re = /(?<![.!?])[.!?]+["')\]\u201d\u2019]*\s+(?=["'(\[\u201c\u2018]?[\p{Lu}\p{N}])/gu;
   let start = 0;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     const end = m.index + m[0].length;
-    const before = text.slice(start, m.index + 1);
+    // -- the word before the stop, from a bounded tail: an abbreviation is short, and the whole text since
+    // -- the last break made every "Mr." of a long paragraph rescan it --
+    const before = text.slice(Math.max(start, m.index + 1 - 64), m.index + 1);
     const lastWord = /([\p{L}.]+)\.$/u.exec(before)?.[1]?.toLowerCase() ?? '';
     // Abbreviations and single initials ("J. Smith") do not end a sentence.
     if (m[0].startsWith('.') && (ABBREVIATIONS.has(lastWord) || /^\p{L}$/u.test(lastWord))) continue;
@@ -355,11 +359,6 @@ export function isUsCityStateZip(text: string): boolean {
 const EMAIL_RE = /^[a-z0-9.\-+_]+@[a-z0-9.\-+_]+\.[a-z]+$/i;
 export function isEmailAddress(text: string): boolean {
   return EMAIL_RE.test(text.trim());
-}
-
-const US_PHONE_RE = /(?:\+?(\d{1,3}))?[-. (]*(\d{3})?[-. )]*(\d{3})[-. ]*(\d{4})(?: *x(\d+))?\s*$/;
-export function containsUsPhoneNumber(text: string): boolean {
-  return US_PHONE_RE.test(text.trim());
 }
 
 const PAGE_NUMBER_RE =
