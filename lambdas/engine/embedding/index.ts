@@ -1,6 +1,7 @@
 // Embedding engine: the `embed` job node.
 //
 //   parseEmbedNode(subtype, settings, nodeLoc?) → EmbedderConfig     (422 ValidationError on bad settings)
+//   embedEndpointIssues / embedCredentialIssues(config, env, nodeLoc?) → issues   (422 at create)
 //   createEmbedder(config, env = process.env, runtime?) → Embedder   { embedTexts, dimensions, model, provider }
 //   embedElements(elements, embedder) → elements, each non-empty one given `embeddings`
 //   createHashedEmbedder(dimensions?)                                the built-in deterministic embedder

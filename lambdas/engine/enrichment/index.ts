@@ -3,6 +3,7 @@
 //
 //   parsePrompterNode(subtype, settings, nodeLoc?) → PrompterConfig      (422 on bad settings)
 //   prompterCredentialIssues(config, env, nodeLoc?) → issues              (422 at create without credentials)
+//   prompterEndpointIssues(config, env, nodeLoc?) → issues                (422: own endpoint, no own key)
 //   enrichElements(elements, config, env, { client? }) → { elements, failed, warning?, standIn? }
 //
 // Where answers go: prompts.ts. A failed element (refusal, malformed answer, oversized image, retries
