@@ -38,12 +38,18 @@ test("anything else is the tenant's: other hosts, look-alikes, user info, plain 
 });
 
 test("a foreign endpoint needs the node's own credentials: one issue at the credential field, never the URL", () => {
-  const node = { endpoint: 'https://user:secret@evil.example/v1', ownCredentials: false, credentialField: 'api_key', what: 'openai/m' };
-  const [issue, ...rest] = foreignEndpointIssues('openai', node, {}, ['body', 'workflow_nodes', 1]);
+  const node = { provider: 'openai' as const, model: 'm', baseUrl: 'https://user:secret@evil.example/v1' };
+  const [issue, ...rest] = foreignEndpointIssues(node, {}, ['body', 'workflow_nodes', 1]);
   assert.equal(rest.length, 0);
   assert.deepEqual(issue!.loc, ['body', 'workflow_nodes', 1, 'settings', 'api_key']);
   assert.match(issue!.msg, /OPENAI_BASE_URL/);
   assert.ok(!issue!.msg.includes('secret') && !issue!.msg.includes('evil'), issue!.msg);
-  assert.deepEqual(foreignEndpointIssues('openai', { ...node, ownCredentials: true }, {}), []);
-  assert.deepEqual(foreignEndpointIssues('openai', { ...node, endpoint: undefined }, {}), []);
+  assert.deepEqual(foreignEndpointIssues({ ...node, apiKey: 'own' }, {}), []);
+  assert.deepEqual(foreignEndpointIssues({ ...node, baseUrl: undefined }, {}), []);
+  // contextual chunking names its key field; Bedrock needs both AWS keys and names the missing one
+  assert.deepEqual(foreignEndpointIssues(node, {}, [], 'contextual_chunking_api_key')[0]!.loc, ['settings', 'contextual_chunking_api_key']);
+  const bedrock = { provider: 'bedrock' as const, model: 'm', baseUrl: 'http://127.0.0.1:1' };
+  assert.deepEqual(foreignEndpointIssues(bedrock, {})[0]!.loc, ['settings', 'aws_access_key_id']);
+  assert.deepEqual(foreignEndpointIssues({ ...bedrock, accessKeyId: 'AKID' }, {})[0]!.loc, ['settings', 'aws_secret_access_key']);
+  assert.deepEqual(foreignEndpointIssues({ ...bedrock, accessKeyId: 'AKID', secretAccessKey: 's' }, {}), []);
 });

@@ -222,19 +222,7 @@ const ENV_KEY: Partial<Record<EmbedProvider, string>> = { openai: 'OPENAI_API_KE
  * configure and carries no keys of its own. Applies whether or not offline stand-ins are allowed.
  */
 export function embedEndpointIssues(config: EmbedderConfig, env: EmbedEnv = process.env, nodeLoc: (string | number)[] = []): ValidationIssue[] {
-  if (config.provider === 'local') return [];
-  const bedrock = config.provider === 'bedrock';
-  return foreignEndpointIssues(
-    config.provider,
-    {
-      endpoint: config.baseUrl,
-      ownCredentials: Boolean(bedrock ? config.accessKeyId && config.secretAccessKey : config.apiKey),
-      credentialField: bedrock ? (config.accessKeyId ? 'aws_secret_access_key' : 'aws_access_key_id') : 'api_key',
-      what: `${config.provider}/${config.model}`,
-    },
-    env,
-    nodeLoc,
-  );
+  return config.provider === 'local' ? [] : foreignEndpointIssues({ ...config, provider: config.provider }, env, nodeLoc);
 }
 
 /**
@@ -264,7 +252,7 @@ export function embedCredentialIssues(config: EmbedderConfig, env: EmbedEnv = pr
     }
     case 'bedrock': {
       const field = config.accessKeyId && !config.secretAccessKey ? 'aws_secret_access_key' : 'aws_access_key_id';
-      return [issue(field, "give settings.aws_access_key_id and settings.aws_secret_access_key (or settings.endpoint_url), or set BEDROCK_ENDPOINT_URL or BEDROCK_USE_DEFAULT_CREDENTIALS=true in the deployment's environment (on AWS Lambda its role is used)")];
+      return [issue(field, "give settings.aws_access_key_id and settings.aws_secret_access_key or set BEDROCK_ENDPOINT_URL or BEDROCK_USE_DEFAULT_CREDENTIALS=true in the deployment's environment (on AWS Lambda its role is used)")];
     }
     default:
       return [issue('api_key', `give settings.api_key or set ${ENV_KEY[config.provider]} in the deployment's environment`)];

@@ -143,18 +143,7 @@ const OFFLINE_CHOICE = 'or the deployment allows offline stand-ins with ALLOW_OF
  * configure and carries no keys of its own. Applies whether or not offline stand-ins are allowed.
  */
 export function prompterEndpointIssues(c: ModelConfig, env: Env, nodeLoc: (string | number)[] = [], fields: { apiKey: string } = { apiKey: 'api_key' }): ValidationIssue[] {
-  const bedrock = c.provider === 'bedrock';
-  return foreignEndpointIssues(
-    c.provider,
-    {
-      endpoint: c.baseUrl,
-      ownCredentials: Boolean(bedrock ? c.accessKeyId && c.secretAccessKey : c.apiKey),
-      credentialField: bedrock ? (c.accessKeyId ? 'aws_secret_access_key' : 'aws_access_key_id') : fields.apiKey,
-      what: `${c.provider}/${c.model}`,
-    },
-    env,
-    nodeLoc,
-  );
+  return foreignEndpointIssues(c, env, nodeLoc, fields.apiKey);
 }
 
 /**
@@ -178,7 +167,7 @@ export function prompterCredentialIssues(c: ModelConfig, env: Env, nodeLoc: (str
       // (a node's own endpoint_url counts only with its own keys: prompterEndpointIssues above)
       const ok = (c.accessKeyId && c.secretAccessKey) || env.BEDROCK_ENDPOINT_URL || env.BEDROCK_USE_DEFAULT_CREDENTIALS === 'true' || (env.AWS_LAMBDA_FUNCTION_NAME && !env.AWS_ENDPOINT_URL);
       if (ok) return [];
-      return issue(c.accessKeyId ? 'aws_secret_access_key' : 'aws_access_key_id', "give settings.aws_access_key_id and settings.aws_secret_access_key (or settings.endpoint_url), or set BEDROCK_ENDPOINT_URL or BEDROCK_USE_DEFAULT_CREDENTIALS=true (on AWS Lambda its role is used)");
+      return issue(c.accessKeyId ? 'aws_secret_access_key' : 'aws_access_key_id', "give settings.aws_access_key_id and settings.aws_secret_access_key or set BEDROCK_ENDPOINT_URL or BEDROCK_USE_DEFAULT_CREDENTIALS=true (on AWS Lambda its role is used)");
     }
     case 'vertexai':
       if (r.apiKey || (r.project && (env.GOOGLE_APPLICATION_CREDENTIALS || env.VERTEX_USE_DEFAULT_CREDENTIALS === 'true'))) return [];

@@ -58,29 +58,32 @@ export function isOperatorEndpoint(provider: HostedProvider, endpoint: string | 
   });
 }
 
-export interface NodeCredentials {
-  /** The node's endpoint setting, if any. */
-  endpoint?: string;
-  /** Whether the node carries its own credentials for that endpoint. */
-  ownCredentials: boolean;
-  /** The settings field to ask for when it does not (e.g. api_key, aws_access_key_id). */
-  credentialField: string;
-  /** provider/model, for the message. */
-  what: string;
+/** What the rule reads of an embed or model config (both engines' configs have these fields). */
+export interface ModelTarget {
+  provider: HostedProvider;
+  model: string;
+  baseUrl?: string;
+  apiKey?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
 }
 
 /**
- * The rule as a 422: one issue at [...nodeLoc, 'settings', credentialField] when the node names an
- * endpoint the operator did not configure and carries no credentials of its own (the deployment's
- * are then never used); empty otherwise. Never includes a setting's value.
+ * The rule as a 422: one issue when the node names an endpoint the operator did not configure and
+ * carries no credentials of its own (an api key; for Bedrock both AWS keys), at
+ * [...nodeLoc, 'settings', field] with field `apiKeyField` (Bedrock: the missing AWS key); empty
+ * otherwise. The deployment's credentials are then never used. Never includes a setting's value.
  */
-export function foreignEndpointIssues(provider: HostedProvider, node: NodeCredentials, env: Env, nodeLoc: (string | number)[] = []): ValidationIssue[] {
-  if (node.ownCredentials || isOperatorEndpoint(provider, node.endpoint, env)) return [];
-  const settings = OPERATOR_ENDPOINTS[provider].env.join(' / ');
+export function foreignEndpointIssues(c: ModelTarget, env: Env, nodeLoc: (string | number)[] = [], apiKeyField = 'api_key'): ValidationIssue[] {
+  const bedrock = c.provider === 'bedrock';
+  const own = bedrock ? Boolean(c.accessKeyId && c.secretAccessKey) : Boolean(c.apiKey);
+  if (own || isOperatorEndpoint(c.provider, c.baseUrl, env)) return [];
+  const field = bedrock ? (c.accessKeyId ? 'aws_secret_access_key' : 'aws_access_key_id') : apiKeyField;
+  const settings = OPERATOR_ENDPOINTS[c.provider].env.join(' / ');
   return [
     {
-      loc: [...nodeLoc, 'settings', node.credentialField],
-      msg: `${node.what}: the node's endpoint setting names an endpoint the deployment did not configure (only the provider's own or ${settings} is given the deployment's credentials); give settings.${node.credentialField} for that endpoint`,
+      loc: [...nodeLoc, 'settings', field],
+      msg: `${c.provider}/${c.model}: the node's endpoint setting names an endpoint the deployment did not configure (only the provider's own or ${settings} is given the deployment's credentials); give settings.${field} for that endpoint`,
       type: 'missing',
     },
   ];
