@@ -10,9 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { parsePartitionForm } from '../engine/partition/params';
 import { parseChunkNode } from '../engine/chunking/params';
-import { embedCredentialIssues, parseEmbedNode } from '../engine/embedding/index';
+import { embedCredentialIssues, embedEndpointIssues, parseEmbedNode } from '../engine/embedding/index';
 import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/credentials';
-import { parsePrompterNode, prompterCredentialIssues } from '../engine/enrichment/settings';
+import { parsePrompterNode, prompterCredentialIssues, prompterEndpointIssues } from '../engine/enrichment/settings';
 import { contextualCredentialIssues, parseContextualChunking } from '../engine/chunking/contextual-settings';
 import { offlineStandInsAllowed } from '../config';
 import { ValidationError, type ValidationIssue } from './errors';
@@ -117,14 +117,15 @@ export function planNodes(raw: unknown, loc: (string | number)[], env: Record<st
       if (problem) missing.push({ loc: [...at, 'settings', vlmField(n.subtype, settings)], msg: `${problem}; ${VLM_OFFLINE_CHOICE}`, type: 'missing' });
     } else if (n.type === 'prompter') {
       const config = parsePrompterNode(n.subtype, settings, at);
-      if (!offlineStandInsAllowed('vlm', env)) missing.push(...prompterCredentialIssues(config, env, at));
+      // (the deployment's credentials never go to a node's own endpoint: refused with stand-ins allowed too)
+      missing.push(...(offlineStandInsAllowed('vlm', env) ? prompterEndpointIssues(config, env, at) : prompterCredentialIssues(config, env, at)));
     } else if (n.type === 'chunk') {
       parseChunkNode(n.subtype, settings, at);
       const contextual = parseContextualChunking(settings, at);
       if (contextual && !offlineStandInsAllowed('vlm', env)) missing.push(...contextualCredentialIssues(contextual, env, at));
     } else {
       const config = parseEmbedNode(n.subtype, settings, at);
-      if (!offlineStandInsAllowed('embed', env)) missing.push(...embedCredentialIssues(config, env, at));
+      missing.push(...(offlineStandInsAllowed('embed', env) ? embedEndpointIssues(config, env, at) : embedCredentialIssues(config, env, at)));
     }
     return { id: n.id ?? randomUUID(), name: n.name, type: n.type as JobNode['type'], subtype: n.subtype, settings };
   });

@@ -9,7 +9,7 @@ import { PrompterSettings } from '../engine/enrichment/settings';
 /** The node settings the API documents beside the engines' own parsers (names from their schemas, so they cannot drift). */
 const SETTINGS_TEXT =
   `Settings of the node's type (each engine validates its own; a bad value is a 422 at its field). ` +
-  `prompter (${Object.keys(PROMPTER_SUBTYPES).join(', ')}): ${Object.keys(PrompterSettings.shape).join(', ')}; credentials default to the deployment's (OPENAI_API_KEY, ANTHROPIC_API_KEY, BEDROCK_ENDPOINT_URL, VERTEX_API_KEY, ...). ` +
+  `prompter (${Object.keys(PROMPTER_SUBTYPES).join(', ')}): ${Object.keys(PrompterSettings.shape).join(', ')}; credentials default to the deployment's (OPENAI_API_KEY, ANTHROPIC_API_KEY, BEDROCK_ENDPOINT_URL, VERTEX_API_KEY, ...) for the provider's own endpoint or the deployment's *_BASE_URL only; a prompter or embed node naming another base_url / endpoint_url / azure_endpoint must give its own api_key (Bedrock: aws_access_key_id and aws_secret_access_key). ` +
   `chunk: contextual_chunking_strategy "v1" (with contextual_chunking_provider, contextual_chunking_model, contextual_chunking_api_key, contextual_chunking_concurrency) prefixes each chunk with a model-written context.`;
 
 /** A node as sent: bounded strings, settings at most 64 KiB (the engines' parsers check the values). */

@@ -1,6 +1,7 @@
 // Embedding engine: the `embed` job node.
 //
 //   parseEmbedNode(subtype, settings, nodeLoc?) → EmbedderConfig     (422 ValidationError on bad settings)
+//   embedEndpointIssues / embedCredentialIssues(config, env, nodeLoc?) → issues   (422 at create)
 //   createEmbedder(config, env = process.env, runtime?) → Embedder   { embedTexts, dimensions, model, provider }
 //   embedElements(elements, embedder) → elements, each non-empty one given `embeddings`
 //   createHashedEmbedder(dimensions?)                                the built-in deterministic embedder
@@ -14,7 +15,10 @@
 // Credentials: node settings first, then the environment (OPENAI_API_KEY; AZURE_OPENAI_API_KEY,
 // AZURE_OPENAI_ENDPOINT, OPENAI_API_VERSION; TOGETHER_API_KEY; VOYAGE_API_KEY; Bedrock: settings keys,
 // or BEDROCK_ENDPOINT_URL / BEDROCK_USE_DEFAULT_CREDENTIALS=true / a real Lambda's role). Base URL
-// overrides: OPENAI_BASE_URL, TOGETHER_BASE_URL, VOYAGE_BASE_URL, BEDROCK_ENDPOINT_URL.
+// overrides: OPENAI_BASE_URL, TOGETHER_BASE_URL, VOYAGE_BASE_URL, BEDROCK_ENDPOINT_URL. The
+// environment's credentials go only to the operator's endpoints (../providers/operator-endpoints.ts):
+// a node naming another base_url / endpoint_url / azure_endpoint must carry its own keys
+// (embedEndpointIssues: a 422 at create, and the same refusal at run time, stand-ins or not).
 // No silent stand-ins: a hosted subtype with no credentials is refused (embedCredentialIssues: a 422
 // at create naming the missing setting; createEmbedder throws the same at run time) unless the
 // deployment sets ALLOW_OFFLINE_STANDINS=true (config.ts; EMBEDDING_FALLBACK=none still refuses).
@@ -25,6 +29,7 @@ import path from 'node:path';
 import { ValidationError, type ValidationIssue } from '../../domain/errors';
 import { literalUrlProblem } from '../../net/outbound';
 import { offlineStandInsAllowed } from '../../config';
+import { foreignEndpointIssues, isOperatorEndpoint } from '../providers/operator-endpoints';
 import type { Element } from '../elements';
 import { DEFAULT_MODEL, EMBED_PROVIDERS, MODEL_CATALOG, type EmbedProvider, type ModelSpec } from './catalog';
 import { HASHED_DEFAULT_DIMENSIONS, HASHED_MODEL_PREFIX, hashedEmbedding } from './hashed';
@@ -150,6 +155,13 @@ export function parseEmbedNode(subtype: string, settings: unknown, nodeLoc: (str
 
 function credentialsFromEnv(c: EmbedderConfig, env: EmbedEnv): EmbedderConfig {
   const r = { ...c };
+  if (c.provider === 'local') return r;
+  // -- a node naming its own endpoint gets none of the deployment's credentials --
+  if (!isOperatorEndpoint(c.provider, c.baseUrl, env)) {
+    if (c.provider === 'azure_openai') r.apiVersion ??= env.OPENAI_API_VERSION ?? '2024-10-21';
+    if (c.provider === 'bedrock') r.region ??= env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+    return r;
+  }
   switch (c.provider) {
     case 'openai':
       r.apiKey ??= env.OPENAI_API_KEY;
@@ -189,13 +201,12 @@ function isConfigured(c: EmbedderConfig, original: EmbedderConfig, env: EmbedEnv
     case 'azure_openai':
       return Boolean(c.apiKey && c.baseUrl);
     case 'bedrock':
-      // -- emulator-style AWS_* test keys in a local environment must not send us to real Bedrock --
+      // -- emulator-style AWS_* test keys in a local environment must not send us to real Bedrock;
+      //    the process's keys or role only reach the operator's endpoints --
       return Boolean(
         (original.accessKeyId && original.secretAccessKey) ||
-          env.BEDROCK_ENDPOINT_URL ||
-          original.baseUrl ||
-          env.BEDROCK_USE_DEFAULT_CREDENTIALS === 'true' ||
-          (env.AWS_LAMBDA_FUNCTION_NAME && !env.AWS_ENDPOINT_URL && c.accessKeyId),
+          (isOperatorEndpoint('bedrock', original.baseUrl, env) &&
+            (env.BEDROCK_ENDPOINT_URL || env.BEDROCK_USE_DEFAULT_CREDENTIALS === 'true' || (env.AWS_LAMBDA_FUNCTION_NAME && !env.AWS_ENDPOINT_URL && c.accessKeyId))),
       );
     default:
       return Boolean(c.apiKey);
@@ -206,12 +217,24 @@ const OFFLINE_CHOICE = "subtype 'local' is the offline choice (or the deployment
 const ENV_KEY: Partial<Record<EmbedProvider, string>> = { openai: 'OPENAI_API_KEY', togetherai: 'TOGETHER_API_KEY', voyageai: 'VOYAGE_API_KEY' };
 
 /**
- * Why a hosted embed config cannot be called: one issue per missing credential setting, at
- * [...nodeLoc, 'settings', field], saying which setting or environment variable would provide it.
- * Empty for `local` and for a configured provider. Never includes a setting's value.
+ * The operator-credentials rule for an embed node: an issue at settings.api_key (Bedrock:
+ * aws_access_key_id / aws_secret_access_key) when the node names an endpoint the deployment did not
+ * configure and carries no keys of its own. Applies whether or not offline stand-ins are allowed.
+ */
+export function embedEndpointIssues(config: EmbedderConfig, env: EmbedEnv = process.env, nodeLoc: (string | number)[] = []): ValidationIssue[] {
+  return config.provider === 'local' ? [] : foreignEndpointIssues({ ...config, provider: config.provider }, env, nodeLoc);
+}
+
+/**
+ * Why a hosted embed config cannot be called: the endpoint rule's issue (embedEndpointIssues), else
+ * one issue per missing credential setting, at [...nodeLoc, 'settings', field], saying which
+ * setting or environment variable would provide it. Empty for `local` and for a configured
+ * provider. Never includes a setting's value.
  */
 export function embedCredentialIssues(config: EmbedderConfig, env: EmbedEnv = process.env, nodeLoc: (string | number)[] = []): ValidationIssue[] {
   if (config.provider === 'local') return [];
+  const foreign = embedEndpointIssues(config, env, nodeLoc);
+  if (foreign.length) return foreign;
   const resolved = credentialsFromEnv(config, env);
   if (isConfigured(resolved, config, env)) return [];
   const what = `${config.provider}/${config.model}`;
@@ -229,7 +252,7 @@ export function embedCredentialIssues(config: EmbedderConfig, env: EmbedEnv = pr
     }
     case 'bedrock': {
       const field = config.accessKeyId && !config.secretAccessKey ? 'aws_secret_access_key' : 'aws_access_key_id';
-      return [issue(field, "give settings.aws_access_key_id and settings.aws_secret_access_key (or settings.endpoint_url), or set BEDROCK_ENDPOINT_URL or BEDROCK_USE_DEFAULT_CREDENTIALS=true in the deployment's environment (on AWS Lambda its role is used)")];
+      return [issue(field, "give settings.aws_access_key_id and settings.aws_secret_access_key or set BEDROCK_ENDPOINT_URL or BEDROCK_USE_DEFAULT_CREDENTIALS=true in the deployment's environment (on AWS Lambda its role is used)")];
     }
     default:
       return [issue('api_key', `give settings.api_key or set ${ENV_KEY[config.provider]} in the deployment's environment`)];
@@ -250,6 +273,9 @@ export async function createEmbedder(config: EmbedderConfig, env: EmbedEnv = pro
     if (problem) throw ValidationError.single(['settings', 'model_name'], `local embedding model unavailable: ${problem}`);
     return createLocalTransformersEmbedder({ ...config, modelPath });
   }
+  // -- a workflow stored before the rule: refused before any client exists, stand-ins or not --
+  const foreign = embedEndpointIssues(config, env);
+  if (foreign.length) throw new ValidationError(foreign);
   const resolved = credentialsFromEnv(config, env);
   const spec: ModelSpec | undefined = MODEL_CATALOG[config.provider][config.model];
   if (!isConfigured(resolved, config, env)) {

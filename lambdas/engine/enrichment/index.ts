@@ -3,6 +3,7 @@
 //
 //   parsePrompterNode(subtype, settings, nodeLoc?) → PrompterConfig      (422 on bad settings)
 //   prompterCredentialIssues(config, env, nodeLoc?) → issues              (422 at create without credentials)
+//   prompterEndpointIssues(config, env, nodeLoc?) → issues                (422: own endpoint, no own key)
 //   enrichElements(elements, config, env, { client? }) → { elements, failed, warning?, standIn? }
 //
 // Where answers go: prompts.ts. A failed element (refusal, malformed answer, oversized image, retries
@@ -10,7 +11,9 @@
 // refusing every call (an error status on each, such as a bad key or an unknown model) fails the
 // node with the provider's message (ConnectorFailure: the file fails with it, not retried).
 // Without credentials: refused (ValidationError) unless the deployment allows offline stand-ins
-// (ALLOW_OFFLINE_STANDINS); then nothing is called and every target element is marked.
+// (ALLOW_OFFLINE_STANDINS); then nothing is called and every target element is marked. A node naming
+// an endpoint the operator did not configure, without keys of its own, is refused either way
+// (prompterEndpointIssues: the deployment's credentials never go there).
 import { ConnectorFailure, ValidationError } from '../../domain/errors';
 import { offlineStandInsAllowed } from '../../config';
 import type { Element } from '../elements';
@@ -18,10 +21,10 @@ import { MAX_IMAGE_BYTES } from './catalog';
 import { base64Bytes, type ModelClient } from './client';
 import { applyAnswer, buildRequest, isTarget } from './prompts';
 import { callWithRetry, mapBounded } from './runner';
-import { prompterCredentialIssues, withEnvironment, type Env, type ModelConfig, type PrompterConfig } from './settings';
+import { prompterCredentialIssues, prompterEndpointIssues, withEnvironment, type Env, type ModelConfig, type PrompterConfig } from './settings';
 
 export { PROMPTER_SUBTYPES, ENRICH_PROVIDERS, ENRICH_TASKS, DEFAULT_ENRICH_MODEL } from './catalog';
-export { parsePrompterNode, prompterCredentialIssues, redactPrompterConfig, withEnvironment, type ModelConfig, type PrompterConfig } from './settings';
+export { parsePrompterNode, prompterCredentialIssues, prompterEndpointIssues, redactPrompterConfig, withEnvironment, type ModelConfig, type PrompterConfig } from './settings';
 export { callWithRetry, mapBounded } from './runner';
 export type { ModelClient } from './client';
 
@@ -52,6 +55,9 @@ export interface EnrichResult {
 /** Enriches `elements` in place per the node's task; returns them with what happened. */
 export async function enrichElements(elements: Element[], config: PrompterConfig, env: Env = process.env, opts: { client?: ModelClient } = {}): Promise<EnrichResult> {
   const targets = elements.filter((e) => isTarget(config.task, e));
+  // -- a workflow stored before the rule: refused before any client exists, stand-ins or not --
+  const foreign = prompterEndpointIssues(config, env);
+  if (foreign.length) throw new ValidationError(foreign);
   const missing = prompterCredentialIssues(config, env);
   if (missing.length) {
     // -- the stand-in switch is the one the VLM partitioner uses: a hosted vision model, replaced --

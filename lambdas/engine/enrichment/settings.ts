@@ -1,10 +1,13 @@
 // Prompter node settings: parsed with zod (a bad setting is a 422 at create, at its field), then
-// credentials resolved from the node settings first and the deployment's environment second.
-// Secrets are never echoed: a 422 names the field, never its value.
+// credentials resolved from the node settings first and the deployment's environment second; the
+// environment's credentials go only to the operator's endpoints (../providers/operator-endpoints.ts:
+// a node naming its own base_url / endpoint_url carries its own keys). Secrets are never echoed: a
+// 422 names the field, never its value.
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../../domain/errors';
 import { zodIssuesToDetail } from '../../domain/validation';
 import { literalUrlProblem } from '../../net/outbound';
+import { foreignEndpointIssues, isOperatorEndpoint } from '../providers/operator-endpoints';
 import { DEFAULT_ENRICH_MODEL, PROMPTER_SUBTYPES, type EnrichProvider, type EnrichTask } from './catalog';
 
 export type Env = Record<string, string | undefined>;
@@ -26,7 +29,8 @@ export const PrompterSettings = z
     aws_secret_access_key: str.optional(),
     aws_session_token: str.optional(),
     project: str.optional(),
-    location: str.optional(),
+    // (a Vertex location becomes part of the host name: a region name, nothing that could name a host)
+    location: z.string().max(63).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Input should be a location name such as us-central1').optional(),
     /** Replaces the task's instruction (the answer's shape is still asked for). */
     prompt: z.string().min(1).max(8000).optional(),
     concurrency: int(1, 64).optional(),
@@ -98,9 +102,16 @@ export function parsePrompterNode(subtype: string, settings: unknown, nodeLoc: (
   };
 }
 
-/** The config with the deployment's credentials and endpoints filled in where the node left them out. */
+/**
+ * The config with the deployment's credentials and endpoints filled in where the node left them out;
+ * a node naming an endpoint the operator did not configure gets none of its credentials.
+ */
 export function withEnvironment<C extends ModelConfig>(c: C, env: Env): C {
   const r = { ...c };
+  if (!isOperatorEndpoint(c.provider, c.baseUrl, env)) {
+    if (c.provider === 'bedrock') r.region ??= env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+    return r;
+  }
   switch (c.provider) {
     case 'openai':
       r.apiKey ??= env.OPENAI_API_KEY;
@@ -127,10 +138,22 @@ export function withEnvironment<C extends ModelConfig>(c: C, env: Env): C {
 const OFFLINE_CHOICE = 'or the deployment allows offline stand-ins with ALLOW_OFFLINE_STANDINS=true (elements are then left unenriched, and marked)';
 
 /**
- * Why the node's provider cannot be called: one issue at the settings field that would fix it,
- * naming the environment variable that would too. Empty when it can be called.
+ * The operator-credentials rule for a model node: an issue at settings.api_key (Bedrock:
+ * aws_access_key_id / aws_secret_access_key) when the node names an endpoint the deployment did not
+ * configure and carries no keys of its own. Applies whether or not offline stand-ins are allowed.
+ */
+export function prompterEndpointIssues(c: ModelConfig, env: Env, nodeLoc: (string | number)[] = [], fields: { apiKey: string } = { apiKey: 'api_key' }): ValidationIssue[] {
+  return foreignEndpointIssues(c, env, nodeLoc, fields.apiKey);
+}
+
+/**
+ * Why the node's provider cannot be called: the endpoint rule's issue (prompterEndpointIssues), else
+ * one issue at the settings field that would fix it, naming the environment variable that would
+ * too. Empty when it can be called.
  */
 export function prompterCredentialIssues(c: ModelConfig, env: Env, nodeLoc: (string | number)[] = [], fields: { apiKey: string } = { apiKey: 'api_key' }): ValidationIssue[] {
+  const foreign = prompterEndpointIssues(c, env, nodeLoc, fields);
+  if (foreign.length) return foreign;
   const r = withEnvironment(c, env);
   const what = `${c.provider}/${c.model}`;
   const issue = (field: string, how: string): ValidationIssue[] => [{ loc: [...nodeLoc, 'settings', field], msg: `no credentials for ${what}: ${how}; ${OFFLINE_CHOICE}`, type: 'missing' }];
@@ -141,9 +164,10 @@ export function prompterCredentialIssues(c: ModelConfig, env: Env, nodeLoc: (str
       return r.apiKey ? [] : issue(fields.apiKey, `give settings.${fields.apiKey} or set ANTHROPIC_API_KEY in the deployment's environment`);
     case 'bedrock': {
       // -- emulator-style AWS_* keys of a local stack must not send a job to real Bedrock: explicit only --
-      const ok = (c.accessKeyId && c.secretAccessKey) || c.baseUrl || env.BEDROCK_ENDPOINT_URL || env.BEDROCK_USE_DEFAULT_CREDENTIALS === 'true' || (env.AWS_LAMBDA_FUNCTION_NAME && !env.AWS_ENDPOINT_URL);
+      // (a node's own endpoint_url counts only with its own keys: prompterEndpointIssues above)
+      const ok = (c.accessKeyId && c.secretAccessKey) || env.BEDROCK_ENDPOINT_URL || env.BEDROCK_USE_DEFAULT_CREDENTIALS === 'true' || (env.AWS_LAMBDA_FUNCTION_NAME && !env.AWS_ENDPOINT_URL);
       if (ok) return [];
-      return issue(c.accessKeyId ? 'aws_secret_access_key' : 'aws_access_key_id', "give settings.aws_access_key_id and settings.aws_secret_access_key (or settings.endpoint_url), or set BEDROCK_ENDPOINT_URL or BEDROCK_USE_DEFAULT_CREDENTIALS=true (on AWS Lambda its role is used)");
+      return issue(c.accessKeyId ? 'aws_secret_access_key' : 'aws_access_key_id', "give settings.aws_access_key_id and settings.aws_secret_access_key or set BEDROCK_ENDPOINT_URL or BEDROCK_USE_DEFAULT_CREDENTIALS=true (on AWS Lambda its role is used)");
     }
     case 'vertexai':
       if (r.apiKey || (r.project && (env.GOOGLE_APPLICATION_CREDENTIALS || env.VERTEX_USE_DEFAULT_CREDENTIALS === 'true'))) return [];

@@ -1,4 +1,6 @@
 // Anthropic Messages through the official `@anthropic-ai/sdk` client (image as a base64 block).
+// authToken null: the client would otherwise add the process's ANTHROPIC_AUTH_TOKEN as a bearer
+// token, to whatever endpoint the node names.
 import Anthropic from '@anthropic-ai/sdk';
 import { guardedFetch } from '../../../net/outbound';
 import { classifyAnthropicError } from '../../providers/anthropic-errors';
@@ -8,7 +10,7 @@ import type { ModelConfig } from '../settings';
 type ImageMime = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
 export function createAnthropicClient(c: ModelConfig): ModelClient {
-  const client = new Anthropic({ apiKey: c.apiKey, baseURL: c.baseUrl, maxRetries: 0, timeout: c.timeoutMs, fetch: guardedFetch });
+  const client = new Anthropic({ apiKey: c.apiKey, authToken: null, baseURL: c.baseUrl, maxRetries: 0, timeout: c.timeoutMs, fetch: guardedFetch });
   return {
     label: `anthropic/${c.model}`,
     classify: classifyAnthropicError,
