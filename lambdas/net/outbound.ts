@@ -18,7 +18,9 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { lookup as dnsLookupAsync } from 'node:dns/promises';
 import { Agent as HttpAgent, type AgentOptions as HttpAgentOptions } from 'node:http';
 import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions } from 'node:https';
+import type { ClientSessionOptions, SecureClientSessionOptions } from 'node:http2';
 import { connect as netConnect, isIP, Socket, type LookupFunction } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { Agent as UndiciAgent, buildConnector, fetch as undiciFetch } from 'undici';
 
@@ -233,16 +235,40 @@ const fetchDispatcher = new UndiciAgent({
 export const guardedFetch: typeof fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
   undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as object), dispatcher: fetchDispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
 
-/** A TCP connection under the policy (connection checks of services without an SDK). */
-export function guardedTcpConnect(host: string, port: number): Socket {
+/**
+ * A TCP connection under the policy, TLS over it when `tls` is given (the server name is the host's
+ * unless `tls` names one): a literal host is judged first, a name resolves through guardedLookup.
+ */
+export function guardedConnect(host: string, port: number, tls?: TlsConnectionOptions): Socket {
   const problem = literalHostProblem(host);
   if (problem) {
     const s = new Socket();
     process.nextTick(() => s.destroy(new OutboundPolicyError(problem)));
     return s;
   }
+  if (tls) return tlsConnect({ ...tls, host, port, lookup: guardedLookup, ...(tls.servername || isIP(host) ? {} : { servername: host }) });
   return netConnect({ host, port, lookup: guardedLookup });
 }
+
+/** A TCP connection under the policy (connection checks of services without an SDK). */
+export function guardedTcpConnect(host: string, port: number): Socket {
+  return guardedConnect(host, port);
+}
+
+/**
+ * http2.connect options under the policy, for clients that bring their own HTTP/2 stack (the AWS
+ * SDK's NodeHttp2Handler takes them as `nodeHttp2ConnectOptions`): a session's socket comes from
+ * guardedConnect, with the TLS options http2 itself would use (ALPN h2, the caller's `ca` and such).
+ */
+export const guardedHttp2ConnectOptions: Partial<SecureClientSessionOptions & ClientSessionOptions> = {
+  createConnection(authority: URL, options: SecureClientSessionOptions) {
+    const host = authority.hostname.replace(/^\[|\]$/g, '');
+    const secure = authority.protocol !== 'http:';
+    const port = Number(authority.port) || (secure ? 443 : 80);
+    const { createConnection: _self, ...tls } = options;
+    return guardedConnect(host, port, secure ? { ...(tls as TlsConnectionOptions), ALPNProtocols: ['h2'] } : undefined);
+  },
+};
 
 /**
  * An unconnected socket whose connect(port, host) goes through the policy, for database drivers
