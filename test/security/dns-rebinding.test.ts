@@ -9,16 +9,17 @@ import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createH2cServer, type Http2Server } from 'node:http2';
+import { connect as h2Connect, createSecureServer, createServer as createH2cServer, type Http2Server } from 'node:http2';
 import { syncBuiltinESMExports } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { Agent as UndiciAgent } from 'undici';
+import { selfSignedCert } from '../../lambdas/connectors/azure-ai-search/test-server';
 import { checkConnection } from '../../lambdas/connectors/registry';
 import { makeElement } from '../../lambdas/engine/elements';
 import { createEmbedder, parseEmbedNode } from '../../lambdas/engine/embedding/index';
 import { enrichElements, parsePrompterNode } from '../../lambdas/engine/enrichment/index';
 import { withGuardedGlobalFetch } from '../../lambdas/net/global-fetch-guard';
-import { assertAllowedUrl } from '../../lambdas/net/outbound';
+import { assertAllowedUrl, guardedHttp2ConnectOptions } from '../../lambdas/net/outbound';
 
 /** A global unicast address (never connected to: the rebinding answer comes before any connect). */
 const PUBLIC = '93.184.215.14';
@@ -149,5 +150,29 @@ test('a global fetch naming its own dispatcher inside the guarded scope still co
     assert.equal(connections, 0, 'the loopback listener saw no connection');
   } finally {
     await own.close();
+  }
+});
+
+test('the guarded HTTP/2 sockets speak TLS as http2 would (ALPN h2, the certificate verified) where the policy allows', async () => {
+  const tls = selfSignedCert();
+  const server = createSecureServer({ key: tls.key, cert: tls.cert }, (_req, res) => res.end('h2 over TLS'));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const get = (deny: string) =>
+    new Promise<string>((resolve, reject) => {
+      process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = deny;
+      const session = h2Connect(`https://localhost:${(server.address() as AddressInfo).port}`, { ...guardedHttp2ConnectOptions, ca: tls.cert });
+      session.on('error', (e) => (session.destroy(), reject(e)));
+      const req = session.request({ ':path': '/' });
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c));
+      req.on('end', () => (session.close(), resolve(body)));
+      req.on('error', () => undefined); // the session's error is the one reported
+    });
+  try {
+    assert.equal(await get('false'), 'h2 over TLS');
+    await assert.rejects(get('true'), /host localhost resolves to a private network address/);
+  } finally {
+    process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
+    await new Promise((r) => server.close(r));
   }
 });
