@@ -10,10 +10,12 @@
 //   the IPv6 forms that carry an IPv4 address: IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible
 //   (::a.b.c.d, ::7f00:1), SIIT (::ffff:0:a.b.c.d), NAT64 64:ff9b::/96 with a refused embedded IPv4,
 //   the local-use NAT64 prefix 64:ff9b:1::/48, 6to4 2002::/16 with a refused embedded IPv4, Teredo.
-// - The check runs on the address a connection really uses: the agents and the fetch below resolve
-//   the name themselves and refuse before connecting, so a name that resolves differently between a
-//   validation-time check and the connection (DNS rebinding) cannot slip through; literal addresses
-//   (which node connects to without a lookup) are checked on the same path, redirects included.
+// - The check runs on the address a connection really uses: the agents, the fetch, the sockets and
+//   the http2 connect options below resolve the name themselves and refuse before connecting, so a
+//   name that resolves differently between a validation-time check and the connection (DNS
+//   rebinding) cannot slip through; literal addresses (which node connects to without a lookup) are
+//   checked on the same path, redirects included. Clients that take none of these hooks are guarded
+//   by ./global-fetch-guard (the global fetch) and ./grpc-guard (gRPC channels).
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { lookup as dnsLookupAsync } from 'node:dns/promises';
 import { Agent as HttpAgent, type AgentOptions as HttpAgentOptions } from 'node:http';
