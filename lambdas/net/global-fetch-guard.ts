@@ -1,11 +1,13 @@
-// Outbound policy for libraries that call the global fetch and take no fetch or dispatcher option
-// (weaviate-client's REST half). Node's fetch sends every request through the process-wide undici
-// dispatcher; this module replaces it, once, by a router that sends a request through a guarded
-// agent when it was started inside withGuardedGlobalFetch() (an AsyncLocalStorage scope, so it follows
-// the library's promises), and through the previous dispatcher otherwise: the service's own fetch
-// calls are unchanged. The guarded agent is of the same class as Node's default one, connecting with
-// guardedLookup (every address of the name checked, at connect time, on the address connected to);
-// literal hosts are judged before dispatch.
+// Outbound policy for libraries that call the global fetch and take no fetch option (weaviate-client's
+// REST half, @google/genai, @qdrant/js-client-rest). Node's fetch sends a request through the
+// process-wide undici dispatcher, or through the `dispatcher` the caller gives (the Qdrant client
+// brings an undici agent of its own, resolving names itself). This module replaces both, once: the
+// global dispatcher by a router, the global fetch by a wrapper. A request started inside
+// withGuardedGlobalFetch() (an AsyncLocalStorage scope, so it follows the library's promises) goes
+// through a guarded agent whatever dispatcher it names; any other goes where it would have gone: the
+// service's own fetch calls are unchanged. The guarded agent is of the same class as Node's default
+// one, connecting with guardedLookup (every address of the name checked, at connect time, on the
+// address connected to); literal hosts are judged before dispatch.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { guardedLookup, literalHostProblem, OutboundPolicyError } from './outbound';
 
@@ -16,34 +18,44 @@ type Dispatcher = { dispatch(opts: { origin?: string | URL }, handler: { onError
 
 let routed: Dispatcher | undefined;
 let guarded: Dispatcher | undefined;
+let wrappedFetch: typeof fetch | undefined;
 
-/** Installs the router, again if something replaced the global dispatcher since (then around that one). */
+/** Installs the router and the fetch wrapper, again if something replaced either since (then around that one). */
 function install(): void {
   void globalThis.fetch; // Node creates its default dispatcher when fetch is first touched
   const g = globalThis as unknown as Record<symbol, Dispatcher | undefined>;
-  if (routed && g[GLOBAL_DISPATCHER] === routed) return;
-  const previous = g[GLOBAL_DISPATCHER];
-  if (!previous) throw new Error('no global fetch dispatcher to guard');
-  const AgentClass = previous.constructor as new (opts: object) => Dispatcher;
-  const agent = (guarded ??= new AgentClass({ connect: { lookup: guardedLookup } }));
-  routed = g[GLOBAL_DISPATCHER] = new Proxy(previous, {
-    get(target, prop) {
-      if (prop === 'dispatch') {
-        return (opts: { origin?: string | URL }, handler: { onError?(err: Error): void }) => {
-          if (!scope.getStore()) return target.dispatch(opts, handler);
-          const host = opts.origin ? new URL(String(opts.origin)).hostname : '';
-          const problem = literalHostProblem(host);
-          if (problem) {
-            queueMicrotask(() => handler.onError?.(new OutboundPolicyError(problem)));
-            return true;
-          }
-          return agent.dispatch(opts, handler);
-        };
-      }
-      const v = Reflect.get(target, prop, target);
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  });
+  if (!routed || g[GLOBAL_DISPATCHER] !== routed) {
+    const previous = g[GLOBAL_DISPATCHER];
+    if (!previous) throw new Error('no global fetch dispatcher to guard');
+    const AgentClass = previous.constructor as new (opts: object) => Dispatcher;
+    const agent = (guarded ??= new AgentClass({ connect: { lookup: guardedLookup } }));
+    routed = g[GLOBAL_DISPATCHER] = new Proxy(previous, {
+      get(target, prop) {
+        if (prop === 'dispatch') {
+          return (opts: { origin?: string | URL }, handler: { onError?(err: Error): void }) => {
+            if (!scope.getStore()) return target.dispatch(opts, handler);
+            const host = opts.origin ? new URL(String(opts.origin)).hostname : '';
+            const problem = literalHostProblem(host);
+            if (problem) {
+              queueMicrotask(() => handler.onError?.(new OutboundPolicyError(problem)));
+              return true;
+            }
+            return agent.dispatch(opts, handler);
+          };
+        }
+        const v = Reflect.get(target, prop, target);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+  }
+  if (globalThis.fetch !== wrappedFetch) {
+    const previous = globalThis.fetch;
+    // In the scope every request goes to the router (which guards there), whatever dispatcher it names.
+    wrappedFetch = globalThis.fetch = function fetch(input: Parameters<typeof previous>[0], init?: RequestInit) {
+      if (!scope.getStore()) return previous(input, init);
+      return previous(input, { ...init, dispatcher: routed } as RequestInit);
+    };
+  }
 }
 
 /** Runs fn so that every global fetch it starts (and its promises start) goes through the policy. */

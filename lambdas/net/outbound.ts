@@ -10,15 +10,19 @@
 //   the IPv6 forms that carry an IPv4 address: IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible
 //   (::a.b.c.d, ::7f00:1), SIIT (::ffff:0:a.b.c.d), NAT64 64:ff9b::/96 with a refused embedded IPv4,
 //   the local-use NAT64 prefix 64:ff9b:1::/48, 6to4 2002::/16 with a refused embedded IPv4, Teredo.
-// - The check runs on the address a connection really uses: the agents and the fetch below resolve
-//   the name themselves and refuse before connecting, so a name that resolves differently between a
-//   validation-time check and the connection (DNS rebinding) cannot slip through; literal addresses
-//   (which node connects to without a lookup) are checked on the same path, redirects included.
+// - The check runs on the address a connection really uses: the agents, the fetch, the sockets and
+//   the http2 connect options below resolve the name themselves and refuse before connecting, so a
+//   name that resolves differently between a validation-time check and the connection (DNS
+//   rebinding) cannot slip through; literal addresses (which node connects to without a lookup) are
+//   checked on the same path, redirects included. Clients that take none of these hooks are guarded
+//   by ./global-fetch-guard (the global fetch) and ./grpc-guard (gRPC channels).
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { lookup as dnsLookupAsync } from 'node:dns/promises';
 import { Agent as HttpAgent, type AgentOptions as HttpAgentOptions } from 'node:http';
 import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions } from 'node:https';
+import type { ClientSessionOptions, SecureClientSessionOptions } from 'node:http2';
 import { connect as netConnect, isIP, Socket, type LookupFunction } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { Agent as UndiciAgent, buildConnector, fetch as undiciFetch } from 'undici';
 
@@ -233,16 +237,40 @@ const fetchDispatcher = new UndiciAgent({
 export const guardedFetch: typeof fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
   undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as object), dispatcher: fetchDispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
 
-/** A TCP connection under the policy (connection checks of services without an SDK). */
-export function guardedTcpConnect(host: string, port: number): Socket {
+/**
+ * A TCP connection under the policy, TLS over it when `tls` is given (the server name is the host's
+ * unless `tls` names one): a literal host is judged first, a name resolves through guardedLookup.
+ */
+export function guardedConnect(host: string, port: number, tls?: TlsConnectionOptions): Socket {
   const problem = literalHostProblem(host);
   if (problem) {
     const s = new Socket();
     process.nextTick(() => s.destroy(new OutboundPolicyError(problem)));
     return s;
   }
+  if (tls) return tlsConnect({ ...tls, host, port, lookup: guardedLookup, ...(tls.servername || isIP(host) ? {} : { servername: host }) });
   return netConnect({ host, port, lookup: guardedLookup });
 }
+
+/** A TCP connection under the policy (connection checks of services without an SDK). */
+export function guardedTcpConnect(host: string, port: number): Socket {
+  return guardedConnect(host, port);
+}
+
+/**
+ * http2.connect options under the policy, for clients that bring their own HTTP/2 stack (the AWS
+ * SDK's NodeHttp2Handler takes them as `nodeHttp2ConnectOptions`): a session's socket comes from
+ * guardedConnect, with the TLS options http2 itself would use (ALPN h2, the caller's `ca` and such).
+ */
+export const guardedHttp2ConnectOptions: Partial<SecureClientSessionOptions & ClientSessionOptions> = {
+  createConnection(authority: URL, options: SecureClientSessionOptions) {
+    const host = authority.hostname.replace(/^\[|\]$/g, '');
+    const secure = authority.protocol !== 'http:';
+    const port = Number(authority.port) || (secure ? 443 : 80);
+    const { createConnection: _self, ...tls } = options;
+    return guardedConnect(host, port, secure ? { ...(tls as TlsConnectionOptions), ALPNProtocols: ['h2'] } : undefined);
+  },
+};
 
 /**
  * An unconnected socket whose connect(port, host) goes through the policy, for database drivers

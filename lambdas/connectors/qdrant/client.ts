@@ -1,9 +1,12 @@
-// The official Qdrant REST client (@qdrant/js-client-rest) for a tenant's cluster. The client brings
-// its own undici agent and accepts no fetch or agent, so the outbound policy is applied by resolving
-// the URL's host before each operation (assertAllowedUrl; DNS rebinding between that and the
-// client's own resolution is not covered, as for the other SDK-driven connectors).
+// The official Qdrant REST client (@qdrant/js-client-rest) for a tenant's cluster. The client calls
+// the global fetch with an undici agent of its own and accepts no fetch or agent, so every method of
+// the client returned here runs inside withGuardedGlobalFetch, which sends its requests through the
+// outbound policy's agent instead (names resolved by the policy's lookup at connect time, so a name
+// answering differently than at the early check is still refused). The URL's host is also checked
+// before the client is made, for an early, readable reason.
 import type { QdrantClient } from '@qdrant/js-client-rest';
 import { describeError } from '../definition';
+import { withGuardedGlobalFetch } from '../../net/global-fetch-guard';
 import { assertAllowedUrl } from '../../net/outbound';
 import { StoreHttpError, StoreUnreachableError, storeCall } from '../records/http';
 import type { RetryOptions } from '../records/retry';
@@ -27,10 +30,21 @@ export async function qdrantClient(c: QdrantTarget): Promise<QdrantClient> {
   try {
     // The key goes in the `api-key` header as the client's apiKey option would send it; passing it
     // as a header keeps the client from printing a warning for plain-http URLs (local clusters).
-    return new Client({ url: c.url, headers: { 'api-key': c.api_key }, timeout: REQUEST_TIMEOUT_MS, checkCompatibility: false });
+    return guardedMethods(new Client({ url: c.url, headers: { 'api-key': c.api_key }, timeout: REQUEST_TIMEOUT_MS, checkCompatibility: false }));
   } catch (err) {
     throw new Error(`url ${JSON.stringify(c.url)} is not usable: ${(err as Error).message}`);
   }
+}
+
+/** The client with each method call run inside the guarded-fetch scope (its requests are made there). */
+function guardedMethods(client: QdrantClient): QdrantClient {
+  return new Proxy(client, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target) as unknown;
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => withGuardedGlobalFetch(async () => (v as (...a: unknown[]) => unknown).apply(target, args));
+    },
+  });
 }
 
 /** Qdrant's own error text from an ApiError's body ({status:{error}} or plain text). */

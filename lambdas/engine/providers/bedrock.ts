@@ -2,7 +2,7 @@
 // import under lambdas/engine, used as a model client, not as an AWS adapter of the service): loaded
 // lazily so nothing else pays for it, SDK retries off (the callers' runners retry, honouring
 // Retry-After), and its errors classified once.
-import { assertAllowedUrl } from '../../net/outbound';
+import { assertAllowedUrl, guardedHttp2ConnectOptions } from '../../net/outbound';
 import { isRetryableStatus, type ErrorInfo } from '../embedding/runner';
 
 export type BedrockModule = typeof import('@aws-sdk/client-bedrock-runtime');
@@ -21,8 +21,11 @@ export type BedrockSession = { mod: BedrockModule; client: InstanceType<BedrockM
 
 /**
  * A getter of the module and one client for `c`, created on first use. The client speaks HTTP/2,
- * whose sessions take no agent: an endpoint from node settings is checked under the outbound policy
- * (resolved) before each call instead of on the socket itself.
+ * whose sessions take no agent. An endpoint from node settings or the environment is under the
+ * outbound policy: the sessions' sockets come from its http2 connect options, so every connection
+ * resolves through the policy's lookup (a name that answers differently at connect time than at an
+ * earlier check is still refused), and it is checked before each call for an early, readable reason.
+ * AWS's own endpoint (none given) is not a tenant's choice and may resolve privately (VPC endpoints).
  */
 export function bedrockSession(c: BedrockTarget): () => Promise<BedrockSession> {
   let session: Promise<BedrockSession> | undefined;
@@ -33,7 +36,8 @@ export function bedrockSession(c: BedrockTarget): () => Promise<BedrockSession> 
       client: new mod.BedrockRuntimeClient({
         region: c.region ?? 'us-east-1',
         maxAttempts: 1,
-        ...(c.baseUrl ? { endpoint: c.baseUrl } : {}),
+        // The SDK's own handler options for this client (one stream per session), sockets guarded.
+        ...(c.baseUrl ? { endpoint: c.baseUrl, requestHandler: { disableConcurrentStreams: true, nodeHttp2ConnectOptions: guardedHttp2ConnectOptions } } : {}),
         ...(c.accessKeyId && c.secretAccessKey
           ? { credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey, ...(c.sessionToken ? { sessionToken: c.sessionToken } : {}) } }
           : {}),

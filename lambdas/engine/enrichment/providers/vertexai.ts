@@ -1,8 +1,12 @@
 // Vertex AI generateContent through Google's official `@google/genai` client (vertexai: true):
 // express mode with an API key, or a project with application default credentials. The client
-// uses the global fetch, so a settings endpoint is checked under the outbound policy before each
-// call. Its errors carry the status but not the headers: retries back off without Retry-After.
+// calls the global fetch and takes no fetch of its own, so each call runs inside
+// withGuardedGlobalFetch: every connection it opens (to a settings endpoint, or to the host the
+// location names) resolves through the outbound policy's lookup. A settings endpoint is also checked
+// before each call, for an early, readable reason. Its errors carry the status but not the headers:
+// retries back off without Retry-After.
 import { ApiError, GoogleGenAI } from '@google/genai';
+import { withGuardedGlobalFetch } from '../../../net/global-fetch-guard';
 import { assertAllowedUrl } from '../../../net/outbound';
 import { isRetryableStatus } from '../../embedding/runner';
 import { RefusalError, type ErrorInfo, type ModelClient } from '../client';
@@ -26,11 +30,13 @@ export function createVertexClient(c: ModelConfig): ModelClient {
     classify,
     async complete(req) {
       if (c.baseUrl) await assertAllowedUrl(c.baseUrl);
-      const res = await ai.models.generateContent({
-        model: c.model,
-        contents: [{ role: 'user', parts: [...(req.image ? [{ inlineData: { mimeType: req.image.mimeType, data: req.image.base64 } }] : []), { text: req.prompt }] }],
-        config: { systemInstruction: req.system, maxOutputTokens: c.maxTokens },
-      });
+      const res = await withGuardedGlobalFetch(() =>
+        ai.models.generateContent({
+          model: c.model,
+          contents: [{ role: 'user', parts: [...(req.image ? [{ inlineData: { mimeType: req.image.mimeType, data: req.image.base64 } }] : []), { text: req.prompt }] }],
+          config: { systemInstruction: req.system, maxOutputTokens: c.maxTokens },
+        }),
+      );
       const blocked = res.promptFeedback?.blockReason;
       if (blocked) throw new RefusalError(`refused: ${blocked}`);
       const cand = res.candidates?.[0];
