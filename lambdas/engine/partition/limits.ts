@@ -32,6 +32,8 @@ export const MAX_MARKDOWN_NESTING = 200;
 export const MAX_ELEMENTS = 200_000;
 /** Non-empty cells of one workbook (xlsx/xls), all sheets together. */
 export const MAX_WORKBOOK_CELLS = 2_000_000;
+/** Sheets of one legacy workbook (xls), counted as its sheet list is read (Excel files seldom have more than a few hundred). */
+export const MAX_WORKBOOK_SHEETS = 10_000;
 /** Rows × columns of the bounding box of one sheet's cells (the grid regions are found in). */
 export const MAX_SHEET_GRID_CELLS = 5_000_000;
 /** Cells of one CSV/TSV table (the 49 MB CSV of the security review has 4 million). */
