@@ -157,7 +157,8 @@ export function sst(strings: (string | SstString)[], maxRecord = 8224, declared 
   return Buffer.concat(records.map((parts, i) => record(i ? RT.CONTINUE : RT.SST, Buffer.concat(parts))));
 }
 
-const bof = (dt: number): Buffer => record(RT.BOF, Buffer.concat([u16(0x0600), u16(dt), u16(0x0dbb), u16(0x07cc), u32(0), u32(0x0206)]));
+/** A BIFF8 BOF record of the given substream type (0x0005 globals, 0x0010 worksheet, 0x0020 chart). */
+export const bof = (dt: number): Buffer => record(RT.BOF, Buffer.concat([u16(0x0600), u16(dt), u16(0x0dbb), u16(0x07cc), u32(0), u32(0x0206)]));
 export const EOF = record(RT.EOF);
 /** A cell record's first six bytes: row, column, XF index. */
 export const cellHead = (r: number, c: number, xf = 0): Buffer => Buffer.concat([u16(r), u16(c), u16(xf)]);
