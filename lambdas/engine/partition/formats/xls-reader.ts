@@ -10,11 +10,12 @@
 // dates "YYYY-MM-DD HH:MM:SS", booleans True/False, errors as their text. Not read: formulas themselves,
 // merges, comments, chart data, BIFF2-4 files (a 422). Each record is bounds-checked (a short one is a
 // 422), strings are at most 65,535 characters by their length field, and the string table, the sheet
-// list and the cells all count against the workbook caps; the walk is linear in the stream's size.
+// list, the cells and their text (a shared string repeated by reference) count against the workbook
+// caps; the walk is linear in the stream's size.
 import CFB from 'cfb';
 import iconv from 'iconv-lite';
 import { UnprocessableDocument } from '../../../domain/errors';
-import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_SHEETS } from '../limits';
+import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_SHEETS, MAX_WORKBOOK_TEXT_CHARS } from '../limits';
 import { DATE_FORMAT_IDS, excelDate, isDateFormatCode, type SheetData } from './xlsx-reader';
 
 const RT = {
@@ -233,6 +234,7 @@ export function readXls(data: Uint8Array): SheetData[] {
   const sheets: Sheet[] = [];
   const sheetAt = new Map<number, Sheet>();
   let cells = 0;
+  let chars = 0;
   let depth = 0;
   let inGlobals = false;
   let globalsDone = false;
@@ -243,6 +245,7 @@ export function readXls(data: Uint8Array): SheetData[] {
     const v = text.replace(/\s+/g, ' ').trim();
     if (!v || !sheet) return;
     if (++cells > MAX_WORKBOOK_CELLS) throw capExceeded(`xls: the workbook's cells (sheet "${sheet.name}")`, MAX_WORKBOOK_CELLS, 'cells');
+    if ((chars += v.length) > MAX_WORKBOOK_TEXT_CHARS) throw capExceeded('xls: the text of the workbook\'s cells', MAX_WORKBOOK_TEXT_CHARS, 'characters');
     sheet.cells.push({ r, c, v });
   };
 

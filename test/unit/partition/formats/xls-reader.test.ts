@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PayloadTooLarge, UnprocessableDocument } from '../../../../lambdas/domain/errors';
 import { readXls } from '../../../../lambdas/engine/partition/formats/xls-reader';
-import { MAX_WORKBOOK_SHEETS } from '../../../../lambdas/engine/partition/limits';
+import { MAX_WORKBOOK_SHEETS, MAX_WORKBOOK_TEXT_CHARS } from '../../../../lambdas/engine/partition/limits';
 import { CORPUS, partition } from './helpers';
 import {
   EOF, RT, biffStream, bof, cellHead, f64, longStr, oleFile, record, shortStr, sst, u16, u32, u8, xlsWorkbook, type BiffSheet,
@@ -211,4 +211,12 @@ test(`${MAX_WORKBOOK_SHEETS.toLocaleString('en-US')} sheets are read, one more i
   const sheets = (n: number): BiffSheet[] => Array.from({ length: n }, (_, i) => ({ name: `S${i}`, records: [] }));
   assert.equal(readXls(oleFile(biffStream(sheets(MAX_WORKBOOK_SHEETS)))).length, MAX_WORKBOOK_SHEETS);
   assert.throws(() => readXls(oleFile(biffStream(sheets(MAX_WORKBOOK_SHEETS + 1)))), (err: unknown) => err instanceof PayloadTooLarge && /sheet count/.test((err as Error).message));
+});
+
+test('a long shared string repeated by many cells stops at the workbook text cap (413), before the memory does', () => {
+  const long = 'x'.repeat(65_535);
+  const cells = Math.ceil(MAX_WORKBOOK_TEXT_CHARS / long.length) + 1;
+  const records = Array.from({ length: cells }, (_, i) => record(RT.LABELSST, Buffer.concat([cellHead(i, 0), u32(0)])));
+  const data = oleFile(biffStream([{ name: 'S', records }], [sst([long])]));
+  assert.throws(() => readXls(data), (err: unknown) => err instanceof PayloadTooLarge && /text of the workbook's cells exceeds the limit of 134,217,728 characters/.test((err as Error).message));
 });
