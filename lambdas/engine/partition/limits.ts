@@ -32,6 +32,13 @@ export const MAX_MARKDOWN_NESTING = 200;
 export const MAX_ELEMENTS = 200_000;
 /** Non-empty cells of one workbook (xlsx/xls), all sheets together. */
 export const MAX_WORKBOOK_CELLS = 2_000_000;
+/** Sheets of one legacy workbook (xls), counted as its sheet list is read (Excel files seldom have more than a few hundred). */
+export const MAX_WORKBOOK_SHEETS = 10_000;
+/**
+ * Characters of cell text one legacy workbook (xls) may expand into: a 14-byte cell record can repeat a
+ * 65,535-character shared string, so two million cells could otherwise ask for 130 billion characters.
+ */
+export const MAX_WORKBOOK_TEXT_CHARS = 128 * MiB;
 /** Rows × columns of the bounding box of one sheet's cells (the grid regions are found in). */
 export const MAX_SHEET_GRID_CELLS = 5_000_000;
 /** Cells of one CSV/TSV table (the 49 MB CSV of the security review has 4 million). */

@@ -1,17 +1,16 @@
 // Tabular formats. csv/tsv: one Table (delimiter sniffed for csv: comma, semicolon, pipe, tab).
-// xlsx (own reader, xlsx-reader.ts), ods (own reader, ods-reader.ts) and xls (SheetJS): per sheet, each table found by sheet-tables.ts
+// xlsx, ods and xls (own readers: xlsx-reader.ts, ods-reader.ts, xls-reader.ts): per sheet, each table found by sheet-tables.ts
 // (islands cut at empty rows, and at empty columns between side-by-side tables) becomes a Table;
 // single-cell rows leading or trailing an island become text elements (Title/NarrativeText/ListItem
 // by the text heuristics), as the open-source library's subtable detection does, and a one-row island
 // of words right above a table is its Title. page_number is the sheet index, page_name the sheet name.
-import * as XLSX from 'xlsx';
 import { appendAll, makeElement, type Element } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import { isBulletedText, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle, stripBullet } from '../classify';
-import { UnprocessableDocument } from '../../../domain/errors';
 import { capExceeded, MAX_SHEET_GRID_CELLS, MAX_TABLE_CELLS } from '../limits';
 import { corrupt, decodeText, escapeHtml } from './common';
 import { readXlsx, type SheetCell, type SheetData } from './xlsx-reader';
+import { readXls } from './xls-reader';
 import { sheetTables, type Box } from './sheet-tables';
 import { readOds } from './ods-reader';
 
@@ -168,20 +167,6 @@ function textElement(text: string, md: Record<string, unknown>, languages?: stri
   return makeElement('UncategorizedText', text, md);
 }
 
-/** Cells of a SheetJS worksheet (formatted text). */
-function sheetJsCells(ws: XLSX.WorkSheet): SheetCell[] {
-  const cells: SheetCell[] = [];
-  for (const key of Object.keys(ws)) {
-    if (key[0] === '!') continue;
-    const cell = ws[key] as XLSX.CellObject;
-    const v = (cell.w ?? (cell.v === undefined || cell.v === null ? '' : String(cell.v))).replace(/\s+/g, ' ').trim();
-    if (!v) continue;
-    const { r, c } = XLSX.utils.decode_cell(key);
-    cells.push({ r, c, v });
-  }
-  return cells;
-}
-
 function sheetElements(cells: SheetCell[], index: number, name: string, languages?: string[]): Element[] {
   // bounds from the cells actually present (a sheet's declared range is often far larger)
   let r0 = Infinity;
@@ -232,21 +217,6 @@ function isHeadingRow(row: string[]): boolean {
 /** The next table starts below `box` and shares columns with it (it is what the heading is over). */
 function startsTableBelow(next: Box | undefined, box: Box): boolean {
   return !!next && next.r0 > box.r1 && next.r1 > next.r0 && next.c0 <= box.c1 && box.c0 <= next.c1;
-}
-
-function readXls(data: Uint8Array): SheetData[] {
-  const ole = data.length >= 8 && [0xd0, 0xcf, 0x11, 0xe0].every((b, i) => data[i] === b);
-  const markup = /^\s*</.test(Buffer.from(data.buffer, data.byteOffset, Math.min(64, data.byteLength)).toString('latin1'));
-  if (!ole && !markup) {
-    throw new UnprocessableDocument('xls: not an Excel 97-2003 workbook (OLE compound file signature missing)');
-  }
-  let wb: XLSX.WorkBook;
-  try {
-    wb = XLSX.read(data, { type: 'buffer', cellHTML: false, cellFormula: false, cellStyles: false, sheetStubs: false });
-  } catch (err) {
-    return corrupt('xls', err);
-  }
-  return wb.SheetNames.map((name) => ({ name, cells: wb.Sheets[name] ? sheetJsCells(wb.Sheets[name]!) : [] }));
 }
 
 function partitionWorkbook(kind: 'xlsx' | 'xls' | 'ods'): FormatPartitioner {

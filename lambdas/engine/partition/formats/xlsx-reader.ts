@@ -27,9 +27,9 @@ function colIndex(letters: string): number {
 }
 
 /** Built-in number formats that are dates/times (ECMA-376 18.8.30 and common locale ids). */
-const DATE_FORMAT_IDS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+export const DATE_FORMAT_IDS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
 
-function isDateFormatCode(code: string): boolean {
+export function isDateFormatCode(code: string): boolean {
   const bare = code
     .replace(/"[^"]*"/g, '')
     .replace(/\\./g, '')
@@ -38,7 +38,7 @@ function isDateFormatCode(code: string): boolean {
   return /[dmyhs]/i.test(bare) && !/general/i.test(bare);
 }
 
-function excelDate(serial: number, date1904: boolean): string {
+export function excelDate(serial: number, date1904: boolean): string {
   const ms = Math.round((serial + (date1904 ? 1462 : 0)) * 86_400_000) + Date.UTC(1899, 11, 30);
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return String(serial);

@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { zipSync, strToU8 } from 'fflate';
-import * as XLSX from 'xlsx';
 import { UnprocessableDocument } from '../../../../lambdas/domain/errors';
 import { readZip } from '../../../../lambdas/engine/partition/formats/common';
 import { corpusDoc, partition, types } from './helpers';
+import { xlsxWorkbook } from '../../../support/workbooks';
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
 const p = (text: string, opts: { style?: string; num?: number; bold?: boolean; pageBreak?: boolean } = {}): string =>
@@ -128,10 +128,7 @@ test('zip caps: total uncompressed size and entry count', () => {
 });
 
 test('xlsx: one table per sheet region, leading single cells as text, page_number/page_name per sheet', async () => {
-  const wb = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['Quarterly Results'], ['Region', 'Sales'], ['North', 10], ['South', 20]]), 'Q1');
-  XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['a', 'b'], ['c', 'd'], [], [], ['x', 'y']]), 'Other');
-  const data = new Uint8Array(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
+  const data = xlsxWorkbook({ Q1: [['Quarterly Results'], ['Region', 'Sales'], ['North', 10], ['South', 20]], Other: [['a', 'b'], ['c', 'd'], [], [], ['x', 'y']] });
   const els = await partition('xlsx', data);
   assert.deepEqual(types(els), ['Title', 'Table', 'Table', 'Table']);
   assert.equal(els[1]!.text, 'Region Sales North 10 South 20');
@@ -213,19 +210,16 @@ test('pptx: slides in presentation order, shapes top to bottom, notes with inclu
 });
 
 test('xlsx values as the library reads them: raw numbers, dates, booleans, inline strings', async () => {
-  const wb = XLSX.utils.book_new();
-  const ws = XLSX.utils.aoa_to_sheet([
-    ['Item', 'Amount', 'When', 'Paid'],
-    ['Rent', 1234.5, new Date(Date.UTC(2023, 5, 30)), true],
-    ['Fees', -337, new Date(Date.UTC(2024, 0, 2, 13, 45)), false],
-  ], { cellDates: false });
-  ws['B2']!.z = '#,##0'; // a display format must not change the value read
-  XLSX.utils.book_append_sheet(wb, ws, 'Data');
-  const data = new Uint8Array(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
+  const data = xlsxWorkbook({
+    Data: [
+      ['Item', 'Amount', 'When', 'Paid'],
+      // a display format must not change the value read
+      ['Rent', { v: 1234.5, z: '#,##0' }, new Date(Date.UTC(2023, 5, 30)), true],
+      ['Fees', -337, new Date(Date.UTC(2024, 0, 2, 13, 45)), false],
+    ],
+  });
   const [table] = await partition('xlsx', data);
   assert.equal(table!.text, 'Item Amount When Paid Rent 1234.5 2023-06-30 00:00:00 True Fees -337 2024-01-02 13:45:00 False');
-  const lone = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(lone, XLSX.utils.aoa_to_sheet([[-337]]), 'N');
-  const els = await partition('xlsx', new Uint8Array(XLSX.write(lone, { type: 'buffer', bookType: 'xlsx' }) as Buffer));
+  const els = await partition('xlsx', xlsxWorkbook({ N: [[-337]] }));
   assert.deepEqual(els.map((e) => [e.type, e.text]), [['UncategorizedText', '-337']]);
 });
