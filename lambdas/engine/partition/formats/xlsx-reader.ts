@@ -7,7 +7,7 @@
 // errors as text.
 import { posix } from 'node:path';
 import { UnprocessableDocument } from '../../../domain/errors';
-import { capExceeded, MAX_WORKBOOK_CELLS } from '../limits';
+import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_TEXT_CHARS } from '../limits';
 import { childElements, descendants, firstChild, parseXml, readZip, scanXml, zipText } from './common';
 
 export interface SheetCell {
@@ -117,13 +117,14 @@ export function readXlsx(data: Uint8Array): SheetData[] {
   const sheetsEl = wbRoot ? firstChild(wbRoot, 'sheets') : undefined;
   const out: SheetData[] = [];
   let counted = 0;
+  const text = { chars: 0 };
   for (const sheet of sheetsEl ? childElements(sheetsEl, 'sheet') : []) {
     const name = sheet.attribs['name'] ?? `Sheet${out.length + 1}`;
     const rid = Object.entries(sheet.attribs).find(([k]) => k.endsWith(':id'))?.[1];
     const path = rid ? rels.get(rid) : undefined;
     const xml = path ? zipText(files, path) : undefined;
     const cells: SheetCell[] = [];
-    if (xml) readSheetCells(xml, name, { strings, dates, date1904, limit: MAX_WORKBOOK_CELLS - counted }, cells);
+    if (xml) readSheetCells(xml, name, { strings, normalized: [], text, dates, date1904, limit: MAX_WORKBOOK_CELLS - counted }, cells);
     counted += cells.length;
     out.push({ name, cells });
   }
@@ -132,6 +133,10 @@ export function readXlsx(data: Uint8Array): SheetData[] {
 
 interface SheetContext {
   strings: string[];
+  /** Shared strings with their white space folded, made once each: a string used by 100,000 cells is not folded 100,000 times. */
+  normalized: (string | undefined)[];
+  /** Characters of cell text so far, all sheets (MAX_WORKBOOK_TEXT_CHARS). */
+  text: { chars: number };
   dates: boolean[];
   date1904: boolean;
   /** Cells this sheet may still add to the workbook. */
@@ -167,10 +172,12 @@ function readSheetCells(xml: string, sheetName: string, sc: SheetContext, cells:
       if (n === 'v') inV = Math.max(0, inV - 1);
       else if (n === 'is') inIs = Math.max(0, inIs - 1);
       else if (n === 'c' && cell) {
-        const v = cellValue(cell.t, cell.s, value, inline, sc).replace(/\s+/g, ' ').trim();
+        const v = cell.t === 's' ? sharedText(Number(value), sc) : cellValue(cell.t, cell.s, value, inline, sc).replace(/\s+/g, ' ').trim();
         cell = undefined;
         if (!v) return;
         if (cells.length >= sc.limit) throw capExceeded(`xlsx: the workbook's cells (sheet "${sheetName}")`, MAX_WORKBOOK_CELLS, 'cells');
+        // -- a 248 KB workbook can repeat one 60 MB shared string in 100,000 cells: the text is counted --
+        if ((sc.text.chars += v.length) > MAX_WORKBOOK_TEXT_CHARS) throw capExceeded("xlsx: the text of the workbook's cells", MAX_WORKBOOK_TEXT_CHARS, 'characters');
         cells.push({ r: rowIdx, c: colIdx, v });
       }
     },
@@ -180,6 +187,14 @@ function readSheetCells(xml: string, sheetName: string, sc: SheetContext, cells:
       else if (inV) value += data;
     },
   });
+}
+
+function sharedText(index: number, sc: SheetContext): string {
+  const hit = sc.normalized[index];
+  if (hit !== undefined) return hit;
+  const v = (sc.strings[index] ?? '').replace(/\s+/g, ' ').trim();
+  if (Number.isInteger(index) && index >= 0 && index < sc.strings.length) sc.normalized[index] = v;
+  return v;
 }
 
 function cellValue(t: string, style: number, raw: string, inline: string, sc: SheetContext): string {
