@@ -123,8 +123,12 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  presignPut(key: string, contentType: string, expiresIn: number): Promise<string> {
-    return getSignedUrl(s3PresignClient(), new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }), { expiresIn });
+  presignPut(key: string, contentType: string, bytes: number, expiresIn: number): Promise<string> {
+    return getSignedUrl(s3PresignClient(), new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: bytes, IfNoneMatch: '*' }), {
+      expiresIn,
+      // -- signed, so S3 refuses a PUT of another length or onto an existing object --
+      signableHeaders: new Set(['content-type', 'content-length', 'if-none-match']),
+    });
   }
 
   presignGet(key: string, expiresIn: number): Promise<string> {

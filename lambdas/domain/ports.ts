@@ -93,8 +93,12 @@ export interface BlobStore {
   putStream(key: string, chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>, contentType?: string): Promise<number>;
   /** The object's lines ('\n'-separated UTF-8), read as a stream; none when it does not exist. */
   lines(key: string): AsyncIterable<string>;
-  /** A time-limited URL that lets its holder PUT this one object (with this content type). */
-  presignPut(key: string, contentType: string, expiresInSeconds: number): Promise<string>;
+  /**
+   * A time-limited URL that lets its holder PUT this one object once: with this content type and
+   * exactly `bytes` bytes (the length is signed, so the storage refuses another), and only while the
+   * object does not exist (`If-None-Match: *` signed: a second PUT is refused).
+   */
+  presignPut(key: string, contentType: string, bytes: number, expiresInSeconds: number): Promise<string>;
   /** A time-limited URL that lets its holder GET this one object. */
   presignGet(key: string, expiresInSeconds: number): Promise<string>;
 }

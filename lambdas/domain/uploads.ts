@@ -2,6 +2,9 @@
 // limit: 50 MB per file). The client asks for an upload, PUTs the file to the returned URL (straight
 // to S3, never through a Lambda), then names the upload in create-job or run-workflow
 // (`input_upload_ids`). An upload is used once, by the account that created it, within a day.
+// The storage holds the client to what it declared: the URL signs the file's exact `size` and
+// `If-None-Match: *`, so a larger body, or a second PUT once the file is there, is refused by S3
+// itself (403 / 412), before any byte is kept.
 import { randomUUID } from 'node:crypto';
 import { ENTITY, keys } from '../data/keys';
 import { Conflict, NotFound, ValidationError } from './errors';
@@ -25,6 +28,7 @@ export interface UploadTicket {
   headers: Record<string, string>;
   expires_at: string;
   max_bytes: number;
+  size: number;
 }
 
 /** An uploaded file a job takes over: its object stays where it was uploaded. */
@@ -42,12 +46,12 @@ export class UploadService {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  async create(p: Principal, body: { filename: string; content_type?: string }): Promise<UploadTicket> {
+  async create(p: Principal, body: { filename: string; content_type?: string; size: number }): Promise<UploadTicket> {
     const id = randomUUID();
     const now = this.clock.now();
     const contentType = body.content_type || 'application/octet-stream';
     const blobKey = keys.uploadObject(p.accountId, id);
-    const url = await this.blobs.presignPut(blobKey, contentType, UPLOAD_URL_SECONDS);
+    const url = await this.blobs.presignPut(blobKey, contentType, body.size, UPLOAD_URL_SECONDS);
     await this.store.put({
       ...keys.upload(p.accountId, id),
       entity: ENTITY.upload,
@@ -57,6 +61,7 @@ export class UploadService {
       filename: body.filename,
       contentType,
       blobKey,
+      size: body.size,
     });
     return {
       id,
@@ -64,9 +69,11 @@ export class UploadService {
       content_type: contentType,
       upload_url: url,
       method: 'PUT',
-      headers: { 'content-type': contentType },
+      // -- Content-Length is signed too, but every HTTP client sends it from the body: a body of `size` bytes --
+      headers: { 'content-type': contentType, 'if-none-match': '*' },
       expires_at: new Date(now.getTime() + UPLOAD_URL_SECONDS * 1000).toISOString(),
       max_bytes: MAX_UPLOAD_BYTES,
+      size: body.size,
     };
   }
 
@@ -91,6 +98,7 @@ export class UploadService {
       const size = sizes[i];
       if (size === undefined) throw ValidationError.single(loc, `Upload ${ids[i]} has no file yet: PUT the file to its upload_url first`, 'value_error');
       if (size === 0) throw ValidationError.single(loc, `Upload ${ids[i]} is empty`, 'value_error');
+      if (item!.size !== undefined && size !== Number(item!.size)) throw ValidationError.single(loc, `Upload ${ids[i]} is ${size} bytes; ${item!.size} were declared`, 'value_error');
       if (size > MAX_UPLOAD_BYTES) throw ValidationError.single(loc, `Upload ${ids[i]} is ${size} bytes; the limit is ${MAX_UPLOAD_BYTES}`, 'value_error');
       files.push({ filename: String(item!.filename), contentType: String(item!.contentType), size, blobKey: String(item!.blobKey) });
     }

@@ -25,7 +25,7 @@ export const createJob = httpRoute(routeById('create_job'), async ({ principal, 
 });
 
 export const createUpload = httpRoute(routeById('create_upload'), async ({ principal, body }) =>
-  uploadService().create(principal, body as { filename: string; content_type?: string }),
+  uploadService().create(principal, body as { filename: string; content_type?: string; size: number }),
 );
 
 export const getJob = httpRoute(routeById('get_job'), async ({ principal, params }) =>

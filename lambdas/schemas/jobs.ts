@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { shortString, templateIdString, uuidParam } from './common';
 import { nameString, nodeIdString } from '../domain/validation';
 import { MAX_FIELD_BYTES } from '../http/multipart';
+import { MAX_UPLOAD_BYTES } from '../domain/uploads';
 
 export const JobStatus = z.enum(['SCHEDULED', 'IN_PROGRESS', 'COMPLETED', 'STOPPED', 'FAILED']);
 
@@ -90,6 +91,9 @@ export const CreateUploadBody = z
         message: 'content_type must be a MIME type such as application/pdf',
       })
       .optional(),
+    size: z.number().int().min(1).max(MAX_UPLOAD_BYTES).meta({
+      description: "The file's exact size in bytes: the upload URL is signed for it, and the storage refuses a body of another length",
+    }),
   })
   .meta({ id: 'CreateUploadRequest' });
 
@@ -103,6 +107,7 @@ export const UploadTicket = z
     headers: z.record(z.string(), z.string()),
     expires_at: z.string(),
     max_bytes: z.number().int(),
+    size: z.number().int(),
   })
   .meta({ id: 'UploadResponse' });
 

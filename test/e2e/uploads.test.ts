@@ -22,7 +22,7 @@ after(async () => {
 const partitionOnly = { job_nodes: [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] };
 
 async function upload(filename: string, data: Uint8Array, contentType = 'text/plain'): Promise<string> {
-  const ticket = await stack.call('POST', '/api/v1/uploads/', { body: { filename, content_type: contentType } });
+  const ticket = await stack.call('POST', '/api/v1/uploads/', { body: { filename, content_type: contentType, size: data.length } });
   assert.equal(ticket.status, 201, ticket.text);
   assert.equal(ticket.body.method, 'PUT');
   assert.equal(ticket.body.max_bytes, 50_000_000);
@@ -83,12 +83,17 @@ test('a presigned upload feeds a job beside a direct file; a large output redire
 });
 
 test('upload mistakes are clear client errors and use nothing up', async () => {
-  const missing = await stack.call('POST', '/api/v1/uploads/', { body: { content_type: 'text/plain' } });
+  const missing = await stack.call('POST', '/api/v1/uploads/', { body: { content_type: 'text/plain', size: 10 } });
   assert.equal(missing.status, 422);
   assert.deepEqual(missing.body.detail[0].loc, ['body', 'filename']);
+  for (const size of [undefined, 0, 50_000_001, 1.5]) {
+    const bad = await stack.call('POST', '/api/v1/uploads/', { body: { filename: 'a.txt', size } });
+    assert.equal(bad.status, 422, `size ${size}: ${bad.text}`);
+    assert.deepEqual(bad.body.detail[0].loc, ['body', 'size']);
+  }
 
   // -- named before its file was PUT: 422, and the upload stays usable --
-  const ticket = await stack.call('POST', '/api/v1/uploads/', { body: { filename: 'later.txt' } });
+  const ticket = await stack.call('POST', '/api/v1/uploads/', { body: { filename: 'later.txt', size: 15 } });
   const early = await launch(form({ request_data: JSON.stringify(partitionOnly), input_upload_ids: ticket.body.id }));
   assert.equal(early.status, 422, early.text);
   assert.match(early.body.detail[0].msg, /PUT the file/);
@@ -109,4 +114,23 @@ test('upload mistakes are clear client errors and use nothing up', async () => {
   assert.equal(tooMany.status, 422, tooMany.text);
   const later = await launch(form({ request_data: JSON.stringify(partitionOnly), input_upload_ids: extra }));
   assert.equal(later.status, 200, later.text);
+});
+
+test('the storage holds an upload to its declared size and to one PUT (issue 28)', async () => {
+  const ticket = await stack.call('POST', '/api/v1/uploads/', { body: { filename: 'sized.txt', content_type: 'text/plain', size: 12 } });
+  assert.equal(ticket.status, 201, ticket.text);
+  assert.equal(ticket.body.size, 12);
+  assert.equal(ticket.body.headers['if-none-match'], '*');
+  // -- a body longer than declared is refused by the storage itself, before the API sees anything --
+  const big = await fetch(ticket.body.upload_url, { method: 'PUT', headers: ticket.body.headers, body: 'x'.repeat(10_000) });
+  assert.ok(big.status === 403 || big.status === 400, `a 10,000-byte PUT on a 12-byte ticket: ${big.status}`);
+  const put = await fetch(ticket.body.upload_url, { method: 'PUT', headers: ticket.body.headers, body: 'Twelve bytes' });
+  assert.equal(put.status, 200, await put.text());
+  // -- a second PUT on the same URL (after the file arrived, or after the job took it) is refused --
+  const again = await fetch(ticket.body.upload_url, { method: 'PUT', headers: ticket.body.headers, body: 'Other bytes!' });
+  assert.equal(again.status, 412, `second PUT: ${again.status} ${await again.text()}`);
+  const used = await launch(form({ request_data: JSON.stringify(partitionOnly), input_upload_ids: ticket.body.id }));
+  assert.equal(used.status, 200, used.text);
+  const afterUse = await fetch(ticket.body.upload_url, { method: 'PUT', headers: ticket.body.headers, body: 'Third bytes!' });
+  assert.equal(afterUse.status, 412, `PUT after use: ${afterUse.status}`);
 });

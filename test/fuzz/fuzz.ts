@@ -103,7 +103,7 @@ const destination = await call('POST', '/api/v1/destinations/', { name: 'fuzz-ds
 const workflow = await call('POST', '/api/v1/workflows/', { name: 'fuzz-wf', workflow_type: 'basic', source_id: source.body.id, destination_id: destination.body.id });
 const job = await call('POST', '/api/v1/jobs/', fileForm({ template_id: 'fast_partition' }, 'note.txt', Buffer.from('Fuzz input.')));
 const channel = await call('POST', '/api/v1/notifications/channels', { channel_type: 'webhook', url: 'https://hooks.example.com/fuzz', event_types: ['job.failed'], enabled: false });
-const upload = await call('POST', '/api/v1/uploads/', { filename: 'fuzz.pdf', content_type: 'application/pdf' });
+const upload = await call('POST', '/api/v1/uploads/', { filename: 'fuzz.pdf', content_type: 'application/pdf', size: 1000 });
 for (const [what, r] of Object.entries({ source, destination, workflow, job, channel, upload })) {
   if (r.status >= 300) throw new Error(`setup: ${what} → ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
 }

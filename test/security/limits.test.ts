@@ -70,7 +70,7 @@ test('a 1 MB name is a 422 on every create and update that takes one', { skip: N
     'workflow node name',
   );
   assert422(await postForm('/api/v1/jobs/', jobForm({ job_nodes: [{ ...partitionNode, name: MB }] })), ['body', 'request_data', 'job_nodes', 0, 'name'], 'job node name');
-  assert422(await stack.call('POST', '/api/v1/uploads/', as({ body: { filename: MB } })), ['body', 'filename'], 'upload filename');
+  assert422(await stack.call('POST', '/api/v1/uploads/', as({ body: { filename: MB, size: 10 } })), ['body', 'filename'], 'upload filename');
   assert422(await postForm('/api/v1/jobs/', jobForm({ template_id: 'fast_partition' }, `${'f'.repeat(300)}.txt`)), ['body', 'input_files'], 'uploaded file name');
 });
 
@@ -158,9 +158,9 @@ test('ids are checked by pattern before any lookup', { skip: NEEDS_LOCAL }, asyn
 });
 
 test('an upload content type is a MIME type (no header injection into the signed URL)', { skip: NEEDS_LOCAL }, async () => {
-  assert422(await stack.call('POST', '/api/v1/uploads/', as({ body: { filename: 'a.pdf', content_type: 'text/plain\r\nx-evil: 1' } })), ['body', 'content_type'], 'CRLF');
-  assert422(await stack.call('POST', '/api/v1/uploads/', as({ body: { filename: 'a\u0000b.pdf' } })), ['body', 'filename'], 'NUL in a file name');
-  assert.equal((await stack.call('POST', '/api/v1/uploads/', as({ body: { filename: 'a.pdf', content_type: 'application/pdf' } }))).status, 201);
+  assert422(await stack.call('POST', '/api/v1/uploads/', as({ body: { filename: 'a.pdf', content_type: 'text/plain\r\nx-evil: 1', size: 10 } })), ['body', 'content_type'], 'CRLF');
+  assert422(await stack.call('POST', '/api/v1/uploads/', as({ body: { filename: 'a\u0000b.pdf', size: 10 } })), ['body', 'filename'], 'NUL in a file name');
+  assert.equal((await stack.call('POST', '/api/v1/uploads/', as({ body: { filename: 'a.pdf', content_type: 'application/pdf', size: 10 } }))).status, 201);
 });
 
 test('a multipart form field above 1 MiB is a 422, not silently truncated', { skip: NEEDS_LOCAL }, async () => {
