@@ -35,11 +35,13 @@ if (process.env.KEYS_TARGET !== 'aws') {
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
   if (existsSync(endpointsFile)) {
     // the running service's emulators answer only requests signed with its per-start credential
-    const running = JSON.parse(readFileSync(endpointsFile, 'utf8')) as { dynamodb: string; credentials: { accessKeyId: string; secretAccessKey: string } };
+    const running = JSON.parse(readFileSync(endpointsFile, 'utf8')) as { dynamodb: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
     process.env.AWS_ENDPOINT_URL_DYNAMODB = running.dynamodb;
-    process.env.AWS_ACCESS_KEY_ID = running.credentials.accessKeyId;
-    process.env.AWS_SECRET_ACCESS_KEY = running.credentials.secretAccessKey;
-    delete process.env.AWS_SESSION_TOKEN;
+    if (running.credentials) {
+      process.env.AWS_ACCESS_KEY_ID = running.credentials.accessKeyId;
+      process.env.AWS_SECRET_ACCESS_KEY = running.credentials.secretAccessKey;
+      delete process.env.AWS_SESSION_TOKEN;
+    }
   } else {
     const dynamo = await startDynamo({ dataDir: join(dataDir, 'dynamodb') });
     process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;

@@ -6,8 +6,8 @@
 //
 // What is checked: the signature over the canonical request (method, path, query, the signed headers,
 // and the payload hash the client declared in x-amz-content-sha256, or UNSIGNED-PAYLOAD for a
-// presigned URL), the access key id, the service of the credential scope, `host` among the signed
-// headers, X-Amz-Date within 15 minutes (header-signed) or X-Amz-Expires not passed (presigned). The
+// presigned URL), the access key id, the service of the credential scope, `host` and every x-amz-*
+// header sent among the signed headers, X-Amz-Date within 15 minutes (header-signed) or X-Amz-Expires not passed (presigned). The
 // body itself is not hashed against the declared value (the emulators read it after this check); a
 // signature can only be made with the secret, and the only signatures handed out are presigned URLs,
 // whose payload is unsigned by design (as on S3).
@@ -157,6 +157,9 @@ export function sigV4(credentials: EmulatorCredentials, nodeCrypto: typeof crypt
       const names = signedHeaders!.split(';');
       if (!names.includes('host')) return 'host is not signed';
       if (names.some((n) => n !== n.toLowerCase())) return 'signed header names must be lower case';
+      // as S3 answers: an x-amz-* header the signer did not sign (x-amz-copy-source on a presigned PUT) is refused
+      const unsigned = Object.keys(req.headers).find((h) => h.toLowerCase().startsWith('x-amz-') && !names.includes(h.toLowerCase()));
+      if (unsigned !== undefined) return `${unsigned} is not signed`;
       const expected = signature(req, parts.path, parts.params, names, payloadHash!, date!, scope);
       if (expected === undefined) return 'a signed header is missing';
       return same(expected, provided!) ? undefined : 'signature does not match';

@@ -177,7 +177,7 @@ test('after a crash mid-file the resumed job completes with exact figures; a can
   await waitFor('the file to be in progress', async () => ((await partitionStats(s, cancelled)).in_progress === 1 ? true : undefined));
   const cancel = await s.call('POST', `/api/v1/jobs/${cancelled}/cancel`);
   assert.equal(cancel.status, 200, cancel.text);
-  const ddb = () => new DynamoDBClient({ region: 'us-east-1', endpoint: s.endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  const ddb = () => new DynamoDBClient({ region: 'us-east-1', endpoint: s.endpoints.dynamodb, credentials: s.credentials });
   const executionArn = async () => {
     const client = ddb();
     try {
