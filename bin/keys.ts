@@ -34,7 +34,14 @@ if (process.env.KEYS_TARGET !== 'aws') {
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
   if (existsSync(endpointsFile)) {
-    process.env.AWS_ENDPOINT_URL_DYNAMODB = JSON.parse(readFileSync(endpointsFile, 'utf8')).dynamodb;
+    // the running service's emulators answer only requests signed with its per-start credential
+    const running = JSON.parse(readFileSync(endpointsFile, 'utf8')) as { dynamodb: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = running.dynamodb;
+    if (running.credentials) {
+      process.env.AWS_ACCESS_KEY_ID = running.credentials.accessKeyId;
+      process.env.AWS_SECRET_ACCESS_KEY = running.credentials.secretAccessKey;
+      delete process.env.AWS_SESSION_TOKEN;
+    }
   } else {
     const dynamo = await startDynamo({ dataDir: join(dataDir, 'dynamodb') });
     process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;

@@ -1,10 +1,16 @@
 // The whole service on one machine: local AWS emulators in this process, the environment pointing
 // the AWS SDK at them (AWS_ENDPOINT_URL_*), the resources the CDK stack would create, the queue
 // consumers and the HTTP router. Used by `npm start` and by the integration/e2e tests.
+//
+// Each start makes a fresh random AWS credential: the service's SDK clients sign with it (the env
+// below) and every emulator refuses a request whose SigV4 signature does not verify against it
+// (sigv4-guard.ts), so another user of the machine, who can reach the loopback ports, reads no
+// tenant's data. The data directory is made 0700 for the same reason.
 import { join, resolve } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { startDynamo } from './emulators/dynamodb';
-import { startS3, S3RVER_CREDENTIALS } from './emulators/s3';
+import { startS3 } from './emulators/s3';
+import { newEmulatorCredentials, type EmulatorCredentials } from './emulators/sigv4-guard';
 import { startSqs } from './emulators/sqs';
 import { startSes } from './emulators/ses';
 import { startAzurite } from './emulators/azurite';
@@ -54,6 +60,8 @@ export interface LocalStackOptions {
 export interface LocalStack {
   url: string;
   endpoints: Record<string, string>;
+  /** This start's emulator credential: a client of the emulators must sign with it. */
+  credentials: EmulatorCredentials;
   env: Record<string, string>;
   /** Resolves when every event delivery started so far has finished. */
   eventsIdle(): Promise<void>;
@@ -72,35 +80,44 @@ const row = (name: string, impl: string, url: string, note?: string) =>
 
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   const dataDir = resolve(opts.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const log = opts.log ?? (() => undefined);
+  // objects, tables, the secrets key and this start's credential (endpoints.json) live here: owner only
+  if ((statSync(dataDir).mode & 0o077) !== 0) {
+    try {
+      chmodSync(dataDir, 0o700);
+    } catch (err) {
+      log(`WARNING       ${dataDir} is readable by other users and could not be made 0700: ${(err as Error).message}`);
+    }
+  }
+  const credentials = newEmulatorCredentials();
   const stops: (() => Promise<void>)[] = [];
   const endpoints: Record<string, string> = {};
 
   // the partition sandbox's workers (started on first use) stop with the stack
   stops.push(shutdownPartitionSandbox);
   try {
-    const dynamo = await startDynamo({ dataDir: join(dataDir, 'dynamodb') });
+    const dynamo = await startDynamo({ dataDir: join(dataDir, 'dynamodb'), credentials });
     stops.push(dynamo.stop);
     endpoints.dynamodb = dynamo.endpoint;
     log(row('dynamodb', 'dynalite', dynamo.endpoint));
 
-    const s3 = await startS3({ dataDir: join(dataDir, 's3') });
+    const s3 = await startS3({ dataDir: join(dataDir, 's3'), credentials });
     stops.push(s3.stop);
     endpoints.s3 = s3.endpoint;
     log(row('s3', 's3rver', s3.endpoint));
 
-    const sqs = await startSqs({ dataDir: join(dataDir, 'sqs') });
+    const sqs = await startSqs({ dataDir: join(dataDir, 'sqs'), credentials });
     stops.push(sqs.stop);
     endpoints.sqs = sqs.endpoint;
     log(row('sqs', 'fauxqs', sqs.endpoint));
 
-    const ses = await startSes({});
+    const ses = await startSes({ credentials });
     stops.push(ses.stop);
     endpoints.sesv2 = ses.endpoint;
     log(row('sesv2', 'aws-ses-v2-local', ses.endpoint));
 
-    const eventBridge = await startEventBridge({ region: REGION });
+    const eventBridge = await startEventBridge({ region: REGION, credentials });
     stops.push(eventBridge.stop);
     endpoints.eventbridge = eventBridge.endpoint;
     log(row('eventbridge', 'PutEvents stand-in', eventBridge.endpoint, `${EVENT_RULES.length} rules from lambdas/events.ts`));
@@ -111,6 +128,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       region: REGION,
       resources: { BucketName: bucketName },
       taskTimeouts: opts.taskTimeouts,
+      credentials,
       onStatusChange: (detail) => eventBridge.emit('aws.states', 'Step Functions Execution Status Change', detail),
     });
     stops.push(sfn.stop);
@@ -129,10 +147,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     const env: Record<string, string> = {
       AWS_REGION: REGION,
-      // Emulator credentials (s3rver checks the key id; the others accept any). Real AWS
+      // This start's emulator credential (every emulator verifies the signature). Real AWS
       // credentials in the caller's environment are never sent to the emulators.
-      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
       AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
       AWS_ENDPOINT_URL_S3: endpoints.s3,
       AWS_ENDPOINT_URL_SQS: endpoints.sqs,
@@ -202,6 +220,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     return {
       url: router.url,
       endpoints,
+      credentials,
       env,
       eventsIdle: eventBridge.idle,
       tasksIdle: sfn.tasksIdle,

@@ -29,7 +29,10 @@ installProcessGuards();
 // the first document then finds a partition worker ready
 warmPartitionSandbox();
 const endpointsFile = join(dataDir, 'endpoints.json');
-writeFileSync(endpointsFile, JSON.stringify({ url: stack.url, ...stack.endpoints, pid: process.pid }, null, 2));
+// -- owner-only: it holds this start's emulator credential (npm run keys and the tests sign with it) --
+// (removed first: a file left by a killed run keeps its mode)
+rmSync(endpointsFile, { force: true });
+writeFileSync(endpointsFile, JSON.stringify({ url: stack.url, ...stack.endpoints, pid: process.pid, credentials: stack.credentials }, null, 2), { mode: 0o600 });
 say(`${'auth mode'.padEnd(14)}${stack.env.AUTH_MODE}${stack.env.AUTH_MODE === 'keyed' ? ' (create keys with: npm run keys -- create)' : ' (private: no API key needed)'}`);
 say(`${'data'.padEnd(14)}${dataDir}`);
 say(`${'ready'.padEnd(14)}${stack.url}  (docs: ${stack.url}/docs)`);

@@ -1,7 +1,10 @@
 // A minimal AWS JSON-protocol endpoint (POST /, X-Amz-Target: <Service>.<Operation>), enough for the
-// SDK v3 clients of the stand-ins below. Errors use the protocol's `__type` body.
+// SDK v3 clients of the stand-ins below. Errors use the protocol's `__type` body. With `signed`, a
+// request not SigV4-signed with that credential for that service gets a 403 (sigv4-guard.ts).
+import * as nodeCrypto from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { closeServer, listen } from './http-server';
+import { guardHttpServer, sigV4, type EmulatorCredentials } from './sigv4-guard';
 
 export class AwsJsonError extends Error {
   constructor(readonly code: string, message: string, readonly status = 400) {
@@ -15,6 +18,7 @@ export async function startAwsJsonServer(
   contentType: string,
   operations: Operations,
   port = 0,
+  signed?: { credentials: EmulatorCredentials; service: string },
 ): Promise<{ endpoint: string; server: Server; stop(): Promise<void> }> {
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -36,6 +40,7 @@ export async function startAwsJsonServer(
       reply(500, { __type: 'InternalFailure', message: (err as Error).message });
     }
   });
+  if (signed) guardHttpServer(server, sigV4(signed.credentials, nodeCrypto).verify, signed.service);
   const bound = await listen(server, port);
   return {
     endpoint: `http://127.0.0.1:${bound}`,

@@ -7,12 +7,15 @@
 // A thread, not a child process: it ends with the process whatever the way out (Ctrl-C, a crash,
 // SIGKILL), so no emulator is ever left running on its own. stop() closes dynalite's server and with
 // it the LevelDB store (a later start on the same directory finds every item), then ends the thread.
+// With `credentials` (the local stack passes its per-start one) the thread answers only requests
+// SigV4-signed with it, checked before dynalite reads them (sigv4-guard.ts).
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { cacheParsesByShape } from './dynalite-parse-templates';
 import { cacheTableRecords, closeDynaliteIterators, coalesceReads, countIterators } from './dynalite-patches';
+import { guardHttpServer, sigV4, type EmulatorCredentials } from './sigv4-guard';
 
 const require = createRequire(import.meta.url);
 
@@ -46,6 +49,8 @@ dynaliteDb.create = (options) => {
   return store;
 };
 const server = dynalite({ path: workerData.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+// the per-start credential's check, on this thread, before dynalite reads a request (sigv4-guard.ts)
+if (workerData.credentials) (${guardHttpServer.toString()})(server, (${sigV4.toString()})(workerData.credentials, require('node:crypto')).verify, 'dynamodb');
 server.once('error', (err) => parentPort.postMessage({ error: String((err && err.message) || err) }));
 server.listen(workerData.port, '127.0.0.1', () => {
   // once started, as the process guard of npm start on the main thread: one failed request, not the emulator
@@ -98,7 +103,7 @@ function reply<T>(w: Worker, pick: (m: Reply) => T | undefined): Promise<T> {
   });
 }
 
-export async function startDynamo(opts: { port?: number; dataDir?: string }): Promise<{ endpoint: string; stop(): Promise<void> }> {
+export async function startDynamo(opts: { port?: number; dataDir?: string; /** Refuse every request not SigV4-signed with this credential. */ credentials?: EmulatorCredentials }): Promise<{ endpoint: string; stop(): Promise<void> }> {
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   const fromDynalite = createRequire(require.resolve('dynalite'));
   // The thread's old generation starts at 128 MB instead of V8's small default: dynalite promotes
@@ -110,7 +115,7 @@ export async function startDynamo(opts: { port?: number; dataDir?: string }): Pr
   const w = new Worker(WORKER_SOURCE, {
     eval: true,
     execArgv: [],
-    workerData: { dynalite: require.resolve('dynalite'), dynaliteDb: fromDynalite.resolve('./db'), updateParser: fromDynalite.resolve('./db/updateParser'), projectionParser: fromDynalite.resolve('./db/projectionParser'), conditionParser: fromDynalite.resolve('./db/conditionParser'), abstractLevel: dynaliteLevelPath(fromDynalite), dataDir: opts.dataDir, port: opts.port ?? 0 },
+    workerData: { dynalite: require.resolve('dynalite'), dynaliteDb: fromDynalite.resolve('./db'), updateParser: fromDynalite.resolve('./db/updateParser'), projectionParser: fromDynalite.resolve('./db/projectionParser'), conditionParser: fromDynalite.resolve('./db/conditionParser'), abstractLevel: dynaliteLevelPath(fromDynalite), dataDir: opts.dataDir, port: opts.port ?? 0, credentials: opts.credentials },
   });
   // a failure after start (none expected): said loudly; the DynamoDB calls then fail with it
   w.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'the dynalite thread stopped: DynamoDB calls fail until a restart', error: err.stack ?? String(err) })));

@@ -7,6 +7,7 @@ import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { EVENT_RULES, matchesPattern } from '../../lambdas/events';
 import { lambdaContext, loadHandler } from '../handlers';
 import { startAwsJsonServer } from './aws-json-server';
+import type { EmulatorCredentials } from './sigv4-guard';
 
 type EventHandler = (event: EventBridgeEvent<string, unknown>, context: Context) => Promise<unknown>;
 
@@ -21,7 +22,7 @@ function entryTime(time: unknown): Date | undefined {
   return at && !Number.isNaN(at.getTime()) ? at : undefined;
 }
 
-export async function startEventBridge(opts: { region: string; port?: number }): Promise<{
+export async function startEventBridge(opts: { region: string; port?: number; credentials?: EmulatorCredentials }): Promise<{
   endpoint: string;
   emit(source: string, detailType: string, detail: Record<string, unknown>): Promise<void>;
   /** Resolves when every delivery started so far has finished (tests). */
@@ -78,6 +79,7 @@ export async function startEventBridge(opts: { region: string; port?: number }):
       },
     },
     opts.port,
+    opts.credentials && { credentials: opts.credentials, service: 'events' },
   );
 
   return {

@@ -1,15 +1,19 @@
-// S3 emulator: s3rver on 127.0.0.1, objects on disk under dataDir. It accepts the access key
-// "S3RVER" (any secret; it does not verify SigV4 signatures) and rejects other access key ids.
+// S3 emulator: s3rver on 127.0.0.1, objects on disk under dataDir. s3rver alone accepts the access
+// key "S3RVER" with any secret (it does not verify SigV4 signatures) and unsigned requests too; with
+// `credentials` (the local stack always passes its per-start one) every request must carry a SigV4
+// signature made with that secret, header-signed or presigned (sigv4-guard.ts), or gets a 403.
 // Paged listings need NODE_OPTIONS=--openssl-legacy-provider (test/run.mjs and npm start set it).
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { sigV4, type EmulatorCredentials } from './sigv4-guard';
 
 interface S3rverInstance {
   run(): Promise<AddressInfo>;
@@ -26,6 +30,7 @@ interface S3rverStore {
   putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
 }
 interface KoaContext {
+  req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>;
   method: string;
   path: string;
   get(header: string): string;
@@ -46,14 +51,17 @@ export interface S3Options {
   buckets?: string[];
   /** Extra access key ids to accept besides S3RVER (s3rver's key registry is process-wide). */
   accessKeys?: { accessKeyId: string; secretAccessKey: string }[];
+  /** Refuse every request not signed with this credential (403 AccessDenied). */
+  credentials?: EmulatorCredentials;
 }
 
 export async function startS3(opts: S3Options): Promise<{ endpoint: string; stop(): Promise<void> }> {
   mkdirSync(opts.dataDir, { recursive: true });
   const S3rver = require('s3rver') as S3rverCtor;
-  if (opts.accessKeys?.length) {
+  const keys = [...(opts.accessKeys ?? []), ...(opts.credentials ? [opts.credentials] : [])];
+  if (keys.length) {
     const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account') as { DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void } };
-    for (const k of opts.accessKeys) DUMMY_ACCOUNT.createKeyPair(k.accessKeyId, k.secretAccessKey);
+    for (const k of keys) DUMMY_ACCOUNT.createKeyPair(k.accessKeyId, k.secretAccessKey);
   }
   const server = new S3rver({
     address: '127.0.0.1',
@@ -63,6 +71,8 @@ export async function startS3(opts: S3Options): Promise<{ endpoint: string; stop
     configureBuckets: (opts.buckets ?? []).map((name) => ({ name })),
   });
   atomicPuts(server.store);
+  // After the logger and the XML encoder (a refusal is an S3 XML error), before everything that reads the request.
+  if (opts.credentials) server.middleware.splice(2, 0, signedOnly(opts.credentials));
   // Before the router (the last middleware), after the XML encoder and the virtual-host rewrite.
   server.middleware.splice(server.middleware.length - 1, 0, conditionalPut(server));
   const addr = await server.run();
@@ -77,6 +87,18 @@ export async function startS3(opts: S3Options): Promise<{ endpoint: string; stop
       server.httpServer?.closeAllConnections();
       await closing;
     },
+  };
+}
+
+/** Refuses (403 AccessDenied) a request whose SigV4 signature does not verify against `credentials`. */
+function signedOnly(credentials: EmulatorCredentials): KoaMiddleware {
+  const S3Error = require('s3rver/lib/models/error') as new (code: string, message: string, detail?: Record<string, string>) => Error;
+  const { verify } = sigV4(credentials, crypto);
+  return async (ctx, next) => {
+    // the request as sent: the middleware after this one rewrites ctx.path and ctx.headers
+    const refused = verify({ method: ctx.req.method ?? 'GET', url: ctx.req.url ?? '/', headers: ctx.req.headers }, 's3');
+    if (refused !== undefined) throw new S3Error('AccessDenied', `Access Denied (${refused})`);
+    await next();
   };
 }
 

@@ -6,10 +6,15 @@
 // killed without stop() loses them, as before.
 // fauxqs's own startFauxqs() listens on 0.0.0.0 (hard-coded) and has no auth, so anyone who could
 // reach this machine could inject deliveries; its app is built here and bound to loopback instead.
+// With `credentials` (the local stack passes its per-start one) every request to that port, its
+// /_fauxqs inspection pages included, must be SigV4-signed with it (sigv4-guard.ts); the snapshot
+// below reads those pages in-process (app.inject), not through the port.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
+import * as crypto from 'node:crypto';
+import { guardHttpServer, sigV4, type EmulatorCredentials } from './sigv4-guard';
 
 /** A message kept across a restart: its queue, body, and when it may be received again (epoch ms). */
 interface PendingMessage {
@@ -36,8 +41,9 @@ export interface LocalSqs {
   stop(): Promise<void>;
 }
 
-export async function startSqs(opts: { port?: number; dataDir?: string }): Promise<LocalSqs> {
+export async function startSqs(opts: { port?: number; dataDir?: string; credentials?: EmulatorCredentials }): Promise<LocalSqs> {
   const app = buildApp({ logger: false });
+  if (opts.credentials) guardHttpServer(app.server, sigV4(opts.credentials, crypto).verify, 'sqs');
   await app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const endpoint = `http://127.0.0.1:${port}`;
@@ -68,7 +74,7 @@ export async function startSqs(opts: { port?: number; dataDir?: string }): Promi
         return 0; // none kept (or unreadable: nothing to restore)
       }
       const byName = new Map(Object.values(urls).map((u) => [u.split('/').pop()!, u]));
-      const sqs = new SQSClient({ region, endpoint, useQueueUrlAsEndpoint: false });
+      const sqs = new SQSClient({ region, endpoint, useQueueUrlAsEndpoint: false, ...(opts.credentials ? { credentials: opts.credentials } : {}) });
       let sent = 0;
       try {
         for (const m of pending) {

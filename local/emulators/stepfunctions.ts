@@ -25,6 +25,7 @@ import type { Context } from 'aws-lambda';
 import { STATE_MACHINES, type StateMachineDefinition } from '../../lambdas/state-machines';
 import { lambdaContext, loadHandler } from '../handlers';
 import { AwsJsonError, startAwsJsonServer } from './aws-json-server';
+import type { EmulatorCredentials } from './sigv4-guard';
 import { validateDefinitions } from './asl-validation';
 
 // aws-local-stepfunctions 3 targets Node 22; Promise.withResolvers is the only gap on Node 20.
@@ -193,6 +194,8 @@ export async function startStepFunctions(opts: {
   resources?: Record<string, string>;
   /** Lambda timeouts other than the deployed ones, by task placeholder (tests of a step that overruns). */
   taskTimeouts?: Record<string, number>;
+  /** Refuse every request not SigV4-signed with this credential. */
+  credentials?: EmulatorCredentials;
 }): Promise<{ endpoint: string; arns: Record<string, string>; tasksIdle(): Promise<void>; stop(): Promise<void> }> {
   const { StateMachine } = await import('aws-local-stepfunctions');
   type Machine = InstanceType<typeof StateMachine>;
@@ -341,6 +344,7 @@ export async function startStepFunctions(opts: {
       },
     },
     opts.port,
+    opts.credentials && { credentials: opts.credentials, service: 'states' },
   );
 
   return {

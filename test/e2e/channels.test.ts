@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +17,7 @@ import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../supp
 import { deliveriesSettled } from '../support/delivery-queue';
 import { EventBridgePublisher } from '../../lambdas/adapters/eventbridge-publisher';
 import { channelService } from '../../lambdas/services/channels';
+import { sigV4 } from '../../local/emulators/sigv4-guard';
 
 const ACCT = '/api/v1/notifications/channels';
 const wfBase = (wf: string) => `/api/v1/workflows/${wf}/notifications/channels`;
@@ -89,7 +91,9 @@ const webhookBody = (over: Record<string, unknown> = {}) => ({
 });
 
 async function sesStore(): Promise<{ destination: { to: string[] }; subject: string; body: { text?: string } }[]> {
-  const res = await fetch(`${stack.endpoints.sesv2}/store`);
+  // the mailbox answers only a request signed with the stack's emulator credential
+  const headers = sigV4(stack.credentials, crypto).sign({ method: 'GET', url: '/store', headers: { host: new URL(stack.endpoints.sesv2!).host } }, 'ses', 'us-east-1');
+  const res = await fetch(`${stack.endpoints.sesv2}/store`, { headers });
   return ((await res.json()) as { emails: never[] }).emails;
 }
 

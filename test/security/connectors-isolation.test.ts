@@ -6,7 +6,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { S3RVER_CREDENTIALS } from '../../local/emulators/s3';
 import { listSourceObjects, readSourceObject, writeDestinationObject } from '../../lambdas/connectors/registry';
 import { jobForm, keyedStack, launchJob, locs, messages, waitForJob, type Tenants } from './helpers';
 
@@ -16,10 +15,12 @@ let fileId: string;
 let outputKey: string;
 let original: string;
 const BUCKET = 'wps-data';
-const creds = { key: S3RVER_CREDENTIALS.accessKeyId, secret: S3RVER_CREDENTIALS.secretAccessKey };
+/** Credentials that do open the service's bucket (this start's emulator credential): refused all the same. */
+let creds: { key: string; secret: string };
 
 before(async () => {
   t = await keyedStack();
+  creds = { key: t.stack.credentials.accessKeyId, secret: t.stack.credentials.secretAccessKey };
   assert.equal(process.env.BUCKET_NAME, BUCKET);
   const nodes = [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }];
   const created = await launchJob(t.stack, t.asA, jobForm({ job_nodes: nodes }, [{ name: 'a-secret.txt', text: 'Tenant A confidential text.' }]));
@@ -31,7 +32,7 @@ before(async () => {
   assert.equal(out.status, 200);
   original = out.text;
   assert.match(original, /confidential/);
-  const raw = new S3Client({ region: 'us-east-1', endpoint: t.stack.endpoints.s3, forcePathStyle: true, credentials: S3RVER_CREDENTIALS });
+  const raw = new S3Client({ region: 'us-east-1', endpoint: t.stack.endpoints.s3, forcePathStyle: true, credentials: t.stack.credentials });
   const listed = await raw.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `jobs/${jobId}/` }));
   raw.destroy();
   outputKey = (listed.Contents ?? []).map((o) => o.Key!).find((k) => k.endsWith(`${fileId}.json`))!;

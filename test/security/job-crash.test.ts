@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { S3RVER_CREDENTIALS } from '../../local/emulators/s3';
 import { outputKey } from '../../lambdas/domain/job-manifest';
 import { REMOTE } from '../support/local-stack';
 import { startStackProcess, type StackProcess } from '../support/stack-process';
@@ -62,7 +61,7 @@ async function createJob(s: StackProcess, files: { name: string; data: Buffer; t
 
 /** The run-slot counter of the account (domain/job-gate.ts): every ended job gave its slot back. */
 async function gateRunning(s: StackProcess): Promise<string | undefined> {
-  const client = new DynamoDBClient({ region: 'us-east-1', endpoint: s.endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  const client = new DynamoDBClient({ region: 'us-east-1', endpoint: s.endpoints.dynamodb, credentials: s.credentials });
   try {
     return (await client.send(new GetItemCommand({ TableName: 'wps', Key: { PK: { S: 'ACCT#default' }, SK: { S: 'GATE' } } }))).Item?.running?.N;
   } finally {
@@ -73,7 +72,7 @@ async function gateRunning(s: StackProcess): Promise<string | undefined> {
 /** When a file's node output was written (S3 LastModified): a reused output is not written again. */
 async function outputWrittenAt(s: StackProcess, jobId: string, fileId: string): Promise<number> {
   const nodeId = ((await s.call('GET', `/api/v1/jobs/${jobId}`)).body.output_node_files as { node_id: string }[])[0]!.node_id;
-  const client = new S3Client({ region: 'us-east-1', endpoint: s.endpoints.s3, forcePathStyle: true, credentials: S3RVER_CREDENTIALS });
+  const client = new S3Client({ region: 'us-east-1', endpoint: s.endpoints.s3, forcePathStyle: true, credentials: s.credentials });
   try {
     return (await client.send(new HeadObjectCommand({ Bucket: 'wps-data', Key: outputKey(jobId, nodeId, fileId) }))).LastModified!.getTime();
   } finally {
@@ -92,7 +91,7 @@ const partitionStats = async (s: StackProcess, id: string) => (await s.call('GET
 
 /** The file's progress item (domain/job-files.ts), read from the service's table. */
 async function fileProgress(s: StackProcess, jobId: string, fileId: string): Promise<{ attempts: number; n0?: string }> {
-  const client = new DynamoDBClient({ region: 'us-east-1', endpoint: s.endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  const client = new DynamoDBClient({ region: 'us-east-1', endpoint: s.endpoints.dynamodb, credentials: s.credentials });
   try {
     const item = await client.send(new GetItemCommand({ TableName: 'wps', Key: { PK: { S: 'ACCT#default' }, SK: { S: `JOBFILE#${jobId}#${fileId}` } } }));
     return { attempts: Number(item.Item?.attempts?.N ?? 0), n0: item.Item?.n0?.S };
@@ -178,7 +177,7 @@ test('after a crash mid-file the resumed job completes with exact figures; a can
   await waitFor('the file to be in progress', async () => ((await partitionStats(s, cancelled)).in_progress === 1 ? true : undefined));
   const cancel = await s.call('POST', `/api/v1/jobs/${cancelled}/cancel`);
   assert.equal(cancel.status, 200, cancel.text);
-  const ddb = () => new DynamoDBClient({ region: 'us-east-1', endpoint: s.endpoints.dynamodb, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  const ddb = () => new DynamoDBClient({ region: 'us-east-1', endpoint: s.endpoints.dynamodb, credentials: s.credentials });
   const executionArn = async () => {
     const client = ddb();
     try {

@@ -33,7 +33,7 @@ export interface TestStack extends LocalStack {
 export async function startTestStack(opts: Partial<LocalStackOptions> = {}): Promise<TestStack> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'wps-test-'));
   const stack: LocalStack = REMOTE
-    ? { url: process.env.WPS_E2E_URL!.replace(/\/+$/, ''), endpoints: {}, env: {}, eventsIdle: async () => undefined, tasksIdle: async () => undefined, stop: async () => undefined }
+    ? { url: process.env.WPS_E2E_URL!.replace(/\/+$/, ''), endpoints: {}, credentials: { accessKeyId: '', secretAccessKey: '' }, env: {}, eventsIdle: async () => undefined, tasksIdle: async () => undefined, stop: async () => undefined }
     : await startLocalStack({ dataDir, port: 0, ...opts });
   const call: TestStack['call'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };

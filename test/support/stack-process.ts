@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { EmulatorCredentials } from '../../local/emulators/sigv4-guard';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 
@@ -12,6 +13,8 @@ export interface StackProcess {
   pid: number;
   /** Emulator endpoints (dynamodb, s3, ...) as the process wrote them to endpoints.json. */
   endpoints: Record<string, string>;
+  /** The process's emulator credential (from endpoints.json): a direct client of the emulators signs with it. */
+  credentials: EmulatorCredentials;
   call(method: string, path: string, body?: FormData | unknown): Promise<{ status: number; body: any; text: string }>;
   /** SIGKILL, as a crash would; resolves once the process is gone. */
   kill(): Promise<void>;
@@ -30,7 +33,7 @@ export async function startStackProcess(dataDir: string, env: Record<string, str
   child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
   const file = join(dataDir, 'endpoints.json');
   const until = Date.now() + startTimeoutMs;
-  let info: Record<string, string | number> | undefined;
+  let info: Record<string, unknown> | undefined;
   while (!info) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the service process exited while starting: ${stderr}`);
     if (Date.now() > until) {
@@ -39,7 +42,7 @@ export async function startStackProcess(dataDir: string, env: Record<string, str
     }
     try {
       // a file left by a killed predecessor names another pid: wait for this process's own
-      const parsed = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string | number>) : undefined;
+      const parsed = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : undefined;
       if (parsed?.pid === child.pid) info = parsed;
     } catch {
       /* being written */
@@ -47,11 +50,12 @@ export async function startStackProcess(dataDir: string, env: Record<string, str
     if (!info) await new Promise((r) => setTimeout(r, 100));
   }
   const url = String(info.url);
-  const { url: _u, pid: _p, ...endpoints } = info;
+  const { url: _u, pid: _p, credentials, ...endpoints } = info;
   return {
     url,
     pid: child.pid!,
     endpoints: endpoints as Record<string, string>,
+    credentials: credentials as EmulatorCredentials,
     call: async (method, path, body) => {
       const init: RequestInit = { method };
       if (body instanceof FormData) init.body = body;
