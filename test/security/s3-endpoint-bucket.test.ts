@@ -4,13 +4,17 @@
 // (path-style addressing then writes s3://jobs/PWNED3/ as <service bucket>/jobs/PWNED3/), or as the
 // endpoint's host (virtual-hosted style). Refused at create (422 naming the endpoint field); a record
 // stored before the fix is run by a workflow and writes nothing into the service's bucket, and the
-// client itself refuses such a request whatever the config said. A legitimate s3 destination works.
+// client itself refuses such a request whatever the config said. Connectors that take any other
+// endpoint URL cannot reach the service's emulators at all, under any spelling of this machine. A
+// legitimate s3 destination works.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3RVER_CREDENTIALS } from '../../local/emulators/s3';
 import { s3ClientFor, type S3Config } from '../../lambdas/connectors/types/s3';
 import { serviceBucketRequestProblem } from '../../lambdas/connectors/service-boundary';
+import { checkConnection, validateConfig } from '../../lambdas/connectors/registry';
+import { guardedFetch, serviceEndpointProblem } from '../../lambdas/net/outbound';
 import { coreStore } from '../../lambdas/services/core';
 import { keys } from '../../lambdas/data/keys';
 import { eventually } from '../support/local-stack';
@@ -152,4 +156,19 @@ test('a legitimate s3 destination (bare endpoint, another bucket) still works', 
   const out = await admin.send(new ListObjectsV2Command({ Bucket: 'tenant-b-out', Prefix: 'results/' }));
   assert.deepEqual((out.Contents ?? []).map((o) => o.Key), ['results/note.txt.json']);
   assert.deepEqual((await serviceKeys()).filter((k) => k.includes('PWNED3') || k.startsWith('results/')), []);
+});
+
+test("other connectors' endpoints cannot reach the service's own emulators, under any spelling", async () => {
+  const ddbPort = new URL(t.stack.endpoints.dynamodb!).port;
+  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST.:${port}`, `[::1]:${port}`, `0.0.0.0:${port}`, `127.1.2.3:${port}`, `[::ffff:127.0.0.1]:${port}`, `localhost:${ddbPort}`]) {
+    // An Elasticsearch "cluster" on the S3 emulator, index named after the service's bucket: PUT /wps-data/... would be a PutObject.
+    const es = await checkConnection('destination', 'elasticsearch', validateConfig('destination', 'elasticsearch', { hosts: [`http://${host}/`], index_name: BUCKET, es_api_key: 'k' }), { timeoutMs: 5000 });
+    assert.equal(es.status, 'FAILURE', host);
+    assert.match(es.reason!, /service's own (S3|DYNAMODB) endpoint/, `${host}: ${es.reason}`);
+    await assert.rejects(guardedFetch(`http://${host}/${BUCKET}/jobs/PWNED3/x`, { method: 'PUT', body: 'x' }), (err: Error & { cause?: Error }) => /service's own/.test(`${err.message} ${err.cause?.message}`), host);
+  }
+  assert.ok(serviceEndpointProblem('127.0.0.1', port));
+  assert.equal(serviceEndpointProblem('127.0.0.1', port, '127.0.0.1', ['S3']), undefined, "the S3 family's own allowance");
+  assert.equal(serviceEndpointProblem('127.0.0.1', 1), undefined, 'another port of this machine is a stand-in, not the service');
+  assert.deepEqual((await serviceKeys()).filter((k) => k.includes('PWNED3')), []);
 });

@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { describeError } from '../definition';
 import { bucketProblem, refuseServiceBucketRequests } from '../service-boundary';
-import { guardedAgents, policyReason } from '../../net/outbound';
+import { guardedS3Agents, policyReason } from '../../net/outbound';
 import { redact } from '../agents';
 
 export interface DeltaTarget {
@@ -56,7 +56,7 @@ export class DeltaStore {
       credentials: { accessKeyId: c.aws_access_key_id, secretAccessKey: c.aws_secret_access_key },
       // The SDK's standard retries cover S3's throttling (503 SlowDown) and 5xx with back-off.
       maxAttempts: 4,
-      requestHandler: { connectionTimeout: 5000, requestTimeout: 60_000, ...guardedAgents() },
+      requestHandler: { connectionTimeout: 5000, requestTimeout: 60_000, ...guardedS3Agents() },
       ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
     };
     this.client = refuseServiceBucketRequests(new S3Client(cfg));

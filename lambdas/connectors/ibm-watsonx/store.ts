@@ -8,7 +8,7 @@ import { GetObjectCommand, DeleteObjectCommand, ListObjectsV2Command, PutObjectC
 import { describeError } from '../definition';
 import { redact } from '../agents';
 import { bucketProblem, refuseServiceBucketRequests, s3EndpointProblem } from '../service-boundary';
-import { guardedAgents, policyReason } from '../../net/outbound';
+import { guardedS3Agents, policyReason } from '../../net/outbound';
 import { endpointUrl, type WatsonxTarget } from './catalog';
 
 export interface ObjectLocation {
@@ -39,7 +39,7 @@ export class ObjectStore {
       credentials: { accessKeyId: c.access_key_id, secretAccessKey: c.secret_access_key },
       // The SDK's standard retries cover throttling (503 SlowDown) and 5xx with back-off.
       maxAttempts: 4,
-      requestHandler: { connectionTimeout: 5000, requestTimeout: 60_000, ...guardedAgents() },
+      requestHandler: { connectionTimeout: 5000, requestTimeout: 60_000, ...guardedS3Agents() },
     }));
   }
 

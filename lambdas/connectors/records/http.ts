@@ -11,7 +11,7 @@
 import type { Agent } from 'undici';
 import { describeError } from '../definition';
 import { connectorCa } from '../agents';
-import { assertAllowedUrl, guardedLookup } from '../../net/outbound';
+import { assertAllowedUrl, guardedUndiciConnect } from '../../net/outbound';
 import { withRetry, type RetryOptions } from './retry';
 
 // undici loads on first use: most users of the connector registry (config validation) never send.
@@ -28,7 +28,7 @@ async function loadUndici(): Promise<{ agent: Agent; fetch: typeof import('undic
       keepAliveTimeout: 10_000,
       connections: 32,
       // The policy is read per connection: it is configuration, and tests switch it.
-      connect: { lookup: guardedLookup, ...(ca ? { ca } : {}) },
+      connect: guardedUndiciConnect(ca ? { ca } : {}),
     });
     agents.set(key, agent);
   }

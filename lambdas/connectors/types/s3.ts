@@ -31,7 +31,7 @@ import {
   type SourceObject,
   epochSeconds,
 } from '../definition';
-import { assertAllowedUrl, guardedAgents, literalUrlProblem, policyReason } from '../../net/outbound';
+import { assertAllowedUrl, guardedS3Agents, literalUrlProblem, policyReason } from '../../net/outbound';
 import { AMBIENT_DISABLED, ambientCredentialsAllowed, bucketProblem, refuseServiceBucketRequests, runtimeCredentials, s3EndpointProblem } from '../service-boundary';
 import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
 import { z } from 'zod';
@@ -135,7 +135,7 @@ export function s3ClientFor(c: S3Config): S3Client {
   const cfg: S3ClientConfig = {
     region: process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || 'us-east-1',
     maxAttempts: 3,
-    requestHandler: { connectionTimeout: 3000, requestTimeout: 30000, ...guardedAgents() },
+    requestHandler: { connectionTimeout: 3000, requestTimeout: 30000, ...guardedS3Agents() },
   };
   if (endpoint) {
     cfg.endpoint = endpoint;
