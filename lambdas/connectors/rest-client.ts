@@ -5,9 +5,9 @@
 // self-hosted Confluence or Jira behind a private CA), a bound on every request. `restCall` adds
 // the retries of records/retry.ts (429/408/5xx/transient, Retry-After honoured) and turns a non-2xx
 // answer into an HttpError whose message is the service's own text with every secret redacted.
-import { Agent as UndiciAgent, buildConnector, fetch as undiciFetch } from 'undici';
+import { Agent as UndiciAgent, fetch as undiciFetch } from 'undici';
 import { connectorCa, redact } from './agents';
-import { guardedLookup, literalHostProblem, literalUrlProblem, OutboundPolicyError, policyReason } from '../net/outbound';
+import { guardedUndiciConnect, literalUrlProblem, OutboundPolicyError, policyReason } from '../net/outbound';
 import { withRetry } from './records/retry';
 
 /** A non-2xx answer: status and headers where retry.ts looks (statusOf, retryAfterMs). */
@@ -27,15 +27,7 @@ function connectorDispatcher(): UndiciAgent {
   const ca = connectorCa();
   const key = ca ? ca[ca.length - 1]! : '';
   if (!dispatcher || dispatcher.key !== key) {
-    const base = buildConnector({ lookup: guardedLookup, ...(ca ? { ca } : {}) } as buildConnector.BuildOptions);
-    const agent = new UndiciAgent({
-      keepAliveTimeout: 10_000,
-      connect: (opts, cb) => {
-        const problem = literalHostProblem(opts.hostname);
-        if (problem) return cb(new OutboundPolicyError(problem), null);
-        return base(opts, cb);
-      },
-    });
+    const agent = new UndiciAgent({ keepAliveTimeout: 10_000, connect: guardedUndiciConnect(ca ? { ca } : {}) });
     dispatcher = { agent, key };
   }
   return dispatcher.agent;

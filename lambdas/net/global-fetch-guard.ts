@@ -6,10 +6,10 @@
 // withGuardedGlobalFetch() (an AsyncLocalStorage scope, so it follows the library's promises) goes
 // through a guarded agent whatever dispatcher it names; any other goes where it would have gone: the
 // service's own fetch calls are unchanged. The guarded agent is of the same class as Node's default
-// one, connecting with guardedLookup (every address of the name checked, at connect time, on the
+// one, connecting with guardedLookupFor its port (every address of the name checked, at connect time, on the
 // address connected to); literal hosts are judged before dispatch.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { guardedLookup, literalHostProblem, OutboundPolicyError } from './outbound';
+import { guardedLookupFor, literalTargetProblem, OutboundPolicyError } from './outbound';
 
 const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 const scope = new AsyncLocalStorage<true>();
@@ -17,8 +17,9 @@ const scope = new AsyncLocalStorage<true>();
 type Dispatcher = { dispatch(opts: { origin?: string | URL }, handler: { onError?(err: Error): void }): boolean };
 
 let routed: Dispatcher | undefined;
-let guarded: Dispatcher | undefined;
 let wrappedFetch: typeof fetch | undefined;
+/** One guarded agent per port: the lookup refuses the service's own endpoints at that port too. */
+const guarded = new Map<string, Dispatcher>();
 
 /** Installs the router and the fetch wrapper, again if something replaced either since (then around that one). */
 function install(): void {
@@ -28,19 +29,24 @@ function install(): void {
     const previous = g[GLOBAL_DISPATCHER];
     if (!previous) throw new Error('no global fetch dispatcher to guard');
     const AgentClass = previous.constructor as new (opts: object) => Dispatcher;
-    const agent = (guarded ??= new AgentClass({ connect: { lookup: guardedLookup } }));
+    const agentFor = (port: string) => {
+      let a = guarded.get(port);
+      if (!a) guarded.set(port, (a = new AgentClass({ connect: { lookup: guardedLookupFor(port) } })));
+      return a;
+    };
     routed = g[GLOBAL_DISPATCHER] = new Proxy(previous, {
       get(target, prop) {
         if (prop === 'dispatch') {
           return (opts: { origin?: string | URL }, handler: { onError?(err: Error): void }) => {
             if (!scope.getStore()) return target.dispatch(opts, handler);
-            const host = opts.origin ? new URL(String(opts.origin)).hostname : '';
-            const problem = literalHostProblem(host);
+            const origin = opts.origin ? new URL(String(opts.origin)) : undefined;
+            const port = origin ? origin.port || (origin.protocol === 'https:' ? '443' : '80') : '';
+            const problem = literalTargetProblem(origin?.hostname ?? '', port);
             if (problem) {
               queueMicrotask(() => handler.onError?.(new OutboundPolicyError(problem)));
               return true;
             }
-            return agent.dispatch(opts, handler);
+            return agentFor(port).dispatch(opts, handler);
           };
         }
         const v = Reflect.get(target, prop, target);

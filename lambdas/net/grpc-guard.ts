@@ -10,7 +10,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { experimental, Metadata, status } from '@grpc/grpc-js';
-import { addressProblem, literalHostProblem } from './outbound';
+import { addressProblem, literalTargetProblem, serviceEndpointProblem } from './outbound';
 
 const DEFAULT_PORT = 443;
 
@@ -25,7 +25,7 @@ export async function resolveGrpcTarget(target: experimental.GrpcUri): Promise<E
     if (!parsed) throw new Error(`cannot parse gRPC target ${hp}`);
     const host = parsed.host;
     const port = parsed.port ?? DEFAULT_PORT;
-    const literal = literalHostProblem(host);
+    const literal = literalTargetProblem(host, port);
     if (literal) throw new Error(literal);
     if (isIP(host)) {
       endpoints.push({ addresses: [{ host, port }] });
@@ -38,7 +38,7 @@ export async function resolveGrpcTarget(target: experimental.GrpcUri): Promise<E
       throw new Error(`cannot resolve ${host}: ${(err as Error).message}`);
     }
     for (const a of addrs) {
-      const problem = addressProblem(a.address, host);
+      const problem = addressProblem(a.address, host) ?? serviceEndpointProblem(a.address, port, host);
       if (problem) throw new Error(problem);
     }
     for (const a of addrs) endpoints.push({ addresses: [{ host: a.address, port }] });

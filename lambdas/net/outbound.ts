@@ -16,6 +16,13 @@
 //   rebinding) cannot slip through; literal addresses (which node connects to without a lookup) are
 //   checked on the same path, redirects included. Clients that take none of these hooks are guarded
 //   by ./global-fetch-guard (the global fetch) and ./grpc-guard (gRPC channels).
+// - The service's own stores are never a tenant's target: a connection to the host and port of an
+//   AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_<store> endpoint (the local emulators: S3, DynamoDB, SQS, Step
+//   Functions, EventBridge, SES, KMS), under any spelling of this machine (localhost, 127.0.0.1, [::1],
+//   0.0.0.0, its interface addresses, a name resolving to them) is refused where the port is known
+//   (HTTP agents, fetch dispatchers, TCP and gRPC connects). The S3 family's agents (guardedS3Agents)
+//   may reach the S3 endpoint: the local default of an s3 connector without endpoint_url, the service
+//   bucket refused there request by request (connectors/service-boundary.ts).
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { lookup as dnsLookupAsync } from 'node:dns/promises';
 import { Agent as HttpAgent, type AgentOptions as HttpAgentOptions } from 'node:http';
@@ -23,6 +30,7 @@ import { Agent as HttpsAgent, type AgentOptions as HttpsAgentOptions } from 'nod
 import type { ClientSessionOptions, SecureClientSessionOptions } from 'node:http2';
 import { connect as netConnect, isIP, Socket, type LookupFunction } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions as TlsConnectionOptions } from 'node:tls';
+import { networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { Agent as UndiciAgent, buildConnector, fetch as undiciFetch } from 'undici';
 
@@ -108,6 +116,57 @@ export function literalUrlProblem(url: string): string | undefined {
   return literalHostProblem(host);
 }
 
+/** The service's stores that the SDK reaches through AWS_ENDPOINT_URL_<STORE> (ALL: AWS_ENDPOINT_URL). */
+const SERVICE_STORES = ['S3', 'DYNAMODB', 'SQS', 'SFN', 'EVENTBRIDGE', 'SESV2', 'KMS', 'ALL'] as const;
+export type ServiceStore = (typeof SERVICE_STORES)[number];
+
+const bareHost = (h: string) => h.replace(/^\[|\]$/g, '').replace(/%.*$/, '').replace(/\.+$/, '').toLowerCase();
+
+function serviceEndpoints(): { store: ServiceStore; host: string; port: number }[] {
+  const out: { store: ServiceStore; host: string; port: number }[] = [];
+  for (const store of SERVICE_STORES) {
+    const raw = process.env[store === 'ALL' ? 'AWS_ENDPOINT_URL' : `AWS_ENDPOINT_URL_${store}`];
+    if (!raw) continue;
+    try {
+      const u = new URL(raw);
+      out.push({ store, host: bareHost(u.hostname), port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)) });
+    } catch {
+      // not a URL: the SDK refuses it; nothing to compare
+    }
+  }
+  return out;
+}
+
+/** True for an address of this machine: loopback, unspecified (0.0.0.0, ::), an interface's address. */
+function isThisMachine(ip: string): boolean {
+  const bare = bareHost(ip);
+  if (!isIP(bare)) return false;
+  const addr = ipaddr.process(bare);
+  if (addr.range() === 'loopback' || addr.range() === 'unspecified') return true;
+  const norm = addr.toNormalizedString();
+  return Object.values(networkInterfaces())
+    .flat()
+    .some((i) => i && ipaddr.isValid(bareHost(i.address)) && ipaddr.process(bareHost(i.address)).toNormalizedString() === norm);
+}
+
+const isLocalName = (h: string) => h === 'localhost' || h.endsWith('.localhost') || isThisMachine(h);
+
+/**
+ * Why connecting to `target` (an address, or a name before resolution) at `port` would reach one of
+ * the service's own stores, or undefined. `allowed`: stores the caller may reach (the S3 family: S3).
+ */
+export function serviceEndpointProblem(target: string, port: number | string | undefined | null, host = target, allowed: readonly ServiceStore[] = []): string | undefined {
+  const p = Number(port);
+  if (!p) return undefined;
+  const t = bareHost(target);
+  for (const e of serviceEndpoints()) {
+    if (e.port !== p || allowed.includes(e.store)) continue;
+    const same = isLocalName(e.host) ? isLocalName(t) : isIP(t) && isIP(e.host) ? ipaddr.process(t).toNormalizedString() === ipaddr.process(e.host).toNormalizedString() : t === e.host;
+    if (same) return `host ${bareHost(host)}:${p} is the service's own ${e.store === 'ALL' ? 'AWS' : e.store} endpoint, which connectors may not reach`;
+  }
+  return undefined;
+}
+
 export class OutboundPolicyError extends Error {
   override readonly name = 'OutboundPolicyError';
   readonly code = 'EOUTBOUNDPOLICY';
@@ -127,6 +186,26 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
     return callback(null, addresses[0]!.address, addresses[0]!.family);
   });
 };
+
+/** guardedLookup that also refuses the service's own endpoints at `port` (see serviceEndpointProblem). */
+export function guardedLookupFor(port: number | string | undefined | null, allowed: readonly ServiceStore[] = []): LookupFunction {
+  return (hostname, options, callback) => {
+    guardedLookup(hostname, { ...(options as LookupOptions), all: true }, ((err: Error | null, addresses: LookupAddress[]) => {
+      if (err) return callback(err, '', 0);
+      for (const a of addresses) {
+        const problem = serviceEndpointProblem(a.address, port, hostname, allowed);
+        if (problem) return callback(new OutboundPolicyError(problem), '', 0);
+      }
+      if ((options as LookupOptions).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      return callback(null, addresses[0]!.address, addresses[0]!.family);
+    }) as unknown as Parameters<LookupFunction>[2]);
+  };
+}
+
+/** What can be said of host:port before connecting: literalHostProblem, then the service's endpoints. */
+export function literalTargetProblem(host: string, port: number | string | undefined | null, allowed: readonly ServiceStore[] = []): string | undefined {
+  return literalHostProblem(host) ?? serviceEndpointProblem(host, port, host, allowed);
+}
 
 /**
  * Resolves a host under the policy now and throws the reason if it is refused (for connection checks'
@@ -160,20 +239,20 @@ export async function assertAllowedUrl(url: string): Promise<void> {
   await assertAllowedHost(host);
 }
 
-type ConnectOptions = { host?: string | null; hostname?: string | null; lookup?: LookupFunction };
+type ConnectOptions = { host?: string | null; hostname?: string | null; port?: number | string | null; lookup?: LookupFunction };
 type CreateConnection = (options: ConnectOptions, cb: (err: Error | null, socket?: Socket) => void) => Socket | undefined;
 
-/** Wraps an agent's createConnection: literal hosts checked, names resolved through guardedLookup. */
-function guardConnections<A extends HttpAgent | HttpsAgent>(agent: A): A {
+/** Wraps an agent's createConnection: literal hosts checked, names resolved through guardedLookupFor. */
+function guardConnections<A extends HttpAgent | HttpsAgent>(agent: A, allowed: readonly ServiceStore[] = []): A {
   const original = (agent as unknown as { createConnection: CreateConnection }).createConnection.bind(agent);
   (agent as unknown as { createConnection: CreateConnection }).createConnection = (options, cb) => {
-    const problem = literalHostProblem(String(options.host ?? options.hostname ?? ''));
+    const problem = literalTargetProblem(String(options.host ?? options.hostname ?? ''), options.port, allowed);
     if (problem) {
       // Reported through the request's 'error' event, like a refused connection.
       process.nextTick(() => cb(new OutboundPolicyError(problem)));
       return undefined;
     }
-    return original({ ...options, lookup: guardedLookup }, cb);
+    return original({ ...options, lookup: guardedLookupFor(options.port, allowed) }, cb);
   };
   return agent;
 }
@@ -206,13 +285,13 @@ function closeIdleSockets<A extends HttpAgent | HttpsAgent>(a: A): A {
 }
 
 /** An http.Agent that connects only where the policy allows. */
-export function guardedHttpAgent(options: HttpAgentOptions = { keepAlive: true }): HttpAgent {
-  return closeIdleSockets(guardConnections(new HttpAgent(options)));
+export function guardedHttpAgent(options: HttpAgentOptions = { keepAlive: true }, allowed: readonly ServiceStore[] = []): HttpAgent {
+  return closeIdleSockets(guardConnections(new HttpAgent(options), allowed));
 }
 
 /** An https.Agent that connects only where the policy allows (TLS options, e.g. `ca`, as usual). */
-export function guardedHttpsAgent(options: HttpsAgentOptions = { keepAlive: true }): HttpsAgent {
-  return closeIdleSockets(guardConnections(new HttpsAgent(options)));
+export function guardedHttpsAgent(options: HttpsAgentOptions = { keepAlive: true }, allowed: readonly ServiceStore[] = []): HttpsAgent {
+  return closeIdleSockets(guardConnections(new HttpsAgent(options), allowed));
 }
 
 let sharedAgents: { httpAgent: HttpAgent; httpsAgent: HttpsAgent } | undefined;
@@ -221,14 +300,30 @@ export function guardedAgents(): { httpAgent: HttpAgent; httpsAgent: HttpsAgent 
   return (sharedAgents ??= { httpAgent: guardedHttpAgent(), httpsAgent: guardedHttpsAgent() });
 }
 
-const baseConnector = buildConnector({ lookup: guardedLookup } as buildConnector.BuildOptions);
-const fetchDispatcher = new UndiciAgent({
-  connect: (opts, cb) => {
-    const problem = literalHostProblem(opts.hostname);
+let s3Agents: { httpAgent: HttpAgent; httpsAgent: HttpsAgent } | undefined;
+/**
+ * The S3 family's agents (s3, delta, watsonx object storage): as guardedAgents, but the service's S3
+ * endpoint may be reached (locally, tenants' buckets live on the same emulator); their clients refuse
+ * the service's bucket on every request (connectors/service-boundary.ts refuseServiceBucketRequests).
+ */
+export function guardedS3Agents(): { httpAgent: HttpAgent; httpsAgent: HttpsAgent } {
+  const allowed = ['S3', 'ALL'] as const;
+  return (s3Agents ??= { httpAgent: guardedHttpAgent({ keepAlive: true }, allowed), httpsAgent: guardedHttpsAgent({ keepAlive: true }, allowed) });
+}
+
+/**
+ * An undici `connect` under the policy: literal hosts and the service's endpoints judged before
+ * connecting, names resolved through guardedLookupFor (extra TLS options, e.g. `ca`, as given).
+ */
+export function guardedUndiciConnect(extra: Record<string, unknown> = {}): buildConnector.connector {
+  return (opts, cb) => {
+    const problem = literalTargetProblem(opts.hostname, opts.port);
     if (problem) return cb(new OutboundPolicyError(problem), null);
-    return baseConnector(opts, cb);
-  },
-});
+    return buildConnector({ ...extra, lookup: guardedLookupFor(opts.port) } as buildConnector.BuildOptions)(opts, cb);
+  };
+}
+
+const fetchDispatcher = new UndiciAgent({ connect: guardedUndiciConnect() });
 
 /**
  * fetch whose every connection (redirect hops included) goes through the policy. Pass it as the
@@ -242,14 +337,14 @@ export const guardedFetch: typeof fetch = ((input: Parameters<typeof fetch>[0], 
  * unless `tls` names one): a literal host is judged first, a name resolves through guardedLookup.
  */
 export function guardedConnect(host: string, port: number, tls?: TlsConnectionOptions): Socket {
-  const problem = literalHostProblem(host);
+  const problem = literalTargetProblem(host, port);
   if (problem) {
     const s = new Socket();
     process.nextTick(() => s.destroy(new OutboundPolicyError(problem)));
     return s;
   }
-  if (tls) return tlsConnect({ ...tls, host, port, lookup: guardedLookup, ...(tls.servername || isIP(host) ? {} : { servername: host }) });
-  return netConnect({ host, port, lookup: guardedLookup });
+  if (tls) return tlsConnect({ ...tls, host, port, lookup: guardedLookupFor(port), ...(tls.servername || isIP(host) ? {} : { servername: host }) });
+  return netConnect({ host, port, lookup: guardedLookupFor(port) });
 }
 
 /** A TCP connection under the policy (connection checks of services without an SDK). */
@@ -280,12 +375,12 @@ export function guardedSocket(): Socket {
   const socket = new Socket();
   const connect = socket.connect.bind(socket) as (options: { port: number; host: string; lookup: LookupFunction }) => Socket;
   (socket as unknown as { connect: (port: number, host: string) => Socket }).connect = (port: number, host: string) => {
-    const problem = literalHostProblem(host);
+    const problem = literalTargetProblem(host, port);
     if (problem) {
       process.nextTick(() => socket.destroy(new OutboundPolicyError(problem)));
       return socket;
     }
-    return connect({ port, host, lookup: guardedLookup });
+    return connect({ port, host, lookup: guardedLookupFor(port) });
   };
   return socket;
 }

@@ -12,6 +12,7 @@ import { platformElementsTable, startPgTestServer } from '../../lambdas/connecto
 import { startPineconeStandIn } from '../../lambdas/connectors/pinecone/test-server';
 import { startQdrantStandIn } from '../../lambdas/connectors/qdrant/test-server';
 import { startAstraStandIn } from '../../lambdas/connectors/astradb/test-server';
+import { trustStandIns } from '../support/stand-in-ca';
 
 const N = Number(process.env.BENCH_RECORDS ?? 10_000);
 const DIMS = 384;
@@ -71,6 +72,7 @@ if (STORES.includes('qdrant-cloud')) {
   await qd.stop();
 }
 if (STORES.includes('astradb')) {
+  trustStandIns(); // the stand-in serves TLS (the token goes over TLS only)
   const astra = await startAstraStandIn();
   await benchStore('astradb', `astradb destination (official Data API client, binary vectors → stand-in ${astra.url})`, (b) => ({ api_endpoint: astra.url, token: astra.token, collection_name: `bench_${b}`, batch_size: b, keyspace: 'default_keyspace', binary_encode_vectors: true, flatten_metadata: false }), [20, 100]);
   await astra.stop();
@@ -242,6 +244,7 @@ if (STORES.some((s) => ['gcs', 'onedrive'].includes(s))) {
 // Not in the default list: BENCH_STORES=databricks_volume_delta_tables runs it.
 if (STORES.includes('databricks_volume_delta_tables')) {
   const { startDatabricksStandIn } = await import('../../lambdas/connectors/databricks/test-server');
+  trustStandIns(); // the stand-in serves TLS (secrets go over TLS only)
   const dbx = await startDatabricksStandIn({ clients: { bench: 'bench-secret' }, volumes: ['main.default.staging'], warehouse: { id: 'wh', catalogs: { main: ['default'] } } });
   const cfg = { server_hostname: dbx.url, http_path: '/sql/1.0/warehouses/wh', client_id: 'bench', client_secret: 'bench-secret', catalog: 'main', database: 'default', schema: 'default', volume: 'staging', volume_path: 'bench', table_name: 'elements' };
   await deliverToDestination('databricks_volume_delta_tables', cfg, { sourceId: 'bench', sourceKey: 'doc', elements: els });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 import { startDatabricksStandIn, type DatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
+import { trustStandIns } from '../support/stand-in-ca';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 const SECRET = 'e2e-dbx-sp-secret';
@@ -35,7 +36,9 @@ const config = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+let untrustStandIns: (() => void) | undefined;
 before(async () => {
+  untrustStandIns = trustStandIns();
   if (NEEDS_LOCAL) return;
   mkdirSync(join(inDir, 'sub'), { recursive: true });
   copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
@@ -45,6 +48,7 @@ before(async () => {
   sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
 });
 after(async () => {
+  untrustStandIns?.();
   await stack?.close();
   await dbx?.stop();
 });

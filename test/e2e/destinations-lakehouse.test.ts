@@ -15,6 +15,7 @@ import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../supp
 import { startLocalMotherDuck, type LocalMotherDuck } from '../../lambdas/connectors/duckdb/test-server';
 import { startDatabricksStandIn, type DatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
 import { createBucket, readDeltaTable, S3_CREDENTIALS } from '../../lambdas/connectors/delta/test-server';
+import { trustStandIns } from '../support/stand-in-ca';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
@@ -36,7 +37,9 @@ const nodes = [
   { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
 ];
 
+let untrustStandIns: (() => void) | undefined;
 before(async () => {
+  untrustStandIns = trustStandIns();
   if (NEEDS_LOCAL) return;
   mkdirSync(join(inDir, 'sub'), { recursive: true });
   copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
@@ -48,6 +51,7 @@ before(async () => {
   sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
 });
 after(async () => {
+  untrustStandIns?.();
   await stack?.close();
   await md?.stop();
   await dbx?.stop();

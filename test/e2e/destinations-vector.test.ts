@@ -14,6 +14,7 @@ import { startPineconeStandIn, type PineconeStandIn } from '../../lambdas/connec
 import { startQdrantStandIn, type QdrantStandIn } from '../../lambdas/connectors/qdrant/test-server';
 import { startAstraStandIn, type AstraStandIn } from '../../lambdas/connectors/astradb/test-server';
 import { closedPort } from '../integration/connectors/helpers';
+import { trustStandIns } from '../support/stand-in-ca';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
@@ -30,7 +31,9 @@ const nodes = [
   { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
 ];
 
+let untrustStandIns: (() => void) | undefined;
 before(async () => {
+  untrustStandIns = trustStandIns();
   if (NEEDS_LOCAL) return;
   mkdirSync(join(inDir, 'sub'), { recursive: true });
   copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
@@ -41,6 +44,7 @@ before(async () => {
   sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
 });
 after(async () => {
+  untrustStandIns?.();
   await stack?.close();
   await Promise.all([pinecone?.stop(), qdrant?.stop(), astra?.stop()]);
   if (savedController === undefined) delete process.env.PINECONE_CONTROLLER_HOST;
@@ -143,7 +147,7 @@ test('destinations that point nowhere: FAILURE checks, files failed with the sto
   const port = await closedPort();
   const cases = [
     { type: 'qdrant-cloud', config: { api_key: 'qd-secret', url: `http://127.0.0.1:${port}`, collection_name: 'c' }, secret: 'qd-secret', reason: /cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/ },
-    { type: 'astradb', config: { api_endpoint: `http://127.0.0.1:${port}`, token: 'AstraCS:astra-secret', collection_name: 'c' }, secret: 'astra-secret', reason: /cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/ },
+    { type: 'astradb', config: { api_endpoint: `https://127.0.0.1:${port}`, token: 'AstraCS:astra-secret', collection_name: 'c' }, secret: 'astra-secret', reason: /cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/ },
     { type: 'pinecone', config: { api_key: 'pc-secret-rejected', index_name: 'docs', namespace: '' }, secret: 'pc-secret-rejected', reason: /rejected the API key \(HTTP 401\)/ },
   ];
   for (const k of cases) {

@@ -14,16 +14,20 @@ import { startPgTestServer, type PgTestServer } from '../../lambdas/connectors/p
 import { startMongoStandIn } from '../../lambdas/connectors/mongodb/test-server';
 import { startSearchStandIn } from '../../lambdas/connectors/elasticsearch/test-server';
 import { startDatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
+import { trustStandIns } from '../support/stand-in-ca';
 
 let stack: TestStack;
 const base = mkdtempSync(join(tmpdir(), 'wps-src-records-'));
 const stops: (() => Promise<unknown>)[] = [];
 
+let untrustStandIns: (() => void) | undefined;
 before(async () => {
+  untrustStandIns = trustStandIns();
   if (NEEDS_LOCAL) return;
   stack = await startTestStack();
 });
 after(async () => {
+  untrustStandIns?.();
   await stack?.close();
   for (const stop of stops) await stop().catch(() => undefined);
   rmSync(base, { recursive: true, force: true });

@@ -1,8 +1,10 @@
 // The official Astra DB Data API client (@datastax/astra-db-ts) for one operation. Its HTTP goes
 // through a custom Fetcher over the outbound fetch (network policy, bounded time, 429/5xx surfaced
 // for our retries); its logging stays in-process events (nothing printed: commands carry documents).
+// The endpoint is https:// only: every call carries the token (CONNECTOR_CA_FILE trusts a test CA).
 import type { Db, Fetcher, FetcherRequestInfo, FetcherResponseInfo } from '@datastax/astra-db-ts';
 import { outboundFetch, storeCall } from '../records/http';
+import { clearTextProblem } from '../secure-transport';
 import type { RetryOptions } from '../records/retry';
 
 export interface AstraTarget {
@@ -38,14 +40,20 @@ export function keyspaceOf(c: AstraTarget): string {
 /** The SDK, loaded on first use (registry users that only validate configs never need it). */
 export const astraSdk = () => import('@datastax/astra-db-ts');
 
-export async function openDb(c: AstraTarget, signal?: AbortSignal): Promise<Db> {
+/** Why api_endpoint may not be used: not a URL, or not https:// (every call carries the token). */
+export function apiEndpointProblem(endpoint: string): string | undefined {
   let url: URL;
   try {
-    url = new URL(c.api_endpoint);
+    url = new URL(endpoint);
   } catch {
-    throw new Error(`api_endpoint ${JSON.stringify(c.api_endpoint)} is not a URL`);
+    return `api_endpoint ${JSON.stringify(endpoint)} is not a URL`;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('api_endpoint must be an http(s) URL');
+  return clearTextProblem(endpoint, 'api_endpoint', 'token') ?? (url.protocol === 'https:' ? undefined : 'api_endpoint must be an https:// URL');
+}
+
+export async function openDb(c: AstraTarget, signal?: AbortSignal): Promise<Db> {
+  const problem = apiEndpointProblem(c.api_endpoint);
+  if (problem) throw new Error(problem);
   const { DataAPIClient } = await astraSdk();
   const client = new DataAPIClient({
     httpOptions: { client: 'custom', fetcher: new PolicyFetcher(signal) },

@@ -2,6 +2,7 @@
 // Input: collection_name ^\w+$, keyspace default "default_keyspace", batch_size >= 1 default 20,
 // binary_encode_vectors default true, flatten_metadata default false; extra keys allowed.
 // Output: collection_name, batch_size, api_endpoint, token required; flatten_metadata absent.
+// api_endpoint is https:// only (the token goes with every call), at validation and before each call.
 // Writes one document per embedded element through the official Data API client (see writer.ts for
 // the document shape, replace and batching). Check: findCollections with the token (keyspace and
 // token proven); an existing collection is described and must accept a deleteMany on record_id that
@@ -11,6 +12,7 @@ import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { RECORD_ID_FIELD } from '../records/stage';
 import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
+import { clearTextProblem } from '../secure-transport';
 import { astraCall, astraMessage, keyspaceOf, openDb, type AstraTarget } from './client';
 import { AUTO_CREATE_METRIC, removeDocument, writeDocument } from './writer';
 
@@ -29,7 +31,11 @@ export type AstraDbConfig = AstraTarget & ConnectorConfig;
 export const astradbDestination = defineConnector<AstraDbConfig>({
   kind: 'destination',
   type: 'astradb',
-  input: inputSchema(FIELDS) as unknown as z.ZodType<AstraDbConfig>,
+  input: (inputSchema(FIELDS) as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+    // Only clear text is judged here: the platform's field is any string, a non-URL fails at run time.
+    const problem = typeof c.api_endpoint === 'string' ? clearTextProblem(c.api_endpoint, 'api_endpoint', 'token') : undefined;
+    if (problem) ctx.addIssue({ code: 'custom', path: ['api_endpoint'], message: problem });
+  }) as unknown as z.ZodType<AstraDbConfig>,
   output: outputSchema(FIELDS),
   secretFields: secretFieldNames(FIELDS),
   outputOmit: ['flatten_metadata'],

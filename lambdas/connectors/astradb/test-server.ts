@@ -4,9 +4,10 @@
 // deletes), countDocuments. It keeps what it receives, with `$vector` decoded from `{$binary}` (big-endian
 // float32) or arrays, so tests read back exactly what the client sent, and refuses what the Data API
 // refuses (vector dimension, strings over 8000 bytes, >100 documents, duplicate _id, unknown
-// collection or keyspace, read-only tokens). Tests and benches only.
+// collection or keyspace, read-only tokens). HTTPS only, as the client requires for a token: the
+// connector trusts it through CONNECTOR_CA_FILE = caFile (standInTls()). Tests and benches only.
 import { randomUUID } from 'node:crypto';
-import { startStandIn, type Reply, type SeenRequest, type StandInServer } from '../records/stand-in';
+import { standInTls, startStandIn, type Reply, type SeenRequest, type StandInServer } from '../records/stand-in';
 
 export interface StoredDocument {
   _id: string;
@@ -23,6 +24,8 @@ interface Coll {
 }
 
 export interface AstraStandIn extends StandInServer {
+  /** The PEM file of the stand-in's certificate, for CONNECTOR_CA_FILE. */
+  caFile: string;
   token: string;
   readOnlyToken: string;
   createCollection(name: string, dimension?: number, keyspace?: string): void;
@@ -150,6 +153,7 @@ export async function startAstraStandIn(opts: { token?: string; keyspaces?: stri
     }
   }
 
+  const tls = standInTls();
   const server = await startStandIn((req: SeenRequest): Reply => {
     const t = req.headers.token;
     if (t !== token && t !== readOnlyToken) {
@@ -169,7 +173,7 @@ export async function startAstraStandIn(opts: { token?: string; keyspaces?: stri
     const coll = ks.get(collName);
     if (!coll) return errors('COLLECTION_NOT_EXIST', `Collection does not exist, collection name: ${collName}`);
     return collectionCommand(coll, cmd, body[cmd] ?? {}, readOnly);
-  });
+  }, { tls });
 
   const ksOf = (keyspace = 'default_keyspace') => {
     let ks = keyspaces.get(keyspace);
@@ -178,6 +182,7 @@ export async function startAstraStandIn(opts: { token?: string; keyspaces?: stri
   };
   return {
     ...server,
+    caFile: tls.certFile,
     token,
     readOnlyToken,
     createCollection(name, dimension, keyspace) {

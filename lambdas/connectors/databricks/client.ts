@@ -1,11 +1,13 @@
 // Databricks workspace REST calls as the Databricks SDK makes them for the platform's volumes
 // connector: OAuth machine-to-machine (client credentials of a service principal) at
 // `<host>/oidc/v1/token`, scope all-apis, then Bearer calls to the REST API (SCIM Me, Files API).
-// Over the outbound policy's fetch (records/http.ts), with retries on 429 (Retry-After honoured)
+// HTTPS only (a secret is in every call; CONNECTOR_CA_FILE trusts a private or test CA), over the
+// outbound policy's fetch (records/http.ts), with retries on 429 (Retry-After honoured)
 // and 5xx. Errors carry Databricks' error_code and message, never the secret or the token.
 import { createHash } from 'node:crypto';
 import { outboundFetch, storeCall } from '../records/http';
 import { redact } from '../agents';
+import { clearTextProblem } from '../secure-transport';
 
 export interface DatabricksAuth {
   host: string;
@@ -15,11 +17,16 @@ export interface DatabricksAuth {
   token?: string;
 }
 
-/** The workspace URL: https:// added when the host has no scheme (the platform's field is a bare host or URL). */
-export function workspaceUrl(host: string): URL {
+/**
+ * The workspace URL: https:// added when the host has no scheme (the platform's field is a bare host
+ * or URL). Every call carries a client secret or token, so http:// is refused (secure-transport.ts).
+ */
+export function workspaceUrl(host: string, field = 'host'): URL {
   const withScheme = /^[a-z]+:\/\//i.test(host) ? host : `https://${host}`;
   const url = new URL(withScheme);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`host scheme ${url.protocol} is not supported: use https://`);
+  const clear = clearTextProblem(url.href, field, 'client secret or token');
+  if (clear) throw new Error(clear);
+  if (url.protocol !== 'https:') throw new Error(`${field} scheme ${url.protocol} is not supported: use https://`);
   url.pathname = '/';
   url.search = '';
   return url;

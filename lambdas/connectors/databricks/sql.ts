@@ -30,19 +30,19 @@ export interface Sql {
 const silent = { log: () => undefined };
 
 /**
- * A DBSQLClient whose Thrift connection uses a guarded agent (and plain http for an http:// host,
- * the local stand-in). The driver keeps createConnectionProvider private and has no agent option:
+ * A DBSQLClient whose Thrift connection uses a guarded HTTPS agent (CONNECTOR_CA_FILE trusted; the
+ * workspace URL is https:// only, client.ts). The driver keeps createConnectionProvider private and has no agent option:
  * shadowing that method on the instance is the one way to hand it an agent.
  */
-async function guardedClient(url: URL): Promise<DBSQLClient> {
+async function guardedClient(): Promise<DBSQLClient> {
   const { DBSQLClient: Client } = await import('@databricks/sql'); // loaded on first use, not by every handler
   const client = new Client({ logger: silent });
   const original = (Client.prototype as unknown as { createConnectionProvider(o: unknown): Record<string, unknown> }).createConnectionProvider;
   Object.defineProperty(client, 'createConnectionProvider', {
     value(options: unknown) {
       const provider = original.call(client, options);
-      (provider.options as { https: boolean }).https = url.protocol === 'https:';
-      provider.agent = connectorAgent(url.protocol);
+      (provider.options as { https: boolean }).https = true;
+      provider.agent = connectorAgent('https:');
       return provider;
     },
   });
@@ -67,10 +67,10 @@ export function withWarehouse<T>(c: WarehouseConfig, signal: AbortSignal | undef
 }
 
 async function once<T>(c: WarehouseConfig, signal: AbortSignal | undefined, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  const url = workspaceUrl(c.server_hostname);
+  const url = workspaceUrl(c.server_hostname, 'server_hostname');
   const rest = new DatabricksClient(workspaceAuth(c), signal);
   const clean = (m: string) => redact(m, [c.token, c.client_secret]);
-  const client = await guardedClient(url);
+  const client = await guardedClient();
   let session: IDBSQLSession | undefined;
   try {
     await client.connect({

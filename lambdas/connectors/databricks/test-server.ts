@@ -4,16 +4,21 @@
 // (PUT /api/2.0/fs/files/Volumes/...?overwrite=true) and, for the source, directory listings
 // (GET /api/2.0/fs/directories/..., paged by page_token, `listPageSize` entries a page) and downloads
 // (GET /api/2.0/fs/files/...), with Databricks' error bodies. It keeps every uploaded file (parsed
-// JSON, and its bytes, size and modification time) by its volume path. Imported only by tests and benches.
+// JSON, and its bytes, size and modification time) by its volume path. HTTPS only, as the client
+// requires (every call carries a secret): the connector trusts it through CONNECTOR_CA_FILE = caFile
+// (standInTls()). Imported only by tests and benches.
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startStandIn, type Fault, type SeenRequest } from '../records/stand-in';
+import { standInTls, startStandIn, type Fault, type SeenRequest } from '../records/stand-in';
 import { startWarehouse, type Warehouse } from './warehouse-stand-in';
 
 export interface DatabricksStandIn {
+  /** https://127.0.0.1:<port> */
   url: string;
+  /** The PEM file of the stand-in's certificate, for CONNECTOR_CA_FILE. */
+  caFile: string;
   /** Uploaded files by decoded path (/Volumes/c/s/v/...): their parsed JSON content. */
   files: Map<string, unknown>;
   /** Puts a file as an upload would (the source's tests seed volumes with it). */
@@ -57,6 +62,7 @@ export async function startDatabricksStandIn(opts: {
   const warehouse = opts.warehouse && (await startWarehouse({ catalogs: opts.warehouse.catalogs, fileFor: (p) => (files.has(p) ? onDisk(p) : undefined) }));
   const volumes = new Set(opts.volumes.map((v) => `/Volumes/${v.split('.').join('/')}`));
   const volumeOf = (path: string) => path.split('/').slice(0, 5).join('/');
+  const tls = standInTls();
   const server = await startStandIn((req) => {
     if (req.method === 'POST' && req.path === '/oidc/v1/token') {
       const [id, secret] = Buffer.from(String(req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString('utf8').split(':');
@@ -118,9 +124,10 @@ export async function startDatabricksStandIn(opts: {
       return { status: 204 };
     }
     return { status: 404, body: { error_code: 'ENDPOINT_NOT_FOUND', message: `No API found for '${req.method} ${req.path}'` } };
-  });
+  }, { tls });
   return {
     url: server.url,
+    caFile: tls.certFile,
     files,
     requests: server.requests,
     warehouse,

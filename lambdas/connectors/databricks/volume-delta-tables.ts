@@ -51,7 +51,7 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
   if (typeof c.http_path === 'string' && !/^\/?sql\/[\w./?=-]+$/.test(c.http_path)) ctx.addIssue({ code: 'custom', path: ['http_path'], message: 'http_path must be a SQL warehouse path such as /sql/1.0/warehouses/<id>' });
   if (typeof c.server_hostname === 'string') {
     try {
-      const problem = literalUrlProblem(workspaceUrl(c.server_hostname).href);
+      const problem = literalUrlProblem(workspaceUrl(c.server_hostname, 'server_hostname').href);
       if (problem) ctx.addIssue({ code: 'custom', path: ['server_hostname'], message: problem });
     } catch (err) {
       ctx.addIssue({ code: 'custom', path: ['server_hostname'], message: (err as Error).message });

@@ -1,7 +1,8 @@
 // The object store under a Delta table: S3 through the AWS SDK with the config's key, secret and
 // region (as delta-rs is given them by the platform's connector), over the outbound policy's agents.
 // The endpoint is S3's own, or AWS_ENDPOINT_URL_S3 when the deployment sets one (the local
-// emulator); a tenant cannot name an endpoint. The service's own bucket is refused.
+// emulator); a tenant cannot name an endpoint. The service's own bucket is refused, in table_uri and
+// on every request as sent (../service-boundary.ts).
 import {
   DeleteObjectCommand,
   GetBucketLocationCommand,
@@ -12,8 +13,8 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { describeError } from '../definition';
-import { bucketProblem } from '../service-boundary';
-import { guardedAgents, policyReason } from '../../net/outbound';
+import { bucketProblem, refuseServiceBucketRequests } from '../service-boundary';
+import { guardedS3Agents, policyReason } from '../../net/outbound';
 import { redact } from '../agents';
 
 export interface DeltaTarget {
@@ -55,10 +56,10 @@ export class DeltaStore {
       credentials: { accessKeyId: c.aws_access_key_id, secretAccessKey: c.aws_secret_access_key },
       // The SDK's standard retries cover S3's throttling (503 SlowDown) and 5xx with back-off.
       maxAttempts: 4,
-      requestHandler: { connectionTimeout: 5000, requestTimeout: 60_000, ...guardedAgents() },
+      requestHandler: { connectionTimeout: 5000, requestTimeout: 60_000, ...guardedS3Agents() },
       ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
     };
-    this.client = new S3Client(cfg);
+    this.client = refuseServiceBucketRequests(new S3Client(cfg));
   }
 
   key(path: string): string {

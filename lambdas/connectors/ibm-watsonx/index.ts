@@ -11,7 +11,8 @@ import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { RECORD_ID_FIELD } from '../records/stage';
 import { derivedShape } from '../types/derived';
-import { IcebergCatalog, type WatsonxTarget } from './catalog';
+import { endpointUrl, IcebergCatalog, type WatsonxTarget } from './catalog';
+import { s3EndpointProblem } from '../service-boundary';
 import { ObjectStore } from './store';
 import { currentSchema, currentSnapshot, replaceDocument, tableProblem } from './writer';
 
@@ -29,6 +30,10 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
   }
   for (const field of ['iceberg_endpoint', 'object_storage_endpoint', 'catalog', 'namespace', 'table']) {
     if (typeof c[field] === 'string' && !(c[field] as string).trim()) ctx.addIssue({ code: 'custom', path: [field], message: `${field} may not be empty` });
+  }
+  if (typeof c.object_storage_endpoint === 'string' && c.object_storage_endpoint.trim()) {
+    const problem = s3EndpointProblem(endpointUrl(c.object_storage_endpoint), 'object_storage_endpoint');
+    if (problem) ctx.addIssue({ code: 'custom', path: ['object_storage_endpoint'], message: problem });
   }
 }) as unknown as z.ZodType<WatsonxConfig>;
 

@@ -2,12 +2,13 @@
 // files and manifests at the table's `location` (s3://bucket/path), reached at
 // https://<object_storage_endpoint> with the HMAC key pair and region, as pyiceberg's S3 FileIO is
 // configured by the platform (s3.endpoint, s3.access-key-id, s3.secret-access-key, s3.region). AWS
-// SDK over the outbound policy's agents; the service's own bucket is refused.
+// SDK over the outbound policy's agents. The endpoint is a bare origin (a path would prefix every
+// bucket), and the service's own bucket is refused, in locations and on every request as sent.
 import { GetObjectCommand, DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { describeError } from '../definition';
 import { redact } from '../agents';
-import { bucketProblem } from '../service-boundary';
-import { guardedAgents, policyReason } from '../../net/outbound';
+import { bucketProblem, refuseServiceBucketRequests, s3EndpointProblem } from '../service-boundary';
+import { guardedS3Agents, policyReason } from '../../net/outbound';
 import { endpointUrl, type WatsonxTarget } from './catalog';
 
 export interface ObjectLocation {
@@ -28,15 +29,18 @@ export class ObjectStore {
   private readonly client: S3Client;
 
   constructor(private readonly c: WatsonxTarget) {
-    this.client = new S3Client({
+    const endpoint = endpointUrl(c.object_storage_endpoint);
+    const problem = s3EndpointProblem(endpoint, 'object_storage_endpoint');
+    if (problem) throw new Error(problem);
+    this.client = refuseServiceBucketRequests(new S3Client({
       region: c.object_storage_region,
-      endpoint: endpointUrl(c.object_storage_endpoint),
+      endpoint,
       forcePathStyle: true,
       credentials: { accessKeyId: c.access_key_id, secretAccessKey: c.secret_access_key },
       // The SDK's standard retries cover throttling (503 SlowDown) and 5xx with back-off.
       maxAttempts: 4,
-      requestHandler: { connectionTimeout: 5000, requestTimeout: 60_000, ...guardedAgents() },
-    });
+      requestHandler: { connectionTimeout: 5000, requestTimeout: 60_000, ...guardedS3Agents() },
+    }));
   }
 
   private reason(op: string, uri: string, err: unknown): Error {

@@ -1,7 +1,8 @@
 // Outbound HTTP for the official store clients that accept a fetch function or a custom fetcher
 // (Pinecone, Astra DB): undici's fetch over one keep-alive agent whose connections resolve names
 // under the outbound network policy (lambdas/net/outbound.ts), so a name cannot re-resolve to a private
-// address between the check and the connect; IP literals are checked before the request.
+// address between the check and the connect; IP literals are checked before the request. TLS is
+// verified against the system roots plus CONNECTOR_CA_FILE.
 //
 // Throttling (429) and server errors (5xx) are thrown as StoreHttpError carrying the status,
 // the Retry-After header and the store's own text, so withRetry (retry.ts) can back off and the
@@ -9,22 +10,29 @@
 // it again in the cause chain.
 import type { Agent } from 'undici';
 import { describeError } from '../definition';
-import { assertAllowedUrl, guardedLookup } from '../../net/outbound';
+import { connectorCa } from '../agents';
+import { assertAllowedUrl, guardedUndiciConnect } from '../../net/outbound';
 import { withRetry, type RetryOptions } from './retry';
 
 // undici loads on first use: most users of the connector registry (config validation) never send.
-let undici: Promise<{ agent: Agent; fetch: typeof import('undici').fetch }> | undefined;
-function loadUndici() {
-  undici ??= import('undici').then(({ Agent: AgentClass, fetch }) => ({
-    fetch,
-    agent: new AgentClass({
+// One agent per CA bundle: TLS is always verified, CONNECTOR_CA_FILE adding a private or test CA.
+let undici: Promise<typeof import('undici')> | undefined;
+const agents = new Map<string, Agent>();
+async function loadUndici(): Promise<{ agent: Agent; fetch: typeof import('undici').fetch }> {
+  const { Agent: AgentClass, fetch } = await (undici ??= import('undici'));
+  const ca = connectorCa();
+  const key = ca ? ca[ca.length - 1]! : '';
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new AgentClass({
       keepAliveTimeout: 10_000,
       connections: 32,
       // The policy is read per connection: it is configuration, and tests switch it.
-      connect: { lookup: guardedLookup },
-    }),
-  }));
-  return undici;
+      connect: guardedUndiciConnect(ca ? { ca } : {}),
+    });
+    agents.set(key, agent);
+  }
+  return { agent, fetch };
 }
 
 // Both error classes keep the name "Error" so reasons read as the message alone.

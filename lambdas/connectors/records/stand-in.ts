@@ -1,8 +1,18 @@
 // The common part of the local stand-in servers that tests and benchmarks run in place of hosted
 // stores (Pinecone, Qdrant, Astra DB...): an HTTP server on 127.0.0.1 that logs every request and can
 // be told to answer the next matching requests with a fault (429 + Retry-After, 5xx) before the real
-// handler runs. Not imported by any handler.
+// handler runs. With `tls` it serves HTTPS (stores whose every call carries a secret: clients refuse
+// http:// for them), trusted by the connectors through CONNECTOR_CA_FILE = standInTls().certFile.
+// Not imported by any handler.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { selfSignedCert } from '../azure-ai-search/test-server';
+
+let tls: ReturnType<typeof selfSignedCert> | undefined;
+/** One self-signed certificate (127.0.0.1, localhost) per process for the TLS stand-ins. */
+export function standInTls(): { key: string; cert: string; certFile: string } {
+  return (tls ??= selfSignedCert());
+}
 
 export interface SeenRequest {
   method: string;
@@ -39,10 +49,10 @@ export interface StandInServer {
   stop(): Promise<void>;
 }
 
-export async function startStandIn(handle: (req: SeenRequest) => Reply | Promise<Reply>): Promise<StandInServer> {
+export async function startStandIn(handle: (req: SeenRequest) => Reply | Promise<Reply>, opts: { tls?: { key: string; cert: string } } = {}): Promise<StandInServer> {
   const requests: SeenRequest[] = [];
   const faults: (Fault & { left: number })[] = [];
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
@@ -74,11 +84,12 @@ export async function startStandIn(handle: (req: SeenRequest) => Reply | Promise
       res.writeHead(reply.status, { 'content-type': type, ...(reply.headers ?? {}) });
       res.end(text);
     });
-  });
+  };
+  const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     requests,
     fail(fault) {

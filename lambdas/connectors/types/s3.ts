@@ -2,14 +2,16 @@
 // AWS SDK, because the connector itself is an S3 client.
 //
 // Endpoint: config endpoint_url, else AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL (local emulators);
-// path-style addressing whenever an endpoint is set.
+// path-style addressing whenever an endpoint is set. A tenant's endpoint is a bare origin (no path:
+// path-style addressing would put it in front of the bucket), and every request is checked as sent.
 // Credentials, in this order: role_arn (STS AssumeRole, with external_id, based on key+secret when
 // given, else on runtime credentials); key+secret(+token); anonymous: true (unsigned requests);
 // ambient_credentials: true (runtime credentials; off unless the operator enables it). Runtime
 // credentials are never the service's own role: see ../service-boundary.ts (connector role with a
-// session policy denying the service's resources). The service's own bucket is refused at validation
-// and again before every call, and every connection goes through the outbound policy
-// (lambdas/net/outbound.ts). AWS_ENDPOINT_URL_STS points AssumeRole at a stand-in (tests).
+// session policy denying the service's resources). The service's own bucket is refused at validation,
+// again before every call and on every request as the client resolved it (host and path); every
+// connection goes through the outbound policy (lambdas/net/outbound.ts). AWS_ENDPOINT_URL_STS points
+// AssumeRole at a stand-in (tests).
 import {
   GetObjectCommand,
   HeadBucketCommand,
@@ -29,8 +31,8 @@ import {
   type SourceObject,
   epochSeconds,
 } from '../definition';
-import { assertAllowedUrl, guardedAgents, literalUrlProblem, policyReason } from '../../net/outbound';
-import { AMBIENT_DISABLED, ambientCredentialsAllowed, bucketProblem, runtimeCredentials } from '../service-boundary';
+import { assertAllowedUrl, guardedS3Agents, literalUrlProblem, policyReason } from '../../net/outbound';
+import { AMBIENT_DISABLED, ambientCredentialsAllowed, bucketProblem, refuseServiceBucketRequests, runtimeCredentials, s3EndpointProblem } from '../service-boundary';
 import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
 import { z } from 'zod';
 
@@ -63,7 +65,7 @@ export interface S3Config extends ConnectorConfig {
   recursive?: boolean;
 }
 
-/** key and secret only make sense together; an endpoint must be an http(s) URL. */
+/** key and secret only make sense together; an endpoint must be a bare http(s) origin. */
 function refine(schema: z.ZodType<ConnectorConfig>): z.ZodType<S3Config> {
   return schema.superRefine((c, ctx) => {
     if (Boolean(c.key) !== Boolean(c.secret)) {
@@ -73,7 +75,7 @@ function refine(schema: z.ZodType<ConnectorConfig>): z.ZodType<S3Config> {
       ctx.addIssue({ code: 'custom', path: ['role_arn'], message: 'role_arn must be an IAM role ARN (arn:aws:iam::<account>:role/<name>)' });
     }
     if (typeof c.endpoint_url === 'string') {
-      const problem = /^https?:\/\/[^/]/i.test(c.endpoint_url) ? literalUrlProblem(c.endpoint_url) : 'endpoint_url must be an http(s) URL';
+      const problem = s3EndpointProblem(c.endpoint_url, 'endpoint_url') ?? literalUrlProblem(c.endpoint_url);
       if (problem) ctx.addIssue({ code: 'custom', path: ['endpoint_url'], message: problem });
     }
     if (c.ambient_credentials === true && !ambientCredentialsAllowed()) {
@@ -121,7 +123,11 @@ async function guard(c: S3Config): Promise<void> {
   const problem = targetProblem(c.remote_url);
   if (problem) throw new Error(problem);
   if (c.ambient_credentials && !c.role_arn && !(c.key && c.secret) && !c.anonymous && !ambientCredentialsAllowed()) throw new Error(AMBIENT_DISABLED);
-  if (c.endpoint_url) await assertAllowedUrl(c.endpoint_url);
+  if (c.endpoint_url) {
+    const endpoint = s3EndpointProblem(c.endpoint_url, 'endpoint_url');
+    if (endpoint) throw new Error(endpoint);
+    await assertAllowedUrl(c.endpoint_url);
+  }
 }
 
 export function s3ClientFor(c: S3Config): S3Client {
@@ -129,7 +135,7 @@ export function s3ClientFor(c: S3Config): S3Client {
   const cfg: S3ClientConfig = {
     region: process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || 'us-east-1',
     maxAttempts: 3,
-    requestHandler: { connectionTimeout: 3000, requestTimeout: 30000, ...guardedAgents() },
+    requestHandler: { connectionTimeout: 3000, requestTimeout: 30000, ...guardedS3Agents() },
   };
   if (endpoint) {
     cfg.endpoint = endpoint;
@@ -168,7 +174,7 @@ export function s3ClientFor(c: S3Config): S3Client {
   } else {
     throw new Error('no credentials: give key and secret, role_arn, or set anonymous: true');
   }
-  return new S3Client(cfg);
+  return refuseServiceBucketRequests(new S3Client(cfg));
 }
 
 function s3Reason(op: string, bucket: string, err: unknown): Error {

@@ -9,6 +9,7 @@ import { documentRecordId } from '../../../lambdas/connectors/records/ids';
 import { startAstraStandIn, type AstraStandIn } from '../../../lambdas/connectors/astradb/test-server';
 import { closedPort } from './helpers';
 import { DIMS, element, elements, logSink, vec } from './vector-fixtures';
+import { trustStandIns } from '../../support/stand-in-ca';
 
 let astra: AstraStandIn;
 const config = (over: Record<string, unknown> = {}) =>
@@ -17,11 +18,14 @@ const mine = (sourceKey: string, collection = 'docs', keyspace?: string) =>
   astra.documents(collection, keyspace).filter((d) => d.record_id === documentRecordId('src', sourceKey));
 const inserts = () => astra.requests.filter((r) => (r.body as any)?.insertMany);
 
+let untrustStandIns: (() => void) | undefined;
 before(async () => {
+  untrustStandIns = trustStandIns();
   astra = await startAstraStandIn({ keyspaces: ['default_keyspace', 'ks2'] });
   astra.createCollection('docs', DIMS);
 });
 after(async () => {
+  untrustStandIns?.();
   await astra?.stop();
 });
 
@@ -51,7 +55,7 @@ test('check: findCollections with the token, the collection and a harmless delet
   assert.equal(keyspace.status, 'FAILURE');
   assert.match(keyspace.reason!, /KEYSPACE_DOES_NOT_EXIST: Unknown keyspace 'nope'/);
 
-  const down = await checkConnection('destination', 'astradb', config({ api_endpoint: `http://127.0.0.1:${await closedPort()}` }), { timeoutMs: 8000 });
+  const down = await checkConnection('destination', 'astradb', config({ api_endpoint: `https://127.0.0.1:${await closedPort()}` }), { timeoutMs: 8000 });
   assert.equal(down.status, 'FAILURE');
   assert.match(down.reason!, /cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
   const notUrl = await checkConnection('destination', 'astradb', config({ api_endpoint: 'not a url' }));

@@ -8,6 +8,7 @@ import { checkConnection, deliverToDestination, outputConfig, removeDocumentReco
 import { startDatabricksStandIn, type DatabricksStandIn } from '../../../lambdas/connectors/databricks/test-server';
 import { documentRecordId } from '../../../lambdas/connectors/records/ids';
 import { elements } from './vector-fixtures';
+import { trustStandIns } from '../../support/stand-in-ca';
 
 const SECRET = 'dbx-sp-secret-value';
 const PAT = 'dapi-personal-token-value';
@@ -28,7 +29,9 @@ const config = (over: Record<string, unknown> = {}) =>
   });
 const rows = (table = 'elements') => dbx.warehouse!.query('main', 'analytics', `SELECT id, record_id, element_id, text, type, CAST(len(embeddings) AS INTEGER) AS dims, metadata FROM "${table}" ORDER BY text`);
 
+let untrustStandIns: (() => void) | undefined;
 before(async () => {
+  untrustStandIns = trustStandIns();
   dbx = await startDatabricksStandIn({
     clients: { 'sp-app-id': SECRET },
     tokens: { [PAT]: 'someone@example.com' },
@@ -37,6 +40,7 @@ before(async () => {
   });
 });
 after(async () => {
+  untrustStandIns?.();
   await dbx?.stop();
 });
 
@@ -56,7 +60,7 @@ test('config: platform fields; one form of auth; secrets masked; names confined'
   assert.match(issue({ token: PAT })!, /token: give either token or client_id and client_secret, not both/);
   assert.match(issue({ client_secret: undefined })!, /token: one form of auth is required/);
   assert.match(issue({ table_name: 'a/b' })!, /table_name: table_name must be one Unity Catalog name/);
-  assert.match(issue({ server_hostname: 'http://169.254.169.254' })!, /server_hostname: .*metadata/);
+  assert.match(issue({ server_hostname: 'https://169.254.169.254' })!, /server_hostname: .*metadata/);
 });
 
 test('check: the platform precheck over the warehouse (catalog, database) plus volume and table; failures in Databricks\' words', async () => {

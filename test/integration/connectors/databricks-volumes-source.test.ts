@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { checkConnection, listSourceObjects, outputConfig, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { startDatabricksStandIn, type DatabricksStandIn } from '../../../lambdas/connectors/databricks/test-server';
 import { collect, untext } from './helpers';
+import { trustStandIns } from '../../support/stand-in-ca';
 
 const SECRET = 'dbx-source-secret-value';
 let dbx: DatabricksStandIn;
@@ -16,13 +17,16 @@ const config = (over: Record<string, unknown> = {}) =>
   validateConfig('source', 'databricks_volumes', { host: dbx.url, client_id: 'sp-app-id', client_secret: SECRET, catalog: 'main', volume: 'landing', volume_path: 'in', ...over });
 const listCalls = (n: number) => dbx.requests.slice(n).filter((r) => r.method === 'GET' && r.path.startsWith('/api/2.0/fs/directories')).length;
 
+let untrustStandIns: (() => void) | undefined;
 before(async () => {
+  untrustStandIns = trustStandIns();
   dbx = await startDatabricksStandIn({ clients: { 'sp-app-id': SECRET }, volumes: ['main.default.landing'], listPageSize: 2 });
   for (let i = 0; i < 5; i++) dbx.put(`${ROOT}/doc-${i}.txt`, `Document ${i}\n\nSome text of document ${i}.\n`);
   dbx.put(`${ROOT}/sub/deep.txt`, 'A nested document.\n');
   dbx.put('/Volumes/main/default/landing/elsewhere.txt', 'not under volume_path');
 });
 after(async () => {
+  untrustStandIns?.();
   await dbx?.stop();
 });
 

@@ -7,16 +7,20 @@ import assert from 'node:assert/strict';
 import { checkConnection, deliverToDestination, outputConfig, validateConfig } from '../../../lambdas/connectors/registry';
 import { startDatabricksStandIn, type DatabricksStandIn } from '../../../lambdas/connectors/databricks/test-server';
 import { elements } from './vector-fixtures';
+import { trustStandIns } from '../../support/stand-in-ca';
 
 const SECRET = 'dbx-client-secret-value';
 let dbx: DatabricksStandIn;
 const config = (over: Record<string, unknown> = {}) =>
   validateConfig('destination', 'databricks_volumes', { host: dbx.url, client_id: 'sp-app-id', client_secret: SECRET, catalog: 'main', volume: 'landing', volume_path: 'out/elements', ...over });
 
+let untrustStandIns: (() => void) | undefined;
 before(async () => {
+  untrustStandIns = trustStandIns();
   dbx = await startDatabricksStandIn({ clients: { 'sp-app-id': SECRET }, volumes: ['main.default.landing'] });
 });
 after(async () => {
+  untrustStandIns?.();
   await dbx?.stop();
 });
 
@@ -34,7 +38,7 @@ test('config: the platform fields (schema defaults to "default"); client_secret 
   };
   assert.match(issue({ volume: 'a/b' })!, /volume: volume must be one Unity Catalog name/);
   assert.match(issue({ volume_path: 'x/../../other' })!, /volume_path: volume_path may not contain/);
-  assert.match(issue({ host: 'http://169.254.169.254' })!, /host: .*metadata/);
+  assert.match(issue({ host: 'https://169.254.169.254' })!, /host: .*metadata/);
 });
 
 test('check: the service principal signs in (OAuth M2M) and the volume exists; failures carry Databricks\' text', async () => {

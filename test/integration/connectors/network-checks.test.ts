@@ -44,7 +44,8 @@ after(async () => {
 });
 
 const astra = (extra: Record<string, unknown> = {}) =>
-  validateConfig('destination', 'astradb', { collection_name: 'docs', api_endpoint: httpBase, token: 'astra-good', ...extra });
+  // https:// (the token goes over TLS only); the policy refuses before any connection, TLS or not.
+  validateConfig('destination', 'astradb', { collection_name: 'docs', api_endpoint: httpBase.replace(/^http:/, 'https:'), token: 'astra-good', ...extra });
 
 test('types that speak to their service: a TCP port that is no such service fails', async () => {
   // teradata speaks to the Query Service now (issues 9 and 10): a TCP port that is no Query Service fails
@@ -65,7 +66,7 @@ test('types that speak to their service: a TCP port that is no such service fail
 });
 
 test('a check of a stored config that no longer validates is a FAILURE naming the field', async () => {
-  const r = await checkConnection('destination', 'astradb', { collection_name: 'bad name', api_endpoint: httpBase, token: 't' });
+  const r = await checkConnection('destination', 'astradb', { collection_name: 'bad name', api_endpoint: httpBase.replace(/^http:/, 'https:'), token: 't' });
   assert.equal(r.status, 'FAILURE');
   assert.match(r.reason!, /invalid config: config\.collection_name/);
   const u = await checkConnection('destination', 'nope', {});

@@ -1,0 +1,107 @@
+// Finding 4 (issue 27): secrets go over TLS only. Databricks (workspace host, SQL warehouse) and Astra
+// DB (api_endpoint) took http:// with a client secret or token, the Databricks driver switching to
+// clear text so a test stand-in could work. Played as the attacker's view of the wire: tenant B names
+// an http:// endpoint through the HTTP API (create and update: 422 naming the field), and a config
+// stored before the rule is run as a job runs it, against a plain-HTTP listener that records what it
+// receives: refused before any byte is sent, so no secret reaches the wire.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkConnection, deliverToDestination, listSourceObjects } from '../../lambdas/connectors/registry';
+import { startStandIn, type StandInServer } from '../../lambdas/connectors/records/stand-in';
+import { startDatabricksStandIn, type DatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
+import { startAstraStandIn, type AstraStandIn } from '../../lambdas/connectors/astradb/test-server';
+import { trustStandIns } from '../support/stand-in-ca';
+import { keyedStack, locs, messages, type Tenants } from './helpers';
+
+const SECRET = 'dbx-client-secret-value';
+const TOKEN = 'AstraCS:astra-token-value';
+let t: Tenants;
+let plain: StandInServer;
+let dbx: DatabricksStandIn;
+let astra: AstraStandIn;
+let untrust: () => void;
+
+const volumes = (host: string) => ({ host, client_id: 'sp', client_secret: SECRET, catalog: 'main', volume: 'landing', volume_path: 'out' });
+const deltaTables = (server_hostname: string) => ({ server_hostname, http_path: '/sql/1.0/warehouses/wh', token: 'dapi-token-value', catalog: 'main', volume: 'landing', table_name: 'elements' });
+const astradb = (api_endpoint: string) => ({ api_endpoint, token: TOKEN, collection_name: 'docs' });
+
+before(async () => {
+  untrust = trustStandIns();
+  t = await keyedStack();
+  // A listener that answers 200 to anything: a request reaching it would be a secret in clear text.
+  plain = await startStandIn(() => ({ status: 200, body: {} }));
+  dbx = await startDatabricksStandIn({ clients: { sp: SECRET }, volumes: ['main.default.landing'] });
+  astra = await startAstraStandIn({ token: TOKEN });
+});
+
+after(async () => {
+  untrust?.();
+  await Promise.all([plain?.stop(), dbx?.stop(), astra?.stop()]);
+  await t?.stack.close();
+});
+
+test('an http:// endpoint with a secret is refused at create and at update (422 naming the field)', async () => {
+  assert.match(plain.url, /^http:\/\//);
+  const attempts = [
+    { path: '/api/v1/destinations/', type: 'databricks_volumes', config: volumes(plain.url), field: 'host' },
+    { path: '/api/v1/destinations/', type: 'databricks_volumes', config: volumes(plain.url.replace('http', 'HtTp')), field: 'host' },
+    { path: '/api/v1/sources/', type: 'databricks_volumes', config: volumes(plain.url), field: 'host' },
+    { path: '/api/v1/destinations/', type: 'databricks_volume_delta_tables', config: deltaTables(plain.url), field: 'server_hostname' },
+    { path: '/api/v1/destinations/', type: 'astradb', config: astradb(plain.url), field: 'api_endpoint' },
+  ];
+  for (const a of attempts) {
+    const r = await t.stack.call('POST', a.path, { ...t.asB, body: { name: 'clear', type: a.type, config: a.config } });
+    assert.equal(r.status, 422, `${a.type} ${JSON.stringify(a.config)} -> ${r.status} ${r.text}`);
+    assert.ok(locs(r.body).includes(`body.config.${a.field}`), r.text);
+    assert.match(messages(r.body), /clear text/);
+    assert.doesNotMatch(r.text, new RegExp(`${SECRET}|${TOKEN}`));
+  }
+  // Update: a TLS destination may not be moved to http://.
+  for (const [type, config, field] of [
+    ['databricks_volumes', volumes(dbx.url), 'host'],
+    ['astradb', astradb(astra.url), 'api_endpoint'],
+  ] as const) {
+    const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: `tls-${type}`, type, config } });
+    assert.equal(created.status, 200, created.text);
+    const moved = { ...created.body.config, [field]: plain.url };
+    const r = await t.stack.call('PUT', `/api/v1/destinations/${created.body.id}`, { ...t.asB, body: { config: moved } });
+    assert.equal(r.status, 422, r.text);
+    assert.ok(locs(r.body).includes(`body.config.${field}`), r.text);
+  }
+  assert.equal(plain.requests.length, 0, 'nothing was sent to the http:// listener');
+});
+
+test('configs stored before the rule are refused at run time, before any request', async () => {
+  const doc = { sourceId: 'src', sourceKey: 'a.txt', elements: [{ type: 'NarrativeText', element_id: 'e1', text: 'hello', metadata: {}, embeddings: [0.1, 0.2] }] };
+  const stored = {
+    volumes: { ...volumes(plain.url), schema: 'default' },
+    deltaTables: { ...deltaTables(plain.url), schema: 'default', database: 'default' },
+    astradb: { ...astradb(plain.url), keyspace: 'default_keyspace', batch_size: 20, binary_encode_vectors: true, flatten_metadata: false },
+  };
+  for (const [type, config] of [
+    ['databricks_volumes', stored.volumes],
+    ['databricks_volume_delta_tables', stored.deltaTables],
+    ['astradb', stored.astradb],
+  ] as const) {
+    const check = await checkConnection('destination', type, config);
+    assert.equal(check.status, 'FAILURE', `${type}: ${JSON.stringify(check)}`);
+    assert.match(check.reason!, /clear text/);
+    await assert.rejects(deliverToDestination(type, config, doc as never), /clear text/, type);
+  }
+  await assert.rejects(
+    (async () => {
+      for await (const _ of listSourceObjects('databricks_volumes', stored.volumes)) break;
+    })(),
+    /clear text/,
+  );
+  assert.equal(plain.requests.length, 0, 'no secret reached the wire');
+});
+
+test('the TLS stand-ins, trusted through CONNECTOR_CA_FILE, still work', async () => {
+  assert.match(dbx.url, /^https:\/\//);
+  assert.match(astra.url, /^https:\/\//);
+  const d = await checkConnection('destination', 'databricks_volumes', { ...volumes(dbx.url), schema: 'default' });
+  assert.equal(d.status, 'SUCCESS', d.reason);
+  const a = await checkConnection('destination', 'astradb', { ...astradb(astra.url), keyspace: 'default_keyspace', batch_size: 20, binary_encode_vectors: true, flatten_metadata: false });
+  assert.equal(a.status, 'SUCCESS', a.reason);
+});

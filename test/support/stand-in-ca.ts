@@ -1,0 +1,17 @@
+// The TLS stand-ins (records/stand-in.ts `tls`: Databricks, Astra DB) serve one self-signed
+// certificate per process; connectors trust it as a private CA, through CONNECTOR_CA_FILE. Call
+// before starting a local stack (config is read once) and undo afterwards.
+import { resetConfig } from '../../lambdas/config';
+import { standInTls } from '../../lambdas/connectors/records/stand-in';
+
+/** Sets CONNECTOR_CA_FILE to the stand-ins' certificate; returns the function that restores it. */
+export function trustStandIns(): () => void {
+  const saved = process.env.CONNECTOR_CA_FILE;
+  process.env.CONNECTOR_CA_FILE = standInTls().certFile;
+  resetConfig();
+  return () => {
+    if (saved === undefined) delete process.env.CONNECTOR_CA_FILE;
+    else process.env.CONNECTOR_CA_FILE = saved;
+    resetConfig();
+  };
+}
