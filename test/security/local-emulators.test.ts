@@ -41,7 +41,7 @@ async function refusedStatus(p: Promise<unknown>): Promise<number | undefined> {
 
 /** An upload of tenant A through the API: its ticket (the presigned URL handed to the tenant) and the object key. */
 async function uploadAsA(text: string) {
-  const ticket = await t.stack.call('POST', '/api/v1/uploads/', { ...t.asA, body: { filename: 'a-secret.txt', content_type: 'text/plain' } });
+  const ticket = await t.stack.call('POST', '/api/v1/uploads/', { ...t.asA, body: { filename: 'a-secret.txt', content_type: 'text/plain', size: Buffer.byteLength(text) } });
   assert.equal(ticket.status, 201, ticket.text);
   const url = new URL(ticket.body.upload_url as string);
   assert.equal(url.origin, t.stack.endpoints.s3, 'the upload goes straight to the local S3');

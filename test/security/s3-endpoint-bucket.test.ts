@@ -10,7 +10,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { S3RVER_CREDENTIALS } from '../../local/emulators/s3';
 import { s3ClientFor, type S3Config } from '../../lambdas/connectors/types/s3';
 import { serviceBucketRequestProblem } from '../../lambdas/connectors/service-boundary';
 import { checkConnection, validateConfig } from '../../lambdas/connectors/registry';
@@ -21,7 +20,8 @@ import { eventually } from '../support/local-stack';
 import { keyedStack, locs, messages, type Tenants } from './helpers';
 
 const BUCKET = 'wps-data';
-const creds = { key: S3RVER_CREDENTIALS.accessKeyId, secret: S3RVER_CREDENTIALS.secretAccessKey };
+// -- the local S3 holds the tenants' buckets too: its per-start credential is what a tenant's keys are here --
+let creds: { key: string; secret: string };
 let t: Tenants;
 let admin: S3Client;
 let s3: string;
@@ -38,7 +38,8 @@ before(async () => {
   assert.equal(process.env.BUCKET_NAME, BUCKET);
   s3 = t.stack.endpoints.s3!;
   port = new URL(s3).port;
-  admin = new S3Client({ region: 'us-east-1', endpoint: s3, forcePathStyle: true, credentials: S3RVER_CREDENTIALS });
+  creds = { key: t.stack.credentials.accessKeyId, secret: t.stack.credentials.secretAccessKey };
+  admin = new S3Client({ region: 'us-east-1', endpoint: s3, forcePathStyle: true, credentials: t.stack.credentials });
   for (const b of ['jobs', 'tenant-b-in', 'tenant-b-out']) await admin.send(new CreateBucketCommand({ Bucket: b }));
   await admin.send(new PutObjectCommand({ Bucket: 'tenant-b-in', Key: 'in/note.txt', Body: 'Tenant B writes a note.' }));
   const src = await t.stack.call('POST', '/api/v1/sources/', { ...t.asB, body: { name: 'in', type: 's3', config: { remote_url: 's3://tenant-b-in/in/', ...creds } } });
