@@ -126,7 +126,7 @@ export function parseEmbedNode(subtype: string, settings: unknown, nodeLoc: (str
   }
   if (issues.length === 0) {
     if (provider === 'local') {
-      const m = HASHED_RE.exec(config.model);
+      const m = config.modelPath ? null : HASHED_RE.exec(config.model);
       if (m) config.dimensions = config.dimensions ?? (m[1] ? Number(m[1]) : HASHED_DEFAULT_DIMENSIONS);
       else {
         // -- a tenant names a model of the operator's directory; a path would probe the host's files --
@@ -248,7 +248,7 @@ const defaultWarn = (m: string) => console.warn(`[embed] ${m}`);
 export async function createEmbedder(config: EmbedderConfig, env: EmbedEnv = process.env, runtime: EmbedRuntime = {}): Promise<Embedder> {
   const onWarning = runtime.onWarning ?? defaultWarn;
   if (config.provider === 'local') {
-    const m = HASHED_RE.exec(config.model);
+    const m = config.modelPath ? null : HASHED_RE.exec(config.model);
     if (m) return createHashedEmbedder(config.dimensions ?? (m[1] ? Number(m[1]) : HASHED_DEFAULT_DIMENSIONS));
     const name = config.modelPath ?? config.model;
     const { createLocalTransformersEmbedder, resolveLocalModel } = await import('./providers/local-transformers');
