@@ -10,6 +10,7 @@ import { systemClock } from './ports';
 import { ConnectorFailure, DomainError, NotFound, ValidationError } from './errors';
 import type { Principal } from './auth';
 import { isMaskedFormOf } from './credentials';
+import { withoutServerPaths } from './server-paths';
 import { ENTITY, keys, type ConnectorKind } from '../data/keys';
 
 const nextSortId = monotonicFactory();
@@ -220,7 +221,7 @@ export class ConnectorService implements ConnectorRuntime {
     const done: StoredItem = {
       ...check,
       status: outcome.status,
-      reason: outcome.reason ?? null,
+      reason: outcome.reason ? withoutServerPaths(outcome.reason) : null,
       reportedAt: this.clock.now().toISOString(),
       updatedAt: this.clock.now().toISOString(),
     };

@@ -54,7 +54,8 @@ test('an embed node names a model, never a path: any host path gets the same 422
       assert.equal(r.status, 422, `${field}=${probe}: ${r.status} ${r.text}`);
       assert.ok(locs(r.body).includes(`body.workflow_nodes.1.settings.${field}`), r.text);
       // -- the answer is the same for every probe once the tenant's own text is taken out: no oracle --
-      answers.push(messages(r.body).split(probe.slice(0, 200)).join('<name>'));
+      // (a probe under a service directory is itself shown as <server path>)
+      answers.push(messages(r.body).split(probe.slice(0, 200)).join('<name>').split('<server path>').join('<name>'));
     }
   }
   assert.equal(new Set(answers).size, 1, `answers differ:\n${[...new Set(answers)].join('\n')}`);
@@ -144,4 +145,16 @@ test("a job's failed files and details show no server path", async () => {
   const failed = await t.stack.call('GET', `/api/v1/jobs/${run.body.id}/failed-files`, t.asB);
   assert.ok(failed.text.includes('job-out') || failed.text.includes('a.txt'), `the failure is reported: ${failed.text}`);
   assertNoServerPath('failed files', failed.text);
+});
+
+test('the last line of defence: API errors and recorded failures carry no path under a service directory', async () => {
+  const { errorResponse } = await import('../../lambdas/http/errors');
+  const { BadRequest } = await import('../../lambdas/domain/errors');
+  const { withoutServerPaths } = await import('../../lambdas/domain/server-paths');
+  const leaked = `ENOENT: no such file or directory, open '${join(t.stack.dataDir, 'connector-files', 'x.pdf')}'`;
+  const bad = errorResponse(new BadRequest(`cannot read: ${leaked}`));
+  assertNoServerPath('400 detail', String(bad.body));
+  const invalid = errorResponse(ValidationError.single(['body', 'x'], leaked));
+  assertNoServerPath('422 msg', String(invalid.body));
+  assert.equal(withoutServerPaths(`see ${process.cwd()}/lambdas/x.ts and /tmpx`), 'see <server path> and /tmpx');
 });
