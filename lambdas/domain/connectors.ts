@@ -148,12 +148,14 @@ export class ConnectorService implements ConnectorRuntime {
   async update(p: Principal, kind: ConnectorKind, id: string, input: { config: unknown }): Promise<ConnectorRecord> {
     const current = await this.load(p.accountId, kind, id);
     const type = String(current.type);
-    const sealed = (current.sealedSecrets ?? {}) as Record<string, string>;
-    const shown = (current.maskedSecrets ?? {}) as Record<string, unknown>;
     const incoming = { ...((input.config ?? {}) as Record<string, unknown>) };
-    // What a response showed, sent back (the mask, or a map's masked form), means "keep what is stored".
-    for (const f of Object.keys(sealed)) {
-      if (incoming[f] === SECRET_MASK || isMaskedFormOf(incoming[f], shown[f])) incoming[f] = await this.openField(current, f);
+    // What a response showed, sent back (the mask, or a map's masked form), means "keep what is stored"
+    // (records stored before a field counted as a credential hold it in clear: the same applies).
+    const stored = await this.clearConfig(current);
+    const shown = { ...this.catalog.output(kind, type, stored), ...((current.maskedSecrets ?? {}) as Record<string, unknown>) };
+    for (const f of Object.keys(incoming)) {
+      if (stored[f] === undefined || stored[f] === null) continue;
+      if (incoming[f] === SECRET_MASK || isMaskedFormOf(incoming[f], shown[f])) incoming[f] = stored[f];
     }
     const config = this.catalog.validate(p.accountId, kind, type, incoming, ['body', 'config']);
     const item: StoredItem = {

@@ -178,6 +178,19 @@ test('slack (free-form): Authorization, webhook_url, token and header maps never
   assertNoSentinel('slack update', put.text);
   const stored = await connectorService().clearConfig((await coreStore().get(keys.connector('tenant-a', 'source', created.body.id)))!);
   assert.deepEqual(stored, { ...config, channels: ['C0002'] }, 'the masked values sent back kept the stored ones');
+  // A record stored before these rules (headers and webhook_url in clear in the config) round-trips too.
+  const key = keys.connector('tenant-a', 'source', created.body.id);
+  const item = (await coreStore().get(key))!;
+  const sealed = { ...(item.sealedSecrets as Record<string, string>) };
+  delete sealed.headers;
+  delete sealed.webhook_url;
+  await coreStore().put({ ...item, config: { ...(item.config as object), headers: config.headers, webhook_url: config.webhook_url }, sealedSecrets: sealed, sealedJson: [], maskedSecrets: {} });
+  const legacy = await t.stack.call('GET', `/api/v1/sources/${created.body.id}`, t.asA);
+  assertNoSentinel('legacy get', legacy.text);
+  const again = await t.stack.call('PUT', `/api/v1/sources/${created.body.id}`, { ...t.asA, body: { config: legacy.body.config } });
+  assert.equal(again.status, 200, again.text);
+  const kept = await connectorService().clearConfig((await coreStore().get(key))!);
+  assert.deepEqual(kept, { ...config, channels: ['C0002'] }, 'a legacy record keeps its values through a masked round trip');
   // A 422 never echoes a credential either.
   const bad = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asA, body: { name: 'x', type: 'mongodb', config: { uri: `mongo://u:${sentinel()}@h`, database: 'd', collection: 'c' } } });
   assert.equal(bad.status, 422, bad.text);
