@@ -1,11 +1,16 @@
 // Connector registry: lookup, config validation (422 items), response projection with masked
 // secrets, connection checks with a time bound, and the runtime operations jobs use.
 //
-// Secrets: every present secret value is replaced by SECRET_MASK ("**********") in responses, whatever
-// its length, so nothing of the clear value leaks. A client that reads a connector and PUTs the
-// config back unchanged sends the mask: mergeSecrets() restores the stored value for every secret
-// field that still holds the mask, so an update never overwrites a secret with the mask. A mask left
-// in a config given to validateConfig (create, or update without a stored value) is a 422.
+// Secrets: every present credential is replaced by SECRET_MASK ("**********") in responses, whatever
+// its length, so nothing of the clear value leaks. What is a credential is decided in one place,
+// domain/credentials.ts: the type's schema (its secret fields), and for what the schema does not
+// type (free-form configs, extra keys, nested maps) key names and the values themselves (URLs with
+// userinfo or a query token, bearer values, known token shapes). A field holding one is a secret
+// field of that config: sealed at rest, masked (shape kept) in responses; 422 items and check
+// reasons have its text scrubbed. A client that reads a connector and PUTs the config back unchanged
+// sends the masked form: mergeSecrets() restores the stored value for every field that still holds
+// it, so an update never overwrites a secret with the mask. A mask left in a config given to
+// validateConfig (create, or update without a stored value) is a 422.
 import { BadRequest, ValidationError, type ValidationIssue } from '../domain/errors';
 import {
   CONNECTOR_KINDS,
@@ -20,7 +25,7 @@ import {
 import { toValidationIssues } from './schema';
 import { documentRecordId } from './records/ids';
 import type { ElementRecord, UploadContext, UploadResult } from './records/types';
-import { SECRET_NAME } from './types/derived';
+import { CREDENTIAL_NAME, credentialFields, credentialTexts, isMaskedFormOf, maskConfig, maskField, maskValue, scrubText, type MaskRules } from '../domain/credentials';
 import { CONNECTOR_DEFINITIONS } from './types/index';
 
 export { SECRET_MASK, CONNECTOR_KINDS };
@@ -91,55 +96,55 @@ export function validateConfig(kind: ConnectorKind, type: string, config: unknow
   return parsed.data;
 }
 
+/** The fields the type's input schema names (a zod object's shape); empty for free-form types. */
+function schemaFieldNames(def: ConnectorDefinition): string[] {
+  if (def.freeForm) return [];
+  const shape = (def.input as unknown as { shape?: Record<string, unknown> }).shape;
+  return shape ? Object.keys(shape) : [];
+}
+
+function maskRules(def: ConnectorDefinition | undefined): MaskRules {
+  return def ? { secretFields: def.secretFields, schemaFields: schemaFieldNames(def) } : {};
+}
+
 /**
- * Names of the secret fields of a type (what the store encrypts at rest). For free-form types
- * (slack, motherduck) pass the config: its keys that look like credentials are returned.
+ * Names of the secret fields of a type (what the store encrypts at rest): the schema's secret fields,
+ * and, given the config, every other field that holds a credential (domain/credentials.ts: by name
+ * where the schema does not type the field, by value everywhere).
  */
 export function secretFields(kind: ConnectorKind, type: string, config?: ConnectorConfig): string[] {
   const def = getConnector(kind, type);
   if (!def) return [];
-  if (def.freeForm) return config ? Object.keys(config).filter((k) => SECRET_NAME.test(k)) : [];
-  return [...def.secretFields];
-}
-
-function maskDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(maskDeep);
-  if (value && typeof value === 'object') {
-    const out: ConnectorConfig = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_NAME.test(k) && v !== null && v !== undefined && typeof v !== 'object' ? SECRET_MASK : maskDeep(v);
-    return out;
-  }
-  return value;
+  const declared = def.freeForm ? [] : [...def.secretFields];
+  if (!config) return declared;
+  return [...new Set([...declared, ...credentialFields(config, maskRules(def))])];
 }
 
 /**
  * 422 items echo the offending value as `input`; a secret's value (a password in a uri that fails its
  * pattern, a key of the wrong type) must never come back: it is masked, and a whole config echoed at
- * the config's own level is masked field by field.
+ * the config's own level is masked field by field. A message quoting part of a credential (a bucket
+ * name parsed out of a URL with userinfo) has it replaced by the mask.
  */
 function withoutSecretInputs(kind: ConnectorKind, type: string, config: unknown, items: ValidationIssue[], depth: number): ValidationIssue[] {
   const isObject = config !== null && typeof config === 'object' && !Array.isArray(config);
   const secrets = new Set(secretFields(kind, type, isObject ? (config as ConnectorConfig) : undefined));
-  return items.map((item) => {
+  const rules = maskRules(getConnector(kind, type));
+  const texts = credentialTexts(config, rules);
+  return items.map((raw) => {
+    const item = texts.length ? { ...raw, msg: scrubText(raw.msg, texts) } : raw;
     if (!('input' in item)) return item;
     const path = item.loc.slice(depth).map(String);
     if (path.length === 0) return { ...item, input: isObject ? maskSecrets(kind, type, config as ConnectorConfig) : item.input };
-    if (secrets.has(path[0]!) || path.some((p) => SECRET_NAME.test(p))) return { ...item, input: SECRET_MASK };
-    return item;
+    if (secrets.has(path[0]!) || path.some((p) => CREDENTIAL_NAME.test(p))) return { ...item, input: SECRET_MASK };
+    const input = path.length === 1 ? maskField(path[0]!, item.input, rules) : maskValue(path[path.length - 1], item.input);
+    return { ...item, input };
   });
 }
 
-/** A copy of the config with every present secret replaced by SECRET_MASK (null/absent stay so). */
+/** A copy of the config with every present credential masked, shape kept (null/absent stay so). */
 export function maskSecrets(kind: ConnectorKind, type: string, config: ConnectorConfig): ConnectorConfig {
-  const def = getConnector(kind, type);
-  if (!def || def.freeForm) return maskDeep(config) as ConnectorConfig;
-  const out: ConnectorConfig = { ...config };
-  for (const f of def.secretFields) {
-    const v = out[f];
-    // A SecretReference ({id,type}) names a secret kept elsewhere; it is not itself a secret.
-    if (v !== null && v !== undefined && typeof v !== 'object') out[f] = SECRET_MASK;
-  }
-  return out;
+  return maskConfig(config, maskRules(getConnector(kind, type)));
 }
 
 /**
@@ -161,15 +166,18 @@ export function projectOutput(kind: ConnectorKind, type: string, stored: Connect
 }
 
 /**
- * For an update: every secret field of `incoming` that holds SECRET_MASK gets the value stored in
- * `previous` (call before validateConfig). Fields absent from `incoming` stay absent (PUT replaces).
+ * For an update: every secret field of `incoming` that holds what a response showed for the value in
+ * `previous` (SECRET_MASK, or the masked form of a map) gets the stored value back (call before
+ * validateConfig). Fields absent from `incoming` stay absent (PUT replaces).
  */
 export function mergeSecrets(kind: ConnectorKind, type: string, incoming: unknown, previous: ConnectorConfig): unknown {
   if (!incoming || typeof incoming !== 'object' || Array.isArray(incoming)) return incoming;
   const out: ConnectorConfig = { ...(incoming as ConnectorConfig) };
-  const names = new Set([...secretFields(kind, type, out), ...secretFields(kind, type, previous)]);
-  for (const f of names) {
-    if (out[f] === SECRET_MASK && previous[f] !== undefined && previous[f] !== null) out[f] = previous[f];
+  const rules = maskRules(getConnector(kind, type));
+  for (const f of secretFields(kind, type, previous)) {
+    const stored = previous[f];
+    if (stored === undefined || stored === null) continue;
+    if (out[f] === SECRET_MASK || isMaskedFormOf(out[f], maskField(f, stored, rules))) out[f] = stored;
   }
   return out;
 }
@@ -191,7 +199,8 @@ export async function checkConnection(
   const parsed = def.input.safeParse(config);
   if (!parsed.success) {
     const items = toValidationIssues(parsed.error.issues, config, ['config']);
-    return { status: 'FAILURE', reason: `invalid config: ${items.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ')}` };
+    const texts = credentialTexts(config, maskRules(def));
+    return { status: 'FAILURE', reason: scrubText(`invalid config: ${items.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ')}`, texts) };
   }
   const timeoutMs = opts.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const ac = new AbortController();
@@ -207,7 +216,8 @@ export async function checkConnection(
       const note = await def.check(parsed.data, { signal: ac.signal, timeoutMs });
       return note ? { status: 'SUCCESS', reason: note } : { status: 'SUCCESS' };
     } catch (err) {
-      return { status: 'FAILURE', reason: describeError(err).replace(/^Error: /, '') };
+      // -- a client library's message may quote the URL or key it was given --
+      return { status: 'FAILURE', reason: scrubText(describeError(err).replace(/^Error: /, ''), credentialTexts(parsed.data, maskRules(def))) };
     }
   })();
   try {

@@ -16,6 +16,7 @@ import { ENTITY, keys } from '../data/keys';
 import type { ChannelResponseBody, CreateChannelInput, UpdateChannelInput } from '../schemas/channels';
 import { assertAllowedUrl, OutboundPolicyError } from '../net/outbound';
 import { signedWebhookHeaders, webhookMessageId } from './channel-delivery';
+import { SECRET_MASK, maskValue } from './credentials';
 
 export const MAX_CHANNELS_PER_SCOPE = 50;
 export const VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -65,7 +66,8 @@ export function toChannelResponse(item: StoredItem): ChannelResponseBody {
     created_at: item.createdAt,
     updated_at: (item.updatedAt as string | undefined) ?? item.createdAt,
   };
-  if (item.channelType === 'webhook') return { ...common, channel_type: 'webhook', url: item.url as string };
+  // -- a URL with userinfo or a query token is a credential: masked (sent back on update, it keeps the URL) --
+  if (item.channelType === 'webhook') return { ...common, channel_type: 'webhook', url: maskValue('url', item.url) as string };
   return {
     ...common,
     channel_type: 'email',
@@ -88,7 +90,7 @@ async function assertReachableTarget(url: string): Promise<void> {
   try {
     await assertAllowedUrl(url);
   } catch (err) {
-    if (err instanceof OutboundPolicyError) throw ValidationError.single(['body', 'url'], err.message, 'value_error', url);
+    if (err instanceof OutboundPolicyError) throw ValidationError.single(['body', 'url'], err.message, 'value_error', maskValue('url', url));
   }
 }
 
@@ -200,7 +202,7 @@ export class ChannelService {
     let code: string | undefined;
     let generated: string | undefined;
     if (type === 'webhook') {
-      if (body.url) {
+      if (body.url && body.url !== SECRET_MASK) {
         await assertReachableTarget(body.url);
         set.url = body.url;
       }

@@ -9,6 +9,8 @@ import type { Clock, KeyValueStore, SecretBox, StoredItem, WorkQueue } from './p
 import { systemClock } from './ports';
 import { ConnectorFailure, DomainError, NotFound, ValidationError } from './errors';
 import type { Principal } from './auth';
+import { isMaskedFormOf } from './credentials';
+import { withoutServerPaths } from './server-paths';
 import { ENTITY, keys, type ConnectorKind } from '../data/keys';
 
 const nextSortId = monotonicFactory();
@@ -18,9 +20,9 @@ export interface ConnectorCatalog {
   types(kind: ConnectorKind): string[];
   /** Validates and defaults a create/update config, or throws ValidationError located at `loc`. */
   validate(accountId: string, kind: ConnectorKind, type: string, config: unknown, loc: (string | number)[]): Record<string, unknown>;
-  /** The response (output) shape of a stored config, secrets included in clear. */
+  /** The response (output) shape of a stored config, every credential masked (shape kept). */
   output(kind: ConnectorKind, type: string, config: Record<string, unknown>): Record<string, unknown>;
-  /** Secret field names; free-form types find them by name in `config`. */
+  /** Secret field names: the schema's, and given `config` every field holding a credential (by name or value). */
   secretFields(kind: ConnectorKind, type: string, config?: Record<string, unknown>): string[];
   check(accountId: string, kind: ConnectorKind, type: string, config: Record<string, unknown>): Promise<{ status: 'SUCCESS' | 'FAILURE'; reason?: string }>;
   /** Runtime operations used by workflow jobs (types that support them: see supportsRuntime). */
@@ -146,11 +148,14 @@ export class ConnectorService implements ConnectorRuntime {
   async update(p: Principal, kind: ConnectorKind, id: string, input: { config: unknown }): Promise<ConnectorRecord> {
     const current = await this.load(p.accountId, kind, id);
     const type = String(current.type);
-    const sealed = (current.sealedSecrets ?? {}) as Record<string, string>;
     const incoming = { ...((input.config ?? {}) as Record<string, unknown>) };
-    // A masked value sent back means "keep what is stored".
-    for (const f of this.catalog.secretFields(kind, type, incoming)) {
-      if (incoming[f] === SECRET_MASK && sealed[f] !== undefined) incoming[f] = await this.secrets.open(sealed[f]);
+    // What a response showed, sent back (the mask, or a map's masked form), means "keep what is stored"
+    // (records stored before a field counted as a credential hold it in clear: the same applies).
+    const stored = await this.clearConfig(current);
+    const shown = { ...this.catalog.output(kind, type, stored), ...((current.maskedSecrets ?? {}) as Record<string, unknown>) };
+    for (const f of Object.keys(incoming)) {
+      if (stored[f] === undefined || stored[f] === null) continue;
+      if (incoming[f] === SECRET_MASK || isMaskedFormOf(incoming[f], shown[f])) incoming[f] = stored[f];
     }
     const config = this.catalog.validate(p.accountId, kind, type, incoming, ['body', 'config']);
     const item: StoredItem = {
@@ -218,7 +223,7 @@ export class ConnectorService implements ConnectorRuntime {
     const done: StoredItem = {
       ...check,
       status: outcome.status,
-      reason: outcome.reason ?? null,
+      reason: outcome.reason ? withoutServerPaths(outcome.reason) : null,
       reportedAt: this.clock.now().toISOString(),
       updatedAt: this.clock.now().toISOString(),
     };
@@ -309,9 +314,14 @@ export class ConnectorService implements ConnectorRuntime {
   /** The stored config with secrets decrypted, for connector runtimes (jobs, checks). */
   async clearConfig(item: StoredItem): Promise<Record<string, unknown>> {
     const config = { ...((item.config ?? {}) as Record<string, unknown>) };
-    const sealed = (item.sealedSecrets ?? {}) as Record<string, string>;
-    for (const [field, value] of Object.entries(sealed)) config[field] = await this.secrets.open(value);
+    for (const field of Object.keys((item.sealedSecrets ?? {}) as Record<string, string>)) config[field] = await this.openField(item, field);
     return config;
+  }
+
+  /** One sealed field opened; a map or a list was sealed as JSON (sealedJson) and comes back as one. */
+  private async openField(item: StoredItem, field: string): Promise<unknown> {
+    const clear = await this.secrets.open(((item.sealedSecrets ?? {}) as Record<string, string>)[field]!);
+    return ((item.sealedJson ?? []) as string[]).includes(field) ? JSON.parse(clear) : clear;
   }
 
   private async load(accountId: string, kind: ConnectorKind, id: string): Promise<StoredItem> {
@@ -324,22 +334,29 @@ export class ConnectorService implements ConnectorRuntime {
     kind: ConnectorKind,
     type: string,
     config: Record<string, unknown>,
-  ): Promise<{ config: Record<string, unknown>; sealedSecrets: Record<string, string> }> {
+  ): Promise<{ config: Record<string, unknown>; sealedSecrets: Record<string, string>; sealedJson: string[]; maskedSecrets: Record<string, unknown> }> {
     const plain = { ...config };
     const sealedSecrets: Record<string, string> = {};
+    const sealedJson: string[] = [];
+    const maskedSecrets: Record<string, unknown> = {};
+    // -- what responses show for each sealed field (a map keeps its shape), kept beside the sealed value --
+    const shown = this.catalog.output(kind, type, config);
     for (const field of this.catalog.secretFields(kind, type, config)) {
       const value = plain[field];
       delete plain[field];
       if (value === undefined || value === null) continue;
+      if (typeof value !== 'string') sealedJson.push(field);
       sealedSecrets[field] = await this.secrets.seal(typeof value === 'string' ? value : JSON.stringify(value));
+      maskedSecrets[field] = typeof value === 'string' || shown[field] === undefined ? SECRET_MASK : shown[field];
     }
-    return { config: plain, sealedSecrets };
+    return { config: plain, sealedSecrets, sealedJson, maskedSecrets };
   }
 
   private toRecord(kind: ConnectorKind, item: StoredItem): ConnectorRecord {
     const type = String(item.type);
     const config = { ...((item.config ?? {}) as Record<string, unknown>) };
-    for (const field of Object.keys((item.sealedSecrets ?? {}) as Record<string, string>)) config[field] = SECRET_MASK;
+    const shown = (item.maskedSecrets ?? {}) as Record<string, unknown>;
+    for (const field of Object.keys((item.sealedSecrets ?? {}) as Record<string, string>)) config[field] = shown[field] ?? SECRET_MASK;
     return {
       id: String(item.id),
       name: String(item.name),

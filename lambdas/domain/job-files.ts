@@ -16,6 +16,7 @@ import { systemClock, type Clock, type KeyValueStore, type StoredItem } from './
 import { ENTITY, keys } from '../data/keys';
 import type { JobNode } from './job-nodes';
 import type { JobFile } from './job-manifest';
+import { withoutServerPaths } from './server-paths';
 
 /**
  * The job item's attribute holding node `i`'s substitution (an offline stand-in it used, see
@@ -54,7 +55,8 @@ export class JobFiles {
 
   /** A failed-files entry of the job (a file, or `id` naming another failure such as the source listing). */
   async putFailure(accountId: string, jobId: string, id: string, document: string, error: string): Promise<void> {
-    await this.store.put({ ...keys.jobFailure(accountId, jobId, id), entity: ENTITY.jobFailure, createdAt: this.clock.now().toISOString(), document, error });
+    // -- failed-files are read by the tenant: no server path, whatever a library's message quoted --
+    await this.store.put({ ...keys.jobFailure(accountId, jobId, id), entity: ENTITY.jobFailure, createdAt: this.clock.now().toISOString(), document, error: withoutServerPaths(error) });
   }
 
   /** The file failed at node `nodeIndex`: listed in failed-files, and not run again in this job. */
@@ -86,7 +88,7 @@ export class JobFiles {
 
   /** Keeps the reason of a failed run, for the record when the attempts run out. */
   async noteError(accountId: string, jobId: string, fileId: string, message: string): Promise<void> {
-    await this.store.update(keys.jobFile(accountId, jobId, fileId), { upsert: true, set: { entity: ENTITY.jobFile, fileId, lastError: message.slice(0, 1000) } });
+    await this.store.update(keys.jobFile(accountId, jobId, fileId), { upsert: true, set: { entity: ENTITY.jobFile, fileId, lastError: withoutServerPaths(message).slice(0, 1000) } });
   }
 
   /**

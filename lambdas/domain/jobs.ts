@@ -16,6 +16,7 @@ import { findTemplate } from './templates';
 import type { UploadedFile } from './uploads';
 import type { ConnectorRuntime } from './connectors';
 import { JobGate } from './job-gate';
+import { withoutServerPaths } from './server-paths';
 import { currentNode, JobFiles, jobWarnings, WARNING_FAILURE_PREFIX } from './job-files';
 import { FileRun, type FileRunResult } from './job-file-run';
 import { stepErrorReason, type StepError } from './step-error';
@@ -455,7 +456,7 @@ export class JobService {
   private async markFailed(accountId: string, jobId: string, message: string): Promise<void> {
     try {
       const done = await this.store.update(keys.job(accountId, jobId), {
-        set: { status: 'FAILED', finishedAt: this.clock.now().toISOString(), message },
+        set: { status: 'FAILED', finishedAt: this.clock.now().toISOString(), message: withoutServerPaths(message) },
         conditions: [{ attr: 'status', op: 'in', value: ['SCHEDULED', 'IN_PROGRESS'] }],
       });
       await this.emit('job.failed', done);

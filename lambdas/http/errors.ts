@@ -2,11 +2,13 @@
 // else is logged with its stack and answered 500 without internals.
 import { DomainError, RateLimited, ValidationError } from '../domain/errors';
 import { errorFields, log } from '../logger';
+import { withoutServerPaths } from '../domain/server-paths';
 import type { HttpResponse } from './response';
 import { json } from './response';
 
 export function errorResponse(err: unknown, context: Record<string, unknown> = {}): HttpResponse {
-  if (err instanceof ValidationError) return json(422, { detail: err.issues });
+  // -- messages a tenant reads carry no server path (domain/server-paths.ts) --
+  if (err instanceof ValidationError) return json(422, { detail: err.issues.map((i) => ({ ...i, msg: withoutServerPaths(i.msg) })) });
   if (err instanceof RateLimited) {
     const res = json(429, { detail: err.message });
     res.headers['retry-after'] = String(err.retryAfterSeconds);
@@ -14,7 +16,7 @@ export function errorResponse(err: unknown, context: Record<string, unknown> = {
   }
   if (err instanceof DomainError) {
     if (err.status >= 500) log.warn('request failed', { ...context, status: err.status, ...errorFields(err) });
-    return json(err.status, { detail: err.message });
+    return json(err.status, { detail: withoutServerPaths(err.message) });
   }
   log.error('unhandled error', { ...context, ...errorFields(err) });
   return json(500, { detail: 'Internal server error' });

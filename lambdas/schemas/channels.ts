@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { JOB_EVENT_TYPES } from '../events';
 import { queryBool, uuidParam } from './common';
 import { webhookUrlProblem } from '../net/webhook-target';
+import { SECRET_MASK, maskValue } from '../domain/credentials';
 
 export const ChannelType = z.enum(['webhook', 'email']).meta({ id: 'ChannelType' });
 export const NotificationEventType = z.enum(JOB_EVENT_TYPES).meta({ id: 'NotificationEventType' });
@@ -22,7 +23,17 @@ const httpsUrl = z
   .max(2048)
   .superRefine((v, ctx) => {
     const problem = webhookUrlProblem(v);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem, input: v });
+    // -- a URL can carry a credential (userinfo, a query token): never echoed --
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, input: maskValue('url', v) });
+  });
+
+/** On update, the masked URL a response showed (SECRET_MASK) sent back means "keep the stored URL". */
+const httpsUrlOrMask = z
+  .string()
+  .max(2048)
+  .superRefine((v, ctx) => {
+    const problem = v === SECRET_MASK ? undefined : webhookUrlProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, input: maskValue('url', v) });
   });
 
 /** A consumer-supplied signing secret: 24 to 75 bytes (UTF-8). */
@@ -76,7 +87,7 @@ export const UpdateChannelRequest = z
     description,
     enabled: z.boolean().nullish(),
     event_types: EventTypes.nullish(),
-    url: httpsUrl.nullish(),
+    url: httpsUrlOrMask.nullish(),
     secret: z
       .string()
       .refine((v) => v === '' || (Buffer.byteLength(v, 'utf8') >= 24 && Buffer.byteLength(v, 'utf8') <= 75), {

@@ -53,14 +53,14 @@ async function main(): Promise<void> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'bench-embed-'));
   try {
     const tiny = writeTinyModel(tmp, 'tiny-bert', 384);
-    const emb = await createEmbedder(parseEmbedNode('local', { model_path: tiny.dir, model_name: 'tiny-bert' }), {});
+    const emb = await createEmbedder(parseEmbedNode('local', { model_name: 'tiny-bert' }), { LOCAL_EMBEDDING_MODELS_DIR: path.dirname(tiny.dir) });
     await measure('transformers.js + onnxruntime-node, tiny generated model', emb, chunks);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
   const real = process.env.LOCAL_EMBEDDING_MODEL_DIR;
   if (real) {
-    const emb = await createEmbedder(parseEmbedNode('local', { model_path: real, model_name: path.basename(real) }), {});
+    const emb = await createEmbedder(parseEmbedNode('local', { model_name: path.basename(real) }), { LOCAL_EMBEDDING_MODELS_DIR: path.dirname(real) });
     await measure(`transformers.js, ${path.basename(real)}`, emb, chunks.slice(0, 500));
   } else {
     console.log('  (set LOCAL_EMBEDDING_MODEL_DIR to a transformers.js model directory to measure a real model)');

@@ -2,7 +2,7 @@
 // file: schemas from DERIVED_FIELDS (api-shapes.md §6), and a network check that opens a TCP
 // connection to the host the config names. A SUCCESS then says the host is reachable; credentials
 // are not verified (the reason says so). Types without a model (slack, motherduck) take a
-// free-form object; their secrets are found by field name.
+// free-form object; their secrets are found by name and value (domain/credentials.ts).
 import { z } from 'zod';
 import { DERIVED_FIELDS } from '../derived-fields';
 import { defineConnector, type CheckContext, type ConnectorConfig, type ConnectorDefinition, type ConnectorKind } from '../definition';
@@ -65,9 +65,6 @@ async function networkCheck(type: string, c: ConnectorConfig, ctx: CheckContext)
   await tcpProbe(t, ctx.signal, Math.min(5000, ctx.timeoutMs));
   return `reached ${t.host}:${t.port} over TCP; credentials were not verified`;
 }
-
-/** Field names treated as secrets in free-form configs. */
-export const SECRET_NAME = /(token|secret|password|passwd|api_?key|access_?key|private_?key|credential|client_cred|connection_string)/i;
 
 /**
  * The config schemas of a derived type (input, output, secret fields), for a connector family that

@@ -12,6 +12,8 @@
 //   under the root (<root>/<account id>, created on demand) and reaches nothing else: the calling
 //   account comes from connectors/tenant.ts. Relative paths resolve against the root.
 // - Inside AWS Lambda the type does not exist (a function's filesystem holds no tenant files).
+// - No error shows a server path: messages name the directory as the tenant configured it and keys
+//   relative to it; file-system errors (ENOENT and the like quote absolute paths) are rewritten so.
 import { constants as FS } from 'node:fs';
 import { access, mkdir, readFile, readdir, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -59,15 +61,20 @@ function within(root: string, p: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
-/** Why a (resolved) path is off limits as service data, or undefined. */
-function serviceDataProblem(p: string, data: string, folder: string, keyFile?: string): string | undefined {
-  if (keyFile && p === keyFile) return `${JSON.stringify(p)} is the service's secrets key, which connectors may not reach`;
-  if (within(data, p) && !within(folder, p)) return `path ${JSON.stringify(p)} is inside the service's data directory, which connectors may not reach (only its connector-files folder)`;
+/** Why a (resolved) path is off limits as service data, or undefined; `shown` is the tenant's own name for it. */
+function serviceDataProblem(p: string, data: string, folder: string, keyFile: string | undefined, shown: string): string | undefined {
+  if (keyFile && p === keyFile) return `${JSON.stringify(shown)} is the service's secrets key, which connectors may not reach`;
+  if (within(data, p) && !within(folder, p)) return `path ${JSON.stringify(shown)} is inside the service's data directory, which connectors may not reach (only its connector-files folder)`;
   return undefined;
 }
 
-function lexicalProblem(p: string): string | undefined {
-  return serviceDataProblem(p, dataDir(), connectorFolder(), process.env.SECRETS_KEY_FILE ? resolve(process.env.SECRETS_KEY_FILE) : undefined);
+function lexicalProblem(p: string, shown: string = p): string | undefined {
+  return serviceDataProblem(p, dataDir(), connectorFolder(), process.env.SECRETS_KEY_FILE ? resolve(process.env.SECRETS_KEY_FILE) : undefined, shown);
+}
+
+/** The configured directory as the tenant wrote it: the only name of it its messages show. */
+function shownDir(c: LocalConfig): string {
+  return (c.remote_url || c.path || '').trim();
 }
 
 /** An account's folder name: the id itself when it is a plain name, else a hash of it. */
@@ -85,7 +92,8 @@ function allowedRoot(): string | undefined {
   if (configured) {
     base = resolve(configured);
     if (within(base, dataDir()) || lexicalProblem(base)) {
-      throw new Error(`LOCAL_CONNECTOR_ROOT ${JSON.stringify(base)} is, holds or lies in the service's data directory; choose a folder outside it (or leave it unset for ${connectorFolder()})`);
+      // -- tenants read this message: the operator's paths stay out of it --
+      throw new Error("the deployment's LOCAL_CONNECTOR_ROOT is, holds or lies in the service's data directory; its operator must choose a folder outside it (or leave it unset)");
     }
   } else if (process.env.AUTH_MODE === 'keyed') base = connectorFolder();
   if (process.env.AUTH_MODE !== 'keyed') return base;
@@ -110,8 +118,10 @@ export function localDirectory(c: LocalConfig): string {
     p = resolve(root, p);
   }
   p = resolve(p);
-  if (root && !within(root, p)) throw new Error(`path ${JSON.stringify(raw)} is outside the allowed root ${process.env.LOCAL_CONNECTOR_ROOT ? 'LOCAL_CONNECTOR_ROOT' : `(${root})`}`);
-  const problem = lexicalProblem(p);
+  if (root && !within(root, p)) {
+    throw new Error(`path ${JSON.stringify(raw)} is outside the allowed root (${process.env.AUTH_MODE === 'keyed' ? "the account's own folder" : 'LOCAL_CONNECTOR_ROOT'})`);
+  }
+  const problem = lexicalProblem(p, raw);
   if (problem) throw new Error(problem);
   return p;
 }
@@ -124,7 +134,7 @@ async function real(p: string): Promise<string> {
  * Resolves symlinks of a path (or of its nearest existing parent) and re-checks it against the root
  * and the data directory, both resolved too. The default connector folder is created on demand.
  */
-async function containedReal(p: string): Promise<string> {
+async function containedReal(p: string, shown: string): Promise<string> {
   const root = allowedRoot();
   if (root && (process.env.AUTH_MODE === 'keyed' || !process.env.LOCAL_CONNECTOR_ROOT)) await mkdir(root, { recursive: true });
   const realRoot = root ? await real(root) : undefined;
@@ -145,8 +155,8 @@ async function containedReal(p: string): Promise<string> {
       probe = parent;
       continue;
     }
-    if (realRoot && !within(realRoot, resolved)) throw new Error('path resolves outside the allowed root');
-    const problem = serviceDataProblem(resolved, data, folder, keyFile);
+    if (realRoot && !within(realRoot, resolved)) throw new Error(`path ${JSON.stringify(shown)} resolves outside the allowed root`);
+    const problem = serviceDataProblem(resolved, data, folder, keyFile, shown);
     if (problem) throw new Error(problem);
     return resolved;
   }
@@ -167,10 +177,57 @@ function refine(schema: z.ZodType<ConnectorConfig>): z.ZodType<LocalConfig> {
 }
 
 async function fileIn(c: LocalConfig, key: string): Promise<string> {
-  const dir = await containedReal(localDirectory(c));
+  const dir = await containedReal(localDirectory(c), shownDir(c));
   const file = resolve(dir, ...assertSafeKey(key).split('/'));
   if (!within(dir, file)) throw new Error(`invalid object key ${JSON.stringify(key)}`);
-  return containedReal(file);
+  return containedReal(file, `${shownDir(c).replace(/\/+$/, '')}/${key}`);
+}
+
+/**
+ * An error as the tenant may see it: a file-system error (its message quotes the absolute path)
+ * becomes `<what>: <code> (<description>)`; any other message has the server's directories (the
+ * configured one, resolved, the account root, the data directory) replaced by the tenant's names.
+ */
+function tenantError(err: unknown, c: LocalConfig, what: string): Error {
+  const e = err as NodeJS.ErrnoException;
+  if (e && typeof e.code === 'string' && typeof e.syscall === 'string') {
+    const description = (e.message ?? '').replace(/^[A-Z]+:\s*/, '').split(',')[0];
+    return new Error(`${what}: ${e.code}${description ? ` (${description})` : ''}`);
+  }
+  const message = describeError(err).replace(/^Error: /, '');
+  const scrubbed = scrubServerPaths(message, c);
+  // -- nothing to hide: the error itself goes on (an abort stays an abort) --
+  return scrubbed === message && err instanceof Error ? err : new Error(scrubbed);
+}
+
+/** The message with every server directory this connector knows replaced by the tenant's name for it. */
+function scrubServerPaths(message: string, c: LocalConfig): string {
+  const shown = shownDir(c);
+  const pairs: [string, string][] = [];
+  try {
+    pairs.push([localDirectory(c), shown]);
+  } catch {
+    // -- no directory to name --
+  }
+  try {
+    const root = allowedRoot();
+    if (root) pairs.push([root, process.env.AUTH_MODE === 'keyed' ? "<the account's folder>" : '<LOCAL_CONNECTOR_ROOT>']);
+  } catch {
+    // -- no root --
+  }
+  pairs.push([dataDir(), '<data directory>']);
+  let out = message;
+  for (const [abs, name] of pairs.sort((a, b) => b[0].length - a[0].length)) if (abs.length > 1) out = out.split(abs).join(name);
+  return out;
+}
+
+/** Runs a file-system step, its errors in the tenant's terms. */
+async function asTenant<T>(c: LocalConfig, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw tenantError(err, c, what);
+  }
 }
 
 async function* walk(dir: string, base: string, recursive: boolean, displayRoot: string, signal?: AbortSignal): AsyncIterable<SourceObject> {
@@ -206,18 +263,19 @@ async function* walk(dir: string, base: string, recursive: boolean, displayRoot:
 }
 
 async function checkDirectory(c: LocalConfig, mode: number): Promise<void> {
-  const dir = await containedReal(localDirectory(c));
+  const shown = JSON.stringify(shownDir(c));
+  const dir = await asTenant(c, `directory ${shown}`, async () => containedReal(localDirectory(c), shownDir(c)));
   let s;
   try {
     s = await stat(dir);
   } catch (err) {
-    throw new Error(`directory ${dir} is not accessible: ${(err as NodeJS.ErrnoException).code ?? describeError(err)}`);
+    throw new Error(`directory ${shown} is not accessible: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
   }
-  if (!s.isDirectory()) throw new Error(`${dir} is not a directory`);
+  if (!s.isDirectory()) throw new Error(`${shown} is not a directory`);
   try {
     await access(dir, mode);
   } catch {
-    throw new Error(`directory ${dir} is not ${mode & FS.W_OK ? 'writable' : 'readable'}`);
+    throw new Error(`directory ${shown} is not ${mode & FS.W_OK ? 'writable' : 'readable'}`);
   }
 }
 
@@ -232,11 +290,16 @@ export const localSource = defineConnector<LocalConfig>({
     await checkDirectory(c, FS.R_OK | FS.X_OK);
   },
   async *list(c, ctx?: RuntimeContext) {
-    const dir = await containedReal(localDirectory(c));
-    yield* walk(dir, dir, c.recursive !== false, (c.remote_url || c.path || '').trim(), ctx?.signal);
+    const what = `cannot list ${JSON.stringify(shownDir(c))}`;
+    const dir = await asTenant(c, what, () => containedReal(localDirectory(c), shownDir(c)));
+    try {
+      yield* walk(dir, dir, c.recursive !== false, shownDir(c), ctx?.signal);
+    } catch (err) {
+      throw tenantError(err, c, what);
+    }
   },
   async read(c, key) {
-    return new Uint8Array(await readFile(await fileIn(c, key)));
+    return asTenant(c, `cannot read ${JSON.stringify(key)} in ${JSON.stringify(shownDir(c))}`, async () => new Uint8Array(await readFile(await fileIn(c, key))));
   },
 });
 
@@ -251,8 +314,10 @@ export const localDestination = defineConnector<LocalConfig>({
     await checkDirectory(c, FS.W_OK | FS.X_OK);
   },
   async write(c, key, data) {
-    const file = await fileIn(c, key);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, data);
+    await asTenant(c, `cannot write ${JSON.stringify(key)} in ${JSON.stringify(shownDir(c))}`, async () => {
+      const file = await fileIn(c, key);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, data);
+    });
   },
 });

@@ -9,8 +9,9 @@
 // Subtypes: openai, azure_openai, bedrock, togetherai, voyageai (hosted, through their official
 // clients: openai for OpenAI/Azure/Together, the AWS SDK Bedrock runtime, voyageai) and local
 // (alias huggingface): model_name `builtin-hashed-char-ngrams-<dim>` (default, no model needed) or a
-// transformers.js model directory (settings.model_path, an absolute model_name, or a name under
-// LOCAL_EMBEDDING_MODELS_DIR).
+// transformers.js model directory named by settings.model_path or model_name: a name inside the
+// operator's LOCAL_EMBEDDING_MODELS_DIR, never a path (absolute paths and '..' are a 422; symlinks
+// leading out of the directory count as missing; errors name the model, not a server path).
 //
 // Credentials: node settings first, then the environment (OPENAI_API_KEY; AZURE_OPENAI_API_KEY,
 // AZURE_OPENAI_ENDPOINT, OPENAI_API_VERSION; TOGETHER_API_KEY; VOYAGE_API_KEY; Bedrock: settings keys,
@@ -25,9 +26,9 @@
 // Then it gets the hashed embedder at the model's dimensions, named `builtin-hashed-char-ngrams-<dim>
 // (offline stand-in for <provider>/<model>)`, with `standIn` set: embedElements notes it in every
 // embedded element's metadata.embeddings_note and the job records the warning. Secrets are never logged.
-import path from 'node:path';
 import { ValidationError, type ValidationIssue } from '../../domain/errors';
 import { literalUrlProblem } from '../../net/outbound';
+import { modelNameProblem } from './providers/local-transformers';
 import { offlineStandInsAllowed } from '../../config';
 import { foreignEndpointIssues, isOperatorEndpoint } from '../providers/operator-endpoints';
 import type { Element } from '../elements';
@@ -130,9 +131,14 @@ export function parseEmbedNode(subtype: string, settings: unknown, nodeLoc: (str
   }
   if (issues.length === 0) {
     if (provider === 'local') {
-      const m = HASHED_RE.exec(config.model);
+      const m = config.modelPath ? null : HASHED_RE.exec(config.model);
       if (m) config.dimensions = config.dimensions ?? (m[1] ? Number(m[1]) : HASHED_DEFAULT_DIMENSIONS);
-      else if (!config.modelPath && path.isAbsolute(config.model)) config.modelPath = config.model;
+      else {
+        // -- a tenant names a model of the operator's directory; a path would probe the host's files --
+        const field = config.modelPath ? 'model_path' : 'model_name';
+        const problem = modelNameProblem(config.modelPath ?? config.model);
+        if (problem) issues.push({ loc: loc(field), msg: problem, type: 'value_error' });
+      }
     } else {
       const spec = MODEL_CATALOG[provider][config.model];
       if (!spec && config.dimensions === undefined) {
@@ -265,13 +271,13 @@ const defaultWarn = (m: string) => console.warn(`[embed] ${m}`);
 export async function createEmbedder(config: EmbedderConfig, env: EmbedEnv = process.env, runtime: EmbedRuntime = {}): Promise<Embedder> {
   const onWarning = runtime.onWarning ?? defaultWarn;
   if (config.provider === 'local') {
-    const m = HASHED_RE.exec(config.model);
+    const m = config.modelPath ? null : HASHED_RE.exec(config.model);
     if (m) return createHashedEmbedder(config.dimensions ?? (m[1] ? Number(m[1]) : HASHED_DEFAULT_DIMENSIONS));
-    const modelPath = config.modelPath ?? (env.LOCAL_EMBEDDING_MODELS_DIR ? path.join(env.LOCAL_EMBEDDING_MODELS_DIR, config.model) : undefined);
-    const { createLocalTransformersEmbedder, localModelProblem } = await import('./providers/local-transformers');
-    const problem = modelPath ? localModelProblem(modelPath) : `no model directory for '${config.model}' (set settings.model_path or LOCAL_EMBEDDING_MODELS_DIR)`;
-    if (problem) throw ValidationError.single(['settings', 'model_name'], `local embedding model unavailable: ${problem}`);
-    return createLocalTransformersEmbedder({ ...config, modelPath });
+    const name = config.modelPath ?? config.model;
+    const { createLocalTransformersEmbedder, resolveLocalModel } = await import('./providers/local-transformers');
+    const found = resolveLocalModel(name, env.LOCAL_EMBEDDING_MODELS_DIR);
+    if ('problem' in found) throw ValidationError.single(['settings', config.modelPath ? 'model_path' : 'model_name'], `local embedding model unavailable: ${found.problem}`);
+    return createLocalTransformersEmbedder({ ...config, modelPath: found.dir }, name);
   }
   // -- a workflow stored before the rule: refused before any client exists, stand-ins or not --
   const foreign = embedEndpointIssues(config, env);

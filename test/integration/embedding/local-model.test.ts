@@ -43,7 +43,7 @@ test('local model that is missing is a clear 422', async () => {
 
 const realModel = process.env.LOCAL_EMBEDDING_TEST_MODEL_DIR;
 test('a real sentence-embedding model directory, when provided, ranks paraphrases closer', { skip: !realModel && 'set LOCAL_EMBEDDING_TEST_MODEL_DIR to a transformers.js model dir' }, async () => {
-  const emb = await createEmbedder(parseEmbedNode('local', { model_path: realModel! }), {});
+  const emb = await createEmbedder(parseEmbedNode('local', { model_path: path.basename(realModel!) }), { LOCAL_EMBEDDING_MODELS_DIR: path.dirname(realModel!) });
   const [a, b, c] = await emb.embedTexts(['A man is playing a guitar.', 'Someone plays an acoustic guitar.', 'The stock market fell sharply today.']);
   assert.ok(cosineSimilarity(a!, b!) > cosineSimilarity(a!, c!));
 });

@@ -229,7 +229,8 @@ test('free-form types (slack, motherduck) accept any object and mask credential-
   assert.equal(out.token, SECRET_MASK);
   assert.deepEqual(out.nested, { api_key: SECRET_MASK, name: 'n' });
   assert.deepEqual(out.channels, ['a']);
-  assert.deepEqual(secretFields('source', 'slack', c), ['token']);
+  // -- a field holding a credential anywhere inside it is sealed whole at rest --
+  assert.deepEqual(secretFields('source', 'slack', c), ['token', 'nested']);
   assert.deepEqual(secretFields('destination', 'motherduck'), []);
   assert.equal(issuesOf(() => validateConfig('destination', 'motherduck', [1]))[0]?.type, 'dict_type');
 });
