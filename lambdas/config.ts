@@ -70,6 +70,8 @@ const schema = z.object({
   /** Port of Teradata's Query Service (REST API) on a Vantage host, used by the teradata connector (Teradata's default 1443). */
   TERADATA_QUERY_SERVICE_PORT: z.coerce.number().int().min(1).max(65535).default(1443),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  MAIL_VERIFICATIONS_PER_HOUR: z.coerce.number().int().positive().default(20),
+  MAIL_VERIFICATIONS_PER_RECIPIENT_PER_HOUR: z.coerce.number().int().positive().default(5),
   /** First retry delay of a failed delivery; doubled per attempt (capped at 900 s). */
   NOTIFICATION_RETRY_BASE_SECONDS: z.coerce.number().int().min(0).default(30),
   /** A workflow run whose source lists more documents than this fails (a source paging without end). */

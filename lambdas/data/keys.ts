@@ -66,6 +66,8 @@ export const keys = {
   channel: (accountId: string, scope: string, id: string) => ({ PK: `ACCT#${accountId}`, SK: `CHANNEL#${scope}#${id}` }),
   channelPrefix: (scope: string) => `CHANNEL#${scope}#`,
   channelCount: (accountId: string, scope: string) => ({ PK: `ACCT#${accountId}`, SK: `CHANNELCOUNT#${scope}` }),
+  /** Verification e-mails sent in one UTC hour, per account (`ACCT#…`) or per recipient (`MAILTO#<sha-256>`). */
+  mailRate: (owner: string, hour: string) => ({ PK: owner, SK: `MAILRATE#${hour}` }),
   /** Channel scopes: the whole account, or one workflow. */
   accountScope: 'ACCOUNT',
   workflowScope: (workflowId: string) => `WF#${workflowId}`,
@@ -119,4 +121,5 @@ export const ENTITY = {
   cursorKey: 'CursorKey',
   channel: 'Channel',
   channelCount: 'ChannelCount',
+  mailRate: 'MailRate',
 } as const;

@@ -19,6 +19,13 @@ import { signedWebhookHeaders, webhookMessageId } from './channel-delivery';
 import { SECRET_MASK, maskValue } from './credentials';
 
 export const MAX_CHANNELS_PER_SCOPE = 50;
+
+/** Verification e-mails allowed per hour (operator settings MAIL_VERIFICATIONS_PER_HOUR, MAIL_VERIFICATIONS_PER_RECIPIENT_PER_HOUR). */
+export interface MailLimits {
+  perAccountPerHour: number;
+  perRecipientPerHour: number;
+}
+export const DEFAULT_MAIL_LIMITS: MailLimits = { perAccountPerHour: 20, perRecipientPerHour: 5 };
 export const VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000;
 export const MAX_VERIFY_ATTEMPTS = 5;
 export const EMAIL_PROVIDER = 'ses';
@@ -100,7 +107,38 @@ export class ChannelService {
     private readonly box: SecretBox,
     private readonly email: EmailSender,
     private readonly clock: Clock = systemClock,
+    private readonly mailLimits: MailLimits = DEFAULT_MAIL_LIMITS,
   ) {}
+
+  /**
+   * One more verification mail, within the hour's allowance of the account and of the recipient
+   * (429 naming the limit beyond either): channel creates, recipient changes and exhausted codes
+   * cannot turn the service into a relay that mails any address.
+   */
+  private async reserveMail(accountId: string, recipient: string): Promise<void> {
+    const now = this.clock.now();
+    const hour = now.toISOString().slice(0, 13);
+    const expiresAt = Math.floor(now.getTime() / 1000) + 2 * 3600;
+    const retryAfter = 3600 - (Math.floor(now.getTime() / 1000) % 3600);
+    const recipientKey = createHash('sha256').update(recipient.trim().toLowerCase()).digest('hex');
+    const windows: [{ PK: string; SK: string }, number, string][] = [
+      [keys.mailRate(`ACCT#${accountId}`, hour), this.mailLimits.perAccountPerHour, `At most ${this.mailLimits.perAccountPerHour} verification e-mails per hour per account`],
+      [keys.mailRate(`MAILTO#${recipientKey}`, hour), this.mailLimits.perRecipientPerHour, `At most ${this.mailLimits.perRecipientPerHour} verification e-mails per hour to one address`],
+    ];
+    for (const [key, limit, message] of windows) {
+      try {
+        await this.store.update(key, {
+          set: { entity: ENTITY.mailRate, expiresAt },
+          add: { count: 1 },
+          conditions: [{ or: [{ attr: 'count', op: 'notExists' }, { attr: 'count', op: 'lt', value: limit }] }],
+          upsert: true,
+        });
+      } catch (err) {
+        if (err instanceof Conflict) throw new RateLimited(`${message}; try again in ${Math.ceil(retryAfter / 60)} minute(s)`, retryAfter);
+        throw err;
+      }
+    }
+  }
 
   async create(p: Principal, scope: ChannelScope, body: CreateChannelInput): Promise<ChannelResponseBody> {
     await this.assertScope(p.accountId, scope);
@@ -149,6 +187,7 @@ export class ChannelService {
           verifyAttempts: 0,
         };
       }
+      if (code) await this.reserveMail(p.accountId, String(item.recipientEmail));
       await this.store.put(item, { ifNotExists: true });
     } catch (err) {
       await this.releaseSlot(p.accountId, sk);
@@ -229,6 +268,7 @@ export class ChannelService {
       }
       if (typeof body.enabled === 'boolean') set.enabled = body.enabled;
     }
+    if (code) await this.reserveMail(p.accountId, String(set.recipientEmail));
     const updated = await this.store.update(keys.channel(p.accountId, scopeKey(scope), id), { set, remove });
     if (code) await this.sendCode(updated, code);
     return withGeneratedSecret(toChannelResponse(updated), generated);
@@ -257,6 +297,7 @@ export class ChannelService {
     }
     if (!v || !spent) {
       // The old code is spent or expired: a fresh one goes out so the owner can finish.
+      await this.reserveMail(p.accountId, String(item.recipientEmail));
       const fresh = this.newVerification();
       const updated = await this.store.update(key, { set: { verification: fresh.record, verifyAttempts: 0 } });
       await this.sendCode(updated, fresh.code);

@@ -25,7 +25,10 @@ const unconfiguredQueue: WorkQueue = {
 };
 
 export function channelService(): ChannelService {
-  return (channels ??= new ChannelService(coreStore(), lazySecretBox, new SesEmailSender(config().SES_FROM_ADDRESS, config().SES_CONFIGURATION_SET)));
+  return (channels ??= new ChannelService(coreStore(), lazySecretBox, new SesEmailSender(config().SES_FROM_ADDRESS, config().SES_CONFIGURATION_SET), undefined, {
+    perAccountPerHour: config().MAIL_VERIFICATIONS_PER_HOUR,
+    perRecipientPerHour: config().MAIL_VERIFICATIONS_PER_RECIPIENT_PER_HOUR,
+  }));
 }
 
 export function channelDelivery(): ChannelDelivery {
