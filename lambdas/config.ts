@@ -70,6 +70,10 @@ const schema = z.object({
   /** Port of Teradata's Query Service (REST API) on a Vantage host, used by the teradata connector (Teradata's default 1443). */
   TERADATA_QUERY_SERVICE_PORT: z.coerce.number().int().min(1).max(65535).default(1443),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  ACCOUNT_MAX_CONNECTORS: z.coerce.number().int().positive().default(100),
+  ACCOUNT_MAX_WORKFLOWS: z.coerce.number().int().positive().default(100),
+  ACCOUNT_MAX_UPLOADS: z.coerce.number().int().positive().default(100),
+  ACCOUNT_CHECKS_PER_MINUTE: z.coerce.number().int().positive().default(30),
   MAIL_VERIFICATIONS_PER_HOUR: z.coerce.number().int().positive().default(20),
   MAIL_VERIFICATIONS_PER_RECIPIENT_PER_HOUR: z.coerce.number().int().positive().default(5),
   /** First retry delay of a failed delivery; doubled per attempt (capped at 900 s). */

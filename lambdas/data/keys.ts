@@ -66,6 +66,10 @@ export const keys = {
   channel: (accountId: string, scope: string, id: string) => ({ PK: `ACCT#${accountId}`, SK: `CHANNEL#${scope}#${id}` }),
   channelPrefix: (scope: string) => `CHANNEL#${scope}#`,
   channelCount: (accountId: string, scope: string) => ({ PK: `ACCT#${accountId}`, SK: `CHANNELCOUNT#${scope}` }),
+  /** Per-account count of a limited kind (domain/quotas.ts). */
+  quota: (accountId: string, kind: string) => ({ PK: `ACCT#${accountId}`, SK: `QUOTA#${kind}` }),
+  /** Connection checks asked for in one UTC minute. */
+  checkRate: (accountId: string, minute: string) => ({ PK: `ACCT#${accountId}`, SK: `CHECKRATE#${minute}` }),
   /** Verification e-mails sent in one UTC hour, per account (`ACCT#…`) or per recipient (`MAILTO#<sha-256>`). */
   mailRate: (owner: string, hour: string) => ({ PK: owner, SK: `MAILRATE#${hour}` }),
   /** Channel scopes: the whole account, or one workflow. */
@@ -92,6 +96,7 @@ export const keys = {
   notificationCursorKey: { PK: 'SYSTEM#NOTIFICATIONS', SK: 'CURSOR_KEY' },
   /** Presigned uploads of large job inputs (one use; the object lives under jobs/uploads/). */
   upload: (accountId: string, uploadId: string) => ({ PK: `ACCT#${accountId}`, SK: `UPLOAD#${uploadId}` }),
+  uploadPrefix: 'UPLOAD#',
   uploadObject: (accountId: string, uploadId: string) => `jobs/uploads/${accountId}/${uploadId}`,
   /** API keys are looked up by hash before the account is known. */
   apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
@@ -122,4 +127,5 @@ export const ENTITY = {
   channel: 'Channel',
   channelCount: 'ChannelCount',
   mailRate: 'MailRate',
+  quota: 'Quota',
 } as const;

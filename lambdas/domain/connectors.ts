@@ -3,6 +3,7 @@
 // carry masked values only. A client that sends a masked value back (a GET body round trip) keeps
 // the stored secret. Connection checks are recorded as SCHEDULED, handed to a work queue, and the
 // consumer (runCheck) records SUCCESS or FAILURE with a reason.
+import type { AccountQuotas } from './quotas';
 import { randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import type { Clock, KeyValueStore, SecretBox, StoredItem, WorkQueue } from './ports';
@@ -115,7 +116,13 @@ export class ConnectorService implements ConnectorRuntime {
     private readonly catalog: ConnectorCatalog,
     private readonly checks: WorkQueue,
     private readonly clock: Clock = systemClock,
+    private readonly quotas?: AccountQuotas,
   ) {}
+
+  private async countConnectors(accountId: string): Promise<number> {
+    const [s, d] = await Promise.all((['source', 'destination'] as const).map((k) => this.store.queryPrefix(keys.account(accountId), keys.connectorPrefix(k))));
+    return s!.length + d!.length;
+  }
 
   async list(p: Principal, kind: ConnectorKind, type?: string): Promise<ConnectorRecord[]> {
     const items = await this.store.queryPrefix(keys.account(p.accountId), keys.connectorPrefix(kind));
@@ -137,7 +144,13 @@ export class ConnectorService implements ConnectorRuntime {
       type: input.type,
       ...(await this.splitSecrets(kind, input.type, config)),
     };
-    await this.store.put(item, { ifNotExists: true });
+    await this.quotas?.reserve(p.accountId, 'connectors', () => this.countConnectors(p.accountId));
+    try {
+      await this.store.put(item, { ifNotExists: true });
+    } catch (err) {
+      await this.quotas?.release(p.accountId, 'connectors');
+      throw err;
+    }
     return this.toRecord(kind, item);
   }
 
@@ -169,7 +182,7 @@ export class ConnectorService implements ConnectorRuntime {
 
   async delete(p: Principal, kind: ConnectorKind, id: string): Promise<{ detail: string }> {
     await this.load(p.accountId, kind, id);
-    await this.store.delete(keys.connector(p.accountId, kind, id));
+    if (await this.store.delete(keys.connector(p.accountId, kind, id))) await this.quotas?.release(p.accountId, 'connectors');
     const checks = await this.store.queryPrefix(keys.account(p.accountId), keys.connectionCheckPrefix(kind, id));
     await Promise.all(checks.map((c) => this.store.delete(c)));
     return { detail: `${label(kind)} with id ${id} successfully deleted.` };
@@ -178,6 +191,7 @@ export class ConnectorService implements ConnectorRuntime {
   /** Records a SCHEDULED check and queues it; the consumer fills in the outcome. */
   async requestCheck(p: Principal, kind: ConnectorKind, id: string): Promise<ConnectionCheckRecord> {
     await this.load(p.accountId, kind, id);
+    await this.quotas?.checkRate(p.accountId);
     const now = this.clock.now().toISOString();
     const checkKey = keys.connectionCheck(p.accountId, kind, id, nextSortId());
     const item: StoredItem = {

@@ -5,6 +5,7 @@
 // The storage holds the client to what it declared: the URL signs the file's exact `size` and
 // `If-None-Match: *`, so a larger body, or a second PUT once the file is there, is refused by S3
 // itself (403 / 412), before any byte is kept.
+import type { AccountQuotas } from './quotas';
 import { randomUUID } from 'node:crypto';
 import { ENTITY, keys } from '../data/keys';
 import { Conflict, NotFound, ValidationError } from './errors';
@@ -44,9 +45,18 @@ export class UploadService {
     private readonly store: KeyValueStore,
     private readonly blobs: BlobStore,
     private readonly clock: Clock = systemClock,
+    private readonly quotas?: AccountQuotas,
   ) {}
 
+  /** Uploads of the account neither used by a job nor expired. */
+  private async outstanding(accountId: string): Promise<number> {
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    const items = await this.store.queryPrefix(keys.account(accountId), keys.uploadPrefix);
+    return items.filter((u) => !u.claimedBy && !(u.expiresAt !== undefined && Number(u.expiresAt) < now)).length;
+  }
+
   async create(p: Principal, body: { filename: string; content_type?: string; size: number }): Promise<UploadTicket> {
+    await this.quotas?.assertUploadRoom(() => this.outstanding(p.accountId));
     const id = randomUUID();
     const now = this.clock.now();
     const contentType = body.content_type || 'application/octet-stream';

@@ -1,6 +1,7 @@
 // Workflows (spec §2.2, §4.5): a source, a destination and a node graph, with an optional schedule.
 // Soft deletion keeps the record (listed with show_only_soft_deleted); run creates a job through
 // JobService, one active job per workflow.
+import type { AccountQuotas } from './quotas';
 import { randomUUID } from 'node:crypto';
 import type { Clock, KeyValueStore, SecretBox, StoredItem } from './ports';
 import { keepMaskedSecrets, maskNodeSecrets, sealNodeSecrets } from './node-secrets';
@@ -96,6 +97,7 @@ export class WorkflowService {
     private readonly jobs: JobService,
     private readonly secrets: SecretBox,
     private readonly clock: Clock = systemClock,
+    private readonly quotas?: AccountQuotas,
   ) {}
 
   async create(p: Principal, input: WorkflowInput): Promise<WorkflowInformation> {
@@ -113,7 +115,14 @@ export class WorkflowService {
       p.accountId,
       this.clock.now(),
     );
-    await this.store.put(item, { ifNotExists: true });
+    const live = async () => (await this.store.queryPrefix(keys.account(p.accountId), keys.workflowPrefix)).filter((w) => !w.deletedAt).length;
+    await this.quotas?.reserve(p.accountId, 'workflows', live);
+    try {
+      await this.store.put(item, { ifNotExists: true });
+    } catch (err) {
+      await this.quotas?.release(p.accountId, 'workflows');
+      throw err;
+    }
     return toInformation(item);
   }
 
@@ -158,6 +167,7 @@ export class WorkflowService {
       set: { deletedAt: now, status: 'inactive', updatedAt: now },
       remove: ['GSI1PK', 'GSI1SK', 'nextRunAt'],
     });
+    await this.quotas?.release(p.accountId, 'workflows');
     // What the workflow delivered of its source documents serves no later run: forget it, within a
     // few seconds here and the rest in the background (the one-minute tick's sweep).
     await new SourceStates(this.store).forgetWorkflow(p.accountId, id, now, STATE_CLEANUP_IN_REQUEST_MS);

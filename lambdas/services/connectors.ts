@@ -5,7 +5,7 @@ import { SqsWorkQueue } from '../adapters/sqs-queue';
 import { connectorCatalog } from '../adapters/connector-catalog';
 import { ConnectorService } from '../domain/connectors';
 import type { WorkQueue } from '../domain/ports';
-import { coreStore } from './core';
+import { accountQuotas, coreStore } from './core';
 
 let connectors: ConnectorService | undefined;
 
@@ -18,7 +18,7 @@ const unconfiguredQueue = (name: string): WorkQueue => ({
 export function connectorService(): ConnectorService {
   if (connectors) return connectors;
   const url = config().CONNECTION_CHECK_QUEUE_URL;
-  connectors = new ConnectorService(coreStore(), lazySecretBox, connectorCatalog(), url ? new SqsWorkQueue(url) : unconfiguredQueue('connection check'));
+  connectors = new ConnectorService(coreStore(), lazySecretBox, connectorCatalog(), url ? new SqsWorkQueue(url) : unconfiguredQueue('connection check'), undefined, accountQuotas());
   return connectors;
 }
 

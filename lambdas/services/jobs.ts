@@ -13,7 +13,7 @@ import type { Orchestrator } from '../domain/ports';
 import { lazySecretBox } from '../adapters/secret-box';
 import type { NodeRunner } from '../domain/node-runner';
 import { JobPages, type PageEngine } from '../domain/job-pages';
-import { coreStore } from './core';
+import { accountQuotas, coreStore } from './core';
 import { accountAudience } from './notifications';
 import { connectorService } from './connectors';
 
@@ -60,7 +60,7 @@ export function jobPages(engine: PageEngine): JobPages {
 }
 
 export function uploadService(): UploadService {
-  return (uploads ??= new UploadService(coreStore(), new S3BlobStore(config().BUCKET_NAME)));
+  return (uploads ??= new UploadService(coreStore(), new S3BlobStore(config().BUCKET_NAME), undefined, accountQuotas()));
 }
 
 /** The presigned uploads a create-job or run-workflow form names; claimed only once the request passed its checks. */
@@ -70,7 +70,7 @@ export function namedUploads(principal: Principal, fields: Record<string, string
 }
 
 export function workflowService(): WorkflowService {
-  return (workflows ??= new WorkflowService(coreStore(), connectorService(), jobService(), lazySecretBox));
+  return (workflows ??= new WorkflowService(coreStore(), connectorService(), jobService(), lazySecretBox, undefined, accountQuotas()));
 }
 
 export function notificationRecorder(): NotificationRecorder {
