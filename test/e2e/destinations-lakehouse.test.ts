@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 import { startLocalMotherDuck, type LocalMotherDuck } from '../../lambdas/connectors/duckdb/test-server';
 import { startDatabricksStandIn, type DatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
-import { createBucket, readDeltaTable, S3_CREDENTIALS } from '../../lambdas/connectors/delta/test-server';
+import { createBucket, readDeltaTable } from '../../lambdas/connectors/delta/test-server';
 import { trustStandIns } from '../support/stand-in-ca';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
@@ -26,8 +26,9 @@ const LAKE = 'tenant-lake';
 const deltaConfig = (bucket: string) => ({
   table_uri: `s3://${bucket}/wf/elements/`,
   aws_region: 'us-east-1',
-  aws_access_key_id: S3_CREDENTIALS.accessKeyId,
-  aws_secret_access_key: S3_CREDENTIALS.secretAccessKey,
+  // -- the stack's S3 answers its per-start credential only: here it stands for the tenant's keys --
+  aws_access_key_id: stack.credentials.accessKeyId,
+  aws_secret_access_key: stack.credentials.secretAccessKey,
 });
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-lakedest-')), 'in');
 
@@ -47,7 +48,7 @@ before(async () => {
   md = await startLocalMotherDuck('wf_db');
   dbx = await startDatabricksStandIn({ clients: { 'sp-e2e': 'dbx-e2e-secret' }, volumes: ['main.default.landing'] });
   stack = await startTestStack();
-  await createBucket(stack.endpoints.s3!, LAKE);
+  await createBucket(stack.endpoints.s3!, LAKE, stack.credentials);
   sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
 });
 after(async () => {
@@ -125,7 +126,7 @@ test('delta_table: two runs leave one copy of each file\'s rows in the active fi
   const id = await createDestination('lake', 'delta_table', deltaConfig(LAKE), ['aws_secret_access_key']);
   const c = await check(id);
   assert.equal(c.status, 'SUCCESS', c.reason);
-  const table = () => readDeltaTable(stack.endpoints.s3!, LAKE, 'wf/elements/');
+  const table = () => readDeltaTable(stack.endpoints.s3!, LAKE, 'wf/elements/', stack.credentials);
   await twice(await workflow('to-delta', id), async () => {
     const counts: Record<string, number> = {};
     for (const r of (await table()).rows) counts[r.filename] = (counts[r.filename] ?? 0) + 1;
@@ -171,8 +172,9 @@ test('destinations that point nowhere: FAILURE checks, files failed with the sto
     },
     {
       type: 'delta_table',
-      config: { ...deltaConfig('no-such-lake'), aws_secret_access_key: 'delta-nowhere-secret' },
-      secret: 'delta-nowhere-secret',
+      // -- the stack's own S3, whose credential the tenant's keys stand for: a bucket that does not exist --
+      config: deltaConfig('no-such-lake'),
+      secret: stack.credentials.secretAccessKey,
       reason: /s3:\/\/no-such-lake\/wf\/elements\/ failed: NoSuchBucket: The specified bucket does not exist/,
     },
   ];

@@ -11,12 +11,15 @@ import { startS3, S3RVER_CREDENTIALS } from '../../../local/emulators/s3';
 
 export const S3_CREDENTIALS = S3RVER_CREDENTIALS;
 
-export function s3Admin(endpoint: string): S3Client {
-  return new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
+type Credentials = { accessKeyId: string; secretAccessKey: string };
+
+/** A client of the emulator; `credentials`: the local stack's per-start ones, when it is that emulator. */
+export function s3Admin(endpoint: string, credentials: Credentials = S3RVER_CREDENTIALS): S3Client {
+  return new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials });
 }
 
-export async function createBucket(endpoint: string, bucket: string): Promise<void> {
-  const s3 = s3Admin(endpoint);
+export async function createBucket(endpoint: string, bucket: string, credentials?: Credentials): Promise<void> {
+  const s3 = s3Admin(endpoint, credentials);
   try {
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   } finally {
@@ -51,8 +54,8 @@ export interface DeltaReadBack {
 }
 
 /** The table at s3://bucket/prefix as a Delta reader sees it (JSON commits only; no checkpoints). */
-export async function readDeltaTable(endpoint: string, bucket: string, prefix: string): Promise<DeltaReadBack> {
-  const s3 = s3Admin(endpoint);
+export async function readDeltaTable(endpoint: string, bucket: string, prefix: string, credentials?: Credentials): Promise<DeltaReadBack> {
+  const s3 = s3Admin(endpoint, credentials);
   const dir = mkdtempSync(join(tmpdir(), 'wps-delta-read-'));
   try {
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}_delta_log/` }));
