@@ -173,6 +173,9 @@ export function generateCases(ids: FuzzIds, key: string, dir: string, seed: numb
         ['path traversal file name', multipart([[field, { ...file, filename: '../../../etc/passwd' }]])],
         ['NUL in file name', multipart([[field, { ...file, filename: 'a\u0000.pdf' }]])],
         ['2 MB field', multipart([['request_data', 'r'.repeat(2 * 1024 * 1024)], [field, file]])],
+        // -- a part without a name, or with name="": a 422 at its place (it was a TypeError 500) --
+        ['part without a name', `--fuzzBoundary7\r\nContent-Disposition: form-data\r\n\r\nvalue\r\n--fuzzBoundary7--\r\n`],
+        ['file part with name=""', `--fuzzBoundary7\r\nContent-Disposition: form-data; name=""; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nabc\r\n--fuzzBoundary7--\r\n`],
         ['fields named __proto__, constructor, prototype', multipart([['__proto__', 'x'], ['constructor', 'y'], ['prototype', 'z'], ['__proto__[]', 'w'], [field, file]])],
         ['2,000 fields', multipart([...Array.from({ length: 2000 }, (_, i) => [`f${i}`, 'v'] as [string, string]), [field, file]])],
         ['upload ids: not uuids', multipart([rd('{"template_id":"fast_partition"}'), ['input_upload_ids', 'x,__proto__,%']])],
@@ -227,6 +230,11 @@ export function generateCases(ids: FuzzIds, key: string, dir: string, seed: numb
     ['pipelined requests, one malformed', `GET /healthcheck HTTP/1.1\r\nHost: x\r\n\r\nGET /% HTTP/1.1\r\nHost: x\r\n\r\nGET /healthcheck HTTP/1.1\r\n${host}\r\n`],
     ['form field named __proto__', `POST /general/v0/general HTTP/1.1\r\n${host}unstructured-api-key: ${key}\r\nContent-Type: multipart/form-data; boundary=q\r\nContent-Length: 98\r\n\r\n${'--q\r\nContent-Disposition: form-data; name="__proto__"\r\n\r\nx\r\n--q--\r\n'.padEnd(98, ' ')}`],
     ['TRACE', `TRACE /healthcheck HTTP/1.1\r\n${host}\r\n`],
+    // -- requests that stop short and stay open (Connection: close: no half-close): each must be answered
+    // -- 408 at the server's header or body deadline (10 s / 15 s), not held until the client gives up --
+    ['body shorter than its Content-Length, socket kept open', `POST /api/v1/sources/ HTTP/1.1\r\n${host}unstructured-api-key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`],
+    ['oversized chunk size, socket kept open', `POST /api/v1/sources/ HTTP/1.1\r\n${host}unstructured-api-key: ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nfffffff\r\n{"a":1}`],
+    ['HTTP/0.9 request line, socket kept open', 'GET /healthcheck\r\nConnection: close\r\n'],
     ['headers named __proto__ and constructor', `GET /api/v1/sources/ HTTP/1.1\r\n${host}unstructured-api-key: ${key}\r\n__proto__: a\r\n__proto__: b\r\nconstructor: c\r\n\r\n`],
   ];
   for (const [what, raw] of raws) cases.push({ route: 'raw', what, method: 'RAW', path: '', headers: {}, raw });
