@@ -185,6 +185,7 @@ if (STORES.some((s) => ['kafka-cloud', 'snowflake'].includes(s))) {
 if (STORES.includes('neo4j')) {
   // The Bolt stand-in decodes PackStream in this process and records statements (it does not execute Cypher).
   const { startNeo4jStandIn } = await import('../../lambdas/connectors/neo4j/test-server');
+  trustStandIns(); // the stand-in serves bolt+s (the password goes over TLS only)
   const neo = await startNeo4jStandIn({ users: { bench: { password: 'bench-pw' } }, recordParams: false });
   await benchStore('neo4j', `neo4j destination (neo4j-driver, Bolt 5.4/PackStream → stand-in 127.0.0.1:${neo.port})`, (b) => ({ uri: neo.uri(), username: 'bench', password: 'bench-pw', database: 'neo4j', batch_size: b }), [100, 500, 1000]);
   await neo.stop();
@@ -259,6 +260,7 @@ if (STORES.includes('databricks_volume_delta_tables')) {
 // in-process stand-in, whose JSON parsing is part of the figure). BENCH_STORES=couchbase runs it.
 if (STORES.includes('couchbase')) {
   const { startCouchbaseStandIn } = await import('../../lambdas/connectors/couchbase/test-server');
+  trustStandIns(); // the stand-in serves couchbases:// (the password goes over TLS only)
   const cbs = await startCouchbaseStandIn({ users: { bench: { password: 'bench-pw' } } });
   cbs.createKeyspace('bench', 'ingest', 'elements');
   await benchStore('couchbase', `couchbase destination (Query REST API → stand-in 127.0.0.1:${cbs.port})`, (b) => ({ connection_string: cbs.connectionString, username: 'bench', password: 'bench-pw', bucket: 'bench', scope: 'ingest', collection: 'elements', batch_size: b }), [50, 200, 500]);

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 import { startCouchbaseStandIn, type CouchbaseStandIn } from '../../lambdas/connectors/couchbase/test-server';
 import { closedPort } from '../integration/connectors/helpers';
+import { trustStandIns } from '../support/stand-in-ca';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 const PASSWORD = 'couchbase-e2e-secret';
@@ -22,6 +23,7 @@ const inDir = join(base, 'in');
 const outDir = join(base, 'out');
 let stack: TestStack;
 let cb: CouchbaseStandIn;
+let untrustStandIns: (() => void) | undefined;
 
 const embedNodes = [
   { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
@@ -35,6 +37,7 @@ before(async () => {
   mkdirSync(outDir);
   copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
   copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  untrustStandIns = trustStandIns(); // the stand-in serves couchbases:// (the password goes over TLS only)
   cb = await startCouchbaseStandIn({ users: { app: { password: PASSWORD } } });
   cb.createKeyspace('wf', 'ingest', 'elements');
   cb.createKeyspace('crm', 'sales', 'customers');
@@ -46,6 +49,7 @@ before(async () => {
 after(async () => {
   await stack?.close();
   await cb?.stop();
+  untrustStandIns?.();
 });
 
 async function create(kind: 'sources' | 'destinations', name: string, type: string, config: Record<string, unknown>) {
@@ -110,7 +114,7 @@ test('couchbase destination: two runs leave one copy of each file\'s documents, 
 
   // points nowhere: FAILURE check and failed files with the reason, the job finishes, no secret shown
   const port = await closedPort();
-  const nowhere = await create('destinations', 'cb-nowhere', 'couchbase', cbConfig({ connection_string: `couchbase://127.0.0.1:${port}` }));
+  const nowhere = await create('destinations', 'cb-nowhere', 'couchbase', cbConfig({ connection_string: `couchbases://127.0.0.1:${port}` }));
   const bad = await check('destinations', nowhere.id);
   assert.equal(bad.status, 'FAILURE');
   assert.match(bad.reason, /cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/);

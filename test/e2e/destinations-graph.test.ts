@@ -12,11 +12,13 @@ import { join, resolve } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 import { startNeo4jStandIn, type Neo4jStandIn } from '../../lambdas/connectors/neo4j/test-server';
 import { closedPort } from '../integration/connectors/helpers';
+import { trustStandIns } from '../support/stand-in-ca';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
 let neo: Neo4jStandIn;
 let sourceId: string;
+let untrustStandIns: (() => void) | undefined;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-graphdest-')), 'in');
 
 const nodes = [
@@ -30,6 +32,7 @@ before(async () => {
   mkdirSync(join(inDir, 'sub'), { recursive: true });
   copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
   copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  untrustStandIns = trustStandIns(); // the stand-in serves neo4j+s (the password goes over TLS only)
   neo = await startNeo4jStandIn({ users: { app: { password: 'neo4j-e2e-secret' } } });
   stack = await startTestStack();
   sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
@@ -37,6 +40,7 @@ before(async () => {
 after(async () => {
   await stack?.close();
   await neo?.stop();
+  untrustStandIns?.();
 });
 
 async function check(destinationId: string) {
@@ -72,7 +76,7 @@ const tally = () => {
 
 test('neo4j: two runs leave one copy of each file\'s graph, 384-dim embeddings, metadata', { skip: NEEDS_LOCAL }, async () => {
   const dest = await stack.call('POST', '/api/v1/destinations/', {
-    body: { name: 'graph', type: 'neo4j', config: { uri: neo.uri('neo4j'), username: 'app', password: 'neo4j-e2e-secret', database: 'neo4j', batch_size: 50 } },
+    body: { name: 'graph', type: 'neo4j', config: { uri: neo.uri('neo4j+s'), username: 'app', password: 'neo4j-e2e-secret', database: 'neo4j', batch_size: 50 } },
   });
   assert.equal(dest.status, 200, dest.text);
   assert.equal(dest.body.config.password, '**********');
@@ -107,7 +111,7 @@ test('neo4j: two runs leave one copy of each file\'s graph, 384-dim embeddings, 
 test('neo4j pointing nowhere: FAILURE check, files failed with the driver\'s reason, job finished', { skip: NEEDS_LOCAL }, async () => {
   const port = await closedPort();
   const dest = await stack.call('POST', '/api/v1/destinations/', {
-    body: { name: 'neo4j-nowhere', type: 'neo4j', config: { uri: `bolt://127.0.0.1:${port}`, username: 'app', password: 'neo4j-nowhere-secret', database: 'neo4j' } },
+    body: { name: 'neo4j-nowhere', type: 'neo4j', config: { uri: `bolt+s://127.0.0.1:${port}`, username: 'app', password: 'neo4j-nowhere-secret', database: 'neo4j' } },
   });
   assert.equal(dest.status, 200, dest.text);
   const c = await check(dest.body.id);

@@ -1,15 +1,20 @@
 // Finding 4 (issue 27): secrets go over TLS only. Databricks (workspace host, SQL warehouse) and Astra
 // DB (api_endpoint) took http:// with a client secret or token, the Databricks driver switching to
-// clear text so a test stand-in could work. Played as the attacker's view of the wire: tenant B names
+// clear text so a test stand-in could work. The database protocols that send a password in clear on
+// a plain connection did the same: Neo4j (bolt:// and neo4j://, basic auth in LOGON), Couchbase
+// (couchbase:// and http://, basic auth on every Query service request). Played as the attacker's view of the wire: tenant B names
 // an http:// endpoint through the HTTP API (create and update: 422 naming the field), and a config
 // stored before the rule is run as a job runs it, against a plain-HTTP listener that records what it
 // receives: refused before any byte is sent, so no secret reaches the wire.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, type Server, type Socket } from 'node:net';
 import { checkConnection, deliverToDestination, listSourceObjects } from '../../lambdas/connectors/registry';
 import { startStandIn, type StandInServer } from '../../lambdas/connectors/records/stand-in';
 import { startDatabricksStandIn, type DatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
 import { startAstraStandIn, type AstraStandIn } from '../../lambdas/connectors/astradb/test-server';
+import { startNeo4jStandIn, type Neo4jStandIn } from '../../lambdas/connectors/neo4j/test-server';
+import { startCouchbaseStandIn, type CouchbaseStandIn } from '../../lambdas/connectors/couchbase/test-server';
 import { trustStandIns } from '../support/stand-in-ca';
 import { keyedStack, locs, messages, type Tenants } from './helpers';
 
@@ -20,6 +25,40 @@ let plain: StandInServer;
 let dbx: DatabricksStandIn;
 let astra: AstraStandIn;
 let untrust: () => void;
+let raw: RawListener;
+let neo: Neo4jStandIn;
+let neoPlain: Neo4jStandIn;
+let cb: CouchbaseStandIn;
+let cbPlain: CouchbaseStandIn;
+
+/** A TCP listener that counts the connections it is offered (and closes them): any would be a secret on its way in clear. */
+interface RawListener {
+  port: number;
+  connections: number;
+  stop(): Promise<void>;
+}
+async function startRawListener(): Promise<RawListener> {
+  const sockets = new Set<Socket>();
+  const l = { port: 0, connections: 0 } as RawListener;
+  const server: Server = createServer((s) => {
+    l.connections++;
+    sockets.add(s);
+    s.on('error', () => undefined);
+    s.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  l.port = (server.address() as { port: number }).port;
+  l.stop = async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return l;
+}
+
+const NEO4J_PW = 'neo4j-password-value';
+const neo4j = (uri: string, password = NEO4J_PW) => ({ uri, username: 'app', password, database: 'neo4j' });
+const CB_PW = 'couchbase-password-value';
+const couchbase = (connection_string: string, password = CB_PW) => ({ connection_string, username: 'app', password, bucket: 'docs', batch_size: 10 });
 
 const volumes = (host: string) => ({ host, client_id: 'sp', client_secret: SECRET, catalog: 'main', volume: 'landing', volume_path: 'out' });
 const deltaTables = (server_hostname: string) => ({ server_hostname, http_path: '/sql/1.0/warehouses/wh', token: 'dapi-token-value', catalog: 'main', volume: 'landing', table_name: 'elements' });
@@ -32,11 +71,17 @@ before(async () => {
   plain = await startStandIn(() => ({ status: 200, body: {} }));
   dbx = await startDatabricksStandIn({ clients: { sp: SECRET }, volumes: ['main.default.landing'] });
   astra = await startAstraStandIn({ token: TOKEN });
+  raw = await startRawListener();
+  neo = await startNeo4jStandIn({ users: { app: { password: NEO4J_PW } } });
+  neoPlain = await startNeo4jStandIn({ users: { app: { password: '' } }, tls: false });
+  cb = await startCouchbaseStandIn({ users: { app: { password: CB_PW } } });
+  cbPlain = await startCouchbaseStandIn({ users: { app: { password: '' } }, tls: false });
+  for (const s of [cb, cbPlain]) s.createKeyspace('docs');
 });
 
 after(async () => {
   untrust?.();
-  await Promise.all([plain?.stop(), dbx?.stop(), astra?.stop()]);
+  await Promise.all([plain?.stop(), dbx?.stop(), astra?.stop(), raw?.stop(), neo?.stop(), neoPlain?.stop(), cb?.stop(), cbPlain?.stop()]);
   await t?.stack.close();
 });
 
@@ -104,4 +149,83 @@ test('the TLS stand-ins, trusted through CONNECTOR_CA_FILE, still work', async (
   assert.equal(d.status, 'SUCCESS', d.reason);
   const a = await checkConnection('destination', 'astradb', { ...astradb(astra.url), keyspace: 'default_keyspace', batch_size: 20, binary_encode_vectors: true, flatten_metadata: false });
   assert.equal(a.status, 'SUCCESS', a.reason);
+});
+
+// The database protocols whose plain form carries the password readable: a listener that only counts
+// TCP connections stands for the server, so a refused config is one that opened none.
+test('database protocols: a clear-text scheme with a password is refused at create and at update (422 naming the field)', async () => {
+  const at = `127.0.0.1:${raw.port}`;
+  const attempts = [
+    { type: 'neo4j', config: neo4j(`bolt://${at}`), field: 'uri', secret: NEO4J_PW },
+    { type: 'neo4j', config: neo4j(`neo4j://${at}`), field: 'uri', secret: NEO4J_PW },
+    { type: 'neo4j', config: neo4j(` Bolt://${at}`), field: 'uri', secret: NEO4J_PW },
+    { type: 'couchbase', config: couchbase(`couchbase://${at}`), field: 'connection_string', secret: CB_PW },
+    { type: 'couchbase', config: couchbase(`http://${at}`), field: 'connection_string', secret: CB_PW },
+    { type: 'couchbase', config: couchbase(`CouchBase://127.0.0.1:1,${at}`), field: 'connection_string', secret: CB_PW },
+    { type: 'couchbase', config: { ...couchbase(`couchbase://${at}`), collection_id: 'id' }, field: 'connection_string', secret: CB_PW, kind: 'sources' },
+  ];
+  for (const a of attempts) {
+    const r = await t.stack.call('POST', `/api/v1/${a.kind ?? 'destinations'}/`, { ...t.asB, body: { name: 'clear', type: a.type, config: a.config } });
+    assert.equal(r.status, 422, `${a.type} ${JSON.stringify(a.config)} -> ${r.status} ${r.text}`);
+    assert.ok(locs(r.body).includes(`body.config.${a.field}`), r.text);
+    assert.match(messages(r.body), /clear text/);
+    assert.ok(!r.text.includes(a.secret), r.text);
+  }
+  for (const [type, config, field, clear] of [
+    ['neo4j', neo4j(neo.uri('neo4j+s')), 'uri', `neo4j://${at}`],
+    ['couchbase', couchbase(cb.connectionString), 'connection_string', `couchbase://${at}`],
+  ] as const) {
+    const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: `tls-${type}`, type, config } });
+    assert.equal(created.status, 200, created.text);
+    const r = await t.stack.call('PUT', `/api/v1/destinations/${created.body.id}`, { ...t.asB, body: { config: { ...config, [field]: clear } } });
+    assert.equal(r.status, 422, r.text);
+    assert.ok(locs(r.body).includes(`body.config.${field}`), r.text);
+  }
+  assert.equal(raw.connections, 0, 'nothing connected to the listener');
+});
+
+test('database protocols: configs stored before the rule are refused before connecting', async () => {
+  const doc = { sourceId: 'src', sourceKey: 'a.txt', elements: [{ type: 'NarrativeText', element_id: 'e1', text: 'hello', metadata: {}, embeddings: [0.1, 0.2] }] };
+  const at = `127.0.0.1:${raw.port}`;
+  for (const [type, config] of [
+    ['neo4j', { ...neo4j(`bolt://${at}`), batch_size: 100 }],
+    ['neo4j', { ...neo4j(`neo4j://${at}`), batch_size: 100 }],
+    ['couchbase', couchbase(`couchbase://${at}`)],
+    ['couchbase', couchbase(`http://${at}`)],
+  ] as const) {
+    const check = await checkConnection('destination', type, config);
+    assert.equal(check.status, 'FAILURE', `${type}: ${JSON.stringify(check)}`);
+    assert.match(check.reason!, /clear text/);
+    await assert.rejects(deliverToDestination(type, config, doc as never), /clear text/, type);
+  }
+  const cbSource = { ...couchbase(`couchbase://${at}`), collection_id: 'id' };
+  const sourceCheck = await checkConnection('source', 'couchbase', cbSource);
+  assert.equal(sourceCheck.status, 'FAILURE', JSON.stringify(sourceCheck));
+  assert.match(sourceCheck.reason!, /clear text/);
+  await assert.rejects(
+    (async () => {
+      for await (const _ of listSourceObjects('couchbase', cbSource)) break;
+    })(),
+    /clear text/,
+  );
+  assert.equal(raw.connections, 0, 'no connection was opened, so no password reached the wire');
+});
+
+test('database protocols: clear text without a password is accepted; the TLS stand-ins work', async () => {
+  const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: 'clear-no-secret', type: 'neo4j', config: neo4j(neoPlain.uri('bolt'), '') } });
+  assert.equal(created.status, 200, created.text);
+  const noSecret = await checkConnection('destination', 'neo4j', { ...neo4j(neoPlain.uri('bolt'), ''), batch_size: 100 });
+  assert.equal(noSecret.status, 'SUCCESS', noSecret.reason);
+  assert.match(neo.uri(), /^bolt\+s:\/\//);
+  const tls = await checkConnection('destination', 'neo4j', { ...neo4j(neo.uri('neo4j+s')), batch_size: 100 });
+  assert.equal(tls.status, 'SUCCESS', tls.reason);
+
+  assert.match(cbPlain.connectionString, /^couchbase:\/\//);
+  const cbCreated = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: 'cb-clear-no-secret', type: 'couchbase', config: couchbase(cbPlain.connectionString, '') } });
+  assert.equal(cbCreated.status, 200, cbCreated.text);
+  const cbNoSecret = await checkConnection('destination', 'couchbase', couchbase(cbPlain.connectionString, ''));
+  assert.equal(cbNoSecret.status, 'SUCCESS', cbNoSecret.reason);
+  assert.match(cb.connectionString, /^couchbases:\/\//);
+  const cbTls = await checkConnection('destination', 'couchbase', couchbase(cb.connectionString));
+  assert.equal(cbTls.status, 'SUCCESS', cbTls.reason);
 });

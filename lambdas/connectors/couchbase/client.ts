@@ -8,7 +8,9 @@
 // self-managed clusters use self-signed certificates).
 //
 // connection_string: couchbase://host[,host2...] → http://host:8093, couchbases://host →
-// https://host:18093 (Capella answers on its hostname). A port other than the KV defaults
+// https://host:18093 (Capella answers on its hostname). Every request carries the password (basic
+// auth), so couchbase:// and http:// are refused when a password is set (secure-transport.ts), at
+// validation and before any request; without one they stay allowed. A port other than the KV defaults
 // (11210/11207) is taken as the Query service's port (remapped clusters, stand-ins). Hosts are tried
 // in order when one cannot be reached.
 //
@@ -22,6 +24,7 @@ import { config as appConfig } from '../../config';
 import { connectorCa, redact } from '../agents';
 import { guardedLookup, literalHostProblem, OutboundPolicyError, policyReason } from '../../net/outbound';
 import { retryableError, withRetry, type RetryOptions } from '../records/retry';
+import { clearTextProblem, hasSecret } from '../secure-transport';
 
 export interface CouchbaseTarget {
   connection_string: string;
@@ -54,6 +57,19 @@ export function queryBases(connectionString: string): string[] {
     const port = given === undefined || (KV_PORTS.has(given) && scheme.startsWith('couchbase')) ? (tls ? QUERY_PORT.tls : QUERY_PORT.plain) : given;
     return `${tls ? 'https' : 'http'}://${hp[1]}:${port}`;
   });
+}
+
+/**
+ * Why the connection string may not be used with this password: not a connection string
+ * (queryBases' message), or a clear-text scheme while a password is set. Undefined when usable.
+ */
+export function connectionStringProblem(connectionString: string, password: unknown): string | undefined {
+  try {
+    queryBases(connectionString);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return hasSecret(password) ? clearTextProblem(connectionString.trim(), 'connection_string', 'password') : undefined;
 }
 
 /** A name used inside backticks (bucket, scope, collection, field): no backtick, not empty. */
@@ -196,6 +212,8 @@ const isRetriable = (err: unknown) => (err instanceof QueryError ? err.retriable
  * order when one cannot be reached. Messages never carry the password.
  */
 export async function runQuery(c: CouchbaseTarget, statement: string, opts: QueryOptions = {}): Promise<QueryResult> {
+  const problem = connectionStringProblem(c.connection_string, c.password);
+  if (problem) throw new Error(problem);
   const bases = queryBases(c.connection_string);
   const body: Record<string, unknown> = { statement, timeout: `${REQUEST_TIMEOUT_MS - 5000}ms` };
   if (opts.args) body.args = opts.args;

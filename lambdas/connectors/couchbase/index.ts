@@ -1,7 +1,9 @@
 // Couchbase destination and source (type `couchbase`, fields from the platform's table:
 // connection_string, username, password, bucket, scope and collection (default _default), batch_size;
 // the source adds collection_id). Both speak to the Query service's REST API (client.ts says why not
-// the SDK). Checks are authenticated statements on the keyspace, failing with the service's text:
+// the SDK). connection_string is couchbases:// (or https://) when a password is set: the password
+// goes with every request (basic auth), so a clear-text scheme is a 422 and refused before any
+// request. Checks are authenticated statements on the keyspace, failing with the service's text:
 // - destination: a delete by a record_id that matches nothing (credentials, keyspace exists, write
 //   allowed); on a server before 7.6 without an index to serve it, SUCCESS saying so (the first write
 //   creates the index). The check creates nothing.
@@ -10,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
-import { identifierProblem, keyspaceLabel, QueryError, queryBases, runQuery, type CouchbaseTarget } from './client';
+import { connectionStringProblem, identifierProblem, keyspaceLabel, QueryError, runQuery, type CouchbaseTarget } from './client';
 import { listDocuments, listStatement, readDocument, type CouchbaseSourceConfig } from './source';
 import { deleteRecords, deleteStatement, RECORD_ID_INDEX, writeDocument } from './writer';
 
@@ -20,11 +22,8 @@ type SourceConfig = CouchbaseSourceConfig & ConnectorConfig;
 function refine(shape: ReturnType<typeof derivedShape>, names: readonly string[]) {
   return (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
     if (typeof c.connection_string === 'string') {
-      try {
-        queryBases(c.connection_string);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', path: ['connection_string'], message: (err as Error).message });
-      }
+      const problem = connectionStringProblem(c.connection_string, c.password);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['connection_string'], message: problem });
     }
     for (const f of names) {
       if (typeof c[f] !== 'string') continue;

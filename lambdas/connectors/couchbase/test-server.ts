@@ -6,11 +6,11 @@
 // changed statement fails the tests instead of passing unexecuted. Users may be read-only (DML and
 // CREATE INDEX refused with 13014), documents above maxDocumentBytes are refused (12009), a server
 // without sequential scans (before 7.6) needs an index for scanning statements (4000), and
-// fail() injects 429/503 answers before handling (records/stand-in.ts).
+// fail() injects 429/503 answers before handling (records/stand-in.ts). HTTPS by default
+// (couchbases://: the client sends the password over TLS only) with the stand-ins' certificate
+// (standInTls, trusted through CONNECTOR_CA_FILE); `tls: false` serves clear text (couchbase://).
 import { randomUUID } from 'node:crypto';
-import { connect } from 'node:net';
-import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
-import { startStandIn, type Fault, type Reply, type SeenRequest } from '../records/stand-in';
+import { standInTls, startStandIn, type Fault, type Reply, type SeenRequest } from '../records/stand-in';
 
 export interface CouchbaseStandInOptions {
   users?: Record<string, { password: string; readOnly?: boolean }>;
@@ -21,8 +21,8 @@ export interface CouchbaseStandInOptions {
    * needs an index (the primary index, or one on record_id for the delete), else error 4000.
    */
   sequentialScans?: boolean;
-  /** Also listen with TLS (couchbases://) with this certificate, in front of the same service. */
-  tls?: { key: string; cert: string };
+  /** The certificate served (default: standInTls()); false: clear text (couchbase://), for configs without a password. */
+  tls?: { key: string; cert: string } | false;
 }
 
 interface StoredDoc {
@@ -33,10 +33,8 @@ interface StoredDoc {
 export interface CouchbaseStandIn {
   url: string;
   port: number;
-  /** couchbase://127.0.0.1:<port> (a non-KV port is taken as the Query service's by the client). */
+  /** couchbases://127.0.0.1:<port> (couchbase:// with `tls: false`; a non-KV port is taken as the Query service's by the client). */
   connectionString: string;
-  /** couchbases://127.0.0.1:<tls port> when started with `tls`. */
-  tlsConnectionString?: string;
   requests: SeenRequest[];
   /** Statements received, in order, with their parameters. */
   statements(): { statement: string; body: Record<string, unknown> }[];
@@ -182,6 +180,7 @@ export async function startCouchbaseStandIn(opts: CouchbaseStandInOptions = {}):
     body: { requestID: randomUUID(), ...payload, metrics: { elapsedTime: '1ms', executionTime: '1ms', ...(payload.metrics as object) } },
   });
 
+  const tls = opts.tls === false ? undefined : (opts.tls ?? standInTls());
   const server = await startStandIn((req) => {
     if (req.path !== '/query/service') return { status: 404, body: '404 page not found\n' };
     if (req.method !== 'POST') return answer(405, { errors: [{ code: 1010, msg: `Unsupported http method: ${req.method}` }], status: 'fatal' });
@@ -208,27 +207,7 @@ export async function startCouchbaseStandIn(opts: CouchbaseStandInOptions = {}):
       if (!(err instanceof QueryFailure)) throw err;
       return answer(err.status, { errors: [{ code: err.code, msg: err.message }], status: 'fatal', metrics: { resultCount: 0, resultSize: 0, errorCount: 1 } });
     }
-  });
-
-  // TLS terminator in front of the plain listener: the client's couchbases:// path, verified as usual
-  let tlsServer: TlsServer | undefined;
-  const tlsSockets = new Set<{ destroy(): void }>();
-  if (opts.tls) {
-    tlsServer = createTlsServer({ key: opts.tls.key, cert: opts.tls.cert }, (socket) => {
-      const upstream = connect(server.port, '127.0.0.1');
-      tlsSockets.add(socket);
-      socket.on('close', () => tlsSockets.delete(socket));
-      socket.pipe(upstream).pipe(socket);
-      const close = () => {
-        socket.destroy();
-        upstream.destroy();
-      };
-      socket.on('error', close);
-      upstream.on('error', close);
-    });
-    tlsServer.on('tlsClientError', () => undefined);
-    await new Promise<void>((resolve) => tlsServer!.listen(0, '127.0.0.1', resolve));
-  }
+  }, { tls });
 
   const ks = (b: string, s?: string, c?: string) => {
     const k = keyspaces.get(ksKey(b, s, c));
@@ -238,8 +217,7 @@ export async function startCouchbaseStandIn(opts: CouchbaseStandInOptions = {}):
   return {
     url: server.url,
     port: server.port,
-    connectionString: `couchbase://127.0.0.1:${server.port}`,
-    ...(tlsServer ? { tlsConnectionString: `couchbases://127.0.0.1:${(tlsServer.address() as { port: number }).port}` } : {}),
+    connectionString: `${tls ? 'couchbases' : 'couchbase'}://127.0.0.1:${server.port}`,
     requests: server.requests,
     statements: () =>
       server.requests
@@ -262,10 +240,6 @@ export async function startCouchbaseStandIn(opts: CouchbaseStandInOptions = {}):
     },
     indexes: (b, s, c) => ({ ...ks(b, s, c).indexes }),
     async stop() {
-      if (tlsServer) {
-        for (const sock of tlsSockets) sock.destroy();
-        await new Promise<void>((resolve) => tlsServer!.close(() => resolve()));
-      }
       await server.stop();
     },
   };

@@ -9,11 +9,14 @@
 // still verifies the certificate against the host name), so a name cannot resolve elsewhere between
 // the check and the connect. +ssc schemes (certificates not verified) are refused; a private CA is
 // given with CONNECTOR_CA_FILE (then trusted instead of the system roots for +s uris).
+// bolt:// and neo4j:// carry the basic-auth password in clear text (LOGON): with a password they are
+// refused (secure-transport.ts), at validation and before connecting; without one they stay allowed.
 // Errors come out as the server's message and code, never with the password.
 import type { Driver } from 'neo4j-driver';
 import { guardedLookup, literalHostProblem, policyReason } from '../../net/outbound';
 import { redact } from '../agents';
 import { config as appConfig } from '../../config';
+import { clearTextProblem, hasSecret } from '../secure-transport';
 
 export interface Neo4jTarget {
   uri: string;
@@ -26,8 +29,8 @@ export interface Neo4jTarget {
 const SCHEME = /^(bolt|neo4j)(\+s|\+ssc)?:\/\/([^/?#]*)(.*)$/i;
 const CONNECT_TIMEOUT_MS = 10_000;
 
-/** Why this uri may not be used here (checked without connecting), or undefined. */
-export function uriProblem(uri: string): string | undefined {
+/** Why this uri may not be used here (checked without connecting), or undefined. `password`: the one sent with it. */
+export function uriProblem(uri: string, password?: unknown): string | undefined {
   const m = SCHEME.exec(uri.trim());
   if (!m) return 'uri must be <scheme>://<host>:<port> with scheme bolt, bolt+s, neo4j or neo4j+s';
   if (m[2]?.toLowerCase() === '+ssc') return `the ${m[1]}+ssc scheme accepts any certificate: use ${m[1]}+s (a private CA is configured with CONNECTOR_CA_FILE)`;
@@ -36,7 +39,7 @@ export function uriProblem(uri: string): string | undefined {
   const host = hostPort.startsWith('[') ? hostPort.slice(1, hostPort.indexOf(']')) : hostPort.replace(/:\d*$/, '');
   if (!host) return 'uri names no host';
   if (m[1]!.toLowerCase() === 'bolt' && m[4] && m[4] !== '/') return 'a bolt:// uri takes no path or query (routing parameters need neo4j://)';
-  return literalHostProblem(host);
+  return literalHostProblem(host) ?? (hasSecret(password) ? clearTextProblem(uri.trim(), 'uri', 'password') : undefined);
 }
 
 /** The server's (or driver's) message for a failure: message and Neo4j status code, without the password. */
@@ -96,7 +99,7 @@ export function hostOf(uri: string): string {
  * Aborting `signal` closes it too, so nothing stays open past a check's budget.
  */
 export async function withNeo4j<T>(c: Neo4jTarget, opts: { signal?: AbortSignal }, fn: (driver: Driver) => Promise<T>): Promise<T> {
-  const problem = uriProblem(c.uri);
+  const problem = uriProblem(c.uri, c.password);
   if (problem) throw new Error(problem);
   await installGuard();
   const { default: neo4j } = await import('neo4j-driver'); // loaded on first use, not by every handler

@@ -1,10 +1,11 @@
 // Neo4j destination (type `neo4j`, fields from the platform's table: uri, username, password,
-// database, batch_size). Writes each document as a lexical graph through the official driver (see
-// writer.ts for the graph, replace and batching). Check, as the platform's precheck (verify
-// connectivity) and more: the driver authenticates (LOGON) and reaches the server, the database
-// exists and accepts a write (a node created and deleted in a transaction that is rolled back, so
-// nothing is left), and the vector index is reported (present with its dimension, or created by
-// the first write).
+// database, batch_size). uri is bolt+s:// or neo4j+s:// when a password is set (basic auth crosses
+// in clear text on bolt:// and neo4j://): a 422 on uri, and refused again before connecting.
+// Writes each document as a lexical graph through the official driver (see writer.ts for the graph,
+// replace and batching). Check, as the platform's precheck (verify connectivity) and more: the
+// driver authenticates (LOGON) and reaches the server, the database exists and accepts a write (a
+// node created and deleted in a transaction that is rolled back, so nothing is left), and the
+// vector index is reported (present with its dimension, or created by the first write).
 import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
@@ -17,7 +18,7 @@ const shape = derivedShape('destination', 'neo4j');
 
 const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
   if (typeof c.uri === 'string') {
-    const problem = uriProblem(c.uri);
+    const problem = uriProblem(c.uri, c.password);
     if (problem) ctx.addIssue({ code: 'custom', path: ['uri'], message: problem });
   }
   for (const f of ['database', 'username'] as const) {

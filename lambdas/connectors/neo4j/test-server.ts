@@ -13,8 +13,13 @@
 // `SHOW INDEXES ... WHERE name = $name`. Writes apply at COMMIT (auto-commit: at PULL); a ROLLBACK
 // or a failure drops them. Anything else is recorded and answered with an empty success. Users have
 // a role: `admin` writes, `reader` gets Neo.ClientError.Security.Forbidden on a write statement.
-// Unknown databases answer Neo.ClientError.Database.DatabaseNotFound. No TLS. Not imported by any handler.
+// Unknown databases answer Neo.ClientError.Database.DatabaseNotFound. TLS by default (bolt+s /
+// neo4j+s: the client sends a password over TLS only), with the stand-ins' certificate (standInTls,
+// trusted through CONNECTOR_CA_FILE); `tls: false` serves clear text (users without a password).
+// Not imported by any handler.
 import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import { standInTls } from '../records/stand-in';
 import { Dechunker, frame } from './test-packstream';
 
 export interface Neo4jUser {
@@ -57,7 +62,10 @@ export interface GraphEdge {
 export interface Neo4jStandIn {
   host: string;
   port: number;
+  /** The uri with `scheme` (default bolt+s, or bolt for a `tls: false` stand-in). */
   uri(scheme?: string): string;
+  /** The PEM file of the certificate, for CONNECTOR_CA_FILE (undefined with `tls: false`). */
+  caFile?: string;
   statements: SeenStatement[];
   /** Nodes by label (all when absent), as the recognised writes left them. */
   nodes(label?: string): GraphNode[];
@@ -159,7 +167,7 @@ function interpret(query: string, params: Record<string, any>, graph: Graph): { 
 }
 
 /** `recordParams: false` keeps statements without their parameters (benchmarks: vectors not kept twice). */
-export async function startNeo4jStandIn(opts: { users: Record<string, Neo4jUser>; databases?: string[]; agent?: string; recordParams?: boolean }): Promise<Neo4jStandIn> {
+export async function startNeo4jStandIn(opts: { users: Record<string, Neo4jUser>; databases?: string[]; agent?: string; recordParams?: boolean; tls?: boolean }): Promise<Neo4jStandIn> {
   const databases = new Set(opts.databases ?? ['neo4j', 'system']);
   const agent = opts.agent ?? 'Neo4j/5.26.0';
   const graph = new Graph();
@@ -324,13 +332,15 @@ export async function startNeo4jStandIn(opts: { users: Record<string, Neo4jUser>
     });
   };
 
-  const server: Server = createServer(serve);
+  const tls = opts.tls === false ? undefined : standInTls();
+  const server: Server = tls ? createTlsServer({ key: tls.key, cert: tls.cert }, serve) : createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as { port: number }).port;
   return {
     host: '127.0.0.1',
     port,
-    uri: (scheme = 'bolt') => `${scheme}://127.0.0.1:${port}`,
+    uri: (scheme = tls ? 'bolt+s' : 'bolt') => `${scheme}://127.0.0.1:${port}`,
+    caFile: tls?.certFile,
     statements,
     nodes: (label) => [...graph.nodes.values()].filter((n) => !label || n.label === label),
     edges: (type) => [...graph.edges.values()].filter((e) => !type || e.type === type),

@@ -11,6 +11,7 @@ import { startCouchbaseStandIn, type CouchbaseStandIn } from '../../../lambdas/c
 import { selfSignedCert } from '../../../lambdas/connectors/azure-ai-search/test-server';
 import { resetConfig } from '../../../lambdas/config';
 import { closedPort, collect, untext } from './helpers';
+import { trustStandIns } from '../../support/stand-in-ca';
 import { DIMS, element, elements, logSink, vec } from './vector-fixtures';
 
 let cb: CouchbaseStandIn;
@@ -21,24 +22,31 @@ const src = (over: Record<string, unknown> = {}) =>
   validateConfig('source', 'couchbase', { connection_string: cb.connectionString, username: 'app', password: PASSWORD, bucket: 'crm', collection_id: 'id', batch_size: 2, ...over });
 const mine = (sourceKey: string) => [...cb.documents('docs', 'ingest', 'elements')].filter(([, v]) => v.record_id === documentRecordId('src', sourceKey));
 
+let untrustStandIns: (() => void) | undefined;
 before(async () => {
+  untrustStandIns = trustStandIns(); // the stand-in serves couchbases:// (the password goes over TLS only)
   cb = await startCouchbaseStandIn({ users: { app: { password: PASSWORD }, reader: { password: 'reader-pw', readOnly: true } }, maxDocumentBytes: 64 * 1024 });
   cb.createKeyspace('docs', 'ingest', 'elements');
   cb.createKeyspace('crm');
 });
 after(async () => {
+  untrustStandIns?.();
   await cb?.stop();
 });
 
-test('config: the platform fields, a couchbase:// connection string, names without backticks, password masked', () => {
+test('config: the platform fields, a couchbases:// connection string (couchbase:// only without a password), names without backticks, password masked', () => {
   const bad = (over: Record<string, unknown>, field: string) =>
-    assert.throws(() => validateConfig('destination', 'couchbase', { connection_string: 'couchbase://cb.example', username: 'u', password: 'p', bucket: 'b', batch_size: 10, ...over }), (e: any) =>
+    assert.throws(() => validateConfig('destination', 'couchbase', { connection_string: 'couchbases://cb.example', username: 'u', password: 'p', bucket: 'b', batch_size: 10, ...over }), (e: any) =>
       e.issues.some((i: any) => i.loc.join('.') === `body.config.${field}`));
   bad({ connection_string: 'mongodb://cb.example' }, 'connection_string');
+  assert.throws(() => validateConfig('destination', 'couchbase', { connection_string: 'couchbase://cb.example', username: 'u', password: 'p', bucket: 'b', batch_size: 10 }),
+    /body\.config\.connection_string: connection_string is a plain couchbase:\/\/ URL, which would send the password in clear text: use couchbases:\/\//);
+  assert.throws(() => validateConfig('destination', 'couchbase', { connection_string: 'http://cb.example:8093', username: 'u', password: 'p', bucket: 'b', batch_size: 10 }), /plain http:\/\/ URL/);
+  assert.doesNotThrow(() => validateConfig('destination', 'couchbase', { connection_string: 'couchbase://cb.example', username: 'u', password: '', bucket: 'b', batch_size: 10 }), 'clear text without a password');
   bad({ bucket: 'a`b' }, 'bucket');
   bad({ collection: '' }, 'collection');
   bad({ batch_size: 0 }, 'batch_size');
-  assert.throws(() => validateConfig('source', 'couchbase', { connection_string: 'couchbase://x', username: 'u', password: 'p', bucket: 'b', batch_size: 1, collection_id: 'i`d' }));
+  assert.throws(() => validateConfig('source', 'couchbase', { connection_string: 'couchbases://x', username: 'u', password: 'p', bucket: 'b', batch_size: 1, collection_id: 'i`d' }));
   const c = validateConfig('destination', 'couchbase', { connection_string: 'couchbases://cb.example.cloud.couchbase.com', username: 'u', password: 'secret', bucket: 'b', batch_size: 10 });
   assert.equal(outputConfig('destination', 'couchbase', c).password, '**********');
 });
@@ -63,10 +71,10 @@ test('destination check: an authenticated read and a harmless delete; failures c
   assert.match(reader.reason!, /User does not have credentials to run DELETE queries on default:`docs`.`ingest`.`elements`. Add role query_delete .* \(code 13014\)$/);
 
   const closed = await closedPort();
-  const failover = await checkConnection('destination', 'couchbase', dest({ connection_string: `couchbase://127.0.0.1:${closed},127.0.0.1:${cb.port}` }));
+  const failover = await checkConnection('destination', 'couchbase', dest({ connection_string: `couchbases://127.0.0.1:${closed},127.0.0.1:${cb.port}` }));
   assert.equal(failover.status, 'SUCCESS', `an unreachable first host is passed over: ${failover.reason}`);
 
-  const down = await checkConnection('destination', 'couchbase', dest({ connection_string: `couchbase://127.0.0.1:${closed}` }), { timeoutMs: 8000 });
+  const down = await checkConnection('destination', 'couchbase', dest({ connection_string: `couchbases://127.0.0.1:${closed}` }), { timeoutMs: 8000 });
   assert.equal(down.status, 'FAILURE');
   assert.match(down.reason!, /^cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
   for (const r of [ok, badPw, missing, reader, down]) assert.ok(!r.reason!.includes(PASSWORD) && !r.reason!.includes('wrong-password-123'));
@@ -169,7 +177,7 @@ test('couchbases://: TLS verified, a private CA trusted through CONNECTOR_CA_FIL
   const saved = process.env.CONNECTOR_CA_FILE;
   try {
     secure.createKeyspace('docs');
-    const cfg = dest({ connection_string: secure.tlsConnectionString, scope: undefined, collection: undefined });
+    const cfg = dest({ connection_string: secure.connectionString, scope: undefined, collection: undefined });
     const untrusted = await checkConnection('destination', 'couchbase', cfg);
     assert.equal(untrusted.status, 'FAILURE');
     assert.match(untrusted.reason!, /^cannot reach 127\.0\.0\.1:\d+: self[- ]signed certificate/);
@@ -241,14 +249,14 @@ test('CONNECTORS_DENY_PRIVATE_NETWORKS: a name resolving to loopback is refused 
   process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
   const seen = cb.requests.length;
   try {
-    const viaName = `couchbase://localhost:${cb.port}`;
+    const viaName = `couchbases://localhost:${cb.port}`;
     const r = await checkConnection('destination', 'couchbase', dest({ connection_string: viaName }));
     assert.equal(r.status, 'FAILURE');
     assert.match(r.reason!, /host localhost resolves to a private network address/);
     await assert.rejects(deliverToDestination('couchbase', dest({ connection_string: viaName }), { sourceId: 'src', sourceKey: 'a.txt', elements: elements(1) }), /private network address/);
     await assert.rejects(collect(listSourceObjects('couchbase', src({ connection_string: viaName }))), /private network address/);
-    await assert.rejects(readSourceObject('couchbase', src({ connection_string: `couchbase://127.0.0.1:${cb.port}` }), 'orphan'), /private network address/);
-    const meta = await checkConnection('source', 'couchbase', src({ connection_string: 'couchbase://169.254.169.254' }));
+    await assert.rejects(readSourceObject('couchbase', src({ connection_string: `couchbases://127.0.0.1:${cb.port}` }), 'orphan'), /private network address/);
+    const meta = await checkConnection('source', 'couchbase', src({ connection_string: 'couchbases://169.254.169.254' }));
     assert.match(meta.reason!, /instance metadata address/);
     assert.equal(cb.requests.length, seen);
   } finally {

@@ -12,6 +12,7 @@ import { checkConnection, deliverToDestination, outputConfig, removeDocumentReco
 import { documentRecordId, enhancedElementId } from '../../../lambdas/connectors/records/ids';
 import { startNeo4jStandIn, type Neo4jStandIn } from '../../../lambdas/connectors/neo4j/test-server';
 import { closedPort } from './helpers';
+import { trustStandIns } from '../../support/stand-in-ca';
 import { DIMS, element, elements, logSink, vec } from './vector-fixtures';
 
 const PASSWORD = 'neo4j-pw-secret';
@@ -22,14 +23,17 @@ const rid = (key: string) => documentRecordId('src', key);
 const chunks = (key: string) => db.nodes('Chunk').filter((n) => n.properties.record_id === rid(key));
 const writes = (from: number) => db.statements.slice(from).filter((s) => !/^\s*(CREATE CONSTRAINT|CREATE VECTOR INDEX|SHOW INDEXES)/.test(s.query));
 
+let untrustStandIns: (() => void) | undefined;
 before(async () => {
+  untrustStandIns = trustStandIns(); // the stand-in serves bolt+s (the password goes over TLS only)
   db = await startNeo4jStandIn({ users: { app: { password: PASSWORD }, reader: { password: 'reader-pw', role: 'reader' } } });
 });
 after(async () => {
+  untrustStandIns?.();
   await db?.stop();
 });
 
-test('config: the platform fields; password secret; +ssc and credentials in the uri refused', () => {
+test('config: the platform fields; password secret; +ssc, credentials in the uri and clear text with a password refused', () => {
   const c = config();
   assert.equal(outputConfig('destination', 'neo4j', c).password, '**********');
   assert.equal(c.batch_size, 100);
@@ -46,6 +50,9 @@ test('config: the platform fields; password secret; +ssc and credentials in the 
   assert.match(issue({ uri: 'bolt+ssc://db.example.com' })!, /the bolt\+ssc scheme accepts any certificate/);
   assert.match(issue({ uri: 'bolt://u:p@db.example.com' })!, /must not carry credentials/);
   assert.match(issue({ uri: 'bolt://169.254.169.254:7687' })!, /instance metadata address/);
+  assert.match(issue({ uri: 'bolt://db.example.com' })!, /body\.config\.uri: uri is a plain bolt:\/\/ URL, which would send the password in clear text: use bolt\+s:\/\//);
+  assert.match(issue({ uri: 'NEO4J://db.example.com' })!, /body\.config\.uri: uri is a plain neo4j:\/\/ URL, .*use neo4j\+s:\/\//);
+  assert.equal(issue({ uri: 'bolt://db.example.com', password: '' }), undefined, 'clear text without a password');
   assert.match(issue({ batch_size: 0 })!, /body\.config\.batch_size/);
   assert.match(issue({ database: ' ' })!, /database must not be empty/);
 });
@@ -59,7 +66,7 @@ test('check: authenticated, the database exists and accepts a write (rolled back
   assert.equal(probe.committed, false, 'the probe write was rolled back');
   assert.equal(db.nodes().length, 0);
 
-  const routed = await checkConnection('destination', 'neo4j', config({ uri: db.uri('neo4j') }));
+  const routed = await checkConnection('destination', 'neo4j', config({ uri: db.uri('neo4j+s') }));
   assert.equal(routed.status, 'SUCCESS', routed.reason);
 
   const badPw = await checkConnection('destination', 'neo4j', config({ password: 'wrong-password-123' }));
@@ -74,7 +81,7 @@ test('check: authenticated, the database exists and accepts a write (rolled back
   assert.equal(reader.status, 'FAILURE');
   assert.equal(reader.reason, "database neo4j refused a write: Create node with labels 'Document' on database 'neo4j' is not allowed for user 'reader' with roles [PUBLIC, reader]. (Neo.ClientError.Security.Forbidden)");
 
-  const down = await checkConnection('destination', 'neo4j', config({ uri: `bolt://127.0.0.1:${await closedPort()}` }));
+  const down = await checkConnection('destination', 'neo4j', config({ uri: `bolt+s://127.0.0.1:${await closedPort()}` }));
   assert.equal(down.status, 'FAILURE');
   assert.match(down.reason!, /^cannot connect to 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
   for (const r of [badPw, noDb, reader, down]) assert.ok(!r.reason!.includes(PASSWORD) && !r.reason!.includes('wrong-password-123'), r.reason);
@@ -184,7 +191,7 @@ test('a statement the server refuses fails the file with its message; a vector i
 test('CONNECTORS_DENY_PRIVATE_NETWORKS: every Bolt connection goes through the policy', async () => {
   const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
   const literal = config();
-  const named = config({ uri: `neo4j://localhost:${db.port}` });
+  const named = config({ uri: `neo4j+s://localhost:${db.port}` });
   process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
   const seen = db.statements.length;
   try {
