@@ -13,12 +13,14 @@ import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../supp
 import { startMongoStandIn, type MongoStandIn } from '../../lambdas/connectors/mongodb/test-server';
 import { redisServerBinary, startRedisServer, type RedisTestServer } from '../../lambdas/connectors/redis/test-server';
 import { closedPort } from '../integration/connectors/helpers';
+import { trustStandIns } from '../support/stand-in-ca';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 const NO_REDIS = NEEDS_LOCAL || redisServerBinary().skip;
 let stack: TestStack;
 let mongo: MongoStandIn;
 let redis: RedisTestServer | undefined;
+let untrustStandIns: (() => void) | undefined;
 let sourceId: string;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-kvdest-')), 'in');
 
@@ -35,6 +37,7 @@ before(async () => {
   copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
   mongo = await startMongoStandIn({ users: { app: { password: 'mongo-e2e-secret' } } });
   mongo.createCollection('wf', 'elements');
+  untrustStandIns = trustStandIns(); // the redis-server speaks TLS only (the password goes over TLS only)
   if (!NO_REDIS) redis = await startRedisServer({ password: 'redis-e2e-secret' });
   stack = await startTestStack();
   sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
@@ -42,6 +45,7 @@ before(async () => {
 after(async () => {
   await stack?.close();
   await Promise.all([mongo?.stop(), redis?.stop()]);
+  untrustStandIns?.();
 });
 
 async function createDestination(name: string, type: string, config: Record<string, unknown>, secretFields: string[]) {
@@ -110,7 +114,7 @@ test('mongodb: two runs leave one copy of each file\'s documents, 384-dim embedd
 });
 
 test('redis: two runs leave one copy of each file\'s keys, 384-dim embeddings, metadata', { skip: NO_REDIS }, async () => {
-  const id = await createDestination('rd', 'redis', { host: redis!.host, port: redis!.port, password: 'redis-e2e-secret', ssl: false, database: 1, batch_size: 20 }, ['password']);
+  const id = await createDestination('rd', 'redis', { host: redis!.host, port: redis!.port, password: 'redis-e2e-secret', ssl: true, database: 1, batch_size: 20 }, ['password']);
   const c = await check(id);
   assert.equal(c.status, 'SUCCESS', c.reason);
   const db = redis!.admin.duplicate({ database: 1 });
@@ -137,7 +141,7 @@ test('destinations that point nowhere: FAILURE checks, files failed with the sto
   const port = await closedPort();
   const cases = [
     { type: 'mongodb', config: { uri: `mongodb://app:mongo-nowhere-secret@127.0.0.1:${port}/`, database: 'wf', collection: 'c' }, secret: 'mongo-nowhere-secret', reason: /cannot connect to 127\.0\.0\.1:\d+: .*ECONNREFUSED/ },
-    { type: 'redis', config: { host: '127.0.0.1', port, password: 'redis-nowhere-secret', ssl: false }, secret: 'redis-nowhere-secret', reason: /cannot connect to 127\.0\.0\.1:\d+: connect ECONNREFUSED/ },
+    { type: 'redis', config: { host: '127.0.0.1', port, password: 'redis-nowhere-secret', ssl: true }, secret: 'redis-nowhere-secret', reason: /cannot connect to 127\.0\.0\.1:\d+: connect ECONNREFUSED/ },
   ];
   for (const k of cases) {
     const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name: `${k.type}-nowhere`, type: k.type, config: k.config } });

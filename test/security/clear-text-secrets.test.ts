@@ -2,7 +2,8 @@
 // DB (api_endpoint) took http:// with a client secret or token, the Databricks driver switching to
 // clear text so a test stand-in could work. The database protocols that send a password in clear on
 // a plain connection did the same: Neo4j (bolt:// and neo4j://, basic auth in LOGON), Couchbase
-// (couchbase:// and http://, basic auth on every Query service request). Played as the attacker's view of the wire: tenant B names
+// (couchbase:// and http://, basic auth on every Query service request), Redis (redis:// or ssl
+// false: AUTH sends the password as it is). Played as the attacker's view of the wire: tenant B names
 // an http:// endpoint through the HTTP API (create and update: 422 naming the field), and a config
 // stored before the rule is run as a job runs it, against a plain-HTTP listener that records what it
 // receives: refused before any byte is sent, so no secret reaches the wire.
@@ -15,6 +16,7 @@ import { startDatabricksStandIn, type DatabricksStandIn } from '../../lambdas/co
 import { startAstraStandIn, type AstraStandIn } from '../../lambdas/connectors/astradb/test-server';
 import { startNeo4jStandIn, type Neo4jStandIn } from '../../lambdas/connectors/neo4j/test-server';
 import { startCouchbaseStandIn, type CouchbaseStandIn } from '../../lambdas/connectors/couchbase/test-server';
+import { redisServerBinary, startRedisServer } from '../../lambdas/connectors/redis/test-server';
 import { trustStandIns } from '../support/stand-in-ca';
 import { keyedStack, locs, messages, type Tenants } from './helpers';
 
@@ -59,6 +61,8 @@ const NEO4J_PW = 'neo4j-password-value';
 const neo4j = (uri: string, password = NEO4J_PW) => ({ uri, username: 'app', password, database: 'neo4j' });
 const CB_PW = 'couchbase-password-value';
 const couchbase = (connection_string: string, password = CB_PW) => ({ connection_string, username: 'app', password, bucket: 'docs', batch_size: 10 });
+const RD_PW = 'redis-password-value';
+const redis = (port: number, over: Record<string, unknown> = {}) => ({ host: '127.0.0.1', port, password: RD_PW, ssl: true, database: 0, batch_size: 100, ...over });
 
 const volumes = (host: string) => ({ host, client_id: 'sp', client_secret: SECRET, catalog: 'main', volume: 'landing', volume_path: 'out' });
 const deltaTables = (server_hostname: string) => ({ server_hostname, http_path: '/sql/1.0/warehouses/wh', token: 'dapi-token-value', catalog: 'main', volume: 'landing', table_name: 'elements' });
@@ -163,6 +167,9 @@ test('database protocols: a clear-text scheme with a password is refused at crea
     { type: 'couchbase', config: couchbase(`http://${at}`), field: 'connection_string', secret: CB_PW },
     { type: 'couchbase', config: couchbase(`CouchBase://127.0.0.1:1,${at}`), field: 'connection_string', secret: CB_PW },
     { type: 'couchbase', config: { ...couchbase(`couchbase://${at}`), collection_id: 'id' }, field: 'connection_string', secret: CB_PW, kind: 'sources' },
+    { type: 'redis', config: redis(raw.port, { ssl: false }), field: 'ssl', secret: RD_PW },
+    { type: 'redis', config: redis(raw.port, { password: undefined, uri: `redis://:${RD_PW}@${at}/0` }), field: 'uri', secret: RD_PW },
+    { type: 'redis', config: redis(raw.port, { password: undefined, uri: `Redis://app:${RD_PW}@${at}`, ssl: true }), field: 'uri', secret: RD_PW },
   ];
   for (const a of attempts) {
     const r = await t.stack.call('POST', `/api/v1/${a.kind ?? 'destinations'}/`, { ...t.asB, body: { name: 'clear', type: a.type, config: a.config } });
@@ -174,6 +181,8 @@ test('database protocols: a clear-text scheme with a password is refused at crea
   for (const [type, config, field, clear] of [
     ['neo4j', neo4j(neo.uri('neo4j+s')), 'uri', `neo4j://${at}`],
     ['couchbase', couchbase(cb.connectionString), 'connection_string', `couchbase://${at}`],
+    ['redis', redis(raw.port), 'ssl', false],
+    ['redis', redis(raw.port), 'uri', `redis://:${RD_PW}@${at}`],
   ] as const) {
     const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: `tls-${type}`, type, config } });
     assert.equal(created.status, 200, created.text);
@@ -192,6 +201,8 @@ test('database protocols: configs stored before the rule are refused before conn
     ['neo4j', { ...neo4j(`neo4j://${at}`), batch_size: 100 }],
     ['couchbase', couchbase(`couchbase://${at}`)],
     ['couchbase', couchbase(`http://${at}`)],
+    ['redis', redis(raw.port, { ssl: false })],
+    ['redis', redis(raw.port, { password: undefined, uri: `redis://:${RD_PW}@${at}/0` })],
   ] as const) {
     const check = await checkConnection('destination', type, config);
     assert.equal(check.status, 'FAILURE', `${type}: ${JSON.stringify(check)}`);
@@ -228,4 +239,22 @@ test('database protocols: clear text without a password is accepted; the TLS sta
   assert.match(cb.connectionString, /^couchbases:\/\//);
   const cbTls = await checkConnection('destination', 'couchbase', couchbase(cb.connectionString));
   assert.equal(cbTls.status, 'SUCCESS', cbTls.reason);
+});
+
+test('redis: clear text without a password works against a plain redis-server; with a password, TLS does', { skip: redisServerBinary().skip }, async () => {
+  const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: 'rd-clear-no-secret', type: 'redis', config: redis(raw.port, { password: undefined, ssl: false }) } });
+  assert.equal(created.status, 200, created.text);
+  const plainRedis = await startRedisServer({ tls: false });
+  const tlsRedis = await startRedisServer({ password: RD_PW });
+  try {
+    const noSecret = await checkConnection('destination', 'redis', redis(plainRedis.port, { password: undefined, ssl: false }));
+    assert.equal(noSecret.status, 'SUCCESS', noSecret.reason);
+    const viaUri = await checkConnection('destination', 'redis', redis(plainRedis.port, { password: undefined, uri: `redis://127.0.0.1:${plainRedis.port}/0` }));
+    assert.equal(viaUri.status, 'SUCCESS', viaUri.reason);
+    const tls = await checkConnection('destination', 'redis', redis(tlsRedis.port));
+    assert.equal(tls.status, 'SUCCESS', tls.reason);
+    assert.match(tls.reason!, / over TLS: /);
+  } finally {
+    await Promise.all([plainRedis.stop(), tlsRedis.stop()]);
+  }
 });

@@ -51,6 +51,7 @@ const PLAIN: unknown[] = [
   'neo4j+s://host.example.com:7687',
   'couchbase://host.example.com',
   'couchbases://host.example.com',
+  'rediss://host.example.com:6380',
   'collection_1',
   'us-east-1',
   'es',

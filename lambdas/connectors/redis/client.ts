@@ -4,10 +4,13 @@
 // names through the outbound policy's lookup and literal addresses are checked before connecting;
 // unix sockets are refused. No reconnects (an operation fails and is retried whole); RESP2, so any
 // Redis from 2.x on answers. Errors carry the server's reply text (WRONGPASS, NOPERM, OOM, ...),
-// never the password or the uri.
+// never the password or the uri. AUTH sends the password as it is: with a password, TLS is required
+// (rediss://, or ssl on without a uri; secure-transport.ts), at validation and before connecting;
+// without one a plain connection stays allowed.
 import type { RedisClientType } from 'redis';
 import { assertAllowedHost, guardedLookup } from '../../net/outbound';
 import { connectorCa, redact } from '../agents';
+import { clearTextProblem, clearTextSettingProblem, hasSecret } from '../secure-transport';
 
 export interface RedisTarget {
   host?: string;
@@ -58,6 +61,23 @@ export function endpointOf(c: RedisTarget): RedisEndpoint {
   return { host: c.host, port: c.port, tls: c.ssl, database: c.database, username: c.username || undefined, password: c.password || undefined };
 }
 
+/**
+ * Why this config would send its password in clear text (a password sent, TLS off), with the field
+ * that turns TLS off (uri when a uri is given, else ssl), or undefined. An unusable uri is
+ * endpointOf's to report.
+ */
+export function clearTextRedisProblem(c: RedisTarget): { field: 'uri' | 'ssl'; message: string } | undefined {
+  let at: RedisEndpoint;
+  try {
+    at = endpointOf(c);
+  } catch {
+    return undefined;
+  }
+  if (at.tls || !hasSecret(at.password)) return undefined;
+  if (c.uri) return { field: 'uri', message: clearTextProblem(c.uri, 'uri', 'password') ?? 'uri is not rediss://, which would send the password in clear text' };
+  return { field: 'ssl', message: clearTextSettingProblem('ssl', 'password', 'set ssl true, or use a rediss:// uri') };
+}
+
 /** Every credential a message must not repeat. */
 export function secretsOf(c: RedisTarget): string[] {
   const out = [c.password, c.uri].filter((s): s is string => Boolean(s));
@@ -88,6 +108,8 @@ export type Redis = RedisClientType<Record<string, never>, Record<string, never>
 export async function withRedis<T>(c: RedisTarget, opts: { signal?: AbortSignal; connectTimeoutMs?: number }, fn: (client: Redis, at: RedisEndpoint) => Promise<T>): Promise<T> {
   const { signal } = opts;
   const at = endpointOf(c);
+  const clear = clearTextRedisProblem(c);
+  if (clear) throw new RedisStoreError(clear.message, false);
   await assertAllowedHost(at.host);
   const ca = at.tls ? connectorCa() : undefined;
   const { createClient } = await import('redis'); // loaded on first use, not by every handler
@@ -114,7 +136,7 @@ export async function withRedis<T>(c: RedisTarget, opts: { signal?: AbortSignal;
     try {
       await client.connect();
     } catch (err) {
-      const hint = at.tls && /timeout|wrong version number|EPROTO|ECONNRESET/i.test(String((err as Error)?.message)) ? ' (ssl is on: does the server speak TLS? set ssl false for a plain-TCP Redis)' : '';
+      const hint = at.tls && /timeout|wrong version number|EPROTO|ECONNRESET/i.test(String((err as Error)?.message)) ? ' (ssl is on: does the server speak TLS? ssl false is for a plain-TCP Redis without a password)' : '';
       throw new RedisStoreError(`cannot connect to ${at.host}:${at.port}${at.database ? ` db ${at.database}` : ''}: ${describeRedisError(err, c)}${hint}`, retryableRedis(err));
     }
     return await fn(client, at);

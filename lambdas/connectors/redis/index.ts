@@ -1,17 +1,18 @@
 // Redis destination (type `redis`, fields from the platform's table: host, port 6379, database 0,
 // username, password, ssl (TLS, default true), uri, batch_size 100). The uri may carry a password,
-// so it is a secret here as the password is. Writes one key per element through the official
-// client (see writer.ts for the key scheme, JSON vs string values, replace and batching). Check:
-// connect with the credentials (AUTH and SELECT of the database), PING as the platform's precheck,
-// then a DEL of an absent key (a write command: a read-only replica answers READONLY, an ACL user
-// without write rights NOPERM) — the closest Redis allows to proving writes without writing — and
-// whether RedisJSON is there.
+// so it is a secret here as the password is. A password goes over TLS only: with one, a redis://
+// uri (422 on uri) or ssl false (422 on ssl) is refused, and refused again before connecting.
+// Writes one key per element through the official client (see writer.ts for the key scheme, JSON
+// vs string values, replace and batching). Check: connect with the credentials (AUTH and SELECT of
+// the database), PING as the platform's precheck, then a DEL of an absent key (a write command: a
+// read-only replica answers READONLY, an ACL user without write rights NOPERM) — the closest Redis
+// allows to proving writes without writing — and whether RedisJSON is there.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
 import { literalHostProblem } from '../../net/outbound';
-import { describeRedisError, endpointOf, withRedis, type RedisTarget } from './client';
+import { clearTextRedisProblem, describeRedisError, endpointOf, withRedis, type RedisTarget } from './client';
 import { hasRedisJson, removeDocument, writeDocument } from './writer';
 
 type RedisConfig = RedisTarget & ConnectorConfig;
@@ -32,6 +33,8 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
     const problem = literalHostProblem(c.host);
     if (problem) ctx.addIssue({ code: 'custom', path: ['host'], message: problem });
   }
+  const clear = clearTextRedisProblem(c as unknown as RedisTarget);
+  if (clear) ctx.addIssue({ code: 'custom', path: [clear.field], message: clear.message });
 }) as unknown as z.ZodType<RedisConfig>;
 
 export const redisDestination = defineConnector<RedisConfig>({

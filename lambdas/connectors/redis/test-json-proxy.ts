@@ -3,8 +3,10 @@
 // way the module does (JSON.SET key $ <json> → OK, JSON.GET key → the JSON text or nil; the
 // document is kept by the real server as a string under the same key), records them, and passes
 // every other command (AUTH, SELECT, SCAN, MULTI/EXEC, UNLINK, ...) through unchanged, so replies
-// stay in order. Not imported by any handler.
+// stay in order. With a TLS target (`tls`: the server's certificate) it serves TLS with the same
+// certificate and reaches the server over TLS. Not imported by any handler.
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { connect as connectTls, createServer as createTlsServer } from 'node:tls';
 
 export interface JsonProxy {
   port: number;
@@ -41,11 +43,12 @@ function parseCommands(buf: Buffer): { commands: Buffer[][]; used: number } {
 const encode = (args: (string | Buffer)[]) =>
   Buffer.concat([Buffer.from(`*${args.length}\r\n`), ...args.flatMap((a) => [Buffer.from(`$${Buffer.byteLength(a)}\r\n`), Buffer.from(a), Buffer.from('\r\n')])]);
 
-export async function startJsonProxy(target: { host: string; port: number }): Promise<JsonProxy> {
+export async function startJsonProxy(target: { host: string; port: number; tls?: { key: string; cert: string } }): Promise<JsonProxy> {
   const jsonCommands: string[][] = [];
   const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = connect(target);
+  const tls = target.tls;
+  const serve = (client: Socket) => {
+    const upstream: Socket = tls ? connectTls({ host: target.host, port: target.port, ca: tls.cert }) : connect({ host: target.host, port: target.port });
     sockets.add(client).add(upstream);
     let pending = Buffer.alloc(0);
     client.on('data', (chunk: Buffer) => {
@@ -72,7 +75,8 @@ export async function startJsonProxy(target: { host: string; port: number }): Pr
     };
     client.on('close', end).on('error', end);
     upstream.on('close', end).on('error', end);
-  });
+  };
+  const server: Server = tls ? createTlsServer({ key: tls.key, cert: tls.cert }, serve) : createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as { port: number }).port,

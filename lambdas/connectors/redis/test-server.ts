@@ -1,17 +1,23 @@
 // A real Redis for tests and benchmarks: the Debian `redis-server` binary started on a free loopback
 // port in a temporary directory (no persistence), stopped and removed afterwards. When the binary is
 // absent (`apt-get install -y redis-server` installs it) `redisServerBinary()` says so and callers
-// skip. Tests read back with the same official client the destination uses. Not imported by any handler.
+// skip. Tests read back with the same official client the destination uses. TLS by default
+// (--tls-port only, no plain port: the connector sends a password over TLS only) with the stand-ins'
+// certificate (standInTls, trusted through CONNECTOR_CA_FILE); `tls: false` listens in clear text
+// (for a server without a password). Not imported by any handler.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type RedisClientType } from 'redis';
+import { standInTls } from '../records/stand-in';
 
 export interface RedisTestServer {
   host: string;
   port: number;
+  /** The certificate the server presents (undefined with `tls: false`): ssl on / rediss:// to reach it. */
+  tls?: { key: string; cert: string; certFile: string };
   /** A connected client with admin rights (the default user), for setup and read-back. */
   admin: RedisClientType<Record<string, never>, Record<string, never>, Record<string, never>, 2>;
   stop(): Promise<void>;
@@ -43,13 +49,19 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** Starts redis-server; `password` sets the default user's password (requirepass). */
-export async function startRedisServer(opts: { password?: string } = {}): Promise<RedisTestServer> {
+/** Starts redis-server; `password` sets the default user's password (requirepass); `tls: false` serves clear text. */
+export async function startRedisServer(opts: { password?: string; tls?: boolean } = {}): Promise<RedisTestServer> {
   const bin = redisServerBinary();
   if (!bin.path) throw new Error(bin.skip);
   const dir = mkdtempSync(join(tmpdir(), 'wps-redis-'));
   const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning'];
+  const tls = opts.tls === false ? undefined : standInTls();
+  const args = ['--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning'];
+  if (tls) {
+    const keyFile = join(dir, 'tls-key.pem');
+    writeFileSync(keyFile, tls.key, { mode: 0o600 });
+    args.push('--port', '0', '--tls-port', String(port), '--tls-cert-file', tls.certFile, '--tls-key-file', keyFile, '--tls-ca-cert-file', tls.certFile, '--tls-auth-clients', 'no');
+  } else args.push('--port', String(port));
   if (opts.password) args.push('--requirepass', opts.password);
   const child: ChildProcess = spawn(bin.path, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -64,12 +76,14 @@ export async function startRedisServer(opts: { password?: string } = {}): Promis
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const admin = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, password: opts.password, RESP: 2 }) as unknown as RedisTestServer['admin'];
+  const socket = tls ? { host: '127.0.0.1', port, reconnectStrategy: false as const, tls: true as const, ca: tls.cert } : { host: '127.0.0.1', port, reconnectStrategy: false as const };
+  const admin = createClient({ socket, password: opts.password, RESP: 2 }) as unknown as RedisTestServer['admin'];
   admin.on('error', () => undefined);
   await admin.connect();
   return {
     host: '127.0.0.1',
     port,
+    tls,
     admin,
     async stop() {
       await admin.close().catch(() => undefined);

@@ -2,7 +2,8 @@
 // redis-server (Debian's, started on a free loopback port; the tests skip when it is not
 // installed): records as the platform's uploader writes them (+ record_id), replace through SCAN on
 // the record id, MULTI/EXEC batches of batch_size (seen with MONITOR), BUSY retried, refusals
-// and failed checks in the server's words, TLS on by default.
+// and failed checks in the server's words, TLS on by default (the server listens with TLS only,
+// trusted through CONNECTOR_CA_FILE; a password never goes over a plain connection).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkConnection, deliverToDestination, outputConfig, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
@@ -10,26 +11,30 @@ import { documentRecordId } from '../../../lambdas/connectors/records/ids';
 import { redisServerBinary, startRedisServer, type RedisTestServer } from '../../../lambdas/connectors/redis/test-server';
 import { startJsonProxy } from '../../../lambdas/connectors/redis/test-json-proxy';
 import { closedPort } from './helpers';
+import { trustStandIns } from '../../support/stand-in-ca';
 import { DIMS, element, elements, logSink, vec } from './vector-fixtures';
 
 const { skip } = redisServerBinary();
 const ADMIN_PW = 'redis-admin-secret';
 let rs: RedisTestServer;
 const config = (over: Record<string, unknown> = {}) =>
-  validateConfig('destination', 'redis', { host: rs.host, port: rs.port, password: ADMIN_PW, ssl: false, batch_size: 50, ...over });
+  validateConfig('destination', 'redis', { host: rs.host, port: rs.port, password: ADMIN_PW, ssl: true, batch_size: 50, ...over });
 const rid = (sourceKey: string) => documentRecordId('src', sourceKey);
 const keysOf = async (sourceKey: string) => (await rs.admin.keys(`${rid(sourceKey)}:*`)).sort();
 
+let untrustStandIns: (() => void) | undefined;
 before(async () => {
   if (skip) return;
+  untrustStandIns = trustStandIns(); // the server speaks TLS only (the password goes over TLS only)
   rs = await startRedisServer({ password: ADMIN_PW });
   await rs.admin.sendCommand(['ACL', 'SETUSER', 'reader', 'on', '>reader-pw', '~*', '+@read', '+ping', '+select', '+info']);
 });
 after(async () => {
+  untrustStandIns?.();
   await rs?.stop();
 });
 
-test('config: the platform fields and defaults (ssl on); password and uri are secrets; odd uris refused', { skip }, () => {
+test('config: the platform fields and defaults (ssl on); password and uri are secrets; odd uris and clear text with a password refused', { skip }, () => {
   const c = validateConfig('destination', 'redis', { host: 'cache.example.com', password: 'pw', uri: 'rediss://:pw@cache.example.com:6380/2' });
   assert.deepEqual([c.port, c.database, c.ssl, c.batch_size], [6379, 0, true, 100]);
   const out = outputConfig('destination', 'redis', c);
@@ -47,14 +52,19 @@ test('config: the platform fields and defaults (ssl on); password and uri are se
   assert.match(issue({ uri: 'redis://169.254.169.254:6379' })!, /body\.config\.uri: .*instance metadata address/);
   assert.match(issue({ host: '169.254.169.254' })!, /body\.config\.host: .*instance metadata address/);
   assert.match(issue({ batch_size: 0 })!, /body\.config\.batch_size/);
+  assert.match(issue({ password: 'pw', ssl: false })!, /^body\.config\.ssl: ssl turns TLS off, which would send the password in clear text/);
+  assert.match(issue({ uri: 'redis://:pw@cache.example.com:6379' })!, /^body\.config\.uri: uri is a plain redis:\/\/ URL, which would send the password in clear text: use rediss:\/\//);
+  assert.match(issue({ uri: 'REDIS://user:pw@cache.example.com', ssl: true })!, /^body\.config\.uri: .*clear text/);
+  assert.equal(issue({ ssl: false }), undefined, 'clear text without a password');
+  assert.equal(issue({ uri: 'redis://cache.example.com:6379', password: 'pw' }), undefined, 'the uri is used, without a password: the password field is not sent');
 });
 
 test('check: AUTH, SELECT, PING and a harmless write; failures carry the server\'s reply', { skip }, async () => {
   const ok = await checkConnection('destination', 'redis', config());
   assert.equal(ok.status, 'SUCCESS', ok.reason);
-  assert.match(ok.reason!, new RegExp(`^127\\.0\\.0\\.1:${rs.port} db 0: PING answered PONG; writes accepted; \\d+ keys; records are stored as JSON strings \\(no RedisJSON module\\)$`));
-  const viaUri = await checkConnection('destination', 'redis', config({ uri: `redis://:${ADMIN_PW}@127.0.0.1:${rs.port}/3`, host: 'ignored.example.com' }));
-  assert.match(viaUri.reason!, /db 3: PING answered PONG/);
+  assert.match(ok.reason!, new RegExp(`^127\\.0\\.0\\.1:${rs.port} db 0 over TLS: PING answered PONG; writes accepted; \\d+ keys; records are stored as JSON strings \\(no RedisJSON module\\)$`));
+  const viaUri = await checkConnection('destination', 'redis', config({ uri: `rediss://:${ADMIN_PW}@127.0.0.1:${rs.port}/3`, host: 'ignored.example.com' }));
+  assert.match(viaUri.reason!, /db 3 over TLS: PING answered PONG/);
 
   const wrong = await checkConnection('destination', 'redis', config({ password: 'not-the-password' }));
   assert.equal(wrong.status, 'FAILURE');
@@ -64,9 +74,20 @@ test('check: AUTH, SELECT, PING and a harmless write; failures carry the server\
   const reader = await checkConnection('destination', 'redis', config({ username: 'reader', password: 'reader-pw' }));
   assert.equal(reader.status, 'FAILURE');
   assert.match(reader.reason!, /^the database refused a write \(DEL of an absent key\): NOPERM .*'del'/);
-  const tls = await checkConnection('destination', 'redis', config({ ssl: true }));
-  assert.equal(tls.status, 'FAILURE');
-  assert.match(tls.reason!, /^cannot connect to 127\.0\.0\.1:\d+: .*\(ssl is on: does the server speak TLS\? set ssl false for a plain-TCP Redis\)$/);
+  // A plain-TCP Redis without a password: clear text works with ssl off, ssl on says what is wrong.
+  const plain = await startRedisServer({ tls: false });
+  let tls;
+  try {
+    const noSecret = await checkConnection('destination', 'redis', config({ port: plain.port, password: undefined, ssl: false }));
+    assert.equal(noSecret.status, 'SUCCESS', noSecret.reason);
+    assert.match(noSecret.reason!, new RegExp(`^127\\.0\\.0\\.1:${plain.port} db 0: PING answered PONG`));
+    tls = await checkConnection('destination', 'redis', config({ port: plain.port, password: undefined }));
+    assert.equal(tls.status, 'FAILURE');
+    assert.match(tls.reason!, /^cannot connect to 127\.0\.0\.1:\d+: .*\(ssl is on: does the server speak TLS\? ssl false is for a plain-TCP Redis without a password\)$/);
+  } finally {
+    await plain.stop();
+  }
+  assert.throws(() => config({ ssl: false }), /body\.config\.ssl: ssl turns TLS off, which would send the password in clear text/);
   const down = await checkConnection('destination', 'redis', config({ port: await closedPort() }));
   assert.match(down.reason!, /^cannot connect to 127\.0\.0\.1:\d+: connect ECONNREFUSED/);
   for (const r of [wrong, db, reader, tls, down]) assert.ok(!r.reason!.includes(ADMIN_PW) && !r.reason!.includes('not-the-password'), r.reason);
