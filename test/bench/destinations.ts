@@ -82,11 +82,10 @@ if (STORES.includes('astradb')) {
 // client side): one full replace of a 10,000-record document (bulk/index upload + the leftover delete).
 if (STORES.some((s) => ['elasticsearch', 'opensearch', 'azure_ai_search'].includes(s))) {
   const { startSearchStandIn } = await import('../../lambdas/connectors/elasticsearch/test-server');
-  const { startAzureSearchStandIn, selfSignedCert, platformIndexFields } = await import('../../lambdas/connectors/azure-ai-search/test-server');
-  const { resetConfig } = await import('../../lambdas/config');
-  const tls = selfSignedCert();
-  process.env.CONNECTOR_CA_FILE = tls.certFile;
-  resetConfig();
+  const { startAzureSearchStandIn, platformIndexFields } = await import('../../lambdas/connectors/azure-ai-search/test-server');
+  const { standInTls } = await import('../../lambdas/connectors/records/stand-in');
+  const tls = standInTls(); // one certificate for the Elasticsearch/OpenSearch and Azure stand-ins
+  trustStandIns(); // the stand-ins serve TLS (credentials go over TLS only)
   const es = await startSearchStandIn({ dialect: 'elasticsearch' });
   const os = await startSearchStandIn({ dialect: 'opensearch' });
   const az = await startAzureSearchStandIn({ key: tls.key, cert: tls.cert });

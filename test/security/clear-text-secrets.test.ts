@@ -10,6 +10,7 @@ import { checkConnection, deliverToDestination, listSourceObjects } from '../../
 import { startStandIn, type StandInServer } from '../../lambdas/connectors/records/stand-in';
 import { startDatabricksStandIn, type DatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
 import { startAstraStandIn, type AstraStandIn } from '../../lambdas/connectors/astradb/test-server';
+import { startSearchStandIn } from '../../lambdas/connectors/elasticsearch/test-server';
 import { trustStandIns } from '../support/stand-in-ca';
 import { keyedStack, locs, messages, type Tenants } from './helpers';
 
@@ -104,4 +105,92 @@ test('the TLS stand-ins, trusted through CONNECTOR_CA_FILE, still work', async (
   assert.equal(d.status, 'SUCCESS', d.reason);
   const a = await checkConnection('destination', 'astradb', { ...astradb(astra.url), keyspace: 'default_keyspace', batch_size: 20, binary_encode_vectors: true, flatten_metadata: false });
   assert.equal(a.status, 'SUCCESS', a.reason);
+});
+
+// The families the audit found after Databricks and Astra DB, one block each: create (422 naming the
+// field), a config stored before the rule (refused before any request), and http:// without a secret
+// (an anonymous local store) still accepted.
+
+async function refusedAtCreate(attempts: { path?: string; type: string; config: Record<string, unknown>; field: string; secret: string }[]) {
+  for (const a of attempts) {
+    const r = await t.stack.call('POST', a.path ?? '/api/v1/destinations/', { ...t.asB, body: { name: 'clear', type: a.type, config: a.config } });
+    assert.equal(r.status, 422, `${a.type} ${JSON.stringify(a.config)} -> ${r.status} ${r.text}`);
+    assert.ok(locs(r.body).includes(`body.config.${a.field}`), r.text);
+    assert.match(messages(r.body), /clear text/);
+    assert.ok(!r.text.includes(a.secret), 'the secret is not echoed');
+  }
+}
+
+async function acceptedAtCreate(path: string, type: string, config: Record<string, unknown>) {
+  const r = await t.stack.call('POST', path, { ...t.asB, body: { name: `anonymous-${type}`, type, config } });
+  assert.equal(r.status, 200, `${type} without a secret over http:// -> ${r.status} ${r.text}`);
+}
+
+async function refusedAtRun(type: string, config: Record<string, unknown>, source = false) {
+  const doc = { sourceId: 'src', sourceKey: 'a.txt', elements: [{ type: 'NarrativeText', element_id: 'e1', text: 'hello', metadata: {}, embeddings: [0.1, 0.2] }] };
+  const check = await checkConnection(source ? 'source' : 'destination', type, config);
+  assert.equal(check.status, 'FAILURE', `${type}: ${JSON.stringify(check)}`);
+  assert.match(check.reason!, /clear text/, type);
+  if (source) {
+    await assert.rejects(
+      (async () => {
+        for await (const _ of listSourceObjects(type, config)) break;
+      })(),
+      /clear text/,
+      type,
+    );
+  } else {
+    await assert.rejects(deliverToDestination(type, config, doc as never), /clear text/, type);
+  }
+}
+
+test('elasticsearch and opensearch: http:// hosts with an API key, a password or AWS keys are refused', async () => {
+  const KEY = 'ZXMta2V5OmVzLXNlY3JldA==';
+  const PW = 'os-password-value';
+  const AWS_SECRET = 'wJalrXUtnFEMI/aws-secret-value';
+  const es = (hosts: string[]) => ({ hosts, index_name: 'elements', es_api_key: KEY });
+  const os = (hosts: string[], auth: Record<string, unknown>) => ({ hosts, index_name: 'elements', ...auth });
+  const basic = { username: 'admin', password: PW };
+  const iam = { aws_access_key_id: 'AKIDEXAMPLE', aws_secret_access_key: AWS_SECRET, aws_region: 'eu-west-1', aws_service: 'es' };
+  const bare = plain.url.replace('http://', ''); // OpenSearch without use_ssl: a bare host is http
+  await refusedAtCreate([
+    { type: 'elasticsearch', config: es([plain.url]), field: 'hosts', secret: KEY },
+    { path: '/api/v1/sources/', type: 'elasticsearch', config: es(['https://es.example.com', plain.url]), field: 'hosts', secret: KEY },
+    { type: 'opensearch', config: os([plain.url], basic), field: 'hosts', secret: PW },
+    { type: 'opensearch', config: os([bare], basic), field: 'hosts', secret: PW },
+    { type: 'opensearch', config: os([plain.url], iam), field: 'hosts', secret: AWS_SECRET },
+    { path: '/api/v1/sources/', type: 'opensearch', config: os([plain.url], basic), field: 'hosts', secret: PW },
+  ]);
+  // Update: a TLS cluster may not be moved to http://.
+  const tls = await startSearchStandIn({ dialect: 'elasticsearch', apiKeys: { [KEY]: ['all'] } });
+  try {
+    const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: 'tls-es', type: 'elasticsearch', config: es([tls.url]) } });
+    assert.equal(created.status, 200, created.text);
+    const r = await t.stack.call('PUT', `/api/v1/destinations/${created.body.id}`, { ...t.asB, body: { config: { ...created.body.config, es_api_key: KEY, hosts: [plain.url] } } });
+    assert.equal(r.status, 422, r.text);
+    assert.ok(locs(r.body).includes('body.config.hosts'), r.text);
+  } finally {
+    await tls.stop();
+  }
+  // Anonymous clusters over http:// stay legitimate; so does use_ssl with a bare host and a password.
+  await acceptedAtCreate('/api/v1/destinations/', 'opensearch', os([plain.url], {}));
+  await acceptedAtCreate('/api/v1/sources/', 'opensearch', os([plain.url], { username: 'reader' }));
+  await acceptedAtCreate('/api/v1/destinations/', 'opensearch', os([bare], { ...basic, use_ssl: true }));
+  // Stored before the rule: refused before any request.
+  for (const source of [false, true]) {
+    await refusedAtRun('elasticsearch', es([plain.url]), source);
+    await refusedAtRun('opensearch', os([plain.url], basic), source);
+    await refusedAtRun('opensearch', os([bare], basic), source);
+    await refusedAtRun('opensearch', os([plain.url], iam), source);
+  }
+  assert.equal(plain.requests.length, 0, 'no credential reached the wire');
+  // An anonymous plain-HTTP cluster is still used.
+  const anon = await startSearchStandIn({ dialect: 'opensearch', plain: true });
+  try {
+    const check = await checkConnection('destination', 'opensearch', os([anon.url], {}));
+    assert.doesNotMatch(check.reason ?? '', /clear text/);
+    assert.ok(anon.requests.length > 0, 'the anonymous cluster was asked');
+  } finally {
+    await anon.stop();
+  }
 });
