@@ -67,6 +67,7 @@ if (STORES.includes('pinecone')) {
   await pc.stop();
 }
 if (STORES.includes('qdrant-cloud')) {
+  trustStandIns(); // the stand-in serves TLS (the API key goes over TLS only)
   const qd = await startQdrantStandIn();
   await benchStore('qdrant-cloud', `qdrant-cloud destination (official REST client → stand-in ${qd.url})`, (b) => ({ api_key: qd.apiKey, url: qd.url, collection_name: `bench_${b}`, batch_size: b }), [50, 200, 1000]);
   await qd.stop();

@@ -11,6 +11,7 @@ import { startStandIn, type StandInServer } from '../../lambdas/connectors/recor
 import { startDatabricksStandIn, type DatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
 import { startAstraStandIn, type AstraStandIn } from '../../lambdas/connectors/astradb/test-server';
 import { startSearchStandIn } from '../../lambdas/connectors/elasticsearch/test-server';
+import { startQdrantStandIn } from '../../lambdas/connectors/qdrant/test-server';
 import { trustStandIns } from '../support/stand-in-ca';
 import { keyedStack, locs, messages, type Tenants } from './helpers';
 
@@ -193,4 +194,35 @@ test('elasticsearch and opensearch: http:// hosts with an API key, a password or
   } finally {
     await anon.stop();
   }
+});
+
+test('qdrant-cloud: an http:// url with an API key is refused', async () => {
+  const KEY = 'qdrant-api-key-value';
+  const qdrant = (url: string, api_key = KEY) => ({ url, api_key, collection_name: 'docs' });
+  await refusedAtCreate([
+    { type: 'qdrant-cloud', config: qdrant(plain.url), field: 'url', secret: KEY },
+    { type: 'qdrant-cloud', config: qdrant(plain.url.replace('http', 'HTTP')), field: 'url', secret: KEY },
+  ]);
+  const tls = await startQdrantStandIn({ apiKey: KEY });
+  try {
+    assert.match(tls.url, /^https:\/\//);
+    const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: 'tls-qdrant', type: 'qdrant-cloud', config: qdrant(tls.url) } });
+    assert.equal(created.status, 200, created.text);
+    const r = await t.stack.call('PUT', `/api/v1/destinations/${created.body.id}`, { ...t.asB, body: { config: { ...created.body.config, api_key: KEY, url: plain.url } } });
+    assert.equal(r.status, 422, r.text);
+    assert.ok(locs(r.body).includes('body.config.url'), r.text);
+    const ok = await checkConnection('destination', 'qdrant-cloud', { ...qdrant(tls.url), batch_size: 50 });
+    assert.equal(ok.status, 'SUCCESS', ok.reason);
+  } finally {
+    await tls.stop();
+  }
+  // A keyless local cluster over http:// stays legitimate.
+  await acceptedAtCreate('/api/v1/destinations/', 'qdrant-cloud', qdrant(plain.url, ''));
+  await refusedAtRun('qdrant-cloud', { ...qdrant(plain.url), batch_size: 50 });
+  assert.equal(plain.requests.length, 0, 'the API key did not reach the wire');
+  const anon = await checkConnection('destination', 'qdrant-cloud', { ...qdrant(plain.url, ''), batch_size: 50 });
+  assert.doesNotMatch(anon.reason ?? '', /clear text/);
+  assert.ok(plain.requests.length > 0, 'the keyless cluster was asked');
+  assert.ok(plain.requests.every((r) => !r.headers['api-key']), 'and no key header was sent');
+  plain.requests.length = 0;
 });
