@@ -111,6 +111,7 @@ if (STORES.some((s) => ['elasticsearch', 'opensearch', 'azure_ai_search'].includ
 if (STORES.some((s) => ['weaviate-cloud', 'milvus'].includes(s))) {
   const { startWeaviateTestServer } = await import('../../lambdas/connectors/weaviate/test-server');
   const { platformSchema, startMilvusTestServer } = await import('../../lambdas/connectors/milvus/test-server');
+  trustStandIns(); // the weaviate stand-in serves TLS (the API key goes over TLS only)
   const wv = await startWeaviateTestServer();
   const mv = await startMilvusTestServer();
   mv.createCollection('elements', platformSchema(DIMS, true));

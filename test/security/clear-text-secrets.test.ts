@@ -12,6 +12,7 @@ import { startDatabricksStandIn, type DatabricksStandIn } from '../../lambdas/co
 import { startAstraStandIn, type AstraStandIn } from '../../lambdas/connectors/astradb/test-server';
 import { startSearchStandIn } from '../../lambdas/connectors/elasticsearch/test-server';
 import { startQdrantStandIn } from '../../lambdas/connectors/qdrant/test-server';
+import { startWeaviateTestServer } from '../../lambdas/connectors/weaviate/test-server';
 import { trustStandIns } from '../support/stand-in-ca';
 import { keyedStack, locs, messages, type Tenants } from './helpers';
 
@@ -225,4 +226,38 @@ test('qdrant-cloud: an http:// url with an API key is refused', async () => {
   assert.ok(plain.requests.length > 0, 'the keyless cluster was asked');
   assert.ok(plain.requests.every((r) => !r.headers['api-key']), 'and no key header was sent');
   plain.requests.length = 0;
+});
+
+test('weaviate-cloud: an http:// cluster_url (REST and gRPC in clear) with an API key is refused', async () => {
+  const KEY = 'weaviate-api-key-value';
+  const weaviate = (cluster_url: string, api_key = KEY) => ({ cluster_url, api_key, collection: 'Docs' });
+  await refusedAtCreate([
+    { type: 'weaviate-cloud', config: weaviate(plain.url), field: 'cluster_url', secret: KEY },
+    { type: 'weaviate-cloud', config: weaviate(` ${plain.url.replace('http', 'Http')}`), field: 'cluster_url', secret: KEY },
+  ]);
+  const tls = await startWeaviateTestServer({ apiKey: KEY });
+  try {
+    assert.match(tls.url, /^https:\/\//);
+    const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: 'tls-weaviate', type: 'weaviate-cloud', config: weaviate(tls.url) } });
+    assert.equal(created.status, 200, created.text);
+    const r = await t.stack.call('PUT', `/api/v1/destinations/${created.body.id}`, { ...t.asB, body: { config: { ...created.body.config, api_key: KEY, cluster_url: plain.url } } });
+    assert.equal(r.status, 422, r.text);
+    assert.ok(locs(r.body).includes('body.config.cluster_url'), r.text);
+    const ok = await checkConnection('destination', 'weaviate-cloud', weaviate(tls.url));
+    assert.equal(ok.status, 'SUCCESS', ok.reason);
+  } finally {
+    await tls.stop();
+  }
+  // A keyless cluster over http:// stays legitimate.
+  await acceptedAtCreate('/api/v1/destinations/', 'weaviate-cloud', weaviate(plain.url, ''));
+  await refusedAtRun('weaviate-cloud', weaviate(plain.url));
+  assert.equal(plain.requests.length, 0, 'the API key did not reach the wire');
+  const anon = await startWeaviateTestServer({ plain: true });
+  try {
+    const check = await checkConnection('destination', 'weaviate-cloud', weaviate(anon.url, ''));
+    assert.doesNotMatch(check.reason ?? '', /clear text/);
+    assert.ok(anon.calls.length > 0, 'the keyless cluster was asked');
+  } finally {
+    await anon.stop();
+  }
 });
