@@ -13,6 +13,7 @@ import { startAstraStandIn, type AstraStandIn } from '../../lambdas/connectors/a
 import { startSearchStandIn } from '../../lambdas/connectors/elasticsearch/test-server';
 import { startQdrantStandIn } from '../../lambdas/connectors/qdrant/test-server';
 import { startWeaviateTestServer } from '../../lambdas/connectors/weaviate/test-server';
+import { startMilvusTestServer } from '../../lambdas/connectors/milvus/test-server';
 import { trustStandIns } from '../support/stand-in-ca';
 import { keyedStack, locs, messages, type Tenants } from './helpers';
 
@@ -260,4 +261,37 @@ test('weaviate-cloud: an http:// cluster_url (REST and gRPC in clear) with an AP
   } finally {
     await anon.stop();
   }
+});
+
+test('milvus: an http:// uri (clear-text gRPC) with a token or a password is refused', async () => {
+  const TOKEN_VALUE = 'milvus-token-value';
+  const PW = 'milvus-password-value';
+  const milvus = (uri: string, auth: Record<string, unknown>) => ({ uri, collection_name: 'elements', record_id_key: 'record_id', ...auth });
+  await refusedAtCreate([
+    { type: 'milvus', config: milvus(plain.url, { token: TOKEN_VALUE }), field: 'uri', secret: TOKEN_VALUE },
+    { type: 'milvus', config: milvus(plain.url, { user: 'root', password: PW }), field: 'uri', secret: PW },
+  ]);
+  // A plain gRPC Milvus: a stored config with credentials sends it nothing.
+  const clear = await startMilvusTestServer({ token: TOKEN_VALUE, plain: true });
+  const tls = await startMilvusTestServer({ token: TOKEN_VALUE });
+  try {
+    assert.match(clear.uri, /^http:\/\//);
+    assert.match(tls.uri, /^https:\/\//);
+    const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: 'tls-milvus', type: 'milvus', config: milvus(tls.uri, { token: TOKEN_VALUE }) } });
+    assert.equal(created.status, 200, created.text);
+    const r = await t.stack.call('PUT', `/api/v1/destinations/${created.body.id}`, { ...t.asB, body: { config: { ...created.body.config, token: TOKEN_VALUE, uri: clear.uri } } });
+    assert.equal(r.status, 422, r.text);
+    assert.ok(locs(r.body).includes('body.config.uri'), r.text);
+    await refusedAtRun('milvus', milvus(clear.uri, { token: TOKEN_VALUE }));
+    await refusedAtRun('milvus', milvus(clear.uri, { user: 'root', password: PW }));
+    assert.equal(clear.calls.length, 0, 'no credential reached the wire');
+    // Without credentials http:// stays legitimate: accepted, and the server is asked.
+    await acceptedAtCreate('/api/v1/destinations/', 'milvus', milvus(clear.uri, {}));
+    const anon = await checkConnection('destination', 'milvus', milvus(clear.uri, {}));
+    assert.doesNotMatch(anon.reason ?? '', /clear text/);
+    assert.ok(clear.calls.length > 0, 'the keyless server was asked');
+  } finally {
+    await Promise.all([clear.stop(), tls.stop()]);
+  }
+  assert.equal(plain.requests.length, 0);
 });
