@@ -295,3 +295,24 @@ test('milvus: an http:// uri (clear-text gRPC) with a token or a password is ref
   }
   assert.equal(plain.requests.length, 0);
 });
+
+test('confluence and jira: an http:// site url with a password, API token or personal access token is refused', async () => {
+  const PW = 'atlassian-api-token-value';
+  const PAT = 'atlassian-pat-value';
+  const confluence = (url: string, auth: Record<string, unknown>) => ({ url, cloud: false, username: 'u', spaces: ['ENG'], ...auth });
+  const jira = (url: string, auth: Record<string, unknown>) => ({ url, cloud: false, username: 'u', projects: ['ENG'], ...auth });
+  await refusedAtCreate([
+    { path: '/api/v1/sources/', type: 'confluence', config: confluence(plain.url, { username: 'u', api_token: PW }), field: 'url', secret: PW },
+    { path: '/api/v1/sources/', type: 'confluence', config: confluence(plain.url, { username: 'u', password: PW }), field: 'url', secret: PW },
+    { path: '/api/v1/sources/', type: 'confluence', config: confluence(plain.url, { token: PAT }), field: 'url', secret: PAT },
+    { path: '/api/v1/sources/', type: 'jira', config: jira(plain.url, { username: 'u', password: PW }), field: 'url', secret: PW },
+    { path: '/api/v1/sources/', type: 'jira', config: jira(plain.url, { token: PAT }), field: 'url', secret: PAT },
+  ]);
+  // Stored before the rule: refused before any request.
+  for (const auth of [{ username: 'u', api_token: PW }, { token: PAT }]) await refusedAtRun('confluence', confluence(plain.url, auth), true);
+  for (const auth of [{ username: 'u', password: PW }, { token: PAT }]) await refusedAtRun('jira', jira(plain.url, auth), true);
+  assert.equal(plain.requests.length, 0, 'no credential reached the wire');
+  // https:// is accepted (both families always carry a credential: there is no anonymous http case).
+  const r = await t.stack.call('POST', '/api/v1/sources/', { ...t.asB, body: { name: 'tls-jira', type: 'jira', config: jira(plain.url.replace('http:', 'https:'), { token: PAT }) } });
+  assert.equal(r.status, 200, r.text);
+});
