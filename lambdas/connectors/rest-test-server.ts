@@ -1,8 +1,10 @@
 // The plumbing of the local HTTP stand-ins of REST services (tests and benchmarks only): a server on
 // 127.0.0.1, a log of every call, and injected faults (a status with headers and body, e.g. a 429
 // with Retry-After, for the next N matching calls). Each family's test-server.ts supplies the
-// routes that speak its service's documented API.
+// routes that speak its service's documented API. With `tls` it serves HTTPS (services whose every
+// call carries a credential), trusted through CONNECTOR_CA_FILE (records/stand-in.ts standInTls()).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 
 export interface StandInCall {
   method: string;
@@ -61,10 +63,10 @@ function send(res: ServerResponse, reply: StandInReply): void {
   res.end(payload);
 }
 
-export async function startRestStandIn(route: (req: StandInRequest) => StandInReply | Promise<StandInReply>): Promise<RestStandIn> {
+export async function startRestStandIn(route: (req: StandInRequest) => StandInReply | Promise<StandInReply>, opts: { tls?: { key: string; cert: string } } = {}): Promise<RestStandIn> {
   const calls: StandInCall[] = [];
   const faults: (StandInFault & { left: number })[] = [];
-  const server: Server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -87,11 +89,12 @@ export async function startRestStandIn(route: (req: StandInRequest) => StandInRe
         send(res, reply);
       })();
     });
-  });
+  };
+  const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     calls,
     fail: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),

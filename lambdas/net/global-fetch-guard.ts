@@ -7,8 +7,11 @@
 // through a guarded agent whatever dispatcher it names; any other goes where it would have gone: the
 // service's own fetch calls are unchanged. The guarded agent is of the same class as Node's default
 // one, connecting with guardedLookupFor its port (every address of the name checked, at connect time, on the
-// address connected to); literal hosts are judged before dispatch.
+// address connected to); literal hosts are judged before dispatch. TLS is verified against the
+// system roots plus CONNECTOR_CA_FILE (a private CA, or the tests' TLS stand-ins), as the connectors'
+// other clients do.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { connectorCa } from '../connectors/agents';
 import { guardedLookupFor, literalTargetProblem, OutboundPolicyError } from './outbound';
 
 const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
@@ -18,7 +21,7 @@ type Dispatcher = { dispatch(opts: { origin?: string | URL }, handler: { onError
 
 let routed: Dispatcher | undefined;
 let wrappedFetch: typeof fetch | undefined;
-/** One guarded agent per port: the lookup refuses the service's own endpoints at that port too. */
+/** One guarded agent per port and CA bundle: the lookup refuses the service's own endpoints at that port too. */
 const guarded = new Map<string, Dispatcher>();
 
 /** Installs the router and the fetch wrapper, again if something replaced either since (then around that one). */
@@ -30,8 +33,10 @@ function install(): void {
     if (!previous) throw new Error('no global fetch dispatcher to guard');
     const AgentClass = previous.constructor as new (opts: object) => Dispatcher;
     const agentFor = (port: string) => {
-      let a = guarded.get(port);
-      if (!a) guarded.set(port, (a = new AgentClass({ connect: { lookup: guardedLookupFor(port) } })));
+      const ca = connectorCa();
+      const key = `${port}|${ca ? ca[ca.length - 1] : ''}`;
+      let a = guarded.get(key);
+      if (!a) guarded.set(key, (a = new AgentClass({ connect: { lookup: guardedLookupFor(port), ...(ca ? { ca } : {}) } })));
       return a;
     };
     routed = g[GLOBAL_DISPATCHER] = new Proxy(previous, {

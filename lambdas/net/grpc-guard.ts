@@ -7,9 +7,12 @@
 // that were checked (no second lookup, so no rebinding window); TLS still verifies the host name,
 // because grpc-js takes the server name from the target, not from the resolved address.
 // The resolvers are process-wide: every gRPC channel of this process is a tenant's (connectors).
+// TLS channels made without roots of their own (ChannelCredentials.createSsl(), as the Weaviate client
+// does) verify against the system roots plus CONNECTOR_CA_FILE, as the connectors' HTTP clients do.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { experimental, Metadata, status } from '@grpc/grpc-js';
+import { ChannelCredentials, experimental, Metadata, status } from '@grpc/grpc-js';
+import { connectorCa } from '../connectors/agents';
 import { addressProblem, literalTargetProblem, serviceEndpointProblem } from './outbound';
 
 const DEFAULT_PORT = 443;
@@ -101,5 +104,10 @@ let installed = false;
 export function guardGrpcChannels(): void {
   if (installed) return;
   for (const scheme of ['dns', 'ipv4', 'ipv6']) experimental.registerResolver(scheme, GuardedResolver);
+  const createSsl = ChannelCredentials.createSsl.bind(ChannelCredentials);
+  ChannelCredentials.createSsl = (rootCerts, ...rest) => {
+    const ca = rootCerts ? undefined : connectorCa();
+    return createSsl(rootCerts ?? (ca ? Buffer.from(ca.join('\n')) : rootCerts), ...rest);
+  };
   installed = true;
 }

@@ -67,6 +67,7 @@ if (STORES.includes('pinecone')) {
   await pc.stop();
 }
 if (STORES.includes('qdrant-cloud')) {
+  trustStandIns(); // the stand-in serves TLS (the API key goes over TLS only)
   const qd = await startQdrantStandIn();
   await benchStore('qdrant-cloud', `qdrant-cloud destination (official REST client → stand-in ${qd.url})`, (b) => ({ api_key: qd.apiKey, url: qd.url, collection_name: `bench_${b}`, batch_size: b }), [50, 200, 1000]);
   await qd.stop();
@@ -82,11 +83,10 @@ if (STORES.includes('astradb')) {
 // client side): one full replace of a 10,000-record document (bulk/index upload + the leftover delete).
 if (STORES.some((s) => ['elasticsearch', 'opensearch', 'azure_ai_search'].includes(s))) {
   const { startSearchStandIn } = await import('../../lambdas/connectors/elasticsearch/test-server');
-  const { startAzureSearchStandIn, selfSignedCert, platformIndexFields } = await import('../../lambdas/connectors/azure-ai-search/test-server');
-  const { resetConfig } = await import('../../lambdas/config');
-  const tls = selfSignedCert();
-  process.env.CONNECTOR_CA_FILE = tls.certFile;
-  resetConfig();
+  const { startAzureSearchStandIn, platformIndexFields } = await import('../../lambdas/connectors/azure-ai-search/test-server');
+  const { standInTls } = await import('../../lambdas/connectors/records/stand-in');
+  const tls = standInTls(); // one certificate for the Elasticsearch/OpenSearch and Azure stand-ins
+  trustStandIns(); // the stand-ins serve TLS (credentials go over TLS only)
   const es = await startSearchStandIn({ dialect: 'elasticsearch' });
   const os = await startSearchStandIn({ dialect: 'opensearch' });
   const az = await startAzureSearchStandIn({ key: tls.key, cert: tls.cert });
@@ -111,6 +111,7 @@ if (STORES.some((s) => ['elasticsearch', 'opensearch', 'azure_ai_search'].includ
 if (STORES.some((s) => ['weaviate-cloud', 'milvus'].includes(s))) {
   const { startWeaviateTestServer } = await import('../../lambdas/connectors/weaviate/test-server');
   const { platformSchema, startMilvusTestServer } = await import('../../lambdas/connectors/milvus/test-server');
+  trustStandIns(); // the weaviate stand-in serves TLS (the API key goes over TLS only)
   const wv = await startWeaviateTestServer();
   const mv = await startMilvusTestServer();
   mv.createCollection('elements', platformSchema(DIMS, true));

@@ -8,12 +8,14 @@ import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { trustStandIns } from '../support/stand-in-ca';
 import { platformSchema, startMilvusTestServer, type MilvusTestServer } from '../../lambdas/connectors/milvus/test-server';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
 let mv: MilvusTestServer;
 let sourceId: string;
+let untrust: (() => void) | undefined;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-mvdest-')), 'in');
 
 const nodes = [
@@ -27,6 +29,7 @@ before(async () => {
   mkdirSync(join(inDir, 'sub'), { recursive: true });
   copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
   copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  untrust = trustStandIns(); // the stand-in serves TLS: credentials go over TLS only
   mv = await startMilvusTestServer();
   mv.createCollection('elements', platformSchema(384, true));
   stack = await startTestStack();
@@ -35,6 +38,7 @@ before(async () => {
 after(async () => {
   await stack?.close();
   await mv?.stop();
+  untrust?.();
 });
 
 async function runToEnd(workflowId: string) {

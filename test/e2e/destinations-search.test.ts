@@ -11,12 +11,14 @@ import { join, resolve } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 import { startSearchStandIn, type SearchStandIn } from '../../lambdas/connectors/elasticsearch/test-server';
 import { indexBody } from '../../lambdas/connectors/elasticsearch/stage';
+import { trustStandIns } from '../support/stand-in-ca';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 const KEY = 'ZTJlLWtleTpzZWNyZXQtYXBpLWtleQ==';
 let stack: TestStack;
 let es: SearchStandIn;
 let sourceId: string;
+let untrust: (() => void) | undefined;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-esdest-')), 'in');
 
 const nodes = [
@@ -30,6 +32,7 @@ before(async () => {
   mkdirSync(join(inDir, 'sub'), { recursive: true });
   copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
   copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  untrust = trustStandIns(); // the stand-in serves TLS: the API key goes over TLS only
   es = await startSearchStandIn({ dialect: 'elasticsearch', apiKeys: { [KEY]: ['all'] } });
   es.indices.set('elements', { ...(indexBody('elasticsearch', 384) as { mappings: { properties: Record<string, unknown> } }), settings: {}, docs: new Map() });
   stack = await startTestStack();
@@ -38,6 +41,7 @@ before(async () => {
 after(async () => {
   await stack?.close();
   await es?.stop();
+  untrust?.();
 });
 
 async function runToEnd(workflowId: string) {
@@ -97,7 +101,7 @@ test('elasticsearch destination: two runs leave one copy of each file, 384-dim v
 
 test('an opensearch destination that points nowhere: FAILURE check, files failed with the reason, job finished', { skip: NEEDS_LOCAL }, async () => {
   const dest = await stack.call('POST', '/api/v1/destinations/', {
-    body: { name: 'os-nowhere', type: 'opensearch', config: { hosts: ['http://127.0.0.1:1'], index_name: 'elements', username: 'admin', password: 'secret-pw' } },
+    body: { name: 'os-nowhere', type: 'opensearch', config: { hosts: ['https://127.0.0.1:1'], index_name: 'elements', username: 'admin', password: 'secret-pw' } },
   });
   assert.equal(dest.status, 200, dest.text);
   const check = await checked(dest.body.id);

@@ -146,7 +146,7 @@ test('astradb: two runs leave one copy of each file in a collection created with
 test('destinations that point nowhere: FAILURE checks, files failed with the store\'s reason, jobs finished', { skip: NEEDS_LOCAL }, async () => {
   const port = await closedPort();
   const cases = [
-    { type: 'qdrant-cloud', config: { api_key: 'qd-secret', url: `http://127.0.0.1:${port}`, collection_name: 'c' }, secret: 'qd-secret', reason: /cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/ },
+    { type: 'qdrant-cloud', config: { api_key: 'qd-secret', url: `https://127.0.0.1:${port}`, collection_name: 'c' }, secret: 'qd-secret', reason: /cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/ },
     { type: 'astradb', config: { api_endpoint: `https://127.0.0.1:${port}`, token: 'AstraCS:astra-secret', collection_name: 'c' }, secret: 'astra-secret', reason: /cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/ },
     { type: 'pinecone', config: { api_key: 'pc-secret-rejected', index_name: 'docs', namespace: '' }, secret: 'pc-secret-rejected', reason: /rejected the API key \(HTTP 401\)/ },
   ];

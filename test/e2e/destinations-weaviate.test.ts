@@ -8,10 +8,12 @@ import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { trustStandIns } from '../support/stand-in-ca';
 import { startWeaviateTestServer, type WeaviateTestServer } from '../../lambdas/connectors/weaviate/test-server';
 import { closedPort } from '../integration/connectors/helpers';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
+let untrust: (() => void) | undefined;
 let stack: TestStack;
 let wv: WeaviateTestServer;
 let sourceId: string;
@@ -28,6 +30,7 @@ before(async () => {
   mkdirSync(join(inDir, 'sub'), { recursive: true });
   copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
   copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  untrust = trustStandIns(); // the stand-in serves TLS: the API key goes over TLS only
   wv = await startWeaviateTestServer();
   stack = await startTestStack();
   sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
@@ -35,6 +38,7 @@ before(async () => {
 after(async () => {
   await stack?.close();
   await wv?.stop();
+  untrust?.();
 });
 
 async function runToEnd(workflowId: string) {
@@ -93,7 +97,7 @@ test('weaviate-cloud destination: two runs leave one copy of each file, 384-dim 
 test('a weaviate-cloud destination that points nowhere: FAILURE check, files failed with the reason, job finished', { skip: NEEDS_LOCAL }, async () => {
   const port = await closedPort();
   const dest = await stack.call('POST', '/api/v1/destinations/', {
-    body: { name: 'wv-nowhere', type: 'weaviate-cloud', config: { cluster_url: `http://127.0.0.1:${port}`, api_key: 'secret-key-123' } },
+    body: { name: 'wv-nowhere', type: 'weaviate-cloud', config: { cluster_url: `https://127.0.0.1:${port}`, api_key: 'secret-key-123' } },
   });
   assert.equal(dest.status, 200, dest.text);
   const check = await checked(dest.body.id);

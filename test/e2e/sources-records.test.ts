@@ -14,7 +14,7 @@ import { startPgTestServer, type PgTestServer } from '../../lambdas/connectors/p
 import { startMongoStandIn } from '../../lambdas/connectors/mongodb/test-server';
 import { startSearchStandIn } from '../../lambdas/connectors/elasticsearch/test-server';
 import { startDatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
-import { trustStandIns } from '../support/stand-in-ca';
+import { standInFetch, trustStandIns } from '../support/stand-in-ca';
 
 let stack: TestStack;
 const base = mkdtempSync(join(tmpdir(), 'wps-src-records-'));
@@ -108,7 +108,7 @@ test('elasticsearch source: one document per hit, twice', { skip: NEEDS_LOCAL },
   const es = await startSearchStandIn({ dialect: 'elasticsearch' });
   stops.push(() => es.stop());
   const lines = ['a', 'b', 'c'].flatMap((id) => [JSON.stringify({ index: { _index: 'kb', _id: id } }), JSON.stringify({ title: `Entry ${id}`, body: `Knowledge base entry ${id}.` })]);
-  const res = await fetch(`${es.url}/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: lines.join('\n') + '\n' });
+  const res = await standInFetch(`${es.url}/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: lines.join('\n') + '\n' });
   assert.equal(res.status, 200);
   const elements = await twoRuns('elasticsearch', { hosts: [es.url], es_api_key: 'unused-key', index_name: 'kb' }, 3);
   const b = elements.find((e) => e.metadata.filename === 'kb-b.txt');

@@ -12,12 +12,14 @@ import { startDropboxStandIn, type DropboxStandIn } from '../../lambdas/connecto
 import { startBoxStandIn, type BoxStandIn } from '../../lambdas/connectors/box/test-server';
 import { startConfluenceStandIn, type ConfluenceStandIn } from '../../lambdas/connectors/confluence/test-server';
 import { startJiraStandIn, type JiraStandIn } from '../../lambdas/connectors/jira/test-server';
+import { trustStandIns } from '../support/stand-in-ca';
 
 let stack: TestStack;
 let dbx: DropboxStandIn;
 let box: BoxStandIn;
 let cf: ConfluenceStandIn;
 let jira: JiraStandIn;
+let untrust: (() => void) | undefined;
 const base = mkdtempSync(join(tmpdir(), 'wps-src-saas-'));
 const saved = { dropbox: process.env.DROPBOX_API_URL, box: process.env.BOX_API_URL };
 const nodes = [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }];
@@ -30,6 +32,7 @@ function restore(name: string, value: string | undefined) {
 
 before(async () => {
   if (NEEDS_LOCAL) return;
+  untrust = trustStandIns(); // the Confluence and Jira stand-ins serve TLS: credentials go over TLS only
   [dbx, box, cf, jira] = await Promise.all([startDropboxStandIn(), startBoxStandIn(), startConfluenceStandIn(), startJiraStandIn()]);
   process.env.DROPBOX_API_URL = dbx.url;
   process.env.BOX_API_URL = box.url;
@@ -45,6 +48,7 @@ before(async () => {
 after(async () => {
   await stack?.close();
   await Promise.all([dbx?.stop(), box?.stop(), cf?.stop(), jira?.stop()]);
+  untrust?.();
   restore('DROPBOX_API_URL', saved.dropbox);
   restore('BOX_API_URL', saved.box);
 });

@@ -17,6 +17,11 @@ import { startAstraStandIn, type AstraStandIn } from '../../lambdas/connectors/a
 import { startNeo4jStandIn, type Neo4jStandIn } from '../../lambdas/connectors/neo4j/test-server';
 import { startCouchbaseStandIn, type CouchbaseStandIn } from '../../lambdas/connectors/couchbase/test-server';
 import { redisServerBinary, startRedisServer } from '../../lambdas/connectors/redis/test-server';
+
+import { startSearchStandIn } from '../../lambdas/connectors/elasticsearch/test-server';
+import { startQdrantStandIn } from '../../lambdas/connectors/qdrant/test-server';
+import { startWeaviateTestServer } from '../../lambdas/connectors/weaviate/test-server';
+import { startMilvusTestServer } from '../../lambdas/connectors/milvus/test-server';
 import { trustStandIns } from '../support/stand-in-ca';
 import { keyedStack, locs, messages, type Tenants } from './helpers';
 
@@ -257,4 +262,211 @@ test('redis: clear text without a password works against a plain redis-server; w
   } finally {
     await Promise.all([plainRedis.stop(), tlsRedis.stop()]);
   }
+});
+
+// The families the audit found after Databricks and Astra DB, one block each: create (422 naming the
+// field), a config stored before the rule (refused before any request), and http:// without a secret
+// (an anonymous local store) still accepted.
+
+async function refusedAtCreate(attempts: { path?: string; type: string; config: Record<string, unknown>; field: string; secret: string }[]) {
+  for (const a of attempts) {
+    const r = await t.stack.call('POST', a.path ?? '/api/v1/destinations/', { ...t.asB, body: { name: 'clear', type: a.type, config: a.config } });
+    assert.equal(r.status, 422, `${a.type} ${JSON.stringify(a.config)} -> ${r.status} ${r.text}`);
+    assert.ok(locs(r.body).includes(`body.config.${a.field}`), r.text);
+    assert.match(messages(r.body), /clear text/);
+    assert.ok(!r.text.includes(a.secret), 'the secret is not echoed');
+  }
+}
+
+async function acceptedAtCreate(path: string, type: string, config: Record<string, unknown>) {
+  const r = await t.stack.call('POST', path, { ...t.asB, body: { name: `anonymous-${type}`, type, config } });
+  assert.equal(r.status, 200, `${type} without a secret over http:// -> ${r.status} ${r.text}`);
+}
+
+async function refusedAtRun(type: string, config: Record<string, unknown>, source = false) {
+  const doc = { sourceId: 'src', sourceKey: 'a.txt', elements: [{ type: 'NarrativeText', element_id: 'e1', text: 'hello', metadata: {}, embeddings: [0.1, 0.2] }] };
+  const check = await checkConnection(source ? 'source' : 'destination', type, config);
+  assert.equal(check.status, 'FAILURE', `${type}: ${JSON.stringify(check)}`);
+  assert.match(check.reason!, /clear text/, type);
+  if (source) {
+    await assert.rejects(
+      (async () => {
+        for await (const _ of listSourceObjects(type, config)) break;
+      })(),
+      /clear text/,
+      type,
+    );
+  } else {
+    await assert.rejects(deliverToDestination(type, config, doc as never), /clear text/, type);
+  }
+}
+
+test('elasticsearch and opensearch: http:// hosts with an API key, a password or AWS keys are refused', async () => {
+  const KEY = 'ZXMta2V5OmVzLXNlY3JldA==';
+  const PW = 'os-password-value';
+  const AWS_SECRET = 'wJalrXUtnFEMI/aws-secret-value';
+  const es = (hosts: string[]) => ({ hosts, index_name: 'elements', es_api_key: KEY });
+  const os = (hosts: string[], auth: Record<string, unknown>) => ({ hosts, index_name: 'elements', ...auth });
+  const basic = { username: 'admin', password: PW };
+  const iam = { aws_access_key_id: 'AKIDEXAMPLE', aws_secret_access_key: AWS_SECRET, aws_region: 'eu-west-1', aws_service: 'es' };
+  const bare = plain.url.replace('http://', ''); // OpenSearch without use_ssl: a bare host is http
+  await refusedAtCreate([
+    { type: 'elasticsearch', config: es([plain.url]), field: 'hosts', secret: KEY },
+    { path: '/api/v1/sources/', type: 'elasticsearch', config: es(['https://es.example.com', plain.url]), field: 'hosts', secret: KEY },
+    { type: 'opensearch', config: os([plain.url], basic), field: 'hosts', secret: PW },
+    { type: 'opensearch', config: os([bare], basic), field: 'hosts', secret: PW },
+    { type: 'opensearch', config: os([plain.url], iam), field: 'hosts', secret: AWS_SECRET },
+    { path: '/api/v1/sources/', type: 'opensearch', config: os([plain.url], basic), field: 'hosts', secret: PW },
+  ]);
+  // Update: a TLS cluster may not be moved to http://.
+  const tls = await startSearchStandIn({ dialect: 'elasticsearch', apiKeys: { [KEY]: ['all'] } });
+  try {
+    const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: 'tls-es', type: 'elasticsearch', config: es([tls.url]) } });
+    assert.equal(created.status, 200, created.text);
+    const r = await t.stack.call('PUT', `/api/v1/destinations/${created.body.id}`, { ...t.asB, body: { config: { ...created.body.config, es_api_key: KEY, hosts: [plain.url] } } });
+    assert.equal(r.status, 422, r.text);
+    assert.ok(locs(r.body).includes('body.config.hosts'), r.text);
+  } finally {
+    await tls.stop();
+  }
+  // Anonymous clusters over http:// stay legitimate; so does use_ssl with a bare host and a password.
+  await acceptedAtCreate('/api/v1/destinations/', 'opensearch', os([plain.url], {}));
+  await acceptedAtCreate('/api/v1/sources/', 'opensearch', os([plain.url], { username: 'reader' }));
+  await acceptedAtCreate('/api/v1/destinations/', 'opensearch', os([bare], { ...basic, use_ssl: true }));
+  // Stored before the rule: refused before any request.
+  for (const source of [false, true]) {
+    await refusedAtRun('elasticsearch', es([plain.url]), source);
+    await refusedAtRun('opensearch', os([plain.url], basic), source);
+    await refusedAtRun('opensearch', os([bare], basic), source);
+    await refusedAtRun('opensearch', os([plain.url], iam), source);
+  }
+  assert.equal(plain.requests.length, 0, 'no credential reached the wire');
+  // An anonymous plain-HTTP cluster is still used.
+  const anon = await startSearchStandIn({ dialect: 'opensearch', plain: true });
+  try {
+    const check = await checkConnection('destination', 'opensearch', os([anon.url], {}));
+    assert.doesNotMatch(check.reason ?? '', /clear text/);
+    assert.ok(anon.requests.length > 0, 'the anonymous cluster was asked');
+  } finally {
+    await anon.stop();
+  }
+});
+
+test('qdrant-cloud: an http:// url with an API key is refused', async () => {
+  const KEY = 'qdrant-api-key-value';
+  const qdrant = (url: string, api_key = KEY) => ({ url, api_key, collection_name: 'docs' });
+  await refusedAtCreate([
+    { type: 'qdrant-cloud', config: qdrant(plain.url), field: 'url', secret: KEY },
+    { type: 'qdrant-cloud', config: qdrant(plain.url.replace('http', 'HTTP')), field: 'url', secret: KEY },
+  ]);
+  const tls = await startQdrantStandIn({ apiKey: KEY });
+  try {
+    assert.match(tls.url, /^https:\/\//);
+    const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: 'tls-qdrant', type: 'qdrant-cloud', config: qdrant(tls.url) } });
+    assert.equal(created.status, 200, created.text);
+    const r = await t.stack.call('PUT', `/api/v1/destinations/${created.body.id}`, { ...t.asB, body: { config: { ...created.body.config, api_key: KEY, url: plain.url } } });
+    assert.equal(r.status, 422, r.text);
+    assert.ok(locs(r.body).includes('body.config.url'), r.text);
+    const ok = await checkConnection('destination', 'qdrant-cloud', { ...qdrant(tls.url), batch_size: 50 });
+    assert.equal(ok.status, 'SUCCESS', ok.reason);
+  } finally {
+    await tls.stop();
+  }
+  // A keyless local cluster over http:// stays legitimate.
+  await acceptedAtCreate('/api/v1/destinations/', 'qdrant-cloud', qdrant(plain.url, ''));
+  await refusedAtRun('qdrant-cloud', { ...qdrant(plain.url), batch_size: 50 });
+  assert.equal(plain.requests.length, 0, 'the API key did not reach the wire');
+  const anon = await checkConnection('destination', 'qdrant-cloud', { ...qdrant(plain.url, ''), batch_size: 50 });
+  assert.doesNotMatch(anon.reason ?? '', /clear text/);
+  assert.ok(plain.requests.length > 0, 'the keyless cluster was asked');
+  assert.ok(plain.requests.every((r) => !r.headers['api-key']), 'and no key header was sent');
+  plain.requests.length = 0;
+});
+
+test('weaviate-cloud: an http:// cluster_url (REST and gRPC in clear) with an API key is refused', async () => {
+  const KEY = 'weaviate-api-key-value';
+  const weaviate = (cluster_url: string, api_key = KEY) => ({ cluster_url, api_key, collection: 'Docs' });
+  await refusedAtCreate([
+    { type: 'weaviate-cloud', config: weaviate(plain.url), field: 'cluster_url', secret: KEY },
+    { type: 'weaviate-cloud', config: weaviate(` ${plain.url.replace('http', 'Http')}`), field: 'cluster_url', secret: KEY },
+  ]);
+  const tls = await startWeaviateTestServer({ apiKey: KEY });
+  try {
+    assert.match(tls.url, /^https:\/\//);
+    const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: 'tls-weaviate', type: 'weaviate-cloud', config: weaviate(tls.url) } });
+    assert.equal(created.status, 200, created.text);
+    const r = await t.stack.call('PUT', `/api/v1/destinations/${created.body.id}`, { ...t.asB, body: { config: { ...created.body.config, api_key: KEY, cluster_url: plain.url } } });
+    assert.equal(r.status, 422, r.text);
+    assert.ok(locs(r.body).includes('body.config.cluster_url'), r.text);
+    const ok = await checkConnection('destination', 'weaviate-cloud', weaviate(tls.url));
+    assert.equal(ok.status, 'SUCCESS', ok.reason);
+  } finally {
+    await tls.stop();
+  }
+  // A keyless cluster over http:// stays legitimate.
+  await acceptedAtCreate('/api/v1/destinations/', 'weaviate-cloud', weaviate(plain.url, ''));
+  await refusedAtRun('weaviate-cloud', weaviate(plain.url));
+  assert.equal(plain.requests.length, 0, 'the API key did not reach the wire');
+  const anon = await startWeaviateTestServer({ plain: true });
+  try {
+    const check = await checkConnection('destination', 'weaviate-cloud', weaviate(anon.url, ''));
+    assert.doesNotMatch(check.reason ?? '', /clear text/);
+    assert.ok(anon.calls.length > 0, 'the keyless cluster was asked');
+  } finally {
+    await anon.stop();
+  }
+});
+
+test('milvus: an http:// uri (clear-text gRPC) with a token or a password is refused', async () => {
+  const TOKEN_VALUE = 'milvus-token-value';
+  const PW = 'milvus-password-value';
+  const milvus = (uri: string, auth: Record<string, unknown>) => ({ uri, collection_name: 'elements', record_id_key: 'record_id', ...auth });
+  await refusedAtCreate([
+    { type: 'milvus', config: milvus(plain.url, { token: TOKEN_VALUE }), field: 'uri', secret: TOKEN_VALUE },
+    { type: 'milvus', config: milvus(plain.url, { user: 'root', password: PW }), field: 'uri', secret: PW },
+  ]);
+  // A plain gRPC Milvus: a stored config with credentials sends it nothing.
+  const clear = await startMilvusTestServer({ token: TOKEN_VALUE, plain: true });
+  const tls = await startMilvusTestServer({ token: TOKEN_VALUE });
+  try {
+    assert.match(clear.uri, /^http:\/\//);
+    assert.match(tls.uri, /^https:\/\//);
+    const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: 'tls-milvus', type: 'milvus', config: milvus(tls.uri, { token: TOKEN_VALUE }) } });
+    assert.equal(created.status, 200, created.text);
+    const r = await t.stack.call('PUT', `/api/v1/destinations/${created.body.id}`, { ...t.asB, body: { config: { ...created.body.config, token: TOKEN_VALUE, uri: clear.uri } } });
+    assert.equal(r.status, 422, r.text);
+    assert.ok(locs(r.body).includes('body.config.uri'), r.text);
+    await refusedAtRun('milvus', milvus(clear.uri, { token: TOKEN_VALUE }));
+    await refusedAtRun('milvus', milvus(clear.uri, { user: 'root', password: PW }));
+    assert.equal(clear.calls.length, 0, 'no credential reached the wire');
+    // Without credentials http:// stays legitimate: accepted, and the server is asked.
+    await acceptedAtCreate('/api/v1/destinations/', 'milvus', milvus(clear.uri, {}));
+    const anon = await checkConnection('destination', 'milvus', milvus(clear.uri, {}));
+    assert.doesNotMatch(anon.reason ?? '', /clear text/);
+    assert.ok(clear.calls.length > 0, 'the keyless server was asked');
+  } finally {
+    await Promise.all([clear.stop(), tls.stop()]);
+  }
+  assert.equal(plain.requests.length, 0);
+});
+
+test('confluence and jira: an http:// site url with a password, API token or personal access token is refused', async () => {
+  const PW = 'atlassian-api-token-value';
+  const PAT = 'atlassian-pat-value';
+  const confluence = (url: string, auth: Record<string, unknown>) => ({ url, cloud: false, username: 'u', spaces: ['ENG'], ...auth });
+  const jira = (url: string, auth: Record<string, unknown>) => ({ url, cloud: false, username: 'u', projects: ['ENG'], ...auth });
+  await refusedAtCreate([
+    { path: '/api/v1/sources/', type: 'confluence', config: confluence(plain.url, { username: 'u', api_token: PW }), field: 'url', secret: PW },
+    { path: '/api/v1/sources/', type: 'confluence', config: confluence(plain.url, { username: 'u', password: PW }), field: 'url', secret: PW },
+    { path: '/api/v1/sources/', type: 'confluence', config: confluence(plain.url, { token: PAT }), field: 'url', secret: PAT },
+    { path: '/api/v1/sources/', type: 'jira', config: jira(plain.url, { username: 'u', password: PW }), field: 'url', secret: PW },
+    { path: '/api/v1/sources/', type: 'jira', config: jira(plain.url, { token: PAT }), field: 'url', secret: PAT },
+  ]);
+  // Stored before the rule: refused before any request.
+  for (const auth of [{ username: 'u', api_token: PW }, { token: PAT }]) await refusedAtRun('confluence', confluence(plain.url, auth), true);
+  for (const auth of [{ username: 'u', password: PW }, { token: PAT }]) await refusedAtRun('jira', jira(plain.url, auth), true);
+  assert.equal(plain.requests.length, 0, 'no credential reached the wire');
+  // https:// is accepted (both families always carry a credential: there is no anonymous http case).
+  const r = await t.stack.call('POST', '/api/v1/sources/', { ...t.asB, body: { name: 'tls-jira', type: 'jira', config: jira(plain.url.replace('http:', 'https:'), { token: PAT }) } });
+  assert.equal(r.status, 200, r.text);
 });

@@ -111,7 +111,8 @@ async function failureOf(run: () => Promise<unknown>): Promise<string> {
 }
 
 test('qdrant-cloud check: the rebound name is refused at connect time; no api-key reaches loopback', async () => {
-  const r = await checkConnection('destination', 'qdrant-cloud', { url: url(http1, 'qdrant'), api_key: 'qdrant-key', collection_name: 'elements', batch_size: 50 });
+  // https:// (the key goes over TLS only); the name is refused at lookup, before any TLS handshake.
+  const r = await checkConnection('destination', 'qdrant-cloud', { url: url(http1, 'qdrant').replace(/^http:/, 'https:'), api_key: 'qdrant-key', collection_name: 'elements', batch_size: 50 });
   assert.equal(r.status, 'FAILURE');
   assert.match(r.reason!, REFUSED);
   assert.equal(connections, 0, 'the loopback listener saw no connection');

@@ -163,7 +163,7 @@ test("other connectors' endpoints cannot reach the service's own emulators, unde
   const ddbPort = new URL(t.stack.endpoints.dynamodb!).port;
   for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST.:${port}`, `[::1]:${port}`, `0.0.0.0:${port}`, `127.1.2.3:${port}`, `[::ffff:127.0.0.1]:${port}`, `localhost:${ddbPort}`]) {
     // An Elasticsearch "cluster" on the S3 emulator, index named after the service's bucket: PUT /wps-data/... would be a PutObject.
-    const es = await checkConnection('destination', 'elasticsearch', validateConfig('destination', 'elasticsearch', { hosts: [`http://${host}/`], index_name: BUCKET, es_api_key: 'k' }), { timeoutMs: 5000 });
+    const es = await checkConnection('destination', 'elasticsearch', validateConfig('destination', 'elasticsearch', { hosts: [`https://${host}/`], index_name: BUCKET, es_api_key: 'k' }), { timeoutMs: 5000 });
     assert.equal(es.status, 'FAILURE', host);
     assert.match(es.reason!, /service's own (S3|DYNAMODB) endpoint/, `${host}: ${es.reason}`);
     await assert.rejects(guardedFetch(`http://${host}/${BUCKET}/jobs/PWNED3/x`, { method: 'PUT', body: 'x' }), (err: Error & { cause?: Error }) => /service's own/.test(`${err.message} ${err.cause?.message}`), host);

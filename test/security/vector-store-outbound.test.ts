@@ -61,7 +61,7 @@ test('a gRPC channel to a name resolving to loopback is refused at connect time;
 
 test('a milvus destination naming that host: FAILURE with the policy reason, no call arrives', async () => {
   const before = mv.calls.length;
-  const r = await checkConnection('destination', 'milvus', { uri: `http://localhost:${mv.port}`, token: mv.token, collection_name: 'elements', record_id_key: 'record_id' });
+  const r = await checkConnection('destination', 'milvus', { uri: `https://localhost:${mv.port}`, token: mv.token, collection_name: 'elements', record_id_key: 'record_id' });
   assert.equal(r.status, 'FAILURE');
   assert.match(r.reason!, /private network address/);
   assert.equal(mv.calls.length, before);

@@ -15,3 +15,11 @@ export function trustStandIns(): () => void {
     resetConfig();
   };
 }
+
+let agent: import('undici').Agent | undefined;
+/** fetch for a test's own calls to a TLS stand-in (seeding, reading back): trusts its certificate. */
+export async function standInFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  const { Agent, fetch } = await import('undici');
+  agent ??= new Agent({ connect: { ca: standInTls().cert } });
+  return (await fetch(url, { ...(init as object), dispatcher: agent } as never)) as unknown as Response;
+}

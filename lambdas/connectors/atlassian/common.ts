@@ -3,9 +3,18 @@
 // access token as Bearer), the mutual-exclusion rules of the platform's connection configs, and the
 // error text of Atlassian's answers. There is no official Atlassian client for Node: both sources
 // speak the documented REST APIs through rest-client.ts (outbound policy, retries, Retry-After).
+// Credentials go to an https:// url only (atlassianClearText, secure-transport.ts): at validation and
+// in authHeader, before every request.
 import type { z } from 'zod';
 import type { ConnectorConfig } from '../definition';
 import { literalUrlProblem } from '../../net/outbound';
+import { clearTextProblem } from '../secure-transport';
+
+/** Why url may not get the config's password, API token or personal access token (plain http://). */
+export function atlassianClearText(c: { url?: unknown; password?: unknown; api_token?: unknown; token?: unknown }): string | undefined {
+  const secret = c.password ? 'password' : c.api_token ? 'API token' : c.token ? 'personal access token' : undefined;
+  return typeof c.url === 'string' && secret ? clearTextProblem(c.url, 'url', secret) : undefined;
+}
 
 export interface AtlassianAuthConfig extends ConnectorConfig {
   url: string;
@@ -23,6 +32,8 @@ export function authIssues(c: ConnectorConfig, ctx: z.RefinementCtx, kind: 'conf
   if (secret && c.token) ctx.addIssue({ code: 'custom', path: ['token'], message: 'basic auth (username and password) and a personal access token (token) are mutually exclusive' });
   if (!secret && !c.token) ctx.addIssue({ code: 'custom', path: [kind === 'confluence' ? 'api_token' : 'password'], message: `no form of auth provided: give ${kind === 'confluence' ? 'password or api_token' : 'password (or an API token in it)'} with username, or token` });
   if (c.cloud && c.token && !secret) ctx.addIssue({ code: 'custom', path: ['token'], message: 'cloud authentication requires username and an API token (personal access tokens are for Server/Data Center)' });
+  const clear = atlassianClearText(c);
+  if (clear) ctx.addIssue({ code: 'custom', path: ['url'], message: clear });
   if (typeof c.url === 'string') {
     if (!/^https?:\/\/[^/\s]+/i.test(c.url)) ctx.addIssue({ code: 'custom', path: ['url'], message: 'url must be an http(s) URL of the site' });
     else {
@@ -34,6 +45,8 @@ export function authIssues(c: ConnectorConfig, ctx: z.RefinementCtx, kind: 'conf
 
 /** The Authorization header: Basic username:(password|api_token), or Bearer token. */
 export function authHeader(c: AtlassianAuthConfig): string {
+  const clear = atlassianClearText(c);
+  if (clear) throw new Error(clear);
   const secret = c.password || c.api_token;
   if (secret) return `Basic ${Buffer.from(`${c.username}:${secret}`).toString('base64')}`;
   if (c.token) return `Bearer ${c.token}`;

@@ -4,6 +4,7 @@
 // api/v2/pages/{id}?body-format=view (title, createdAt, version {number, createdAt}, body.view).
 // Basic auth (email:API token) or a Bearer personal access token. Errors as Confluence sends them:
 // 401 {code, message}, {errors:[{status, code, title, detail}]} otherwise.
+import { standInTls } from '../records/stand-in';
 import { startRestStandIn, type RestStandIn, type StandInReply, type StandInRequest } from '../rest-test-server';
 
 export interface ConfluenceStandIn extends RestStandIn {
@@ -77,7 +78,7 @@ export async function startConfluenceStandIn(opts: { pageSize?: number } = {}): 
     return v2Error(404, 'NOT_FOUND', 'Not Found');
   };
 
-  const base = await startRestStandIn(route);
+  const base = await startRestStandIn(route, { tls: standInTls() }); // HTTPS: credentials go over TLS only
   const site = base.url;
   return {
     ...base,

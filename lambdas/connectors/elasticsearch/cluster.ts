@@ -5,6 +5,7 @@
 // store's own words.
 import { describeError } from '../definition';
 import { assertAllowedUrl } from '../../net/outbound';
+import { clearTextProblem } from '../secure-transport';
 import type { Dialect } from './stage';
 
 export interface BulkItem {
@@ -63,6 +64,29 @@ export function nodeUrls(hosts: readonly string[], defaultScheme: 'http' | 'http
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) && !url.port) url.port = '9200';
     return url.href.replace(/\/$/, '');
   });
+}
+
+/**
+ * Why the config's hosts may not be used with its credentials: a plain http:// node (a bare host is
+ * http for OpenSearch without use_ssl) would get the API key, the password or the SigV4-signed
+ * requests (with the session token) in clear text (secure-transport.ts). Anonymous http is allowed.
+ */
+export function clearTextHostsProblem(type: 'elasticsearch' | 'opensearch', c: Record<string, unknown>): string | undefined {
+  if (!Array.isArray(c.hosts)) return undefined;
+  const secret =
+    type === 'elasticsearch' ? (c.es_api_key ? 'API key' : undefined) : c.password ? 'password' : c.aws_secret_access_key || c.aws_session_token ? 'AWS-signed requests and session token' : undefined;
+  if (!secret) return undefined;
+  let nodes: string[];
+  try {
+    nodes = nodeUrls(c.hosts as string[], type === 'opensearch' && !c.use_ssl ? 'http' : 'https');
+  } catch {
+    return undefined; // the hosts' own validation says why
+  }
+  for (const [i, u] of nodes.entries()) {
+    const problem = clearTextProblem(u, `hosts[${i}]`, secret);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
 /** Refuses node hosts the outbound policy forbids (IP literals and names, before any connection). */

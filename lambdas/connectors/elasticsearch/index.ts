@@ -6,7 +6,7 @@
 // record_id (writer.ts). Check: a real authenticated call on the target index — Elasticsearch asks
 // the cluster for the key's privileges on the index (_has_privileges) and reads its mapping;
 // OpenSearch reads the mapping and runs a delete_by_query that matches nothing (it needs the read
-// and delete permissions a rewrite needs). A missing index fails the check, as the platform's
+// and delete permissions a rewrite needs). Credentials go to https:// nodes only (secure-transport.ts). A missing index fails the check, as the platform's
 // precheck does; a job writing to a missing index creates it with the vectors' dimension.
 import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig, type ConnectorDefinition } from '../definition';
@@ -14,7 +14,7 @@ import { DERIVED_FIELDS } from '../derived-fields';
 import { redact } from '../agents';
 import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
 import type { UploadContext } from '../records/types';
-import { assertNodesAllowed, clusterStatus, describeClusterError, indexNameProblem, isClientError, itemErrorText, nodeUrls, type SearchCluster } from './cluster';
+import { assertNodesAllowed, clearTextHostsProblem, clusterStatus, describeClusterError, indexNameProblem, isClientError, itemErrorText, nodeUrls, type SearchCluster } from './cluster';
 import { elasticsearchCluster } from './es-client';
 import { detectAwsOpenSearch, openSearchCluster, type OpenSearchAccess } from './os-client';
 import { describeMapping, indexBody } from './stage';
@@ -61,6 +61,8 @@ function shapeOf<C extends SearchConfig>(type: 'elasticsearch' | 'opensearch', e
         ctx.addIssue({ code: 'custom', path: ['hosts'], message: (err as Error).message });
       }
     }
+    const clear = clearTextHostsProblem(type, c);
+    if (clear) ctx.addIssue({ code: 'custom', path: ['hosts'], message: clear });
     const problem = typeof c.index_name === 'string' ? indexNameProblem(c.index_name) : undefined;
     if (problem) ctx.addIssue({ code: 'custom', path: ['index_name'], message: problem });
     if (type === 'opensearch' && Boolean(c.aws_access_key_id) !== Boolean(c.aws_secret_access_key)) {
@@ -75,6 +77,8 @@ function target(c: SearchConfig, defaultBytes: number): WriteTarget {
 }
 
 function openSearchAccess(c: OpenSearchConfig): OpenSearchAccess {
+  const clear = clearTextHostsProblem('opensearch', c);
+  if (clear) throw new Error(clear);
   const nodes = nodeUrls(c.hosts, c.use_ssl ? 'https' : 'http');
   if (!c.aws_access_key_id || !c.aws_secret_access_key) return { nodes, username: c.username, password: c.password };
   const detected = detectAwsOpenSearch(nodes[0]!);
@@ -131,6 +135,8 @@ async function describeIndex(cluster: SearchCluster, index: string): Promise<str
 
 const esShape = shapeOf<ElasticsearchConfig>('elasticsearch', BATCH_FIELDS);
 export const openEs = (c: ElasticsearchConfig) => async () => {
+  const clear = clearTextHostsProblem('elasticsearch', c);
+  if (clear) throw new Error(clear);
   const nodes = nodeUrls(c.hosts, 'https');
   await assertNodesAllowed(nodes);
   return elasticsearchCluster({ nodes, apiKey: c.es_api_key });

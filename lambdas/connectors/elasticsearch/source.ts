@@ -14,7 +14,7 @@ import { DERIVED_FIELDS } from '../derived-fields';
 import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
 import { withRetry, retryableError } from '../records/retry';
 import { flatText } from '../records/flat-text';
-import { clusterStatus, describeClusterError, indexNameProblem, nodeUrls, type SearchCluster } from './cluster';
+import { clearTextHostsProblem, clusterStatus, describeClusterError, indexNameProblem, nodeUrls, type SearchCluster } from './cluster';
 import { openEs, openOs, osSecrets, withCluster, type ElasticsearchConfig, type OpenSearchConfig } from './index';
 
 interface SourceFields {
@@ -39,6 +39,8 @@ function shapeOf<C extends ConnectorConfig>(type: 'elasticsearch' | 'opensearch'
         ctx.addIssue({ code: 'custom', path: ['hosts'], message: (err as Error).message });
       }
     }
+    const clear = clearTextHostsProblem(type, c);
+    if (clear) ctx.addIssue({ code: 'custom', path: ['hosts'], message: clear });
     const problem = typeof c.index_name === 'string' ? indexNameProblem(c.index_name) : undefined;
     if (problem) ctx.addIssue({ code: 'custom', path: ['index_name'], message: problem });
     if (type === 'opensearch' && Boolean(c.aws_access_key_id) !== Boolean(c.aws_secret_access_key)) {

@@ -9,7 +9,11 @@
 // fields. Auth as each product does it: `ApiKey` (Elasticsearch, with per-key index privileges),
 // basic users or AWS SigV4 (verified here independently of the client's signer) for OpenSearch.
 // Elasticsearch answers carry `x-elastic-product: Elasticsearch`, which its client insists on.
+// HTTPS by default, as the connectors require with credentials (secure-transport.ts): they trust it
+// through CONNECTOR_CA_FILE = caFile (standInTls()); `plain: true` serves HTTP (anonymous clusters).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { standInTls } from '../records/stand-in';
 import type { AddressInfo } from 'node:net';
 import { matches, type Query } from './test-query';
 import { verifySigV4, type SigV4Key } from './test-sigv4';
@@ -25,6 +29,8 @@ export interface SearchStandInOptions {
   aws?: SigV4Key[];
   /** OpenSearch Serverless: no _delete_by_query (answered as an unsupported API). */
   serverless?: boolean;
+  /** Serve plain HTTP instead of HTTPS (only for clusters reached without credentials). */
+  plain?: boolean;
 }
 
 export interface StoredIndex {
@@ -49,7 +55,10 @@ interface Injected {
 }
 
 export interface SearchStandIn {
+  /** https://127.0.0.1:<port> (http:// with `plain`) */
   url: string;
+  /** The PEM file of the stand-in's certificate, for CONNECTOR_CA_FILE. */
+  caFile: string;
   indices: Map<string, StoredIndex>;
   requests: RecordedRequest[];
   /** The next `times` requests whose `METHOD /path` matches get this answer instead. */
@@ -387,15 +396,18 @@ export async function startSearchStandIn(opts: SearchStandInOptions): Promise<Se
     }
   };
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err) => send(res, 500, error(500, 'stand_in_exception', String(err))));
-  });
+  };
+  const tls = standInTls();
+  const server = opts.plain ? createServer(listener) : createHttpsServer({ key: tls.key, cert: tls.cert }, listener);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   const stand: SearchStandIn = {
     bulkDelayMs: 0,
     peakBulkInFlight: 0,
-    url: `http://127.0.0.1:${port}`,
+    url: `${opts.plain ? 'http' : 'https'}://127.0.0.1:${port}`,
+    caFile: tls.certFile,
     indices,
     requests,
     inject(match, answer, times = 1) {

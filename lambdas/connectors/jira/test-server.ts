@@ -5,6 +5,7 @@
 // connector writes: `key in (...)`, `project in (...)`, `status in (...)` joined by `and`, `ORDER
 // BY id`. Basic auth (email:API token) or a Bearer personal access token. Errors as Jira sends them:
 // 401 with a text body, {errorMessages, errors} otherwise.
+import { standInTls } from '../records/stand-in';
 import { startRestStandIn, type RestStandIn, type StandInReply, type StandInRequest } from '../rest-test-server';
 import type { JiraIssue } from './text';
 
@@ -106,7 +107,7 @@ export async function startJiraStandIn(opts: { pageSize?: number } = {}): Promis
     return jiraError(404, 'null for uri');
   };
 
-  const base = await startRestStandIn(route);
+  const base = await startRestStandIn(route, { tls: standInTls() }); // HTTPS: credentials go over TLS only
   const stand: JiraStandIn = {
     ...base,
     username,

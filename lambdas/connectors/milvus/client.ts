@@ -4,9 +4,12 @@
 // database. The host is checked before connecting, and the channel resolves only through the guarded
 // gRPC resolvers (lambdas/net/grpc-guard.ts), so it connects to checked addresses only. Global-cluster
 // topology discovery (a REST call the SDK would make on its own) and client telemetry are off.
+// A token or password goes to an https:// uri only (milvusClearText).
 import { MilvusClient, ErrorCode } from '@zilliz/milvus2-sdk-node';
 import { assertAllowedHost } from '../../net/outbound';
 import { guardGrpcChannels } from '../../net/grpc-guard';
+import { connectorCa } from '../agents';
+import { clearTextProblem } from '../secure-transport';
 import { describeError } from '../definition';
 
 export interface MilvusConnection {
@@ -23,11 +26,23 @@ export function hostOf(uri: string): string {
   return new URL(uri).hostname.replace(/^\[|\]$/g, '');
 }
 
+/** Why uri may not get the token or password: plain http:// is a clear-text gRPC channel (secure-transport.ts). */
+export function milvusClearText(c: { uri?: unknown; token?: unknown; password?: unknown }): string | undefined {
+  const secret = c.token ? 'token' : c.password ? 'password' : undefined;
+  return typeof c.uri === 'string' && secret ? clearTextProblem(c.uri, 'uri', secret) : undefined;
+}
+
 export async function connect(c: MilvusConnection): Promise<MilvusClient> {
+  const clear = milvusClearText(c);
+  if (clear) throw new Error(clear);
   await assertAllowedHost(hostOf(c.uri));
   guardGrpcChannels();
+  // https:// is a TLS channel verified against the system roots plus CONNECTOR_CA_FILE (a rootCert
+  // given for http:// would switch the SDK to TLS, so only for https).
+  const ca = /^https:/i.test(c.uri) ? connectorCa() : undefined;
   const client = new MilvusClient({
     address: c.uri,
+    ...(ca ? { tls: { rootCert: Buffer.from(ca.join('\n')) } } : {}),
     ...(c.token ? { token: c.token } : {}),
     ...(c.user ? { username: c.user, password: c.password ?? '' } : {}),
     ...(c.db_name ? { database: c.db_name } : {}),

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
-import { connect, milvusMessage } from './client';
+import { connect, milvusClearText, milvusMessage } from './client';
 import { deleteDocument, describe, recordKeyProblem, writeDocument, type MilvusTarget } from './writer';
 
 type MilvusConfig = MilvusTarget & ConnectorConfig;
@@ -26,6 +26,8 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
   if (typeof c.record_id_key === 'string' && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(c.record_id_key)) {
     ctx.addIssue({ code: 'custom', path: ['record_id_key'], message: 'record_id_key must be a Milvus field name (letters, digits, underscores)' });
   }
+  const clear = milvusClearText(c);
+  if (clear) ctx.addIssue({ code: 'custom', path: ['uri'], message: clear });
   if (c.user && !c.password) ctx.addIssue({ code: 'custom', path: ['password'], message: 'password is required with user' });
 }) as unknown as z.ZodType<MilvusConfig>;
 

@@ -7,8 +7,11 @@
 // token or user:password (authorization metadata), databases, collections with a schema (auto-id
 // primary key, FloatVector dim, VarChar max_length, dynamic field, load state: a delete by a
 // non-primary-key filter needs a loaded collection), Milvus' error statuses and texts,
-// and a rate-limit hook. Not imported by any handler.
+// and a rate-limit hook. TLS by default (credentials go over TLS only): standInTls(), trusted by the
+// connector through CONNECTOR_CA_FILE = caFile; `plain: true` serves clear text (keyless servers).
+// Not imported by any handler.
 import { createRequire } from 'node:module';
+import { standInTls } from '../records/stand-in';
 import { dirname, join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { fromJSON } from '@grpc/proto-loader';
@@ -40,7 +43,10 @@ interface Collection {
 }
 
 export interface MilvusTestServer {
+  /** https://127.0.0.1:<port> (http:// with `plain`) */
   uri: string;
+  /** The PEM file of the stand-in's certificate, for CONNECTOR_CA_FILE. */
+  caFile: string;
   port: number;
   /** What the authorization metadata must carry: the token, or user:password. */
   token: string;
@@ -72,7 +78,7 @@ export function platformSchema(dim = 384, dynamic = true): MilvusCollectionSpec 
   };
 }
 
-export async function startMilvusTestServer(opts: { token?: string } = {}): Promise<MilvusTestServer> {
+export async function startMilvusTestServer(opts: { token?: string; plain?: boolean } = {}): Promise<MilvusTestServer> {
   const token = opts.token ?? 'root:Milvus';
   const dbs = new Map<string, Map<string, Collection>>([['default', new Map()]]);
   const calls: string[] = [];
@@ -215,12 +221,17 @@ export async function startMilvusTestServer(opts: { token?: string } = {}): Prom
 
   const server = new grpc.Server();
   server.addService(service, impl);
+  const tls = standInTls();
+  const credentials = opts.plain
+    ? grpc.ServerCredentials.createInsecure()
+    : grpc.ServerCredentials.createSsl(null, [{ private_key: Buffer.from(tls.key), cert_chain: Buffer.from(tls.cert) }]);
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync('127.0.0.1:0', credentials, (err, p) => (err ? reject(err) : resolve(p))),
   );
 
   return {
-    uri: `http://127.0.0.1:${port}`,
+    uri: `${opts.plain ? 'http' : 'https'}://127.0.0.1:${port}`,
+    caFile: tls.certFile,
     port,
     token,
     calls,

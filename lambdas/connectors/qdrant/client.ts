@@ -10,6 +10,7 @@ import { withGuardedGlobalFetch } from '../../net/global-fetch-guard';
 import { assertAllowedUrl } from '../../net/outbound';
 import { StoreHttpError, StoreUnreachableError, storeCall } from '../records/http';
 import type { RetryOptions } from '../records/retry';
+import { clearTextProblem } from '../secure-transport';
 
 export interface QdrantTarget {
   api_key: string;
@@ -20,7 +21,14 @@ export interface QdrantTarget {
 
 const REQUEST_TIMEOUT_MS = 60_000;
 
+/** Why url may not get the API key: plain http:// (secure-transport.ts); a keyless cluster may be http. */
+export function qdrantClearText(c: { url?: unknown; api_key?: unknown }): string | undefined {
+  return typeof c.url === 'string' && c.api_key ? clearTextProblem(c.url, 'url', 'API key') : undefined;
+}
+
 export async function qdrantClient(c: QdrantTarget): Promise<QdrantClient> {
+  const clear = qdrantClearText(c);
+  if (clear) throw new Error(clear);
   try {
     await assertAllowedUrl(c.url);
   } catch (err) {
@@ -28,9 +36,9 @@ export async function qdrantClient(c: QdrantTarget): Promise<QdrantClient> {
   }
   const { QdrantClient: Client } = await import('@qdrant/js-client-rest'); // loaded on first use
   try {
-    // The key goes in the `api-key` header as the client's apiKey option would send it; passing it
-    // as a header keeps the client from printing a warning for plain-http URLs (local clusters).
-    return guardedMethods(new Client({ url: c.url, headers: { 'api-key': c.api_key }, timeout: REQUEST_TIMEOUT_MS, checkCompatibility: false }));
+    // The key goes in the `api-key` header as the client's apiKey option would send it (https:// only,
+    // above); a keyless local cluster over http:// gets no header.
+    return guardedMethods(new Client({ url: c.url, headers: c.api_key ? { 'api-key': c.api_key } : {}, timeout: REQUEST_TIMEOUT_MS, checkCompatibility: false }));
   } catch (err) {
     throw new Error(`url ${JSON.stringify(c.url)} is not usable: ${(err as Error).message}`);
   }

@@ -3,13 +3,13 @@
 // official REST client (see writer.ts for the payload, replace and batching). Check: list collections
 // with the key (401/403 = bad key); an existing collection is described (vector size, distance, points)
 // and must accept a delete by record_id that matches nothing (proves the key may write); an absent one
-// is reported as created on first write.
+// is reported as created on first write. The key goes to an https:// url only (secure-transport.ts).
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { RECORD_ID_FIELD } from '../records/stage';
 import { derivedShape } from '../types/derived';
-import { qdrantCall, qdrantClient, type QdrantTarget } from './client';
+import { qdrantCall, qdrantClearText, qdrantClient, type QdrantTarget } from './client';
 import { AUTO_CREATE_DISTANCE, removeDocument, writeDocument } from './writer';
 
 type QdrantConfig = QdrantTarget & ConnectorConfig;
@@ -18,6 +18,8 @@ const shape = derivedShape('destination', 'qdrant-cloud');
 
 const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
   if (typeof c.url === 'string' && !/^https?:\/\/[^/\s]+/i.test(c.url)) ctx.addIssue({ code: 'custom', path: ['url'], message: 'url must be an http(s) URL, e.g. https://<cluster>.cloud.qdrant.io:6333' });
+  const clear = qdrantClearText(c);
+  if (clear) ctx.addIssue({ code: 'custom', path: ['url'], message: clear });
   if (typeof c.collection_name === 'string' && !c.collection_name.trim()) ctx.addIssue({ code: 'custom', path: ['collection_name'], message: 'collection_name must not be empty' });
 }) as unknown as z.ZodType<QdrantConfig>;
 

@@ -2,8 +2,9 @@
 // collections (list, exists, info, create, payload index) and points (upsert, delete by filter or ids,
 // count, scroll). It keeps what it receives, so tests read back exactly the points the client sent,
 // and refuses what Qdrant refuses (vector size, point id format, existing collection, read-only keys).
-// Tests and benches only.
-import { startStandIn, type Reply, type SeenRequest, type StandInServer } from '../records/stand-in';
+// HTTPS only, as the client requires with an API key: trusted through CONNECTOR_CA_FILE = caFile
+// (standInTls()). Tests and benches only.
+import { standInTls, startStandIn, type Reply, type SeenRequest, type StandInServer } from '../records/stand-in';
 
 export interface StoredPoint {
   id: string | number;
@@ -19,6 +20,8 @@ interface Collection {
 }
 
 export interface QdrantStandIn extends StandInServer {
+  /** The PEM file of the stand-in's certificate, for CONNECTOR_CA_FILE (HTTPS: the key goes over TLS only). */
+  caFile: string;
   apiKey: string;
   /** A key that may read but not write (403 on writes). */
   readOnlyKey: string;
@@ -56,6 +59,7 @@ export async function startQdrantStandIn(opts: { apiKey?: string } = {}): Promis
   const collections = new Map<string, Collection>();
   let operation = 0;
 
+  const tls = standInTls();
   const server = await startStandIn((req: SeenRequest): Reply => {
     const key = req.headers['api-key'];
     if (key !== apiKey && key !== readOnlyKey) return { status: 401, body: 'Invalid API key or JWT' };
@@ -128,10 +132,11 @@ export async function startQdrantStandIn(opts: { apiKey?: string } = {}): Promis
       default:
         return fail(404, `Not found: ${req.method} ${req.path}`);
     }
-  });
+  }, { tls });
 
   return {
     ...server,
+    caFile: tls.certFile,
     apiKey,
     readOnlyKey,
     createCollection(name, size, distance = 'Cosine') {

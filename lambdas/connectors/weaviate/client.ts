@@ -4,7 +4,8 @@
 // cluster_url as the platform takes it: a bare host or https URL is a Weaviate Cloud cluster (REST on
 // https://<host>, gRPC on grpc-<host>:443, exactly as the client's connectToWeaviateCloud derives
 // them). A URL with an explicit port (or http) is a gateway serving REST and gRPC on that one port
-// (a self-hosted cluster behind a proxy, and the local stand-in of the tests).
+// (a self-hosted cluster behind a proxy, and the local stand-in of the tests). An API key goes to
+// https:// only (weaviateClearText); TLS trusts CONNECTOR_CA_FILE on REST and gRPC.
 //
 // Outbound policy: both hosts are checked before connecting (a readable FAILURE); then, at connect
 // time, the gRPC channel resolves only through the guarded resolvers (lambdas/net/grpc-guard.ts) and
@@ -16,6 +17,7 @@ import { guardGrpcChannels } from '../../net/grpc-guard';
 import { withGuardedGlobalFetch } from '../../net/global-fetch-guard';
 import { describeError } from '../definition';
 import { httpRequest } from '../net-check';
+import { clearTextProblem } from '../secure-transport';
 
 export interface WeaviateConnection {
   cluster_url: string;
@@ -50,14 +52,24 @@ export function endpointsOf(clusterUrl: string): Endpoints {
   return { cloud: false, http: { host, port, secure }, grpc: { host, port, secure } };
 }
 
+/**
+ * Why cluster_url may not get the API key: an http:// gateway gets it in clear text over REST and gRPC
+ * (secure-transport.ts). A keyless cluster may be http (a local, anonymous one).
+ */
+export function weaviateClearText(c: { cluster_url?: unknown; api_key?: unknown }): string | undefined {
+  return typeof c.cluster_url === 'string' && c.api_key ? clearTextProblem(c.cluster_url.trim(), 'cluster_url', 'API key') : undefined;
+}
+
 const TIMEOUTS = { init: 5, query: 30, insert: 90 };
 
 export async function connect(c: WeaviateConnection): Promise<WeaviateClient> {
+  const clear = weaviateClearText(c);
+  if (clear) throw new Error(clear);
   const ep = endpointsOf(c.cluster_url);
   await assertAllowedHost(ep.http.host);
   if (ep.grpc.host !== ep.http.host) await assertAllowedHost(ep.grpc.host);
   guardGrpcChannels();
-  const auth = new ApiKey(c.api_key);
+  const auth = c.api_key ? new ApiKey(c.api_key) : undefined;
   try {
     if (ep.cloud) return await weaviate.connectToWeaviateCloud(c.cluster_url, { authCredentials: auth, timeout: TIMEOUTS });
     return await weaviate.connectToCustom({

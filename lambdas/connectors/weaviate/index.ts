@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
 import { RECORD_ID_FIELD } from '../records/stage';
-import { endpointsOf, useWeaviate, weaviateMessage } from './client';
+import { endpointsOf, useWeaviate, weaviateClearText, weaviateMessage } from './client';
 import { collectionName } from './stage';
 import { deleteDocument, propertyNames, writeDocument, type WeaviateTarget } from './writer';
 
@@ -17,6 +17,8 @@ type WeaviateConfig = WeaviateTarget & ConnectorConfig;
 const shape = derivedShape('destination', 'weaviate-cloud');
 
 const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+  const clear = weaviateClearText(c);
+  if (clear) ctx.addIssue({ code: 'custom', path: ['cluster_url'], message: clear });
   if (typeof c.cluster_url === 'string') {
     try {
       endpointsOf(c.cluster_url);

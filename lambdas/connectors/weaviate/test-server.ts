@@ -7,9 +7,14 @@
 // vector) so tests read back exactly what the client sent, and it implements the semantics the
 // writer relies on: API-key auth, auto-schema (properties added on insert, type conflicts refused),
 // vector length fixed by the first vector of a collection, upsert by uuid, delete by a property filter
-// capped at QUERY_MAXIMUM_RESULTS per call, dry runs. Not imported by any handler.
+// capped at QUERY_MAXIMUM_RESULTS per call, dry runs. TLS by default (the API key goes over TLS only):
+// the front port terminates TLS (ALPN h2 or http/1.1) with standInTls(), trusted by the connector
+// through CONNECTOR_CA_FILE = caFile; `plain: true` serves clear text (keyless clusters). Not imported
+// by any handler.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect as netConnect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import { standInTls } from '../records/stand-in';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createServer as createGrpcServer, ServerError, Status, type CallContext } from 'nice-grpc';
@@ -34,7 +39,10 @@ interface CollectionState {
 }
 
 export interface WeaviateTestServer {
+  /** https://127.0.0.1:<port> (http:// with `plain`) */
   url: string;
+  /** The PEM file of the stand-in's certificate, for CONNECTOR_CA_FILE. */
+  caFile: string;
   port: number;
   apiKey: string;
   version: string;
@@ -53,7 +61,7 @@ export interface WeaviateTestServer {
 const PROPERTY_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,230}$/;
 const CLASS_NAME = /^[A-Z][_0-9A-Za-z]{0,254}$/;
 
-export async function startWeaviateTestServer(opts: { apiKey?: string; version?: string } = {}): Promise<WeaviateTestServer> {
+export async function startWeaviateTestServer(opts: { apiKey?: string; version?: string; plain?: boolean } = {}): Promise<WeaviateTestServer> {
   const apiKey = opts.apiKey ?? 'test-weaviate-key';
   const version = opts.version ?? '1.32.5';
   const collections = new Map<string, CollectionState>();
@@ -62,6 +70,7 @@ export async function startWeaviateTestServer(opts: { apiKey?: string; version?:
 
   const state: WeaviateTestServer = {
     url: '',
+    caFile: '',
     port: 0,
     apiKey,
     version,
@@ -221,7 +230,9 @@ export async function startWeaviateTestServer(opts: { apiKey?: string; version?:
 
   // ---- one port for both: an HTTP/2 preface goes to gRPC, anything else to the REST server ----
   const sockets = new Set<Socket>();
-  const front: NetServer = createNetServer((socket) => {
+  const tls = standInTls();
+  state.caFile = tls.certFile;
+  const onSocket = (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.once('data', (first) => {
@@ -240,11 +251,12 @@ export async function startWeaviateTestServer(opts: { apiKey?: string; version?:
         socket.resume();
       }
     });
-  });
+  };
+  const front: NetServer = opts.plain ? createNetServer(onSocket) : createTlsServer({ key: tls.key, cert: tls.cert, ALPNProtocols: ['h2', 'http/1.1'] }, onSocket);
   await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
   const port = (front.address() as { port: number }).port;
   state.port = port;
-  state.url = `http://127.0.0.1:${port}`;
+  state.url = `${opts.plain ? 'http' : 'https'}://127.0.0.1:${port}`;
   state.stop = async () => {
     for (const s of sockets) s.destroy();
     await new Promise<void>((r) => front.close(() => r()));

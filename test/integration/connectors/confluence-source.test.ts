@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { checkConnection, listSourceObjects, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { startConfluenceStandIn, type ConfluenceStandIn } from '../../../lambdas/connectors/confluence/test-server';
 import { collect, untext } from './helpers';
+import { trustStandIns } from '../../support/stand-in-ca';
 
 let cf: ConfluenceStandIn;
 const ids: Record<string, string> = {};
@@ -17,7 +18,9 @@ const saved = { deny: process.env.CONNECTORS_DENY_PRIVATE_NETWORKS };
 const config = (over: Record<string, unknown> = {}) =>
   validateConfig('source', 'confluence', { url: cf.siteUrl, cloud: true, username: cf.username, api_token: cf.apiToken, ...over });
 
+let untrust: (() => void) | undefined;
 before(async () => {
+  untrust = trustStandIns(); // the stand-in serves TLS: credentials go over TLS only
   cf = await startConfluenceStandIn({ pageSize: 2 });
   for (const key of ['ENG', 'OPS', 'HR']) cf.addSpace(key);
   for (let i = 1; i <= 5; i++) ids[`eng-${i}`] = cf.putPage('ENG', `Design ${i}`, `<p>design note ${i}</p>`);
@@ -26,6 +29,7 @@ before(async () => {
 after(async () => {
   if (saved.deny === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
   else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved.deny;
+  untrust?.();
   await cf?.stop();
 });
 
@@ -112,12 +116,12 @@ test('outbound policy: a site name resolving to loopback is refused when private
   process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
   const before = cf.calls.length;
   try {
-    const c = config({ url: `http://localhost:${cf.port}` });
+    const c = config({ url: `https://localhost:${cf.port}` });
     const r = await checkConnection('source', 'confluence', c);
     assert.equal(r.status, 'FAILURE');
     assert.match(r.reason!, /refused: host localhost resolves to a private network address/);
     await assert.rejects(collect(listSourceObjects('confluence', c)), /refused: host localhost resolves to a private network address/);
-    assert.throws(() => config({ url: `http://127.0.0.1:${cf.port}` }), /private network address/);
+    assert.throws(() => config({ url: `https://127.0.0.1:${cf.port}` }), /private network address/);
     assert.equal(cf.calls.length, before, 'nothing reached the stand-in');
   } finally {
     if (saved.deny === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;

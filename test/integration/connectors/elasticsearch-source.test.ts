@@ -1,5 +1,5 @@
 // Elasticsearch and OpenSearch sources through the registry and the official clients, against the
-// HTTP stand-in cluster (lambdas/connectors/elasticsearch/test-server.ts): a scroll over the whole
+// HTTPS stand-in cluster (trusted through CONNECTOR_CA_FILE) (lambdas/connectors/elasticsearch/test-server.ts): a scroll over the whole
 // index in pages of batch_size, one text document per hit as the platform's downloader writes it,
 // the store's _version as version, 429 with Retry-After retried, the store's refusals, and the
 // outbound policy.
@@ -8,11 +8,13 @@ import assert from 'node:assert/strict';
 import { checkConnection, listSourceObjects, outputConfig, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { startSearchStandIn, type SearchStandIn } from '../../../lambdas/connectors/elasticsearch/test-server';
 import { collect, untext } from './helpers';
+import { standInFetch, trustStandIns } from '../../support/stand-in-ca';
 
 const KEY = 'c3JjLWtleTpzZWNyZXQtdmFsdWU=';
 const NOREAD = 'bm9yZWFkOnNlY3JldA==';
 let es: SearchStandIn;
 let os: SearchStandIn;
+let untrust: (() => void) | undefined;
 
 const esConfig = (over: Record<string, unknown> = {}) => validateConfig('source', 'elasticsearch', { hosts: [es.url], es_api_key: KEY, index_name: 'articles', batch_size: 3, ...over });
 const osConfig = (over: Record<string, unknown> = {}) => validateConfig('source', 'opensearch', { hosts: [os.url], username: 'reader', password: 'os-secret-pw', index_name: 'articles', batch_size: 3, ...over });
@@ -20,7 +22,7 @@ const osConfig = (over: Record<string, unknown> = {}) => validateConfig('source'
 /** Writes documents through the store's _bulk API (so _version moves as it does on a cluster). */
 async function bulk(stand: SearchStandIn, auth: string, docs: Record<string, Record<string, unknown>>) {
   const lines = Object.entries(docs).flatMap(([id, d]) => [JSON.stringify({ index: { _index: 'articles', _id: id } }), JSON.stringify(d)]);
-  const res = await fetch(`${stand.url}/_bulk`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/x-ndjson' }, body: lines.join('\n') + '\n' });
+  const res = await standInFetch(`${stand.url}/_bulk`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/x-ndjson' }, body: lines.join('\n') + '\n' });
   assert.equal(res.status, 200);
 }
 
@@ -29,12 +31,14 @@ const seed = Object.fromEntries(
 );
 
 before(async () => {
+  untrust = trustStandIns(); // the stand-ins serve TLS: credentials go over TLS only
   es = await startSearchStandIn({ dialect: 'elasticsearch', apiKeys: { [KEY]: ['read', 'index'], [NOREAD]: ['index'] } });
   os = await startSearchStandIn({ dialect: 'opensearch', users: { reader: { password: 'os-secret-pw', write: true } } });
   await bulk(es, `ApiKey ${KEY}`, seed);
   await bulk(os, `Basic ${Buffer.from('reader:os-secret-pw').toString('base64')}`, seed);
 });
 after(async () => {
+  untrust?.();
   await es?.stop();
   await os?.stop();
 });

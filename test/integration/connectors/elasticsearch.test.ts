@@ -1,5 +1,5 @@
 // Elasticsearch and OpenSearch destinations through the registry, with the official clients
-// talking HTTP to a stand-in cluster that keeps what it receives (lambdas/connectors/elasticsearch/
+// talking HTTPS (trusted through CONNECTOR_CA_FILE) to a stand-in cluster that keeps what it receives (lambdas/connectors/elasticsearch/
 // test-server.ts): records as the platform stages them, replace by record_id (one copy after N
 // writes), batches by count and bytes, 429s retried (Retry-After honoured), a refused record fails
 // the write with the store's reason, checks that prove credentials and the index, SigV4 verified.
@@ -10,12 +10,14 @@ import { documentRecordId, enhancedElementId } from '../../../lambdas/connectors
 import { indexBody } from '../../../lambdas/connectors/elasticsearch/stage';
 import { startSearchStandIn, type SearchStandIn } from '../../../lambdas/connectors/elasticsearch/test-server';
 import { closedPort } from './helpers';
+import { standInFetch, trustStandIns } from '../../support/stand-in-ca';
 
 const KEY = 'VnVhQ2ZHY0JDZGJrUW0tZTVhT3g6dWkybHAyYXhUTm1zeWFrdzl0dk5udw==';
 const READER = 'cmVhZGVyOnJlYWRvbmx5';
 let es: SearchStandIn;
 let os: SearchStandIn;
 let osIam: SearchStandIn;
+let untrust: (() => void) | undefined;
 const AWS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', region: 'eu-west-1', service: 'es' };
 
 const vec = (seed: number, dims = 384) => Array.from({ length: dims }, (_, i) => Math.round(Math.sin(seed + i) * 1e6) / 1e6);
@@ -30,11 +32,13 @@ const esConfig = (over: Record<string, unknown> = {}) => validateConfig('destina
 const osConfig = (over: Record<string, unknown> = {}) => validateConfig('destination', 'opensearch', { hosts: [os.url], index_name: 'elements', username: 'writer', password: 'w-secret-pw', ...over });
 
 before(async () => {
+  untrust = trustStandIns(); // the stand-ins serve TLS: credentials go over TLS only
   es = await startSearchStandIn({ dialect: 'elasticsearch', apiKeys: { [KEY]: ['all'], [READER]: ['read', 'view_index_metadata'] } });
   os = await startSearchStandIn({ dialect: 'opensearch', users: { writer: { password: 'w-secret-pw', write: true }, reader: { password: 'r-pw', write: false } } });
   osIam = await startSearchStandIn({ dialect: 'opensearch', aws: [AWS] });
 });
 after(async () => {
+  untrust?.();
   await Promise.all([es?.stop(), os?.stop(), osIam?.stop()]);
 });
 
@@ -52,7 +56,7 @@ test('elasticsearch check: missing index fails naming what to create; an existin
   assert.equal(missing.status, 'FAILURE');
   assert.match(missing.reason!, /index absent not found in Elasticsearch: create it first .*dense_vector/);
   es.indices.clear();
-  await (await fetch(`${es.url}/elements`, { method: 'PUT', headers: { authorization: `ApiKey ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(indexBody('elasticsearch', 384)) })).text();
+  await (await standInFetch(`${es.url}/elements`, { method: 'PUT', headers: { authorization: `ApiKey ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(indexBody('elasticsearch', 384)) })).text();
   const ok = await checkConnection('destination', 'elasticsearch', esConfig());
   assert.equal(ok.status, 'SUCCESS', ok.reason);
   assert.equal(ok.reason, 'index elements: embeddings dense_vector(384), record_id keyword; the API key may index, delete and read');
@@ -64,7 +68,7 @@ test('elasticsearch check: missing index fails naming what to create; an existin
   assert.match(bad.reason!, /Elasticsearch answered HTTP 401: security_exception: unable to authenticate with provided credentials/);
   assert.ok(!bad.reason!.includes('bm9wZTpub3Bl-wrong-key'), 'the key is not in the reason');
   const port = await closedPort();
-  const down = await checkConnection('destination', 'elasticsearch', esConfig({ hosts: [`http://127.0.0.1:${port}`] }), { timeoutMs: 5000 });
+  const down = await checkConnection('destination', 'elasticsearch', esConfig({ hosts: [`https://127.0.0.1:${port}`] }), { timeoutMs: 5000 });
   assert.equal(down.status, 'FAILURE');
   assert.match(down.reason!, /cannot reach Elasticsearch: .*ECONNREFUSED/);
 });

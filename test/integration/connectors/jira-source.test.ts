@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { checkConnection, listSourceObjects, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { startJiraStandIn, type JiraStandIn } from '../../../lambdas/connectors/jira/test-server';
 import { collect, untext } from './helpers';
+import { trustStandIns } from '../../support/stand-in-ca';
 
 let jira: JiraStandIn;
 const saved = { deny: process.env.CONNECTORS_DENY_PRIVATE_NETWORKS };
@@ -17,7 +18,9 @@ const config = (over: Record<string, unknown> = {}) =>
   validateConfig('source', 'jira', { url: jira.url, cloud: true, username: jira.username, password: jira.apiToken, projects: ['ENG'], ...over });
 const keys = (objs: { key: string }[]) => objs.map((o) => o.key).sort();
 
+let untrust: (() => void) | undefined;
 before(async () => {
+  untrust = trustStandIns(); // the stand-in serves TLS: credentials go over TLS only
   jira = await startJiraStandIn({ pageSize: 2 });
   for (let i = 1; i <= 5; i++) jira.putIssue(`ENG-${i}`, { summary: `Engineering task ${i}`, description: `Do thing ${i}`, status: { name: i <= 2 ? 'Done' : 'To Do' } });
   jira.putIssue('OPS-1', {
@@ -37,6 +40,7 @@ before(async () => {
 after(async () => {
   if (saved.deny === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
   else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved.deny;
+  untrust?.();
   await jira?.stop();
 });
 
@@ -136,7 +140,7 @@ test('outbound policy: a site name resolving to loopback is refused when private
   process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
   const before = jira.calls.length;
   try {
-    const c = config({ url: `http://localhost:${jira.port}` });
+    const c = config({ url: `https://localhost:${jira.port}` });
     const r = await checkConnection('source', 'jira', c);
     assert.equal(r.status, 'FAILURE');
     assert.match(r.reason!, /refused: host localhost resolves to a private network address/);

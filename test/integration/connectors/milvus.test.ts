@@ -7,6 +7,7 @@ import { checkConnection, deliverToDestination, removeDocumentRecords, validateC
 import { documentRecordId } from '../../../lambdas/connectors/records/ids';
 import { platformSchema, startMilvusTestServer, type MilvusTestServer } from '../../../lambdas/connectors/milvus/test-server';
 import { closedPort } from './helpers';
+import { trustStandIns } from '../../support/stand-in-ca';
 
 let mv: MilvusTestServer;
 const config = (over: Record<string, unknown> = {}) => ({ uri: mv.uri, token: mv.token, collection_name: 'elements', record_id_key: 'record_id', ...over });
@@ -23,7 +24,9 @@ const element = (i: number, text: string, dims = 384) => ({
   embeddings: vec(i, dims),
 });
 
+let untrust: (() => void) | undefined;
 before(async () => {
+  untrust = trustStandIns(); // the stand-in serves TLS: credentials go over TLS only
   mv = await startMilvusTestServer();
   mv.createCollection('elements', platformSchema(384, true));
   mv.createCollection('strict', platformSchema(384, false));
@@ -32,6 +35,7 @@ before(async () => {
   mv.createCollection('no_record', { enable_dynamic_field: false, fields: [{ name: 'id', data_type: 'Int64', is_primary_key: true, autoID: true }, { name: 'embeddings', data_type: 'FloatVector', dim: 384 }] });
 });
 after(async () => {
+  untrust?.();
   await mv?.stop();
 });
 
@@ -75,7 +79,7 @@ test('check: authenticated Connect and the collection; missing collection, datab
   assert.match(login.reason!, /UNAUTHENTICATED: auth check failure/);
   assert.ok(!login.reason!.includes('not-the-password'));
 
-  const closed = await checkConnection('destination', 'milvus', config({ uri: `http://127.0.0.1:${await closedPort()}` }));
+  const closed = await checkConnection('destination', 'milvus', config({ uri: `https://127.0.0.1:${await closedPort()}` }));
   assert.match(closed.reason!, /cannot connect to Milvus at 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
 });
 

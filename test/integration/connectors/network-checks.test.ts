@@ -59,9 +59,9 @@ test('types that speak to their service: a TCP port that is no such service fail
   // the mongodb source is a real client now: its own reason (the SRV lookup) names the host
   assert.match(dns.reason!, /cluster0\.mongo\.invalid/);
   // The elasticsearch source and destination speak to the cluster: a TCP port that is no cluster fails.
-  const es = await checkConnection('source', 'elasticsearch', validateConfig('source', 'elasticsearch', { hosts: [`http://127.0.0.1:${tcpPort}`], index_name: 'i', es_api_key: 'k' }), { timeoutMs: 3000 });
+  const es = await checkConnection('source', 'elasticsearch', validateConfig('source', 'elasticsearch', { hosts: [`https://127.0.0.1:${tcpPort}`], index_name: 'i', es_api_key: 'k' }), { timeoutMs: 3000 });
   assert.equal(es.status, 'FAILURE');
-  const esDest = await checkConnection('destination', 'elasticsearch', validateConfig('destination', 'elasticsearch', { hosts: [`http://127.0.0.1:${tcpPort}`], index_name: 'i', es_api_key: 'k' }), { timeoutMs: 3000 });
+  const esDest = await checkConnection('destination', 'elasticsearch', validateConfig('destination', 'elasticsearch', { hosts: [`https://127.0.0.1:${tcpPort}`], index_name: 'i', es_api_key: 'k' }), { timeoutMs: 3000 });
   assert.equal(esDest.status, 'FAILURE');
 });
 

@@ -7,6 +7,7 @@ import { checkConnection, deliverToDestination, outputConfig, removeDocumentReco
 import { documentRecordId } from '../../../lambdas/connectors/records/ids';
 import { startQdrantStandIn, type QdrantStandIn } from '../../../lambdas/connectors/qdrant/test-server';
 import { closedPort } from './helpers';
+import { trustStandIns } from '../../support/stand-in-ca';
 import { DIMS, element, elements, logSink, vec } from './vector-fixtures';
 
 let qd: QdrantStandIn;
@@ -14,11 +15,14 @@ const config = (over: Record<string, unknown> = {}) =>
   validateConfig('destination', 'qdrant-cloud', { api_key: qd.apiKey, url: qd.url, collection_name: 'docs', batch_size: 50, ...over });
 const mine = (collection: string, sourceKey: string) => qd.points(collection).filter((p) => p.payload.record_id === documentRecordId('src', sourceKey));
 
+let untrust: (() => void) | undefined;
 before(async () => {
+  untrust = trustStandIns(); // the stand-in serves TLS: the API key goes over TLS only
   qd = await startQdrantStandIn();
   qd.createCollection('docs', DIMS);
 });
 after(async () => {
+  untrust?.();
   await qd?.stop();
 });
 
@@ -52,7 +56,7 @@ test('check: the key, the collection and a harmless delete; failures carry Qdran
   assert.equal(readOnly.status, 'FAILURE');
   assert.match(readOnly.reason!, /HTTP 403\): Forbidden: Write access denied/);
 
-  const down = await checkConnection('destination', 'qdrant-cloud', config({ url: `http://127.0.0.1:${await closedPort()}` }), { timeoutMs: 8000 });
+  const down = await checkConnection('destination', 'qdrant-cloud', config({ url: `https://127.0.0.1:${await closedPort()}` }), { timeoutMs: 8000 });
   assert.equal(down.status, 'FAILURE');
   assert.match(down.reason!, /^cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
 });

@@ -8,6 +8,7 @@ import { checkConnection, deliverToDestination, removeDocumentRecords, validateC
 import { documentRecordId, enhancedElementId } from '../../../lambdas/connectors/records/ids';
 import { startWeaviateTestServer, type WeaviateTestServer } from '../../../lambdas/connectors/weaviate/test-server';
 import { closedPort } from './helpers';
+import { trustStandIns } from '../../support/stand-in-ca';
 
 let wv: WeaviateTestServer;
 const config = (over: Record<string, unknown> = {}) => ({ cluster_url: wv.url, api_key: wv.apiKey, collection: 'Elements', ...over });
@@ -25,10 +26,13 @@ const element = (i: number, text: string, dims = 384) => ({
   embeddings: vec(i, dims),
 });
 
+let untrust: (() => void) | undefined;
 before(async () => {
+  untrust = trustStandIns(); // the stand-in serves TLS: the API key goes over TLS only
   wv = await startWeaviateTestServer();
 });
 after(async () => {
+  untrust?.();
   await wv?.stop();
 });
 
@@ -49,11 +53,11 @@ test('check: authenticated calls; a wrong key, a closed port and a refused addre
   assert.match(bad.reason!, /Unauthenticated: .*unauthorized: invalid api key/);
   assert.ok(!bad.reason!.includes('wrong-key-0123456789') && !bad.reason!.includes(wv.apiKey), 'no key in the reason');
 
-  const closed = await checkConnection('destination', 'weaviate-cloud', config({ cluster_url: `http://127.0.0.1:${await closedPort()}` }), { timeoutMs: 8000 });
+  const closed = await checkConnection('destination', 'weaviate-cloud', config({ cluster_url: `https://127.0.0.1:${await closedPort()}` }), { timeoutMs: 8000 });
   assert.equal(closed.status, 'FAILURE');
   assert.match(closed.reason!, /cannot connect to Weaviate at 127\.0\.0\.1:\d+: cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
 
-  const metadata = await checkConnection('destination', 'weaviate-cloud', config({ cluster_url: 'http://169.254.169.254:8080' }));
+  const metadata = await checkConnection('destination', 'weaviate-cloud', config({ cluster_url: 'https://169.254.169.254:8080' }));
   assert.equal(metadata.status, 'FAILURE');
   assert.match(metadata.reason!, /instance metadata address/);
 });
