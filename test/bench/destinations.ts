@@ -274,6 +274,7 @@ if (STORES.includes('couchbase')) {
 // platform). Not in the default list: BENCH_STORES=ibm_watsonx_s3 runs it.
 if (STORES.includes('ibm_watsonx_s3')) {
   const wxServer = await import('../../lambdas/connectors/ibm-watsonx/test-server');
+  trustStandIns(); // the stand-in serves TLS (the API key and bearer token go over TLS only)
   const wx = await wxServer.startWatsonxStandIn();
   wx.createTable('bench', 'elements', wxServer.platformFields());
   const cfg = { iam_api_key: wxServer.IAM_API_KEY, access_key_id: wxServer.S3_CREDENTIALS.accessKeyId, secret_access_key: wxServer.S3_CREDENTIALS.secretAccessKey, iceberg_endpoint: wx.endpoint, object_storage_endpoint: wx.s3Endpoint, object_storage_region: 'us-east-1', catalog: wx.catalog, namespace: 'bench', table: 'elements' };

@@ -11,12 +11,14 @@ import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { trustStandIns } from '../support/stand-in-ca';
 import { IAM_API_KEY, platformFields, readIcebergTable, S3_CREDENTIALS, startWatsonxStandIn, type WatsonxStandIn } from '../../lambdas/connectors/ibm-watsonx/test-server';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
 let wx: WatsonxStandIn;
 let sourceId: string;
+let untrust: (() => void) | undefined;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-icebergdest-')), 'in');
 const NS = 'wf';
 
@@ -43,6 +45,7 @@ before(async () => {
   mkdirSync(join(inDir, 'sub'), { recursive: true });
   copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
   copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  untrust = trustStandIns(); // the stand-in serves TLS: the API key and bearer token go over TLS only
   wx = await startWatsonxStandIn();
   wx.createTable(NS, 'elements', platformFields());
   stack = await startTestStack();
@@ -51,6 +54,7 @@ before(async () => {
 after(async () => {
   await stack?.close();
   await wx?.stop();
+  untrust?.();
 });
 
 async function createDestination(name: string, cfg: Record<string, unknown>) {

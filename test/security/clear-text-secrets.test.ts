@@ -22,6 +22,7 @@ import { startSearchStandIn } from '../../lambdas/connectors/elasticsearch/test-
 import { startQdrantStandIn } from '../../lambdas/connectors/qdrant/test-server';
 import { startWeaviateTestServer } from '../../lambdas/connectors/weaviate/test-server';
 import { startMilvusTestServer } from '../../lambdas/connectors/milvus/test-server';
+import { IAM_API_KEY, platformFields, S3_CREDENTIALS, startWatsonxStandIn } from '../../lambdas/connectors/ibm-watsonx/test-server';
 import { trustStandIns } from '../support/stand-in-ca';
 import { keyedStack, locs, messages, type Tenants } from './helpers';
 
@@ -448,6 +449,54 @@ test('milvus: an http:// uri (clear-text gRPC) with a token or a password is ref
     await Promise.all([clear.stop(), tls.stop()]);
   }
   assert.equal(plain.requests.length, 0);
+});
+
+test('ibm_watsonx_s3: an http:// iceberg_endpoint (the IAM bearer token) or IAM token URL (the API key) is refused', async () => {
+  const wx = await startWatsonxStandIn(); // HTTPS catalog + IAM; IBM_IAM_TOKEN_URL points at it while it runs
+  wx.createTable('ns', 'elements', platformFields());
+  // object_storage_endpoint stays http:// (s3rver): S3 requests are signed, the HMAC secret is not sent.
+  const watsonx = (iceberg_endpoint: string) => ({
+    iam_api_key: IAM_API_KEY,
+    access_key_id: S3_CREDENTIALS.accessKeyId,
+    secret_access_key: S3_CREDENTIALS.secretAccessKey,
+    iceberg_endpoint,
+    object_storage_endpoint: wx.s3Endpoint,
+    object_storage_region: 'us-east-1',
+    catalog: wx.catalog,
+    namespace: 'ns',
+    table: 'elements',
+  });
+  try {
+    assert.match(wx.endpoint, /^https:\/\//);
+    await refusedAtCreate([
+      { type: 'ibm_watsonx_s3', config: watsonx(plain.url), field: 'iceberg_endpoint', secret: IAM_API_KEY },
+      { type: 'ibm_watsonx_s3', config: watsonx(plain.url.replace('http', 'HTTP')), field: 'iceberg_endpoint', secret: IAM_API_KEY },
+    ]);
+    // Update: a TLS catalog may not be moved to http://.
+    const created = await t.stack.call('POST', '/api/v1/destinations/', { ...t.asB, body: { name: 'tls-watsonx', type: 'ibm_watsonx_s3', config: watsonx(wx.endpoint) } });
+    assert.equal(created.status, 200, created.text);
+    const r = await t.stack.call('PUT', `/api/v1/destinations/${created.body.id}`, { ...t.asB, body: { config: { ...watsonx(wx.endpoint), iceberg_endpoint: plain.url } } });
+    assert.equal(r.status, 422, r.text);
+    assert.ok(locs(r.body).includes('body.config.iceberg_endpoint'), r.text);
+    // Stored before the rule: refused before any request (neither IAM nor the catalog is asked).
+    const before = wx.requests.length;
+    await refusedAtRun('ibm_watsonx_s3', watsonx(plain.url));
+    // The IAM token URL (a deployment setting) over http:// would carry the API key: refused too.
+    const saved = process.env.IBM_IAM_TOKEN_URL;
+    process.env.IBM_IAM_TOKEN_URL = `${plain.url}/identity/token`;
+    try {
+      await refusedAtRun('ibm_watsonx_s3', watsonx(wx.endpoint));
+    } finally {
+      process.env.IBM_IAM_TOKEN_URL = saved;
+    }
+    assert.equal(wx.requests.length, before, 'the catalog was not asked');
+    // The TLS stand-in, trusted through CONNECTOR_CA_FILE, works.
+    const ok = await checkConnection('destination', 'ibm_watsonx_s3', watsonx(wx.endpoint));
+    assert.equal(ok.status, 'SUCCESS', ok.reason);
+  } finally {
+    await wx.stop();
+  }
+  assert.equal(plain.requests.length, 0, 'no API key or bearer token reached the wire');
 });
 
 test('confluence and jira: an http:// site url with a password, API token or personal access token is refused', async () => {

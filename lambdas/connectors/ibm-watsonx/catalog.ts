@@ -7,10 +7,16 @@
 // attempts, as the platform retries RESTError); a 409 on commit is a CommitConflict for the writer.
 // The IAM token URL is IBM's; IBM_IAM_TOKEN_URL (a deployment setting, never a tenant's) points it at
 // a stand-in in tests. Long integers (snapshot ids use 63 bits) are parsed as BigInt.
+// Secrets go over TLS only (secure-transport.ts): the IAM token URL (it gets the API key) and the
+// catalog (it gets the bearer token) must be https:// (watsonxClearText, checked at validation and
+// before every call); TLS is verified against the system roots plus CONNECTOR_CA_FILE. The object
+// storage endpoint is not under this rule: S3 requests are SigV4-signed, the HMAC secret never sent.
 import { createHash } from 'node:crypto';
+import { Agent as UndiciAgent, fetch as undiciFetch } from 'undici';
 import { describeError } from '../definition';
-import { redact } from '../agents';
-import { guardedFetch, policyReason } from '../../net/outbound';
+import { connectorCa, redact } from '../agents';
+import { clearTextProblem, hasSecret } from '../secure-transport';
+import { guardedUndiciConnect, policyReason } from '../../net/outbound';
 import { retryableError, withRetry } from '../records/retry';
 
 export interface WatsonxTarget {
@@ -32,6 +38,29 @@ export const DEFAULT_IAM_TOKEN_URL = 'https://iam.cloud.ibm.com/identity/token';
 export const ICEBERG_PATH = '/mds/iceberg';
 
 export const iamTokenUrl = () => process.env.IBM_IAM_TOKEN_URL || DEFAULT_IAM_TOKEN_URL;
+
+/**
+ * Why the config's API key or bearer token would travel in clear text: an http:// iceberg_endpoint
+ * (the bearer token), or an http:// IAM token URL (the API key; a deployment setting), or undefined.
+ */
+export function watsonxClearText(c: { iceberg_endpoint?: unknown; iam_api_key?: unknown }, iamUrl = iamTokenUrl()): { field: string; message: string } | undefined {
+  if (!hasSecret(c.iam_api_key)) return undefined;
+  const iam = clearTextProblem(iamUrl, 'IBM_IAM_TOKEN_URL', 'IAM API key');
+  if (iam) return { field: 'IBM_IAM_TOKEN_URL', message: iam };
+  const endpoint = typeof c.iceberg_endpoint === 'string' && c.iceberg_endpoint.trim() ? clearTextProblem(endpointUrl(c.iceberg_endpoint), 'iceberg_endpoint', 'IAM bearer token') : undefined;
+  return endpoint ? { field: 'iceberg_endpoint', message: endpoint } : undefined;
+}
+
+// One agent per CA bundle: the outbound policy on every connection, TLS verified against the system
+// roots plus CONNECTOR_CA_FILE (a private CA, or the tests' stand-in).
+const agents = new Map<string, UndiciAgent>();
+const catalogFetch: typeof fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+  const ca = connectorCa();
+  const key = ca ? ca[ca.length - 1]! : '';
+  let agent = agents.get(key);
+  if (!agent) agents.set(key, (agent = new UndiciAgent({ keepAliveTimeout: 10_000, connect: guardedUndiciConnect(ca ? { ca } : {}) })));
+  return undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1]);
+}) as unknown as typeof fetch;
 
 /** https://<endpoint> as the platform builds it; an endpoint written with its scheme is used as written. */
 export function endpointUrl(endpoint: string): string {
@@ -148,7 +177,14 @@ export class IcebergCatalog {
     return createHash('sha256').update(`${iamTokenUrl()}\n${this.c.iam_api_key}`).digest('hex');
   }
 
+  /** Refuses, before any request, a config whose key or token would go in clear text (stored before the rule). */
+  private assertTls(): void {
+    const clear = watsonxClearText(this.c);
+    if (clear) throw new Error(clear.message);
+  }
+
   async token(signal?: AbortSignal): Promise<string> {
+    this.assertTls();
     const url = iamTokenUrl();
     const key = this.tokenKey();
     const cached = tokens.get(key);
@@ -156,7 +192,7 @@ export class IcebergCatalog {
     const out = await this.retry(async () => {
       let res: Response;
       try {
-        res = await guardedFetch(url, {
+        res = await catalogFetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
           body: new URLSearchParams({ grant_type: 'urn:ibm:params:oauth:grant-type:apikey', apikey: this.c.iam_api_key }).toString(),
@@ -187,11 +223,12 @@ export class IcebergCatalog {
   /** One catalog request; the catalog's ErrorModel text on failure. */
   private async request(op: string, method: string, path: string, opts: { body?: unknown; signal?: AbortSignal; log?: (m: string, f?: Record<string, unknown>) => void } = {}): Promise<{ status: number; json: any }> {
     let renewed = false;
+    this.assertTls();
     return this.retry(async () => {
       const token = await this.token(opts.signal);
       let res: Response;
       try {
-        res = await guardedFetch(`${this.base}${path}`, {
+        res = await catalogFetch(`${this.base}${path}`, {
           method,
           headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}) },
           body: opts.body !== undefined ? stringifyJsonLongs(opts.body) : undefined,

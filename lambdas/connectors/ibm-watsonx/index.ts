@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { RECORD_ID_FIELD } from '../records/stage';
 import { derivedShape } from '../types/derived';
-import { endpointUrl, IcebergCatalog, type WatsonxTarget } from './catalog';
+import { endpointUrl, IcebergCatalog, watsonxClearText, type WatsonxTarget } from './catalog';
 import { s3EndpointProblem } from '../service-boundary';
 import { ObjectStore } from './store';
 import { currentSchema, currentSnapshot, replaceDocument, tableProblem } from './writer';
@@ -31,6 +31,11 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
   for (const field of ['iceberg_endpoint', 'object_storage_endpoint', 'catalog', 'namespace', 'table']) {
     if (typeof c[field] === 'string' && !(c[field] as string).trim()) ctx.addIssue({ code: 'custom', path: [field], message: `${field} may not be empty` });
   }
+  // Secrets over TLS only: the bearer token goes to iceberg_endpoint (the IAM token URL is a
+  // deployment setting, refused before any call). object_storage_endpoint stays as it is: S3 requests
+  // are SigV4-signed, the HMAC secret is never sent, so http:// leaves no secret on the wire.
+  const clear = watsonxClearText(c);
+  if (clear) ctx.addIssue({ code: 'custom', path: [clear.field === 'IBM_IAM_TOKEN_URL' ? 'iam_api_key' : clear.field], message: clear.message });
   if (typeof c.object_storage_endpoint === 'string' && c.object_storage_endpoint.trim()) {
     const problem = s3EndpointProblem(endpointUrl(c.object_storage_endpoint), 'object_storage_endpoint');
     if (problem) ctx.addIssue({ code: 'custom', path: ['object_storage_endpoint'], message: problem });

@@ -7,8 +7,11 @@
 // assert-ref-snapshot-id) so a stale commit gets 409 CommitFailedException. Data files and manifests
 // live in the project's local S3 emulator (s3rver). readIcebergTable follows the metadata chain
 // from the catalog (metadata → manifest list → manifests → Parquet) with an Avro reader and hyparquet.
+// HTTPS (the API key and the bearer token go over TLS only): standInTls(), trusted by the connector
+// through CONNECTOR_CA_FILE = caFile (test/support/stand-in-ca.ts trustStandIns).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +20,7 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { parquetReadObjects } from 'hyparquet';
 import { startS3, S3RVER_CREDENTIALS } from '../../../local/emulators/s3';
 import { decodeContainer, manifestEntryType, manifestFileType, type ManifestEntry, type ManifestFile } from './avro';
+import { standInTls } from '../records/stand-in';
 import { parseJsonLongs, stringifyJsonLongs, type IcebergField, type TableMetadata } from './catalog';
 
 export const S3_CREDENTIALS = S3RVER_CREDENTIALS;
@@ -29,8 +33,10 @@ interface Table {
 }
 
 export interface WatsonxStandIn {
-  /** http://127.0.0.1:<port> (the catalog under /mds/iceberg, IAM at /identity/token). */
+  /** https://127.0.0.1:<port> (the catalog under /mds/iceberg, IAM at /identity/token). */
   endpoint: string;
+  /** The PEM file of the stand-in's certificate, for CONNECTOR_CA_FILE. */
+  caFile: string;
   s3Endpoint: string;
   catalog: string;
   tables: Map<string, Table>;
@@ -126,7 +132,8 @@ export async function startWatsonxStandIn(opts: { buckets?: string[]; catalog?: 
     send(res, 200, { 'metadata-location': t.location, metadata: t.metadata });
   };
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const tls = standInTls();
+  const server = createServer({ key: tls.key, cert: tls.cert }, (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
@@ -176,10 +183,11 @@ export async function startWatsonxStandIn(opts: { buckets?: string[]; catalog?: 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const previous = process.env.IBM_IAM_TOKEN_URL;
-  process.env.IBM_IAM_TOKEN_URL = `http://127.0.0.1:${port}/identity/token`;
+  process.env.IBM_IAM_TOKEN_URL = `https://127.0.0.1:${port}/identity/token`;
 
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: `https://127.0.0.1:${port}`,
+    caFile: tls.certFile,
     s3Endpoint: s3.endpoint,
     catalog,
     tables,

@@ -16,6 +16,7 @@ import { ObjectStore } from '../../../lambdas/connectors/ibm-watsonx/store';
 import { toParquet } from '../../../lambdas/connectors/ibm-watsonx/table';
 import { IAM_API_KEY, platformFields, readIcebergTable, S3_CREDENTIALS, startWatsonxStandIn, type WatsonxStandIn } from '../../../lambdas/connectors/ibm-watsonx/test-server';
 import { DIMS, element, elements, logSink, vec } from './vector-fixtures';
+import { trustStandIns } from '../../support/stand-in-ca';
 
 let wx: WatsonxStandIn;
 const NS = 'unstructured';
@@ -35,7 +36,9 @@ const config = (over: Record<string, unknown> = {}) =>
 const rid = (key: string) => documentRecordId('src', key);
 const doc = (sourceKey: string, els = elements(3)) => ({ sourceId: 'src', sourceKey, elements: els });
 
+let untrust: (() => void) | undefined;
 before(async () => {
+  untrust = trustStandIns(); // the stand-in serves TLS: the API key and bearer token go over TLS only
   wx = await startWatsonxStandIn();
   for (const t of ['elements', 'mixed', 'concurrent', 'strict', 'throttled']) wx.createTable(NS, t, platformFields());
   wx.createTable(NS, 'v1', platformFields(), { formatVersion: 1 });
@@ -43,6 +46,7 @@ before(async () => {
 });
 after(async () => {
   await wx?.stop();
+  untrust?.();
 });
 
 test('config: the platform fields, retry bounds, the API key and HMAC secret masked', () => {
@@ -244,7 +248,7 @@ test('outbound policy: with private networks denied, a catalog name resolving to
     const before = wx.requests.length;
     const c = await checkConnection('destination', 'ibm_watsonx_s3', config({ iceberg_endpoint: wx.endpoint.replace('127.0.0.1', 'localhost') }));
     assert.equal(c.status, 'FAILURE');
-    assert.match(c.reason!, /^GET \/v1\/config of catalog 'iceberg_data' at http:\/\/localhost:\d+\/mds\/iceberg failed: .*(loopback|private|not allowed)/i);
+    assert.match(c.reason!, /^GET \/v1\/config of catalog 'iceberg_data' at https:\/\/localhost:\d+\/mds\/iceberg failed: .*(loopback|private|not allowed)/i);
     assert.equal(wx.requests.length, before, 'no request reached the catalog');
   } finally {
     if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
