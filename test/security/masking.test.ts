@@ -66,6 +66,8 @@ const PLAIN: unknown[] = [
   true,
   ['plain-item'],
   ['Account'],
+  // -- a host list where a credential needs TLS (a bare host is plain http for OpenSearch) --
+  ['https://host.example.com:9200'],
 ];
 
 /** Values the field's own schema accepts, best first: a sentinel for secrets, a credential-bearing URL where one fits. */
