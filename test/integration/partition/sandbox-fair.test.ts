@@ -13,8 +13,8 @@ after(async () => {
   else process.env.PARTITION_SANDBOX_WORKERS = saved;
 });
 
-/** ~1 s of partitioning: long lines without spaces to break them. */
-const slow = () => new TextEncoder().encode(Array.from({ length: 100 }, () => 'abcdefghij'.repeat(100)).join('\n'));
+/** About a second of partitioning: one paragraph of 1 MB (bench:adversarial's slowest ordinary shape). */
+const slow = () => new TextEncoder().encode('the cat sat on the mat '.repeat(45_000));
 const tiny = new TextEncoder().encode('A short paragraph.');
 
 test('a tenant queueing slow documents delays another tenant by at most one burst child start', async () => {
