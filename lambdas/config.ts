@@ -74,6 +74,7 @@ const schema = z.object({
   ACCOUNT_MAX_WORKFLOWS: z.coerce.number().int().positive().default(100),
   ACCOUNT_MAX_UPLOADS: z.coerce.number().int().positive().default(100),
   ACCOUNT_CHECKS_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  ACCOUNT_MAX_ACTIVE_JOBS: z.coerce.number().int().positive().default(50),
   MAIL_VERIFICATIONS_PER_HOUR: z.coerce.number().int().positive().default(20),
   MAIL_VERIFICATIONS_PER_RECIPIENT_PER_HOUR: z.coerce.number().int().positive().default(5),
   /** First retry delay of a failed delivery; doubled per attempt (capped at 900 s). */

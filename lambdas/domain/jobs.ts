@@ -15,6 +15,7 @@ import type { NodeRunner } from './node-runner';
 import { findTemplate } from './templates';
 import type { UploadedFile } from './uploads';
 import type { ConnectorRuntime } from './connectors';
+import type { AccountQuotas } from './quotas';
 import { JobGate } from './job-gate';
 import { withoutServerPaths } from './server-paths';
 import { currentNode, JobFiles, jobWarnings, WARNING_FAILURE_PREFIX } from './job-files';
@@ -120,6 +121,8 @@ export class JobService {
     /** Present where nodes run (the job-step Lambda); API Lambdas never process files. */
     runNode?: NodeRunner,
     private readonly clock: Clock = systemClock,
+    /** Per-account limits (jobs scheduled or in progress); none where jobs are not created. */
+    private readonly quotas?: AccountQuotas,
   ) {
     this.gate = new JobGate(store, clock);
     this.fileProgress = new JobFiles(store, clock);
@@ -143,6 +146,7 @@ export class JobService {
     const { nodes, jobType } = this.parseRequestData(requestData);
     if (files.length + uploadCount === 0) throw ValidationError.single(['body', 'input_files'], 'At least one input file is required for an on-demand job', 'missing');
     checkFileCount(files.length + uploadCount);
+    this.quotas?.assertJobRoom((await this.activeJobs(p.accountId)).length);
     await this.gate.claimLaunch(p.accountId);
     const jobId = randomUUID();
     return this.launch(p.accountId, jobId, {
@@ -165,10 +169,10 @@ export class JobService {
     uploaded: () => Promise<UploadedFile[]> = async () => [],
     uploadCount = 0,
   ): Promise<JobInformation> {
-    const active = (await this.store.queryPrefix(keys.account(p.accountId), keys.jobPrefix)).find(
-      (j) => j.workflowId === run.workflowId && !TERMINAL.includes(j.status as JobStatus),
-    );
+    const activeJobs = await this.activeJobs(p.accountId);
+    const active = activeJobs.find((j) => j.workflowId === run.workflowId);
     if (active) throw new Conflict(`Workflow ${run.workflowId} already has an active job (${String(active.id)})`);
+    this.quotas?.assertJobRoom(activeJobs.length);
     const jobId = randomUUID();
     let files: JobFile[] = [];
     if (uploads.length + uploadCount) {
@@ -182,6 +186,11 @@ export class JobService {
     const sourceRun = !files.length && run.sourceId ? { sourceRun: true, reprocessAll: run.reprocessAll ?? false } : {};
     const { reprocessAll: _r, ...spec } = run;
     return this.launch(p.accountId, jobId, { ...spec, files, ...sourceRun });
+  }
+
+  /** The account's jobs not yet finished (scheduled or in progress). */
+  private async activeJobs(accountId: string): Promise<StoredItem[]> {
+    return (await this.store.queryPrefix(keys.account(accountId), keys.jobPrefix)).filter((j) => !TERMINAL.includes(j.status as JobStatus));
   }
 
   private async storeUploads(jobId: string, files: Upload[]): Promise<JobFile[]> {

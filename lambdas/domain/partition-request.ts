@@ -92,7 +92,7 @@ export async function runPartitionRequest(
   for (const [f, file] of files.entries()) {
     const hint = parsed.contentType ?? (file.contentType && file.contentType !== 'application/octet-stream' ? file.contentType : undefined);
     const input = { data: file.data, filename: file.filename, contentType: hint };
-    const extras = { gzUncompressedContentType: parsed.gzUncompressedContentType, ...(tenant ? { tenant } : {}) };
+    const extras = { gzUncompressedContentType: parsed.gzUncompressedContentType, interactive: true, ...(tenant ? { tenant } : {}) };
     if (!csv && !chunking) {
       // -- the elements as they are: the sandbox's JSON text is the very bytes JSON.stringify would give here --
       const raw = await partitionToJson(input, parsed.options, extras);

@@ -17,9 +17,11 @@ export interface AccountLimits {
   uploads: number;
   /** Connection checks asked for in one minute (ACCOUNT_CHECKS_PER_MINUTE). */
   checksPerMinute: number;
+  /** Jobs scheduled or in progress (ACCOUNT_MAX_ACTIVE_JOBS): at most 5 run, the rest wait at the gate. */
+  activeJobs: number;
 }
 
-export const DEFAULT_ACCOUNT_LIMITS: AccountLimits = { connectors: 100, workflows: 100, uploads: 100, checksPerMinute: 30 };
+export const DEFAULT_ACCOUNT_LIMITS: AccountLimits = { connectors: 100, workflows: 100, uploads: 100, checksPerMinute: 30, activeJobs: 50 };
 
 export type CountedKind = 'connectors' | 'workflows';
 
@@ -76,6 +78,17 @@ export class AccountQuotas {
   async assertUploadRoom(outstanding: () => Promise<number>): Promise<void> {
     if ((await outstanding()) >= this.limits.uploads) {
       throw new Conflict(`At most ${this.limits.uploads} uploads outstanding per account (created, not yet used by a job, not expired)`);
+    }
+  }
+
+  /**
+   * A 409 when the account already has `limit` jobs scheduled or in progress (`active` counts them):
+   * one account cannot queue work without end behind the gate. Counted, not reserved: a burst of
+   * simultaneous creates may pass the limit by the burst's size, never by more.
+   */
+  assertJobRoom(active: number): void {
+    if (active >= this.limits.activeJobs) {
+      throw new Conflict(`At most ${this.limits.activeJobs} jobs scheduled or in progress per account; wait for some to finish or cancel them`);
     }
   }
 }

@@ -27,6 +27,7 @@ export function accountQuotas(): AccountQuotas {
     workflows: c.ACCOUNT_MAX_WORKFLOWS,
     uploads: c.ACCOUNT_MAX_UPLOADS,
     checksPerMinute: c.ACCOUNT_CHECKS_PER_MINUTE,
+    activeJobs: c.ACCOUNT_MAX_ACTIVE_JOBS,
   }));
 }
 

@@ -49,6 +49,8 @@ export function jobService(): JobService {
     connectorService(),
     lazySecretBox,
     runner,
+    undefined,
+    accountQuotas(),
   );
   jobs.maxSourceDocuments = c.SOURCE_MAX_DOCUMENTS_PER_RUN;
   return jobs;

@@ -79,6 +79,8 @@ interface Task {
   request: SandboxRequest;
   /** Whose document: the next free child goes to the tenant with the fewest documents running. */
   tenant: string;
+  /** A caller waits on the answer (the synchronous endpoint), not a job's batch work. */
+  interactive: boolean;
   timeoutS: number;
   filename: string;
   resolve(r: PartitionJsonResult): void;
@@ -232,17 +234,27 @@ function stop(slot: Slot, why: (filename: string) => Error): void {
  * already running. And when every child is busy with other tenants' documents, a waiting tenant gets
  * one child beyond PARTITION_SANDBOX_WORKERS (its memory budget more, at most one at a time): a long
  * document of one tenant never holds another's 20-byte one for its whole time budget.
+ * Among a tenant's documents, one a caller waits on (the synchronous endpoint) goes before its jobs'
+ * batch work, and gets that extra child too when the tenant's own jobs fill every child: a tenant's
+ * large job never makes its next API call wait for the job's documents.
  */
 function nextTask(): { task: Task; index: number; burst: boolean } | undefined {
   const running = new Map<string, number>();
-  for (const s of slots) if (s.task && !s.dead) running.set(s.task.tenant, (running.get(s.task.tenant) ?? 0) + 1);
+  let interactiveRunning = false;
+  for (const s of slots) {
+    if (!s.task || s.dead) continue;
+    running.set(s.task.tenant, (running.get(s.task.tenant) ?? 0) + 1);
+    interactiveRunning ||= s.task.interactive;
+  }
+  const rank = (t: Task) => (running.get(t.tenant) ?? 0) * 2 + (t.interactive ? 0 : 1);
   let best = -1;
   for (let i = 0; i < queue.length; i++) {
-    if (best < 0 || (running.get(queue[i]!.tenant) ?? 0) < (running.get(queue[best]!.tenant) ?? 0)) best = i;
+    if (best < 0 || rank(queue[i]!) < rank(queue[best]!)) best = i;
   }
   if (best < 0) return undefined;
   const task = queue[best]!;
-  return { task, index: best, burst: running.size > 0 && !running.has(task.tenant) };
+  const burst = running.size > 0 && (!running.has(task.tenant) || (task.interactive && !interactiveRunning));
+  return { task, index: best, burst };
 }
 
 function dispatch(): void {
@@ -315,6 +327,7 @@ export function partitionInSandbox(input: PartitionInput, options?: Partial<Part
       timeoutS: timeoutSeconds ?? s.timeoutS,
       filename: input.filename || 'unknown',
       tenant: extras.tenant ?? '',
+      interactive: extras.interactive === true,
       resolve: (r) => (settled(), resolve(r)),
       reject: (e) => (settled(), reject(e)),
     };
@@ -365,6 +378,8 @@ export async function shutdownPartitionSandbox(): Promise<void> {
       if (s.child.exitCode !== null || s.child.signalCode !== null) return undefined;
       return new Promise<void>((resolve) => {
         s.child.once('exit', () => resolve());
+        // -- an idle child is unref'd: waiting for its exit must keep the process alive --
+        hold(s, true);
         s.child.kill('SIGKILL');
       });
     }),

@@ -146,6 +146,8 @@ export interface PartitionExtras {
   raw?: boolean;
   /** Whose document (an account id): the sandbox serves tenants in turn, so one tenant's queue never holds another's document. */
   tenant?: string;
+  /** A caller waits on the answer (the synchronous endpoint): served before the tenant's batch work. */
+  interactive?: boolean;
   /** Aborting it stops the work: a queued document is dropped, the process partitioning it is killed; rejects with the signal's reason. */
   signal?: AbortSignal;
 }

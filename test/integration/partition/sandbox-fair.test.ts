@@ -40,3 +40,19 @@ test('a tenant queueing slow documents delays another tenant by at most one burs
   await Promise.all(bs);
   assert.ok(sandboxWorkerCount() <= 1, `the burst child is retired after its document (${sandboxWorkerCount()} children)`);
 });
+
+test("a caller's synchronous document is not queued behind its own account's job documents", async () => {
+  await shutdownPartitionSandbox();
+  process.env.PARTITION_SANDBOX_WORKERS = '1';
+  const batch = [0, 1, 2].map((i) => partitionInSandbox({ data: slow(), filename: `job-${i}.txt` }, {}, { tenant: 'B' }));
+  await new Promise((r) => setTimeout(r, 100));
+  const order: string[] = [];
+  batch.forEach((p, i) => void p.then(() => order.push(`job-${i}`)));
+  // -- B's API call: a child of its own at once (its jobs hold the only one), and it goes before B's queued job work --
+  const call = partitionInSandbox({ data: tiny, filename: 'call.txt' }, {}, { tenant: 'B', interactive: true }).then((r) => (order.push('call'), r));
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(sandboxWorkerCount(), 2, 'the synchronous document got a child while the jobs held the only one');
+  assert.match(Buffer.from((await call).elementsJson).toString('utf8'), /A short paragraph/);
+  await Promise.all(batch);
+  assert.equal(order[0], 'call', order.join(','));
+});
