@@ -55,6 +55,8 @@ const schema = z.object({
   CONNECTOR_DENIED_ARNS: z.string().optional(),
   /** Local data directory (secrets key, emulator data); connectors may only use its connector-files folder. */
   DATA_DIR: z.string().optional(),
+  /** Where the web console's built files are (`npm start` builds them into <DATA_DIR>/console; on AWS they sit beside the handler). */
+  CONSOLE_ASSETS_DIR: z.string().optional(),
   /** Root of the `local` connector type (default in keyed mode: <DATA_DIR>/connector-files). */
   LOCAL_CONNECTOR_ROOT: z.string().optional(),
   // Notification channels: delivery queue, SES sender, webhook TLS trust, timeout and back-off.

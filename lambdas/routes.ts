@@ -32,6 +32,7 @@ import {
 import { CreateWorkflow, RunWorkflowForm, UpdateWorkflow, WorkflowIdParams, WorkflowInformation, WorkflowListQuery } from './schemas/workflows';
 import type { MultipartLimits } from './http/multipart';
 import { DocsQuery } from './schemas/docs';
+import { ConsoleQuery } from './schemas/console';
 import {
   ChannelIdParams,
   ChannelListQuery,
@@ -200,6 +201,11 @@ export const ROUTES: RouteDefinition[] = [
     operationId: 'docs', method: 'GET', path: '/docs', tag: 'general', auth: false,
     summary: 'Interactive API reference (Swagger UI, served by the service)', handler: { file: 'meta', export: 'docs' }, responseType: 'text/html',
     query: DocsQuery,
+  },
+  {
+    operationId: 'console', method: 'GET', path: '/console', tag: 'general', auth: false,
+    summary: 'The web console (a single page over this API; `/` redirects here)', handler: { file: 'meta', export: 'console' }, responseType: 'text/html',
+    query: ConsoleQuery,
   },
   ...connectorRoutes('destination'),
   ...connectorRoutes('source'),

@@ -227,7 +227,18 @@ export class ServiceApi extends Construct {
       templates: { 'application/json': '{"detail":"Request body is larger than the 10 MB API Gateway limit; upload large files to S3 with a presigned URL"}' },
     });
     const shared = this.api.root.resourceForPath(SHARED_PREFIX);
-    // `/` has no route: it answers 404 as an unknown path does (a RestApi needs one method of its own).
+    // `/` is the web console's address: GET redirects to the stage's /console (a mock integration, no
+    // function); other methods answer 404 as an unknown path does.
+    const stageName = props.stageName ?? 'prod';
+    this.api.root.addMethod(
+      'GET',
+      new apigw.MockIntegration({
+        passthroughBehavior: apigw.PassthroughBehavior.WHEN_NO_MATCH,
+        requestTemplates: { 'application/json': '{"statusCode": 302}' },
+        integrationResponses: [{ statusCode: '302', responseParameters: { 'method.response.header.Location': `'/${stageName}/console'` } }],
+      }),
+      { methodResponses: [{ statusCode: '302', responseParameters: { 'method.response.header.Location': true } }] },
+    );
     this.api.root.addMethod(
       'ANY',
       new apigw.MockIntegration({

@@ -31,6 +31,7 @@ import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lam
 import type { Construct } from 'constructs';
 import type { Config } from '../lambdas/config';
 import { ASSETS_MARKER as SWAGGER_UI_ASSETS_MARKER, SWAGGER_UI_FILES } from '../lambdas/openapi/docs-page';
+import { CONSOLE_MARKER } from '../lambdas/console/assets';
 
 /** Repository root (the folder holding package.json and lambdas/). */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -149,6 +150,7 @@ export class ServiceFunction extends NodejsFunction {
             workerBundleStep(PDF_PAGE_WORKER, ['index.mjs', PARTITION_WORKER.output], inputDir, outputDir),
             ocrWorkerStep(inputDir, outputDir),
             swaggerUiStep(inputDir, outputDir),
+            consoleStep(inputDir, outputDir),
           ],
         },
       },
@@ -225,6 +227,14 @@ function swaggerUiStep(inputDir: string, outputDir: string): string {
   const to = join(outputDir, 'swagger-ui');
   const files = SWAGGER_UI_FILES.map((f) => `"${join(from, f)}"`).join(' ');
   return `if ${anyContains(SWAGGER_UI_ASSETS_MARKER, outputDir, ['index.mjs'])}; then mkdir -p "${to}" && cp ${files} "${to}/"; fi`;
+}
+
+/**
+ * A shell step: the web console built (console/build.mjs, esbuild) into console/ beside index.mjs of
+ * the bundle that serves it (lambdas/console/assets.ts reads it there).
+ */
+function consoleStep(inputDir: string, outputDir: string): string {
+  return `if ${anyContains(CONSOLE_MARKER, outputDir, ['index.mjs'])}; then (cd "${inputDir}" && node console/build.mjs "${join(outputDir, 'console')}" >/dev/null); fi`;
 }
 
 /** A shell step: copy a package and its dependencies into the asset when the bundle imports m.when. */

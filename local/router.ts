@@ -134,6 +134,13 @@ export async function startRouter(opts: RouterOptions): Promise<{ url: string; s
         return send(res, 400, { detail: 'Malformed request URL' });
       }
       path = url.pathname;
+      if (path === '/' && method === 'GET') {
+        // -- the web console (lib/api.ts answers the same on AWS) --
+        status = 302;
+        res.writeHead(302, { location: '/console', 'content-length': '0' });
+        res.end();
+        return;
+      }
       const matches = compiled.filter((c) => c.regex.test(url.pathname));
       if (matches.length === 0) {
         status = 404;

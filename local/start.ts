@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { startLocalStack } from './stack';
 import { installProcessGuards } from './process-guard';
 import { warmPartitionSandbox } from '../lambdas/engine/partition/index';
+import { buildConsole } from '../console/build.mjs';
 
 // The pinned AWS SDK warns that its 2027 releases will need Node 22 (the Lambda runtime already is);
 // locally on Node 20 that warning is noise in the startup log.
@@ -14,6 +15,10 @@ const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const port = Number(process.env.PORT ?? 8000);
 const host = process.env.HOST ?? '127.0.0.1';
 const say = (line: string) => console.log(`[wps] ${line}`);
+
+// -- the web console, built from console/src for this start (esbuild, well under a second) --
+process.env.CONSOLE_ASSETS_DIR = join(dataDir, 'console');
+await buildConsole(process.env.CONSOLE_ASSETS_DIR);
 
 const stack = await startLocalStack({
   dataDir,
@@ -35,7 +40,7 @@ rmSync(endpointsFile, { force: true });
 writeFileSync(endpointsFile, JSON.stringify({ url: stack.url, ...stack.endpoints, pid: process.pid, credentials: stack.credentials }, null, 2), { mode: 0o600 });
 say(`${'auth mode'.padEnd(14)}${stack.env.AUTH_MODE}${stack.env.AUTH_MODE === 'keyed' ? ' (create keys with: npm run keys -- create)' : ' (private: no API key needed)'}`);
 say(`${'data'.padEnd(14)}${dataDir}`);
-say(`${'ready'.padEnd(14)}${stack.url}  (docs: ${stack.url}/docs)`);
+say(`${'ready'.padEnd(14)}${stack.url}  (console: ${stack.url}/  API reference: ${stack.url}/docs)`);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -4,7 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-const TIERS = ['unit', 'contract', 'infra', 'integration', 'security', 'e2e', 'tour'];
+const TIERS = ['unit', 'contract', 'infra', 'integration', 'security', 'e2e', 'tour', 'browser'];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const tiers = wanted.length ? wanted : TIERS;
 

@@ -1,10 +1,13 @@
-// Health check, the OpenAPI document and the interactive docs page. No API key needed.
+// Health check, the OpenAPI document, the interactive docs page and the web console's files. No API
+// key needed (the console asks for one and sends it to the API routes).
 import { httpRoute } from '../http/handler';
 import { routeById } from '../routes';
 import { reply, text } from '../http/response';
 import { buildOpenApi } from '../openapi';
 import { CSP, docsAsset, docsPage } from '../openapi/docs-page';
 import type { DocsQuery } from '../schemas/docs';
+import type { ConsoleQuery } from '../schemas/console';
+import { CONSOLE_CSP, consoleAsset, consolePage } from '../console/assets';
 import type { z } from 'zod';
 
 export const healthcheck = httpRoute(routeById('healthcheck'), async () => ({
@@ -31,3 +34,15 @@ export const docsRoute = httpRoute(routeById('docs'), async ({ query }) => {
   return reply(text(200, docsPage(), 'text/html; charset=utf-8', { ...SECURITY_HEADERS, 'cache-control': 'no-cache' }));
 });
 export { docsRoute as docs };
+
+const CONSOLE_HEADERS = { ...SECURITY_HEADERS, 'content-security-policy': CONSOLE_CSP };
+
+export const consoleRoute = httpRoute(routeById('console'), async ({ query }) => {
+  const q = query as z.output<typeof ConsoleQuery>;
+  if (q.asset) {
+    const { body, type } = consoleAsset(q.asset);
+    return reply(text(200, body, type, { ...CONSOLE_HEADERS, 'cache-control': 'public, max-age=31536000, immutable' }));
+  }
+  return reply(text(200, consolePage(), 'text/html; charset=utf-8', { ...CONSOLE_HEADERS, 'cache-control': 'no-cache' }));
+});
+export { consoleRoute as console };

@@ -1,0 +1,106 @@
+// The web console (issue 30) in a real browser against `npm start` in keyed mode: sign-in, the
+// playground (elements, a table rendered from text_as_html, a document's markup never run), the
+// jobs list and a job watched to its end with a failed file's error. Each test leaves a screenshot
+// in test-artifacts/browser/.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import type { Browser, Page } from 'playwright-core';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { ARTIFACTS, launch, NO_BROWSER, watchedPage } from '../support/browser';
+
+let svc: ServiceProcess;
+let browser: Browser;
+let key: string;
+const files = mkdtempSync(join(tmpdir(), 'wps-console-'));
+
+before(async () => {
+  if (NO_BROWSER) return;
+  svc = await startServiceProcess({ authMode: 'keyed' });
+  key = svc.createKey('console', 'tester');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await svc?.stop();
+});
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto(`${svc.url}/`);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Playground' }).waitFor();
+}
+
+test('sign-in: / opens the console; a wrong key is refused with the reason; the key is in no URL and not in localStorage', { skip: NO_BROWSER }, async () => {
+  const { page, problems } = await watchedPage(browser);
+  await page.goto(`${svc.url}/`);
+  assert.match(page.url(), /\/console$/);
+  await page.getByLabel('API key').fill('wrong-key');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').filter({ hasText: 'This key was refused' }).waitFor();
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Playground' }).waitFor();
+  assert.ok(!page.url().includes(key));
+  assert.equal(await page.evaluate('JSON.stringify(localStorage)').then((s) => String(s).includes(key)), false);
+  await page.screenshot({ path: join(ARTIFACTS, 'sign-in.png') });
+  assert.deepEqual(problems, []);
+});
+
+test("playground: a document's elements, its table from text_as_html, and none of its markup runs", { skip: NO_BROWSER }, async () => {
+  const { page, problems } = await watchedPage(browser);
+  await signIn(page);
+  const doc = join(files, 'hostile.html');
+  writeFileSync(
+    doc,
+    `<html><body><h1>Quarterly <img src=x onerror="window.__ran='img'"> report</h1>
+<p>Plain paragraph <a href="javascript:window.__ran='link'">click</a> with <script>window.__ran='script'</script> markup.</p>
+<table><tr><th colspan="2">Region <svg onload="window.__ran='svg'"></svg></th></tr><tr><td>North</td><td>12</td></tr><tr><td onclick="window.__ran='td'">South</td><td>7</td></tr></table>
+</body></html>`,
+  );
+  await page.setInputFiles('input[type=file]', doc);
+  await page.getByRole('button', { name: 'Partition' }).click();
+  const table = page.getByRole('button', { name: /Table/ }).first();
+  await table.waitFor({ timeout: 60_000 });
+  await table.click();
+  const rendered = page.locator('.table-view table');
+  await rendered.waitFor();
+  assert.equal(await rendered.locator('[colspan="2"]').count(), 1, 'the merged header cell keeps its colspan');
+  assert.equal(await rendered.locator('[onclick], [onload], svg, img, script, a').count(), 0, 'nothing but table markup is rendered');
+  await page.getByRole('button', { name: /Title/ }).first().click();
+  await page.waitForTimeout(500);
+  assert.equal(await page.evaluate('window.__ran'), undefined, 'no markup of the document ran');
+  await page.screenshot({ path: join(ARTIFACTS, 'playground.png') });
+  assert.deepEqual(problems, []);
+});
+
+test('jobs: a job appears in the live list, its page follows it to COMPLETED, a failed file shows its error', { skip: NO_BROWSER }, async () => {
+  const create = async (name: string, data: string) => {
+    const form = new FormData();
+    form.append('request_data', JSON.stringify({ template_id: 'fast_partition' }));
+    form.append('input_files', new Blob([data]), name);
+    const r = await fetch(`${svc.url}/api/v1/jobs/`, { method: 'POST', headers: { 'unstructured-api-key': key }, body: form });
+    assert.equal(r.status, 200, await r.clone().text());
+    return ((await r.json()) as { id: string }).id;
+  };
+  const good = await create('notes.txt', 'A short note.\n\nA second paragraph.');
+  await new Promise((r) => setTimeout(r, 1100)); // launches are a second apart per account
+  const bad = await create('broken.pdf', '%PDF-1.7\nnot really a pdf');
+  const { page, problems } = await watchedPage(browser);
+  await signIn(page);
+  await page.getByRole('link', { name: 'Jobs' }).click();
+  await page.getByRole('link', { name: good.slice(0, 8) }).waitFor();
+  await page.getByRole('link', { name: good.slice(0, 8) }).click();
+  await page.getByTestId('job-status').filter({ hasText: 'COMPLETED' }).waitFor({ timeout: 120_000 });
+  await page.getByRole('heading', { name: 'Nodes' }).waitFor();
+  await page.screenshot({ path: join(ARTIFACTS, 'job.png') });
+  await page.goto(`${svc.url}/console#/jobs/${bad}`);
+  await page.getByTestId('job-status').filter({ hasText: /FAILED|COMPLETED/ }).waitFor({ timeout: 120_000 });
+  await page.locator('.failed-error').first().waitFor();
+  assert.match(await page.locator('.failed').innerText(), /broken\.pdf/);
+  await page.screenshot({ path: join(ARTIFACTS, 'failed-file.png') });
+  assert.deepEqual(problems, []);
+});
