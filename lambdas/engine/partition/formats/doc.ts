@@ -1,9 +1,12 @@
 // Legacy Word (.doc, OLE/Word 97-2003) partitioner: text via word-extractor (MIT), one paragraph per
 // line, typed like unstyled DOCX paragraphs; header and footer text become Header/Footer elements.
+// Table rows come out of the reader as lines of cells each closed by a tab (Word's cell mark); a run
+// of such lines is one Table. Text boxes follow the body.
 // Styles are not available from this reader, so headings are recognised by the title heuristic.
 // Files word-extractor cannot read are converted to DOCX with LibreOffice when it is installed.
 import WordExtractor from 'word-extractor';
 import { makeElement, type Element } from '../../elements';
+import { rowsFromGrid, tableText, tableToHtml } from '../table-html';
 import type { FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../domain/errors';
 import { partitionDocx } from './docx';
@@ -25,6 +28,38 @@ export function paragraphElement(text: string, languages?: string[]): Element {
   return makeElement('UncategorizedText', text);
 }
 
+/** A line of table cells: two or more cells, each closed by a tab (the last cell's mark ends the line). */
+function tableRowCells(line: string): string[] | undefined {
+  if (!line.endsWith('\t')) return undefined;
+  const cells = line.slice(0, -1).split('\t').map((c) => c.trim());
+  return cells.length >= 2 ? cells : undefined;
+}
+
+export type DocBlock = { kind: 'text'; text: string } | { kind: 'table'; grid: string[][] };
+
+/**
+ * The body text split into paragraphs and tables: two or more consecutive lines of cells are a
+ * table (a single tab-closed line is a paragraph that ends in a tab).
+ */
+export function docBodyBlocks(body: string): DocBlock[] {
+  const out: DocBlock[] = [];
+  const lines = body.split(/\r?\n/);
+  for (let i = 0; i < lines.length; ) {
+    const grid: string[][] = [];
+    let j = i;
+    for (let cells = tableRowCells(lines[j] ?? ''); cells && j < lines.length; cells = tableRowCells(lines[++j] ?? '')) grid.push(cells);
+    if (grid.length >= 2) {
+      if (grid.some((r) => r.some(Boolean))) out.push({ kind: 'table', grid });
+      i = j;
+      continue;
+    }
+    const text = (lines[i] ?? '').replace(/\t+/g, ' ').trim();
+    if (text) out.push({ kind: 'text', text });
+    i++;
+  }
+  return out;
+}
+
 export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   if (data.length < 512 || OLE_SIGNATURE.some((b, i) => data[i] !== b)) {
     throw new UnprocessableDocument('doc: not a Word 97-2003 document (OLE compound file signature missing)');
@@ -40,9 +75,12 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   const out: Element[] = [];
   const headers = doc.getHeaders({ includeFooters: false }).trim();
   if (headers) out.push(makeElement('Header', headers, { header_footer_type: 'primary' }));
-  for (const line of doc.getBody().split(/\r?\n/)) {
-    const text = line.replace(/\t+/g, ' ').trim();
-    if (text) out.push(paragraphElement(text, ctx.options.languages));
+  for (const block of docBodyBlocks(`${doc.getBody()}\n${doc.getTextboxes({ includeHeadersAndFooters: false })}`)) {
+    if (block.kind === 'text') out.push(paragraphElement(block.text, ctx.options.languages));
+    else {
+      const rows = rowsFromGrid(block.grid);
+      out.push(makeElement('Table', tableText(rows), { text_as_html: tableToHtml(rows) }));
+    }
   }
   const footers = doc.getFooters().trim();
   if (footers) out.push(makeElement('Footer', footers, { header_footer_type: 'primary' }));

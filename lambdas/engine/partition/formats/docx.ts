@@ -1,18 +1,29 @@
 // DOCX partitioner (WordprocessingML read directly from the zip). Follows the open-source library's
-// partition_docx: paragraph styles decide Title (Heading n, Title, Subtitle) and ListItem (List*
-// styles or numbering), other paragraphs are typed by the text heuristics (NarrativeText, Address,
-// EmailAddress, else UncategorizedText); tables become Table with text_as_html; each section's
+// partition_docx: paragraph styles decide Title (a heading style through its basedOn chain, Title,
+// Subtitle, an outline level) and ListItem (List* styles or numbering), other paragraphs are typed by
+// the text heuristics (NarrativeText, Address, EmailAddress; short lines in body formatting are
+// NarrativeText, display text stays UncategorizedText); text boxes are read as paragraphs where they
+// are anchored; tables become Table with text_as_html, a one-cell table its content; each section's
 // headers are emitted before and footers after its content (header_footer_type primary / first_page /
 // even_page); page_number counts explicit and rendered page breaks when the document has any.
 import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
 import type { FormatPartitioner } from '../types';
-import { isEmailAddress, isPossibleNarrativeText, isUsCityStateZip, stripBullet, isBulletedText } from '../classify';
+import { isEmailAddress, isPossibleNarrativeText, isUpper, isUsCityStateZip, stripBullet, isBulletedText } from '../classify';
 import {
   assignHeadingParents, attr, childElements, corrupt, firstChild, isTag, localName, parseXml, readZip,
   zipText, type DomElement, type DomNode,
 } from './common';
-import { clampSpan, tableToHtml, tableText, type TableCell, type TableRows } from '../table-html';
+import { tableToHtml, tableText, type TableRows } from '../table-html';
 import { UnprocessableDocument } from '../../../domain/errors';
+import { DocxStyles, onOff, outlineLevel, rPrSize } from './docx-styles';
+import { alternateBranch, textBoxesIn } from './docx-boxes';
+import { countBreaks, readTableRows, singleCell } from './docx-tables';
+
+/** Text boxes in tables in text boxes…: content nested deeper than this is left out, with a warning. */
+const MAX_NESTING = 8;
+
+/** "1.", "1.2", "2.3.1", "A.", "IV." or "(a)" leading a short line, as section numbers do */
+const HEADING_NUMBER = /^(?:\d+(?:\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.|\(?[a-z]\))\s/;
 
 interface Rel {
   target: string;
@@ -30,17 +41,17 @@ function readRels(xml: string | undefined): Map<string, Rel> {
   return rels;
 }
 
-function onOff(el: DomElement | undefined): boolean {
-  if (!el) return false;
-  const v = attr(el, 'val');
-  return v === undefined || !['0', 'false', 'off', 'none'].includes(v.toLowerCase());
-}
-
-const SKIP_IN_PARAGRAPH = new Set(['pPr', 'rPr', 'delText', 'instrText', 'drawing', 'pict', 'AlternateContent', 'object', 'footnoteReference', 'endnoteReference', 'commentReference', 'del', 'moveFrom']);
+const SKIP_IN_PARAGRAPH = new Set(['pPr', 'rPr', 'delText', 'instrText', 'drawing', 'pict', 'object', 'footnoteReference', 'endnoteReference', 'commentReference', 'del', 'moveFrom']);
 
 interface Para {
   text: string;
   styleName: string;
+  /** heading depth from the paragraph's w:outlineLvl or its style chain */
+  headingDepth?: number;
+  /** every run with text is bold */
+  allBold: boolean;
+  /** largest font size (half-points) of a run with text */
+  maxSize: number;
   numbered: boolean;
   ilvl: number;
   links: { url: string; text: string; start: number }[];
@@ -52,7 +63,8 @@ interface Para {
 }
 
 class DocxReader {
-  private readonly styles = new Map<string, string>();
+  private readonly styles: DocxStyles;
+  private warnedNesting = false;
   private readonly rels: Map<string, Rel>;
   private readonly files: Map<string, Uint8Array>;
   private page = 1;
@@ -61,18 +73,11 @@ class DocxReader {
   private readonly evenAndOdd: boolean;
   readonly out: Element[] = [];
 
-  constructor(files: Map<string, Uint8Array>, private readonly languages?: string[]) {
+  constructor(files: Map<string, Uint8Array>, private readonly languages?: string[], private readonly warn: (m: string) => void = () => {}) {
     this.files = files;
     this.rels = readRels(zipText(files, 'word/_rels/document.xml.rels'));
     this.evenAndOdd = /<w:evenAndOddHeaders(?![^>]*w:val="(?:0|false|off)")/.test(zipText(files, 'word/settings.xml') ?? '');
-    const stylesXml = zipText(files, 'word/styles.xml');
-    if (stylesXml) {
-      for (const s of parseXmlAll(stylesXml, 'style')) {
-        const id = attr(s, 'styleId');
-        const name = firstChild(s, 'name');
-        if (id && name) this.styles.set(id, (attr(name, 'val') ?? id).toLowerCase());
-      }
-    }
+    this.styles = new DocxStyles(zipText(files, 'word/styles.xml'));
   }
 
   read(): Element[] {
@@ -123,11 +128,7 @@ class DocxReader {
       if (start === 'evenPage' && this.page % 2 === 0) this.pageBreak();
       if (start === 'oddPage' && idx > 0 && this.page % 2 === 1) this.pageBreak();
       if (s.sectPr) this.emitHeaderFooter(s.sectPr, 'header');
-      for (const b of s.content) {
-        const n = localName(b);
-        if (n === 'p') this.emitParagraph(b);
-        else if (n === 'tbl') this.emitTable(b);
-      }
+      this.emitBlocks(s.content, 0);
       if (s.sectPr) this.emitHeaderFooter(s.sectPr, 'footer');
     });
     return assignHeadingParents(this.out);
@@ -167,11 +168,11 @@ class DocxReader {
       const texts: string[] = [];
       for (const block of childElements(root)) {
         const n = localName(block);
-        if (n === 'p') texts.push(this.paragraph(block).text.trim());
-        else if (n === 'tbl') texts.push(tableText(this.tableRows(block)));
+        if (n === 'p') texts.push(this.paragraphWithBoxes(block, 0, []));
+        else if (n === 'tbl') texts.push(tableText(this.tableRows(block, [], 0)));
         else if (n === 'sdt') {
           const content = firstChild(block, 'sdtContent');
-          if (content) for (const p of childElements(content, 'p')) texts.push(this.paragraph(p).text.trim());
+          if (content) for (const p of childElements(content, 'p')) texts.push(this.paragraphWithBoxes(p, 0, []));
         }
       }
       const text = texts.filter(Boolean).join('\n');
@@ -181,20 +182,24 @@ class DocxReader {
   }
 
   private paragraph(p: DomElement): Para {
-    const para: Para = { text: '', styleName: '', numbered: false, ilvl: 0, links: [], emph: [], breaks: [], mathChars: 0 };
+    const para: Para = { text: '', styleName: '', allBold: true, maxSize: 0, numbered: false, ilvl: 0, links: [], emph: [], breaks: [], mathChars: 0 };
     const pPr = firstChild(p, 'pPr');
-    if (pPr) {
-      const ps = firstChild(pPr, 'pStyle');
-      const sid = ps ? attr(ps, 'val') : undefined;
-      if (sid) para.styleName = this.styles.get(sid) ?? sid.toLowerCase();
-      const numPr = firstChild(pPr, 'numPr');
-      if (numPr) {
-        const numId = firstChild(numPr, 'numId');
-        if (numId && attr(numId, 'val') !== '0') para.numbered = true;
-        const ilvl = firstChild(numPr, 'ilvl');
-        para.ilvl = ilvl ? Number(attr(ilvl, 'val') ?? 0) || 0 : 0;
-      }
-    }
+    const ps = pPr ? firstChild(pPr, 'pStyle') : undefined;
+    const sid = ps ? attr(ps, 'val') : undefined;
+    if (sid) para.styleName = this.styles.name(sid);
+    // a direct w:outlineLvl overrides the style's (9 = body text)
+    const ownLevel = outlineLevel(pPr);
+    para.headingDepth = ownLevel !== undefined ? (ownLevel < 9 ? ownLevel : undefined) : this.styles.headingDepth(sid);
+    const numPr = pPr ? firstChild(pPr, 'numPr') : undefined;
+    if (numPr) {
+      const numId = firstChild(numPr, 'numId');
+      // a numPr without a numId keeps the style's numbering; numId 0 switches it off
+      para.numbered = numId ? attr(numId, 'val') !== '0' : this.styles.numbered(sid);
+      const ilvl = firstChild(numPr, 'ilvl');
+      para.ilvl = ilvl ? Number(attr(ilvl, 'val') ?? 0) || 0 : 0;
+    } else para.numbered = this.styles.numbered(sid);
+    const styleBold = this.styles.bold(sid) ?? false;
+    const styleSize = this.styles.size(sid) ?? this.styles.bodySize;
     const visit = (n: DomNode, link?: { url: string; start: number }): void => {
       if (!isTag(n)) return;
       const name = localName(n);
@@ -237,6 +242,20 @@ class DocxReader {
             if (onOff(firstChild(rPr, 'b'))) para.emph.push({ text: t, tag: 'b', start });
             if (onOff(firstChild(rPr, 'i'))) para.emph.push({ text: t, tag: 'i', start });
           }
+          if (t.trim()) {
+            // direct formatting, else the run's character style, else the paragraph style
+            const rs = rPr ? firstChild(rPr, 'rStyle') : undefined;
+            const rStyle = rs ? attr(rs, 'val') : undefined;
+            const b = rPr ? firstChild(rPr, 'b') : undefined;
+            if (!(b ? onOff(b) : this.styles.bold(rStyle) ?? styleBold)) para.allBold = false;
+            para.maxSize = Math.max(para.maxSize, rPrSize(rPr) ?? this.styles.size(rStyle) ?? styleSize);
+          }
+          return;
+        }
+        case 'AlternateContent': {
+          // one branch of the alternatives (text boxes in it are read by textBoxesIn)
+          const branch = alternateBranch(n, () => true);
+          if (branch) for (const c of branch.children) visit(c, link);
           return;
         }
         case 'hyperlink': {
@@ -259,11 +278,41 @@ class DocxReader {
       }
     };
     for (const c of p.children) visit(c);
+    if (!para.text.trim()) para.allBold = false;
     return para;
   }
 
-  private emitParagraph(p: DomElement): void {
-    const para = this.paragraph(p);
+  /** Body-level blocks (of the body, a text box or an unwrapped one-cell table), in order. */
+  private emitBlocks(blocks: DomElement[], depth: number): void {
+    for (const b of blocks) {
+      const n = localName(b);
+      if (n === 'p') this.emitParagraph(b, depth);
+      else if (n === 'tbl') this.emitTable(b, depth);
+      else if (n === 'sdt') {
+        const content = firstChild(b, 'sdtContent');
+        if (content) this.emitBlocks(childElements(content), depth);
+      }
+    }
+  }
+
+  /** True when content at `depth` is still read; past the bound it is left out with one warning. */
+  private withinNesting(depth: number): boolean {
+    if (depth <= MAX_NESTING) return true;
+    if (!this.warnedNesting) {
+      this.warnedNesting = true;
+      this.warn(`docx: text boxes and tables nested more than ${MAX_NESTING} deep were left out`);
+    }
+    return false;
+  }
+
+  /** The paragraph's fragments, then the paragraphs of the text boxes anchored in it, at the anchor's place. */
+  private emitParagraph(p: DomElement, depth: number): void {
+    this.emitParagraphText(this.paragraph(p));
+    const boxes = textBoxesIn(p);
+    if (boxes.length && this.withinNesting(depth + 1)) for (const box of boxes) this.emitBlocks(childElements(box), depth + 1);
+  }
+
+  private emitParagraphText(para: Para): void {
     if (!para.breaks.length) {
       this.emitFragment(para, 0, para.text.length);
       return;
@@ -302,15 +351,14 @@ class DocxReader {
     const style = para.styleName;
     // a paragraph that is only Office Math is a formula
     if (para.mathChars > 0 && para.mathChars >= text.replace(/\s/g, '').length) return makeElement('Formula', text, md);
-    // list items first (numbering or a leading bullet), as the library does
+    // a heading style (by name through basedOn, or an outline level) wins over its numbering:
+    // numbered headings ("1.2 Scope") are headings
+    if (para.headingDepth !== undefined) return makeElement('Title', text, { ...md, category_depth: para.headingDepth });
+    // list items (numbering or a leading bullet), as the library does
     if (para.numbered || isBulletedText(text)) {
       const clean = stripBullet(text);
       return makeElement('ListItem', clean || text, { ...md, category_depth: para.ilvl });
     }
-    const heading = /^heading\s*(\d)$/.exec(style);
-    if (heading) return makeElement('Title', text, { ...md, category_depth: Number(heading[1]) - 1 });
-    if (style === 'title' || style === 'toc heading') return makeElement('Title', text, { ...md, category_depth: 0 });
-    if (style === 'subtitle') return makeElement('Title', text, { ...md, category_depth: 1 });
     if (/^list\b/.test(style)) {
       // "List Bullet 2" -> depth 1, as the library derives it from the style name
       const n = /\s(\d+)$/.exec(style);
@@ -321,74 +369,59 @@ class DocxReader {
       if (isEmailAddress(text)) return makeElement('EmailAddress', text, md);
       if (isPossibleNarrativeText(text, { languages: this.languages })) return makeElement('NarrativeText', text, md);
     }
+    // a paragraph in body formatting is body text however short; display text (bold, large, capitals,
+    // a heading-like number) without a heading style stays uncategorized, as the library leaves it
+    if (this.isPlainBody(para, text)) return makeElement('NarrativeText', text, md);
     return makeElement('UncategorizedText', text, md);
   }
 
-  /**
-   * The table's anchored cells: w:gridSpan gives colspan, a w:vMerge="restart" cell grows a rowspan
-   * over the w:vMerge (continue) cells below it in the same grid column, w:gridBefore/w:gridAfter
-   * leave empty grid columns. A table nested in a cell is read into that cell's text, row by row.
-   */
-  private tableRows(tbl: DomElement, emph: { text: string; tag: string }[] = []): TableRows {
-    const rows: TableRows = [];
-    // the anchor cell covering each grid column in the row above (for vertical merges)
-    let above = new Map<number, TableCell>();
-    for (const tr of childElements(tbl, 'tr')) {
-      const row: TableCell[] = [];
-      const here = new Map<number, TableCell>();
-      const trPr = firstChild(tr, 'trPr');
-      const gridVal = (name: string): number => {
-        const el = trPr ? firstChild(trPr, name) : undefined;
-        return el ? clampSpan(attr(el, 'val')) : 0;
-      };
-      let col = gridVal('gridBefore');
-      if (col > 0) row.push({ text: '', colspan: col, rowspan: 1 });
-      for (const tc of cellsOf(tr)) {
-        const tcPr = firstChild(tc, 'tcPr');
-        const spanEl = tcPr ? firstChild(tcPr, 'gridSpan') : undefined;
-        const colspan = spanEl ? clampSpan(attr(spanEl, 'val')) : 1;
-        const vMerge = tcPr ? firstChild(tcPr, 'vMerge') : undefined;
-        const continued = vMerge !== undefined && (attr(vMerge, 'val') ?? 'continue') === 'continue';
-        const anchor = continued ? above.get(col) : undefined;
-        if (anchor) {
-          anchor.rowspan = (anchor.rowspan ?? 1) + 1;
-          for (let k = 0; k < colspan; k++) here.set(col + k, anchor);
-        } else {
-          const cell: TableCell = { text: this.cellText(tc, emph), colspan, rowspan: 1 };
-          row.push(cell);
-          for (let k = 0; k < colspan; k++) here.set(col + k, cell);
-        }
-        col += colspan;
-      }
-      const after = gridVal('gridAfter');
-      if (after > 0) row.push({ text: '', colspan: after, rowspan: 1 });
-      rows.push(row);
-      above = here;
-    }
-    return rows;
+  private isPlainBody(para: Para, text: string): boolean {
+    if (!/\p{L}/u.test(text) || para.allBold || para.maxSize > this.styles.bodySize) return false;
+    if (isUpper(text) && text.replace(/[^\p{L}]/gu, '').length > 1) return false;
+    return !HEADING_NUMBER.test(text);
   }
 
-  private cellText(tc: DomElement, emph: { text: string; tag: string }[]): string {
+  private tableRows(tbl: DomElement, emph: { text: string; tag: string }[], depth: number): TableRows {
+    return readTableRows(tbl, (tc) => this.cellText(tc, emph, depth));
+  }
+
+  /** Text of a cell or a text box: its paragraphs (with their own boxes) and nested tables, one per line. */
+  private cellText(tc: DomElement, emph: { text: string; tag: string }[], depth: number): string {
     const parts: string[] = [];
     for (const c of childElements(tc)) {
       const n = localName(c);
       if (n === 'p') {
-        const para = this.paragraph(c);
-        parts.push(para.text.trim());
-        appendAll(emph, para.emph.map((e) => ({ text: e.text.trim(), tag: e.tag })));
+        parts.push(this.paragraphWithBoxes(c, depth, emph));
       } else if (n === 'tbl') {
-        parts.push(tableText(this.tableRows(c, emph)));
+        if (this.withinNesting(depth + 1)) parts.push(tableText(this.tableRows(c, emph, depth + 1)));
       } else if (n === 'sdt') {
         const content = firstChild(c, 'sdtContent');
-        if (content) for (const p of childElements(content, 'p')) parts.push(this.paragraph(p).text.trim());
+        if (content) parts.push(this.cellText(content, emph, depth));
       }
     }
     return parts.filter(Boolean).join('\n');
   }
 
-  private emitTable(tbl: DomElement): void {
+  /** A paragraph's text followed by the text of the boxes anchored in it, one per line. */
+  private paragraphWithBoxes(p: DomElement, depth: number, emph: { text: string; tag: string }[]): string {
+    const para = this.paragraph(p);
+    appendAll(emph, para.emph.map((e) => ({ text: e.text.trim(), tag: e.tag })));
+    const parts = [para.text.trim()];
+    const boxes = textBoxesIn(p);
+    if (boxes.length && this.withinNesting(depth + 1)) for (const box of boxes) parts.push(this.cellText(box, emph, depth + 1));
+    return parts.filter(Boolean).join('\n');
+  }
+
+  private emitTable(tbl: DomElement, depth: number): void {
+    // a table of one cell is a frame around its content (a box, a note), not tabular data: its
+    // paragraphs, lists and tables are read as if they stood in the body
+    const single = singleCell(tbl);
+    if (single && this.withinNesting(depth + 1)) {
+      this.emitBlocks(childElements(single), depth + 1);
+      return;
+    }
     const emph: { text: string; tag: string }[] = [];
-    const rows = this.tableRows(tbl, emph);
+    const rows = this.tableRows(tbl, emph, depth);
     const text = tableText(rows);
     if (!text) return;
     const emphMd: ElementMetadata = emph.length
@@ -401,60 +434,11 @@ class DocxReader {
   }
 }
 
-function cellsOf(tr: DomElement): DomElement[] {
-  const out: DomElement[] = [];
-  for (const c of childElements(tr)) {
-    const n = localName(c);
-    if (n === 'tc') out.push(c);
-    else if (n === 'sdt') {
-      const content = firstChild(c, 'sdtContent');
-      if (content) appendAll(out, childElements(content, 'tc'));
-    }
-  }
-  return out;
-}
-
-function countBreaks(el: DomElement): number {
-  let n = 0;
-  const stack: DomNode[] = [...el.children];
-  while (stack.length) {
-    const c = stack.pop()!;
-    if (!isTag(c)) continue;
-    const name = localName(c);
-    if (name === 'lastRenderedPageBreak' || (name === 'br' && attr(c, 'type') === 'page')) n++;
-    appendAll(stack, c.children);
-  }
-  return n;
-}
-
-function parseXmlAll(xml: string, name: string): DomElement[] {
-  const doc = parseXml(xml);
-  const out: DomElement[] = [];
-  for (const c of doc.children) if (isTag(c)) appendAll(out, parseXmlAllIn(c, name));
-  return out;
-}
-
-/** Descendants named `name`, not descending into matches (paragraphs inside paragraphs are rare). */
-function parseXmlAllIn(root: DomElement, name: string): DomElement[] {
-  const out: DomElement[] = [];
-  const stack: DomNode[] = [root];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (!isTag(n)) continue;
-    if (localName(n) === name) {
-      out.push(n);
-      continue;
-    }
-    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
-  }
-  return out;
-}
-
 export const partitionDocx: FormatPartitioner = async (data, ctx) => {
   const files = readZip(data, 'docx', (n) => n.startsWith('word/') && (n.endsWith('.xml') || n.endsWith('.rels')));
   if (!files.has('word/document.xml')) throw new UnprocessableDocument('docx: word/document.xml is missing (not a Word document?)');
   try {
-    return new DocxReader(files, ctx.options.languages).read();
+    return new DocxReader(files, ctx.options.languages, (m) => ctx.warn(m)).read();
   } catch (err) {
     return corrupt('docx', err);
   }

@@ -1,0 +1,88 @@
+// WordprocessingML tables: the grid of anchored cells (w:gridSpan, w:vMerge, w:gridBefore/After), the
+// one-cell tables that frame content, and page breaks rendered inside a table.
+import { appendAll } from '../../elements';
+import { attr, childElements, firstChild, isTag, localName, type DomElement, type DomNode } from './common';
+import { clampSpan, type TableCell, type TableRows } from '../table-html';
+
+/**
+ * The table's anchored cells: w:gridSpan gives colspan, a w:vMerge="restart" cell grows a rowspan
+ * over the w:vMerge (continue) cells below it in the same grid column, w:gridBefore/w:gridAfter
+ * leave empty grid columns. A table nested in a cell is read into that cell's text, row by row.
+ */
+export function readTableRows(tbl: DomElement, cellText: (tc: DomElement) => string): TableRows {
+  const rows: TableRows = [];
+  // the anchor cell covering each grid column in the row above (for vertical merges)
+  let above = new Map<number, TableCell>();
+  for (const tr of childElements(tbl, 'tr')) {
+    const row: TableCell[] = [];
+    const here = new Map<number, TableCell>();
+    const trPr = firstChild(tr, 'trPr');
+    const gridVal = (name: string): number => {
+      const el = trPr ? firstChild(trPr, name) : undefined;
+      return el ? clampSpan(attr(el, 'val')) : 0;
+    };
+    let col = gridVal('gridBefore');
+    if (col > 0) row.push({ text: '', colspan: col, rowspan: 1 });
+    for (const tc of cellsOf(tr)) {
+      const tcPr = firstChild(tc, 'tcPr');
+      const spanEl = tcPr ? firstChild(tcPr, 'gridSpan') : undefined;
+      const colspan = spanEl ? clampSpan(attr(spanEl, 'val')) : 1;
+      const vMerge = tcPr ? firstChild(tcPr, 'vMerge') : undefined;
+      const continued = vMerge !== undefined && (attr(vMerge, 'val') ?? 'continue') === 'continue';
+      const anchor = continued ? above.get(col) : undefined;
+      if (anchor) {
+        anchor.rowspan = (anchor.rowspan ?? 1) + 1;
+        for (let k = 0; k < colspan; k++) here.set(col + k, anchor);
+      } else {
+        const cell: TableCell = { text: cellText(tc), colspan, rowspan: 1 };
+        row.push(cell);
+        for (let k = 0; k < colspan; k++) here.set(col + k, cell);
+      }
+      col += colspan;
+    }
+    const after = gridVal('gridAfter');
+    if (after > 0) row.push({ text: '', colspan: after, rowspan: 1 });
+    rows.push(row);
+    above = here;
+  }
+  return rows;
+}
+
+/** The only cell of a one-row, one-column table (no spans), else undefined. */
+export function singleCell(tbl: DomElement): DomElement | undefined {
+  const rows = childElements(tbl, 'tr');
+  if (rows.length !== 1) return undefined;
+  const cells = cellsOf(rows[0]!);
+  if (cells.length !== 1) return undefined;
+  const tcPr = firstChild(cells[0]!, 'tcPr');
+  const span = tcPr ? firstChild(tcPr, 'gridSpan') : undefined;
+  const trPr = firstChild(rows[0]!, 'trPr');
+  if ((span && clampSpan(attr(span, 'val')) > 1) || (trPr && (firstChild(trPr, 'gridBefore') || firstChild(trPr, 'gridAfter')))) return undefined;
+  return cells[0];
+}
+
+function cellsOf(tr: DomElement): DomElement[] {
+  const out: DomElement[] = [];
+  for (const c of childElements(tr)) {
+    const n = localName(c);
+    if (n === 'tc') out.push(c);
+    else if (n === 'sdt') {
+      const content = firstChild(c, 'sdtContent');
+      if (content) appendAll(out, childElements(content, 'tc'));
+    }
+  }
+  return out;
+}
+
+export function countBreaks(el: DomElement): number {
+  let n = 0;
+  const stack: DomNode[] = [...el.children];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (!isTag(c)) continue;
+    const name = localName(c);
+    if (name === 'lastRenderedPageBreak' || (name === 'br' && attr(c, 'type') === 'page')) n++;
+    appendAll(stack, c.children);
+  }
+  return n;
+}
