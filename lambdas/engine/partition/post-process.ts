@@ -1,12 +1,13 @@
 // The pipeline's last step, on the elements of a whole document: filename/filetype, languages, page
-// offset, page breaks and final ids. Its own module (light: no format readers), so a job can merge the
+// offset, page breaks, hierarchy (title depths from text sizes, parent_id) and final ids. Its own module (light: no format readers), so a job can merge the
 // raw elements of a document's page ranges and post-process them once, exactly as one pass would
 // (domain/job-pages.ts), outside the partition sandbox.
 import { assignElementIds, makeElement, type Element } from '../elements';
+import { rankTitleDepths, setElementHierarchy } from './hierarchy';
 import { applyLanguages, iso639_3 } from './languages';
 import { FILETYPE_MIME, type FileType, type PartitionOptions } from './types';
 
-/** Metadata, languages, page numbers, page breaks and ids, in that order. */
+/** Metadata, languages, page numbers, page breaks, hierarchy and ids, in that order. */
 export function postProcess(elements: Element[], filename: string, filetype: FileType, opts: PartitionOptions): Element[] {
   const mime = FILETYPE_MIME[filetype];
   const baseName = filename.split(/[\\/]/).pop() || filename;
@@ -21,6 +22,8 @@ export function postProcess(elements: Element[], filename: string, filetype: Fil
   }
   let out = elements;
   if (opts.includePageBreaks) out = withPageBreaks(elements, baseName, mime);
+  // after the page breaks: a PageBreak ends a section, as in the library (which adds them earlier)
+  setElementHierarchy(rankTitleDepths(out));
   return assignElementIds(out, opts.uniqueElementIds);
 }
 

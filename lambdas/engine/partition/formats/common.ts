@@ -1,11 +1,10 @@
 // Helpers shared by the format partitioners: text decoding, bounded zip reading, XML/HTML DOM access,
-// table HTML rendering and heading-based hierarchy.
+// table HTML rendering. (parent_id and category_depth of titles: ../hierarchy.ts, run by the pipeline.)
 import iconv from 'iconv-lite';
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Document, Element as DomElement } from 'domhandler';
 import { BadRequest, DomainError, UnprocessableDocument } from '../../../domain/errors';
 import { capExceeded, MAX_XML_DEPTH, MAX_XML_NODES } from '../limits';
-import type { Element } from '../../elements';
 import { escapeHtml } from '../table-html';
 
 // ---------- text decoding ----------
@@ -274,28 +273,6 @@ export function tableText(rows: string[][]): string {
 /** Collapses runs of ASCII whitespace (not NBSP, as the library keeps it) and trims. */
 export function normalizeSpace(s: string): string {
   return s.replace(/[ \t\n\r\f\v]+/g, ' ').trim();
-}
-
-// ---------- hierarchy ----------
-
-/**
- * Sets parent_id from heading structure: a Title with category_depth d is the parent of following
- * elements until a Title of depth <= d; Titles nest under shallower Titles. Elements that already
- * have a parent_id (e.g. nested list items) keep it.
- */
-export function assignHeadingParents(elements: Element[]): Element[] {
-  const stack: { depth: number; id: string }[] = [];
-  for (const el of elements) {
-    if (el.type === 'Title') {
-      const depth = el.metadata.category_depth ?? 0;
-      while (stack.length && stack[stack.length - 1]!.depth >= depth) stack.pop();
-      if (stack.length && el.metadata.parent_id === undefined) el.metadata.parent_id = stack[stack.length - 1]!.id;
-      stack.push({ depth, id: el.element_id });
-    } else if (stack.length && el.metadata.parent_id === undefined) {
-      el.metadata.parent_id = stack[stack.length - 1]!.id;
-    }
-  }
-  return elements;
 }
 
 export function corrupt(kind: string, err: unknown): never {

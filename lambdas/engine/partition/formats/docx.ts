@@ -10,7 +10,7 @@ import { appendAll, makeElement, type Element, type ElementMetadata } from '../.
 import type { FormatPartitioner } from '../types';
 import { isEmailAddress, isPossibleNarrativeText, isUpper, isUsCityStateZip, stripBullet, isBulletedText } from '../classify';
 import {
-  assignHeadingParents, attr, childElements, corrupt, firstChild, isTag, localName, parseXml, readZip,
+  attr, childElements, corrupt, firstChild, isTag, localName, parseXml, readZip,
   zipText, type DomElement, type DomNode,
 } from './common';
 import { tableToHtml, tableText, type TableRows } from '../table-html';
@@ -131,7 +131,7 @@ class DocxReader {
       this.emitBlocks(s.content, 0);
       if (s.sectPr) this.emitHeaderFooter(s.sectPr, 'footer');
     });
-    return assignHeadingParents(this.out);
+    return this.out;
   }
 
   private meta(): ElementMetadata {

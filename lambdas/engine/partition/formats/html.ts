@@ -1,7 +1,9 @@
 // HTML partitioner (also the back end of md, rst, org, epub and e-mail bodies). Walks the DOM
-// (htmlparser2): headings become Title with category_depth, list items ListItem (nested depth and
-// parent), <pre> CodeSnippet, tables Table with text_as_html, other blocks are classified by the
-// text heuristics. Links and b/strong/i/em emphasis are recorded; script/style/nav/head are dropped.
+// (htmlparser2): headings become Title with category_depth (h1 0 ... h6 5), list items ListItem with
+// category_depth the number of lists around them (as the library counts: 1 in a top-level list), <pre>
+// CodeSnippet, tables Table with text_as_html, other blocks are classified by the text heuristics.
+// Links and b/strong/i/em emphasis are recorded; script/style/nav/head are dropped. parent_id is left
+// to the pipeline's hierarchy step.
 import type { Document } from 'domhandler';
 import { makeElement, type Element, type ElementMetadata } from '../../elements';
 import type { FormatPartitioner } from '../types';
@@ -9,7 +11,7 @@ import {
   isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleTitle, isUsCityStateZip, stripBullet,
 } from '../classify';
 import {
-  assignHeadingParents, decodeWith, detectAndDecode, encodingExists, escapeHtml, isTag, normalizeSpace, parseHtml,
+  decodeWith, detectAndDecode, encodingExists, escapeHtml, isTag, normalizeSpace, parseHtml,
   type DomElement, type DomNode,
 } from './common';
 import { BadRequest } from '../../../domain/errors';
@@ -46,8 +48,8 @@ type Kind = 'text' | 'title' | 'list' | 'code';
 interface Ctx {
   kind: Kind;
   level: number;
+  /** Lists (ul/ol) around this point. */
   listDepth: number;
-  listParent?: string;
 }
 
 class HtmlWalker {
@@ -95,13 +97,12 @@ class HtmlWalker {
       return;
     }
     if (name === 'li') {
-      this.block(n, { ...this.ctx, kind: 'list', listDepth: this.ctx.listDepth + 1 });
+      this.block(n, { ...this.ctx, kind: 'list' });
       return;
     }
     if (name === 'ul' || name === 'ol') {
-      // nested list items hang under the list item that contains them
-      const parentLi = this.ctx.kind === 'list' ? this.flush() : undefined;
-      this.stack.push({ ...this.ctx, kind: 'text', listParent: parentLi ?? this.ctx.listParent });
+      this.flush();
+      this.stack.push({ ...this.ctx, kind: 'text', listDepth: this.ctx.listDepth + 1 });
       this.walk(n.children);
       this.flush();
       this.stack.pop();
@@ -142,8 +143,8 @@ class HtmlWalker {
     this.stack.pop();
   }
 
-  /** Emits the buffered inline text as one element; returns its id. */
-  flush(): string | undefined {
+  /** Emits the buffered inline text as one element. */
+  flush(): void {
     const raw = this.buf;
     const links = this.links;
     const emph = this.emph;
@@ -152,8 +153,8 @@ class HtmlWalker {
     this.emph = [];
     const ctx = this.ctx;
     const text = ctx.kind === 'code' ? raw.replace(/^\n+/, '').replace(/\s+$/, '') : normalizeSpace(raw);
-    if (!text || !/\S/.test(text)) return undefined;
-    if (isBulletedText(text) && !stripBullet(text)) return undefined; // a lone bullet character
+    if (!text || !/\S/.test(text)) return;
+    if (isBulletedText(text) && !stripBullet(text)) return; // a lone bullet character
     const md: ElementMetadata = { ...this.opts.metadata };
     if (links.length) {
       md.link_urls = links.map((l) => l.url);
@@ -175,20 +176,19 @@ class HtmlWalker {
         el = makeElement('Title', text, { ...md, category_depth: ctx.level - 1 });
         break;
       case 'list':
-        el = makeElement('ListItem', stripBullet(text) || text, {
-          ...md,
-          category_depth: Math.max(0, ctx.listDepth - 1),
-          parent_id: ctx.listParent,
-        });
+        el = makeElement('ListItem', stripBullet(text) || text, { ...md, category_depth: ctx.listDepth });
         break;
       case 'code':
         el = makeElement('CodeSnippet', text, md);
         break;
-      default:
-        el = makeElement(this.classify(text), isBulletedText(text) ? stripBullet(text) || text : text, md);
+      default: {
+        const type = this.classify(text);
+        // a Title or ListItem outside headings and lists is at depth 0, as the library sets it
+        if (type === 'Title' || type === 'ListItem') md.category_depth = 0;
+        el = makeElement(type, isBulletedText(text) ? stripBullet(text) || text : text, md);
+      }
     }
     this.out.push(el);
-    return el.element_id;
   }
 
   private classify(text: string): string {
@@ -264,7 +264,7 @@ export function htmlDomToElements(doc: Document | DomElement, opts: HtmlOptions 
   const w = new HtmlWalker(opts);
   w.walk(doc.children);
   w.flush();
-  return assignHeadingParents(w.out);
+  return w.out;
 }
 
 export function htmlToElements(html: string, opts: HtmlOptions = {}): Element[] {

@@ -13,7 +13,6 @@ import type { FormatPartitioner } from '../types';
 import { DomainError, UnprocessableDocument, UnsupportedMediaType } from '../../../domain/errors';
 import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
 import { isPossibleNarrativeText } from '../classify';
-import { assignHeadingParents } from './common';
 import { paragraphElement, partitionPptx } from './pptx';
 import { readPpt, TEXT_TYPE, type PptSlide, type PptText } from './ppt-reader';
 
@@ -88,7 +87,7 @@ function slidesToElements(slides: PptSlide[], includeNotes: boolean, languages?:
         if (text) els.push(makeElement(isPossibleNarrativeText(text, { languages }) ? 'NarrativeText' : 'UncategorizedText', text, md));
       }
     }
-    appendAll(out, assignHeadingParents(els));
+    appendAll(out, els);
   });
   return out;
 }

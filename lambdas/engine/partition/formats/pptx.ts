@@ -9,7 +9,7 @@ import type { FormatPartitioner } from '../types';
 import { isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleTitle, stripBullet } from '../classify';
 import { UnprocessableDocument } from '../../../domain/errors';
 import {
-  assignHeadingParents, attr, childElements, corrupt, firstChild, isTag, localName, parseXml, readZip,
+  attr, childElements, corrupt, firstChild, isTag, localName, parseXml, readZip,
   zipText, type DomElement,
 } from './common';
 import { clampSpan, tableToHtml, tableText, type TableRows } from '../table-html';
@@ -284,7 +284,7 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
         const notes = [...rels.values()].find((t) => /notesSlides\/notesSlide\d+\.xml$/.test(t));
         if (notes) appendAll(slideEls, notesElements(files, notes, md, ctx.options.languages));
       }
-      appendAll(out, assignHeadingParents(slideEls));
+      appendAll(out, slideEls);
     });
     return out;
   } catch (err) {

@@ -82,6 +82,8 @@ export function ocrPageElements(
     /** Lines drawn in the OCR'd image (image/rules.ts): ruled tables come from their grid. */
     rules?: Rules;
     warn?: (message: string) => void;
+    /** Points per pixel when the image is a rendered PDF page (layout.ts LayoutOptions.sizeScale). */
+    sizeScale?: number;
   },
 ): Element[] {
   if (opts.rules?.warning) opts.warn?.(opts.rules.warning);
@@ -93,5 +95,6 @@ export function ocrPageElements(
     tableHtml: opts.tableHtml,
     extra: opts.extra,
     ocr: true,
+    ...(opts.sizeScale ? { sizeScale: opts.sizeScale } : {}),
   });
 }

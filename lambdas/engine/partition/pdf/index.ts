@@ -200,7 +200,7 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
           const read = (png: Uint8Array) => recognizeBest(png, langs, options.languages.length > 0);
           const ocr = lines.cleaned ? mergeReadings(await read(lines.png), await read(png), lines.rules) : await read(png);
           const els = hasRealText(ocr)
-            ? ocrPageElements(ocr, i + 1, width, height, { coordinates: options.coordinates || blockTypes.size > 0, languages: options.languages, tableHtml: jobOpts.tableHtml, extra, rules: lines.rules, warn: (w) => ctx.warn(`page ${i + 1}: ${w}`) })
+            ? ocrPageElements(ocr, i + 1, width, height, { coordinates: options.coordinates || blockTypes.size > 0, languages: options.languages, tableHtml: jobOpts.tableHtml, extra, rules: lines.rules, warn: (w) => ctx.warn(`page ${i + 1}: ${w}`), sizeScale: 1 / rendered.scale })
             : [];
           if (straight) unskewCoordinates(els, width, height, straight.angle);
           byPage.set(i + 1, els.length ? els : [makeElement('Image', '', { page_number: i + 1, ...extra })].filter(() => ocr.lines.length > 0));

@@ -12,6 +12,7 @@ import { columnsOf, findTables, tableGrid } from './tables/unruled';
 import { ruleGutter, splitRows } from './tables/side-by-side';
 import { extendToRules, recordRules } from './tables/row-rules';
 import { joinText, separator } from './scripts';
+import { TITLE_SIZE_KEY } from '../hierarchy';
 
 export interface Block extends Box {
   lines: Segment[];
@@ -31,6 +32,8 @@ export interface LayoutOptions {
   extra?: Record<string, unknown>;
   /** Words come from OCR: looser size matching between lines of a paragraph. */
   ocr?: boolean;
+  /** Points per unit of the page (an OCR'd PDF page: 72 / its rendering DPI), so title sizes of text-layer and OCR'd pages compare. */
+  sizeScale?: number;
 }
 
 const median = (xs: number[]): number => {
@@ -304,6 +307,8 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     const text = blockText(b);
     if (!text) continue;
     const type = classifyBlock(b, text, page, body, langOpts);
+    // the title's size ranks it among the document's titles (category_depth, hierarchy.ts)
+    if (type === 'Title') md[TITLE_SIZE_KEY] = Math.round(b.size * (opts.sizeScale ?? 1) * 100) / 100;
     addEmphasis(b, md);
     addLinks(b, text, page, md);
     out.push(makeElement(type, text, md));

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Element } from '../../../../lambdas/engine/elements';
 import { DEFAULT_PARTITION_OPTIONS, type FileType, type FormatContext, type PartitionInput, type PartitionOptions } from '../../../../lambdas/engine/partition/types';
 import { FORMAT_PARTITIONERS } from '../../../../lambdas/engine/partition/formats/index';
+import { rankTitleDepths, setElementHierarchy } from '../../../../lambdas/engine/partition/hierarchy';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const CORPUS = path.resolve(repoRoot, '../shared/corpus');
@@ -45,6 +46,11 @@ export async function partition(filetype: FileType, data: Uint8Array | string, o
   if (!p) throw new Error(`no partitioner for ${filetype}`);
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
   return p(bytes, context(filetype, options));
+}
+
+/** partition() followed by the pipeline's hierarchy step (title depths, parent_id), ids still provisional. */
+export async function partitionWithHierarchy(filetype: FileType, data: Uint8Array | string, options: Partial<PartitionOptions> = {}): Promise<Element[]> {
+  return setElementHierarchy(rankTitleDepths(await partition(filetype, data, options)));
 }
 
 /** Clean concatenated text as the scorer builds it. */

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { zipSync, strToU8 } from 'fflate';
 import { UnprocessableDocument } from '../../../../lambdas/domain/errors';
 import { readZip } from '../../../../lambdas/engine/partition/formats/common';
-import { corpusDoc, partition, types } from './helpers';
+import { corpusDoc, partition, partitionWithHierarchy, types } from './helpers';
 import { xlsxWorkbook } from '../../../support/workbooks';
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
@@ -39,7 +39,7 @@ test('docx: headings, hierarchy, lists, emphasis, links, tables, headers/footers
     `<w:tr><w:tc><w:p><w:r><w:t>c</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>d</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>e &amp; f</w:t></w:r></w:p></w:tc></w:tr></w:tbl>` +
     p('Second page text is written here for the reader.', { pageBreak: true }) +
     `<w:sectPr><w:headerReference w:type="default" r:id="rId2"/><w:footerReference w:type="default" r:id="rId3"/></w:sectPr>`;
-  const els = await partition('docx', docx(body));
+  const els = await partitionWithHierarchy('docx', docx(body));
   // a bold line stays uncategorized display text; a short plain body line ("our site") is body text
   assert.deepEqual(types(els), ['Header', 'Title', 'NarrativeText', 'Title', 'ListItem', 'ListItem', 'UncategorizedText', 'NarrativeText', 'Table', 'NarrativeText', 'Footer']);
   const [header, h1, para, h2, li1, li2, bold, link, table, page2, footer] = els;

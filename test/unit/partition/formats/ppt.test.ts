@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import CFB from 'cfb';
 import { UnprocessableDocument } from '../../../../lambdas/domain/errors';
-import { corpusDoc, expected, partition } from './helpers';
+import { corpusDoc, expected, partition, partitionWithHierarchy } from './helpers';
 
 // ---------- a small MS-PPT writer ----------
 
@@ -128,12 +128,14 @@ function presentation(opts: { resave?: boolean; encrypted?: boolean; loop?: bool
 // ---------- tests ----------
 
 test('ppt: the corpus presentation is read without LibreOffice, as the library types it', async () => {
-  const els = await partition('ppt', corpusDoc('fake-power-point.ppt'));
+  const els = await partitionWithHierarchy('ppt', corpusDoc('fake-power-point.ppt'));
   const exp = expected('oss-0.14.8-dev4', 'fake-power-point.ppt')!;
   assert.deepEqual(els.map((e) => [e.type, e.text]), exp.map((e) => [e.type, e.text]));
   assert.deepEqual(els.slice(1, 4).map((e) => e.metadata.category_depth), [0, 1, 2]);
   assert.ok(els.every((e) => e.metadata.page_number === 1));
-  assert.ok(els.slice(1).every((e) => e.metadata.parent_id === els[0]!.element_id));
+  // the library's hierarchy: a deeper list item hangs under the one before it, text under the title
+  const ids = els.map((e) => e.element_id);
+  assert.deepEqual(els.map((e) => e.metadata.parent_id), [undefined, ids[0], ids[1], ids[2], ids[0], ids[0]]);
 });
 
 test('ppt: slides in list order, shapes top to bottom, placeholders by reference, bullets and levels, notes', async () => {

@@ -5,7 +5,7 @@ import iconv from 'iconv-lite';
 import { BadRequest, UnprocessableDocument } from '../../../../lambdas/domain/errors';
 import { FORMAT_PARTITIONERS } from '../../../../lambdas/engine/partition/formats/index';
 import { msgRtfBodyElements } from '../../../../lambdas/engine/partition/formats/email';
-import { context, corpusDoc, partition, types } from './helpers';
+import { context, corpusDoc, partition, partitionWithHierarchy, types } from './helpers';
 
 test('txt: paragraphs, bullet groups, address; cp1252 fallback and explicit encoding', async () => {
   const els = await partition('txt', 'Quarterly Report\n\nThe company grew its revenue\nby ten percent this year.\n\n* apples\n* pears\n\nDoylestown, PA 18901\n');
@@ -29,7 +29,7 @@ test('html: headings hierarchy, nested lists, tables, links, emphasis, dropped c
     <pre>
 const x = 1;
 </pre><script>alert(1)</script><p>jane@example.com</p></body></html>`;
-  const els = await partition('html', html);
+  const els = await partitionWithHierarchy('html', html);
   assert.deepEqual(types(els), ['Title', 'NarrativeText', 'Title', 'ListItem', 'ListItem', 'ListItem', 'Table', 'CodeSnippet', 'EmailAddress']);
   const [h1, para, h2, li1, li2, li3, table, code] = els;
   assert.equal(h1!.metadata.category_depth, 0);
@@ -43,9 +43,14 @@ const x = 1;
   assert.deepEqual(para!.metadata.emphasized_text_tags, ['b']);
   assert.equal(li1!.text, 'Market risk');
   assert.equal(li2!.text, 'Rates');
-  assert.equal(li2!.metadata.category_depth, 1);
+  // list depth counts the lists around an item, as the library's HTML partitioner does
+  assert.equal(li1!.metadata.category_depth, 1);
+  assert.equal(li1!.metadata.parent_id, h2!.element_id);
+  assert.equal(li2!.metadata.category_depth, 2);
   assert.equal(li2!.metadata.parent_id, li1!.element_id);
-  assert.equal(li3!.metadata.category_depth, 0);
+  assert.equal(li3!.metadata.category_depth, 1);
+  assert.equal(li3!.metadata.parent_id, h2!.element_id);
+  assert.equal(table!.metadata.parent_id, h2!.element_id);
   assert.equal(table!.text, 'Year Revenue 2023 1,000');
   assert.equal(table!.metadata.text_as_html, '<table><tr><td>Year</td><td>Revenue</td></tr><tr><td>2023</td><td>1,000</td></tr></table>');
   assert.equal(code!.text, 'const x = 1;');
