@@ -1,9 +1,9 @@
 // HTML partitioner (also the back end of md, rst, org, epub and e-mail bodies). Walks the DOM
 // (htmlparser2): headings become Title with category_depth (h1 0 ... h6 5), list items ListItem with
 // category_depth the number of lists around them (as the library counts: 1 in a top-level list), <pre>
-// CodeSnippet, tables Table with text_as_html, other blocks are classified by the text heuristics.
-// Links and b/strong/i/em emphasis are recorded; script/style/nav/head are dropped. parent_id is left
-// to the pipeline's hierarchy step.
+// CodeSnippet, tables Table with text_as_html, <img> with alt text Image (image_url or image_base64), other
+// blocks are classified by the text heuristics. Links and b/strong/i/em emphasis are recorded;
+// script/style/nav/head are dropped. parent_id is left to the pipeline's hierarchy step.
 import type { Document } from 'domhandler';
 import { makeElement, type Element, type ElementMetadata } from '../../elements';
 import type { FormatPartitioner } from '../types';
@@ -108,6 +108,10 @@ class HtmlWalker {
       this.stack.pop();
       return;
     }
+    if (name === 'img') {
+      this.emitImage(n);
+      return;
+    }
     if (name === 'pre') {
       this.inPre++;
       this.block(n, { ...this.ctx, kind: 'code' });
@@ -189,6 +193,28 @@ class HtmlWalker {
       }
     }
     this.out.push(el);
+  }
+
+  /**
+   * An <img> with a source and alt text ends the text before it and is an Image (its alt text, URL or
+   * inline data), as the library's ImageBlock. Unlike the library, an image without alt text makes
+   * nothing: alt="" marks an image decorative, and unlabelled ones are mostly spacers and tracking
+   * pixels, elements without text that only add noise.
+   */
+  private emitImage(img: DomElement): void {
+    const src = (img.attribs['data-src'] ?? '').trim() || (img.attribs['src'] ?? '').trim();
+    const alt = normalizeSpace(img.attribs['alt'] ?? '');
+    if (!src || !alt) return;
+    this.flush();
+    const inline = /^data:(image\/[^;,]+);base64,(.*)$/s.exec(src);
+    const md: ElementMetadata = { ...this.opts.metadata };
+    if (inline) {
+      md.image_mime_type = inline[1];
+      md.image_base64 = inline[2];
+    } else {
+      md.image_url = src;
+    }
+    this.out.push(makeElement('Image', alt, md));
   }
 
   private classify(text: string): string {

@@ -1,0 +1,36 @@
+// <img> in HTML (and Markdown images, rendered to <img>): an Image element as the library's HTML
+// partitioner makes one (its ImageBlock): text the alt text, metadata.image_url the source, or
+// image_base64 and image_mime_type for an inline data: URI; an image without a source makes nothing,
+// nor (unlike the library) one without alt text: decorative (alt="") or a spacer.
+// The image is a block of its own: text before and after it in the same paragraph are two elements.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { partition, types } from './helpers';
+
+test('html: <img> becomes an Image with its alt text and URL, between the texts around it', async () => {
+  const html = `<h1>Birds</h1><p>The heron stands in the shallow water.</p>
+    <img src="heron.png" alt="A grey heron">
+    <p>Before the picture <img data-src="lazy.jpg" src="placeholder.gif" alt=" Lazy   one "> after the picture.</p>
+    <img alt="no source at all"><img src=""><img src="spacer.gif" alt=""><img src="pixel.gif">
+    <img src="data:image/png;base64,iVBORw0KGgo=" alt="Inline chart">`;
+  const els = await partition('html', html);
+  assert.deepEqual(types(els), ['Title', 'NarrativeText', 'Image', 'UncategorizedText', 'Image', 'UncategorizedText', 'Image']);
+  const [, , heron, before, lazy, afterText, inline] = els;
+  assert.equal(heron!.text, 'A grey heron');
+  assert.equal(heron!.metadata.image_url, 'heron.png');
+  assert.equal(before!.text, 'Before the picture');
+  assert.equal(lazy!.text, 'Lazy one');
+  assert.equal(lazy!.metadata.image_url, 'lazy.jpg', 'data-src (lazy loading) wins over src');
+  assert.equal(afterText!.text, 'after the picture.');
+  assert.equal(inline!.text, 'Inline chart');
+  assert.equal(inline!.metadata.image_mime_type, 'image/png');
+  assert.equal(inline!.metadata.image_base64, 'iVBORw0KGgo=');
+  assert.equal(inline!.metadata.image_url, undefined);
+});
+
+test('md: an image line is an Image with its alt text and URL', async () => {
+  const els = await partition('md', '# Guide\n\nThe diagram shows how the parts fit together.\n\n![Architecture diagram](https://d.test/arch.svg)\n');
+  assert.deepEqual(types(els), ['Title', 'NarrativeText', 'Image']);
+  assert.equal(els[2]!.text, 'Architecture diagram');
+  assert.equal(els[2]!.metadata.image_url, 'https://d.test/arch.svg');
+});
