@@ -147,6 +147,19 @@ test('the /docs bundle carries the Swagger UI files and serves them', { skip }, 
   assert.match(res.body, /swagger-ui/);
 });
 
+test('the /console bundle carries the built console and serves the page and its fingerprinted files', { skip }, async () => {
+  const f = byHandler('console');
+  const manifest = JSON.parse(readFileSync(join(f.dir, 'console', 'manifest.json'), 'utf8')) as { js: string; css: string };
+  const fn = (await load(f)).console as Handler;
+  const page = await fn({ httpMethod: 'GET', path: '/console', headers: {}, queryStringParameters: null, body: null, isBase64Encoded: false }, ctx);
+  assert.equal(page.statusCode, 200, page.body.slice(0, 200));
+  assert.ok(page.body.includes(`console?asset=${manifest.js}`));
+  assert.match(String(page.headers?.['content-security-policy']), /script-src 'self'/);
+  const js = await fn({ httpMethod: 'GET', path: '/console', headers: {}, queryStringParameters: { asset: manifest.js }, body: null, isBase64Encoded: false }, ctx);
+  assert.equal(js.statusCode, 200);
+  assert.match(String(js.headers?.['cache-control']), /immutable/);
+});
+
 test('the partition bundle partitions a base64 multipart PDF upload', { skip }, async () => {
   const fn = (await load(byHandler('partition'))).partition as Handler;
   const boundary = 'bundle-test-boundary';

@@ -120,7 +120,14 @@ test('API: a proxy method for every route on the resource of its path, a 405 moc
     integration: m.Properties.Integration,
     auth: m.Properties.AuthorizationType,
   }));
-  const routed = methods.filter((m) => m.method !== 'ANY');
+  // -- `/` itself: GET redirects to the web console (a mock, no function), anything else is a 404 --
+  const root = methods.filter((m) => m.path === '');
+  const rootGet = root.find((m) => m.method === 'GET')!;
+  assert.equal(rootGet.integration.Type, 'MOCK');
+  assert.equal(rootGet.integration.IntegrationResponses[0].StatusCode, '302');
+  assert.equal(rootGet.integration.IntegrationResponses[0].ResponseParameters['method.response.header.Location'], "'/prod/console'");
+  assert.ok(ROUTES.some((r) => r.path === '/console' && r.method === 'GET'), 'the console is a route of its own');
+  const routed = methods.filter((m) => m.method !== 'ANY' && m.path !== '');
   assert.equal(routed.length, ROUTES.length);
   for (const { route, id } of routeFunctionIds) {
     const m = routed.find((x) => x.method === route.method && x.path === resourcePath(route.path));
