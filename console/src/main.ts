@@ -1,12 +1,16 @@
 // The web console: one page over the public API (what it does, a script can do). Sign-in with an API
 // key in keyed mode (nothing to enter in `none` mode); a refused key returns here with the reason.
-// Hash routes: #/ (playground), #/jobs, #/jobs/<id>.
+// Hash routes: #/ (playground), #/sources, #/destinations, #/workflows, #/jobs, #/jobs/<id>,
+// #/notifications.
 import { render } from 'preact';
 import './style.css';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, hasKey, needsKey, onSignedOut, setKey } from './api';
 import { JobPage, JobsList } from './jobs';
 import { Playground } from './playground';
+import { Connectors } from './connectors';
+import { Workflows } from './workflows';
+import { Notifications, UnreadBadge } from './notifications';
 import { ErrorBox, html } from './ui';
 
 function useRoute(): [string, (p: string) => void] {
@@ -46,8 +50,31 @@ function SignIn({ reason, onDone }: { reason?: string; onDone: () => void }) {
 
 const NAV = [
   ['/', 'Playground'],
+  ['/sources', 'Sources'],
+  ['/destinations', 'Destinations'],
+  ['/workflows', 'Workflows'],
   ['/jobs', 'Jobs'],
+  ['/notifications', 'Notifications'],
 ] as const;
+
+function pageFor(route: string, go: (p: string) => void) {
+  const job = /^\/jobs\/([0-9a-f-]{36})$/.exec(route);
+  if (job) return html`<${JobPage} id=${job[1]} />`;
+  switch (route) {
+    case '/jobs':
+      return html`<${JobsList} go=${go} />`;
+    case '/sources':
+      return html`<${Connectors} kind="source" />`;
+    case '/destinations':
+      return html`<${Connectors} kind="destination" />`;
+    case '/workflows':
+      return html`<${Workflows} go=${go} />`;
+    case '/notifications':
+      return html`<${Notifications} />`;
+    default:
+      return html`<${Playground} />`;
+  }
+}
 
 function App() {
   const [state, setState] = useState<'probing' | 'signin' | 'ready'>('probing');
@@ -73,12 +100,11 @@ function App() {
   }, []);
   if (state === 'probing') return html`<p class="muted">Connecting…</p>`;
   if (state === 'signin') return html`<${SignIn} reason=${reason} onDone=${() => (setReason(undefined), setState('ready'))} />`;
-  const job = /^\/jobs\/([0-9a-f-]{36})$/.exec(route);
-  const page = job ? html`<${JobPage} id=${job[1]} />` : route === '/jobs' ? html`<${JobsList} go=${go} />` : html`<${Playground} />`;
-  const current = job ? '/jobs' : route;
+  const page = pageFor(route, go);
+  const current = route.startsWith('/jobs/') ? '/jobs' : route;
   return html`<div class="shell">
     <header class="top"><span class="brand">Workflow service</span>
-      <nav aria-label="main">${NAV.map(([p, label]) => html`<a href=${`#${p}`} aria-current=${current === p ? 'page' : undefined}>${label}</a>`)}
+      <nav aria-label="main">${NAV.map(([p, label]) => html`<a href=${`#${p}`} aria-current=${current === p ? 'page' : undefined}>${label}${p === '/notifications' ? html` <${UnreadBadge} />` : null}</a>`)}
         <a href="docs">API reference</a></nav>
       ${keyed ? html`<button type="button" class="link" onClick=${() => (setKey(undefined), setReason(undefined), setState('signin'))}>Sign out</button>` : null}
     </header>

@@ -13,12 +13,8 @@
 // leaf with SECRET_MASK, so a client can send a response back unchanged: a field equal to the masked
 // form of the stored value means "keep what is stored" (isMaskedFormOf).
 import { isDeepStrictEqual } from 'node:util';
-
-export const SECRET_MASK = '**********';
-
-/** Key names whose value is a credential. */
-export const CREDENTIAL_NAME =
-  /(token|secret|passw(or)?d|passwd|pwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key|credential|client[-_]?cred|connection[-_]?string|authori[sz]ation|^(x-)?auth$|[-_]auth$|cookie|session[-_]?(id|key)|signature|webhook|(^|[-_.])key$|dsn$)/i;
+import { CREDENTIAL_NAME, SECRET_MASK } from './credential-names';
+export { CREDENTIAL_NAME, SECRET_MASK } from './credential-names';
 
 /** Maps whose every value is treated as a credential (HTTP headers carry them under any name). */
 const HEADERS_NAME = /^(http[-_]?|extra[-_]?|custom[-_]?|default[-_]?)?headers?$/i;

@@ -1,11 +1,13 @@
 // The web console (issue 30) in a real browser against `npm start` in keyed mode: sign-in, the
 // playground (elements, a table rendered from text_as_html, a document's markup never run), the
-// jobs list and a job watched to its end with a failed file's error. Each test leaves a screenshot
-// in test-artifacts/browser/.
+// jobs list and a job watched to its end with a failed file's error, a connector form refusing a bad
+// value with the API's message next to the field, a workflow created, run and watched to COMPLETED,
+// a notification marked read and the badge dropping. Each test leaves a screenshot in
+// test-artifacts/browser/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
@@ -15,10 +17,14 @@ let svc: ServiceProcess;
 let browser: Browser;
 let key: string;
 const files = mkdtempSync(join(tmpdir(), 'wps-console-'));
+// -- the local connector's root: the account's folder holds the workflow test's inbox --
+const root = mkdtempSync(join(tmpdir(), 'wps-console-root-'));
 
 before(async () => {
   if (NO_BROWSER) return;
-  svc = await startServiceProcess({ authMode: 'keyed' });
+  mkdirSync(join(root, 'console', 'inbox'), { recursive: true });
+  writeFileSync(join(root, 'console', 'inbox', 'memo.txt'), 'A memo for the workflow.\n\nIts second paragraph.');
+  svc = await startServiceProcess({ authMode: 'keyed', env: { LOCAL_CONNECTOR_ROOT: root } });
   key = svc.createKey('console', 'tester');
   browser = await launch();
 });
@@ -102,5 +108,62 @@ test('jobs: a job appears in the live list, its page follows it to COMPLETED, a 
   await page.locator('.failed-error').first().waitFor();
   assert.match(await page.locator('.failed').innerText(), /broken\.pdf/);
   await page.screenshot({ path: join(ARTIFACTS, 'failed-file.png') });
+  assert.deepEqual(problems, []);
+});
+
+test("connectors: the form comes from the type's config schema, a bad value is refused with the API's message at its field, a check shows its result", { skip: NO_BROWSER }, async () => {
+  const { page, problems } = await watchedPage(browser);
+  await signIn(page);
+  await page.getByRole('link', { name: 'Sources' }).click();
+  await page.getByRole('button', { name: 'New source' }).click();
+  const form = page.getByRole('form', { name: 'New source' });
+  await form.getByLabel('Name').fill('bucket');
+  await form.getByLabel('Type').selectOption('s3');
+  await form.getByLabel('remote_url').fill('http://not-a-bucket');
+  assert.equal(await form.getByLabel('secret').getAttribute('type'), 'password', 'a credential is a password field');
+  await form.getByRole('button', { name: 'Save' }).click();
+  const fieldError = form.locator('.field-error');
+  await fieldError.first().waitFor();
+  assert.match(await fieldError.first().innerText(), /should match pattern/, 'the API\'s pattern message is shown at remote_url');
+  await page.screenshot({ path: join(ARTIFACTS, 'connector-form.png') });
+  // -- a valid one is created and checked --
+  await form.getByLabel('Type').selectOption('local');
+  await form.getByLabel('remote_url').fill('inbox');
+  await form.getByRole('button', { name: 'Save' }).click();
+  const row = page.getByRole('row', { name: /bucket local/ });
+  await row.waitFor();
+  await row.getByRole('button', { name: 'Check connection' }).click();
+  await row.getByTestId('check-status').filter({ hasText: /SUCCESS|FAILURE/ }).waitFor({ timeout: 60_000 });
+  assert.equal(await row.getByTestId('check-status').innerText(), 'SUCCESS');
+  assert.deepEqual(problems, []);
+});
+
+test('workflows: created in the page, run, its job watched to COMPLETED; notifications: marked read, the badge drops', { skip: NO_BROWSER }, async () => {
+  const { page, problems } = await watchedPage(browser);
+  await signIn(page);
+  const api = (path: string, init: RequestInit = {}) => fetch(`${svc.url}${path}`, { ...init, headers: { 'unstructured-api-key': key, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  const src = (await (await api('/api/v1/sources/', { method: 'POST', body: JSON.stringify({ name: 'memo-inbox', type: 'local', config: { remote_url: 'inbox' } }) })).json()) as { id: string };
+  const dst = (await (await api('/api/v1/destinations/', { method: 'POST', body: JSON.stringify({ name: 'memo-out', type: 'local', config: { remote_url: 'out' } }) })).json()) as { id: string };
+  assert.ok(src.id && dst.id);
+  await page.getByRole('link', { name: 'Workflows' }).click();
+  await page.getByRole('button', { name: 'New workflow' }).click();
+  const form = page.getByRole('form', { name: 'New workflow' });
+  await form.getByLabel('Name').fill('memos');
+  await form.getByLabel('Source').selectOption({ label: 'memo-inbox (local)' });
+  await form.getByLabel('Destination').selectOption({ label: 'memo-out (local)' });
+  await form.getByRole('button', { name: 'Save' }).click();
+  const row = page.getByRole('row', { name: /memos/ });
+  await row.waitFor();
+  await row.getByRole('button', { name: 'Run' }).click();
+  await page.getByTestId('job-status').filter({ hasText: 'COMPLETED' }).waitFor({ timeout: 180_000 });
+  await page.screenshot({ path: join(ARTIFACTS, 'workflow-job.png') });
+  // -- the job's events reached the inbox: the badge counts them, marking all read clears it --
+  await page.getByTestId('unread-badge').waitFor({ timeout: 60_000 });
+  await page.getByRole('link', { name: /Notifications/ }).click();
+  await page.locator('.inbox li.unread').first().waitFor();
+  await page.screenshot({ path: join(ARTIFACTS, 'notifications.png') });
+  await page.getByRole('button', { name: 'Mark all read' }).click();
+  await page.getByTestId('unread-badge').waitFor({ state: 'detached' });
+  assert.equal(await page.locator('.inbox li.unread').count(), 0);
   assert.deepEqual(problems, []);
 });
