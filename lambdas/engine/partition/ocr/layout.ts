@@ -4,7 +4,7 @@
 import type { Element } from '../../elements';
 import { type Line, type RawPage, type Word, toSegment, union } from '../pdf/extract';
 import { layoutPage } from '../pdf/layout';
-import { isRtlLine, isRtlPage, logicalOrder } from '../pdf/bidi';
+import { isRtlLine, isRtlPage, logicalOrder, wordClass } from '../pdf/bidi';
 import type { Rules } from '../pdf/tables/paths';
 import type { OcrLine, OcrResult, OcrWord } from './tesseract';
 
@@ -22,11 +22,12 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
     const hs = kept.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
     // Line size from its tallest words (ascenders plus descenders), stable from line to line.
     const size = Math.max(hs[Math.min(hs.length - 1, Math.floor(hs.length * 0.9))]! * 0.75, 1);
-    // Words left to right (a right-to-left line may come in reading order), then each segment in
-    // reading order again (bidi.ts).
-    const words: Word[] = kept.map((w) => ({ t: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size, bold: false, italic: false }))
-      .sort((a, b) => a.x0 - b.x0);
+    const words: Word[] = kept.map((w) => ({ t: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size, bold: false, italic: false }));
+    // A line with right-to-left words may come in reading order: its words go left to right, then
+    // each segment in reading order again (bidi.ts). Other lines keep the OCR's order (the words
+    // of a line of text turned on its side share one x).
     const rtl = isRtlLine(words.map((w) => w.t), pageRtl);
+    if (rtl || words.some((w) => wordClass(w.t) === 'R')) words.sort((a, b) => a.x0 - b.x0);
     // Split at wide gaps (columns, table cells): more than ~2 character heights (heading numbers
     // such as "1  Introduction" stay with their text).
     const segs = [];
