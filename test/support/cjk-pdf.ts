@@ -2,6 +2,8 @@
 // Adobe-Identity) whose ToUnicode CMap maps each CID to one character, so text extraction sees real
 // Unicode and glyph advances come from the font's widths (DW 1000 = one em, as CJK fonts use).
 // Horizontal text uses Identity-H; vertical text Identity-V (advance downward, DW2 metrics).
+// `ligatures` maps characters of the runs' text to the several characters their glyph stands for
+// in the ToUnicode CMap (as Arabic fonts map their lam-alef glyph).
 
 export interface Run {
   text: string;
@@ -19,6 +21,11 @@ export interface Run {
    * vertical writing set glyph by glyph, or (horizontal) a column of one-glyph table cells.
    */
   pitch?: number;
+  /**
+   * Each glyph shown by its own operator, `step` points right of the previous one (negative: to the
+   * left), in one text block: right-to-left text stored in logical order, placed glyph by glyph.
+   */
+  step?: number;
 }
 
 export interface PageSpec { runs: Run[]; width?: number; height?: number; rotate?: number }
@@ -26,7 +33,7 @@ export interface PageSpec { runs: Run[]; width?: number; height?: number; rotate
 const hex4 = (n: number) => n.toString(16).padStart(4, '0');
 
 /** A PDF whose pages draw the given runs; all characters share one CID table. */
-export function cjkPdf(pages: PageSpec[]): Uint8Array {
+export function cjkPdf(pages: PageSpec[], opts: { ligatures?: Record<string, string> } = {}): Uint8Array {
   const chars: string[] = [];
   const cid = new Map<string, number>();
   for (const p of pages) for (const r of p.runs) for (const ch of r.text) if (!cid.has(ch)) { cid.set(ch, chars.length + 1); chars.push(ch); }
@@ -35,7 +42,7 @@ export function cjkPdf(pages: PageSpec[]): Uint8Array {
     '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def /CMapName /Adobe-Identity-UCS def /CMapType 2 def',
     '1 begincodespacerange <0000> <FFFF> endcodespacerange',
     `${chars.length} beginbfchar`,
-    ...chars.map((ch, i) => `<${hex4(i + 1)}> <${[...Buffer.from(ch, 'utf16le').swap16()].map((b) => b.toString(16).padStart(2, '0')).join('')}>`),
+    ...chars.map((ch, i) => `<${hex4(i + 1)}> <${[...Buffer.from(opts.ligatures?.[ch] ?? ch, 'utf16le').swap16()].map((b) => b.toString(16).padStart(2, '0')).join('')}>`),
     'endbfchar endcmap CMapName currentdict /CMap defineresource pop end end',
   ].join('\n');
 
@@ -56,6 +63,7 @@ export function cjkPdf(pages: PageSpec[]): Uint8Array {
       const glyphs = [...r.text].map((ch) => `<${hex4(cid.get(ch)!)}>`);
       const pitch = r.pitch;
       const body = pitch ? glyphs.map((g, i) => `${i ? `0 ${-pitch} Td ` : ''}${g} Tj`).join(' ')
+        : r.step ? glyphs.map((g, i) => `${i ? `${r.step} 0 Td ` : ''}${g} Tj`).join(' ')
         : r.tracking ? `[${glyphs.join(` ${-r.tracking} `)}] TJ` : `<${glyphs.map((g) => g.slice(1, -1)).join('')}> Tj`;
       const place = r.up ? `0 1 -1 0 ${r.x} ${r.y} Tm` : `${r.x} ${r.y} Td`;
       return `BT /${r.vertical ? 'FV' : 'FH'} ${r.size} Tf ${place} ${body} ET`;

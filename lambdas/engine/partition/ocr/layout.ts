@@ -4,6 +4,7 @@
 import type { Element } from '../../elements';
 import { type Line, type RawPage, type Word, toSegment, union } from '../pdf/extract';
 import { layoutPage } from '../pdf/layout';
+import { isRtlLine, isRtlPage, logicalOrder, wordClass } from '../pdf/bidi';
 import type { Rules } from '../pdf/tables/paths';
 import type { OcrLine, OcrResult, OcrWord } from './tesseract';
 
@@ -12,6 +13,7 @@ const MIN_WORD_CONFIDENCE = 30;
 
 export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height: number, rules?: Rules): RawPage {
   const lines: Line[] = [];
+  const pageRtl = isRtlPage(ocr.lines.flatMap((l) => l.words.map((w) => w.text)));
   for (const l of ocr.lines) {
     const kept = l.words.filter((w) => (w.confidence >= MIN_WORD_CONFIDENCE || (w.confidence >= 15 && /^[\p{L}\p{N}]{3,}[.,;:]?$/u.test(w.text)))
       // Short low-confidence fragments are usually speckles or bits of rotated text.
@@ -21,16 +23,21 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
     // Line size from its tallest words (ascenders plus descenders), stable from line to line.
     const size = Math.max(hs[Math.min(hs.length - 1, Math.floor(hs.length * 0.9))]! * 0.75, 1);
     const words: Word[] = kept.map((w) => ({ t: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size, bold: false, italic: false }));
+    // A line with right-to-left words may come in reading order: its words go left to right, then
+    // each segment in reading order again (bidi.ts). Other lines keep the OCR's order (the words
+    // of a line of text turned on its side share one x).
+    const rtl = isRtlLine(words.map((w) => w.t), pageRtl);
+    if (rtl || words.some((w) => wordClass(w.t) === 'R')) words.sort((a, b) => a.x0 - b.x0);
     // Split at wide gaps (columns, table cells): more than ~2 character heights (heading numbers
     // such as "1  Introduction" stay with their text).
     const segs = [];
     let cur: Word[] = [];
     for (const w of words) {
       const prev = cur[cur.length - 1];
-      if (prev && w.x0 - prev.x1 > 2.2 * size) { segs.push(toSegment(cur)); cur = []; }
+      if (prev && w.x0 - prev.x1 > 2.2 * size) { segs.push(toSegment(logicalOrder(cur, rtl), rtl)); cur = []; }
       cur.push(w);
     }
-    if (cur.length) segs.push(toSegment(cur));
+    if (cur.length) segs.push(toSegment(logicalOrder(cur, rtl), rtl));
     lines.push({ segs, ...union(segs) });
   }
   return { page, width, height, lines, links: [], images: [], chars: 0, unmapped: 0, ...(rules ? { rules } : {}) };

@@ -8,6 +8,8 @@ import { heap, rawExports, type PdfDocument, Scratch } from './pdfium';
 import { makeFrame, mapBox, type PageFrame, type QuarterTurn, turnOf, type UserBox } from './frame';
 import { extractRules, type Rules } from './tables/paths';
 import { markGlue, mergeVertical, type ScriptWord } from './scripts';
+import { type GlyphBox, hasRtlUnit, isRtlLine, isRtlPage, logicalOrder, rtlWordPieces } from './bidi';
+import { joinJustifiedGaps } from './justified';
 
 export interface Box { x0: number; y0: number; x1: number; y1: number }
 
@@ -28,6 +30,8 @@ export interface Segment extends Box {
   words: Word[];
   text: string;
   size: number;
+  /** The line reads right to left (its words are in that order, bidi.ts). */
+  rtl?: boolean;
 }
 
 export interface Line extends Box {
@@ -87,6 +91,8 @@ function fontStyle(m: WrappedPdfiumModule, font: number, buf: number): FontStyle
   const italic = angle !== 0 || (flags & (1 << 6)) !== 0 || ITALIC_NAME.test(name);
   return { bold, italic };
 }
+
+const MARK = /\p{M}/u;
 
 /** Minimum gap (in font sizes) between words that splits a line into segments. */
 const SEGMENT_GAP_EM = 1.1;
@@ -211,6 +217,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   };
 
   const endWord = (s: number, e: number) => {
+    if (hasRtlUnit(u16, s, e)) { rtlWord(s, e); return; }
     const a = looseBox(s);
     const b = e === s ? a : looseBox(e);
     if (Number.isNaN(a[0]) || Number.isNaN(b[0])) return;
@@ -241,9 +248,33 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     emitWord(s, e, a, b);
   };
 
-  const emitWord = (s: number, e: number, a: number[], b: number[]) => {
-    let t = '';
+  // A word of a right-to-left script runs leftwards (digits inside it rightwards): its characters'
+  // order is repaired and it splits only at line jumps and Latin-RTL contacts (bidi.ts).
+  const rtlWord = (s: number, e: number) => {
+    const idx: number[] = [], boxes: GlyphBox[] = [];
     for (let i = s; i <= e; i++) {
+      if (u16[i] === 32) continue; // a generated space kept inside the word before a mark
+      const b = looseBox(i);
+      if (!Number.isNaN(b[0])) { idx.push(i); boxes.push(b); }
+    }
+    for (const piece of rtlWordPieces(idx.map((i) => u16[i]!), boxes)) {
+      const box = boxes[piece[0]!]!.slice();
+      for (const k of piece) {
+        const g = boxes[k]!;
+        box[0] = Math.min(box[0]!, g[0], g[2]); box[2] = Math.max(box[2]!, g[0], g[2]);
+        box[1] = Math.max(box[1]!, g[1], g[3]); box[3] = Math.min(box[3]!, g[1], g[3]);
+      }
+      const order = piece.map((k) => idx[k]!);
+      let first = order[0]!, last = order[0]!;
+      for (const i of order) { first = Math.min(first, i); last = Math.max(last, i); }
+      emitWord(first, last, box, box, order);
+    }
+  };
+
+  const emitWord = (s: number, e: number, a: number[], b: number[], order?: number[]) => {
+    let t = '';
+    for (let j = 0; j <= (order ? order.length - 1 : e - s); j++) {
+      const i = order ? order[j]! : s + j;
       const c = u16[i]!;
       // PDFium reports a line-end hyphen as 0x02, which FPDFText_GetText turns into 0xFFFE like
       // glyphs without a Unicode mapping: ask for the character itself to tell them apart.
@@ -291,6 +322,9 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     const brk = c === 13 || c === 10;
     const space = c === 32 || c === 9 || c === 0xa0 || c === 0 || c === 0x3000;
     if (c === 0) raw.unmapped++;
+    // PDFium puts a space before a combining mark drawn as its own text object after its letter
+    // (Arabic tanween): a mark never starts a word.
+    if (c === 32 && wordStart >= 0 && i + 1 < n && hasRtlUnit(u16, i - 1, i - 1) && MARK.test(String.fromCharCode(u16[i + 1]!))) continue;
     if (brk || space) {
       if (wordStart >= 0) { endWord(wordStart, i - 1); wordStart = -1; }
       if (brk || !X.FPDFText_IsGenerated(tp, i)) sawRealGap = true;
@@ -336,20 +370,25 @@ export function wordsToLines(words: Word[]): Line[] {
     }
   }
   const out: Line[] = [];
+  const pageRtl = isRtlPage(sorted.map((w) => w.t));
   for (const l of lines) {
     l.words.sort((a, b) => a.x0 - b.x0);
-    out.push(toLine(l.words));
+    out.push(toLine(l.words, pageRtl));
   }
   for (const w of words) if (w.rotated) out.push(toLine([w]));
   out.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
-  return out;
+  return joinJustifiedGaps(out, (ws, rtl) => toSegment(logicalOrder([...ws].sort((a, b) => a.x0 - b.x0), rtl), rtl));
 }
 
-/** Splits a PDFium line at wide gaps and backward jumps. */
-function toLine(words: Word[]): Line {
+/**
+ * Splits a line (words left to right) at wide gaps and backward jumps; the words of each segment go
+ * in reading order (right to left in a line of a right-to-left script, bidi.ts).
+ */
+function toLine(words: Word[], pageRtl = false): Line {
   const segs: Segment[] = [];
   let cur: Word[] = [];
-  const flush = () => { if (cur.length) segs.push(toSegment(cur)); cur = []; };
+  const rtl = isRtlLine(words.map((w) => w.t), pageRtl);
+  const flush = () => { if (cur.length) segs.push(toSegment(logicalOrder(cur, rtl), rtl)); cur = []; };
   for (const w of words) {
     const prev = cur[cur.length - 1];
     if (prev) {
@@ -364,7 +403,7 @@ function toLine(words: Word[]): Line {
   return { segs, ...union(segs) };
 }
 
-export function toSegment(words: Word[]): Segment {
+export function toSegment(words: Word[], rtl = false): Segment {
   let size = 0;
   for (const w of words) size = Math.max(size, w.size);
   let text = '';
@@ -375,7 +414,7 @@ export function toSegment(words: Word[]): Segment {
     const glued = w.glue && w.x0 >= prev.x0 && w.x0 - prev.x1 < Math.max(w.size, 1);
     text += (glued ? '' : ' ') + w.t;
   }
-  return { words, text, size, ...union(words) };
+  return { words, text, size, ...union(words), ...(rtl ? { rtl } : {}) };
 }
 
 export function union(boxes: Box[]): Box {

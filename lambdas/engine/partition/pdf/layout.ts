@@ -66,6 +66,9 @@ export function joinNumberLabels(segs: Segment[]): Segment[] {
   return [joined, ...segs.slice(2)];
 }
 
+/** Largest gap between the lines of a right-to-left paragraph, in text sizes. */
+const RTL_LINE_GAP = 0.9;
+
 /** Groups segments into paragraph blocks (stream order first, geometry decides). */
 function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap = 0.55): Block[] {
   const blocks: Block[] = [];
@@ -95,11 +98,16 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         const last = b.lines[b.lines.length - 1]!;
         const h = Math.max(Math.min(last.size, s.size), 1);
         const vgap = s.y0 - last.y1;
-        if (vgap > lineGap * h || vgap < -0.6 * h) continue;
+        // Right-to-left lines align on the right: the tests on where lines start and stop are
+        // mirrored. Arabic and Hebrew fonts set lines further apart (tall marks, deep descenders).
+        const rtl = !!(s.rtl && last.rtl);
+        if (vgap > (rtl ? Math.max(lineGap, RTL_LINE_GAP) : lineGap) * h || vgap < -0.6 * h) continue;
         if (Math.abs(s.size - last.size) > sizeTolerance * Math.max(s.size, last.size)) continue;
         const overlap = Math.min(s.x1, b.x1) - Math.max(s.x0, b.x0);
         if (overlap <= 0) continue;
-        if (s.x0 > last.x0 + 0.6 * (last.x1 - last.x0) && s.x0 > b.x0 + 4 * h) continue;
+        // Line starts and ends along the writing direction (x mirrored for right-to-left lines).
+        const start = (x: Box) => (rtl ? -x.x1 : x.x0), end = (x: Box) => (rtl ? -x.x0 : x.x1);
+        if (start(s) > start(last) + 0.6 * (last.x1 - last.x0) && start(s) > start(b) + 4 * h) continue;
         const lastBold = last.words.every((w) => w.bold);
         const sBold = s.words.every((w) => w.bold);
         if (lastBold !== sBold && (lastBold || b.lines.length > 1)) continue;
@@ -109,9 +117,9 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         if ((BULLET_START.test(s.text) && !dotContinues) || NUMBERED_START.test(s.text)) continue;
         // Paragraph ends: the previous line stops short after closing punctuation, or this line is
         // indented after a line that ends a sentence.
-        const endsSentence = /[.!?:\u201d"')\]]$/.test(last.text);
-        if (endsSentence && last.x1 < b.x1 - 2 * h && b.x1 - b.x0 > 10 * h) continue;
-        if (endsSentence && s.x0 > b.x0 + 0.7 * h && s.x0 < b.x0 + 4 * h && b.lines.length > 1) continue;
+        const endsSentence = /[.!?:\u201d"')\]\u061f\u06d4]$/.test(last.text);
+        if (endsSentence && end(last) < end(b) - 2 * h && b.x1 - b.x0 > 10 * h) continue;
+        if (endsSentence && start(s) > start(b) + 0.7 * h && start(s) < start(b) + 4 * h && b.lines.length > 1) continue;
         if (last.words.some((w) => w.rotated)) continue;
         target = b;
         break;
@@ -158,13 +166,14 @@ export function readingOrder<T extends Box>(items: T[], body: number): T[] {
 }
 
 /**
- * Reading order of a page's blocks. A page written mostly vertically (Japanese, Chinese) reads its
- * columns right to left: the XY-cut runs on the page mirrored left to right.
+ * Reading order of a page's blocks. A page written mostly vertically (Japanese, Chinese) or in a
+ * right-to-left script (Arabic, Hebrew) reads its columns right to left: the XY-cut runs on the
+ * page mirrored left to right.
  */
 function orderBlocks(blocks: Block[], body: number, width: number): Block[] {
-  let vertical = 0, all = 0;
-  for (const b of blocks) for (const l of b.lines) { all += l.text.length; if (isVertical(l)) vertical += l.text.length; }
-  if (vertical <= 0.5 * all) return readingOrder(blocks, body);
+  let rightToLeft = 0, all = 0;
+  for (const b of blocks) for (const l of b.lines) { all += l.text.length; if (isVertical(l) || l.rtl) rightToLeft += l.text.length; }
+  if (rightToLeft <= 0.5 * all) return readingOrder(blocks, body);
   const mirrored = blocks.map((b) => ({ ...b, x0: width - b.x1, x1: width - b.x0, block: b }));
   return readingOrder(mirrored, body).map((m) => m.block);
 }
