@@ -12,9 +12,26 @@ export interface FoundTable extends Box {
   words: Set<Word>;
 }
 
-/** Words of one cell in reading order: lines top to bottom, words left to right. */
+/** Words of one cell in reading order: lines top to bottom, words left to right (glued pieces without a space). */
 export function cellText(words: Word[]): string {
-  return cellLines(words).map((l) => l.map((w) => w.t).join(' ')).join(' ');
+  return cellLines(words).map((l) => l.map((w, i) => (i && w.glue ? '' : ' ') + w.t).join('').trim()).join(' ');
+}
+
+/**
+ * Words with the pieces glued to them (a tracked word PDFium split at its wide letter gaps, CJK
+ * glyphs): a cell takes a word whole, by the centre of all its pieces, so a long identifier that
+ * runs over a rule is never cut between two cells.
+ */
+export function wordUnits(words: Word[]): Word[][] {
+  const units: Word[][] = [];
+  for (const w of words) {
+    const unit = units[units.length - 1];
+    const prev = unit?.[unit.length - 1];
+    const em = Math.max(w.size, 1);
+    if (unit && prev && w.glue && w.x0 >= prev.x0 && w.x0 - prev.x1 < em && Math.abs(w.y0 + w.y1 - prev.y0 - prev.y1) < em) unit.push(w);
+    else units.push([w]);
+  }
+  return units;
 }
 
 function cellLines(words: Word[]): Word[][] {
@@ -64,14 +81,13 @@ function fillGrid(g: Grid, words: Word[]): FoundTable | undefined {
   });
   const byCell: Word[][] = g.cells.map(() => []);
   const inside = new Set<Word>();
-  for (const w of words) {
-    const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+  for (const unit of wordUnits(words)) {
+    const cx = (unit[0]!.x0 + unit[unit.length - 1]!.x1) / 2, cy = (unit[0]!.y0 + unit[0]!.y1) / 2;
     const c = intervalOf(g.xs, cx), r = intervalOf(g.ys, cy);
     if (c < 0 || r < 0) continue;
     const i = owner[r * nc + c]!;
     if (i < 0) continue;
-    byCell[i]!.push(w);
-    inside.add(w);
+    for (const w of unit) { byCell[i]!.push(w); inside.add(w); }
   }
   if (stackedRows(g, byCell)) return undefined;
   const filled = g.cells.map((c, i) => ({ ...c, text: cellText(byCell[i]!) }));
