@@ -27,6 +27,8 @@ export interface TableLayout {
   rowHeight?: number;
   /** Space between a cell's left rule and its text. */
   pad?: number;
+  /** Columns whose text gets the page's `kern` (all when absent). */
+  kernCols?: number[];
   /** Draw the outer frame and inner rules (default true); 'rows' draws horizontal rules only. */
   rules?: true | 'rows' | false;
 }
@@ -92,7 +94,8 @@ const n = (v: number) => (Math.round(v * 1000) / 1000).toString();
 function tableOps(t: TableLayout, o: PageOptions, map: (x: number, y: number) => [number, number], k: number): string {
   const pad = t.pad ?? 4;
   const ncols = Math.max(...t.rows.map((r) => r.length));
-  const widths = t.colWidths ?? Array.from({ length: ncols }, (_, c) => Math.max(20, ...t.rows.map((r) => textWidth(r[c] ?? '', o))) + 2 * pad);
+  const colOpts = (c: number): PageOptions => (t.kernCols && !t.kernCols.includes(c) ? { ...o, kern: undefined } : o);
+  const widths = t.colWidths ?? Array.from({ length: ncols }, (_, c) => Math.max(20, ...t.rows.map((r) => textWidth(r[c] ?? '', colOpts(c)))) + 2 * pad);
   const rh = t.rowHeight ?? 16;
   const x0 = t.x ?? 50, top = t.top ?? 700;
   const xs = [x0];
@@ -129,7 +132,7 @@ function tableOps(t: TableLayout, o: PageOptions, map: (x: number, y: number) =>
     const s = covered(r, c);
     const rowsDown = s ? s[2] : 1;
     const baseline = ys[r]! - (rowsDown * rh) / 2 - size * 0.35;
-    ops += textOps(text, xs[c]! + pad, baseline, o, map, k);
+    ops += textOps(text, xs[c]! + pad, baseline, colOpts(c), map, k);
   }));
   return ops;
 }

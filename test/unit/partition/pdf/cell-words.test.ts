@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { partitionDocument as partition } from '../../../../lambdas/engine/partition/pipeline';
 import { shutdownPagePool } from '../../../../lambdas/engine/partition/pdf/pool';
+import { glueTracked } from '../../../../lambdas/engine/partition/pdf/tracking';
+import type { ScriptWord } from '../../../../lambdas/engine/partition/pdf/scripts';
 import { tablePdf, textWidth, type PageOptions } from '../../../support/table-pdf';
 
 after(async () => { await shutdownPagePool(); });
@@ -55,13 +57,31 @@ describe('ruled-table cells keep whole words however the glyphs are placed', () 
     });
   }
 
-  it('kerning that varies around the space threshold leaves no space inside a word, and a word running over a rule stays whole', async () => {
-    // 0.15-0.16 em after some glyphs, 0.03-0.04 em after others: PDFium cuts "F UN CTION_ID".
+  it('identifiers kerned around the space threshold keep no space inside, and one running over a rule stays whole', async () => {
+    // 0.15-0.16 em after some glyphs, 0.03-0.04 em after others: PDFium cuts "F UN CTION_ID". (Only
+    // capitals, digits and underscores are joined across such narrow gaps: the glyph boxes of
+    // justified lower-case prose stand as close.)
     const options: PageOptions = { kern: [-150, -40, -160, -30, -30, -40, -30] };
-    const rows = [['Name', 'Offset', 'Description'], ['FUNCTION_ID', '0x00', 'Identifies the function'], ['STATUS_FLAGS', '0x08', 'Extended status word']];
+    const rows = [['NAME', 'Offset', 'Description'], ['FUNCTION_ID', '0x00', 'Identifies the function'], ['STATUS_FLAGS', '0x08', 'Extended status word']];
     // The first column is 2 pt wider than its longest identifier, which starts 8 pt in: the last
     // ~6 pt of it are drawn past the rule (before the next cell's text).
     const w = Math.max(textWidth('FUNCTION_ID', options), textWidth('STATUS_FLAGS', options));
-    assert.deepEqual(await cells(tablePdf([{ tables: [{ rows, colWidths: [w + 2, 40, 120], pad: 8 }], options }])), rows);
+    assert.deepEqual(await cells(tablePdf([{ tables: [{ rows, colWidths: [w + 2, 40, 120], pad: 8, kernCols: [0] }], options }])), rows);
+  });
+});
+
+describe('tracked-text gluing on PDFium-like pieces', () => {
+  const piece = (t: string, x0: number, x1: number, gen = true): ScriptWord => ({ t, box: [x0, 100, x1, 110], turn: 0, size: 10, gen });
+  it('glues evenly tracked single glyphs and caps pieces across narrow gaps, not justified prose', () => {
+    const tracked = [piece('T', 0, 6, false), piece('I', 7.5, 9), piece('T', 10.5, 16.5), piece('L', 18, 23.5), piece('E', 25, 31)];
+    glueTracked(tracked, () => undefined);
+    assert.deepEqual(tracked.map((w) => !!w.glue), [false, true, true, true, true]);
+    const ident = [piece('F', 0, 6, false), piece('UN', 7.5, 20), piece('CTION_ID', 21.5, 70)];
+    glueTracked(ident, () => 0.3);
+    assert.deepEqual(ident.map((w) => !!w.glue), [false, true, true]);
+    // "of the" with glyph boxes 0.05-0.16 em apart in a justified two-column paper: words.
+    const prose = [piece('lord', 0, 18, false), piece('of', 19.6, 27), piece('the', 27.5, 40), piece('a', 43, 48)];
+    glueTracked(prose, () => 0);
+    assert.deepEqual(prose.map((w) => !!w.glue), [false, false, false, false]);
   });
 });
