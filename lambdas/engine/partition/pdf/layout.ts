@@ -5,7 +5,7 @@
 // text size.
 import { appendAll, makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
 import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, type ClassifyOptions } from '../classify';
-import { tableTextByColumns, tableToHtml, rowsFromGrid, type TableRows } from '../table-html';
+import { tableText, tableToHtml, rowsFromGrid, type TableRows } from '../table-html';
 import { type Box, type Line, type RawPage, type Segment, union, wordsToLines } from './extract';
 import { findRuledTables } from './tables/ruled';
 import { columnsOf, findTables, tableGrid } from './tables/unruled';
@@ -290,13 +290,13 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       continue;
     }
     if (b.table) {
-      // Text-layer tables read column by column, as the open-source library's Table text does (its
-      // text boxes stack each column, and the partition corpus pins that order: row order scores 0.654
-      // on all-number-table.pdf, below the scorer's 0.8 match); OCR'd tables in the OCR's line order
-      // (the library's text of an OCR'd table region: a wrapped or row-spanning header is read line by
-      // line; row order scores 0.62 on table-multi-row-column-cells.png). The cell structure, row by
-      // row with spans, is in text_as_html.
-      const text = opts.ocr ? blockText(b) : tableTextByColumns(b.table);
+      // Text-layer tables read row by row, left to right (a merged cell once, where it starts), as
+      // every other format writes a table and as a reader takes it in (a decision of an earlier issue:
+      // the library's own PDF Table text stacks each column, which one corpus output still shows, see
+      // test/unit/partition/pdf.test.ts). OCR'd tables keep the OCR's line order (a wrapped or
+      // row-spanning header read line by line, as the library's OCR'd table text reads). The cell
+      // structure, with spans, is in text_as_html.
+      const text = opts.ocr ? blockText(b) : tableText(b.table);
       if (!text) continue;
       out.push(makeElement('Table', text, opts.tableHtml === false ? md : { ...md, text_as_html: tableToHtml(b.table) }));
       continue;
