@@ -132,7 +132,10 @@ function tableOps(t: TableLayout, o: PageOptions, map: (x: number, y: number) =>
     const s = covered(r, c);
     const rowsDown = s ? s[2] : 1;
     const baseline = ys[r]! - (rowsDown * rh) / 2 - size * 0.35;
-    ops += textOps(text, xs[c]! + pad, baseline, colOpts(c), map, k);
+    // A cell spanning columns is centred over them, as headers over sub-columns are set.
+    const across = s && s[3] > 1 ? xs[c + s[3]]! - xs[c]! : 0;
+    const x = across ? xs[c]! + (across - textWidth(text, colOpts(c))) / 2 : xs[c]! + pad;
+    ops += textOps(text, x, baseline, colOpts(c), map, k);
   }));
   return ops;
 }

@@ -5,10 +5,10 @@
 // text size.
 import { appendAll, makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
 import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, type ClassifyOptions } from '../classify';
-import { tableText, tableToHtml, rowsFromGrid, type TableRows } from '../table-html';
+import { tableText, tableToHtml, type TableRows } from '../table-html';
 import { type Box, type Line, type RawPage, type Segment, union, wordsToLines } from './extract';
 import { findRuledTables } from './tables/ruled';
-import { columnsOf, findTables, tableGrid } from './tables/unruled';
+import { columnsOf, findTables, tableRows } from './tables/unruled';
 import { ruleGutter, splitRows } from './tables/side-by-side';
 import { extendToRules, recordRules } from './tables/row-rules';
 import { joinText, separator } from './scripts';
@@ -262,8 +262,8 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     const parts = gutter === undefined ? [rows] : splitRows(rows, gutter);
     for (const part of parts) {
       const cols = parts.length > 1 || end !== t.end ? columnsOf(part.flatMap((r) => r.segs)) : t.cols;
-      const grid = tableGrid(part, cols, body, page.rules && recordRules(part, page.rules.h, page.rules.tol));
-      blocks.push({ lines: part.flatMap((r) => r.segs), size: body, table: rowsFromGrid(grid), ...union(part) });
+      const table = tableRows(part, cols, body, page.rules && recordRules(part, page.rules.h, page.rules.tol));
+      blocks.push({ lines: part.flatMap((r) => r.segs), size: body, table, ...union(part) });
     }
     li = end + 1;
   });
