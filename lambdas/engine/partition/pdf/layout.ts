@@ -12,6 +12,7 @@ import { columnsOf, findTables, tableRows } from './tables/unruled';
 import { ruleGutter, splitRows } from './tables/side-by-side';
 import { extendToRules, recordRules } from './tables/row-rules';
 import { joinText, separator } from './scripts';
+import { pageColumns } from './columns';
 
 export interface Block extends Box {
   lines: Segment[];
@@ -234,10 +235,10 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   if (!allSegs.length && !(opts.images && page.images.length)) return [];
   const body = bodySize(allSegs);
   const blocks: Block[] = [];
-  let lines = page.lines;
+  let allLines = page.lines;
   if (opts.tables !== false && page.rules) {
     // Ruled tables first: their words leave the text flow before alignment is looked at.
-    const words = lines.flatMap((l) => l.segs.flatMap((s) => s.words));
+    const words = allLines.flatMap((l) => l.segs.flatMap((s) => s.words));
     const ruled = findRuledTables(page.rules, words);
     if (ruled.length) {
       for (const t of ruled) {
@@ -246,29 +247,32 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
         blocks.push({ lines: segs, size: body, table: t.rows, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1 });
       }
       const taken = new Set(ruled.flatMap((t) => [...t.words]));
-      lines = wordsToLines(words.filter((w) => !taken.has(w)));
+      allLines = wordsToLines(words.filter((w) => !taken.has(w)));
     }
   }
-  const tables = opts.tables === false ? [] : findTables(lines, body);
-  let li = 0;
-  const pending: Segment[] = [];
-  tables.forEach((t, n) => {
-    for (; li < t.start; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
-    // A table whose records are bounded by rules runs down to its bottom rule.
-    const end = page.rules ? extendToRules(lines, t.start, t.end, tables[n + 1]?.start ?? lines.length, page.rules.h, body, page.rules.tol) : t.end;
-    const rows = lines.slice(t.start, end + 1);
-    // Tables side by side whose own row rules stop at a common gutter are read as two.
-    const gutter = page.rules ? ruleGutter(rows, page.rules.h, body) : undefined;
-    const parts = gutter === undefined ? [rows] : splitRows(rows, gutter);
-    for (const part of parts) {
-      const cols = parts.length > 1 || end !== t.end ? columnsOf(part.flatMap((r) => r.segs)) : t.cols;
-      const table = tableRows(part, cols, body, page.rules && recordRules(part, page.rules.h, page.rules.tol));
-      blocks.push({ lines: part.flatMap((r) => r.segs), size: body, table, ...union(part) });
-    }
-    li = end + 1;
-  });
-  for (; li < lines.length; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
-  appendAll(blocks, buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55));
+  // Unruled tables are looked for in each page column (columns.ts); blocks never cross columns anyway.
+  for (const lines of opts.tables === false ? [allLines] : pageColumns(allLines, body)) {
+    const tables = opts.tables === false ? [] : findTables(lines, body);
+    let li = 0;
+    const pending: Segment[] = [];
+    tables.forEach((t, n) => {
+      for (; li < t.start; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
+      // A table whose records are bounded by rules runs down to its bottom rule.
+      const end = page.rules ? extendToRules(lines, t.start, t.end, tables[n + 1]?.start ?? lines.length, page.rules.h, body, page.rules.tol) : t.end;
+      const rows = lines.slice(t.start, end + 1);
+      // Tables side by side whose own row rules stop at a common gutter are read as two.
+      const gutter = page.rules ? ruleGutter(rows, page.rules.h, body) : undefined;
+      const parts = gutter === undefined ? [rows] : splitRows(rows, gutter);
+      for (const part of parts) {
+        const cols = parts.length > 1 || end !== t.end ? columnsOf(part.flatMap((r) => r.segs)) : t.cols;
+        const table = tableRows(part, cols, body, page.rules && recordRules(part, page.rules.h, page.rules.tol));
+        blocks.push({ lines: part.flatMap((r) => r.segs), size: body, table, ...union(part) });
+      }
+      li = end + 1;
+    });
+    for (; li < lines.length; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
+    appendAll(blocks, buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55));
+  }
 
   const imageBlocks: Block[] = [];
   if (opts.images) {
