@@ -239,7 +239,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   if (opts.tables !== false && page.rules) {
     // Ruled tables first: their words leave the text flow before alignment is looked at.
     const words = allLines.flatMap((l) => l.segs.flatMap((s) => s.words));
-    const ruled = findRuledTables(page.rules, words);
+    const ruled = findRuledTables(page.rules, words, (w) => (page.warnings ??= []).push(w));
     if (ruled.length) {
       for (const t of ruled) {
         const tw = words.filter((w) => t.words.has(w));
