@@ -10,6 +10,7 @@ import { extractRules, type Rules } from './tables/paths';
 import { markGlue, mergeVertical, type ScriptWord } from './scripts';
 import { type GlyphBox, hasRtlUnit, isRtlLine, isRtlPage, logicalOrder, rtlWordPieces } from './bidi';
 import { joinJustifiedGaps } from './justified';
+import { glueTracked } from './tracking';
 
 export interface Box { x0: number; y0: number; x1: number; y1: number }
 
@@ -63,6 +64,8 @@ interface RawWord extends ScriptWord {
   origin?: [number, number];
   bold: boolean;
   italic: boolean;
+  /** Indices of the word's first and last character in the text page. */
+  chars: [number, number];
 }
 
 interface FontStyle { bold: boolean; italic: boolean }
@@ -110,6 +113,7 @@ export function extractPage(doc: PdfDocument, index: number, opts: { images: boo
     const box = pageBox(m, scratch, page, width, height);
     const words = tp ? mergeVertical(extractText(m, scratch, tp, raw)) : [];
     markGlue(words);
+    if (tp) glueTracked(words, (w) => innerGap(m, scratch, tp, w.chars));
     const frame = makeFrame(dominantTurn(words), box);
     raw.width = frame.width;
     raw.height = frame.height;
@@ -306,7 +310,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     const x1 = Math.max(a[0]!, b[0]!, a[2]!, b[2]!);
     const top = Math.max(a[1]!, b[1]!, a[3]!, b[3]!);
     const bottom = Math.min(a[1]!, b[1]!, a[3]!, b[3]!);
-    const w: RawWord = { t, box: [x0, bottom, x1, top], turn, size, bold: lastStyle.bold, italic: lastStyle.italic };
+    const w: RawWord = { t, box: [x0, bottom, x1, top], turn, size, bold: lastStyle.bold, italic: lastStyle.italic, chars: [s, e] };
     if (generatedGap && s === wordStart) w.gen = true;
     if (X.FPDFText_GetCharOrigin(tp, s, originPtr, originPtr + 8)) {
       const h64 = heap(m).HEAPF64;
@@ -336,6 +340,25 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   }
   if (wordStart >= 0) endWord(wordStart, n - 1);
   return words;
+}
+
+/** Median gap (points) between the loose boxes of consecutive glyphs of an upright word; bounded work. */
+function innerGap(m: WrappedPdfiumModule, scratch: Scratch, tp: number, [s, e]: [number, number]): number | undefined {
+  if (e <= s || e - s > 64) return undefined;
+  const X = rawExports(m);
+  const rect = scratch.get(16);
+  const gaps: number[] = [];
+  let prevRight = NaN;
+  for (let i = s; i <= e; i++) {
+    if (!X.FPDFText_GetLooseCharBox(tp, i, rect)) { prevRight = NaN; continue; }
+    const f = heap(m).HEAPF32, o = rect >> 2;
+    const left = Math.min(f[o]!, f[o + 2]!), right = Math.max(f[o]!, f[o + 2]!);
+    if (!Number.isNaN(prevRight)) gaps.push(left - prevRight);
+    prevRight = right;
+  }
+  if (!gaps.length) return undefined;
+  gaps.sort((a, b) => a - b);
+  return gaps[gaps.length >> 1];
 }
 
 /**

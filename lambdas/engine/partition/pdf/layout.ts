@@ -5,14 +5,15 @@
 // text size.
 import { appendAll, makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
 import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, type ClassifyOptions } from '../classify';
-import { tableTextByColumns, tableToHtml, rowsFromGrid, type TableRows } from '../table-html';
+import { tableText, tableToHtml, type TableRows } from '../table-html';
 import { type Box, type Line, type RawPage, type Segment, union, wordsToLines } from './extract';
 import { findRuledTables } from './tables/ruled';
-import { columnsOf, findTables, tableGrid } from './tables/unruled';
+import { columnsOf, findTables, tableRows } from './tables/unruled';
 import { ruleGutter, splitRows } from './tables/side-by-side';
 import { extendToRules, recordRules } from './tables/row-rules';
 import { joinText, separator } from './scripts';
 import { TITLE_SIZE_KEY } from '../hierarchy';
+import { pageColumns } from './columns';
 
 export interface Block extends Box {
   lines: Segment[];
@@ -246,11 +247,11 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   if (!allSegs.length && !(opts.images && page.images.length)) return [];
   const body = bodySize(allSegs);
   const blocks: Block[] = [];
-  let lines = page.lines;
+  let allLines = page.lines;
   if (opts.tables !== false && page.rules) {
     // Ruled tables first: their words leave the text flow before alignment is looked at.
-    const words = lines.flatMap((l) => l.segs.flatMap((s) => s.words));
-    const ruled = findRuledTables(page.rules, words);
+    const words = allLines.flatMap((l) => l.segs.flatMap((s) => s.words));
+    const ruled = findRuledTables(page.rules, words, (w) => (page.warnings ??= []).push(w));
     if (ruled.length) {
       for (const t of ruled) {
         const tw = words.filter((w) => t.words.has(w));
@@ -258,29 +259,32 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
         blocks.push({ lines: segs, size: body, table: t.rows, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1 });
       }
       const taken = new Set(ruled.flatMap((t) => [...t.words]));
-      lines = wordsToLines(words.filter((w) => !taken.has(w)));
+      allLines = wordsToLines(words.filter((w) => !taken.has(w)));
     }
   }
-  const tables = opts.tables === false ? [] : findTables(lines, body);
-  let li = 0;
-  const pending: Segment[] = [];
-  tables.forEach((t, n) => {
-    for (; li < t.start; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
-    // A table whose records are bounded by rules runs down to its bottom rule.
-    const end = page.rules ? extendToRules(lines, t.start, t.end, tables[n + 1]?.start ?? lines.length, page.rules.h, body, page.rules.tol) : t.end;
-    const rows = lines.slice(t.start, end + 1);
-    // Tables side by side whose own row rules stop at a common gutter are read as two.
-    const gutter = page.rules ? ruleGutter(rows, page.rules.h, body) : undefined;
-    const parts = gutter === undefined ? [rows] : splitRows(rows, gutter);
-    for (const part of parts) {
-      const cols = parts.length > 1 || end !== t.end ? columnsOf(part.flatMap((r) => r.segs)) : t.cols;
-      const grid = tableGrid(part, cols, body, page.rules && recordRules(part, page.rules.h, page.rules.tol));
-      blocks.push({ lines: part.flatMap((r) => r.segs), size: body, table: rowsFromGrid(grid), ...union(part) });
-    }
-    li = end + 1;
-  });
-  for (; li < lines.length; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
-  appendAll(blocks, buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55));
+  // Unruled tables are looked for in each page column (columns.ts); blocks never cross columns anyway.
+  for (const lines of opts.tables === false ? [allLines] : pageColumns(allLines, body)) {
+    const tables = opts.tables === false ? [] : findTables(lines, body);
+    let li = 0;
+    const pending: Segment[] = [];
+    tables.forEach((t, n) => {
+      for (; li < t.start; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
+      // A table whose records are bounded by rules runs down to its bottom rule.
+      const end = page.rules ? extendToRules(lines, t.start, t.end, tables[n + 1]?.start ?? lines.length, page.rules.h, body, page.rules.tol) : t.end;
+      const rows = lines.slice(t.start, end + 1);
+      // Tables side by side whose own row rules stop at a common gutter are read as two.
+      const gutter = page.rules ? ruleGutter(rows, page.rules.h, body) : undefined;
+      const parts = gutter === undefined ? [rows] : splitRows(rows, gutter);
+      for (const part of parts) {
+        const cols = parts.length > 1 || end !== t.end ? columnsOf(part.flatMap((r) => r.segs)) : t.cols;
+        const table = tableRows(part, cols, body, page.rules && recordRules(part, page.rules.h, page.rules.tol));
+        blocks.push({ lines: part.flatMap((r) => r.segs), size: body, table, ...union(part) });
+      }
+      li = end + 1;
+    });
+    for (; li < lines.length; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
+    appendAll(blocks, buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55));
+  }
 
   const imageBlocks: Block[] = [];
   if (opts.images) {
@@ -302,13 +306,13 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       continue;
     }
     if (b.table) {
-      // Text-layer tables read column by column, as the open-source library's Table text does (its
-      // text boxes stack each column, and the partition corpus pins that order: row order scores 0.654
-      // on all-number-table.pdf, below the scorer's 0.8 match); OCR'd tables in the OCR's line order
-      // (the library's text of an OCR'd table region: a wrapped or row-spanning header is read line by
-      // line; row order scores 0.62 on table-multi-row-column-cells.png). The cell structure, row by
-      // row with spans, is in text_as_html.
-      const text = opts.ocr ? blockText(b) : tableTextByColumns(b.table);
+      // Text-layer tables read row by row, left to right (a merged cell once, where it starts), as
+      // every other format writes a table and as a reader takes it in (a decision of an earlier issue:
+      // the library's own PDF Table text stacks each column, which one corpus output still shows, see
+      // test/unit/partition/pdf.test.ts). OCR'd tables keep the OCR's line order (a wrapped or
+      // row-spanning header read line by line, as the library's OCR'd table text reads). The cell
+      // structure, with spans, is in text_as_html.
+      const text = opts.ocr ? blockText(b) : tableText(b.table);
       if (!text) continue;
       out.push(makeElement('Table', text, opts.tableHtml === false ? md : { ...md, text_as_html: tableToHtml(b.table) }));
       continue;

@@ -12,9 +12,26 @@ export interface FoundTable extends Box {
   words: Set<Word>;
 }
 
-/** Words of one cell in reading order: lines top to bottom, words left to right. */
+/** Words of one cell in reading order: lines top to bottom, words left to right (glued pieces without a space). */
 export function cellText(words: Word[]): string {
-  return cellLines(words).map((l) => l.map((w) => w.t).join(' ')).join(' ');
+  return cellLines(words).map((l) => l.map((w, i) => (i && w.glue ? '' : ' ') + w.t).join('').trim()).join(' ');
+}
+
+/**
+ * Words with the pieces glued to them (a tracked word PDFium split at its wide letter gaps, CJK
+ * glyphs): a cell takes a word whole, by the centre of all its pieces, so a long identifier that
+ * runs over a rule is never cut between two cells.
+ */
+export function wordUnits(words: Word[]): Word[][] {
+  const units: Word[][] = [];
+  for (const w of words) {
+    const unit = units[units.length - 1];
+    const prev = unit?.[unit.length - 1];
+    const em = Math.max(w.size, 1);
+    if (unit && prev && w.glue && w.x0 >= prev.x0 && w.x0 - prev.x1 < em && Math.abs(w.y0 + w.y1 - prev.y0 - prev.y1) < em) unit.push(w);
+    else units.push([w]);
+  }
+  return units;
 }
 
 function cellLines(words: Word[]): Word[][] {
@@ -64,14 +81,13 @@ function fillGrid(g: Grid, words: Word[]): FoundTable | undefined {
   });
   const byCell: Word[][] = g.cells.map(() => []);
   const inside = new Set<Word>();
-  for (const w of words) {
-    const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+  for (const unit of wordUnits(words)) {
+    const cx = (unit[0]!.x0 + unit[unit.length - 1]!.x1) / 2, cy = (unit[0]!.y0 + unit[0]!.y1) / 2;
     const c = intervalOf(g.xs, cx), r = intervalOf(g.ys, cy);
     if (c < 0 || r < 0) continue;
     const i = owner[r * nc + c]!;
     if (i < 0) continue;
-    byCell[i]!.push(w);
-    inside.add(w);
+    for (const w of unit) { byCell[i]!.push(w); inside.add(w); }
   }
   if (stackedRows(g, byCell)) return undefined;
   const filled = g.cells.map((c, i) => ({ ...c, text: cellText(byCell[i]!) }));
@@ -87,16 +103,38 @@ function fillGrid(g: Grid, words: Word[]): FoundTable | undefined {
   return { rows, words: inside, x0: g.x0, y0: g.y0, x1: g.x1, y1: g.y1 };
 }
 
-/** Ruled tables of a page, top to bottom. */
-export function findRuledTables(rules: Rules | undefined, words: Word[]): FoundTable[] {
+/** Ruled tables read on one page at most: past them, the other grids' words stay text (bounded work). */
+export const MAX_RULED_TABLES = 300;
+
+/**
+ * Ruled tables of a page, top to bottom. Each grid looks only at the words whose centre lies in its
+ * height (a binary search over the words sorted by height), so many small tables cost little more
+ * than one; `warn` hears when the page has more than MAX_RULED_TABLES.
+ */
+export function findRuledTables(rules: Rules | undefined, words: Word[], warn?: (message: string) => void): FoundTable[] {
   if (!rules || rules.h.length < 2 || !rules.v.length) return [];
   const out: FoundTable[] = [];
-  let left = words;
+  const order = words.map((_, i) => i).sort((a, b) => cy(words[a]!) - cy(words[b]!));
+  const ys = order.map((i) => cy(words[i]!));
+  const taken = new Set<Word>();
   for (const g of findGrids(rules.h, rules.v, rules.tol)) {
-    const t = fillGrid(g, left);
+    if (out.length >= MAX_RULED_TABLES) {
+      warn?.(`more than ${MAX_RULED_TABLES} ruled tables: the rest are read as text`);
+      break;
+    }
+    // In content order (pieces of a word follow each other), not taken by a table above.
+    const band = order.slice(lowerBound(ys, g.y0), lowerBound(ys, g.y1 + 1e-6)).sort((a, b) => a - b).map((i) => words[i]!).filter((w) => !taken.has(w));
+    const t = fillGrid(g, band);
     if (!t) continue;
     out.push(t);
-    left = left.filter((w) => !t.words.has(w));
+    for (const w of t.words) taken.add(w);
   }
   return out;
+}
+
+const cy = (w: Word) => (w.y0 + w.y1) / 2;
+function lowerBound(xs: number[], v: number): number {
+  let lo = 0, hi = xs.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (xs[mid]! < v) lo = mid + 1; else hi = mid; }
+  return lo;
 }

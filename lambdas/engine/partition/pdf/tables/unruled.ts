@@ -1,6 +1,7 @@
 // Unruled tables from text alignment: runs of lines split into several short segments whose
 // columns line up, with the header lines above them; cells are the segments placed in the columns.
 import type { Line, Segment } from '../extract';
+import type { TableRows } from '../../table-html';
 
 const LEADER = /^[.\u2026·]+$/;
 const stripLeaders = (t: string) => t.replace(/(?:\s*[.\u2026·]){2,}\s*/g, ' ').trim();
@@ -55,7 +56,13 @@ export function findTables(lines: Line[], body: number): { start: number; end: n
           if (above.segs.length >= 2) multiAbove = true;
         }
         const start = multiAbove ? k : i;
-        out.push({ start, end: j, cols: start === i ? cols : columnsOf(lines.slice(start, j + 1).flatMap((r) => r.segs)) });
+        const tcols = start === i ? cols : columnsOf(lines.slice(start, j + 1).flatMap((r) => r.segs));
+        // A header spanning several columns ("Field" over "Bits | Name") stands alone on its line above.
+        let top = start;
+        const fine = wordColumns(lines.slice(start, j + 1), 0.6 * body);
+        const hcols = fine.length > tcols.length ? fine : tcols;
+        while (top - 1 >= floor && start - top < 2 && spanningHeader(lines[top - 1]!, lines[top]!, hcols, body)) top--;
+        out.push({ start: top, end: j, cols: tcols });
       }
     }
     i = j + 1;
@@ -84,7 +91,8 @@ export function columnsOf(segs: Segment[]): [number, number][] {
  */
 export function wordColumns(rows: Line[], minGap: number): [number, number][] {
   const multi = rows.filter((r) => r.segs.length >= 2);
-  const allowed = Math.floor(multi.length * 0.12);
+  // One crossing row is allowed from five rows on (a header spanning sub-columns beside other headers).
+  const allowed = Math.max(multi.length >= 5 ? 1 : 0, Math.floor(multi.length * 0.12));
   const events: [number, number][] = [];
   for (const r of multi) {
     const iv = r.segs.flatMap((s) => s.words).filter((w) => !w.rotated).map((w) => [w.x0, w.x1] as [number, number]).sort((a, b) => a[0] - b[0]);
@@ -125,16 +133,41 @@ const nearest = (cols: [number, number][], cx: number): number => {
  * header: "Revenue" above "Medical & | Family"), means the rules group several lines, each a row.
  */
 export function tableGrid(rows: Line[], segCols: [number, number][], body = 10, rules?: number[]): string[][] {
+  return buildGrid(rows, segCols, body, rules).grid;
+}
+
+/** The table's cells as rows (tableGrid), with a header that spans several columns as one cell with its colspan. */
+export function tableRows(rows: Line[], segCols: [number, number][], body = 10, rules?: number[]): TableRows {
+  const { grid, spans } = buildGrid(rows, segCols, body, rules);
+  return grid.map((row) => {
+    const sp = spans.get(row);
+    const out: TableRows[number] = [];
+    for (let k = 0; k < row.length; k++) {
+      const n = sp?.get(k);
+      if (n && n > 1) { out.push({ text: row[k]!, colspan: n }); k += n - 1; } else out.push({ text: row[k]! });
+    }
+    return out;
+  });
+}
+
+function buildGrid(rows: Line[], segCols: [number, number][], body: number, rules?: number[]): { grid: string[][]; spans: Map<string[], Map<number, number>> } {
   const fine = wordColumns(rows, 0.6 * body);
   const cols = fine.length > segCols.length ? fine : segCols;
+  const spans = new Map<string[], Map<number, number>>();
   const lineRows = rows.map((r) => {
     const row = cols.map(() => '');
-    const words = cols === segCols
-      ? r.segs.map((s) => ({ t: s.text, x0: s.x0, x1: s.x1 }))
-      : r.segs.flatMap((s) => s.words);
-    for (const w of words) {
-      const k = nearest(cols, (w.x0 + w.x1) / 2);
-      row[k] = row[k] ? `${row[k]} ${w.t}` : w.t;
+    for (const seg of r.segs) {
+      const span = spanOf(seg, cols, row);
+      if (span) {
+        row[span[0]] = seg.text;
+        (spans.get(row) ?? spans.set(row, new Map()).get(row)!).set(span[0], span[1]);
+        continue;
+      }
+      const words = cols === segCols ? [{ t: seg.text, x0: seg.x0, x1: seg.x1 }] : seg.words;
+      for (const w of words) {
+        const k = nearest(cols, (w.x0 + w.x1) / 2);
+        row[k] = row[k] ? `${row[k]} ${w.t}` : w.t;
+      }
     }
     return row;
   });
@@ -161,7 +194,40 @@ export function tableGrid(rows: Line[], segCols: [number, number][], body = 10, 
       grid.push(row);
     }
   }
-  return grid;
+  return { grid, spans };
+}
+
+/**
+ * A segment that covers two or more columns while its words sit in fewer of them, one of its words
+ * reaches over a gutter, or two of its words a word space apart stand either side of one (a header
+ * centred over its sub-columns; close-set figures stay apart): [first column, number of columns].
+ * Only over columns still empty on its line.
+ */
+function spanOf(seg: Segment, cols: [number, number][], row: string[]): [number, number] | undefined {
+  const over: number[] = [];
+  cols.forEach(([a, b], k) => { if (Math.min(b, seg.x1) - Math.max(a, seg.x0) > 0) over.push(k); });
+  if (over.length < 2 || over.some((k) => row[k])) return undefined;
+  const used = new Set(seg.words.map((w) => nearest(cols, (w.x0 + w.x1) / 2)));
+  // A word over a gutter, or two words of text a word space apart on either side of one.
+  const crossing = seg.words.some((w, i) => {
+    if (cols.filter(([a, b]) => Math.min(b, w.x1) - Math.max(a, w.x0) > 0).length >= 2) return true;
+    const p = seg.words[i - 1];
+    return !!p && w.x0 - p.x1 < 0.5 * Math.max(w.size, 1) && /\p{L}/u.test(p.t) && /\p{L}/u.test(w.t)
+      && nearest(cols, (p.x0 + p.x1) / 2) !== nearest(cols, (w.x0 + w.x1) / 2);
+  });
+  return used.size < over.length || crossing ? [over[0]!, over[over.length - 1]! - over[0]! + 1] : undefined;
+}
+
+/**
+ * A short line standing alone right above a table's header, over its columns but clear of the first
+ * (where a caption or title starts): a header spanning sub-columns, set centred above them.
+ */
+function spanningHeader(line: Line, below: Line, cols: [number, number][], body: number): boolean {
+  if (line.segs.length !== 1 || below.segs.length < 2 || cols.length < 3) return false;
+  const s = line.segs[0]!;
+  if (s.text.length > 30 || s.words.length > 3 || /^(table|tab\.|fig)/i.test(s.text) || /[.:;]$/.test(s.text)) return false;
+  if (below.y0 - line.y1 > 1.2 * body || line.y1 > below.y0 + 0.2 * body) return false;
+  return s.x0 >= cols[0]![1] && s.x1 <= cols[cols.length - 1]![1] + body && cols.some(([a, b]) => Math.min(b, s.x1) - Math.max(a, s.x0) > 0);
 }
 
 /**

@@ -1,0 +1,65 @@
+// A table in one column of a page set in two columns (issue 29: table_mislabeled_as_picture.pdf of
+// the docling set, a two-page spread whose right page ends in an unruled table of checkbox cells).
+// Lines are grouped across the page, so rows of the table and lines of the other column at the same
+// height made multi-cell lines: the table swallowed the other column's text and blocked the
+// reading-order cut between the columns. The PDF is built here: running text in the left column
+// down the whole page, a question and a table without rules in the right one.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { partitionDocument as partition } from '../../../../lambdas/engine/partition/pipeline';
+import { shutdownPagePool } from '../../../../lambdas/engine/partition/pdf/pool';
+import { tablePdf } from '../../../support/table-pdf';
+
+after(async () => { await shutdownPagePool(); });
+
+const LEFT = [
+  'Legal aid providers work in parallel with the courts and the',
+  'bar associations that appoint lawyers for people who cannot',
+  'pay for one, and they coordinate appointments in each region',
+  'of the country while supervising the quality of the service.',
+  'Yes, at the national level of the country',
+  'Yes, at the regional level of the country',
+  'Yes, at the local level of the country',
+  'No',
+  'They conduct training sessions for the staff lawyers and the',
+  'paralegals who take legal aid cases in the smaller districts.',
+];
+const ITEMS = ['Persons with disabilities', 'Children', 'Women', 'The elderly', 'Migrants', 'Refugees'];
+
+function spread(): Uint8Array {
+  const text = LEFT.map((t, i) => ({ x: 50, y: 700 - i * 18, t }));
+  text.push(
+    { x: 360, y: 718, t: 'Are specialized services provided for these groups of' },
+    { x: 360, y: 700, t: 'people by the state, by civil society or by both of them?' },
+    { x: 360, y: 682, t: 'Please select all the answers that apply to your country.' },
+  );
+  return tablePdf([{
+    tables: [{ rows: [['', 'State', 'CSOs'], ...ITEMS.map((t) => [t, '*', '*'])], x: 360, top: 660, rowHeight: 18, rules: false, colWidths: [130, 45, 40] }],
+    options: { text, width: 612, height: 792 },
+  }]);
+}
+
+describe('an unruled table in one column of a two-column page', () => {
+  it("the table holds its own column's rows only, and the other column reads before it", async () => {
+    const r = await partition({ data: spread(), filename: 'spread.pdf' }, { strategy: 'fast' });
+    const tables = r.elements.filter((e) => e.type === 'Table');
+    assert.equal(tables.length, 1, r.elements.map((e) => `${e.type}: ${e.text}`).join('\n'));
+    assert.equal(tables[0]!.text, `State CSOs ${ITEMS.map((t) => `${t} * *`).join(' ')}`);
+    const all = r.elements.map((e) => e.text).join('\n');
+    for (const t of LEFT) assert.ok(all.includes(t), `left column text kept: ${t}`);
+    const idx = (s: string) => r.elements.findIndex((e) => e.text.includes(s));
+    assert.ok(idx('paralegals who take legal aid') < idx('Are specialized services'), 'left column first');
+    assert.ok(idx('Are specialized services') < r.elements.indexOf(tables[0]!), 'the question before its table');
+  });
+
+  it('table_mislabeled_as_picture.pdf (docling set): one Table of the right page, row by row', async () => {
+    const file = resolve(import.meta.dirname, '../../../../../shared/corpus/docling/docs/table_mislabeled_as_picture.pdf');
+    const r = await partition({ data: new Uint8Array(readFileSync(file)), filename: 'table_mislabeled_as_picture.pdf' }, { strategy: 'fast' });
+    const tables = r.elements.filter((e) => e.type === 'Table');
+    assert.equal(tables.length, 1);
+    assert.match(tables[0]!.text, /^State funded legal aid CSOs \S*Persons with disabilities \* \* /);
+    assert.ok(!tables[0]!.text.includes('regional (district) level'), 'no text of the left page in the table');
+  });
+});
