@@ -1,7 +1,8 @@
 // PPTX partitioner (PresentationML read from the zip), after the library's partition_pptx: slides in
 // presentation order (page_number = slide number); shapes sorted top-to-bottom, left-to-right, groups
 // recursed; title placeholders give Title, bulleted paragraphs (buChar/buAutoNum/buBlip) ListItem
-// with category_depth = level, other paragraphs typed by the text heuristics; tables become Table;
+// with category_depth = level, other paragraphs typed by the text heuristics; tables become Table,
+// charts their title and a Table of their cached data (charts.ts);
 // speaker notes are appended per slide when includeSlideNotes is set.
 import { posix } from 'node:path';
 import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
@@ -13,6 +14,7 @@ import {
   zipText, type DomElement,
 } from './common';
 import { clampSpan, tableToHtml, tableText, type TableRows } from '../table-html';
+import { chartElements } from './charts';
 
 type Rels = Map<string, string>;
 
@@ -188,6 +190,7 @@ function shapeElements(
   sort: boolean,
   inherited: Positions = new Map(),
   languages?: string[],
+  chart?: (rid: string) => Element[],
 ): void {
   const ordered = sort
     ? shapes
@@ -198,7 +201,7 @@ function shapeElements(
   for (const shape of ordered) {
     const name = localName(shape);
     if (name === 'grpSp') {
-      shapeElements(childElements(shape).filter((c) => ['sp', 'grpSp', 'graphicFrame'].includes(localName(c))), rels, md, out, false, inherited, languages);
+      shapeElements(childElements(shape).filter((c) => ['sp', 'grpSp', 'graphicFrame'].includes(localName(c))), rels, md, out, false, inherited, languages, chart);
     } else if (name === 'sp') {
       const body = firstChild(shape, 'txBody');
       if (!body) continue;
@@ -213,13 +216,17 @@ function shapeElements(
       const graphic = firstChild(shape, 'graphic');
       const data = graphic ? firstChild(graphic, 'graphicData') : undefined;
       const tbl = data ? firstChild(data, 'tbl') : undefined;
+      const chartRef = data ? firstChild(data, 'chart') : undefined;
+      const rid = chartRef ? attr(chartRef, 'id') : undefined;
       if (tbl) {
         const el = tableElement(tbl, rels, md);
         if (el) out.push(el);
+      } else if (rid && chart) {
+        appendAll(out, chart(rid));
       }
     } else if (name === 'AlternateContent') {
       const choice = firstChild(shape, 'Choice') ?? firstChild(shape, 'Fallback');
-      if (choice) shapeElements(childElements(choice), rels, md, out, false, inherited, languages);
+      if (choice) shapeElements(childElements(choice), rels, md, out, false, inherited, languages, chart);
     }
   }
 }
@@ -278,7 +285,12 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
       const slideEls: Element[] = [];
       if (tree) {
         const shapes = childElements(tree).filter((c) => ['sp', 'grpSp', 'graphicFrame', 'AlternateContent'].includes(localName(c)));
-        shapeElements(shapes, rels, md, slideEls, true, inheritedPositions(files, rels), ctx.options.languages);
+        const chart = (rid: string): Element[] => {
+          const part = rels.get(rid);
+          const xml = part ? zipText(files, part) : undefined;
+          return xml ? chartElements(xml, md, (m) => ctx.warn(m), `pptx slide ${i + 1}`) : [];
+        };
+        shapeElements(shapes, rels, md, slideEls, true, inheritedPositions(files, rels), ctx.options.languages, chart);
       }
       if (ctx.options.includeSlideNotes) {
         const notes = [...rels.values()].find((t) => /notesSlides\/notesSlide\d+\.xml$/.test(t));
