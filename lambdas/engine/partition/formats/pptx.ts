@@ -3,7 +3,8 @@
 // recursed; title placeholders give Title, bulleted paragraphs (buChar/buAutoNum/buBlip) ListItem
 // with category_depth = level, other paragraphs typed by the text heuristics; tables become Table,
 // charts their title and a Table of their cached data (charts.ts);
-// speaker notes are appended per slide when includeSlideNotes is set.
+// speaker notes, then the slide's review comments (pptx-comments.ts), are appended per slide when
+// includeSlideNotes is set (both annotate the slide rather than show on it).
 import { posix } from 'node:path';
 import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
 import type { FormatPartitioner } from '../types';
@@ -15,6 +16,7 @@ import {
 } from './common';
 import { clampSpan, tableToHtml, tableText, type TableRows } from '../table-html';
 import { chartElements } from './charts';
+import { commentAuthors, commentElements, slideCommentParts } from './pptx-comments';
 
 type Rels = Map<string, string>;
 
@@ -277,6 +279,7 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
       })
       .filter((p): p is string => !!p && files.has(p));
     const out: Element[] = [];
+    let authors: ReturnType<typeof commentAuthors> | undefined;
     slidePaths.forEach((path, i) => {
       const md: ElementMetadata = { page_number: i + 1 };
       const rels = readRels(files, path);
@@ -295,6 +298,10 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
       if (ctx.options.includeSlideNotes) {
         const notes = [...rels.values()].find((t) => /notesSlides\/notesSlide\d+\.xml$/.test(t));
         if (notes) appendAll(slideEls, notesElements(files, notes, md, ctx.options.languages));
+        for (const part of slideCommentParts(rels.values())) {
+          const xml = zipText(files, part);
+          if (xml) appendAll(slideEls, commentElements(xml, (authors ??= commentAuthors(files)), md));
+        }
       }
       appendAll(out, assignHeadingParents(slideEls));
     });
