@@ -61,3 +61,34 @@ test('pptx comments: classic and modern (with replies) after the slide content, 
   const without = await partition('pptx', doc, { includeSlideNotes: false });
   assert.deepEqual(without.map((e) => e.text), ['Budget', 'The budget grows by a tenth next year.', 'Plan']);
 });
+
+test('pptx bullets inherited: a body placeholder is a list by the master\'s body style unless the layout, the shape or the paragraph says no', async () => {
+  const lvl = (n: number, bullet: string): string => `<a:lvl${n}pPr marL="${n * 342900}">${bullet}</a:lvl${n}pPr>`;
+  const master = `<p:sldMaster ${P}><p:cSld><p:spTree>${shape(0, '<p:ph type="title"/>', '')}${shape(100, '<p:ph type="body" idx="1"/>', '')}</p:spTree></p:cSld><p:txStyles><p:titleStyle>${lvl(1, '<a:buNone/>')}</p:titleStyle><p:bodyStyle>${lvl(1, '<a:buChar char="•"/>')}${lvl(2, '<a:buChar char="–"/>')}</p:bodyStyle><p:otherStyle>${lvl(1, '')}</p:otherStyle></p:txStyles></p:sldMaster>`;
+  // the layout's subtitle says no bullets (as PowerPoint's title-slide layout does)
+  const layout = `<p:sldLayout ${P}><p:cSld><p:spTree>${shape(0, '<p:ph type="title"/>', '')}${shape(100, '<p:ph idx="1"/>', '')}${shape(200, '<p:ph type="subTitle" idx="2"/>', '', lvl(1, '<a:buNone/>'))}</p:spTree></p:cSld></p:sldLayout>`;
+  const slide = {
+    shapes:
+      title('Features') +
+      shape(100, '<p:ph idx="1"/>', para('Reads many formats') + para('Word and slides', '') .replace('<a:p>', '<a:p><a:pPr lvl="1"/>') + para('Exports clean data') + para('No bullet here, it says so itself.', '<a:buNone/>')) +
+      shape(300, '<p:ph type="subTitle" idx="2"/>', para('A subtitle line')) +
+      shape(400, '<p:ph type="body" idx="3"/>', para('Plain body text of a shape that turns bullets off.'), lvl(1, '<a:buNone/>')) +
+      shape(500, '', para('A text box is no list')),
+  };
+  const doc = presentation([slide], {
+    'ppt/slideLayouts/slideLayout1.xml': layout,
+    'ppt/slideLayouts/_rels/slideLayout1.xml.rels': rels(rel('rId1', '../slideMasters/slideMaster1.xml')),
+    'ppt/slideMasters/slideMaster1.xml': master,
+  });
+  const els = await partition('pptx', doc);
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.category_depth]), [
+    ['Title', 'Features', 0],
+    ['ListItem', 'Reads many formats', 0],
+    ['ListItem', 'Word and slides', 1],
+    ['ListItem', 'Exports clean data', 0],
+    ['NarrativeText', 'No bullet here, it says so itself.', undefined],
+    ['Title', 'A subtitle line', 1],
+    ['NarrativeText', 'Plain body text of a shape that turns bullets off.', undefined],
+    ['NarrativeText', 'A text box is no list', undefined],
+  ]);
+});
