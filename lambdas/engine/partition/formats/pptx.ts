@@ -223,7 +223,13 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
         if (notes) appendAll(slideEls, notesElements(files, notes, md, ctx.options.languages));
         for (const part of slideCommentParts(rels.values())) {
           const xml = zipText(files, part);
-          if (xml) appendAll(slideEls, commentElements(xml, (authors ??= commentAuthors(files)), md));
+          if (!xml) continue;
+          try {
+            appendAll(slideEls, commentElements(xml, (authors ??= commentAuthors(files)), md));
+          } catch (err) {
+            // a comment part past the XML caps: the slide stands without its comments
+            ctx.warn(`pptx slide ${i + 1}: the comments could not be read (${(err as Error).message}); they are left out`);
+          }
         }
       }
       appendAll(out, assignHeadingParents(slideEls));

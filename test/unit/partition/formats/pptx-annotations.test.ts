@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
-import { partition } from './helpers';
+import { context, partition } from './helpers';
+import { FORMAT_PARTITIONERS } from '../../../../lambdas/engine/partition/formats/index';
 
 const P = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
 const P188 = 'xmlns:p188="http://schemas.microsoft.com/office/powerpoint/2018/8/main" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
@@ -91,4 +92,13 @@ test('pptx bullets inherited: a body placeholder is a list by the master\'s body
     ['NarrativeText', 'Plain body text of a shape that turns bullets off.', undefined],
     ['NarrativeText', 'A text box is no list', undefined],
   ]);
+});
+
+test('pptx: a comment part past the XML caps is left out with a warning; the slide stands', async () => {
+  const deep = `<p:cmLst ${P}>${'<p:x>'.repeat(1500)}${'</p:x>'.repeat(1500)}</p:cmLst>`;
+  const doc = presentation([{ shapes: title('Budget'), targets: ['../comments/comment1.xml'] }], { 'ppt/comments/comment1.xml': deep });
+  const ctx = context('pptx');
+  const els = await FORMAT_PARTITIONERS.pptx!(doc, ctx);
+  assert.deepEqual(els.map((e) => e.text), ['Budget']);
+  assert.match(ctx.warnings[0]!, /comments could not be read/);
 });
