@@ -43,6 +43,13 @@ export const MAX_WORKBOOK_TEXT_CHARS = 128 * MiB;
 export const MAX_SHEET_GRID_CELLS = 5_000_000;
 /** Cells of one CSV/TSV table (the 49 MB CSV of the security review has 4 million). */
 export const MAX_TABLE_CELLS = 5_000_000;
+/**
+ * Categories (rows) and series (columns) of the table read from one chart's cached data. Unlike the caps
+ * above, a chart beyond them is cut, with a warning, not refused: its data is a copy of a sheet's, and
+ * the rest of the document is whole.
+ */
+export const MAX_CHART_ROWS = 1_000;
+export const MAX_CHART_SERIES = 100;
 /** Attachments of one e-mail that are partitioned (with process_attachments). */
 export const MAX_EMAIL_ATTACHMENTS = 50;
 /** Pixels of an image, from its header before any decoding (about 10k x 6k); Pillow's bomb guard errs at ~179M. */

@@ -5,9 +5,12 @@
 // slides (and notes) in order with their placeholder texts. Each slide's drawing gives its shapes
 // (position from the client anchor; text inline in the client textbox, or an OutlineTextRefAtom
 // pointing into the slide's SlideListWithText entry); the StyleTextPropAtom after a text gives each
-// paragraph's indent level and explicit bullet flag.
+// paragraph's indent level and explicit bullet flag. A table is a group of cell shapes whose group
+// shape has table properties: its cells are put on a grid by their anchors (ppt-table.ts).
 import CFB from 'cfb';
 import { UnprocessableDocument } from '../../../domain/errors';
+import type { TableRows } from '../table-html';
+import { pptTableRows, type PptCell } from './ppt-table';
 
 const RT = {
   Document: 0x03e8,
@@ -24,7 +27,12 @@ const RT = {
   SlideListWithText: 0x0ff0,
   UserEditAtom: 0x0ff5,
   PersistDirectoryAtom: 0x1772,
+  DgContainer: 0xf002,
+  SpgrContainer: 0xf003,
   SpContainer: 0xf004,
+  FSP: 0xf00a,
+  FOPT: 0xf00b,
+  TertiaryFOPT: 0xf122,
   ChildAnchor: 0xf00f,
   ClientAnchor: 0xf010,
   ClientTextbox: 0xf00d,
@@ -42,6 +50,8 @@ export interface PptParagraph {
 export interface PptText {
   type: number;
   paragraphs: PptParagraph[];
+  /** A table (a group shape with table properties): its cells' grid, and no paragraphs. */
+  table?: TableRows;
 }
 export interface PptSlide {
   /** Texts of the slide's shapes, top to bottom, then left to right. */
@@ -213,43 +223,125 @@ function textsIn(s: Stream, recs: Rec[]): PptText[] {
   return out;
 }
 
-/** Texts of a slide's (or notes page's) shapes, ordered by position; outline refs resolved. */
+/** Texts of a slide's (or notes page's) shapes, ordered by position; outline refs resolved; tables as grids. */
 function drawingTexts(s: Stream, container: Rec, outline: PptText[]): PptText[] {
-  const placed: { top: number; left: number; i: number; texts: PptText[] }[] = [];
   const used = new Set<number>();
   const drawing = s.children(container).find((c) => c.type === RT.PPDrawing);
-  const shapes = drawing ? s.find(drawing, new Set([RT.SpContainer])) : [];
-  shapes.forEach((sp, i) => {
-    let top = 0;
-    let left = 0;
-    let texts: PptText[] = [];
-    for (const c of s.children(sp)) {
-      if (c.type === RT.ClientAnchor) {
-        const small = c.end - c.start < 16;
-        top = small ? s.i16(c.start) : s.i32(c.start);
-        left = small ? s.i16(c.start + 2) : s.i32(c.start + 4);
-      } else if (c.type === RT.ChildAnchor && c.end - c.start >= 16) {
-        left = s.i32(c.start);
-        top = s.i32(c.start + 4);
-      } else if (c.type === RT.ClientTextbox) {
-        const inner = s.children(c);
-        const ref = inner.find((x) => x.type === RT.OutlineTextRefAtom);
-        if (ref) {
-          const k = s.u32(ref.start);
-          const t = outline[k];
-          if (t) {
-            texts = [t];
-            used.add(k);
-          }
-        } else texts = textsIn(s, inner);
-      }
-    }
-    if (texts.length) placed.push({ top, left, i, texts });
-  });
-  placed.sort((a, b) => a.top - b.top || a.left - b.left || a.i - b.i);
+  const items: Shape[] = [];
+  if (drawing) shapesIn(s, drawing, items, 0);
+  const placed = placeShapes(s, items, outline, used, 0);
   // placeholder texts no shape refers to (some writers keep text only in the slide list) come first
   const loose = outline.filter((_, k) => !used.has(k));
-  return [...loose, ...placed.flatMap((p) => p.texts)];
+  return [...loose, ...placed];
+}
+
+/** A shape, or a group (its group shape first, for its anchor). */
+interface Shape {
+  sp: Rec;
+  group?: Rec;
+}
+
+/** The texts of shapes sorted top to bottom, then left to right; a group at its own anchor, its members sorted inside it. */
+function placeShapes(s: Stream, items: Shape[], outline: PptText[], used: Set<number>, depth: number): PptText[] {
+  const placed: { top: number; left: number; i: number; texts: PptText[] }[] = [];
+  items.forEach(({ sp, group }, i) => {
+    const { top, left, texts } = shapeTexts(s, sp, outline, used);
+    if (!group) {
+      if (texts.length) placed.push({ top, left, i, texts });
+      return;
+    }
+    const table = hasProperty(s, sp, TABLE_PROPERTIES) ? tableOf(s, group, outline, used) : undefined;
+    if (table) placed.push({ top, left, i, texts: [table] });
+    else if (depth < MAX_DEPTH) {
+      // a group's shapes (cells that make no grid included) in the group's own coordinates
+      const inner: Shape[] = [];
+      shapesIn(s, group, inner, depth + 1);
+      const members = inner.filter((m) => m.sp.start !== sp.start);
+      placed.push({ top, left, i, texts: placeShapes(s, members, outline, used, depth + 1) });
+    }
+  });
+  placed.sort((a, b) => a.top - b.top || a.left - b.left || a.i - b.i);
+  return placed.flatMap((p) => p.texts);
+}
+
+/**
+ * The shapes of a drawing or group in document order. The drawing's top group is read through; a group
+ * inside it is one item (its group shape, which carries its anchor and, for a table, the table properties).
+ */
+function shapesIn(s: Stream, parent: Rec, out: Shape[], depth: number): void {
+  if (depth > MAX_DEPTH) return;
+  for (const c of s.children(parent)) {
+    if (c.type === RT.SpgrContainer && parent.type !== RT.DgContainer && parent.type !== RT.PPDrawing) {
+      const first = s.children(c)[0];
+      if (first?.type === RT.SpContainer) out.push({ sp: first, group: c });
+      else shapesIn(s, c, out, depth + 1);
+    } else if (c.type === RT.SpContainer) out.push({ sp: c });
+    else if (c.container) shapesIn(s, c, out, depth + 1);
+  }
+}
+
+/** [MS-ODRAW] tableProperties: set on the group shape of a PowerPoint table. */
+const TABLE_PROPERTIES = 0x03a0;
+/** [MS-ODRAW] msosptLine: a table's borders are line shapes among its cells. */
+const SHAPE_LINE = 20;
+
+function hasProperty(s: Stream, sp: Rec, id: number): boolean {
+  for (const c of s.children(sp)) {
+    if (c.type !== RT.FOPT && c.type !== RT.TertiaryFOPT) continue;
+    for (let k = 0, at = c.start; k < c.instance && at + 6 <= c.end; k++, at += 6) if ((s.u16(at) & 0x3fff) === id) return true;
+  }
+  return false;
+}
+
+/** A shape's position (client anchor, or child anchor inside a group) and text. */
+function shapeTexts(s: Stream, sp: Rec, outline: PptText[], used: Set<number>): { top: number; left: number; bottom: number; right: number; texts: PptText[]; line: boolean } {
+  let top = 0;
+  let left = 0;
+  let bottom = 0;
+  let right = 0;
+  let line = false;
+  let texts: PptText[] = [];
+  for (const c of s.children(sp)) {
+    if (c.type === RT.FSP) line = c.instance === SHAPE_LINE;
+    else if (c.type === RT.ClientAnchor) {
+      const small = c.end - c.start < 16;
+      top = small ? s.i16(c.start) : s.i32(c.start);
+      left = small ? s.i16(c.start + 2) : s.i32(c.start + 4);
+      right = small ? s.i16(c.start + 4) : s.i32(c.start + 8);
+      bottom = small ? s.i16(c.start + 6) : s.i32(c.start + 12);
+    } else if (c.type === RT.ChildAnchor && c.end - c.start >= 16) {
+      left = s.i32(c.start);
+      top = s.i32(c.start + 4);
+      right = s.i32(c.start + 8);
+      bottom = s.i32(c.start + 12);
+    } else if (c.type === RT.ClientTextbox) {
+      const inner = s.children(c);
+      const ref = inner.find((x) => x.type === RT.OutlineTextRefAtom);
+      if (ref) {
+        const k = s.u32(ref.start);
+        const t = outline[k];
+        if (t) {
+          texts = [t];
+          used.add(k);
+        }
+      } else texts = textsIn(s, inner);
+    }
+  }
+  return { top, left, bottom, right, texts, line };
+}
+
+/** A table group's cells (its shapes other than the group shape and the border lines) as a grid. */
+function tableOf(s: Stream, group: Rec, outline: PptText[], used: Set<number>): PptText | undefined {
+  const cells: PptCell[] = [];
+  for (const sp of s.children(group).slice(1)) {
+    if (sp.type !== RT.SpContainer) continue;
+    const t = shapeTexts(s, sp, outline, used);
+    if (t.line) continue;
+    const text = t.texts.flatMap((x) => x.paragraphs.map((p) => p.text.trim())).filter(Boolean).join('\n');
+    cells.push({ top: t.top, left: t.left, bottom: t.bottom, right: t.right, text });
+  }
+  const rows = pptTableRows(cells);
+  return rows ? { type: TEXT_TYPE.other, paragraphs: [], table: rows } : undefined;
 }
 
 /** Slide list entries: [persistIdRef, slideId, the entry's texts]. */

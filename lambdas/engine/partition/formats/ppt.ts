@@ -1,7 +1,8 @@
 // Legacy PowerPoint (.ppt) partitioner: the binary format is read in JavaScript (ppt-reader.ts), so it
 // works on a fresh machine and on Lambda. Elements are typed as the PPTX partitioner types them:
 // slides in order (page_number), title placeholders Title, bulleted body paragraphs ListItem with
-// category_depth = indent level, other text by the heuristics, speaker notes with includeSlideNotes.
+// category_depth = indent level, tables Table (with text_as_html), other text by the heuristics,
+// speaker notes with includeSlideNotes.
 // The reader is always used first (the same output wherever the service runs); a file it cannot read
 // (not an encryption) is converted with LibreOffice when `soffice` is installed, as .doc files are.
 import { execFile } from 'node:child_process';
@@ -13,6 +14,7 @@ import type { FormatPartitioner } from '../types';
 import { DomainError, UnprocessableDocument, UnsupportedMediaType } from '../../../domain/errors';
 import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
 import { isPossibleNarrativeText } from '../classify';
+import { tableText, tableToHtml } from '../table-html';
 import { paragraphElement, partitionPptx } from './pptx';
 import { readPpt, TEXT_TYPE, type PptSlide, type PptText } from './ppt-reader';
 
@@ -64,6 +66,10 @@ export async function convertWithSoffice(data: Uint8Array, ext: string, to: stri
 const BODY_TYPES: number[] = [TEXT_TYPE.body, TEXT_TYPE.halfBody, TEXT_TYPE.quarterBody];
 
 function textElements(text: PptText, md: ElementMetadata, languages?: string[]): Element[] {
+  if (text.table) {
+    const t = tableText(text.table);
+    return t ? [makeElement('Table', t, { ...md, text_as_html: tableToHtml(text.table) })] : [];
+  }
   const asTitle = text.type === TEXT_TYPE.title || text.type === TEXT_TYPE.centerTitle;
   const out: Element[] = [];
   for (const p of text.paragraphs) {

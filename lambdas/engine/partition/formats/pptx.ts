@@ -1,9 +1,10 @@
 // PPTX partitioner (PresentationML read from the zip), after the library's partition_pptx: slides in
 // presentation order (page_number = slide number); shapes sorted top-to-bottom, left-to-right, groups
-// recursed; title placeholders give Title, bulleted paragraphs (buChar/buAutoNum/buBlip) ListItem
-// with category_depth = level, other paragraphs typed by the text heuristics; tables become Table;
-// speaker notes are appended per slide when includeSlideNotes is set.
-import { posix } from 'node:path';
+// recursed; title placeholders give Title, bulleted paragraphs (buChar/buAutoNum/buBlip, their own or
+// inherited from the layout and master: pptx-layout.ts) ListItem with category_depth = level, other
+// paragraphs typed by the text heuristics; tables become Table, charts their title and a Table of
+// their cached data (charts.ts); speaker notes, then the slide's review comments (pptx-comments.ts),
+// are appended per slide when includeSlideNotes is set (both annotate the slide rather than show on it).
 import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import { isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleTitle, stripBullet } from '../classify';
@@ -13,82 +14,11 @@ import {
   zipText, type DomElement,
 } from './common';
 import { clampSpan, tableToHtml, tableText, type TableRows } from '../table-html';
-
-type Rels = Map<string, string>;
-
-function readRels(files: Map<string, Uint8Array>, partPath: string): Rels {
-  const dir = posix.dirname(partPath);
-  const relsPath = posix.join(dir, '_rels', `${posix.basename(partPath)}.rels`);
-  const xml = zipText(files, relsPath);
-  const rels: Rels = new Map();
-  if (!xml) return rels;
-  const root = firstChild(parseXml(xml), 'Relationships');
-  if (!root) return rels;
-  for (const r of childElements(root, 'Relationship')) {
-    const id = r.attribs['Id'];
-    const target = r.attribs['Target'];
-    if (!id || target === undefined) continue;
-    rels.set(id, r.attribs['TargetMode'] === 'External' ? target : posix.normalize(posix.join(dir, target)));
-  }
-  return rels;
-}
-
-function ownPosition(shape: DomElement): [number, number] | undefined {
-  const name = localName(shape);
-  const pr =
-    name === 'graphicFrame' ? firstChild(shape, 'xfrm') : firstChild(shape, name === 'grpSp' ? 'grpSpPr' : 'spPr');
-  const xfrm = pr && localName(pr) === 'xfrm' ? pr : pr ? firstChild(pr, 'xfrm') : undefined;
-  const off = xfrm ? firstChild(xfrm, 'off') : undefined;
-  if (!off) return undefined;
-  return [Number(off.attribs['y'] ?? 0) || 0, Number(off.attribs['x'] ?? 0) || 0];
-}
-
-/** Placeholder key (idx, else type) used to inherit a position from the layout or master. */
-function placeholderKeys(shape: DomElement): string[] {
-  const nv = firstChild(shape, 'nvSpPr');
-  const nvPr = nv ? firstChild(nv, 'nvPr') : undefined;
-  const ph = nvPr ? firstChild(nvPr, 'ph') : undefined;
-  if (!ph) return [];
-  const keys: string[] = [];
-  if (ph.attribs['idx'] !== undefined) keys.push(`idx:${ph.attribs['idx']}`);
-  const type = ph.attribs['type'] ?? 'body';
-  keys.push(`type:${type === 'ctrTitle' ? 'title' : type}`);
-  return keys;
-}
-
-type Positions = Map<string, [number, number]>;
-
-/** Positions of the placeholders of a layout (and, beneath it, its master). */
-function inheritedPositions(files: Map<string, Uint8Array>, slideRels: Rels): Positions {
-  const out: Positions = new Map();
-  const layout = [...slideRels.values()].find((t) => /slideLayouts\/[^/]+\.xml$/.test(t));
-  const parts = layout ? [layout] : [];
-  if (layout) {
-    const master = [...readRels(files, layout).values()].find((t) => /slideMasters\/[^/]+\.xml$/.test(t));
-    if (master) parts.push(master);
-  }
-  for (const part of parts) {
-    const xml = zipText(files, part);
-    if (!xml) continue;
-    const tree = findFirst(parseXml(xml).children.filter(isTag), 'spTree');
-    for (const sp of tree ? childElements(tree, 'sp') : []) {
-      const pos = ownPosition(sp);
-      if (!pos) continue;
-      for (const k of placeholderKeys(sp)) if (!out.has(k)) out.set(k, pos);
-    }
-  }
-  return out;
-}
-
-function position(shape: DomElement, inherited: Positions): [number, number] {
-  const own = ownPosition(shape);
-  if (own) return own;
-  for (const k of placeholderKeys(shape)) {
-    const p = inherited.get(k);
-    if (p) return p;
-  }
-  return [0, 0];
-}
+import { chartElements } from './charts';
+import { commentAuthors, commentElements, slideCommentParts } from './pptx-comments';
+import {
+  findFirst, inheritedBullet, NOTHING_INHERITED, ownBullet, position, readRels, slideInheritance, type Inherited, type Rels,
+} from './pptx-layout';
 
 function placeholderType(shape: DomElement): string | undefined {
   const nv = firstChild(shape, 'nvSpPr');
@@ -102,6 +32,8 @@ export interface ParaText {
   text: string;
   level: number;
   bulleted: boolean;
+  /** What the paragraph's own a:pPr says about a bullet (undefined: inherited). */
+  ownBullet?: boolean;
   links: { url: string; text: string }[];
   emph: { text: string; tag: string }[];
 }
@@ -109,7 +41,8 @@ export interface ParaText {
 function readParagraph(p: DomElement, rels: Rels): ParaText {
   const pPr = firstChild(p, 'pPr');
   const out: ParaText = { text: '', level: Number(pPr?.attribs['lvl'] ?? 0) || 0, bulleted: false, links: [], emph: [] };
-  if (pPr) out.bulleted = !!(firstChild(pPr, 'buChar') || firstChild(pPr, 'buAutoNum') || firstChild(pPr, 'buBlip'));
+  out.ownBullet = ownBullet(pPr);
+  out.bulleted = out.ownBullet ?? false;
   for (const c of childElements(p)) {
     const n = localName(c);
     if (n === 'r' || n === 'fld') {
@@ -186,8 +119,9 @@ function shapeElements(
   md: ElementMetadata,
   out: Element[],
   sort: boolean,
-  inherited: Positions = new Map(),
+  inherited: Inherited = NOTHING_INHERITED,
   languages?: string[],
+  chart?: (rid: string) => Element[],
 ): void {
   const ordered = sort
     ? shapes
@@ -198,7 +132,7 @@ function shapeElements(
   for (const shape of ordered) {
     const name = localName(shape);
     if (name === 'grpSp') {
-      shapeElements(childElements(shape).filter((c) => ['sp', 'grpSp', 'graphicFrame'].includes(localName(c))), rels, md, out, false, inherited, languages);
+      shapeElements(childElements(shape).filter((c) => ['sp', 'grpSp', 'graphicFrame'].includes(localName(c))), rels, md, out, false, inherited, languages, chart);
     } else if (name === 'sp') {
       const body = firstChild(shape, 'txBody');
       if (!body) continue;
@@ -206,20 +140,27 @@ function shapeElements(
       if (ph === 'sldNum' || ph === 'dt' || ph === 'ftr' || ph === 'hdr') continue;
       const asTitle = ph === 'title' || ph === 'ctrTitle';
       for (const p of childElements(body, 'p')) {
-        const el = paragraphElement(readParagraph(p, rels), md, asTitle, languages);
+        const para = readParagraph(p, rels);
+        // a paragraph that says nothing of bullets has the one its placeholder inherits
+        if (para.ownBullet === undefined && !asTitle && para.text.trim()) para.bulleted = inheritedBullet(shape, para.level, inherited);
+        const el = paragraphElement(para, md, asTitle, languages);
         if (el) out.push(el);
       }
     } else if (name === 'graphicFrame') {
       const graphic = firstChild(shape, 'graphic');
       const data = graphic ? firstChild(graphic, 'graphicData') : undefined;
       const tbl = data ? firstChild(data, 'tbl') : undefined;
+      const chartRef = data ? firstChild(data, 'chart') : undefined;
+      const rid = chartRef ? attr(chartRef, 'id') : undefined;
       if (tbl) {
         const el = tableElement(tbl, rels, md);
         if (el) out.push(el);
+      } else if (rid && chart) {
+        appendAll(out, chart(rid));
       }
     } else if (name === 'AlternateContent') {
       const choice = firstChild(shape, 'Choice') ?? firstChild(shape, 'Fallback');
-      if (choice) shapeElements(childElements(choice), rels, md, out, false, inherited, languages);
+      if (choice) shapeElements(childElements(choice), rels, md, out, false, inherited, languages, chart);
     }
   }
 }
@@ -246,15 +187,6 @@ function notesElements(files: Map<string, Uint8Array>, notesPath: string, md: El
   return out;
 }
 
-function findFirst(nodes: DomElement[], name: string): DomElement | undefined {
-  for (const n of nodes) {
-    if (localName(n) === name) return n;
-    const r = findFirst(n.children.filter(isTag), name);
-    if (r) return r;
-  }
-  return undefined;
-}
-
 export const partitionPptx: FormatPartitioner = async (data, ctx) => {
   const files = readZip(data, 'pptx', (n) => n.startsWith('ppt/') && (n.endsWith('.xml') || n.endsWith('.rels')));
   const presXml = zipText(files, 'ppt/presentation.xml');
@@ -270,6 +202,7 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
       })
       .filter((p): p is string => !!p && files.has(p));
     const out: Element[] = [];
+    let authors: ReturnType<typeof commentAuthors> | undefined;
     slidePaths.forEach((path, i) => {
       const md: ElementMetadata = { page_number: i + 1 };
       const rels = readRels(files, path);
@@ -278,11 +211,26 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
       const slideEls: Element[] = [];
       if (tree) {
         const shapes = childElements(tree).filter((c) => ['sp', 'grpSp', 'graphicFrame', 'AlternateContent'].includes(localName(c)));
-        shapeElements(shapes, rels, md, slideEls, true, inheritedPositions(files, rels), ctx.options.languages);
+        const chart = (rid: string): Element[] => {
+          const part = rels.get(rid);
+          const xml = part ? zipText(files, part) : undefined;
+          return xml ? chartElements(xml, md, (m) => ctx.warn(m), `pptx slide ${i + 1}`) : [];
+        };
+        shapeElements(shapes, rels, md, slideEls, true, slideInheritance(files, rels), ctx.options.languages, chart);
       }
       if (ctx.options.includeSlideNotes) {
         const notes = [...rels.values()].find((t) => /notesSlides\/notesSlide\d+\.xml$/.test(t));
         if (notes) appendAll(slideEls, notesElements(files, notes, md, ctx.options.languages));
+        for (const part of slideCommentParts(rels.values())) {
+          const xml = zipText(files, part);
+          if (!xml) continue;
+          try {
+            appendAll(slideEls, commentElements(xml, (authors ??= commentAuthors(files)), md));
+          } catch (err) {
+            // a comment part past the XML caps: the slide stands without its comments
+            ctx.warn(`pptx slide ${i + 1}: the comments could not be read (${(err as Error).message}); they are left out`);
+          }
+        }
       }
       appendAll(out, slideEls);
     });

@@ -9,6 +9,7 @@ import { posix } from 'node:path';
 import { UnprocessableDocument } from '../../../domain/errors';
 import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_TEXT_CHARS } from '../limits';
 import { childElements, descendants, firstChild, parseXml, readZip, scanXml, zipText } from './common';
+import { sheetChartParts } from './charts';
 
 export interface SheetCell {
   r: number;
@@ -18,6 +19,8 @@ export interface SheetCell {
 export interface SheetData {
   name: string;
   cells: SheetCell[];
+  /** The XML of the chart parts drawn on the sheet (xlsx; a chartsheet has only these). */
+  charts?: string[];
 }
 
 function colIndex(letters: string): number {
@@ -126,7 +129,8 @@ export function readXlsx(data: Uint8Array): SheetData[] {
     const cells: SheetCell[] = [];
     if (xml) readSheetCells(xml, name, { strings, normalized: [], text, dates, date1904, limit: MAX_WORKBOOK_CELLS - counted }, cells);
     counted += cells.length;
-    out.push({ name, cells });
+    const charts = path ? sheetChartParts(files, path) : [];
+    out.push(charts.length ? { name, cells, charts } : { name, cells });
   }
   return out;
 }

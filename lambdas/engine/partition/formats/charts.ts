@@ -1,0 +1,232 @@
+// DrawingML charts (a c:chartSpace part: ppt/charts/chartN.xml behind a slide's graphicFrame, or
+// xl/charts/chartN.xml behind a sheet's drawing). The chart's own title becomes a NarrativeText (it
+// labels the chart as a caption does, so it does not open a section of its own under the slide title)
+// and its cached data a Table, category x series: a first row of an empty corner cell and the series
+// names, then one row per category with each series' value. Only the caches written into the part are
+// read (c:strCache / c:numCache / literals of c:tx, c:cat / c:xVal and c:val / c:yVal), for every chart
+// kind of the plot area (bar, line, pie, area, scatter, radar, ...). The part is streamed, and rows and
+// series are capped (limits.ts) with a warning, so a chart of a million points stays bounded.
+import { makeElement, type Element, type ElementMetadata } from '../../elements';
+import { MAX_CHART_ROWS, MAX_CHART_SERIES } from '../limits';
+import { tableText, tableToHtml, type TableRows } from '../table-html';
+import { posix } from 'node:path';
+import { descendants, firstChild, childElements, parseXml, scanXml, zipText } from './common';
+
+interface Series {
+  name: string;
+  /** Category labels by point index (c:cat, or the x values of a scatter/bubble series). */
+  cats?: Map<number, string>;
+  vals: Map<number, string>;
+}
+
+export interface ChartData {
+  title: string;
+  series: Series[];
+  /** Points, categories or series beyond the caps were dropped. */
+  truncated: boolean;
+}
+
+const local = (name: string): string => name.slice(name.indexOf(':') + 1);
+
+/** Streams a chartSpace part into its title and series caches. */
+export function readChart(xml: string): ChartData {
+  const out: ChartData = { title: '', series: [], truncated: false };
+  const stack: string[] = [];
+  let ser: Series | undefined;
+  /** Which cache of the current series the points go to. */
+  let target: 'tx' | 'cat' | 'val' | undefined;
+  let ptIdx = -1;
+  let inV = false;
+  /** c:lvl elements seen in the current category cache (a multi-level axis: the first is the innermost labels). */
+  let lvls = 0;
+  let v = '';
+  let titlePara = '';
+  const titleParas: string[] = [];
+  const under = (name: string): boolean => stack.includes(name);
+  scanXml(xml, {
+    open(qname, attribs, selfClosing) {
+      const n = local(qname);
+      const parent = stack[stack.length - 1];
+      if (n === 'ser' && parent && stack[stack.length - 2] === 'plotArea') {
+        if (out.series.length >= MAX_CHART_SERIES) out.truncated = true;
+        else out.series.push((ser = { name: '', vals: new Map() }));
+      } else if (ser && parent === 'ser' && (n === 'tx' || n === 'cat' || n === 'xVal' || n === 'val' || n === 'yVal')) {
+        target = n === 'tx' ? 'tx' : n === 'cat' || n === 'xVal' ? 'cat' : 'val';
+        if (target === 'cat') ser.cats ??= new Map();
+      } else if (n === 'lvl' && target === 'cat') {
+        lvls++;
+      } else if (n === 'pt') {
+        ptIdx = Number(attribs['idx']);
+      } else if (n === 'v') {
+        inV = true;
+        v = '';
+      }
+      if (!selfClosing) stack.push(n);
+    },
+    close(qname) {
+      const n = local(qname);
+      // close the nearest open element of that name (tolerates unbalanced markup)
+      const at = stack.lastIndexOf(n);
+      if (at < 0) return;
+      stack.length = at;
+      if (n === 'v' && inV) {
+        inV = false;
+        if (ser && target && (target !== 'cat' || lvls <= 1)) storePoint(out, ser, target, ptIdx, v.trim());
+        else if (!ser && isChartTitle(stack) && v.trim()) titleParas.push(v.trim()); // a title taken from a cell
+      } else if ((n === 'tx' || n === 'cat' || n === 'xVal' || n === 'val' || n === 'yVal') && stack[stack.length - 1] === 'ser') {
+        target = undefined;
+        lvls = 0;
+      } else if (n === 'ser') {
+        ser = undefined;
+        target = undefined;
+      } else if (n === 'p' && isChartTitle(stack)) {
+        if (titlePara.trim()) titleParas.push(titlePara.trim());
+        titlePara = '';
+      }
+    },
+    text(data) {
+      if (inV) v += data;
+      else if (stack[stack.length - 1] === 't' && under('rich') && isChartTitle(stack)) titlePara += data;
+    },
+  });
+  out.title = titleParas.join(' ').replace(/\s+/g, ' ').trim();
+  return out;
+}
+
+/** Inside the chart's own title (c:chart/c:title), not an axis title. */
+function isChartTitle(stack: string[]): boolean {
+  const t = stack.indexOf('title');
+  return t > 0 && stack[t - 1] === 'chart';
+}
+
+function storePoint(out: ChartData, ser: Series, target: 'tx' | 'cat' | 'val', idx: number, value: string): void {
+  if (target === 'tx') {
+    ser.name = ser.name ? `${ser.name} ${value}` : value;
+    return;
+  }
+  const map = target === 'cat' ? ser.cats! : ser.vals;
+  // c:tx/c:v literal text and points without an index take the next position
+  const i = Number.isInteger(idx) && idx >= 0 ? idx : map.size;
+  if (map.size >= MAX_CHART_ROWS && !map.has(i)) {
+    out.truncated = true;
+    return;
+  }
+  map.set(i, value);
+}
+
+/** The category x series grid: row keys from the first series' categories, others aligned by index or label. */
+export function chartRows(chart: ChartData): { rows: TableRows; truncated: boolean } {
+  let truncated = chart.truncated;
+  const series = chart.series.filter((s) => s.vals.size || s.cats?.size);
+  if (!series.length) return { rows: [], truncated };
+  const primary = series.find((s) => s.cats?.size)?.cats;
+  const byIndex = new Map<number, number>();
+  /** Rows by label, each label's rows in order (a label may repeat). */
+  const byLabel = new Map<string, number[]>();
+  const labels: string[] = [];
+  const cells: string[][] = [];
+  const newRow = (label: string): number | undefined => {
+    if (labels.length >= MAX_CHART_ROWS) {
+      truncated = true;
+      return undefined;
+    }
+    labels.push(label);
+    cells.push([]);
+    const r = labels.length - 1;
+    const same = byLabel.get(label);
+    if (same) same.push(r);
+    else byLabel.set(label, [r]);
+    return r;
+  };
+  const indexRow = (i: number, label: string): number | undefined => {
+    let r = byIndex.get(i);
+    if (r === undefined && (r = newRow(label)) !== undefined) byIndex.set(i, r);
+    return r;
+  };
+  const sorted = (m: Map<number, string>): [number, string][] => [...m.entries()].sort((a, b) => a[0] - b[0]);
+  if (primary) for (const [i, label] of sorted(primary)) indexRow(i, label);
+  series.forEach((s, col) => {
+    // a series over the same categories goes by point index; one with its own (scatter x values) by label
+    const aligned = !s.cats?.size || sameLabels(s.cats, primary);
+    const used = new Set<number>();
+    for (const [i, value] of sorted(s.vals)) {
+      let r: number | undefined;
+      if (aligned) r = indexRow(i, primary?.get(i) ?? String(i + 1));
+      else {
+        const label = s.cats!.get(i) ?? String(i + 1);
+        r = (byLabel.get(label) ?? []).find((k) => !used.has(k)) ?? newRow(label);
+      }
+      if (r === undefined) continue;
+      used.add(r);
+      cells[r]![col] = value;
+    }
+  });
+  const header = [{ text: '' }, ...series.map((s, k) => ({ text: s.name || `Series ${k + 1}` }))];
+  const rows: TableRows = [header];
+  labels.forEach((label, r) => rows.push([{ text: label }, ...series.map((_, c) => ({ text: cells[r]![c] ?? '' }))]));
+  return { rows, truncated };
+}
+
+function sameLabels(a: Map<number, string>, b: Map<number, string> | undefined): boolean {
+  if (!b || a.size !== b.size) return false;
+  for (const [i, l] of a) if (b.get(i) !== l) return false;
+  return true;
+}
+
+/**
+ * The elements of one chart part: its title (NarrativeText) and its data (Table). A part that cannot
+ * be read (over the XML caps) is skipped with a warning; the rest of the document stands.
+ */
+export function chartElements(xml: string, md: ElementMetadata, warn: (message: string) => void, where: string): Element[] {
+  let chart: ChartData;
+  try {
+    chart = readChart(xml);
+  } catch (err) {
+    warn(`${where}: the chart could not be read (${(err as Error).message}); it is left out`);
+    return [];
+  }
+  const out: Element[] = [];
+  if (chart.title) out.push(makeElement('NarrativeText', chart.title, { ...md }));
+  const { rows, truncated } = chartRows(chart);
+  if (truncated) warn(`${where}: the chart's data was cut to ${MAX_CHART_ROWS} categories and ${MAX_CHART_SERIES} series`);
+  const text = tableText(rows);
+  if (text) out.push(makeElement('Table', text, { ...md, text_as_html: tableToHtml(rows) }));
+  return out;
+}
+
+/** The relationships of a package part (Id -> part path; external targets left out). */
+function partRels(files: Map<string, Uint8Array>, partPath: string): Map<string, string> {
+  const dir = posix.dirname(partPath);
+  const xml = zipText(files, posix.join(dir, '_rels', `${posix.basename(partPath)}.rels`));
+  const out = new Map<string, string>();
+  const root = xml ? firstChild(parseXml(xml), 'Relationships') : undefined;
+  for (const r of root ? childElements(root, 'Relationship') : []) {
+    const id = r.attribs['Id'];
+    const target = r.attribs['Target'];
+    if (!id || !target || r.attribs['TargetMode'] === 'External') continue;
+    out.set(id, target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(dir, target)));
+  }
+  return out;
+}
+
+/**
+ * The chart parts drawn on a worksheet or chartsheet: its drawing part(s), then each chart frame's
+ * c:chart reference in the drawing, in drawing order. Returns the chart parts' XML.
+ */
+export function sheetChartParts(files: Map<string, Uint8Array>, sheetPath: string): string[] {
+  const out: string[] = [];
+  const rels = partRels(files, sheetPath);
+  for (const target of rels.values()) {
+    if (!/\/drawings\/[^/]+\.xml$/.test(target)) continue;
+    const xml = zipText(files, target);
+    if (!xml) continue;
+    const drawingRels = partRels(files, target);
+    for (const ref of descendants(parseXml(xml), 'chart')) {
+      const rid = Object.entries(ref.attribs).find(([k]) => k === 'r:id' || k.endsWith(':id'))?.[1];
+      const part = rid ? drawingRels.get(rid) : undefined;
+      const chart = part ? zipText(files, part) : undefined;
+      if (chart) out.push(chart);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,128 @@
+// Charts in presentations and workbooks: the chart's title and its cached data as a Table
+// (category x series), for bar/line/pie/area/scatter charts, bounded for huge charts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { chartXml, pptxWithCharts } from '../../../support/charts';
+import { xlsxWorkbook } from '../../../support/workbooks';
+import { context, partition, partitionWithHierarchy } from './helpers';
+import { FORMAT_PARTITIONERS } from '../../../../lambdas/engine/partition/formats/index';
+import { MAX_CHART_ROWS } from '../../../../lambdas/engine/partition/limits';
+
+const rowsOf = (html: string): string[][] =>
+  [...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1]!));
+
+test('pptx bar chart: the chart title, then a Table of category x series from the cached values', async () => {
+  const chart = chartXml({
+    title: 'Visitors by Year',
+    axisTitle: 'Count',
+    series: [
+      { name: 'Museum', cats: ['2019', '2020', '2021'], vals: [120, 130, 150] },
+      { name: 'Gardens', cats: ['2019', '2020', '2021'], vals: [80, 95, 110] },
+    ],
+  });
+  const els = await partitionWithHierarchy('pptx', pptxWithCharts([{ title: 'Annual Report', chart }]));
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.page_number]), [
+    ['Title', 'Annual Report', 1],
+    ['NarrativeText', 'Visitors by Year', 1],
+    ['Table', 'Museum Gardens 2019 120 80 2020 130 95 2021 150 110', 1],
+  ]);
+  assert.deepEqual(rowsOf(els[2]!.metadata.text_as_html!), [
+    ['', 'Museum', 'Gardens'],
+    ['2019', '120', '80'],
+    ['2020', '130', '95'],
+    ['2021', '150', '110'],
+  ]);
+  // the chart sits under the slide's title
+  assert.equal(els[2]!.metadata.parent_id, els[0]!.element_id);
+});
+
+test('pptx charts of every kind: line, area and 3-D bars align series by category; pie without title; scatter by x', async () => {
+  const two = [
+    { name: 'North', cats: ['Q1', 'Q2'], vals: [1, 2] },
+    { name: 'South', cats: ['Q1', 'Q2'], vals: [3, 4] },
+  ];
+  for (const kind of ['lineChart', 'areaChart', 'bar3DChart', 'radarChart']) {
+    const els = await partition('pptx', pptxWithCharts([{ title: 'Sales', chart: chartXml({ kind, series: two }) }]));
+    assert.deepEqual(els.map((e) => [e.type, e.text]), [['Title', 'Sales'], ['Table', 'North South Q1 1 3 Q2 2 4']], kind);
+  }
+  const pie = await partition('pptx', pptxWithCharts([{ title: 'Share', chart: chartXml({ kind: 'pieChart', series: [{ name: 'Share', cats: ['Apples', 'Pears'], vals: [0.6, 0.4] }] }) }]));
+  assert.deepEqual(rowsOf(pie[1]!.metadata.text_as_html!), [['', 'Share'], ['Apples', '0.6'], ['Pears', '0.4']]);
+  // scatter series with their own x values: one row per distinct x, empty where a series has no point
+  const scatter = chartXml({
+    kind: 'scatterChart',
+    title: 'Height against weight',
+    series: [
+      { name: 'Group A', cats: [1, 2], vals: [10, 20] },
+      { name: 'Group B', cats: [2, 3], vals: [25, 35] },
+    ],
+  });
+  const sc = await partition('pptx', pptxWithCharts([{ title: 'Study', chart: scatter }]));
+  assert.deepEqual(sc.map((e) => e.type), ['Title', 'NarrativeText', 'Table']);
+  assert.deepEqual(rowsOf(sc[2]!.metadata.text_as_html!), [
+    ['', 'Group A', 'Group B'],
+    ['1', '10', ''],
+    ['2', '20', '25'],
+    ['3', '', '35'],
+  ]);
+  // no categories and no series name: rows numbered, a generic series name
+  const bare = await partition('pptx', pptxWithCharts([{ title: 'Bare', chart: chartXml({ series: [{ vals: [5, 6] }] }) }]));
+  assert.deepEqual(rowsOf(bare[1]!.metadata.text_as_html!), [['', 'Series 1'], ['1', '5'], ['2', '6']]);
+});
+
+test('a chart of 10,000 points stays bounded: rows capped, with a warning', async () => {
+  const n = 10_000;
+  const cats = Array.from({ length: n }, (_, i) => `P${i}`);
+  const chart = chartXml({ kind: 'lineChart', title: 'Dense', series: [{ name: 'A', cats, vals: cats.map((_, i) => i) }, { name: 'B', cats, vals: cats.map((_, i) => 2 * i) }] });
+  const ctx = context('pptx');
+  const t0 = performance.now();
+  const els = await FORMAT_PARTITIONERS.pptx!(pptxWithCharts([{ title: 'Big', chart }]), ctx);
+  assert.ok(performance.now() - t0 < 5000);
+  const table = els.find((e) => e.type === 'Table')!;
+  assert.equal(rowsOf(table.metadata.text_as_html!).length, MAX_CHART_ROWS + 1);
+  assert.equal(ctx.warnings.length, 1);
+  assert.match(ctx.warnings[0]!, /chart.*cut/);
+  // a chart part past the XML caps is left out with a warning; the slide stands
+  const deep = `<c:chartSpace xmlns:c="c">${'<c:x>'.repeat(1500)}${'</c:x>'.repeat(1500)}</c:chartSpace>`;
+  const ctx2 = context('pptx');
+  const rest = await FORMAT_PARTITIONERS.pptx!(pptxWithCharts([{ title: 'Still here', chart: deep }]), ctx2);
+  assert.deepEqual(rest.map((e) => e.text), ['Still here']);
+  assert.match(ctx2.warnings[0]!, /chart could not be read/);
+});
+
+/** A workbook whose first sheet draws `chart` (sheet -> drawing -> chart), plus a chartsheet drawing `sheetChart`. */
+function xlsxWithCharts(chart: string, sheetChart: string): Uint8Array {
+  const files: Record<string, Uint8Array> = unzipSync(xlsxWorkbook({ Data: [['Year', 'Count'], ['2019', 120], ['2020', 130]] }));
+  const rels = (body: string): Uint8Array => strToU8(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${body}</Relationships>`);
+  const drawing = (rid: string): Uint8Array =>
+    strToU8(`<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><xdr:twoCellAnchor><xdr:from><xdr:col>3</xdr:col><xdr:row>1</xdr:row></xdr:from><xdr:graphicFrame><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:id="${rid}"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:twoCellAnchor></xdr:wsDr>`);
+  files['xl/worksheets/_rels/sheet1.xml.rels'] = rels('<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/>');
+  files['xl/drawings/drawing1.xml'] = drawing('rId3');
+  files['xl/drawings/_rels/drawing1.xml.rels'] = rels('<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/>');
+  files['xl/charts/chart1.xml'] = strToU8(chart);
+  // a chartsheet: listed with the sheets, only a drawing
+  const wb = strFromU8(files['xl/workbook.xml']!).replace('</sheets>', '<sheet name="Trend" sheetId="2" r:id="rId9"/></sheets>');
+  files['xl/workbook.xml'] = strToU8(wb);
+  files['xl/_rels/workbook.xml.rels'] = strToU8(strFromU8(files['xl/_rels/workbook.xml.rels']!).replace('</Relationships>', '<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chartsheet" Target="chartsheets/sheet1.xml"/></Relationships>'));
+  files['xl/chartsheets/sheet1.xml'] = strToU8('<chartsheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><drawing r:id="rId1"/></chartsheet>');
+  files['xl/chartsheets/_rels/sheet1.xml.rels'] = rels('<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="/xl/drawings/drawing2.xml"/>');
+  files['xl/drawings/drawing2.xml'] = drawing('rId1');
+  files['xl/drawings/_rels/drawing2.xml.rels'] = rels('<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart2.xml"/>');
+  files['xl/charts/chart2.xml'] = strToU8(sheetChart);
+  return zipSync(files);
+}
+
+test('xlsx: a chart drawn on a sheet follows the sheet\'s table; a chartsheet gives its chart', async () => {
+  const data = xlsxWithCharts(
+    chartXml({ kind: 'lineChart', title: 'Counts over time', series: [{ name: 'Count', cats: ['2019', '2020'], vals: [120, 130] }] }),
+    chartXml({ kind: 'pieChart', title: 'Split', series: [{ name: 'Part', cats: ['Left', 'Right'], vals: [3, 7] }] }),
+  );
+  const els = await partition('xlsx', data);
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.page_number, e.metadata.page_name]), [
+    ['Table', 'Year Count 2019 120 2020 130', 1, 'Data'],
+    ['NarrativeText', 'Counts over time', 1, 'Data'],
+    ['Table', 'Count 2019 120 2020 130', 1, 'Data'],
+    ['NarrativeText', 'Split', 2, 'Trend'],
+    ['Table', 'Part Left 3 Right 7', 2, 'Trend'],
+  ]);
+});
