@@ -1,8 +1,9 @@
 // Notifications: the inbox (filters: unread only, event type), mark one read, all read or read
-// before a time; the unread badge of the navigation (polled every 30 s, every 2 min in a hidden tab).
+// before a time, and the account's channels (channels.ts); the unread badge of the navigation (polled every 30 s, every 2 min in a hidden tab).
 import { useEffect, useState } from 'preact/hooks';
 import { call } from './api';
 import { ErrorBox, html, Section, when } from './ui';
+import { Channels } from './channels';
 
 interface Notification {
   id: string;
@@ -71,5 +72,6 @@ export function Notifications() {
       ${n.payload.job_id ? html` · <a href=${`#/jobs/${String(n.payload.job_id)}`}>job ${String(n.payload.job_id).slice(0, 8)}</a>` : null}
       ${n.is_read ? null : html` <button type="button" onClick=${() => mark({ notification_ids: [n.id] })}>Mark read</button>`}
     </li>`)}</ul>`}
-  <//>`;
+  <//>
+  <${Channels} />`;
 }

@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { ARTIFACTS, launch, NO_BROWSER, watchedPage } from '../support/browser';
@@ -24,7 +26,7 @@ before(async () => {
   if (NO_BROWSER) return;
   mkdirSync(join(root, 'console', 'inbox'), { recursive: true });
   writeFileSync(join(root, 'console', 'inbox', 'memo.txt'), 'A memo for the workflow.\n\nIts second paragraph.');
-  svc = await startServiceProcess({ authMode: 'keyed', env: { LOCAL_CONNECTOR_ROOT: root } });
+  svc = await startServiceProcess({ authMode: 'keyed', env: { LOCAL_CONNECTOR_ROOT: root, LOCAL_WEBHOOKS_ALLOW_LOOPBACK: 'true' } });
   key = svc.createKey('console', 'tester');
   browser = await launch();
 });
@@ -166,4 +168,38 @@ test('workflows: created in the page, run, its job watched to COMPLETED; notific
   await page.getByTestId('unread-badge').waitFor({ state: 'detached' });
   assert.equal(await page.locator('.inbox li.unread').count(), 0);
   assert.deepEqual(problems, []);
+});
+
+test("channels: a webhook channel is created in the page and a test event shows the receiver's answer", { skip: NO_BROWSER }, async () => {
+  const received: string[] = [];
+  const receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks from the receiver');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  try {
+    const { page, problems } = await watchedPage(browser);
+    await signIn(page);
+    await page.getByRole('link', { name: /Notifications/ }).click();
+    const form = page.getByRole('form', { name: 'New channel' });
+    await form.getByLabel('URL (https)').fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
+    await form.getByRole('button', { name: 'Create channel' }).click();
+    const row = page.locator('li.channel').filter({ hasText: '/hook' });
+    await row.waitFor().catch(async (err: Error) => {
+      await page.screenshot({ path: join(ARTIFACTS, 'channels-failed.png') });
+      throw new Error(`${err.message}\npage: ${await page.locator('main').innerText()}`);
+    });
+    await row.getByRole('button', { name: 'Send test event' }).click();
+    await row.getByRole('status').filter({ hasText: 'Delivered' }).waitFor({ timeout: 30_000 });
+    assert.match(await row.getByRole('status').innerText(), /status 200.*thanks from the receiver/s);
+    assert.equal(received.length, 1);
+    await page.screenshot({ path: join(ARTIFACTS, 'channels.png') });
+    assert.deepEqual(problems, []);
+  } finally {
+    receiver.close();
+  }
 });
