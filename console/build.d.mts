@@ -1,6 +1,6 @@
 // Types of build.mjs (plain JavaScript: it also runs in the Lambda bundling step, without tsx).
 export interface ConsoleBuild {
-  manifest: { js: string; css: string };
+  manifest: { js: string; css: string; pdfJs: string; pdfWorker: string; files: string[] };
   sizes: { file: string; bytes: number; gzipped: number }[];
   firstLoadGzipped: number;
 }

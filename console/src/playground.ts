@@ -1,14 +1,17 @@
-// The start page: drop a file, choose the strategy and chunking, see its elements (and, for images,
-// the page with each element's box coloured by type); compare two strategies side by side on the
+// The start page: drop a file, choose the strategy and chunking, see its elements (and, for PDFs and
+// images, the page with each element's box coloured by type); compare two strategies side by side on the
 // same file; download JSON or CSV. Everything goes through POST /general/v0/general.
 import { useState } from 'preact/hooks';
 import { call } from './api';
 import { ElementDetail, ElementList, toCsv, type Element } from './elements';
 import { download, ErrorBox, html, Section } from './ui';
+import { BoxLayer } from './boxes';
+import { PdfPage } from './pdf-page';
 
 const STRATEGIES = ['auto', 'fast', 'hi_res', 'ocr_only', 'vlm'];
 const CHUNKING = ['', 'basic', 'by_title', 'by_page', 'by_similarity'];
-const IMAGE = /\.(png|jpe?g|tiff?|bmp|heic)$/i;
+const IMAGE = /\.(png|jpe?g|bmp)$/i;
+const PDF = /\.pdf$/i;
 
 interface Settings {
   strategy: string;
@@ -44,27 +47,11 @@ async function partition(file: File, s: Settings, strategy: string): Promise<Run
   }
 }
 
-const COLOURS: Record<string, string> = { Title: '#c2410c', NarrativeText: '#1d4ed8', ListItem: '#047857', Table: '#7c3aed', Image: '#be185d', Header: '#525252', Footer: '#525252' };
-
-/** An image page with each element's box (coordinates requested), coloured by type. */
-function PageWithBoxes({ file, elements, selected, onSelect }: { file: File; elements: Element[]; selected?: string; onSelect: (id: string) => void }) {
+/** An image page with each element's box (coordinates requested). */
+function ImagePage({ file, elements, selected, onSelect }: { file: File; elements: Element[]; selected?: string; onSelect: (id: string) => void }) {
   const [url] = useState(() => URL.createObjectURL(file));
-  const boxed = elements.filter((e) => (e.metadata.coordinates as { points?: number[][] } | undefined)?.points?.length);
-  if (!boxed.length) return html`<p class="muted">No coordinates in this answer.</p>`;
-  const c0 = boxed[0]!.metadata.coordinates as { layout_width: number; layout_height: number };
-  return html`<div class="page-view">
-    <img src=${url} alt=${`page of ${file.name}`} />
-    <svg viewBox=${`0 0 ${c0.layout_width} ${c0.layout_height}`} preserveAspectRatio="none" aria-label="element boxes">
-      ${boxed.map((e) => {
-        const pts = (e.metadata.coordinates as { points: number[][] }).points;
-        const xs = pts.map((p) => p[0]!);
-        const ys = pts.map((p) => p[1]!);
-        const [x, y] = [Math.min(...xs), Math.min(...ys)];
-        return html`<rect key=${e.element_id} x=${x} y=${y} width=${Math.max(...xs) - x} height=${Math.max(...ys) - y}
-          class=${e.element_id === selected ? 'box selected' : 'box'} stroke=${COLOURS[e.type] ?? '#0f766e'} onClick=${() => onSelect(e.element_id)}><title>${e.type}</title></rect>`;
-      })}
-    </svg>
-  </div>`;
+  if (!elements.some((e) => e.metadata.coordinates)) return html`<p class="muted">No coordinates in this answer.</p>`;
+  return html`<div class="page-view"><img src=${url} alt=${`page of ${file.name}`} /><${BoxLayer} elements=${elements} selected=${selected} onSelect=${onSelect} /></div>`;
 }
 
 function Result({ run, file, label }: { run: Run; file: File; label: string }) {
@@ -81,7 +68,8 @@ function Result({ run, file, label }: { run: Run; file: File; label: string }) {
       </div>
     </header>
     ${run.warnings ? html`<p class="warning" role="status">${run.warnings}</p>` : null}
-    ${IMAGE.test(file.name) ? html`<${PageWithBoxes} file=${file} elements=${run.elements} selected=${selected} onSelect=${setSelected} />` : null}
+    ${IMAGE.test(file.name) ? html`<${ImagePage} file=${file} elements=${run.elements} selected=${selected} onSelect=${setSelected} />` : null}
+    ${PDF.test(file.name) && run.elements.some((e) => e.metadata.coordinates) ? html`<${PdfPage} file=${file} elements=${run.elements} selected=${selected} onSelect=${setSelected} />` : null}
     <div class="split">
       <${ElementList} elements=${run.elements} selected=${selected} onSelect=${setSelected} />
       <${ElementDetail} element=${element} />

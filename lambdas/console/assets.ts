@@ -15,10 +15,18 @@ export const CONSOLE_MARKER = 'console assets are missing from this bundle';
 
 /** The console's CSP: its own files only; inline nothing; images from the page's own Blob URLs. */
 export const CONSOLE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; worker-src 'self'; style-src 'self'; img-src 'self' blob: data:; font-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** Asset names a request may ask for (what the build writes). */
-export const CONSOLE_ASSET = /^app-[A-Z0-9]{8}\.(js|css)$/;
+/** Asset names a request may ask for (what the build writes: name-HASH.js/.css/.mjs). */
+export const CONSOLE_ASSET = /^[a-z][a-z0-9._-]{0,40}-[A-Z0-9]{8}\.(js|css|mjs)$/;
+
+interface Manifest {
+  js: string;
+  css: string;
+  pdfJs: string;
+  pdfWorker: string;
+  files: string[];
+}
 
 function assetsDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
@@ -29,9 +37,9 @@ function assetsDir(): string {
   throw new ServiceUnavailable(CONSOLE_MARKER); // a deployment fault, not the caller's
 }
 
-let manifest: { js: string; css: string } | undefined;
-function names(): { js: string; css: string } {
-  return (manifest ??= JSON.parse(readFileSync(join(assetsDir(), 'manifest.json'), 'utf8')) as { js: string; css: string });
+let manifest: Manifest | undefined;
+function names(): Manifest {
+  return (manifest ??= JSON.parse(readFileSync(join(assetsDir(), 'manifest.json'), 'utf8')) as Manifest);
 }
 
 /** Forget the cached manifest (a rebuild under `npm start`). */
@@ -40,16 +48,16 @@ export function resetConsoleAssets(): void {
 }
 
 export function consoleAsset(name: string): { body: string; type: string } {
-  const { js, css } = names();
-  if (name !== js && name !== css) throw new NotFound(`No console file ${name}: reload the page`);
+  if (!names().files.includes(name)) throw new NotFound(`No console file ${name}: reload the page`);
   return { body: readFileSync(join(assetsDir(), name), 'utf8'), type: name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8' };
 }
 
 /** The page: relative URLs only (console?asset=…), so it works under an API stage path. */
 export function consolePage(): string {
-  const { js, css } = names();
+  const { js, css, pdfJs, pdfWorker } = names();
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Workflow service console</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="pdf-js" content="console?asset=${pdfJs}"><meta name="pdf-worker" content="console?asset=${pdfWorker}">
 <link rel="icon" href="data:,"><link rel="stylesheet" href="console?asset=${css}"></head>
 <body><div id="app"><noscript>The console needs JavaScript. The API reference is at <a href="docs">docs</a>.</noscript></div>
 <script type="module" src="console?asset=${js}"></script></body></html>`;

@@ -85,6 +85,23 @@ test("playground: a document's elements, its table from text_as_html, and none o
   assert.deepEqual(problems, []);
 });
 
+test('playground: a PDF page is drawn with a box per element, coloured by type; a box selects its element', { skip: NO_BROWSER }, async () => {
+  const { page, problems } = await watchedPage(browser);
+  await signIn(page);
+  await page.setInputFiles('input[type=file]', join(process.cwd(), '..', 'shared', 'corpus', 'docs', 'multi-column-2p.pdf'));
+  await page.getByLabel('Strategy').selectOption('fast');
+  await page.getByRole('button', { name: 'Partition' }).click();
+  await page.locator('[data-testid="pdf-page"][data-drawn="yes"]').waitFor({ timeout: 90_000 });
+  const boxes = page.locator('[data-testid="pdf-page"] rect');
+  assert.ok((await boxes.count()) > 5, `${await boxes.count()} boxes on page 1`);
+  assert.ok((await page.locator('[data-testid="pdf-page"] rect[data-type="Title"]').count()) >= 1, 'titles boxed in their colour');
+  await boxes.nth(2).click();
+  await page.locator('.element-list .el.selected').waitFor();
+  assert.match(await page.locator('pre.json').innerText(), /"coordinates"/);
+  await page.screenshot({ path: join(ARTIFACTS, 'pdf-page.png') });
+  assert.deepEqual(problems, []);
+});
+
 test('jobs: a job appears in the live list, its page follows it to COMPLETED, a failed file shows its error', { skip: NO_BROWSER }, async () => {
   const create = async (name: string, data: string) => {
     const form = new FormData();
