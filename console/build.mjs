@@ -34,19 +34,7 @@ export async function buildConsole(outDir = join(here, 'dist')) {
   // -- the PDF renderer (pdf.js) is a module of its own, imported by URL when the playground shows a
   // -- PDF page: the first load stays small, and no chunk is addressed by a relative path --
   const pdf = await build({ ...common, entryPoints: { pdf: join(here, 'src', 'pdfjs-entry.ts') } });
-  const result = await build({
-    entryPoints: { app: join(here, 'src', 'main.ts') },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    target: ['chrome110', 'firefox110', 'safari16'],
-    entryNames: '[name]-[hash]',
-    outdir: outDir,
-    metafile: true,
-    sourcemap: false,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  const result = await build({ ...common, entryPoints: { app: join(here, 'src', 'main.ts') } });
   const outputs = result.metafile.outputs;
   const entry = (ext) => basename(Object.keys(outputs).find((f) => f.endsWith(ext)));
   const pdfJs = basename(Object.keys(pdf.metafile.outputs).find((f) => f.endsWith('.js')));
