@@ -54,7 +54,10 @@ export async function withRetry<T>(fn: () => Promise<T>, opts: RetryOptions = {}
     } catch (err) {
       if (attempt >= attempts || !retryable(err)) throw err;
       const hinted = retryAfterMs(err);
-      const delay = Math.min(cap, hinted ?? Math.random() * base * 2 ** (attempt - 1));
+      // -- "equal jitter": half the back-off fixed, half random, so five attempts always span a few
+      // -- seconds (full jitter could spend them all in a few milliseconds, inside one busy spell) --
+      const step = base * 2 ** (attempt - 1);
+      const delay = Math.min(cap, hinted ?? step / 2 + (Math.random() * step) / 2);
       opts.onRetry?.(err, attempt, delay);
       await sleep(delay, opts.signal);
     }
