@@ -16,6 +16,13 @@ import { ENTITY, keys, type ConnectorKind } from '../data/keys';
 
 const nextSortId = monotonicFactory();
 
+/**
+ * How long a SCHEDULED check answers a repeated ask for it: a queued check runs within its queue's
+ * three receives of a minute each, so one older than this was lost (dead-lettered), and a new ask
+ * queues a fresh one.
+ */
+export const CHECK_REUSE_MS = 180_000;
+
 /** What the service needs from the connector registry (lambdas/connectors). */
 export interface ConnectorCatalog {
   types(kind: ConnectorKind): string[];
@@ -188,9 +195,16 @@ export class ConnectorService implements ConnectorRuntime {
     return { detail: `${label(kind)} with id ${id} successfully deleted.` };
   }
 
-  /** Records a SCHEDULED check and queues it; the consumer fills in the outcome. */
+  /**
+   * Records a SCHEDULED check and queues it; the consumer fills in the outcome. A check of this
+   * connector still SCHEDULED (asked for within CHECK_REUSE_MS) is answered instead of queueing
+   * another: asking again does not make it run sooner, and an account's queued checks stay bounded by
+   * its connectors (a tenant repeating asks cannot fill the shared queue ahead of another's check).
+   */
   async requestCheck(p: Principal, kind: ConnectorKind, id: string): Promise<ConnectionCheckRecord> {
     await this.load(p.accountId, kind, id);
+    const [latest] = await this.store.queryPrefix(keys.account(p.accountId), keys.connectionCheckPrefix(kind, id), { descending: true, limit: 1 });
+    if (latest?.status === 'SCHEDULED' && this.clock.now().getTime() - Date.parse(String(latest.createdAt)) < CHECK_REUSE_MS) return toCheckRecord(latest);
     await this.quotas?.checkRate(p.accountId);
     const now = this.clock.now().toISOString();
     const checkKey = keys.connectionCheck(p.accountId, kind, id, nextSortId());

@@ -8,7 +8,7 @@ process.env.ACCOUNT_CHECKS_PER_MINUTE = '6';
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NEEDS_LOCAL } from '../support/local-stack';
+import { NEEDS_LOCAL, eventually } from '../support/local-stack';
 import { keyedStack, type Tenants } from './helpers';
 
 let t: Tenants;
@@ -60,12 +60,15 @@ test('connection checks: at most the per-minute rate, then a 429 with Retry-Afte
   // -- 13 asks cross at most one minute boundary: one of the two minutes gets 7 and refuses one --
   const statuses: number[] = [];
   let retryAfter = 0;
+  // -- each ask waits for the check before it to finish: an ask while one is queued answers that one --
   for (let i = 0; i < 13; i++) {
     const r = await t.stack.call('POST', `/api/v1/sources/${src.body.id}/connection-check`, t.asA);
     statuses.push(r.status);
     if (r.status === 429) {
       assert.match(r.body.detail, /At most 6 connection checks a minute per account/);
       retryAfter = Number(r.headers.get('retry-after'));
+    } else {
+      await eventually(async () => ((await t.stack.call('GET', `/api/v1/sources/${src.body.id}/connection-check`, t.asA)).body.status !== 'SCHEDULED' ? true : undefined), 'the check', 30_000);
     }
   }
   assert.ok(statuses.includes(429), statuses.join(','));

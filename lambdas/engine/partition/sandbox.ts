@@ -101,6 +101,9 @@ interface Slot {
   idleSince: number;
 }
 
+/** How long the burst child (one beyond the setting) stays warm after its document. */
+const BURST_IDLE_MS = 30_000;
+
 let slots: Slot[] = [];
 const queue: Task[] = [];
 let nextId = 1;
@@ -160,7 +163,11 @@ function armIdleSweep(): void {
   if (idleSweep) return;
   idleSweep = setInterval(() => {
     const limit = current().idleS * 1000;
-    for (const slot of slots) if (!slot.task && !slot.dead && Date.now() - slot.idleSince > limit) kill(slot, () => new Error('idle'));
+    for (const slot of slots) {
+      const idleFor = Date.now() - slot.idleSince;
+      if (slot.task || slot.dead) continue;
+      if (idleFor > limit || (slots.length > current().workers && idleFor > BURST_IDLE_MS)) kill(slot, () => new Error('idle'));
+    }
     if (slots.length === 0) {
       clearInterval(idleSweep);
       idleSweep = undefined;
@@ -186,8 +193,8 @@ function onReply(slot: Slot, m: SandboxReply): void {
   } else {
     task.reject(deserializeError(m.error));
   }
-  // -- a burst child (one beyond the setting) is not kept: the pool goes back to its size --
-  if (slots.length > current().workers) kill(slot, () => new Error('burst child retired'));
+  // -- a burst child (one beyond the setting) stays warm BURST_IDLE_MS for the next waiting tenant,
+  // -- then the idle sweep retires it: the pool goes back to its size --
   dispatch();
 }
 
@@ -260,8 +267,10 @@ function nextTask(): { task: Task; index: number; burst: boolean } | undefined {
 function dispatch(): void {
   while (queue.length) {
     const next = nextTask()!;
-    let slot = slots.find((s) => !s.task && !s.dead);
+    // -- at most PARTITION_SANDBOX_WORKERS documents at once, one more for a tenant the burst rule lets in --
     const limit = current().workers + (next.burst ? 1 : 0);
+    if (slots.filter((s) => s.task && !s.dead).length >= limit) break;
+    let slot = slots.find((s) => !s.task && !s.dead);
     if (!slot && slots.length < limit) {
       try {
         slot = spawn();
