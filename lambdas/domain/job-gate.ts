@@ -6,6 +6,11 @@
 // conditionally, and only then decrements the counter, so a release is idempotent. A process dying
 // between those writes can leak a slot: a gate that stays full is recounted against the slots jobs
 // really hold (claims in flight count as held), conditionally on the counter not having moved.
+//
+// Slots go in launch order: a job refused a slot records itself as the gate's head when it is older than
+// the head, and while the head keeps asking (every HEAD_WAIT_SECONDS) a free slot is only its. Without
+// it, waiting jobs asked with a growing back-off and the newest (asking every second or two) took
+// the slots first: an early job of a burst could wait minutes behind the ones launched after it.
 import type { Clock, KeyValueStore } from './ports';
 import { Conflict, RateLimited } from './errors';
 import { ENTITY, keys } from '../data/keys';
@@ -15,6 +20,12 @@ export const MAX_RUNNING_JOBS = 5;
 export const LAUNCH_SPACING_MS = 1000;
 /** Waiting attempts before a full gate is recounted against the slots jobs really hold. */
 export const RECOUNT_AFTER_ATTEMPTS = 3;
+/**
+ * The head (the oldest job refused a slot) asks again at least this often; one that has not asked for
+ * HEAD_LEASE_MS no longer holds the next free slot.
+ */
+export const HEAD_WAIT_SECONDS = 3;
+const HEAD_LEASE_MS = 30_000;
 /** How long a claim in flight (gate taken, job not yet flagged) counts as a held slot. */
 const CLAIM_GRACE_MS = 60_000;
 
@@ -46,20 +57,50 @@ export class JobGate {
    * misses a slot in flight). False when the gate is full; from the RECOUNT_AFTER_ATTEMPTS-th
    * attempt on, a full gate is also recounted.
    */
-  async take(accountId: string, jobId: string, attempt: number): Promise<boolean> {
-    await this.store.update(keys.job(accountId, jobId), { set: { claimingAt: this.clock.now().toISOString() } });
+  async take(accountId: string, jobId: string, attempt: number, createdAt: string): Promise<{ taken: boolean; first: boolean }> {
+    const now = this.clock.now();
+    const stale = new Date(now.getTime() - HEAD_LEASE_MS).toISOString();
+    await this.store.update(keys.job(accountId, jobId), { set: { claimingAt: now.toISOString() } });
     try {
       await this.store.update(keys.gate(accountId), {
         add: { running: 1 },
-        conditions: [{ or: [{ attr: 'running', op: 'notExists' }, { attr: 'running', op: 'lt', value: MAX_RUNNING_JOBS }] }],
+        conditions: [
+          { or: [{ attr: 'running', op: 'notExists' }, { attr: 'running', op: 'lt', value: MAX_RUNNING_JOBS }] },
+          // -- a free slot goes to the oldest waiting job (the head) while it keeps asking --
+          { or: [{ attr: 'headJob', op: 'notExists' }, { attr: 'headJob', op: 'eq', value: jobId }, { attr: 'headSeen', op: 'lt', value: stale }] },
+        ],
         upsert: true,
         set: { entity: ENTITY.gate },
       });
-      return true;
     } catch (err) {
       if (!(err instanceof Conflict)) throw err;
       await this.store.update(keys.job(accountId, jobId), { remove: ['claimingAt'] });
       if (attempt >= RECOUNT_AFTER_ATTEMPTS) await this.recount(accountId);
+      return { taken: false, first: await this.queueAt(accountId, jobId, createdAt, stale) };
+    }
+    await this.store
+      .update(keys.gate(accountId), { remove: ['headJob', 'headAt', 'headSeen'], conditions: [{ attr: 'headJob', op: 'eq', value: jobId }] })
+      .catch((err) => {
+        if (!(err instanceof Conflict)) throw err;
+      });
+    return { taken: true, first: false };
+  }
+
+  /**
+   * A refused job becomes the head when it is older than the head (or there is none, or the head
+   * stopped asking: cancelled, or its execution died). True when it is the head now.
+   */
+  private async queueAt(accountId: string, jobId: string, createdAt: string, stale: string): Promise<boolean> {
+    try {
+      await this.store.update(keys.gate(accountId), {
+        set: { headJob: jobId, headAt: createdAt, headSeen: this.clock.now().toISOString() },
+        conditions: [
+          { or: [{ attr: 'headJob', op: 'notExists' }, { attr: 'headJob', op: 'eq', value: jobId }, { attr: 'headAt', op: 'gt', value: createdAt }, { attr: 'headSeen', op: 'lt', value: stale }] },
+        ],
+      });
+      return true;
+    } catch (err) {
+      if (!(err instanceof Conflict)) throw err;
       return false;
     }
   }

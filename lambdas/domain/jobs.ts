@@ -16,7 +16,7 @@ import { findTemplate } from './templates';
 import type { UploadedFile } from './uploads';
 import type { ConnectorRuntime } from './connectors';
 import type { AccountQuotas } from './quotas';
-import { JobGate } from './job-gate';
+import { HEAD_WAIT_SECONDS, JobGate } from './job-gate';
 import { withoutServerPaths } from './server-paths';
 import { currentNode, JobFiles, jobWarnings, WARNING_FAILURE_PREFIX } from './job-files';
 import { FileRun, type FileRunResult } from './job-file-run';
@@ -320,7 +320,8 @@ export class JobService {
   /**
    * Takes a run slot if one is free. Returns the file ids to process once acquired; otherwise how
    * long to wait before the next try, growing from 2 s to 30 s so that a long wait stays far below
-   * the 25,000-event history limit of an execution.
+   * the 25,000-event history limit of an execution; the oldest waiting job (the gate's head, next in
+   * line) asks every HEAD_WAIT_SECONDS at most, so a freed slot does not stay idle.
    */
   async acquireSlot(input: StepInput): Promise<{ acquired: boolean; cancelled: boolean; attempt: number; waitSeconds: number }> {
     const attempt = (input.gate?.attempt ?? 0) + 1;
@@ -330,7 +331,8 @@ export class JobService {
       const resumable = job?.status === 'IN_PROGRESS' && job.slotHeld === true;
       return { acquired: resumable, cancelled: !resumable, attempt, waitSeconds };
     }
-    if (!(await this.gate.take(input.accountId, input.jobId, attempt))) return { acquired: false, cancelled: false, attempt, waitSeconds };
+    const slot = await this.gate.take(input.accountId, input.jobId, attempt, String(job.createdAt ?? ''));
+    if (!slot.taken) return { acquired: false, cancelled: false, attempt, waitSeconds: slot.first ? Math.min(waitSeconds, HEAD_WAIT_SECONDS) : waitSeconds };
     try {
       const updated = await this.store.update(keys.job(input.accountId, input.jobId), {
         set: { status: 'IN_PROGRESS', slotHeld: true, startedAt: this.clock.now().toISOString() },

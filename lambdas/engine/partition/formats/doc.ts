@@ -2,7 +2,7 @@
 // line, typed like unstyled DOCX paragraphs; header and footer text become Header/Footer elements.
 // Table rows come out of the reader as lines of cells each closed by a tab (Word's cell mark); a run
 // of such lines is one Table. Text boxes follow the body.
-// Styles are not available from this reader, so headings are recognised by the title heuristic.
+// Styles and lists come from the binary structures (doc-styles.ts), matched to the reader's text.
 // Files word-extractor cannot read are converted to DOCX with LibreOffice when it is installed.
 import WordExtractor from 'word-extractor';
 import { makeElement, type Element } from '../../elements';
@@ -10,6 +10,7 @@ import { rowsFromGrid, tableText, tableToHtml } from '../table-html';
 import type { FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../domain/errors';
 import { partitionDocx } from './docx';
+import { docParagraphs, type DocParagraph } from './doc-styles';
 import { convertWithSoffice, findSoffice } from './ppt';
 import {
   isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle, isUsCityStateZip,
@@ -27,6 +28,43 @@ export function paragraphElement(text: string, languages?: string[]): Element {
   if (isPossibleTitle(text, { languages })) return makeElement('Title', text);
   return makeElement('UncategorizedText', text);
 }
+
+/** Letters and digits only, lowercased: the reader and the binary structures agree on these. */
+const matchKey = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * The reader's paragraphs typed by the styles of the binary structures (doc-styles.ts), matched in
+ * order by their text: a heading style gives a Title with its depth, a list a ListItem with its level;
+ * a paragraph not found nearby (or a file whose structures could not be read) is typed by the text
+ * heuristics, as before.
+ */
+class StyledParagraphs {
+  private next = 0;
+  private readonly keys: string[];
+  constructor(private readonly paras: DocParagraph[]) {
+    this.keys = paras.map((p) => (p.inTable ? '' : matchKey(p.text)));
+  }
+
+  element(text: string, languages?: string[]): Element {
+    const key = matchKey(text);
+    const at = key ? this.find(key) : -1;
+    if (at < 0) return paragraphElement(text, languages);
+    this.next = at + 1;
+    const p = this.paras[at]!;
+    if (p.headingDepth !== undefined) return makeElement('Title', text, { category_depth: p.headingDepth });
+    if (p.listLevel !== undefined) return makeElement('ListItem', stripBullet(text) || text, { category_depth: p.listLevel });
+    // -- a body paragraph: typed by its text, as the library types an unstyled paragraph --
+    return paragraphElement(text, languages);
+  }
+
+  private find(key: string): number {
+    for (let i = this.next; i < Math.min(this.keys.length, this.next + SEARCH_AHEAD); i++) if (this.keys[i] === key) return i;
+    return -1;
+  }
+}
+
+/** How far ahead of the last matched paragraph a reader paragraph is looked for. */
+const SEARCH_AHEAD = 64;
 
 /** A line of table cells: two or more cells, each closed by a tab (the last cell's mark ends the line). */
 function tableRowCells(line: string): string[] | undefined {
@@ -75,8 +113,9 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   const out: Element[] = [];
   const headers = doc.getHeaders({ includeFooters: false }).trim();
   if (headers) out.push(makeElement('Header', headers, { header_footer_type: 'primary' }));
+  const styled = new StyledParagraphs(docParagraphs(data));
   for (const block of docBodyBlocks(`${doc.getBody()}\n${doc.getTextboxes({ includeHeadersAndFooters: false })}`)) {
-    if (block.kind === 'text') out.push(paragraphElement(block.text, ctx.options.languages));
+    if (block.kind === 'text') out.push(styled.element(block.text, ctx.options.languages));
     else {
       const rows = rowsFromGrid(block.grid);
       out.push(makeElement('Table', tableText(rows), { text_as_html: tableToHtml(rows) }));

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { docBodyBlocks } from '../../../../lambdas/engine/partition/formats/doc';
+import { docParagraphs } from '../../../../lambdas/engine/partition/formats/doc-styles';
 import { CORPUS, partition } from './helpers';
 
 test('doc: consecutive lines of tab-closed cells are one table; a lone tab-ended line is text', () => {
@@ -26,4 +27,32 @@ test('docling legacy_sample.doc: its table is one Table with the cells row by ro
   assert.equal(tables[0]!.text, exp.find((e) => e.type === 'Table')!.text);
   assert.match(tables[0]!.metadata.text_as_html!, /^<table><tr><td><\/td><td>Food<\/td>/);
   assert.ok(!els.some((e) => e.type !== 'Table' && /Blueberry/.test(e.text)), 'no row left as a paragraph');
+});
+
+test('doc: heading styles give Titles with their depth and list paragraphs ListItems, from the binary structures', async () => {
+  const dir = path.join(CORPUS, 'docling');
+  const data = new Uint8Array(readFileSync(path.join(dir, 'docs', 'legacy_sample.doc')));
+  const exp = JSON.parse(readFileSync(path.join(dir, 'expected', 'legacy_sample.doc.json'), 'utf8')) as { type: string; text: string }[];
+  const els = await partition('doc', data);
+  const norm = (t: string) => t.replace(/[’‘]/g, "'");
+  // -- every expected heading and list item comes out so typed (the reader's text matched to the styles) --
+  for (const kind of ['ListItem', 'Title'] as const) {
+    const want = exp.filter((e) => e.type === kind).map((e) => norm(e.text));
+    const got = new Set(els.filter((e) => e.type === kind).map((e) => norm(e.text)));
+    assert.ok(want.length > 0);
+    for (const w of want) assert.ok(got.has(w), `${kind} ${JSON.stringify(w)}: ${JSON.stringify([...got])}`);
+  }
+  assert.ok(els.filter((e) => e.type === 'ListItem').every((e) => e.metadata.category_depth === 0));
+  assert.ok(els.some((e) => e.type === 'Title' && e.metadata.category_depth === 0));
+  // -- the table's cells are paragraphs in a table, never matched as body text --
+  const paras = docParagraphs(data);
+  assert.ok(paras.some((p) => p.inTable && p.text === 'Food'));
+});
+
+test('doc: a damaged file gives no styled paragraphs (the text heuristics type it), never an error', () => {
+  const data = new Uint8Array(readFileSync(path.join(CORPUS, 'docling', 'docs', 'legacy_sample.doc')));
+  for (const cut of [600, 4096, Math.floor(data.length / 2)]) assert.ok(Array.isArray(docParagraphs(data.subarray(0, cut))));
+  const junk = data.slice();
+  for (let i = 0x200; i < junk.length; i += 7) junk[i] = (i * 31) & 0xff;
+  assert.ok(Array.isArray(docParagraphs(junk)));
 });

@@ -1,0 +1,296 @@
+// Paragraph styles and list membership of a legacy Word (.doc, Word 97-2003) document, read from its
+// binary structures ([MS-DOC]): the piece table (Clx) gives the text and where each character lies in
+// the WordDocument stream; the paragraph property pages (PlcfBtePapx → PapxFkp) give each paragraph's
+// style index (istd) and its own properties (sprms): list (sprmPIlfo, sprmPIlvl), outline level
+// (sprmPOutLvl), in a table (sprmPFInTable). The stylesheet (STSH) gives style names, their basedOn
+// chain and the list or outline level a style sets itself. The text reader (word-extractor) has none of
+// this; doc.ts matches these paragraphs to its text in order.
+// Every read is bounds-checked: a damaged or hostile file yields fewer paragraphs (or none), never an
+// error, and the partitioner falls back to the text heuristics for what is not found.
+import CFB from 'cfb';
+
+export interface DocParagraph {
+  /** Text as stored (fields reduced to their results), without the paragraph mark. */
+  text: string;
+  /** Heading depth (0 = Title or heading 1), from the style chain or the paragraph's outline level. */
+  headingDepth?: number;
+  /** Set when the paragraph is numbered or bulleted (a list, through the paragraph or its style). */
+  listLevel?: number;
+  inTable: boolean;
+}
+
+interface Style {
+  name: string;
+  sti: number;
+  base?: number;
+  ilfo?: number;
+  ilvl?: number;
+  outLvl?: number;
+}
+
+/** A document with more paragraphs than this is read by the heuristics alone. */
+const MAX_PARAGRAPHS = 200_000;
+const MAX_CHAIN = 12;
+
+const SPRM_P_ILFO = 0x460b;
+const SPRM_P_ILVL = 0x260a;
+const SPRM_P_OUTLVL = 0x2640;
+const SPRM_P_FINTABLE = 0x2416;
+
+/** The styles and lists of the paragraphs of the main text, or [] when the file cannot be read so. */
+export function docParagraphs(data: Uint8Array): DocParagraph[] {
+  try {
+    return readParagraphs(data);
+  } catch {
+    return [];
+  }
+}
+
+function readParagraphs(data: Uint8Array): DocParagraph[] {
+  const cfb = CFB.read(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { type: 'buffer' });
+  const stream = (name: string) => {
+    const e = CFB.find(cfb, name);
+    return e?.content ? Buffer.from(e.content as Uint8Array) : undefined;
+  };
+  const word = stream('WordDocument');
+  if (!word || word.length < 0x200 || word.readUInt16LE(0) !== 0xa5ec) return [];
+  const table = stream((word.readUInt16LE(0x0a) & 0x0200) ? '1Table' : '0Table');
+  if (!table) return [];
+  // -- FIB: fibBase (32 bytes), csw + fibRgW, cslw + fibRgLw, cbRgFcLcb + fibRgFcLcb (fc/lcb pairs) --
+  const csw = word.readUInt16LE(32);
+  const lwAt = 34 + csw * 2;
+  const cslw = word.readUInt16LE(lwAt);
+  const ccpText = word.readInt32LE(lwAt + 2 + 3 * 4);
+  const fcLcbAt = lwAt + 2 + cslw * 4;
+  const pairs = word.readUInt16LE(fcLcbAt);
+  const pair = (i: number): [number, number] => (i < pairs ? [word.readUInt32LE(fcLcbAt + 2 + i * 8), word.readUInt32LE(fcLcbAt + 6 + i * 8)] : [0, 0]);
+  const [fcStsh, lcbStsh] = pair(1);
+  const [fcBtePapx, lcbBtePapx] = pair(13);
+  const [fcClx, lcbClx] = pair(33);
+  if (!lcbClx || !lcbBtePapx || fcClx + lcbClx > table.length || fcBtePapx + lcbBtePapx > table.length) return [];
+
+  const styles = lcbStsh && fcStsh + lcbStsh <= table.length ? readStyles(table.subarray(fcStsh, fcStsh + lcbStsh)) : [];
+  const papx = papxRuns(word, table.subarray(fcBtePapx, fcBtePapx + lcbBtePapx));
+  const pieces = readPieces(table.subarray(fcClx, fcClx + lcbClx));
+
+  const out: DocParagraph[] = [];
+  let text = '';
+  let fieldDepth = 0;
+  /** Inside a field's instructions (between its begin and separator marks): not shown. */
+  const hidden: boolean[] = [];
+  for (const piece of pieces) {
+    if (piece.cpStart >= ccpText) break;
+    const end = Math.min(piece.cpEnd, ccpText);
+    for (let cp = piece.cpStart; cp < end; cp++) {
+      const fc = piece.compressed ? piece.fc + (cp - piece.cpStart) : piece.fc + (cp - piece.cpStart) * 2;
+      if (fc + (piece.compressed ? 1 : 2) > word.length) return out;
+      const code = piece.compressed ? cp1252(word[fc]!) : word.readUInt16LE(fc);
+      if (code === 0x13) { fieldDepth++; hidden.push(true); continue; }
+      if (code === 0x14) { if (hidden.length) hidden[hidden.length - 1] = false; continue; }
+      if (code === 0x15) { if (fieldDepth) fieldDepth--; hidden.pop(); continue; }
+      if (code === 0x0d || code === 0x07) {
+        const run = papx.find(fc);
+        const props = run ? grpprlProps(run) : undefined;
+        out.push(paragraph(text, props, styles));
+        if (out.length > MAX_PARAGRAPHS) return [];
+        text = '';
+        continue;
+      }
+      if (hidden.some(Boolean)) continue;
+      if (code === 0x0b || code === 0x09) text += ' ';
+      else if (code >= 0x20) text += String.fromCharCode(code);
+    }
+  }
+  return out;
+}
+
+// ---- the piece table -------------------------------------------------------------------------
+
+interface Piece { cpStart: number; cpEnd: number; fc: number; compressed: boolean }
+
+function readPieces(clx: Buffer): Piece[] {
+  let at = 0;
+  // -- Prc entries (property modifiers) come first: skip them --
+  while (at < clx.length && clx[at] === 0x01) at += 3 + clx.readInt16LE(at + 1);
+  if (clx[at] !== 0x02) return [];
+  const lcb = clx.readUInt32LE(at + 1);
+  const plc = clx.subarray(at + 5, at + 5 + lcb);
+  const n = Math.floor((plc.length - 4) / 12);
+  const out: Piece[] = [];
+  for (let i = 0; i < n; i++) {
+    const cpStart = plc.readUInt32LE(i * 4), cpEnd = plc.readUInt32LE((i + 1) * 4);
+    const raw = plc.readUInt32LE((n + 1) * 4 + i * 8 + 2);
+    const compressed = (raw & 0x40000000) !== 0;
+    const fc = raw & 0x3fffffff;
+    out.push({ cpStart, cpEnd, fc: compressed ? fc / 2 : fc, compressed });
+  }
+  return out;
+}
+
+/** The characters 0x80-0x9f of Windows-1252 that differ from Latin-1 (quotes, dashes, ellipsis). */
+const CP1252: Record<number, number> = {
+  0x82: 0x201a, 0x84: 0x201e, 0x85: 0x2026, 0x91: 0x2018, 0x92: 0x2019, 0x93: 0x201c, 0x94: 0x201d, 0x95: 0x2022, 0x96: 0x2013, 0x97: 0x2014,
+};
+const cp1252 = (b: number) => CP1252[b] ?? b;
+
+// ---- paragraph properties (PAPX in formatted disk pages) ------------------------------------------
+
+interface PapxIndex { find(fc: number): Buffer | undefined }
+
+/** The PapxInFkp runs of the document: a run's grpprl (istd first) applies to paragraph marks in [fcFirst, fcLim). */
+function papxRuns(word: Buffer, plc: Buffer): PapxIndex {
+  const n = Math.floor((plc.length - 4) / 8);
+  const runs: { fcFirst: number; fcLim: number; grpprl: Buffer }[] = [];
+  for (let i = 0; i < n; i++) {
+    const pn = plc.readUInt32LE((n + 1) * 4 + i * 4) & 0x3fffff;
+    const page = pn * 512;
+    if (page + 512 > word.length) continue;
+    const fkp = word.subarray(page, page + 512);
+    const crun = fkp[511]!;
+    for (let r = 0; r < crun && (crun + 1) * 4 + r * 13 < 511; r++) {
+      const fcFirst = fkp.readUInt32LE(r * 4), fcLim = fkp.readUInt32LE((r + 1) * 4);
+      const off = fkp[(crun + 1) * 4 + r * 13]! * 2;
+      if (!off || off >= 511) continue;
+      let cb = fkp[off]!, start = off + 1, size: number;
+      if (cb === 0) { cb = fkp[off + 1]!; start = off + 2; size = cb * 2; } else size = cb * 2 - 1;
+      if (start + size > 511 || size < 2) continue;
+      runs.push({ fcFirst, fcLim, grpprl: fkp.subarray(start, start + size) });
+    }
+  }
+  runs.sort((a, b) => a.fcFirst - b.fcFirst);
+  return {
+    find(fc) {
+      let lo = 0, hi = runs.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1, r = runs[mid]!;
+        if (fc < r.fcFirst) hi = mid - 1;
+        else if (fc >= r.fcLim) lo = mid + 1;
+        else return r.grpprl;
+      }
+      return undefined;
+    },
+  };
+}
+
+interface Props { istd: number; ilfo?: number; ilvl?: number; outLvl?: number; inTable?: boolean }
+
+/** The istd and the sprms this module reads from a paragraph's (or a style's) istd + grpprl. */
+function grpprlProps(b: Buffer): Props {
+  const props: Props = { istd: b.readUInt16LE(0) };
+  forEachSprm(b.subarray(2), (sprm, op) => {
+    if (sprm === SPRM_P_ILFO && op.length >= 2) props.ilfo = op.readInt16LE(0);
+    else if (sprm === SPRM_P_ILVL) props.ilvl = op[0];
+    else if (sprm === SPRM_P_OUTLVL) props.outLvl = op[0];
+    else if (sprm === SPRM_P_FINTABLE) props.inTable = op[0] !== 0;
+  });
+  return props;
+}
+
+/** Walks a grpprl; stops (keeping what was read) at a sprm whose operand runs past the end. */
+function forEachSprm(b: Buffer, fn: (sprm: number, operand: Buffer) => void): void {
+  let at = 0;
+  while (at + 2 <= b.length) {
+    const sprm = b.readUInt16LE(at);
+    at += 2;
+    let len: number;
+    switch (sprm >> 13) {
+      case 0: case 1: len = 1; break;
+      case 2: case 4: case 5: len = 2; break;
+      case 3: len = 4; break;
+      case 7: len = 3; break;
+      default:
+        // -- variable: a size byte; sprmTDefTable(10) has a two-byte size (the rest, plus one) --
+        if (sprm === 0xd608 || sprm === 0xd606) {
+          if (at + 2 > b.length) return;
+          len = b.readUInt16LE(at) + 1;
+        } else {
+          if (at >= b.length || b[at] === 255) return;
+          len = b[at]! + 1;
+        }
+        fn(sprm, b.subarray(at + 1, at + len));
+        at += len;
+        continue;
+    }
+    if (at + len > b.length) return;
+    fn(sprm, b.subarray(at, at + len));
+    at += len;
+  }
+}
+
+// ---- the stylesheet ---------------------------------------------------------------------------
+
+function readStyles(stsh: Buffer): (Style | undefined)[] {
+  const cbStshi = stsh.readUInt16LE(0);
+  const cstd = stsh.readUInt16LE(2);
+  const cbBase = stsh.readUInt16LE(4);
+  const out: (Style | undefined)[] = [];
+  let at = 2 + cbStshi;
+  for (let i = 0; i < cstd && at + 2 <= stsh.length; i++) {
+    const cbStd = stsh.readUInt16LE(at);
+    const std = stsh.subarray(at + 2, at + 2 + cbStd);
+    at += 2 + cbStd;
+    if (cbStd < cbBase + 2 || std.length < cbStd) {
+      out.push(undefined);
+      continue;
+    }
+    const sti = std.readUInt16LE(0) & 0x0fff;
+    const stk = std.readUInt16LE(2) & 0x000f;
+    const base = std.readUInt16LE(2) >> 4;
+    const cch = std.readUInt16LE(cbBase);
+    const nameEnd = cbBase + 2 + cch * 2;
+    if (nameEnd > std.length) {
+      out.push(undefined);
+      continue;
+    }
+    const name = std.subarray(cbBase + 2, nameEnd).toString('utf16le');
+    const style: Style = { name: name.toLowerCase(), sti, base: base === 0x0fff ? undefined : base };
+    // -- a paragraph style's first UPX holds its paragraph properties (istd + grpprl), after the name's null --
+    let upx = nameEnd + 2;
+    if (stk === 1 && upx + 2 <= std.length) {
+      if (upx % 2) upx++;
+      const cbUpx = std.readUInt16LE(upx);
+      if (cbUpx >= 2 && upx + 2 + cbUpx <= std.length) {
+        const p = grpprlProps(std.subarray(upx + 2, upx + 2 + cbUpx));
+        style.ilfo = p.ilfo;
+        style.ilvl = p.ilvl;
+        style.outLvl = p.outLvl;
+      }
+    }
+    out.push(style);
+  }
+  return out;
+}
+
+function chain<T>(styles: (Style | undefined)[], istd: number, pick: (s: Style) => T | undefined): T | undefined {
+  let cur: number | undefined = istd;
+  for (let i = 0; cur !== undefined && i < MAX_CHAIN; i++) {
+    const s: Style | undefined = styles[cur];
+    if (!s) return undefined;
+    const v = pick(s);
+    if (v !== undefined) return v;
+    cur = s.base;
+  }
+  return undefined;
+}
+
+/** Heading depth a style gives by its name or built-in identifier (-1: explicitly body text). */
+function styleDepth(s: Style): number | undefined {
+  if (s.sti >= 1 && s.sti <= 9) return s.sti - 1;
+  if (s.sti === 62 || s.name === 'title') return 0;
+  if (s.sti === 74 || s.name === 'subtitle') return 1;
+  const m = /^heading\s*(\d)$/.exec(s.name);
+  if (m) return Math.max(0, Number(m[1]) - 1);
+  if (s.outLvl !== undefined) return s.outLvl >= 9 ? -1 : s.outLvl;
+  return undefined;
+}
+
+function paragraph(text: string, props: Props | undefined, styles: (Style | undefined)[]): DocParagraph {
+  const p: DocParagraph = { text, inTable: props?.inTable ?? false };
+  if (!props) return p;
+  const outLvl = props.outLvl;
+  const depth = outLvl !== undefined && outLvl < 9 ? outLvl : chain(styles, props.istd, styleDepth);
+  if (depth !== undefined && depth >= 0) p.headingDepth = depth;
+  const ilfo = props.ilfo ?? chain(styles, props.istd, (s) => s.ilfo);
+  if (ilfo !== undefined && ilfo > 0 && p.headingDepth === undefined) p.listLevel = props.ilvl ?? chain(styles, props.istd, (s) => s.ilvl) ?? 0;
+  return p;
+}
