@@ -1,10 +1,11 @@
 // Workflows: the list with the API's filters, paging and sorting (soft-deleted ones too); create and
-// edit with a node chain (from a template or edited as JSON), a schedule (named or crontab) and
+// edit with a node-chain editor (node-chain.ts: from a template, node by node, or as JSON), a schedule (named or crontab) and
 // reprocess_all; run now ("already running" is the API's 409, shown as it says it); delete.
 import { useEffect, useState } from 'preact/hooks';
 import { call } from './api';
 import { SCHEDULES, WORKFLOW_SORT_FIELDS, WORKFLOW_TYPES } from '../../lambdas/domain/workflow-constants';
 import { ErrorBox, html, Section, when } from './ui';
+import { NodeChainEditor, type ChainNode } from './node-chain';
 
 interface Workflow {
   id: string;
@@ -35,8 +36,10 @@ function WorkflowForm({ existing, onSaved, onCancel }: { existing?: Workflow; on
     destination_id: existing?.destinations[0] ?? '',
     schedule: existing?.schedule?.crontab_entries[0]?.cron_expression ?? '',
     reprocess_all: existing?.reprocess_all ?? false,
-    nodes: existing?.workflow_nodes?.length ? JSON.stringify(existing.workflow_nodes, null, 2) : '',
   });
+  const [nodes, setNodes] = useState<ChainNode[]>(existing?.workflow_nodes ?? []);
+  /** The chain as JSON text while it is edited so (an advanced view of the same nodes). */
+  const [json, setJson] = useState<string>();
   const [error, setError] = useState<unknown>();
   useEffect(() => {
     call<Named[]>('api/v1/sources/').then(setSources, setError);
@@ -48,7 +51,9 @@ function WorkflowForm({ existing, onSaved, onCancel }: { existing?: Workflow; on
     if (!id) return;
     try {
       const t = await call<{ nodes: unknown[] }>(`api/v1/templates/${id}`);
-      set({ workflow_type: 'custom', nodes: JSON.stringify(t.nodes, null, 2) });
+      set({ workflow_type: 'custom' });
+      setNodes(t.nodes as ChainNode[]);
+      setJson(undefined);
     } catch (e) {
       setError(e);
     }
@@ -65,12 +70,24 @@ function WorkflowForm({ existing, onSaved, onCancel }: { existing?: Workflow; on
         schedule: form.schedule || null,
         reprocess_all: form.reprocess_all,
       };
-      if (form.workflow_type === 'custom') body.workflow_nodes = form.nodes ? JSON.parse(form.nodes) : [];
+      if (form.workflow_type === 'custom') body.workflow_nodes = json !== undefined ? JSON.parse(json) : nodes;
       if (existing) await call(`api/v1/workflows/${existing.id}`, { method: 'PUT', json: body });
       else await call('api/v1/workflows/', { method: 'POST', json: body });
       onSaved();
     } catch (err) {
       setError(err instanceof SyntaxError ? new Error(`Nodes: not valid JSON (${err.message})`) : err);
+    }
+  }
+  function toggleJson() {
+    if (json === undefined) return setJson(JSON.stringify(nodes, null, 2));
+    try {
+      const parsed = JSON.parse(json) as unknown;
+      if (!Array.isArray(parsed)) throw new SyntaxError('a list of nodes is expected');
+      setNodes(parsed as ChainNode[]);
+      setJson(undefined);
+      setError(undefined);
+    } catch (err) {
+      setError(new Error(`Nodes: not valid JSON (${(err as Error).message})`));
     }
   }
   const select = (label: string, key: 'source_id' | 'destination_id', items: Named[]) =>
@@ -88,7 +105,11 @@ function WorkflowForm({ existing, onSaved, onCancel }: { existing?: Workflow; on
       <label class="check"><input type="checkbox" checked=${form.reprocess_all} onChange=${(e: Event) => set({ reprocess_all: (e.target as HTMLInputElement).checked })} /> Reprocess all (not only new or changed documents)</label>
     </div>
     ${form.workflow_type === 'custom' ? html`<label>Start from a template<select onChange=${(e: Event) => useTemplate((e.target as HTMLSelectElement).value)}><option value="">(choose)</option>${templates.map((t) => html`<option value=${t.id}>${t.name}</option>`)}</select></label>
-      <label>Nodes (partition → [prompter…] → chunk → [embed], JSON)<textarea name="workflow_nodes" rows="10" class="code" value=${form.nodes} onInput=${(e: Event) => set({ nodes: (e.target as HTMLTextAreaElement).value })}></textarea></label>` : null}
+      <div class="node-head"><strong>Nodes</strong> (partition → [prompter…] → chunk → [embed])
+        <button type="button" onClick=${toggleJson}>${json === undefined ? 'Edit as JSON' : 'Back to the node editor'}</button></div>
+      ${json === undefined
+        ? html`<${NodeChainEditor} nodes=${nodes} onChange=${setNodes} />`
+        : html`<textarea name="workflow_nodes" aria-label="Nodes as JSON" rows="12" class="code" value=${json} onInput=${(e: Event) => setJson((e.target as HTMLTextAreaElement).value)}></textarea>`}` : null}
     <${ErrorBox} error=${error} />
     <div class="actions"><button type="submit" class="primary">Save</button><button type="button" onClick=${onCancel}>Cancel</button></div>
   </form>`;

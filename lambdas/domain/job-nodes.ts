@@ -9,7 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { parsePartitionForm } from '../engine/partition/params';
-import { parseChunkNode } from '../engine/chunking/params';
+import { CHUNK_NODE_SUBTYPES, parseChunkNode } from '../engine/chunking/params';
+import { EMBED_PROVIDERS } from '../engine/embedding/catalog';
+import { PROMPTER_SUBTYPES } from '../engine/enrichment/catalog';
 import { embedCredentialIssues, embedEndpointIssues, parseEmbedNode } from '../engine/embedding/index';
 import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vlm/credentials';
 import { parsePrompterNode, prompterCredentialIssues, prompterEndpointIssues } from '../engine/enrichment/settings';
@@ -40,13 +42,21 @@ export interface JobNode {
 
 const PARTITION_SUBTYPES = ['unstructured_api', 'vlm', 'auto', 'fast', 'hi_res', 'ocr_only'];
 const NODE_TYPES = ['partition', 'prompter', 'chunk', 'embed'] as const;
+
+/** The subtypes each node type takes, from the engines' catalogues (published in the OpenAPI document as `x-subtypes`). */
+export const NODE_SUBTYPES: Readonly<Record<NodeType, string[]>> = {
+  partition: PARTITION_SUBTYPES,
+  prompter: Object.keys(PROMPTER_SUBTYPES),
+  chunk: Object.keys(CHUNK_NODE_SUBTYPES),
+  embed: [...EMBED_PROVIDERS],
+};
 export type NodeType = (typeof NODE_TYPES)[number];
 /**
  * The platform's order rule (Partitioner→Prompter→Chunker[→Embedder]): enrichment comes after the
  * partitioner and before the chunker (a description must be written before the text is cut and
  * embedded), and a chain may enrich more than once (image and table descriptions).
  */
-const ALLOWED_NEXT: Record<string, string[]> = { start: ['partition'], partition: ['prompter', 'chunk', 'embed'], prompter: ['prompter', 'chunk'], chunk: ['embed'], embed: [] };
+export const ALLOWED_NEXT: Readonly<Record<string, string[]>> = { start: ['partition'], partition: ['prompter', 'chunk', 'embed'], prompter: ['prompter', 'chunk'], chunk: ['embed'], embed: [] };
 /** Node types a chain may not end on (the platform has no Partitioner→Prompter→Destination). */
 const NOT_LAST = ['prompter'];
 

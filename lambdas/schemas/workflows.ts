@@ -4,6 +4,7 @@ import { lenientTimestamp, queryBool, shortString, templateIdString, uuidParam }
 import { WORKFLOW_SORT_FIELDS, WORKFLOW_TYPES, SCHEDULES, SCHEDULE_HINT, cronOf } from '../domain/workflow-constants';
 import { boundedObject, nameString, nodeIdString } from '../domain/validation';
 import { PROMPTER_SUBTYPES } from '../engine/enrichment/catalog';
+import { ALLOWED_NEXT, NODE_SUBTYPES } from '../domain/job-nodes';
 import { PrompterSettings } from '../engine/enrichment/settings';
 
 /** The node settings the API documents beside the engines' own parsers (names from their schemas, so they cannot drift). */
@@ -16,8 +17,11 @@ const SETTINGS_TEXT =
 const WorkflowNodeInput = z.object({
   id: nodeIdString.nullish(),
   name: nameString,
-  type: shortString.meta({ description: 'partition, prompter, chunk or embed, in the order Partitioner→[Prompter…→]Chunker[→Embedder] (or Partitioner→Embedder)' }),
-  subtype: shortString,
+  type: shortString.meta({
+    description: 'partition, prompter, chunk or embed, in the order Partitioner→[Prompter…→]Chunker[→Embedder] (or Partitioner→Embedder)',
+    'x-allowed-next': ALLOWED_NEXT,
+  }),
+  subtype: shortString.meta({ description: "The node type's subtype (x-subtypes lists them by type)", 'x-subtypes': NODE_SUBTYPES }),
   settings: boundedObject('settings').nullish().meta({ description: SETTINGS_TEXT }),
 });
 

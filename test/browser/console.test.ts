@@ -187,6 +187,43 @@ test('workflows: created in the page, run, its job watched to COMPLETED; notific
   assert.deepEqual(problems, []);
 });
 
+test('workflows: a custom chain built node by node in the editor is saved as typed settings', { skip: NO_BROWSER }, async () => {
+  const { page, problems } = await watchedPage(browser);
+  await signIn(page);
+  await page.getByRole('link', { name: 'Workflows' }).click();
+  await page.getByRole('button', { name: 'New workflow' }).click();
+  const form = page.getByRole('form', { name: 'New workflow' });
+  await form.getByLabel('Name').fill('chain-made-in-the-editor');
+  await form.getByLabel('Type').selectOption('custom');
+  // -- only a partition node can start a chain; after it the editor offers what the service allows next --
+  assert.deepEqual(await form.locator('.node-chain > .actions button').allInnerTexts(), ['+ partition node']);
+  await form.getByRole('button', { name: '+ partition node' }).click();
+  const partition = form.getByRole('group', { name: /Node 1/ });
+  await partition.getByLabel('Node subtype').selectOption('unstructured_api');
+  await partition.getByRole('button', { name: '+ Setting' }).click();
+  await partition.getByLabel('Setting name').fill('strategy');
+  await partition.getByLabel('Setting name').press('Tab');
+  await partition.getByLabel('Value of strategy').fill('fast');
+  await partition.getByLabel('Value of strategy').press('Tab');
+  await form.getByRole('button', { name: '+ chunk node' }).click();
+  const chunk = form.getByRole('group', { name: /Node 2/ });
+  await chunk.getByLabel('Node subtype').selectOption('chunk_by_title');
+  await chunk.getByRole('button', { name: '+ Setting' }).click();
+  await chunk.getByLabel('Setting name').fill('max_characters');
+  await chunk.getByLabel('Setting name').press('Tab');
+  await chunk.getByLabel('Value of max_characters').fill('500');
+  await chunk.getByLabel('Value of max_characters').press('Tab');
+  await page.screenshot({ path: join(ARTIFACTS, 'workflow-editor.png') });
+  await form.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('row', { name: /chain-made-in-the-editor/ }).waitFor();
+  const list = (await (await fetch(`${svc.url}/api/v1/workflows/`, { headers: { 'unstructured-api-key': key } })).json()) as { name: string; workflow_nodes: { type: string; subtype: string; settings: Record<string, unknown> }[] }[];
+  const saved = list.find((w) => w.name === 'chain-made-in-the-editor')!;
+  assert.deepEqual(saved.workflow_nodes.map((n) => [n.type, n.subtype]), [['partition', 'unstructured_api'], ['chunk', 'chunk_by_title']]);
+  assert.equal(saved.workflow_nodes[0]!.settings.strategy, 'fast');
+  assert.equal(saved.workflow_nodes[1]!.settings.max_characters, 500, 'a number typed in the editor is saved as a number');
+  assert.deepEqual(problems, []);
+});
+
 test("channels: a webhook channel is created in the page and a test event shows the receiver's answer", { skip: NO_BROWSER }, async () => {
   const received: string[] = [];
   const receiver = createServer((req, res) => {

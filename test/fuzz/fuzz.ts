@@ -150,7 +150,7 @@ console.log(`malformed requests done in ${((Date.now() - started) / 1000).toFixe
 // ---- hostile documents: the synchronous endpoint, then as jobs -----------------------------------
 const docs = await hostileDocuments();
 console.log(`\n${docs.length} hostile documents`);
-const docRows: string[] = [];
+const docRows: [string, string][] = [];
 const jobIds: [string, string][] = [];
 for (const doc of docs) {
   const form = new FormData();
@@ -171,7 +171,7 @@ for (const doc of docs) {
   if (typeof j.status === 'number' && j.status >= 500) serverErrors.push(`${j.status} create_job · ${doc.name} → ${JSON.stringify(j.body).slice(0, 160)}`);
   if (j.status === 'hang') hangs.push(`create_job · ${doc.name}`);
   if (j.status === 200) jobIds.push([doc.name, j.body.id]);
-  docRows.push(`  ${doc.name.padEnd(52)} partition ${String(o.status).padEnd(4)} ${String(o.ms).padStart(6)} ms   job ${j.status}`);
+  docRows.push([doc.name, `  ${doc.name.padEnd(52)} partition ${String(o.status).padEnd(4)} ${String(o.ms).padStart(6)} ms   job ${j.status}`]);
 }
 // -- every job to an end state (bounded), its reads never a 5xx --
 const until = Date.now() + 240_000;
@@ -188,10 +188,8 @@ while (Date.now() < until && finals.size < jobIds.length) {
   }
   if (finals.size < jobIds.length) await new Promise((r) => setTimeout(r, 2000));
 }
-for (const row of docRows) {
-  const name = row.trim().split(/\s{2,}/)[0]!;
-  console.log(`${row} → ${finals.get(name) ?? 'not finished in 240 s'}`);
-}
+// -- by the document's name itself: a name longer than the column is not split back out of its row --
+for (const [name, row] of docRows) console.log(`${row} → ${finals.get(name) ?? 'not finished in 240 s'}`);
 
 // ---- report ----------------------------------------------------------------------------------------
 const health = await fetch(`${base}/healthcheck`, { signal: AbortSignal.timeout(TIMEOUT_MS) }).then((r) => r.status, (e: Error) => e.message);
