@@ -277,7 +277,7 @@ export function isPossibleTitle(text: string, opts: ClassifyOptions = {}): boole
 export const UNICODE_BULLETS = [
   '\u0095', '\u2022', '\u2023', '\u2043', '\u3164', '\u204C', '\u204D', '\u2219', '\u25CB', '\u25CF',
   '\u25D8', '\u25E6', '\u2619', '\u2765', '\u2767', '\u29BE', '\u29BF', '-', '\uF0B7', '*', '\u00B7',
-  '\u25AA', '\u25A0', '\u2013', '\u27A2', '\uF0A7', '\uF076', '\uF0D8',
+  '\u25AA', '\u25A0', '\u2013', '\u27A2', '\uF0A7', '\uF076', '\uF0D8', '\u25A1', '\u2610', '\u2611', '\u2612',
 ];
 const BULLET_CLASS = UNICODE_BULLETS.map((b) => `\\u${b.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 // A bullet is one bullet character, not a run of them ("------" is a rule, not a list item). The

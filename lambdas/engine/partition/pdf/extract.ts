@@ -97,6 +97,14 @@ function fontStyle(m: WrappedPdfiumModule, font: number, buf: number): FontStyle
 
 const MARK = /\p{M}/u;
 
+/**
+ * What a symbol font's glyph without a Unicode name (PDFium reports its C1 control code, 0x80-0x9f:
+ * checkboxes and boxes of forms and questionnaires) becomes in the text: one white square a run. The
+ * layout and the classifier read it as a list marker at the start of a line (classify.ts UNICODE_BULLETS).
+ */
+export const SYMBOL_MARKER = '\u25a1';
+const isSymbolCode = (c: number) => c >= 0x80 && c <= 0x9f;
+
 /** Minimum gap (in font sizes) between words that splits a line into segments. */
 const SEGMENT_GAP_EM = 1.1;
 
@@ -284,6 +292,8 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
       // glyphs without a Unicode mapping: ask for the character itself to tell them apart.
       if (c === 2 || (c === 0xfffe && X.FPDFText_GetUnicode(tp, i) === 2)) t += '-';
       else if (c === 0xfffe || c === 0xffff || c === 0xfffd) raw.unmapped++;
+      // -- a symbol font's glyph without a name (a C1 control code: a checkbox, a box): one marker --
+      else if (isSymbolCode(c)) { if (!t.endsWith(SYMBOL_MARKER)) t += SYMBOL_MARKER; }
       else t += String.fromCharCode(c);
     }
     if (!t) return;
@@ -329,6 +339,15 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     // PDFium puts a space before a combining mark drawn as its own text object after its letter
     // (Arabic tanween): a mark never starts a word.
     if (c === 32 && wordStart >= 0 && i + 1 < n && hasRtlUnit(u16, i - 1, i - 1) && MARK.test(String.fromCharCode(u16[i + 1]!))) continue;
+    // -- a run of symbol codes is a word of its own: glued to the text after it, it would lend that
+    // -- word its font's size and weight, and hide that the line starts with a marker --
+    if (!brk && !space && wordStart >= 0 && isSymbolCode(c) !== isSymbolCode(u16[wordStart]!)) {
+      endWord(wordStart, i - 1);
+      wordStart = i;
+      generatedGap = false;
+      sawRealGap = false;
+      continue;
+    }
     if (brk || space) {
       if (wordStart >= 0) { endWord(wordStart, i - 1); wordStart = -1; }
       if (brk || !X.FPDFText_IsGenerated(tp, i)) sawRealGap = true;
@@ -339,7 +358,31 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     }
   }
   if (wordStart >= 0) endWord(wordStart, n - 1);
-  return words;
+  return mergeMarkers(words);
+}
+
+/**
+ * Symbol markers (SYMBOL_MARKER words) next to each other on a line are one marker (a box and the tick
+ * drawn over it), and a marker takes the size and weight of the text it opens: the box's own font would
+ * make its line look larger and bold, and split the line from the lines of its item that follow.
+ */
+function mergeMarkers(words: RawWord[]): RawWord[] {
+  const out: RawWord[] = [];
+  const sameLine = (a: RawWord, b: RawWord) => a.turn === b.turn && Math.abs(a.box[1] - b.box[1]) < Math.max(a.size, b.size) && b.box[0] - a.box[2] < 2 * Math.max(a.size, b.size);
+  for (const w of words) {
+    const prev = out[out.length - 1];
+    if (prev && prev.t === SYMBOL_MARKER && w.t === SYMBOL_MARKER && sameLine(prev, w)) {
+      prev.box = [Math.min(prev.box[0], w.box[0]), Math.min(prev.box[1], w.box[1]), Math.max(prev.box[2], w.box[2]), Math.max(prev.box[3], w.box[3])];
+      continue;
+    }
+    if (prev && prev.t === SYMBOL_MARKER && w.t !== SYMBOL_MARKER && sameLine(prev, w)) {
+      prev.size = w.size;
+      prev.bold = w.bold;
+      prev.italic = w.italic;
+    }
+    out.push(w);
+  }
+  return out;
 }
 
 /** Median gap (points) between the loose boxes of consecutive glyphs of an upright word; bounded work. */

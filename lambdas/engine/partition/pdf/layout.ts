@@ -45,7 +45,7 @@ const median = (xs: number[]): number => {
 
 /** "1. ", "2) ", "(a) ", "iv. " at the start of a line: a new list item. */
 const NUMBERED_START = /^(\d{1,2}[.)]|\(\d{1,2}\)|\([a-z]\)|[ivx]{1,4}\.)\s+\S/;
-const BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\uf0b7\uf0a7\u27a2\u00b7*\-\u2013]\s|^[\u2022\u25cf\u25aa\uf0b7]/;
+const BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\u25a1\u2610-\u2612\uf0b7\uf0a7\u27a2\u00b7*\-\u2013]\s|^[\u2022\u25cf\u25aa\u25a1\uf0b7]/;
 
 /** A section or page number on its own: "1", "2.3", "4.", "IV". */
 const NUMBER_LABEL = /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[IVX]{1,4}\.?)$/;

@@ -1,0 +1,45 @@
+// A one-page questionnaire PDF written by hand: each answer opens with a box drawn by a Type3 font
+// glyph that has no Unicode name (code 0x84, as symbol fonts of forms draw checkboxes; PDFium reports
+// the bare code), in a larger font than the answer's text, and some answers wrap onto a second line.
+
+/** items: [question, ...answers]; an answer given as two strings wraps onto a second line. */
+export function checkboxPdf(items: [string, ...(string | [string, string])[]][]): Uint8Array {
+  let y = 700;
+  const ops: string[] = [];
+  for (const [q, ...answers] of items) {
+    ops.push(`BT /F1 10 Tf 72 ${y} Td (${q}) Tj ET`);
+    y -= 16;
+    for (const a of answers) {
+      const [first, second] = Array.isArray(a) ? a : [a];
+      ops.push(`BT /F2 13 Tf 90 ${y} Td <84> Tj ET`);
+      ops.push(`BT /F1 9 Tf 108 ${y} Td (${first}) Tj ET`);
+      if (second) {
+        y -= 11;
+        ops.push(`BT /F1 9 Tf 108 ${y} Td (${second}) Tj ET`);
+      }
+      y -= 14;
+    }
+    y -= 8;
+  }
+  const content = ops.join('\n');
+  const box = '1000 0 0 0 1000 1000 d1 50 50 900 900 re S';
+  const objs = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R /F2 5 0 R >> >> /Contents 6 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /box 7 0 R >> /Encoding << /Type /Encoding /Differences [132 /box] >> /FirstChar 132 /LastChar 132 /Widths [1000] /Resources << >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    `<< /Length ${box.length} >>\nstream\n${box}\nendstream`,
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(pdf.length);
+    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(pdf);
+}
