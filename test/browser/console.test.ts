@@ -58,6 +58,26 @@ test('sign-in: / opens the console; a wrong key is refused with the reason; the 
   assert.deepEqual(problems, []);
 });
 
+test('sign-in: a key revoked while the console is open returns to sign-in with the reason', { skip: NO_BROWSER }, async () => {
+  const out = svc.keys('create', '--account', 'console', '--user', 'leaver');
+  const revocable = /API key \(shown once, store it now\): (\S+)/.exec(out)?.[1];
+  const keyId = /created key (\S+)/.exec(out)?.[1];
+  assert.ok(revocable && keyId, out);
+  const { page, problems } = await watchedPage(browser);
+  await page.goto(`${svc.url}/`);
+  await page.getByLabel('API key').fill(revocable);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Playground' }).waitFor();
+  svc.keys('revoke', '--account', 'console', keyId);
+  // -- the next call with the revoked key: back to sign-in, the API's reason shown --
+  await page.getByRole('link', { name: 'Jobs' }).click();
+  await page.getByLabel('API key').waitFor();
+  await page.getByRole('status').waitFor();
+  assert.match(await page.getByRole('status').innerText(), /Signed out: .*API key/);
+  await page.screenshot({ path: join(ARTIFACTS, 'sign-in-revoked.png') });
+  assert.deepEqual(problems.filter((p) => !/401/.test(p)), []);
+});
+
 test("playground: a document's elements, its table from text_as_html, and none of its markup runs", { skip: NO_BROWSER }, async () => {
   const { page, problems } = await watchedPage(browser);
   await signIn(page);
@@ -99,6 +119,44 @@ test('playground: a PDF page is drawn with a box per element, coloured by type; 
   await page.locator('.element-list .el.selected').waitFor();
   assert.match(await page.locator('pre.json').innerText(), /"coordinates"/);
   await page.screenshot({ path: join(ARTIFACTS, 'pdf-page.png') });
+  assert.deepEqual(problems, []);
+});
+
+test('keyboard and phone width: signed in and partitioned with keys alone, two strategies side by side, nothing wider than the window', { skip: NO_BROWSER }, async () => {
+  const { page, problems } = await watchedPage(browser);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${svc.url}/`);
+  // -- sign in without the mouse: the key field takes the first Tab, Enter submits --
+  const focusedLabel = () => page.evaluate('document.activeElement?.labels?.[0]?.textContent?.trim() ?? document.activeElement?.outerHTML?.slice(0, 80)');
+  for (let i = 0; i < 5 && (await focusedLabel()) !== 'API key'; i++) await page.keyboard.press('Tab');
+  assert.equal(await focusedLabel(), 'API key');
+  await page.keyboard.type(key);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Playground' }).waitFor();
+  // -- every area of the main navigation is reached by Tab, and the focused control shows it --
+  const reached = new Set<string>();
+  for (let i = 0; i < 25 && reached.size < 7; i++) {
+    await page.keyboard.press('Tab');
+    const focused = (await page.evaluate(`(() => { const a = document.activeElement; return a && a.closest('nav') ? [a.textContent.trim(), getComputedStyle(a).outlineStyle] : null })()`)) as [string, string] | null;
+    if (!focused) continue;
+    assert.notEqual(focused[1], 'none', `${focused[0]}: focus is visible`);
+    reached.add(focused[0].replace(/\s*\d+$/, ''));
+  }
+  for (const area of ['Playground', 'Sources', 'Destinations', 'Workflows', 'Jobs', 'Notifications']) assert.ok([...reached].some((r) => r.startsWith(area)), `${area} reached by Tab: ${[...reached]}`);
+  // -- compare: the same PDF by two strategies, each with its elements --
+  await page.setInputFiles('input[type=file]', join(process.cwd(), '..', 'shared', 'corpus', 'docs', 'embedded-images-tables.pdf'));
+  await page.getByLabel('Strategy').selectOption('fast');
+  await page.getByLabel('Compare with').selectOption('hi_res');
+  await page.getByRole('button', { name: 'Partition' }).focus();
+  await page.keyboard.press('Enter');
+  const results = page.locator('.compare .result');
+  await page.locator('.compare .result h3', { hasText: 'strategy hi_res ·' }).waitFor({ timeout: 120_000 });
+  await page.locator('.compare .result h3', { hasText: 'strategy fast ·' }).waitFor({ timeout: 60_000 });
+  assert.equal(await results.count(), 2);
+  for (let i = 0; i < 2; i++) assert.ok((await results.nth(i).locator('.element-list .el').count()) > 0, `result ${i} lists its elements`);
+  const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
+  assert.ok(overflow <= 1, `the page is ${overflow} px wider than a 390 px window`);
+  await page.screenshot({ path: join(ARTIFACTS, 'phone-compare.png'), fullPage: false });
   assert.deepEqual(problems, []);
 });
 

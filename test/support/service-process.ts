@@ -25,6 +25,8 @@ export interface ServiceProcess {
   peakRssBytes(): number | undefined;
   /** A new API key for (account, user), made by `npm run keys -- create` against this service. */
   createKey(account: string, user: string): string;
+  /** Runs `npm run keys` (bin/keys.ts) against this service's data; its standard output. */
+  keys(...args: string[]): string;
   stop(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export async function startServiceProcess(
         return undefined;
       }
     },
+    keys: (...args) => spawnSync(process.execPath, ['--import', 'tsx', 'bin/keys.ts', ...args], { cwd: REPO, env, encoding: 'utf8' }).stdout,
     createKey: (account, user) => {
       const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/keys.ts', 'create', '--account', account, '--user', user], {
         cwd: REPO,
