@@ -6,6 +6,7 @@ import { call } from './api';
 import { SCHEDULES, WORKFLOW_SORT_FIELDS, WORKFLOW_TYPES } from '../../lambdas/domain/workflow-constants';
 import { ErrorBox, html, Section, when } from './ui';
 import { NodeChainEditor, type ChainNode } from './node-chain';
+import { Channels } from './channels';
 
 interface Workflow {
   id: string;
@@ -120,6 +121,7 @@ export function Workflows({ go }: { go: (p: string) => void }) {
   const [error, setError] = useState<unknown>();
   const [notice, setNotice] = useState<string | undefined>();
   const [editing, setEditing] = useState<Workflow | 'new' | undefined>();
+  const [channelsOf, setChannelsOf] = useState<Workflow | undefined>();
   const [q, setQ] = useState({ name: '', status: '', sort_by: 'created_at', sort_direction: 'desc', page: 1, deleted: false });
   const load = () =>
     call<Workflow[]>('api/v1/workflows/', {
@@ -160,8 +162,9 @@ export function Workflows({ go }: { go: (p: string) => void }) {
     ${!items ? html`<p class="muted">Loading…</p>` : !items.length ? html`<p class="muted">No workflows${q.deleted ? ' deleted' : ''}.</p>` : html`
     <table class="list"><thead><tr><th>Name</th><th>Type</th><th>Schedule</th><th>Status</th><th>Created</th><th>Actions</th></tr></thead><tbody>
       ${items.map((w) => html`<tr key=${w.id}><td>${w.name}</td><td>${w.workflow_type ?? ''}</td><td>${w.schedule?.crontab_entries.map((c) => c.cron_expression).join(', ') ?? 'on demand'}</td><td>${w.status}</td><td>${when(w.created_at)}</td>
-        <td class="actions">${q.deleted ? null : html`<button type="button" onClick=${() => run(w)}>Run</button><button type="button" onClick=${() => setEditing(w)}>Edit</button><button type="button" onClick=${() => remove(w)}>Delete</button>`}</td></tr>`)}
+        <td class="actions">${q.deleted ? null : html`<button type="button" onClick=${() => run(w)}>Run</button><button type="button" onClick=${() => setEditing(w)}>Edit</button><button type="button" onClick=${() => setChannelsOf(channelsOf?.id === w.id ? undefined : w)}>Channels</button><button type="button" onClick=${() => remove(w)}>Delete</button>`}</td></tr>`)}
     </tbody></table>
+    ${channelsOf ? html`<${Channels} key=${channelsOf.id} workflowId=${channelsOf.id} workflowName=${channelsOf.name} />` : null}
     <div class="actions pager"><button type="button" disabled=${q.page <= 1} onClick=${() => setQ({ ...q, page: q.page - 1 })}>Previous</button><span>Page ${q.page}</span><button type="button" disabled=${items.length < 20} onClick=${() => setQ({ ...q, page: q.page + 1 })}>Next</button></div>`}
   <//>`;
 }

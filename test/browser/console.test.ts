@@ -245,7 +245,7 @@ test('workflows: created in the page, run, its job watched to COMPLETED; notific
   assert.deepEqual(problems, []);
 });
 
-test('workflows: a custom chain built node by node in the editor is saved as typed settings', { skip: NO_BROWSER }, async () => {
+test('workflows: a custom chain built node by node in the editor is saved as typed settings; the workflow gets a channel of its own', { skip: NO_BROWSER }, async () => {
   const { page, problems } = await watchedPage(browser);
   await signIn(page);
   await page.getByRole('link', { name: 'Workflows' }).click();
@@ -279,6 +279,18 @@ test('workflows: a custom chain built node by node in the editor is saved as typ
   assert.deepEqual(saved.workflow_nodes.map((n) => [n.type, n.subtype]), [['partition', 'unstructured_api'], ['chunk', 'chunk_by_title']]);
   assert.equal(saved.workflow_nodes[0]!.settings.strategy, 'fast');
   assert.equal(saved.workflow_nodes[1]!.settings.max_characters, 500, 'a number typed in the editor is saved as a number');
+  // -- the workflow's own channels: created from its row, listed under the workflow, not the account --
+  await page.getByRole('row', { name: /chain-made-in-the-editor/ }).getByRole('button', { name: 'Channels' }).click();
+  await page.getByRole('heading', { name: 'Channels of chain-made-in-the-editor' }).waitFor();
+  const channelForm = page.getByRole('form', { name: 'New channel' });
+  await channelForm.getByLabel('URL (https)').fill('https://hooks.example.com/chain');
+  await channelForm.getByRole('button', { name: 'Create channel' }).click();
+  await page.locator('li.channel', { hasText: 'https://hooks.example.com/chain' }).waitFor();
+  const id = (list.find((w) => w.name === 'chain-made-in-the-editor') as unknown as { id: string }).id;
+  const scoped = (await (await fetch(`${svc.url}/api/v1/workflows/${id}/notifications/channels?channel_type=webhook`, { headers: { 'unstructured-api-key': key } })).json()) as { items: { url: string }[] };
+  assert.deepEqual(scoped.items.map((c) => c.url), ['https://hooks.example.com/chain']);
+  const account = (await (await fetch(`${svc.url}/api/v1/notifications/channels?channel_type=webhook`, { headers: { 'unstructured-api-key': key } })).json()) as { items: { url: string }[] };
+  assert.ok(!account.items.some((c) => c.url === 'https://hooks.example.com/chain'), "not one of the account's channels");
   assert.deepEqual(problems, []);
 });
 
