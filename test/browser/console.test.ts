@@ -7,7 +7,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import * as crypto from 'node:crypto';
+import { sigV4 } from '../../local/emulators/sigv4-guard';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -326,4 +328,36 @@ test("channels: a webhook channel is created in the page and a test event shows 
   } finally {
     receiver.close();
   }
+});
+
+test('channels: an e-mail channel is created, a wrong code refused with the API\'s message, the mailed code verifies it', { skip: NO_BROWSER }, async () => {
+  const endpoints = JSON.parse(readFileSync(join(svc.dataDir, 'endpoints.json'), 'utf8')) as { sesv2: string; credentials: { accessKeyId: string; secretAccessKey: string } };
+  // -- the local mailbox answers only a request signed with the emulators' credential --
+  const mailbox = async () => {
+    const headers = sigV4(endpoints.credentials, crypto).sign({ method: 'GET', url: '/store', headers: { host: new URL(endpoints.sesv2).host } }, 'ses', 'us-east-1');
+    return ((await (await fetch(`${endpoints.sesv2}/store`, { headers })).json()) as { emails: { destination: { to: string[] }; body: { text?: string } }[] }).emails;
+  };
+  const { page, problems } = await watchedPage(browser);
+  await signIn(page);
+  await page.getByRole('link', { name: /Notifications/ }).click();
+  const form = page.getByRole('form', { name: 'New channel' });
+  await form.getByLabel('Type').selectOption('email');
+  await form.getByLabel('Recipient e-mail').fill('ops@example.com');
+  await form.getByRole('button', { name: 'Create channel' }).click();
+  const row = page.locator('li.channel').filter({ hasText: 'ops@example.com' });
+  await row.waitFor();
+  await row.getByLabel('Code').fill('000000');
+  await row.getByRole('button', { name: 'Verify' }).click();
+  await row.getByRole('alert').filter({ hasText: /code/i }).waitFor();
+  let code: string | undefined;
+  for (let i = 0; i < 50 && !code; i++) {
+    const mail = (await mailbox()).find((m) => m.destination.to.includes('ops@example.com'));
+    code = mail && /code is (\d{6})/.exec(mail.body.text ?? '')?.[1];
+    if (!code) await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.ok(code, 'the verification mail reached the mailbox');
+  await row.getByLabel('Code').fill(code);
+  await row.getByRole('button', { name: 'Verify' }).click();
+  await row.getByRole('status').filter({ hasText: 'Verified.' }).waitFor();
+  assert.deepEqual(problems.filter((p) => !/\b4\d\d\b/.test(p)), []);
 });
