@@ -18,6 +18,8 @@ import { stagedInputKey, type PagePlan } from './job-pages';
 import type { IncrementalRuns } from './source-state';
 import { JOB_NOT_RUNNING, JobNotRunning, watchJob, type JobWatch } from './job-watch';
 import type { StepInput } from './jobs';
+import { pageProgress } from './page-progress';
+import { log } from '../logger';
 
 export interface FileRunResult {
   fileId: string;
@@ -86,7 +88,7 @@ export class FileRun {
       }
       if (!started) {
         started = true;
-        const attempt = await this.files.begin(accountId, jobId, file.fileId, i, this.clock.now().toISOString());
+        const attempt = await this.files.begin(accountId, jobId, file.fileId, i, this.clock.now().toISOString(), file.filename);
         if (Number(attempt.attempts) > MAX_FILE_ATTEMPTS) {
           const reason = crashReason(attempt, nodes);
           await this.files.recordFailure(accountId, jobId, file, i, reason);
@@ -100,11 +102,14 @@ export class FileRun {
         const nodeInput = elements === undefined ? { document: await this.readInput(accountId, job, file) } : { elements };
         if (!this.runNode) throw new Error('this function cannot run job nodes (no node runner wired)');
         opened ??= await openNodeSecrets(nodes, this.secrets);
-        const result = await this.runNode(opened[i]!, nodeInput, () => undefined, undefined, { fanOut: i === 0, signal: watch.signal, tenant: accountId });
+        const onProgress = 'document' in nodeInput ? pageProgress(this.files, this.clock, { accountId, jobId, fileId: file.fileId, filename: file.filename, part: 0 }) : undefined;
+        const result = await this.runNode(opened[i]!, nodeInput, () => undefined, undefined, { fanOut: i === 0, signal: watch.signal, tenant: accountId, ...(onProgress ? { onProgress } : {}) });
         if (watch.signal.aborted) throw watch.signal.reason as Error; // (a node that does not watch the signal)
         if (result.pages && 'document' in nodeInput && nodeInput.document) {
           // a long PDF or TIFF: its ranges run in parallel, then MergePages stores this node's output (job-pages.ts)
           if (file.sourceKey) await this.blobs.put(stagedInputKey(jobId, file.fileId), nodeInput.document.data);
+          await this.files.pages(accountId, jobId, file.fileId, 0, 0, result.pages.pageCount);
+          log.info('file split into page ranges', { filename: file.filename, pages: result.pages.pageCount, ranges: result.pages.ranges.length });
           return { fileId: file.fileId, ok: true, pages: result.pages };
         }
         elements = result.elements;
@@ -121,6 +126,7 @@ export class FileRun {
         if (watch.signal.aborted) throw watch.signal.reason as Error; // stopped, not failed: nothing is recorded
         if (err instanceof DomainError && err.status < 500) {
           // The document itself is bad: record it and carry on with the other files.
+          log.warn('file failed', { filename: file.filename, node: node.name, nodeType: node.type, reason: err.message });
           await this.files.recordFailure(accountId, jobId, file, i, err.message);
           return { fileId: file.fileId, ok: false, error: err.message };
         }
@@ -139,6 +145,7 @@ export class FileRun {
         });
       } catch (err) {
         if (err instanceof DomainError && err.status < 500) {
+          log.warn('file failed', { filename: file.filename, node: 'destination', reason: err.message });
           await this.files.recordFailure(accountId, jobId, file, nodes.length - 1, `writing to the destination failed: ${err.message}`);
           return { fileId: file.fileId, ok: false, error: err.message };
         }
@@ -154,6 +161,7 @@ export class FileRun {
         this.clock.now().toISOString(),
       );
     }
+    log.info('file finished', { filename: file.filename, nodes: nodes.length });
     return { fileId: file.fileId, ok: true };
   }
 

@@ -70,11 +70,11 @@ export class JobFiles {
   }
 
   /** Counts one more start of the file's processing and marks node `i` running; returns the item after. */
-  begin(accountId: string, jobId: string, fileId: string, i: number, at: string): Promise<StoredItem> {
+  begin(accountId: string, jobId: string, fileId: string, i: number, at: string, filename?: string): Promise<StoredItem> {
     return this.store.update(keys.jobFile(accountId, jobId, fileId), {
       upsert: true,
       add: { attempts: 1 },
-      set: { entity: ENTITY.jobFile, fileId, [nodeStateAttr(i)]: 'running', runningNode: i, attemptStartedAt: at },
+      set: { entity: ENTITY.jobFile, fileId, [nodeStateAttr(i)]: 'running', runningNode: i, attemptStartedAt: at, ...(filename ? { filename } : {}) },
     });
   }
 
@@ -86,6 +86,23 @@ export class JobFiles {
     });
   }
 
+  /**
+   * Pages read so far of one part of the file (part 0: the whole document in one pass; part i: the
+   * i-th page range of a split one), and the file's page count. One SET per part: a part run again
+   * after a crash writes the same figures, so the sum over the parts stays exact.
+   */
+  async pages(accountId: string, jobId: string, fileId: string, part: number, done: number, total?: number): Promise<void> {
+    await this.store.update(keys.jobFile(accountId, jobId, fileId), {
+      upsert: true,
+      set: { entity: ENTITY.jobFile, fileId, [pagesPartAttr(part)]: done, ...(total !== undefined ? { pagesTotal: total } : {}), progressAt: this.clock.now().toISOString() },
+    });
+  }
+
+  /** The job's file items (node states, attempts, pages read), one query. */
+  items(accountId: string, jobId: string): Promise<StoredItem[]> {
+    return this.store.queryPrefix(keys.account(accountId), keys.jobFilePrefix(jobId));
+  }
+
   /** Keeps the reason of a failed run, for the record when the attempts run out. */
   async noteError(accountId: string, jobId: string, fileId: string, message: string): Promise<void> {
     await this.store.update(keys.jobFile(accountId, jobId, fileId), { upsert: true, set: { entity: ENTITY.jobFile, fileId, lastError: withoutServerPaths(message).slice(0, 1000) } });
@@ -95,8 +112,8 @@ export class JobFiles {
    * Per node: files running, succeeded, failed and still to do. A file left 'running' by a crash of
    * a job that has ended (completed, failed, stopped) is no longer in progress: it counts as ready.
    */
-  async stats(accountId: string, jobId: string, nodeCount: number, totalFiles: number, ended: boolean): Promise<NodeStats[]> {
-    const items = await this.store.queryPrefix(keys.account(accountId), keys.jobFilePrefix(jobId));
+  async stats(accountId: string, jobId: string, nodeCount: number, totalFiles: number, ended: boolean, known?: StoredItem[]): Promise<NodeStats[]> {
+    const items = known ?? (await this.items(accountId, jobId));
     return Array.from({ length: nodeCount }, (_n, i) => {
       const count = (state: NodeState) => items.filter((it) => it[nodeStateAttr(i)] === state).length;
       const success = count('success');
@@ -105,6 +122,56 @@ export class JobFiles {
       return { ready: Math.max(0, totalFiles - success - failure - inProgress), in_progress: inProgress, success, failure };
     });
   }
+}
+
+export const pagesPartAttr = (part: number) => `pagesP${part}`;
+
+/** At most this many files are listed with their progress in job details (the counts cover all). */
+export const MAX_PROGRESS_FILES = 50;
+
+export interface FileProgressView {
+  file_id: string;
+  document: string | null;
+  node_name: string | null;
+  pages_done: number | null;
+  pages_total: number | null;
+  started_at: string | null;
+  /** From the pace so far (pages done in the time since the file started), when pages are known. */
+  estimated_seconds_left: number | null;
+}
+
+/**
+ * The job's files: done (every node succeeded), failed, in progress and total, and the files in
+ * progress with the node they are at and the pages read (job details, the job's notifications).
+ */
+export function filesView(items: StoredItem[], nodes: JobNode[], total: number, failedFiles: number, ended: boolean, names: Map<string, string>, now: Date) {
+  const last = nodes.length - 1;
+  const done = items.filter((it) => it[nodeStateAttr(last)] === 'success').length;
+  const running = ended ? [] : items.filter((it) => nodes.some((_n, i) => it[nodeStateAttr(i)] === 'running'));
+  const progress: FileProgressView[] = running.slice(0, MAX_PROGRESS_FILES).map((it) => {
+    const pages = pagesRead(it);
+    const startedAt = typeof it.attemptStartedAt === 'string' ? it.attemptStartedAt : null;
+    const elapsed = startedAt ? (now.getTime() - Date.parse(startedAt)) / 1000 : NaN;
+    const left = pages.total !== undefined && pages.done > 0 && elapsed > 0 ? Math.round((elapsed / pages.done) * (pages.total - pages.done)) : null;
+    return {
+      file_id: String(it.fileId),
+      document: typeof it.filename === 'string' ? it.filename : (names.get(String(it.fileId)) ?? null),
+      node_name: nodes[currentNode(it, nodes.length)]?.name ?? null,
+      pages_done: pages.total !== undefined || pages.done > 0 ? pages.done : null,
+      pages_total: pages.total ?? null,
+      started_at: startedAt,
+      estimated_seconds_left: left,
+    };
+  });
+  return { files: { total, done, failed: failedFiles, in_progress: running.length }, files_in_progress: progress };
+}
+
+/** Pages read of a file item: the sum over its parts (ranges), and its page count when known. */
+export function pagesRead(item: StoredItem): { done: number; total?: number } {
+  let done = 0;
+  for (const [k, v] of Object.entries(item)) if (k.startsWith('pagesP') && typeof v === 'number') done += v;
+  const total = typeof item.pagesTotal === 'number' ? item.pagesTotal : undefined;
+  return { done: total !== undefined ? Math.min(done, total) : done, ...(total !== undefined ? { total } : {}) };
 }
 
 /** The node a file was at: the one marked running, else the first that has not succeeded. */

@@ -22,6 +22,7 @@ import type { BlobStore, Clock, KeyValueStore, SecretBox } from './ports';
 import { systemClock } from './ports';
 import { keys } from '../data/keys';
 import { DomainError } from './errors';
+import { pageProgress } from './page-progress';
 import { JobFiles, substitutionAttr } from './job-files';
 import { inputKey, outputKey, type JobFile } from './job-manifest';
 import type { JobNode } from './job-nodes';
@@ -77,7 +78,14 @@ export interface RangePart {
 /** The engine side (node-runner.ts): only the job-processing Lambdas bundle it. */
 export interface PageEngine {
   /** A range's raw part, and the offline stand-in it used instead of what the node asked for, if any. */
-  partitionRange(node: JobNode, document: { data: Uint8Array; filename: string; contentType?: string }, range: PageRange, signal?: AbortSignal, tenant?: string): Promise<{ part: RangePart; substitution?: string }>;
+  partitionRange(
+    node: JobNode,
+    document: { data: Uint8Array; filename: string; contentType?: string },
+    range: PageRange,
+    signal?: AbortSignal,
+    tenant?: string,
+    onProgress?: (pagesDone: number, pagesTotal: number) => void,
+  ): Promise<{ part: RangePart; substitution?: string }>;
   /** The ranges' elements in page order, post-processed once: the elements of one pass. */
   merge(node: JobNode, parts: RangePart[], filename: string): Element[];
 }
@@ -114,7 +122,7 @@ export class JobPages {
     private readonly failFile: FailFile,
     private readonly clock: Clock = systemClock,
   ) {
-    this.progress = new JobFiles(store);
+    this.progress = new JobFiles(store, clock);
   }
 
   /**
@@ -134,7 +142,8 @@ export class JobPages {
     // a cancel does not stop this Lambda: it stops its own work when the job stops (job-watch.ts)
     const watch = watchJob(this.store, accountId, jobId);
     try {
-      const { part, substitution } = await this.engine.partitionRange(node!, { data, filename: file.filename, contentType: file.contentType }, range, watch.signal, accountId);
+      const onProgress = pageProgress(this.progress, this.clock, { accountId, jobId, fileId: file.fileId, filename: file.filename, part: range.index + 1 });
+      const { part, substitution } = await this.engine.partitionRange(node!, { data, filename: file.filename, contentType: file.contentType }, range, watch.signal, accountId, onProgress);
       if (watch.signal.aborted) return { index: range.index, ok: false, error: JOB_NOT_RUNNING };
       // a stand-in is said in the job's details, message and notification (as ProcessFile does); recorded
       // before the range's output, so a retry that reuses the output has recorded it already

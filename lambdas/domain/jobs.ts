@@ -18,7 +18,7 @@ import type { ConnectorRuntime } from './connectors';
 import type { AccountQuotas } from './quotas';
 import { HEAD_WAIT_SECONDS, JobGate } from './job-gate';
 import { withoutServerPaths } from './server-paths';
-import { currentNode, JobFiles, jobWarnings, WARNING_FAILURE_PREFIX } from './job-files';
+import { currentNode, filesView, JobFiles, jobWarnings, WARNING_FAILURE_PREFIX } from './job-files';
 import { FileRun, type FileRunResult } from './job-file-run';
 import { stepErrorReason, type StepError } from './step-error';
 import { fileCount, inputKey, listedFileIds, outputKey, writeManifest, type JobFile } from './job-manifest';
@@ -31,6 +31,12 @@ export const MAX_FILES_PER_JOB = 10;
 
 export type JobStatus = 'SCHEDULED' | 'IN_PROGRESS' | 'COMPLETED' | 'STOPPED' | 'FAILED';
 const TERMINAL: JobStatus[] = ['COMPLETED', 'STOPPED', 'FAILED'];
+
+/** failed-files entries that are files (not a removal, the source position or a warning about a file that completed). */
+function countFileFailures(failures: StoredItem[], jobId: string): number {
+  const notAFile = [REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID, WARNING_FAILURE_PREFIX].map((id) => keys.jobFailurePrefix(jobId) + id);
+  return failures.filter((f) => !notAFile.some((prefix) => String(f.SK).startsWith(prefix))).length;
+}
 
 type Upload = { filename: string; contentType?: string; data: Uint8Array };
 
@@ -296,12 +302,18 @@ export class JobService {
     const status = job.status as JobStatus;
     const processing =
       status === 'COMPLETED' ? (failures.length ? 'COMPLETED_WITH_ERRORS' : 'SUCCESS') : status;
-    const stats = await this.fileProgress.stats(p.accountId, jobId, nodes.length, total, TERMINAL.includes(status));
+    const ended = TERMINAL.includes(status);
+    const items = await this.fileProgress.items(p.accountId, jobId);
+    const stats = await this.fileProgress.stats(p.accountId, jobId, nodes.length, total, ended, items);
+    const names = new Map(((job.files as JobFile[] | undefined) ?? []).map((f) => [f.fileId, f.filename]));
+    const failedFiles = countFileFailures(failures, jobId);
     return {
       id: jobId,
       processing_status: processing,
       node_stats: nodes.map((n, i) => ({ node_name: n.name, node_type: n.type, node_subtype: n.subtype, ...stats[i]! })),
       message: (job.message as string | undefined) ?? null,
+      // not platform fields: the job's files by state, and the pages read of the files in progress
+      ...filesView(items, nodes, total, failedFiles, ended, names, this.clock.now()),
       // not a platform field: offline stand-ins used instead of what a node asked for
       warnings: jobWarnings(job),
       // not a platform field: what an incremental run skipped and removed (workflow source runs only)
@@ -407,8 +419,7 @@ export class JobService {
     if (unacknowledged) await this.fileProgress.putFailure(input.accountId, input.jobId, SOURCE_ACK_FAILURE_ID, 'source position', unacknowledged);
     const failures = await this.store.queryPrefix(keys.account(input.accountId), keys.jobFailurePrefix(input.jobId));
     const total = fileCount(job);
-    const notAFile = [REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID, WARNING_FAILURE_PREFIX].map((id) => keys.jobFailurePrefix(input.jobId) + id);
-    const fileFailures = failures.filter((f) => !notAFile.some((prefix) => String(f.SK).startsWith(prefix))).length;
+    const fileFailures = countFileFailures(failures, input.jobId);
     // a run with nothing to process (every document unchanged) has completed, not failed
     const status: JobStatus = total > 0 && fileFailures >= total ? 'FAILED' : 'COMPLETED';
     const failed =
@@ -421,7 +432,7 @@ export class JobService {
       [failed, standIns.length ? `Offline stand-ins used: ${standIns.join('; ')}.` : null, others.length ? `Warnings: ${others.join('; ')}.` : null].filter(Boolean).join(' ') || null;
     try {
       const done = await this.store.update(jobKey, {
-        set: { status, finishedAt: this.clock.now().toISOString(), message },
+        set: { status, finishedAt: this.clock.now().toISOString(), message, filesFailed: fileFailures },
         conditions: [{ attr: 'status', op: 'eq', value: 'IN_PROGRESS' }],
       });
       await this.emit(status === 'FAILED' ? 'job.failed' : 'job.completed', done);
@@ -488,6 +499,8 @@ export class JobService {
       status: job.status,
       job_type: job.jobType,
       message: job.message ?? null,
+      // -- the job's files: their number, and once it has finished how many were done and failed --
+      files: { total: fileCount(job), ...(typeof job.filesFailed === 'number' ? { done: Math.max(0, fileCount(job) - job.filesFailed), failed: job.filesFailed } : {}) },
       ...(jobWarnings(job).length ? { warnings: jobWarnings(job) } : {}),
     };
     await this.events.publish(type, detail, jobChangedAt(job));

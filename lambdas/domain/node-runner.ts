@@ -42,6 +42,8 @@ export interface NodeRunOptions {
   signal?: AbortSignal;
   /** The job's account: the partition sandbox serves accounts in turn. */
   tenant?: string;
+  /** Pages read so far of a partition node's document (PartitionExtras.onProgress). */
+  onProgress?: (pagesDone: number, pagesTotal: number) => void;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function runNode(
         ...(splitAbove ? { splitAbove } : {}),
         ...(run.signal ? { signal: run.signal } : {}),
         ...(run.tenant ? { tenant: run.tenant } : {}),
+        ...(run.onProgress ? { onProgress: run.onProgress } : {}),
       });
       if (splitAbove && result.pageCount !== undefined && result.pageCount > splitAbove) {
         return { elements: [], pages: { pageCount: result.pageCount, ranges: pageRanges(result.pageCount, splitAbove) } };
@@ -113,7 +116,7 @@ export async function runNode(
 
 /** The engine side of the page fan-out (job-pages.ts): a range partitioned raw, and the merge. */
 export const pageEngine: PageEngine = {
-  async partitionRange(node, document, range, signal, tenant) {
+  async partitionRange(node, document, range, signal, tenant, onProgress) {
     const parsed = parsePartitionForm(partitionFields(node));
     // (ProcessFile refused a VLM node without credentials before the split unless stand-ins are allowed)
     const vlmProblem = parsed.options.strategy === 'vlm' ? vlmCredentialProblem(parsed.options.vlm, process.env) : undefined;
@@ -124,6 +127,7 @@ export const pageEngine: PageEngine = {
       raw: true,
       ...(signal ? { signal } : {}),
       ...(tenant ? { tenant } : {}),
+      ...(onProgress ? { onProgress } : {}),
     });
     const substitution = vlmSubstitution(node, vlmProblem, result.elements);
     // elements are named as the pipeline named the document (a gzip's content: without .gz)

@@ -39,6 +39,25 @@ export const JobDetails = z
       }),
     ),
     message: z.string().nullable(),
+    files: z
+      .object({ total: z.number().int(), done: z.number().int(), failed: z.number().int(), in_progress: z.number().int() })
+      .meta({ description: 'Extension: the job\'s files by state (done: every node succeeded), updated while the job runs.' }),
+    files_in_progress: z
+      .array(
+        z.object({
+          file_id: z.string(),
+          document: z.string().nullable(),
+          node_name: z.string().nullable(),
+          pages_done: z.number().int().nullable(),
+          pages_total: z.number().int().nullable(),
+          started_at: z.string().nullable(),
+          estimated_seconds_left: z.number().int().nullable(),
+        }),
+      )
+      .meta({
+        description:
+          'Extension: the files being processed now (at most 50), the node each is at and, for PDFs and multi-page images, the pages read so far (page ranges of a split document add up as they finish) with an estimate from the pace so far.',
+      }),
     warnings: z.array(z.string()).meta({
       description:
         'Extension: the offline stand-ins this job used instead of what a node asked for (a hosted embedding model or a VLM without credentials, run because the deployment sets ALLOW_OFFLINE_STANDINS=true), one per node; empty when none.',

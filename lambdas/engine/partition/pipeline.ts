@@ -81,6 +81,7 @@ export async function partitionDocument(input: PartitionInput, options?: Partial
     pages: extras.pages,
     splitAbove: extras.splitAbove,
     notePageCount: (n) => (pageCount = n),
+    ...(extras.onProgress ? { progress: extras.onProgress } : {}),
     filename,
     filetype,
     options: opts,

@@ -15,7 +15,12 @@ export interface SandboxRequest {
   env: Record<string, string | undefined>;
   /** The caller's log context (job_id, file_id): the child's lines carry it too. */
   log?: Record<string, unknown>;
+  /** The caller follows the pages read: the child sends progress messages (at most one a PROGRESS_EVERY_MS). */
+  progress?: boolean;
 }
+
+/** The least time between two progress messages of one document (the last page's is always sent). */
+export const PROGRESS_EVERY_MS = 500;
 
 export interface SerializedError {
   name: string;
@@ -27,7 +32,8 @@ export interface SerializedError {
 export type SandboxReply =
   | { ready: true }
   | { id: number; ok: true; json: Uint8Array; warnings: string[]; filetype: FileType; pageCount?: number }
-  | { id: number; ok: false; error: SerializedError };
+  | { id: number; ok: false; error: SerializedError }
+  | { id: number; progress: [pagesDone: number, pagesTotal: number] };
 
 /**
  * The error as data. The class goes by its export name in domain/errors.ts, not `err.name`: in a

@@ -3,7 +3,7 @@
 // with the error, serialized so the pool can throw the same typed error. It exits with its parent.
 import { partitionDocument } from './pipeline';
 import { withLogContext } from '../../logger';
-import { serializeError, type SandboxReply, type SandboxRequest } from './sandbox-protocol';
+import { PROGRESS_EVERY_MS, serializeError, type SandboxReply, type SandboxRequest } from './sandbox-protocol';
 import { sandboxSettings } from './sandbox';
 import { setPagePoolIdleMs } from './pdf/pool';
 
@@ -19,7 +19,14 @@ if (process.send) {
     Object.assign(process.env, m.env);
     try {
       const data = new Uint8Array(m.data.buffer, m.data.byteOffset, m.data.byteLength);
-      const r = await withLogContext(m.log ?? {}, () => partitionDocument({ data, filename: m.filename, contentType: m.contentType }, m.options, m.extras));
+      let last = 0;
+      const onProgress = (done: number, total: number) => {
+        if (done < total && Date.now() - last < PROGRESS_EVERY_MS) return;
+        last = Date.now();
+        reply({ id: m.id, progress: [done, total] });
+      };
+      const extras = m.progress ? { ...m.extras, onProgress } : m.extras;
+      const r = await withLogContext(m.log ?? {}, () => partitionDocument({ data, filename: m.filename, contentType: m.contentType }, m.options, extras));
       reply({ id: m.id, ok: true, json: encoder.encode(JSON.stringify(r.elements)), warnings: r.warnings, filetype: r.filetype, pageCount: r.pageCount });
     } catch (err) {
       reply({ id: m.id, ok: false, error: serializeError(err) });

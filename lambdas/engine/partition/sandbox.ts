@@ -81,6 +81,8 @@ interface Task {
   tenant: string;
   /** A caller waits on the answer (the synchronous endpoint), not a job's batch work. */
   interactive: boolean;
+  /** The caller's progress callback: the child's progress messages for this document go here. */
+  onProgress?: (pagesDone: number, pagesTotal: number) => void;
   timeoutS: number;
   filename: string;
   resolve(r: PartitionJsonResult): void;
@@ -184,6 +186,14 @@ function onReply(slot: Slot, m: SandboxReply): void {
   }
   const task = slot.task;
   if (!task || task.request.id !== m.id) return;
+  if ('progress' in m) {
+    try {
+      task.onProgress?.(m.progress[0], m.progress[1]);
+    } catch {
+      /* a progress reader's failure is not the document's */
+    }
+    return;
+  }
   slot.task = undefined;
   slot.idleSince = Date.now();
   hold(slot, false);
@@ -326,13 +336,14 @@ function armWatchdog(): void {
  */
 export function partitionInSandbox(input: PartitionInput, options?: Partial<PartitionOptions>, extras: PartitionExtras = {}): Promise<PartitionJsonResult> {
   const s = current();
-  const { timeoutSeconds, signal, ...rest } = extras;
+  const { timeoutSeconds, signal, onProgress, ...rest } = extras;
   if (signal?.aborted) return Promise.reject(abortReason(signal));
   return new Promise<PartitionJsonResult>((resolve, reject) => {
     const onAbort = () => abortTask(task, abortReason(signal!));
     const settled = () => signal?.removeEventListener('abort', onAbort);
     const task: Task = {
-      request: { id: nextId++, data: input.data ?? new Uint8Array(0), filename: input.filename, contentType: input.contentType, options, extras: rest, env: { ...process.env }, log: logContext() },
+      request: { id: nextId++, data: input.data ?? new Uint8Array(0), filename: input.filename, contentType: input.contentType, options, extras: rest, env: { ...process.env }, log: logContext(), progress: onProgress !== undefined },
+      onProgress,
       timeoutS: timeoutSeconds ?? s.timeoutS,
       filename: input.filename || 'unknown',
       tenant: extras.tenant ?? '',

@@ -114,6 +114,8 @@ export interface FormatContext {
   splitAbove?: number;
   /** Multi-page partitioners (PDF, images) report the document's page count here. */
   notePageCount?(count: number): void;
+  /** Multi-page partitioners report the pages read so far of those they read (PartitionExtras.onProgress). */
+  progress?(pagesDone: number, pagesTotal: number): void;
 }
 
 /**
@@ -148,6 +150,11 @@ export interface PartitionExtras {
   tenant?: string;
   /** A caller waits on the answer (the synchronous endpoint): served before the tenant's batch work. */
   interactive?: boolean;
+  /**
+   * Pages read so far of the pages this call reads (a one-pass document or a job's page range), as a
+   * PDF or multi-page image goes; the sandbox forwards it from its process at a bounded rate.
+   */
+  onProgress?: (pagesDone: number, pagesTotal: number) => void;
   /** Aborting it stops the work: a queued document is dropped, the process partitioning it is killed; rejects with the signal's reason. */
   signal?: AbortSignal;
 }

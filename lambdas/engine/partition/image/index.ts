@@ -67,7 +67,9 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
     ctx.warn(note);
   }
   const out: Element[] = [];
+  const spanPages = last - span.first + 1;
   for (let pageNumber = span.first; pageNumber <= last; pageNumber++) {
+    if (spanPages > 1) ctx.progress?.(pageNumber - span.first, spanPages);
     const page = await pages.page(pageNumber);
     if (vlm) {
       try {

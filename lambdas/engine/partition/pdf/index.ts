@@ -155,6 +155,10 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
       toOcr.push(...pages);
     }
 
+    // -- progress: the pages read from the text layer now, each OCR'd page as it finishes --
+    const spanPages = last - first + 1;
+    let pagesDone = Math.max(0, spanPages - toOcr.length);
+    ctx.progress?.(pagesDone, spanPages);
     if (toOcr.length) {
       toOcr.sort((a, b) => a - b);
       // a page range of a job (ctx.pages) is bounded by its range size instead: no cap there
@@ -179,6 +183,7 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
           } catch (err) {
             ctx.warn(`page ${i + 1}: OCR failed (${(err as Error).message})`);
           }
+          ctx.progress?.(Math.min(spanPages, ++pagesDone), spanPages);
         })();
         async function ocrOne(): Promise<void> {
           if (!rendered) return;
