@@ -6,6 +6,7 @@ import { startLocalStack } from './stack';
 import { installProcessGuards } from './process-guard';
 import { warmPartitionSandbox } from '../lambdas/engine/partition/index';
 import { buildConsole } from '../console/build.mjs';
+import { claimDataDir, portFree, releaseDataDir } from './start-guards';
 
 // The pinned AWS SDK warns that its 2027 releases will need Node 22 (the Lambda runtime already is);
 // locally on Node 20 that warning is noise in the startup log.
@@ -15,6 +16,19 @@ const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const port = Number(process.env.PORT ?? 8000);
 const host = process.env.HOST ?? '127.0.0.1';
 const say = (line: string) => console.log(`[wps] ${line}`);
+
+// -- start-up mistakes answered in one line, before anything starts: a second start on the same data
+// -- (its emulators would fight over the same files) and a port in use --
+const lock = claimDataDir(dataDir);
+if (!lock.ok) {
+  console.error(`[wps] already running (pid ${lock.pid}) on ${dataDir}: stop it first, or start another with its own DATA_DIR and PORT`);
+  process.exit(1);
+}
+if (!(await portFree(port, host))) {
+  console.error(`[wps] port ${port} on ${host} is in use: start with another, e.g. PORT=${port + 1} npm start`);
+  releaseDataDir(dataDir);
+  process.exit(1);
+}
 
 // -- the web console, built from console/src for this start (esbuild, well under a second) --
 process.env.CONSOLE_ASSETS_DIR = join(dataDir, 'console');
@@ -49,6 +63,7 @@ async function shutdown(signal: string) {
   say(`${signal} received, stopping`);
   await stack.stop();
   rmSync(endpointsFile, { force: true });
+  releaseDataDir(dataDir);
   say('stopped');
   process.exit(0);
 }

@@ -31,6 +31,8 @@ export const MAX_FILES_PER_JOB = 10;
 
 export type JobStatus = 'SCHEDULED' | 'IN_PROGRESS' | 'COMPLETED' | 'STOPPED' | 'FAILED';
 const TERMINAL: JobStatus[] = ['COMPLETED', 'STOPPED', 'FAILED'];
+/** The form of the ids this service gives files (UUIDs): any other is no file of a job. */
+const FILE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** failed-files entries that are files (not a removal, the source position or a warning about a file that completed). */
 function countFileFailures(failures: StoredItem[], jobId: string): number {
@@ -283,13 +285,17 @@ export class JobService {
     const job = await this.load(p.accountId, jobId);
     // a job of more files than its item lists: an id it does not list is known by its output
     const ids = listedFileIds(job);
-    if (!ids.includes(fileId) && fileCount(job) <= ids.length) throw new NotFound(`File ${fileId} not found in job ${jobId}`);
+    if (!FILE_ID.test(fileId) || (!ids.includes(fileId) && fileCount(job) <= ids.length)) throw new NotFound(`File ${fileId} not found in job ${jobId}`);
     const nodes = job.nodes as JobNode[];
     const node = nodeId ? nodes.find((n) => n.id === nodeId) : nodes[nodes.length - 1];
     if (!node) throw new NotFound(`Node ${nodeId} not found in job ${jobId}`);
     const key = outputKey(jobId, node.id, fileId);
     const out = await this.blobs.getUpTo(key, inlineMaxBytes);
-    if (!out) throw new NotFound(`No output yet for file ${fileId} at node ${node.name} (job status ${job.status})`);
+    if (!out) {
+      const failure = await this.store.get(keys.jobFailure(p.accountId, jobId, fileId));
+      if (failure) throw new NotFound(`File ${fileId} (${String(failure.document)}) failed and has no output: ${String(failure.error)}`);
+      throw new NotFound(`No output yet for file ${fileId} at node ${node.name} (job status ${job.status})`);
+    }
     if ('size' in out) return { url: await this.blobs.presignGet(key, DOWNLOAD_URL_SECONDS) };
     return out;
   }

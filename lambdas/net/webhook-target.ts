@@ -34,7 +34,10 @@ export function webhookUrlProblem(url: string): string | undefined {
   if (!u.hostname) return 'URL must be an absolute https:// URL';
   if (u.protocol === 'https:') return undefined;
   if (u.protocol === 'http:' && loopbackHttp && isLoopbackName(u.hostname)) return undefined;
-  return loopbackHttp
-    ? 'URL must be an absolute https:// URL (http:// only to a loopback host: localhost, 127.0.0.1, [::1])'
-    : 'URL must be an absolute https:// URL';
+  if (loopbackHttp) return 'URL must be an absolute https:// URL (http:// only to a loopback host: localhost, 127.0.0.1, [::1])';
+  // -- under npm start, say how a local receiver over http:// is allowed (never on AWS) --
+  if (u.protocol === 'http:' && isLoopbackName(u.hostname) && !process.env.AWS_LAMBDA_FUNCTION_NAME) {
+    return 'URL must be an absolute https:// URL (under npm start, LOCAL_WEBHOOKS_ALLOW_LOOPBACK=true allows http:// to a loopback receiver)';
+  }
+  return 'URL must be an absolute https:// URL';
 }

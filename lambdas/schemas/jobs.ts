@@ -137,7 +137,8 @@ export const JobIdParams = z.object({ job_id: uuidParam });
  */
 const StatusFilter = shortString.transform((v) => v.toUpperCase()).meta({ examples: ['COMPLETED', 'in_progress'] });
 export const JobListQuery = z.object({ workflow_id: uuidParam.optional(), status: StatusFilter.optional() });
-export const DownloadQuery = z.object({ file_id: uuidParam, node_id: nodeIdString.optional() });
+/** The spec types `file_id` as a string: an id that is not one of the job's files is a 404, whatever its form. */
+export const DownloadQuery = z.object({ file_id: z.string().min(1).max(200), node_id: nodeIdString.optional() });
 
 export const TemplateNode = z.object({
   id: z.string(),

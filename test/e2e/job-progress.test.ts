@@ -79,6 +79,11 @@ test('an OCR job of a scanned multi-page document shows its pages moving in job 
   assert.equal(failed.node, 'Partitioner');
   assert.match(String(failed.reason), /PDF/);
 
+  // -- the failed file's download says it failed, and why --
+  const dl = await stack.call('GET', `/api/v1/jobs/${jobId}/download?file_id=${brokenId}`);
+  assert.equal(dl.status, 404);
+  assert.match(dl.body.detail, /broken\.pdf\) failed and has no output: .*PDF/);
+
   // -- the job's notification carries the counts --
   const note = await eventually(async () => {
     const r = await stack.call('GET', '/api/v1/notifications?event_types=job.completed&limit=100');

@@ -233,6 +233,11 @@ test('request validation: bad request_data, unknown node types, bad settings, to
   const list = await stack.call('GET', '/api/v1/jobs/');
   const anyJob = list.body[0];
   assert.equal((await stack.call('GET', `/api/v1/jobs/${anyJob.id}/download`)).status, 422);
+  // -- the spec types file_id as a string: an unknown one, of any form, is a 404 --
+  for (const id of ['not-a-uuid', '../../etc/passwd', '4f1f7a53-3a6d-4c55-9a43-1f1f9c1f0b11']) {
+    const r = await stack.call('GET', `/api/v1/jobs/${anyJob.id}/download?file_id=${encodeURIComponent(id)}`);
+    assert.equal(r.status, 404, `${id}: ${r.text}`);
+  }
   assert.equal((await stack.call('GET', '/api/v1/jobs/4f1f7a53-3a6d-4c55-9a43-1f1f9c1f0b11')).status, 404);
 });
 

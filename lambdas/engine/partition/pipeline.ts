@@ -75,6 +75,8 @@ export async function partitionDocument(input: PartitionInput, options?: Partial
   const partitioner = partitionerFor(filetype);
   if (!partitioner) throw new BadRequest(`File type ${FILETYPE_MIME[filetype]} is not supported.`);
 
+  // -- the hosted platform's object-detection-only strategy has no engine of its own here: said, not silent --
+  if (opts.strategy === 'od_only' && !extras.depth) warnings.push('strategy od_only is run as hi_res by this service (layout, tables and OCR where a page has no text)');
   const depth = extras.depth ?? 0;
   let pageCount: number | undefined;
   const ctx: FormatContext = {
@@ -82,6 +84,7 @@ export async function partitionDocument(input: PartitionInput, options?: Partial
     splitAbove: extras.splitAbove,
     notePageCount: (n) => (pageCount = n),
     ...(extras.onProgress ? { progress: extras.onProgress } : {}),
+    ...(extras.timeBudgetSeconds ? { timeBudgetS: extras.timeBudgetSeconds } : {}),
     filename,
     filetype,
     options: opts,

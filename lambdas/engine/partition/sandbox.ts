@@ -342,7 +342,10 @@ export function partitionInSandbox(input: PartitionInput, options?: Partial<Part
     const onAbort = () => abortTask(task, abortReason(signal!));
     const settled = () => signal?.removeEventListener('abort', onAbort);
     const task: Task = {
-      request: { id: nextId++, data: input.data ?? new Uint8Array(0), filename: input.filename, contentType: input.contentType, options, extras: rest, env: { ...process.env }, log: logContext(), progress: onProgress !== undefined },
+      request: {
+        id: nextId++, data: input.data ?? new Uint8Array(0), filename: input.filename, contentType: input.contentType, options,
+        extras: { ...rest, timeBudgetSeconds: timeoutSeconds ?? s.timeoutS }, env: { ...process.env }, log: logContext(), progress: onProgress !== undefined,
+      },
       onProgress,
       timeoutS: timeoutSeconds ?? s.timeoutS,
       filename: input.filename || 'unknown',

@@ -114,6 +114,8 @@ export interface FormatContext {
   splitAbove?: number;
   /** Multi-page partitioners (PDF, images) report the document's page count here. */
   notePageCount?(count: number): void;
+  /** The document's time budget in seconds, when known (PartitionExtras.timeBudgetSeconds). */
+  timeBudgetS?: number;
   /** Multi-page partitioners report the pages read so far of those they read (PartitionExtras.onProgress). */
   progress?(pagesDone: number, pagesTotal: number): void;
 }
@@ -134,6 +136,8 @@ export interface PartitionExtras {
   maxDecompressedBytes?: number;
   /** Time budget of this document in the sandbox (default PARTITION_TIMEOUT_S; job nodes pass PARTITION_JOB_TIMEOUT_S). */
   timeoutSeconds?: number;
+  /** The document's time budget as the partitioners see it (the sandbox passes timeoutSeconds on): work it cannot fit is refused up front. */
+  timeBudgetSeconds?: number;
   /**
    * Page fan-out of jobs (domain/job-pages.ts). PDF and TIFF: partition these pages (1-based, inclusive;
    * page numbers stay the document's), with no OCR page cap.

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { ValidationError } from '../../../lambdas/domain/errors';
 import { parsePartitionForm } from '../../../lambdas/engine/partition/params';
 
@@ -92,4 +92,12 @@ describe('parsePartitionForm', () => {
       assert.deepEqual(err.issues.map((i) => i.loc[1]).sort(), ['coordinates', 'strategy']);
     }
   });
+});
+
+test('strategy od_only runs as hi_res and says so in the warnings (no silent substitute)', async () => {
+  const { partitionDocument } = await import('../../../lambdas/engine/partition/pipeline');
+  const r = await partitionDocument({ data: new TextEncoder().encode('A short note.'), filename: 'note.txt' }, { strategy: 'od_only' });
+  assert.ok(r.warnings.some((w) => /od_only is run as hi_res/.test(w)), r.warnings.join(' | '));
+  const plain = await partitionDocument({ data: new TextEncoder().encode('A short note.'), filename: 'note.txt' }, { strategy: 'hi_res' });
+  assert.ok(!plain.warnings.some((w) => /od_only/.test(w)));
 });

@@ -10,7 +10,7 @@
 import { deflateSync } from 'node:zlib';
 import type { Element } from '../../elements';
 import { appendAll, makeElement, provisionalId } from '../../elements';
-import { UnprocessableDocument } from '../../../domain/errors';
+import { PayloadTooLarge, UnprocessableDocument } from '../../../domain/errors';
 import type { FormatContext } from '../types';
 import { availableOcrLanguages, recognizeBest } from '../ocr/tesseract';
 import { hasRealText, mergeReadings, ocrPageElements } from '../ocr/layout';
@@ -30,6 +30,8 @@ const POOL_MIN_PAGES = 24;
 const POOL_COLD_MIN_PAGES = 150;
 /** Upper bound on pages OCR'd in one request (OCR costs seconds per page); a job's page range has none. */
 const MAX_OCR_PAGES = Number(process.env.PARTITION_MAX_OCR_PAGES) || 100;
+/** The least time one page's OCR takes here (two workers, a quiet machine): what the up-front budget check counts. */
+const OCR_SECONDS_PER_PAGE = 2;
 /** Time budget for OCR of one document; later pages are skipped with a warning. */
 const OCR_BUDGET_MS = Number(process.env.PARTITION_OCR_BUDGET_MS) || 10 * 60_000;
 
@@ -163,6 +165,14 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
       toOcr.sort((a, b) => a - b);
       // a page range of a job (ctx.pages) is bounded by its range size instead: no cap there
       const limited = span.inRange ? toOcr : toOcr.slice(0, MAX_OCR_PAGES);
+      // -- OCR that cannot fit the document's time budget is refused now, not after the budget is spent --
+      const needs = Math.round(limited.length * OCR_SECONDS_PER_PAGE);
+      if (ctx.timeBudgetS && needs > ctx.timeBudgetS) {
+        throw new PayloadTooLarge(
+          `${limited.length} pages to OCR take about ${needs} s, more than the time budget of ${ctx.timeBudgetS} s for one document: ` +
+            'send it as a job (POST /api/v1/jobs/, which splits it into page ranges), or split its pages with the SDK (split_pdf_page=true)',
+        );
+      }
       if (toOcr.length > limited.length) ctx.warn(`only the first ${MAX_OCR_PAGES} pages without text were OCR'd`);
       const { langs, missing } = availableOcrLanguages(options.ocrLanguages);
       if (missing.length) ctx.warn(`OCR language data not installed: ${missing.join(', ')}; using ${langs.join(', ')}`);

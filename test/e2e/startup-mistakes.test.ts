@@ -1,0 +1,49 @@
+// Start-up mistakes of `npm start` (issue 31), each one line and a non-zero exit before anything starts:
+// a second start on the same data directory names the running one's pid (it used to crash with
+// "Database is closed" and hang), and a port in use names the port and the variable that changes it.
+// `npm start` runs with the Node options the tests use (the local S3 emulator's paged listings need
+// the legacy OpenSSL provider).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+
+const REPO = resolve(import.meta.dirname, '../..');
+let svc: ServiceProcess;
+before(async () => {
+  svc = await startServiceProcess({ authMode: 'none' });
+});
+after(async () => svc?.stop());
+
+function start(env: Record<string, string>) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
+    cwd: REPO,
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}
+
+test('a second npm start on the same data directory says which process runs there and exits 1', () => {
+  const r = start({ DATA_DIR: svc.dataDir, PORT: '0' });
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stderr, new RegExp(`already running \\(pid ${svc.pid}\\) on ${svc.dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  assert.ok(svc.alive(), 'the first start keeps running');
+});
+
+test('a port in use is one line naming the port and PORT, exit 1', () => {
+  const port = new URL(svc.url).port;
+  const r = start({ DATA_DIR: mkdtempSync(join(tmpdir(), 'wps-port-')), PORT: port });
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use: start with another, e\\.g\\. PORT=${Number(port) + 1} npm start`));
+  assert.equal(r.stderr.trim().split('\n').filter((l) => l.startsWith('[wps]')).length, 1);
+});
+
+test('npm start runs with the Node options the tests use', () => {
+  const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  assert.match(pkg.scripts.start!, /--openssl-legacy-provider/);
+  assert.match(readFileSync(join(REPO, 'test', 'run.mjs'), 'utf8'), /--openssl-legacy-provider/);
+});
