@@ -12,6 +12,18 @@ import { DynamoStore } from '../lambdas/adapters/dynamo-store';
 import { startDynamo } from '../local/emulators/dynamodb';
 import { ensureTable } from '../local/bootstrap';
 
+// The pinned AWS SDK warns on Node 20 that its 2027 releases need Node 22: noise on every call here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: {
@@ -27,15 +39,20 @@ if (!command || !['create', 'list', 'revoke'].includes(command) || (command === 
 }
 
 let stop: (() => Promise<void>) | undefined;
+// -- where the key goes is said on every call (stderr): a key never lands in another instance silently --
+const where = (line: string) => console.error(`keys: ${line}`);
 if (process.env.KEYS_TARGET !== 'aws') {
   const dataDir = resolve(process.env.DATA_DIR ?? '.data');
   const endpointsFile = join(dataDir, 'endpoints.json');
   process.env.AWS_REGION ??= 'us-east-1';
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
-  if (existsSync(endpointsFile)) {
+  const running = existsSync(endpointsFile)
+    ? (JSON.parse(readFileSync(endpointsFile, 'utf8')) as { url?: string; pid?: number; dynamodb: string; credentials?: { accessKeyId: string; secretAccessKey: string } })
+    : undefined;
+  if (running && (!running.pid || alive(running.pid))) {
+    where(`the service running on ${running.url ?? '?'} (pid ${running.pid ?? '?'}, DATA_DIR ${dataDir})`);
     // the running service's emulators answer only requests signed with its per-start credential
-    const running = JSON.parse(readFileSync(endpointsFile, 'utf8')) as { dynamodb: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
     process.env.AWS_ENDPOINT_URL_DYNAMODB = running.dynamodb;
     if (running.credentials) {
       process.env.AWS_ACCESS_KEY_ID = running.credentials.accessKeyId;
@@ -43,11 +60,16 @@ if (process.env.KEYS_TARGET !== 'aws') {
       delete process.env.AWS_SESSION_TOKEN;
     }
   } else {
+    where(existsSync(join(dataDir, 'dynamodb'))
+      ? `no service is running on DATA_DIR ${dataDir}: its table is written directly (the next npm start there reads it)`
+      : `no service data at DATA_DIR ${dataDir} yet: the key is for a service started there (set DATA_DIR for another)`);
     const dynamo = await startDynamo({ dataDir: join(dataDir, 'dynamodb') });
     process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
     stop = dynamo.stop;
   }
   await ensureTable(process.env.TABLE_NAME ?? 'wps', process.env.AWS_REGION);
+} else {
+  where(`the deployed table ${process.env.TABLE_NAME ?? 'wps'} (KEYS_TARGET=aws, region ${process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? '?'})`);
 }
 
 const auth = new AuthService(new DynamoStore(process.env.TABLE_NAME ?? 'wps'), 'keyed', { accountId: values.account!, userId: values.user! });

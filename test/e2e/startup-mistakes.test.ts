@@ -2,7 +2,7 @@
 // a second start on the same data directory names the running one's pid (it used to crash with
 // "Database is closed" and hang), and a port in use names the port and the variable that changes it.
 // `npm start` runs with the Node options the tests use (the local S3 emulator's paged listings need
-// the legacy OpenSSL provider).
+// the legacy OpenSSL provider). `npm run keys` says where its key goes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -46,4 +46,16 @@ test('npm start runs with the Node options the tests use', () => {
   const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   assert.match(pkg.scripts.start!, /--openssl-legacy-provider/);
   assert.match(readFileSync(join(REPO, 'test', 'run.mjs'), 'utf8'), /--openssl-legacy-provider/);
+});
+
+test('npm run keys says which service or data directory it writes to, without the AWS SDK notice', () => {
+  const keys = (dataDir: string) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'bin/keys.ts', 'list', '--account', 'acme'], { cwd: REPO, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8', timeout: 60_000 });
+  const running = keys(svc.dataDir);
+  assert.equal(running.status, 0, running.stderr);
+  assert.match(running.stderr, new RegExp(`keys: the service running on ${svc.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(pid ${svc.pid}`));
+  assert.doesNotMatch(running.stderr, /NodeVersionSupportWarning|upgrade to node/);
+  const fresh = keys(mkdtempSync(join(tmpdir(), 'wps-keys-none-')));
+  assert.equal(fresh.status, 0, fresh.stderr);
+  assert.match(fresh.stderr, /keys: no service data at DATA_DIR .*: the key is for a service started there/);
 });
