@@ -65,6 +65,10 @@ export interface JobInformation {
   input_file_ids: string[];
   output_node_files: { node_id: string; file_id: string; node_type: string; node_subtype: string }[];
   job_type: 'ephemeral' | 'template' | 'persistent' | 'scheduled';
+  /** Extension: why a job failed or stopped, or what its files met (the details' message). */
+  message: string | null;
+  /** Extension: the job's files; done and failed once it has finished (details has them while it runs). */
+  files: { total: number; done?: number; failed?: number };
 }
 
 export interface StepInput {
@@ -506,7 +510,7 @@ export class JobService {
       job_type: job.jobType,
       message: job.message ?? null,
       // -- the job's files: their number, and once it has finished how many were done and failed --
-      files: { total: fileCount(job), ...(typeof job.filesFailed === 'number' ? { done: Math.max(0, fileCount(job) - job.filesFailed), failed: job.filesFailed } : {}) },
+      files: filesCounts(job),
       ...(jobWarnings(job).length ? { warnings: jobWarnings(job) } : {}),
     };
     await this.events.publish(type, detail, jobChangedAt(job));
@@ -533,6 +537,14 @@ export class JobService {
       input_file_ids: fileIds,
       output_node_files: nodes.flatMap((n) => fileIds.map((id) => ({ node_id: n.id, file_id: id, node_type: n.type, node_subtype: n.subtype }))),
       job_type: job.jobType as JobInformation['job_type'],
+      message: (job.message as string | undefined) ?? null,
+      files: filesCounts(job),
     };
   }
+}
+
+/** The job's file counts as its item records them: the total, and once finished the done and failed. */
+function filesCounts(job: StoredItem): { total: number; done?: number; failed?: number } {
+  const total = fileCount(job);
+  return typeof job.filesFailed === 'number' ? { total, done: Math.max(0, total - job.filesFailed), failed: job.filesFailed } : { total };
 }

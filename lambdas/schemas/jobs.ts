@@ -20,6 +20,10 @@ export const JobInformation = z
       .array(z.object({ node_id: z.string(), file_id: z.string(), node_type: z.string(), node_subtype: z.string() }))
       .nullable(),
     job_type: z.enum(['ephemeral', 'persistent', 'scheduled', 'template']),
+    message: z.string().nullable().meta({ description: 'Extension: why the job failed or stopped, or what its files met (as job details say it).' }),
+    files: z
+      .object({ total: z.number().int(), done: z.number().int().optional(), failed: z.number().int().optional() })
+      .meta({ description: 'Extension: the job\'s files; done and failed once it has finished (job details count them while it runs).' }),
   })
   .meta({ id: 'JobInformation' });
 

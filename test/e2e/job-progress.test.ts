@@ -84,6 +84,11 @@ test('an OCR job of a scanned multi-page document shows its pages moving in job 
   assert.equal(dl.status, 404);
   assert.match(dl.body.detail, /broken\.pdf\) failed and has no output: .*PDF/);
 
+  // -- the job record says it too --
+  const record = await stack.call('GET', `/api/v1/jobs/${jobId}`);
+  assert.deepEqual(record.body.files, { total: 2, done: 1, failed: 1 });
+  assert.match(record.body.message, /1 of 2 file\(s\) failed/);
+
   // -- the job's notification carries the counts --
   const note = await eventually(async () => {
     const r = await stack.call('GET', '/api/v1/notifications?event_types=job.completed&limit=100');
