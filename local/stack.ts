@@ -34,6 +34,18 @@ import { resetPublisherClient } from '../lambdas/adapters/eventbridge-publisher'
 import { shutdownPartitionSandbox } from '../lambdas/engine/partition/index';
 import { allowLoopbackHttpWebhooks } from '../lambdas/net/webhook-target';
 import { fileURLToPath } from 'node:url';
+
+/**
+ * The port an emulator listens on: LOCAL_PORT_<NAME> (DYNAMODB, S3, SQS, SES, EVENTBRIDGE,
+ * STEPFUNCTIONS) fixes it, for a firewall; unset (or 0), a free port of this start.
+ */
+function emulatorPort(name: string): number {
+  const raw = process.env[`LOCAL_PORT_${name}`];
+  if (!raw) return 0;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`LOCAL_PORT_${name}=${raw}: a port number (1-65535), or 0 for a free one`);
+  return port;
+}
 import { dirname } from 'node:path';
 
 export interface LocalStackOptions {
@@ -97,27 +109,27 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   // the partition sandbox's workers (started on first use) stop with the stack
   stops.push(shutdownPartitionSandbox);
   try {
-    const dynamo = await startDynamo({ dataDir: join(dataDir, 'dynamodb'), credentials });
+    const dynamo = await startDynamo({ dataDir: join(dataDir, 'dynamodb'), credentials, port: emulatorPort('DYNAMODB') });
     stops.push(dynamo.stop);
     endpoints.dynamodb = dynamo.endpoint;
     log(row('dynamodb', 'dynalite', dynamo.endpoint));
 
-    const s3 = await startS3({ dataDir: join(dataDir, 's3'), credentials });
+    const s3 = await startS3({ dataDir: join(dataDir, 's3'), credentials, port: emulatorPort('S3') });
     stops.push(s3.stop);
     endpoints.s3 = s3.endpoint;
     log(row('s3', 's3rver', s3.endpoint));
 
-    const sqs = await startSqs({ dataDir: join(dataDir, 'sqs'), credentials });
+    const sqs = await startSqs({ dataDir: join(dataDir, 'sqs'), credentials, port: emulatorPort('SQS') });
     stops.push(sqs.stop);
     endpoints.sqs = sqs.endpoint;
     log(row('sqs', 'fauxqs', sqs.endpoint));
 
-    const ses = await startSes({ credentials });
+    const ses = await startSes({ credentials, port: emulatorPort('SES') });
     stops.push(ses.stop);
     endpoints.sesv2 = ses.endpoint;
     log(row('sesv2', 'aws-ses-v2-local', ses.endpoint));
 
-    const eventBridge = await startEventBridge({ region: REGION, credentials });
+    const eventBridge = await startEventBridge({ region: REGION, credentials, port: emulatorPort('EVENTBRIDGE') });
     stops.push(eventBridge.stop);
     endpoints.eventbridge = eventBridge.endpoint;
     log(row('eventbridge', 'PutEvents stand-in', eventBridge.endpoint, `${EVENT_RULES.length} rules from lambdas/events.ts`));
@@ -129,6 +141,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       resources: { BucketName: bucketName },
       taskTimeouts: opts.taskTimeouts,
       credentials,
+      port: emulatorPort('STEPFUNCTIONS'),
       onStatusChange: (detail) => eventBridge.emit('aws.states', 'Step Functions Execution Status Change', detail),
     });
     stops.push(sfn.stop);

@@ -9,12 +9,19 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 
 const REPO = resolve(import.meta.dirname, '../..');
 let svc: ServiceProcess;
+let sesPort = 0;
 before(async () => {
-  svc = await startServiceProcess({ authMode: 'none' });
+  // -- a free port for the SES emulator, fixed by configuration --
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  sesPort = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  svc = await startServiceProcess({ authMode: 'none', env: { LOCAL_PORT_SES: String(sesPort) } });
 });
 after(async () => svc?.stop());
 
@@ -58,4 +65,10 @@ test('npm run keys says which service or data directory it writes to, without th
   const fresh = keys(mkdtempSync(join(tmpdir(), 'wps-keys-none-')));
   assert.equal(fresh.status, 0, fresh.stderr);
   assert.match(fresh.stderr, /keys: no service data at DATA_DIR .*: the key is for a service started there/);
+});
+
+test("an emulator's port is fixed by LOCAL_PORT_<NAME>; the others stay free ports", () => {
+  const endpoints = JSON.parse(readFileSync(join(svc.dataDir, 'endpoints.json'), 'utf8')) as Record<string, string>;
+  assert.equal(endpoints.sesv2, `http://127.0.0.1:${sesPort}`);
+  assert.notEqual(new URL(endpoints.s3!).port, String(sesPort));
 });
