@@ -1,7 +1,8 @@
 // The documentation that restates the code, generated from it so that it cannot drift (`npm run docs`
 // writes it; test/contract/docs-pages.test.ts fails when a page is stale): the configuration table from
 // the config schema (its JSDoc comments are the descriptions), the connector tables from the registry
-// (each type's config schema), the route list from the route table, and the README's lists of file
+// (each type's config schema), the route list from the route table, the partition parameters from the
+// OpenAPI document (the endpoint's form schema), and the README's lists of file
 // types and connector types. A generated part of a page sits between
 // `<!-- generated:NAME:start -->` and `<!-- generated:NAME:end -->`; a page that is all generated has no
 // markers and is written whole.
@@ -13,6 +14,7 @@ import { CONFIG_SCHEMA } from '../lambdas/config';
 import { getConnector, listTypes, type ConnectorKind } from '../lambdas/connectors/registry';
 import { ROUTES } from '../lambdas/routes';
 import { FILE_TYPES } from '../lambdas/engine/partition/types';
+import { buildOpenApi } from '../lambdas/openapi';
 
 export interface GeneratedPart {
   /** Repository-relative file. */
@@ -100,6 +102,30 @@ function routesPage(): string {
   ].join('\n') + '\n';
 }
 
+interface FormField { type?: string | string[]; description?: string; default?: unknown; anyOf?: FormField[]; enum?: unknown[]; items?: FormField }
+
+function partitionParametersPage(): string {
+  const doc = buildOpenApi() as { components: { schemas: Record<string, { properties?: Record<string, FormField> }> } };
+  const props = doc.components.schemas.Body_partition?.properties ?? {};
+  const typeOf = (f: FormField): string => {
+    const types = [f.type, ...(f.anyOf ?? []).map((a) => a.type)].flat().filter((t) => t && t !== 'null');
+    const base = [...new Set(types)].join(' or ') || 'any';
+    return f.enum ? `${base}: ${f.enum.map((e) => `\`${String(e)}\``).join(', ')}` : base;
+  };
+  const rows = Object.entries(props).map(([name, f]) => `| \`${name}\` | ${cell(typeOf(f))} | ${f.default === undefined ? '' : `\`${cell(JSON.stringify(f.default))}\``} | ${cell(f.description ?? '')} |`);
+  return [
+    '# Partition parameters',
+    '',
+    'The multipart form fields of `POST /general/v0/general` (the partition endpoint), generated from the OpenAPI',
+    'document (`npm run docs`). A job\'s partition node takes the same names in its `settings`. How documents are',
+    'read, and the optional system packages: [../partition.md](../partition.md).',
+    '',
+    '| Field | Type | Default | Meaning |',
+    '|---|---|---|---|',
+    ...rows,
+  ].join('\n') + '\n';
+}
+
 function fileTypesBrief(): string {
   return `File types (detected by content, the extension as a hint; gzip of any of them too): ${FILE_TYPES.map((t) => `\`${t}\``).join(', ')}.`;
 }
@@ -122,6 +148,7 @@ export function generatedParts(root: string): GeneratedPart[] {
     { file: 'docs/configuration.md', block: 'config', content: configTable(root) },
     { file: 'docs/reference/connectors.md', content: connectorPage() },
     { file: 'docs/reference/routes.md', content: routesPage() },
+    { file: 'docs/reference/partition-parameters.md', content: partitionParametersPage() },
   ];
 }
 

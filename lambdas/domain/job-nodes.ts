@@ -56,6 +56,9 @@ export type NodeType = (typeof NODE_TYPES)[number];
  * partitioner and before the chunker (a description must be written before the text is cut and
  * embedded), and a chain may enrich more than once (image and table descriptions).
  */
+/** "a partition node", "an embed node": the article of the type's name. */
+const aNode = (type: string) => `${/^[aeiou]/i.test(type) ? 'an' : 'a'} ${type} node`;
+
 export const ALLOWED_NEXT: Readonly<Record<string, string[]>> = { start: ['partition'], partition: ['prompter', 'chunk', 'embed'], prompter: ['prompter', 'chunk'], chunk: ['embed'], embed: [] };
 /** Node types a chain may not end on (the platform has no Partitioner→Prompter→Destination). */
 const NOT_LAST = ['prompter'];
@@ -110,7 +113,7 @@ export function planNodes(raw: unknown, loc: (string | number)[], env: Record<st
       throw ValidationError.single([...at, 'type'], `Input should be 'partition', 'prompter', 'chunk' or 'embed'`, 'enum', n.type);
     }
     if (!ALLOWED_NEXT[previous]!.includes(n.type)) {
-      throw ValidationError.single([...at, 'type'], `a ${n.type} node cannot follow ${previous === 'start' ? 'the job input' : `a ${previous} node`}`, 'value_error', n.type);
+      throw ValidationError.single([...at, 'type'], `${aNode(n.type)} cannot follow ${previous === 'start' ? 'the job input' : aNode(previous)}`, 'value_error', n.type);
     }
     previous = n.type;
     if (n.type === 'partition') {
@@ -140,7 +143,7 @@ export function planNodes(raw: unknown, loc: (string | number)[], env: Record<st
     return { id: n.id ?? randomUUID(), name: n.name, type: n.type as JobNode['type'], subtype: n.subtype, settings };
   });
   if (NOT_LAST.includes(previous)) {
-    throw ValidationError.single([...loc, nodes.length - 1, 'type'], `a ${previous} node must be followed by a chunk node (Partitioner→Prompter→Chunker[→Embedder])`, 'value_error', previous);
+    throw ValidationError.single([...loc, nodes.length - 1, 'type'], `${aNode(previous)} must be followed by a chunk node (Partitioner→Prompter→Chunker[→Embedder])`, 'value_error', previous);
   }
   if (missing.length) throw new ValidationError(missing);
   return planned;

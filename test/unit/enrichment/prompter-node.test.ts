@@ -31,7 +31,8 @@ test('Partitioner→Prompter→Prompter→Chunker→Embedder is accepted', () =>
 test('order rule: a prompter comes after the partitioner and before the chunker, and is not last', () => {
   assert.deepEqual(issues(() => planNodes([partition, chunk, image], ['body', 'job_nodes'], env))[0]!.loc, ['body', 'job_nodes', 2, 'type']);
   assert.match(issues(() => planNodes([image, chunk], ['body', 'job_nodes'], env))[0]!.msg, /cannot follow the job input/);
-  assert.match(issues(() => planNodes([partition, image, embed], ['body', 'job_nodes'], env))[0]!.msg, /cannot follow a prompter node/);
+  assert.match(issues(() => planNodes([partition, image, embed], ['body', 'job_nodes'], env))[0]!.msg, /^an embed node cannot follow a prompter node/);
+  assert.match(issues(() => planNodes([partition, chunk, embed, chunk], ['body', 'job_nodes'], env))[0]!.msg, /^a chunk node cannot follow an embed node/);
   const last = issues(() => planNodes([partition, image], ['body', 'job_nodes'], env))[0]!;
   assert.deepEqual(last.loc, ['body', 'job_nodes', 1, 'type']);
   assert.match(last.msg, /must be followed by a chunk node/);
