@@ -18,7 +18,7 @@ import type { ConnectorRuntime } from './connectors';
 import type { AccountQuotas } from './quotas';
 import { HEAD_WAIT_SECONDS, JobGate } from './job-gate';
 import { withoutServerPaths } from './server-paths';
-import { currentNode, filesView, JobFiles, jobWarnings, WARNING_FAILURE_PREFIX } from './job-files';
+import { currentNode, filesView, JobFiles, jobWarnings, WARNING_FAILURE_PREFIX, type FileProgressView } from './job-files';
 import { FileRun, type FileRunResult } from './job-file-run';
 import { stepErrorReason, type StepError } from './step-error';
 import { fileCount, inputKey, listedFileIds, outputKey, writeManifest, type JobFile } from './job-manifest';
@@ -67,8 +67,10 @@ export interface JobInformation {
   job_type: 'ephemeral' | 'template' | 'persistent' | 'scheduled';
   /** Extension: why a job failed or stopped, or what its files met (the details' message). */
   message: string | null;
-  /** Extension: the job's files; done and failed once it has finished (details has them while it runs). */
-  files: { total: number; done?: number; failed?: number };
+  /** Extension: the job's files; done and failed once it has finished, and while it runs (GET of one job) in progress too. */
+  files: { total: number; done?: number; failed?: number; in_progress?: number };
+  /** Extension (GET of one running job): the files being processed, as job details lists them. */
+  files_in_progress?: FileProgressView[];
 }
 
 export interface StepInput {
@@ -255,8 +257,21 @@ export class JobService {
       .map((i) => this.toInformation(i));
   }
 
+  /** The job; while it runs, with its files by state and the files in progress (as details has them). */
   async get(p: Principal, jobId: string): Promise<JobInformation> {
-    return this.toInformation(await this.load(p.accountId, jobId));
+    const job = await this.load(p.accountId, jobId);
+    const info = this.toInformation(job);
+    if (job.status !== 'IN_PROGRESS') return info;
+    const failures = await this.store.queryPrefix(keys.account(p.accountId), keys.jobFailurePrefix(jobId));
+    return { ...info, ...(await this.liveFiles(p.accountId, job, failures)) };
+  }
+
+  /** The job's files by state and those in progress, from their items (job-files.ts). */
+  private async liveFiles(accountId: string, job: StoredItem, failures: StoredItem[], known?: StoredItem[]) {
+    const jobId = String(job.id);
+    const items = known ?? (await this.fileProgress.items(accountId, jobId));
+    const names = new Map(((job.files as JobFile[] | undefined) ?? []).map((f) => [f.fileId, f.filename]));
+    return filesView(items, job.nodes as JobNode[], fileCount(job), countFileFailures(failures, jobId), TERMINAL.includes(job.status as JobStatus), names, this.clock.now());
   }
 
   async cancel(p: Principal, jobId: string): Promise<{ id: string; status: string; message: string }> {
@@ -315,15 +330,13 @@ export class JobService {
     const ended = TERMINAL.includes(status);
     const items = await this.fileProgress.items(p.accountId, jobId);
     const stats = await this.fileProgress.stats(p.accountId, jobId, nodes.length, total, ended, items);
-    const names = new Map(((job.files as JobFile[] | undefined) ?? []).map((f) => [f.fileId, f.filename]));
-    const failedFiles = countFileFailures(failures, jobId);
     return {
       id: jobId,
       processing_status: processing,
       node_stats: nodes.map((n, i) => ({ node_name: n.name, node_type: n.type, node_subtype: n.subtype, ...stats[i]! })),
       message: (job.message as string | undefined) ?? null,
       // not platform fields: the job's files by state, and the pages read of the files in progress
-      ...filesView(items, nodes, total, failedFiles, ended, names, this.clock.now()),
+      ...(await this.liveFiles(p.accountId, job, failures, items)),
       // not a platform field: offline stand-ins used instead of what a node asked for
       warnings: jobWarnings(job),
       // not a platform field: what an incremental run skipped and removed (workflow source runs only)

@@ -7,6 +7,17 @@ import { MAX_UPLOAD_BYTES } from '../domain/uploads';
 
 export const JobStatus = z.enum(['SCHEDULED', 'IN_PROGRESS', 'COMPLETED', 'STOPPED', 'FAILED']);
 
+/** A file being processed: its node and, for PDFs and multi-page images, the pages read so far. */
+const FileProgress = z.object({
+  file_id: z.string(),
+  document: z.string().nullable(),
+  node_name: z.string().nullable(),
+  pages_done: z.number().int().nullable(),
+  pages_total: z.number().int().nullable(),
+  started_at: z.string().nullable(),
+  estimated_seconds_left: z.number().int().nullable(),
+});
+
 export const JobInformation = z
   .object({
     id: z.uuid(),
@@ -22,8 +33,9 @@ export const JobInformation = z
     job_type: z.enum(['ephemeral', 'persistent', 'scheduled', 'template']),
     message: z.string().nullable().meta({ description: 'Extension: why the job failed or stopped, or what its files met (as job details say it).' }),
     files: z
-      .object({ total: z.number().int(), done: z.number().int().optional(), failed: z.number().int().optional() })
-      .meta({ description: 'Extension: the job\'s files; done and failed once it has finished (job details count them while it runs).' }),
+      .object({ total: z.number().int(), done: z.number().int().optional(), failed: z.number().int().optional(), in_progress: z.number().int().optional() })
+      .meta({ description: 'Extension: the job\'s files; done and failed once it has finished; for one running job (GET /api/v1/jobs/{job_id}) all four, live.' }),
+    files_in_progress: z.array(FileProgress).optional().meta({ description: 'Extension (GET of one running job): the files being processed now, as job details lists them.' }),
   })
   .meta({ id: 'JobInformation' });
 
@@ -47,17 +59,7 @@ export const JobDetails = z
       .object({ total: z.number().int(), done: z.number().int(), failed: z.number().int(), in_progress: z.number().int() })
       .meta({ description: 'Extension: the job\'s files by state (done: every node succeeded), updated while the job runs.' }),
     files_in_progress: z
-      .array(
-        z.object({
-          file_id: z.string(),
-          document: z.string().nullable(),
-          node_name: z.string().nullable(),
-          pages_done: z.number().int().nullable(),
-          pages_total: z.number().int().nullable(),
-          started_at: z.string().nullable(),
-          estimated_seconds_left: z.number().int().nullable(),
-        }),
-      )
+      .array(FileProgress)
       .meta({
         description:
           'Extension: the files being processed now (at most 50), the node each is at and, for PDFs and multi-page images, the pages read so far (page ranges of a split document add up as they finish) with an estimate from the pace so far.',

@@ -46,6 +46,7 @@ test('an OCR job of a scanned multi-page document shows its pages moving in job 
   const seen: number[] = [];
   let sawTotal: number | null = null;
   let sawEstimate = false;
+  let recordSeen = false;
   let status = '';
   for (const deadline = Date.now() + 300_000; Date.now() < deadline; ) {
     const d = await stack.call('GET', `/api/v1/jobs/${jobId}/details`);
@@ -59,6 +60,16 @@ test('an OCR job of a scanned multi-page document shows its pages moving in job 
       assert.equal(scan.document, 'scan.tiff');
     }
     if (scan?.estimated_seconds_left !== null && scan?.estimated_seconds_left !== undefined) sawEstimate = true;
+    // -- the job record of a running job says the same, live --
+    if (scan && !recordSeen) {
+      const rec = await stack.call('GET', `/api/v1/jobs/${jobId}`);
+      if (rec.body.status === 'IN_PROGRESS') {
+        recordSeen = true;
+        assert.equal(rec.body.files.total, 2);
+        assert.ok(rec.body.files.in_progress >= 1, JSON.stringify(rec.body.files));
+        assert.ok((rec.body.files_in_progress as { file_id: string }[]).some((f) => f.file_id === scanId));
+      }
+    }
     if (!['SCHEDULED', 'IN_PROGRESS'].includes(status)) {
       assert.deepEqual(d.body.files, { total: 2, done: 1, failed: 1, in_progress: 0 });
       assert.deepEqual(d.body.files_in_progress, []);
@@ -71,6 +82,7 @@ test('an OCR job of a scanned multi-page document shows its pages moving in job 
   assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'pages read never go back');
   assert.equal(sawTotal, 8);
   assert.ok(sawEstimate, 'an estimate once pages were read');
+  assert.ok(recordSeen, 'the job record was read while the scan ran');
 
   // -- the bad file's line: warn, with the job, the file, the node and the reason --
   const failed = await eventually(async () => lines.find((l) => l.msg === 'file failed' && l.file_id === brokenId), 'the failed file\'s log line', 10_000);
