@@ -11,18 +11,10 @@ import { AuthService } from '../lambdas/domain/auth';
 import { DynamoStore } from '../lambdas/adapters/dynamo-store';
 import { startDynamo } from '../local/emulators/dynamodb';
 import { ensureTable } from '../local/bootstrap';
+import { processAlive } from '../local/start-guards';
 
 // The pinned AWS SDK warns on Node 20 that its 2027 releases need Node 22: noise on every call here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -50,7 +42,7 @@ if (process.env.KEYS_TARGET !== 'aws') {
   const running = existsSync(endpointsFile)
     ? (JSON.parse(readFileSync(endpointsFile, 'utf8')) as { url?: string; pid?: number; dynamodb: string; credentials?: { accessKeyId: string; secretAccessKey: string } })
     : undefined;
-  if (running && (!running.pid || alive(running.pid))) {
+  if (running && (!running.pid || processAlive(running.pid))) {
     where(`the service running on ${running.url ?? '?'} (pid ${running.pid ?? '?'}, DATA_DIR ${dataDir})`);
     // the running service's emulators answer only requests signed with its per-start credential
     process.env.AWS_ENDPOINT_URL_DYNAMODB = running.dynamodb;

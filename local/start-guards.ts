@@ -7,14 +7,15 @@ import { join } from 'node:path';
 
 const lockFile = (dataDir: string) => join(dataDir, 'npm-start.pid');
 
-const alive = (pid: number) => {
+/** True while a process of this id lives (one of another user's counts: signalling it is refused). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-};
+}
 
 /** Takes the data directory for this process, or names the live process that has it. */
 export function claimDataDir(dataDir: string): { ok: true } | { ok: false; pid: number } {
@@ -26,7 +27,7 @@ export function claimDataDir(dataDir: string): { ok: true } | { ok: false; pid: 
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(readFileSync(lockFile(dataDir), 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) return { ok: false, pid };
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) return { ok: false, pid };
       rmSync(lockFile(dataDir), { force: true }); // -- left by a start that was killed --
     }
   }
