@@ -22,6 +22,15 @@ interface Details {
   warnings: string[];
   node_stats: { node_name: string | null; node_type: string | null; node_subtype: string | null; ready: number; in_progress: number; success: number; failure: number }[];
   source_documents?: Record<string, number | boolean>;
+  files?: { total: number; done: number; failed: number; in_progress: number };
+  files_in_progress?: { file_id: string; document: string | null; node_name: string | null; pages_done: number | null; pages_total: number | null; estimated_seconds_left: number | null }[];
+}
+
+/** "12 of 76 pages, about 3 min left" (or what of it is known). */
+function pagesText(f: NonNullable<Details['files_in_progress']>[number]): string {
+  const pages = f.pages_done === null ? '' : f.pages_total ? `${f.pages_done} of ${f.pages_total} pages` : `${f.pages_done} pages`;
+  const left = f.estimated_seconds_left === null ? '' : f.estimated_seconds_left < 90 ? `about ${f.estimated_seconds_left} s left` : `about ${Math.round(f.estimated_seconds_left / 60)} min left`;
+  return [pages, left].filter(Boolean).join(', ');
 }
 const TERMINAL = ['COMPLETED', 'FAILED', 'STOPPED'];
 
@@ -130,6 +139,9 @@ export function JobPage({ id }: { id: string }) {
         <dt>Runtime</dt><dd>${job.runtime ?? ''}</dd>
         ${details?.message ? html`<dt>Message</dt><dd>${details.message}</dd>` : null}
       </dl>
+      ${details?.files ? html`<p data-testid="job-files">Files: ${details.files.done} done, ${details.files.failed} failed, ${details.files.in_progress} in progress, of ${details.files.total}</p>` : null}
+      ${details?.files_in_progress?.length ? html`<h3>In progress</h3><ul class="in-progress">${details.files_in_progress.map((f) => html`<li><strong>${f.document ?? f.file_id.slice(0, 8)}</strong> · ${f.node_name ?? ''}${pagesText(f) ? html` · <span data-testid="file-pages">${pagesText(f)}</span>` : null}
+        ${f.pages_total && f.pages_done !== null ? html`<progress max=${f.pages_total} value=${f.pages_done} aria-label=${`Pages read of ${f.document ?? f.file_id}`}></progress>` : null}</li>`)}</ul>` : null}
       ${details?.warnings?.length ? html`<div class="warning" role="status"><strong>Warnings</strong><ul>${details.warnings.map((w) => html`<li>${w}</li>`)}</ul></div>` : null}
       ${details ? html`<h3>Nodes</h3><table class="list"><thead><tr><th>Node</th><th>Type</th><th>Ready</th><th>In progress</th><th>Succeeded</th><th>Failed</th></tr></thead>
         <tbody>${details.node_stats.map((n) => html`<tr><td>${n.node_name ?? ''}</td><td>${n.node_type ?? ''} ${n.node_subtype ?? ''}</td><td>${n.ready}</td><td>${n.in_progress}</td><td>${n.success}</td><td>${n.failure}</td></tr>`)}</tbody></table>` : null}

@@ -181,11 +181,13 @@ test('jobs: a job appears in the live list, its page follows it to COMPLETED, a 
   await page.getByRole('link', { name: good.slice(0, 8) }).click();
   await page.getByTestId('job-status').filter({ hasText: 'COMPLETED' }).waitFor({ timeout: 120_000 });
   await page.getByRole('heading', { name: 'Nodes' }).waitFor();
+  await page.getByTestId('job-files').filter({ hasText: 'Files: 1 done, 0 failed, 0 in progress, of 1' }).waitFor();
   await page.screenshot({ path: join(ARTIFACTS, 'job.png') });
   await page.goto(`${svc.url}/console#/jobs/${bad}`);
   await page.getByTestId('job-status').filter({ hasText: /FAILED|COMPLETED/ }).waitFor({ timeout: 120_000 });
   await page.locator('.failed-error').first().waitFor();
   assert.match(await page.locator('.failed').innerText(), /broken\.pdf/);
+  assert.equal(await page.getByTestId('job-files').innerText(), 'Files: 0 done, 1 failed, 0 in progress, of 1');
   await page.screenshot({ path: join(ARTIFACTS, 'failed-file.png') });
   assert.deepEqual(problems, []);
 });
