@@ -268,6 +268,8 @@ export function isPossibleTitle(text: string, opts: ClassifyOptions = {}): boole
   if (text.split(' ').length > (opts.titleMaxWordLength ?? 12)) return false;
   if (underNonAlphaRatio(text, opts.nonAlphaThreshold ?? 0.5)) return false;
   if (text.endsWith(',')) return false;
+  // -- a form's blank to fill in ("_______ at the national level") is never a heading --
+  if (/_{3,}/.test(text)) return false;
   if (isNumeric(text)) return false;
   if (sentenceCount(text, opts.sentenceMinLength ?? 5) > 1) return false;
   return true;

@@ -30,6 +30,9 @@ test('without requested languages the verb check applies to English-looking text
 test('predicates', () => {
   assert.equal(isPossibleTitle('To My Dearest Friends,'), false);
   assert.equal(isPossibleTitle('Winter Sports'), true);
+  // a form's blank to fill in is not a heading
+  assert.equal(isPossibleTitle('_______ at the regional level'), false);
+  assert.equal(isPossibleTitle('Name: ____________'), false);
   assert.equal(isPossibleTitle('one two three four five six seven eight nine ten eleven twelve thirteen'), false);
   assert.equal(isPossibleNarrativeText('Winter Sports In The Alps'), false);
   assert.equal(isPossibleNarrativeText('The snow was falling all night and we stayed inside.'), true);
