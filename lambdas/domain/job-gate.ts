@@ -105,6 +105,15 @@ export class JobGate {
     }
   }
 
+  /** A job that will not ask again (cancelled, failed) stops holding the next free slot at once, not after the lease. */
+  async forget(accountId: string, jobId: string): Promise<void> {
+    await this.store
+      .update(keys.gate(accountId), { remove: ['headJob', 'headAt', 'headSeen'], conditions: [{ attr: 'headJob', op: 'eq', value: jobId }] })
+      .catch((err) => {
+        if (!(err instanceof Conflict)) throw err;
+      });
+  }
+
   /** Gives back a slot taken by `take` that no job came to hold (e.g. cancelled between the two writes). */
   async giveBack(accountId: string): Promise<void> {
     await this.store.update(keys.gate(accountId), { add: { running: -1 } });

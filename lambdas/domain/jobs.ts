@@ -285,6 +285,8 @@ export class JobService {
         set: { status: 'STOPPED', finishedAt: this.clock.now().toISOString(), message: 'Cancelled by the user.' },
         conditions: [{ attr: 'status', op: 'in', value: ['SCHEDULED', 'IN_PROGRESS'] }],
       });
+      // -- a job waiting first in line gives its place up now --
+      await this.gate.forget(p.accountId, jobId);
     } catch (err) {
       if (err instanceof Conflict) return this.cancel(p, jobId);
       throw err;

@@ -61,9 +61,16 @@ test('an older job refused later replaces a younger head; a head that stops aski
   assert.equal((await gate.take(acct, 'young', 1, created(30))).first, true);
   assert.equal((await gate.take(acct, 'older', 1, created(15))).first, true, 'the older job is the head now');
   assert.equal((await gate.take(acct, 'young', 2, created(30))).first, false);
-  // -- the head is cancelled and never asks again: after the lease a free slot goes to whoever asks --
+  // -- a head that is forgotten (cancelled) gives its place up at once --
   await table.store.update(keys.gate(acct), { add: { running: -1 } });
-  assert.equal((await gate.take(acct, 'young', 3, created(30))).taken, false);
+  await gate.forget(acct, 'older');
+  assert.equal((await gate.take(acct, 'young', 3, created(30))).taken, true, 'the next job takes the slot without waiting out the lease');
+  // -- young refused again becomes the head; it stops asking: after the lease a free slot goes to whoever asks --
+  await job(acct, 'late');
+  assert.equal((await gate.take(acct, 'late', 1, created(40))).first, true);
+  await table.store.update(keys.gate(acct), { add: { running: -1 } });
+  await job(acct, 'other');
+  assert.equal((await gate.take(acct, 'other', 1, created(50))).taken, false);
   now += 31_000;
-  assert.equal((await gate.take(acct, 'young', 4, created(30))).taken, true);
+  assert.equal((await gate.take(acct, 'other', 2, created(50))).taken, true);
 });
