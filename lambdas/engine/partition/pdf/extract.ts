@@ -10,7 +10,7 @@ import { extractRules, type Rules } from './tables/paths';
 import { markGlue, mergeVertical, type ScriptWord } from './scripts';
 import { type GlyphBox, hasRtlUnit, isRtlLine, isRtlPage, logicalOrder, rtlWordPieces } from './bidi';
 import { joinJustifiedGaps } from './justified';
-import { glueTracked } from './tracking';
+import { glueMonospaced, glueTracked } from './tracking';
 
 export interface Box { x0: number; y0: number; x1: number; y1: number }
 
@@ -68,7 +68,7 @@ interface RawWord extends ScriptWord {
   chars: [number, number];
 }
 
-interface FontStyle { bold: boolean; italic: boolean }
+interface FontStyle { bold: boolean; italic: boolean; mono: boolean }
 
 const scratchByModule = new WeakMap<WrappedPdfiumModule, Scratch>();
 function scratchFor(m: WrappedPdfiumModule): Scratch {
@@ -81,7 +81,7 @@ const BOLD_NAME = /bold|black|heavy|semibold|demibold|extrabold|ultrabold|,b$|-b
 const ITALIC_NAME = /italic|oblique|slanted|,i$|-i$|\.i$|kursiv/i;
 
 function fontStyle(m: WrappedPdfiumModule, font: number, buf: number): FontStyle {
-  if (!font) return { bold: false, italic: false };
+  if (!font) return { bold: false, italic: false, mono: false };
   const weight = m.FPDFFont_GetWeight(font);
   const flags = m.FPDFFont_GetFlags(font);
   const n = m.FPDFFont_GetBaseFontName(font, buf, 256);
@@ -92,8 +92,13 @@ function fontStyle(m: WrappedPdfiumModule, font: number, buf: number): FontStyle
   if (m.FPDFFont_GetItalicAngle(font, anglePtr)) angle = heap(m).HEAP32[anglePtr >> 2]!;
   const bold = weight >= 600 || (flags & (1 << 18)) !== 0 || BOLD_NAME.test(name.replace(/^[A-Z]{6}\+/, ''));
   const italic = angle !== 0 || (flags & (1 << 6)) !== 0 || ITALIC_NAME.test(name);
-  return { bold, italic };
+  // FixedPitch (flag bit 1), or a typewriter face named as such when the descriptor does not say
+  const mono = (flags & 1) !== 0 || MONO_NAME.test(name.replace(/^[A-Z]{6}\+/, ''));
+  return { bold, italic, mono };
 }
+
+/** Monospaced faces by name (Courier, Consolas, the TeX typewriter fonts, "…Mono", "…Code"). */
+const MONO_NAME = /courier|consol|menlo|monaco|mono|code|typewriter|^(?:cm|lm|sf)tt|^lmmono|^inconsolata/i;
 
 const MARK = /\p{M}/u;
 
@@ -122,6 +127,7 @@ export function extractPage(doc: PdfDocument, index: number, opts: { images: boo
     const words = tp ? mergeVertical(extractText(m, scratch, tp, raw)) : [];
     markGlue(words);
     if (tp) glueTracked(words, (w) => innerGap(m, scratch, tp, w.chars));
+    glueMonospaced(words);
     const frame = makeFrame(dominantTurn(words), box);
     raw.width = frame.width;
     raw.height = frame.height;
@@ -198,7 +204,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   const u16 = new Uint16Array(heap(m).HEAPU8.buffer, textPtr, n).slice();
   const styles = new Map<number, FontStyle>();
   let lastObj = -1;
-  let lastStyle: FontStyle = { bold: false, italic: false };
+  let lastStyle: FontStyle = { bold: false, italic: false, mono: false };
   const words: RawWord[] = [];
   let wordStart = -1;
   // Whether the space before the current word came only from PDFium (FPDFText_IsGenerated), i.e.
@@ -322,6 +328,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     const bottom = Math.min(a[1]!, b[1]!, a[3]!, b[3]!);
     const w: RawWord = { t, box: [x0, bottom, x1, top], turn, size, bold: lastStyle.bold, italic: lastStyle.italic, chars: [s, e] };
     if (generatedGap && s === wordStart) w.gen = true;
+    if (lastStyle.mono) w.mono = true;
     if (X.FPDFText_GetCharOrigin(tp, s, originPtr, originPtr + 8)) {
       const h64 = heap(m).HEAPF64;
       w.origin = [h64[originPtr >> 3]!, h64[(originPtr + 8) >> 3]!];

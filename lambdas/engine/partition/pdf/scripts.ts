@@ -41,6 +41,8 @@ export interface ScriptWord {
   gen?: boolean;
   /** Joins the previous word without a space. */
   glue?: boolean;
+  /** Set in a monospaced (fixed-pitch) font. */
+  mono?: boolean;
   /**
    * PDFium laid the glyph out in vertical writing mode: its font's CMap is vertical (Identity-V or
    * another -V CMap, WMode 1). PDFium gives no direct call for it, but its loose box of such a glyph

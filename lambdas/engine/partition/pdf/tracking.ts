@@ -81,3 +81,21 @@ export function glueTracked<W extends ScriptWord>(words: W[], innerGap: (w: W) =
     i = j - 1;
   }
 }
+
+/**
+ * A generated gap narrower than this (ems) between two runs of a monospaced font is no word break:
+ * a space there is a whole glyph advance (0.5-0.6 em), and code listings set on a fixed column grid
+ * (syntax-highlighted tokens each placed on their own) leave gaps of a few hundredths to about a
+ * quarter of an em between tokens: "console" | ".log" | "(add".
+ */
+const MONO_JOIN_EM = 0.3;
+
+/** Marks the runs of monospaced text that PDFium split at such gaps as glued to the run before them. */
+export function glueMonospaced<W extends ScriptWord>(words: W[]): void {
+  for (let i = 1; i < words.length; i++) {
+    const p = words[i - 1]!, w = words[i]!;
+    if (!w.gen || w.glue || !p.mono || !w.mono || !sameLine(p, w)) continue;
+    const g = (w.box[0] - p.box[2]) / Math.max(p.size, w.size, 1);
+    if (g >= -0.05 && g < MONO_JOIN_EM) w.glue = true;
+  }
+}
