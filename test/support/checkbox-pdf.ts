@@ -43,3 +43,36 @@ export function checkboxPdf(items: [string, ...(string | [string, string])[]][])
   pdf += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return new TextEncoder().encode(pdf);
 }
+
+/**
+ * A page of labelled rows, each opened by marks drawn in a picture font (/Wingdings: PDFium reports
+ * each glyph as the letter of its code) set right against the label's first letter, no gap between.
+ */
+export function markedRowsPdf(rows: { marks: string; label: string }[]): Uint8Array {
+  let y = 700;
+  const ops: string[] = [];
+  for (const { marks, label } of rows) {
+    ops.push(`BT /F2 9 Tf 72 ${y} Td (${marks}) Tj /F1 9 Tf (${label}) Tj ET`);
+    y -= 14;
+  }
+  const content = ops.join('\n');
+  const objs = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R /F2 5 0 R >> >> /Contents 6 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Type /Font /Subtype /TrueType /BaseFont /ABCDEF+Wingdings /FirstChar 32 /LastChar 126 /Widths [${Array(95).fill(600).join(' ')}] /FontDescriptor 7 0 R >>`,
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /FontDescriptor /FontName /ABCDEF+Wingdings /Flags 4 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 900 /Descent -200 /CapHeight 700 /StemV 80 >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(pdf.length);
+    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(pdf);
+}

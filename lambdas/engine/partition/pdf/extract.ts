@@ -68,7 +68,7 @@ interface RawWord extends ScriptWord {
   chars: [number, number];
 }
 
-interface FontStyle { bold: boolean; italic: boolean; mono: boolean }
+interface FontStyle { bold: boolean; italic: boolean; mono: boolean; dingbat: boolean }
 
 const scratchByModule = new WeakMap<WrappedPdfiumModule, Scratch>();
 function scratchFor(m: WrappedPdfiumModule): Scratch {
@@ -81,7 +81,7 @@ const BOLD_NAME = /bold|black|heavy|semibold|demibold|extrabold|ultrabold|,b$|-b
 const ITALIC_NAME = /italic|oblique|slanted|,i$|-i$|\.i$|kursiv/i;
 
 function fontStyle(m: WrappedPdfiumModule, font: number, buf: number): FontStyle {
-  if (!font) return { bold: false, italic: false, mono: false };
+  if (!font) return { bold: false, italic: false, mono: false, dingbat: false };
   const weight = m.FPDFFont_GetWeight(font);
   const flags = m.FPDFFont_GetFlags(font);
   const n = m.FPDFFont_GetBaseFontName(font, buf, 256);
@@ -94,8 +94,15 @@ function fontStyle(m: WrappedPdfiumModule, font: number, buf: number): FontStyle
   const italic = angle !== 0 || (flags & (1 << 6)) !== 0 || ITALIC_NAME.test(name);
   // FixedPitch (flag bit 1), or a typewriter face named as such when the descriptor does not say
   const mono = (flags & 1) !== 0 || MONO_NAME.test(name.replace(/^[A-Z]{6}\+/, ''));
-  return { bold, italic, mono };
+  return { bold, italic, mono, dingbat: DINGBAT_NAME.test(name) };
 }
+
+/**
+ * Picture fonts: every glyph a symbol (ticks, boxes, arrows, bullets), which PDFium reports as the
+ * letter of its code ("y", "n", "*"). Each such glyph is a word of its own, never part of the word
+ * drawn against it ("yyPersons" is a row's two marks and its label).
+ */
+const DINGBAT_NAME = /wingdings|webdings|dingbats|marlett/i;
 
 /** Monospaced faces by name (Courier, Consolas, the TeX typewriter fonts, "…Mono", "…Code"). */
 const MONO_NAME = /courier|consol|menlo|monaco|mono|code|typewriter|^(?:cm|lm|sf)tt|^lmmono|^inconsolata/i;
@@ -204,7 +211,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   const u16 = new Uint16Array(heap(m).HEAPU8.buffer, textPtr, n).slice();
   const styles = new Map<number, FontStyle>();
   let lastObj = -1;
-  let lastStyle: FontStyle = { bold: false, italic: false, mono: false };
+  let lastStyle: FontStyle = { bold: false, italic: false, mono: false, dingbat: false };
   const words: RawWord[] = [];
   let wordStart = -1;
   // Whether the space before the current word came only from PDFium (FPDFText_IsGenerated), i.e.
@@ -234,8 +241,36 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     }
   };
 
+  /** The style of the font character i is drawn in (the last text object's, when it is the same). */
+  const styleAt = (i: number): FontStyle => {
+    const obj = X.FPDFText_GetTextObject(tp, i);
+    if (obj === lastObj) return lastStyle;
+    const font = obj ? X.FPDFTextObj_GetFont(obj) : 0;
+    let st = styles.get(font);
+    if (!st) { st = fontStyle(m, font, nameBuf); styles.set(font, st); }
+    lastObj = obj;
+    lastStyle = st;
+    return st;
+  };
+
   const endWord = (s: number, e: number) => {
     if (hasRtlUnit(u16, s, e)) { rtlWord(s, e); return; }
+    // -- a picture font's glyphs at either end: each its own word, the rest a word again --
+    if (e > s && (styleAt(s).dingbat || styleAt(e).dingbat)) {
+      let start = s;
+      for (let i = s; i <= e; i++) {
+        if (!styleAt(i).dingbat) continue;
+        if (i > start) plainWord(start, i - 1);
+        plainWord(i, i);
+        start = i + 1;
+      }
+      if (start <= e) plainWord(start, e);
+      return;
+    }
+    plainWord(s, e);
+  };
+
+  const plainWord = (s: number, e: number) => {
     const a = looseBox(s);
     const b = e === s ? a : looseBox(e);
     if (Number.isNaN(a[0]) || Number.isNaN(b[0])) return;
@@ -314,21 +349,14 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
       turn = turnOf(ma, mb);
     }
     const size = nominal * scale || Math.abs(a[1]! - a[3]!) || 1;
-    const obj = X.FPDFText_GetTextObject(tp, s);
-    if (obj !== lastObj) {
-      lastObj = obj;
-      const font = obj ? X.FPDFTextObj_GetFont(obj) : 0;
-      let st = styles.get(font);
-      if (!st) { st = fontStyle(m, font, nameBuf); styles.set(font, st); }
-      lastStyle = st;
-    }
+    const style = styleAt(s);
     const x0 = Math.min(a[0]!, b[0]!, a[2]!, b[2]!);
     const x1 = Math.max(a[0]!, b[0]!, a[2]!, b[2]!);
     const top = Math.max(a[1]!, b[1]!, a[3]!, b[3]!);
     const bottom = Math.min(a[1]!, b[1]!, a[3]!, b[3]!);
-    const w: RawWord = { t, box: [x0, bottom, x1, top], turn, size, bold: lastStyle.bold, italic: lastStyle.italic, chars: [s, e] };
+    const w: RawWord = { t, box: [x0, bottom, x1, top], turn, size, bold: style.bold, italic: style.italic, chars: [s, e] };
     if (generatedGap && s === wordStart) w.gen = true;
-    if (lastStyle.mono) w.mono = true;
+    if (style.mono) w.mono = true;
     if (X.FPDFText_GetCharOrigin(tp, s, originPtr, originPtr + 8)) {
       const h64 = heap(m).HEAPF64;
       w.origin = [h64[originPtr >> 3]!, h64[(originPtr + 8) >> 3]!];

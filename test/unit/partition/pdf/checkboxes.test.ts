@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { partitionDocument } from '../../../../lambdas/engine/partition/pipeline';
 import { shutdownPagePool } from '../../../../lambdas/engine/partition/pdf/pool';
-import { checkboxPdf } from '../../../support/checkbox-pdf';
+import { checkboxPdf, markedRowsPdf } from '../../../support/checkbox-pdf';
 
 after(() => shutdownPagePool());
 
@@ -19,4 +19,15 @@ test('pdf: answers opened by an unnamed symbol glyph (a checkbox) are list items
   for (const answer of ['Yes, on paper', 'No', 'Staff only', 'Anyone who asks']) assert.ok(items.some((t) => t.endsWith(answer)), `${answer}: ${JSON.stringify(items)}`);
   assert.ok(items.some((t) => /Yes, electronically, in a system shared by every office of the region and its partners$/.test(t)), `the wrapped answer is one item: ${JSON.stringify(items)}`);
   for (const e of elements) assert.doesNotMatch(e.text, /[\u0080-\u009f]/, 'no C1 control code in the text');
+});
+
+test('pdf: marks drawn in a picture font against a label are words of their own, the label whole', async () => {
+  const data = markedRowsPdf([
+    { marks: 'yy', label: 'Persons with disabilities' },
+    { marks: 'n', label: 'Children and young people' },
+  ]);
+  const { elements } = await partitionDocument({ data, filename: 'rows.pdf' }, { strategy: 'fast' });
+  const text = elements.map((e) => e.text).join('\n');
+  assert.match(text, /(^|\s)y y Persons with disabilities/, text);
+  assert.match(text, /(^|\s)n Children and young people/, text);
 });

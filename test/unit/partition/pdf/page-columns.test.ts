@@ -59,7 +59,8 @@ describe('an unruled table in one column of a two-column page', () => {
     const r = await partition({ data: new Uint8Array(readFileSync(file)), filename: 'table_mislabeled_as_picture.pdf' }, { strategy: 'fast' });
     const tables = r.elements.filter((e) => e.type === 'Table');
     assert.equal(tables.length, 1);
-    assert.match(tables[0]!.text, /^State funded legal aid CSOs \S*Persons with disabilities \* \* /);
+    // the row marks (a picture font's glyphs, "y") are words of their own before each label
+    assert.match(tables[0]!.text, /^State funded legal aid CSOs (y )*Persons with disabilities \* \* /);
     assert.ok(!tables[0]!.text.includes('regional (district) level'), 'no text of the left page in the table');
   });
 });
