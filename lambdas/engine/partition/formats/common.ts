@@ -281,3 +281,25 @@ export function corrupt(kind: string, err: unknown): never {
   const msg = err instanceof Error ? err.message : String(err);
   throw new UnprocessableDocument(`${kind}: cannot read the document (${msg})`);
 }
+
+// ---------- Office binaries and style sheets ----------
+
+/** Each byte's character in Windows-1252, the 8-bit text of Office binaries (bytes it leaves undefined stay as they are). */
+const WINDOWS_1252 = [...iconv.decode(Buffer.from(Array.from({ length: 256 }, (_, i) => i)), 'windows-1252')].map((c, i) => (c === '\ufffd' ? i : c.charCodeAt(0)));
+export const windows1252 = (byte: number): number => WINDOWS_1252[byte] ?? byte;
+
+/** How many bases a style chain is followed through (a damaged file's chain may loop). */
+const MAX_STYLE_CHAIN = 12;
+
+/** The first value `pick` finds on a style or, failing it, along the chain of styles it is based on. */
+export function alongStyleChain<K, S, T>(start: K | undefined, get: (key: K) => S | undefined, base: (style: S) => K | undefined, pick: (style: S) => T | undefined): T | undefined {
+  let cur = start;
+  for (let i = 0; cur !== undefined && i < MAX_STYLE_CHAIN; i++) {
+    const s = get(cur);
+    if (!s) return undefined;
+    const v = pick(s);
+    if (v !== undefined) return v;
+    cur = base(s);
+  }
+  return undefined;
+}

@@ -8,6 +8,7 @@
 // Every read is bounds-checked: a damaged or hostile file yields fewer paragraphs (or none), never an
 // error, and the partitioner falls back to the text heuristics for what is not found.
 import CFB from 'cfb';
+import { alongStyleChain, windows1252 } from './common';
 
 export interface DocParagraph {
   /** Text as stored (fields reduced to their results), without the paragraph mark. */
@@ -30,7 +31,6 @@ interface Style {
 
 /** A document with more paragraphs than this is read by the heuristics alone. */
 const MAX_PARAGRAPHS = 200_000;
-const MAX_CHAIN = 12;
 
 const SPRM_P_ILFO = 0x460b;
 const SPRM_P_ILVL = 0x260a;
@@ -84,7 +84,7 @@ function readParagraphs(data: Uint8Array): DocParagraph[] {
     for (let cp = piece.cpStart; cp < end; cp++) {
       const fc = piece.compressed ? piece.fc + (cp - piece.cpStart) : piece.fc + (cp - piece.cpStart) * 2;
       if (fc + (piece.compressed ? 1 : 2) > word.length) return out;
-      const code = piece.compressed ? cp1252(word[fc]!) : word.readUInt16LE(fc);
+      const code = piece.compressed ? windows1252(word[fc]!) : word.readUInt16LE(fc);
       if (code === 0x13) { fieldDepth++; hidden.push(true); continue; }
       if (code === 0x14) { if (hidden.length) hidden[hidden.length - 1] = false; continue; }
       if (code === 0x15) { if (fieldDepth) fieldDepth--; hidden.pop(); continue; }
@@ -127,11 +127,6 @@ function readPieces(clx: Buffer): Piece[] {
   return out;
 }
 
-/** The characters 0x80-0x9f of Windows-1252 that differ from Latin-1 (quotes, dashes, ellipsis). */
-const CP1252: Record<number, number> = {
-  0x82: 0x201a, 0x84: 0x201e, 0x85: 0x2026, 0x91: 0x2018, 0x92: 0x2019, 0x93: 0x201c, 0x94: 0x201d, 0x95: 0x2022, 0x96: 0x2013, 0x97: 0x2014,
-};
-const cp1252 = (b: number) => CP1252[b] ?? b;
 
 // ---- paragraph properties (PAPX in formatted disk pages) ------------------------------------------
 
@@ -262,15 +257,7 @@ function readStyles(stsh: Buffer): (Style | undefined)[] {
 }
 
 function chain<T>(styles: (Style | undefined)[], istd: number, pick: (s: Style) => T | undefined): T | undefined {
-  let cur: number | undefined = istd;
-  for (let i = 0; cur !== undefined && i < MAX_CHAIN; i++) {
-    const s: Style | undefined = styles[cur];
-    if (!s) return undefined;
-    const v = pick(s);
-    if (v !== undefined) return v;
-    cur = s.base;
-  }
-  return undefined;
+  return alongStyleChain(istd, (i) => styles[i], (s) => s.base, pick);
 }
 
 /** Heading depth a style gives by its name or built-in identifier (-1: explicitly body text). */

@@ -2,7 +2,7 @@
 // paragraph style, the heading level it gives through its basedOn chain (a heading style by name or
 // id, Title/Subtitle, or a w:outlineLvl), whether it numbers its paragraphs, and the run formatting
 // (bold, font size) that tells display text from body text.
-import { attr, childElements, firstChild, parseXml, type DomElement } from './common';
+import { alongStyleChain, attr, childElements, firstChild, parseXml, type DomElement } from './common';
 
 interface StyleDef {
   id: string;
@@ -16,8 +16,6 @@ interface StyleDef {
   size?: number;
 }
 
-/** basedOn chains are short; this bounds cycles and hostile chains. */
-const MAX_CHAIN = 12;
 /** Word's size when neither docDefaults nor Normal give one: 10 pt. */
 const DEFAULT_SIZE = 20;
 
@@ -92,15 +90,7 @@ export class DocxStyles {
 
   /** The first value `pick` finds walking the basedOn chain from `id` (the style itself first). */
   private chainValue<T>(id: string, pick: (d: StyleDef) => T | undefined): T | undefined {
-    let cur: string | undefined = id;
-    for (let i = 0; cur && i < MAX_CHAIN; i++) {
-      const d = this.defs.get(cur);
-      if (!d) return undefined;
-      const v = pick(d);
-      if (v !== undefined) return v;
-      cur = d.basedOn;
-    }
-    return undefined;
+    return alongStyleChain(id, (k) => this.defs.get(k), (d) => d.basedOn, pick);
   }
 
   /**
