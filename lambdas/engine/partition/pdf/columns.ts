@@ -2,7 +2,9 @@
 // two columns (or a two-page spread) a line of one column and a table row of the other at the same
 // height make one multi-cell line, and an unruled table found there swallows the neighbouring
 // column's text and blocks the reading-order cut between the columns. Where a gutter runs clear down
-// the whole page and each side holds running text of its own, the sides are looked at apart.
+// the page and each side holds running text of its own, the sides are looked at apart. Lines that
+// span the page (a paper's title and abstract, a full-width paragraph or caption between the column
+// sections) do not close a gutter: they go with the first column.
 import type { Line, Segment } from './extract';
 import { union } from './extract';
 
@@ -11,21 +13,57 @@ const MIN_GUTTER = 1.5;
 /** Lines of running text (a segment of this many words) each side needs. */
 const PROSE_WORDS = 7;
 const PROSE_LINES = 3;
+/** A gutter is crossed by at most this share of the lines the page's busiest point has (its spanning lines). */
+const MAX_SPANNING = 0.25;
 
 /** The page's lines split into page columns, left to right; one group when the page is not in columns. */
 export function pageColumns(lines: Line[], body: number): Line[][] {
-  const segs = lines.flatMap((l) => l.segs).filter((s) => !s.words.some((w) => w.rotated));
-  if (segs.length < 2 * PROSE_LINES) return [lines];
-  // Column ranges: x-intervals of segments merged where they overlap or nearly touch.
-  const iv = segs.map((s) => [s.x0, s.x1] as [number, number]).sort((a, b) => a[0] - b[0]);
-  const cols: [number, number][] = [];
-  for (const [a, b] of iv) {
-    const last = cols[cols.length - 1];
-    if (last && a <= last[1] + MIN_GUTTER * body) last[1] = Math.max(last[1], b);
-    else cols.push([a, b]);
+  const all = lines.flatMap((l) => l.segs).filter((s) => !s.words.some((w) => w.rotated));
+  if (all.length < 2 * PROSE_LINES) return [lines];
+  const left = Math.floor(Math.min(...all.map((s) => s.x0))), right = Math.ceil(Math.max(...all.map((s) => s.x1)));
+  // How many segments cover each point across the page; a gutter is a run of points few of them
+  // cover (the lines that span it), at least MIN_GUTTER wide.
+  const cover = new Uint32Array(right - left + 1);
+  for (const s of all) for (let x = Math.max(0, Math.floor(s.x0) - left); x <= Math.min(right - left, Math.ceil(s.x1) - left); x++) cover[x]!++;
+  const few = (peak: number) => Math.max(2, Math.floor(MAX_SPANNING * peak));
+  const peakIn = (a: number, b: number) => { let m = 0; for (let x = a; x < b; x++) m = Math.max(m, cover[x]!); return m; };
+  const width = right - left + 1;
+  // candidate gutters: wide runs that few lines cover for the page's busiest point, narrowed to
+  // their least covered stretch (hanging numbers or a page's edge text reach into a wide run)
+  const runs: [number, number, number][] = [];
+  const globalFew = few(peakIn(0, width));
+  for (let x = 0; x < width; x++) {
+    if (cover[x]! > globalFew) continue;
+    let e = x;
+    while (e < width && cover[e]! <= globalFew) e++;
+    if (e - x >= MIN_GUTTER * body && x > 0 && e < width) {
+      let least = Infinity;
+      for (let k = x; k < e; k++) least = Math.min(least, cover[k]!);
+      let best: [number, number] | undefined;
+      for (let k = x; k < e; k++) {
+        if (cover[k]! !== least) continue;
+        let j = k;
+        while (j < e && cover[j]! === least) j++;
+        if (!best || j - k > best[1] - best[0]) best = [k, j];
+        k = j;
+      }
+      if (best![1] - best![0] >= MIN_GUTTER * body) runs.push([best![0], best![1], least]);
+    }
+    x = e;
   }
+  // a gutter is crossed by few lines for the columns on both its sides too (not a table's inner gap,
+  // which the lines of its own column span)
+  const gutters = runs.filter(([a, b, crossing], k) =>
+    crossing <= few(Math.min(peakIn(k ? runs[k - 1]![1] : 0, a), peakIn(b, k + 1 < runs.length ? runs[k + 1]![0] : width))));
+  const cols: [number, number][] = [];
+  let start = 0;
+  for (const [a, b] of gutters) { cols.push([left + start, left + a - 1]); start = b; }
+  cols.push([left + start, right]);
+  // Segments across a gutter span the page (a paper's title, a full-width paragraph): not in a column.
+  const spans = (s: Segment) => !cols.some(([a, b]) => s.x0 >= a - 1 && s.x1 <= b + 1);
+  const segs = all.filter((s) => !spans(s));
   if (cols.length < 2) return [lines];
-  const rangeOf = (s: Segment) => cols.findIndex(([a, b]) => s.x0 >= a && s.x1 <= b);
+  const rangeOf = (s: Segment) => cols.findIndex(([a, b]) => s.x0 >= a - 1 && s.x1 <= b + 1);
   const prose = cols.map(() => 0);
   for (const s of segs) if (s.words.length >= PROSE_WORDS) prose[rangeOf(s)]!++;
   // Split only at gutters with running text right beside them on both sides (a column of page
@@ -34,7 +72,7 @@ export function pageColumns(lines: Line[], body: number): Line[][] {
   for (let k = 1; k < cols.length; k++) group.push(group[k - 1]! + (prose[k - 1]! >= PROSE_LINES && prose[k]! >= PROSE_LINES ? 1 : 0));
   const n = group[group.length - 1]! + 1;
   if (n < 2) return [lines];
-  const side = (s: Segment) => group[rangeOf(s)]!;
+  const side = (s: Segment) => (spans(s) ? 0 : group[rangeOf(s)]!);
   // Rows of short cells on both sides of a gutter are one table across it (a full-width table on a
   // page in two columns), not two columns side by side.
   let across = 0;

@@ -1,39 +1,76 @@
 // Wide word gaps inside justified paragraphs. A line is split into segments at gaps wider than about
-// an em (columns, table cells), but a justified line can hold a stretched space (or a glyph its font
-// leaves blank) as wide: such a gap is a gap in running text, not a gutter, when the line next to it
-// is one segment of the same paragraph that runs across it. A column gutter or a table's cell gap
-// runs down its neighbours too.
+// an em (columns, table cells), but a justified line can hold stretched spaces as wide: such gaps are
+// gaps in running text, not gutters, when
+// - a neighbouring line of the same paragraph (about the same extent, one segment there) runs across
+//   them, or
+// - they are the line's stretched spaces: three or more words apart by the same width (a justifier
+//   stretches every space of a line alike), and no neighbouring line is cut into cells under them (a
+//   table's header row can be as even, its rows below are not).
+// Lines are page-wide, so on a page set in columns each column's part of a line is looked at on its
+// own: a run of segments between wider gaps.
 import type { Line, Segment, Word } from './extract';
 
 /** Widest gap (in text sizes) that can be a stretched space. */
 const MAX_STRETCH_EM = 2;
+/** Neighbouring lines are this close (baseline to baseline, in text sizes). */
+const NEIGHBOUR_EM = 2.5;
+/** Stretched spaces of one line are this alike (points, or this share of an em if more). */
+const SAME_GAP_PT = 1.5;
+const SAME_GAP_EM = 0.12;
 
 /**
- * Joins the segments of lines whose inner gaps a neighbouring line of the same paragraph runs
- * across; `makeSegment` builds a segment from words in any order.
+ * Joins the segments of lines at gaps that are stretched spaces; `makeSegment` builds a segment from
+ * words in any order.
  */
 export function joinJustifiedGaps(lines: Line[], makeSegment: (words: Word[], rtl: boolean) => Segment): Line[] {
   const upright = lines.filter((l) => l.segs.every((s) => !s.words.some((w) => w.rotated)));
   for (let i = 0; i < upright.length; i++) {
     const line = upright[i]!;
-    if (line.segs.length < 2 || line.segs.length > 4) continue;
+    if (line.segs.length < 2) continue;
     const em = Math.max(...line.segs.map((s) => s.size), 1);
-    const flowing = [upright[i - 1], upright[i + 1]].filter((n): n is Line => !!n && n.segs.length === 1
-      && Math.abs(n.y0 - line.y0) < 2.5 * em && Math.abs(n.x0 - line.x0) < 2 * em && Math.abs(n.x1 - line.x1) < 2 * em
-      && Math.abs(n.segs[0]!.size - em) < 0.2 * em);
-    if (!flowing.length) continue;
-    const segs: Segment[] = [line.segs[0]!];
-    for (const s of line.segs.slice(1)) {
-      const prev = segs[segs.length - 1]!;
-      const gap = s.x0 - prev.x1;
-      const across = gap < MAX_STRETCH_EM * em && flowing.some((n) => n.x0 < prev.x1 - em && n.x1 > s.x0 + em);
-      if (across && !!prev.rtl === !!s.rtl) {
-        segs[segs.length - 1] = makeSegment([...prev.words, ...s.words], !!prev.rtl);
+    const near: Line[] = [];
+    for (let j = i - 1; j >= 0 && line.y0 - upright[j]!.y0 < NEIGHBOUR_EM * em; j--) near.push(upright[j]!);
+    for (let j = i + 1; j < upright.length && upright[j]!.y0 - line.y0 < NEIGHBOUR_EM * em; j++) near.push(upright[j]!);
+    const sameSize = (s: Segment) => Math.abs(s.size - em) < 0.2 * em;
+    const out: Segment[] = [];
+    let k = 0;
+    while (k < line.segs.length) {
+      // a run: segments apart by gaps narrow enough to be stretched spaces, in one direction
+      let e = k;
+      while (e + 1 < line.segs.length && line.segs[e + 1]!.x0 - line.segs[e]!.x1 < MAX_STRETCH_EM * em && !!line.segs[e + 1]!.rtl === !!line.segs[k]!.rtl) e++;
+      const run = line.segs.slice(k, e + 1);
+      if (run.length > 1 && (coveredByNeighbour(run, near, em, sameSize) || evenlyStretched(run, near, em))) {
+        out.push(makeSegment(run.flatMap((s) => s.words), !!run[0]!.rtl));
       } else {
-        segs.push(s);
+        out.push(...run);
       }
+      k = e + 1;
     }
-    line.segs = segs;
+    line.segs = out;
   }
   return lines;
+}
+
+/** A neighbouring line's one segment spans the run (the same paragraph) and runs across each of its gaps. */
+function coveredByNeighbour(run: Segment[], near: Line[], em: number, sameSize: (s: Segment) => boolean): boolean {
+  const x0 = run[0]!.x0, x1 = run[run.length - 1]!.x1;
+  return near.some((n) => n.segs.some((s) => sameSize(s) && Math.abs(s.x0 - x0) < 2 * em && Math.abs(s.x1 - x1) < 2 * em
+    && run.slice(1).every((r, k) => s.x0 < run[k]!.x1 - em && s.x1 > r.x0 + em)));
+}
+
+/** Single-word segments apart by gaps all alike: a line whose every space the justifier stretched. */
+function evenSingles(segs: Segment[], em: number): boolean {
+  if (segs.length < 3 || segs.some((s) => s.words.length !== 1)) return false;
+  const gaps = segs.slice(1).map((s, k) => s.x0 - segs[k]!.x1);
+  return Math.max(...gaps) - Math.min(...gaps) <= Math.max(SAME_GAP_PT, SAME_GAP_EM * em);
+}
+
+/** The run is evenly stretched, and no neighbouring line is cut into cells (other than evenly) within its extent. */
+function evenlyStretched(run: Segment[], near: Line[], em: number): boolean {
+  if (!evenSingles(run, em)) return false;
+  const x0 = run[0]!.x0 - em, x1 = run[run.length - 1]!.x1 + em;
+  return !near.some((n) => {
+    const within = n.segs.filter((s) => s.x0 >= x0 && s.x1 <= x1);
+    return within.length > 1 && !evenSingles(within, em);
+  });
 }
