@@ -11,7 +11,7 @@
 // sends the masked form: mergeSecrets() restores the stored value for every field that still holds
 // it, so an update never overwrites a secret with the mask. A mask left in a config given to
 // validateConfig (create, or update without a stored value) is a 422.
-import { BadRequest, ValidationError, type ValidationIssue } from '../domain/errors';
+import { BadRequest, ValidationError, type ValidationIssue } from '../errors';
 import {
   CONNECTOR_KINDS,
   SECRET_MASK,

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NotFound, ServiceUnavailable } from '../domain/errors';
+import { NotFound, ServiceUnavailable } from '../errors';
 import { config } from '../config';
 
 /** lib/ greps the bundle for this text to know the function serves the console. */

@@ -10,7 +10,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Clock, EmailSender, KeyValueStore, SecretBox, StoredItem, WebhookPoster } from './ports';
 import { systemClock } from './ports';
-import { BadRequest, Conflict, NotFound, RateLimited, ServiceUnavailable, ValidationError } from './errors';
+import { BadRequest, Conflict, NotFound, RateLimited, ServiceUnavailable, ValidationError } from '../errors';
 import type { Principal } from './auth';
 import { ENTITY, keys } from '../data/keys';
 import type { ChannelResponseBody, CreateChannelInput, UpdateChannelInput } from '../schemas/channels';

@@ -5,7 +5,7 @@
 // is thrown for the state machine's retries.
 import { openNodeSecrets } from './node-secrets';
 import type { BlobStore, Clock, KeyValueStore, SecretBox, StoredItem } from './ports';
-import { DomainError } from './errors';
+import { DomainError } from '../errors';
 import { keys } from '../data/keys';
 import type { JobNode } from './job-nodes';
 import type { NodeRunner } from './node-runner';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { BlobStore, Clock, EventPublisher, KeyValueStore, Orchestrator, SecretBox, StoredItem } from './ports';
 import { sealNodeSecrets } from './node-secrets';
 import { systemClock } from './ports';
-import { Conflict, NotFound, ValidationError } from './errors';
+import { Conflict, NotFound, ValidationError } from '../errors';
 import type { Principal } from './auth';
 import { ENTITY, keys } from '../data/keys';
 import { planNodes, type JobNode } from './job-nodes';

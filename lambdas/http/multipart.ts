@@ -2,8 +2,8 @@
 // Array fields are normalised here: repeated parts, `name[]` parts and (by the caller's choice)
 // comma-joined strings all end up as string arrays keyed by the bare name.
 import busboy from 'busboy';
-import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../domain/errors';
-import { NAME_MAX_CHARS } from '../domain/validation';
+import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../errors';
+import { NAME_MAX_CHARS } from '../validation';
 
 /** A text field's limit: parameters and request_data (nodes ≤ 64 KiB of settings each) stay far below. */
 export const MAX_FIELD_BYTES = 1024 * 1024;

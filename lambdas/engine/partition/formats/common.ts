@@ -3,7 +3,7 @@
 import iconv from 'iconv-lite';
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Document, Element as DomElement } from 'domhandler';
-import { BadRequest, DomainError, UnprocessableDocument } from '../../../domain/errors';
+import { BadRequest, DomainError, UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_XML_DEPTH, MAX_XML_NODES } from '../limits';
 import { escapeHtml } from '../table-html';
 
