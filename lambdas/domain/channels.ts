@@ -16,7 +16,8 @@ import { ENTITY, keys } from '../data/keys';
 import type { ChannelResponseBody, CreateChannelInput, UpdateChannelInput } from '../schemas/channels';
 import { assertAllowedUrl, OutboundPolicyError } from '../net/outbound';
 import { signedWebhookHeaders, webhookMessageId } from './channel-delivery';
-import { SECRET_MASK, maskValue } from './credentials';
+import { SECRET_MASK } from '../credential-names';
+import { maskValue } from '../credentials';
 
 export const MAX_CHANNELS_PER_SCOPE = 50;
 

@@ -10,7 +10,7 @@ import type { Clock, KeyValueStore, SecretBox, StoredItem, WorkQueue } from './p
 import { systemClock } from './ports';
 import { ConnectorFailure, DomainError, NotFound, ValidationError } from '../errors';
 import type { Principal } from './auth';
-import { isMaskedFormOf } from './credentials';
+import { isMaskedFormOf } from '../credentials';
 import { withoutServerPaths } from './server-paths';
 import { ENTITY, keys, type ConnectorKind } from '../data/keys';
 

@@ -2,7 +2,7 @@
 // file: schemas from DERIVED_FIELDS (api-shapes.md §6), and a network check that opens a TCP
 // connection to the host the config names. A SUCCESS then says the host is reachable; credentials
 // are not verified (the reason says so). Types without a model (slack, motherduck) take a
-// free-form object; their secrets are found by name and value (domain/credentials.ts).
+// free-form object; their secrets are found by name and value (lambdas/credentials.ts).
 import { z } from 'zod';
 import { DERIVED_FIELDS } from '../derived-fields';
 import { defineConnector, type CheckContext, type ConnectorConfig, type ConnectorDefinition, type ConnectorKind } from '../definition';
