@@ -15,7 +15,7 @@ import type { Principal } from './auth';
 import { ENTITY, keys } from '../data/keys';
 import type { ChannelResponseBody, CreateChannelInput, UpdateChannelInput } from '../schemas/channels';
 import { assertAllowedUrl, OutboundPolicyError } from '../net/outbound';
-import { signedWebhookHeaders, webhookMessageId } from './channel-delivery';
+import { signedWebhookHeaders, webhookMessageId } from './webhook-signing';
 import { SECRET_MASK } from '../credential-names';
 import { maskValue } from '../credentials';
 
