@@ -3,7 +3,7 @@
 // height make one multi-cell line, and an unruled table found there swallows the neighbouring
 // column's text and blocks the reading-order cut between the columns. Where a gutter runs clear down
 // the whole page and each side holds running text of its own, the sides are looked at apart.
-import type { Line, Segment } from './extract';
+import type { Line, Segment } from './page-text';
 import { union } from './extract';
 
 /** A gutter at least this wide (body sizes) between page columns. */

@@ -3,7 +3,7 @@
 // leaves blank) as wide: such a gap is a gap in running text, not a gutter, when the line next to it
 // is one segment of the same paragraph that runs across it. A column gutter or a table's cell gap
 // runs down its neighbours too.
-import type { Line, Segment, Word } from './extract';
+import type { Line, Segment, Word } from './page-text';
 
 /** Widest gap (in text sizes) that can be a stretched space. */
 const MAX_STRETCH_EM = 2;
