@@ -3,51 +3,16 @@
 // nothing from the domain, the services, the handlers or the HTTP layer (STYLE.md, "Arrows point down").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
+import { importsOf, sources, specifiers } from '../support/import-graph';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const DIRS = ['lambdas', 'lib', 'bin', 'local'];
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...sources(p));
-    else if (/\.(ts|mts|tsx)$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
-
-/** A relative specifier resolved the way the bundler resolution does: as written, or with .ts, or /index.ts. */
-function resolveRelative(from: string, spec: string): string | undefined {
-  const base = resolve(dirname(from), spec);
-  const stem = base.replace(/\.(m?js|jsx)$/, '');
-  for (const c of [base, `${stem}.ts`, `${stem}.mts`, `${stem}.tsx`, join(base, 'index.ts')]) {
-    if (existsSync(c) && statSync(c).isFile()) return c;
-  }
-  return undefined;
-}
-
-/** Every module each source file imports: import, import type, export … from, import('…'), require('…'). */
+/** Every module of DIRS and the modules it imports (relative imports only). */
 function readGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of DIRS.flatMap((d) => sources(join(ROOT, d)))) {
-    const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-    const deps = new Set<string>();
-    for (const { fileName } of info.importedFiles) {
-      if (!fileName.startsWith('.')) continue;
-      const target = resolveRelative(file, fileName);
-      assert.ok(target, `${rel(file)} imports '${fileName}', which resolves to no file`);
-      deps.add(rel(target));
-    }
-    graph.set(rel(file), [...deps].sort());
-  }
+  for (const file of DIRS.flatMap((d) => sources(d)).filter((f) => /\.(ts|mts|tsx)$/.test(f))) graph.set(file, importsOf(file).files);
   return graph;
 }
-
-const rel = (p: string) => relative(ROOT, p).split('\\').join('/');
 
 /** The strongly connected components with more than one module (or a module importing itself). */
 function circles(graph: Map<string, string[]>): string[][] {
@@ -120,7 +85,7 @@ test('the reader sees every form of import: import, import type, export … from
     "const e = await import('./e');",
     "type F = typeof import('./f');",
   ].join('\n');
-  const seen = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName).sort();
+  const seen = specifiers(text).sort();
   assert.deepEqual(seen, ['./a', './b', './c', './d', './e', './f']);
 });
 
