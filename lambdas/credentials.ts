@@ -75,11 +75,6 @@ export function maskValue(key: string | undefined, value: unknown, byName = true
   return value;
 }
 
-/** Whether a value (under its key) carries a credential anywhere inside it. */
-export function carriesCredential(key: string | undefined, value: unknown, byName = true): boolean {
-  return !isDeepStrictEqual(maskValue(key, value, byName), value);
-}
-
 export interface MaskRules {
   /** Fields the type's schema declares secret: masked whole (a SecretReference object is kept). */
   secretFields?: Iterable<string>;

@@ -52,10 +52,6 @@ export function getConnector(kind: ConnectorKind, type: string): ConnectorDefini
   return BY_KEY.get(`${kind}:${type}`);
 }
 
-export function isKnownType(kind: ConnectorKind, type: string): boolean {
-  return BY_KEY.has(`${kind}:${type}`);
-}
-
 /** Registered types of a kind, sorted. */
 export function listTypes(kind: ConnectorKind): string[] {
   return CONNECTOR_DEFINITIONS.filter((d) => d.kind === kind)

@@ -42,11 +42,6 @@ function names(): Manifest {
   return (manifest ??= JSON.parse(readFileSync(join(assetsDir(), 'manifest.json'), 'utf8')) as Manifest);
 }
 
-/** Forget the cached manifest (a rebuild under `npm start`). */
-export function resetConsoleAssets(): void {
-  manifest = undefined;
-}
-
 export function consoleAsset(name: string): { body: string; type: string } {
   if (!names().files.includes(name)) throw new NotFound(`No console file ${name}: reload the page`);
   return { body: readFileSync(join(assetsDir(), name), 'utf8'), type: name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8' };

@@ -113,20 +113,3 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, li
     bb.end(body);
   });
 }
-
-/** A form value as a list: repeated parts, or one comma-joined string. */
-export function formList(fields: Record<string, string[]>, name: string): string[] {
-  const raw = fields[name] ?? [];
-  return raw.flatMap((v) => {
-    const t = v.trim();
-    if (t.startsWith('[') && t.endsWith(']')) {
-      try {
-        const arr = JSON.parse(t);
-        if (Array.isArray(arr)) return arr.map(String);
-      } catch {
-        /* not JSON: fall through to comma splitting */
-      }
-    }
-    return t.split(',').map((s) => s.trim()).filter(Boolean);
-  });
-}
