@@ -15,7 +15,7 @@ import { ROUTES, type RouteDefinition } from '../lambdas/routes';
 import { ServiceFunction, type FunctionDefaults } from './base-function';
 import type { TableAccess } from './data';
 import type { BucketAccess } from './storage';
-import { pascal } from './queues';
+import { pascal } from './names';
 
 /**
  * Bodies API Gateway hands to Lambda base64-encoded, byte for byte: multipart uploads (partition,

@@ -15,7 +15,7 @@
 //   asset (a copy, not an npm install, so synth stays offline). pdfium finds pdfium.wasm with
 //   require.resolve; tesseract.js starts a worker script from its own folder, which loads
 //   tesseract.js-core's WebAssembly; the English traineddata is found with require.resolve.
-// - Native engine packages (ONNX Runtime under @huggingface/transformers, sharp, @napi-rs/canvas)
+// - Native engine packages (ONNX Runtime under @huggingface/transformers, sharp)
 //   cannot be bundled and have no linux-arm64 build installed here: LAMBDA_UNAVAILABLE_MODULES stay
 //   external and are not shipped. Code must load them with a dynamic import() on the paths that
 //   need them (local embeddings), so every other path loads; on Lambda those paths report the
@@ -59,7 +59,7 @@ export const RUNTIME_RESOLVED_MODULES: RuntimeResolvedModule[] = [
 ];
 
 /** Native packages left out of every bundle (see the header). */
-export const LAMBDA_UNAVAILABLE_MODULES = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'sharp', '@napi-rs/canvas', '@duckdb/node-api',
+export const LAMBDA_UNAVAILABLE_MODULES = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'sharp', '@duckdb/node-api',
   // @databricks/sql's optional native parts (LZ4 results, the SEA kernel): never used here (lz4 and
   // cloud fetch are turned off, the Thrift backend is pure JS), and .node files cannot be bundled.
   'lz4-napi', '@databricks/databricks-sql-kernel-*'];

@@ -23,7 +23,7 @@ import { Construct } from 'constructs';
 import { EVENT_RULES, type EventPattern, type EventRule } from '../lambdas/events';
 import type { RouteAccess } from './api';
 import { ServiceFunction, setConfigEnv, type FunctionDefaults } from './base-function';
-import { pascal } from './queues';
+import { pascal } from './names';
 
 /**
  * What each rule target may touch, by `<file>.<export>` (every target must be listed; the stack

@@ -24,7 +24,7 @@ import { STATE_MACHINES, type StateMachineDefinition } from '../lambdas/state-ma
 import { manifestKey } from '../lambdas/domain/job-manifest';
 import type { RouteAccess } from './api';
 import { PROJECT_ROOT, ServiceFunction, type FunctionDefaults } from './base-function';
-import { pascal } from './queues';
+import { pascal } from './names';
 
 /**
  * What every task function may touch (the stack binds it): job records and the gate (table), inputs

@@ -15,6 +15,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { pascal } from './names';
 
 /** Most metrics one metric-math alarm may use. */
 export const METRICS_PER_MATH_ALARM = 10;
@@ -60,14 +61,14 @@ export class Operations extends Construct {
 
     const dlqMetrics = props.deadLetterQueues.map(({ name, queue }) => {
       const m = queue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum', label: name });
-      alarm(`${pascalId(name)}DlqAlarm`, m, 0, `Messages in the dead-letter queue ${name}: inspect and redrive them before they expire (14 days)`);
+      alarm(`${pascal(name)}DlqAlarm`, m, 0, `Messages in the dead-letter queue ${name}: inspect and redrive them before they expire (14 days)`);
       return m;
     });
     const sfnMetrics = props.stateMachines.flatMap(({ name, stateMachine }) => {
       const failed = stateMachine.metricFailed({ period, statistic: 'Sum', label: `${name} failed` });
       const timedOut = stateMachine.metricTimedOut({ period, statistic: 'Sum', label: `${name} timed out` });
-      alarm(`${pascalId(name)}ExecutionsFailedAlarm`, failed, 0, `Executions of the ${name} state machine failed`);
-      alarm(`${pascalId(name)}ExecutionsTimedOutAlarm`, timedOut, 0, `Executions of the ${name} state machine timed out`);
+      alarm(`${pascal(name)}ExecutionsFailedAlarm`, failed, 0, `Executions of the ${name} state machine failed`);
+      alarm(`${pascal(name)}ExecutionsTimedOutAlarm`, timedOut, 0, `Executions of the ${name} state machine timed out`);
       return [failed, timedOut];
     });
     const groups: { label: string; fn: lambda.IFunction }[][] = [];
@@ -109,5 +110,3 @@ export class Operations extends Construct {
     );
   }
 }
-
-const pascalId = (s: string) => s.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase());

@@ -10,6 +10,7 @@ import { Construct } from 'constructs';
 import { QUEUES, type QueueDefinition } from '../lambdas/queues';
 import { ServiceFunction, type FunctionDefaults } from './base-function';
 import type { RouteAccess } from './api';
+import { pascal } from './names';
 
 /**
  * What each consumer may touch, by `<file>.<export>` (every consumer must be listed; the stack
@@ -49,9 +50,6 @@ export interface WorkQueuesProps {
    */
   functionScope?: Construct;
 }
-
-/** 'connection-checks' → 'ConnectionChecks' (stable logical ids). */
-export const pascal = (s: string) => s.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase());
 
 export class WorkQueues extends Construct {
   readonly queues: WorkQueue[] = [];

@@ -9,7 +9,7 @@ import { Construct } from 'constructs';
 import { SCHEDULED_TASKS, type ScheduledTask } from '../lambdas/schedules';
 import type { RouteAccess } from './api';
 import { ServiceFunction, type FunctionDefaults } from './base-function';
-import { pascal } from './queues';
+import { pascal } from './names';
 
 export const SCHEDULE_ACCESS: Record<string, RouteAccess> = {
   'scheduler.tick': { table: 'readwrite', bucket: 'readwrite', secrets: true, jobs: true, publisher: true, connectors: true },

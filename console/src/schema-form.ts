@@ -2,7 +2,7 @@
 // config schemas): a field per property, required ones marked, defaults as placeholders, credentials
 // (named as the service's masking rule names them) as password fields that never show a stored value,
 // nested objects and lists as JSON. 422 items appear next to the field they name.
-import { CREDENTIAL_NAME, SECRET_MASK } from '../../lambdas/domain/credential-names';
+import { CREDENTIAL_NAME, SECRET_MASK } from '../../lambdas/credential-names';
 import { ApiError } from './api';
 import { html } from './ui';
 

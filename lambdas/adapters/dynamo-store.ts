@@ -3,7 +3,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Condition, ItemKey, KeyValueStore, QueryOptions, StoredItem, UpdateSpec } from '../domain/ports';
-import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../domain/errors';
+import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../errors';
 import { TABLE_DEFINITION } from '../data/table-definition';
 import { documentClient } from './aws-clients';
 import { config } from '../config';

@@ -1,7 +1,9 @@
 // WebhookPoster over node:https. Only https: URLs (or http: to loopback where net/webhook-target.ts allows it); no redirects followed.
 // WEBHOOK_TIMEOUT_MS is a deadline over the whole exchange (connect, send, answer), not an idle
-// timeout: a receiver dripping a byte at a time cannot hold a delivery past it. Of the answer only the
-// first KiB is read; the connection is then closed, so a receiver streaming gigabytes costs nothing. TLS verification always stays on: WEBHOOK_CA_FILE adds a PEM bundle to the
+// timeout: a receiver dripping a byte at a time cannot hold a delivery past it. Of the answer the
+// first KiB is kept; past it nothing more is read and the connection is closed (a shorter answer is read
+// to its end and the kept-alive socket reused), so a receiver streaming gigabytes costs nothing. TLS
+// verification always stays on: WEBHOOK_CA_FILE adds a PEM bundle to the
 // system roots for this agent only (e.g. the self-signed server of the delivery tests). The agent
 // connects only where the outbound policy allows (lambdas/net/outbound.ts), like connectors.
 import { request, type Agent } from 'node:https';

@@ -3,7 +3,7 @@
 //
 // Secrets: every present credential is replaced by SECRET_MASK ("**********") in responses, whatever
 // its length, so nothing of the clear value leaks. What is a credential is decided in one place,
-// domain/credentials.ts: the type's schema (its secret fields), and for what the schema does not
+// lambdas/credentials.ts: the type's schema (its secret fields), and for what the schema does not
 // type (free-form configs, extra keys, nested maps) key names and the values themselves (URLs with
 // userinfo or a query token, bearer values, known token shapes). A field holding one is a secret
 // field of that config: sealed at rest, masked (shape kept) in responses; 422 items and check
@@ -11,7 +11,7 @@
 // sends the masked form: mergeSecrets() restores the stored value for every field that still holds
 // it, so an update never overwrites a secret with the mask. A mask left in a config given to
 // validateConfig (create, or update without a stored value) is a 422.
-import { BadRequest, ValidationError, type ValidationIssue } from '../domain/errors';
+import { BadRequest, ValidationError, type ValidationIssue } from '../errors';
 import {
   CONNECTOR_KINDS,
   SECRET_MASK,
@@ -25,7 +25,8 @@ import {
 import { toValidationIssues } from './schema';
 import { documentRecordId } from './records/ids';
 import type { ElementRecord, UploadContext, UploadResult } from './records/types';
-import { CREDENTIAL_NAME, credentialFields, credentialTexts, isMaskedFormOf, maskConfig, maskField, maskValue, scrubText, type MaskRules } from '../domain/credentials';
+import { CREDENTIAL_NAME } from '../credential-names';
+import { credentialFields, credentialTexts, isMaskedFormOf, maskConfig, maskField, maskValue, scrubText, type MaskRules } from '../credentials';
 import { CONNECTOR_DEFINITIONS } from './types/index';
 
 export { SECRET_MASK, CONNECTOR_KINDS };
@@ -49,10 +50,6 @@ for (const def of CONNECTOR_DEFINITIONS) {
 /** The definition of a connector type, or undefined for an unknown type. */
 export function getConnector(kind: ConnectorKind, type: string): ConnectorDefinition | undefined {
   return BY_KEY.get(`${kind}:${type}`);
-}
-
-export function isKnownType(kind: ConnectorKind, type: string): boolean {
-  return BY_KEY.has(`${kind}:${type}`);
 }
 
 /** Registered types of a kind, sorted. */
@@ -109,7 +106,7 @@ function maskRules(def: ConnectorDefinition | undefined): MaskRules {
 
 /**
  * Names of the secret fields of a type (what the store encrypts at rest): the schema's secret fields,
- * and, given the config, every other field that holds a credential (domain/credentials.ts: by name
+ * and, given the config, every other field that holds a credential (lambdas/credentials.ts: by name
  * where the schema does not type the field, by value everywhere).
  */
 export function secretFields(kind: ConnectorKind, type: string, config?: ConnectorConfig): string[] {

@@ -105,9 +105,3 @@ export async function restJson<T>(op: string, url: string, opts: RestOptions = {
     throw new Error(`${op} failed: the answer is not JSON (${body.slice(0, 100).replace(/\s+/g, ' ')})`);
   }
 }
-
-/** restCall and the body's bytes. */
-export async function restBytes(op: string, url: string, opts: RestOptions = {}): Promise<Uint8Array> {
-  const res = await restCall(op, url, opts);
-  return new Uint8Array(await res.arrayBuffer());
-}

@@ -1,7 +1,7 @@
 // Builds the input and output zod schemas of a connector config from a field table (the data of
 // api-shapes.md §6), and turns zod issues into FastAPI-style 422 items.
 import { z } from 'zod';
-import type { ValidationIssue } from '../domain/errors';
+import type { ValidationIssue } from '../errors';
 import type { ConnectorConfig } from './definition';
 
 export type FieldType = 'string' | 'integer' | 'boolean' | 'string[]' | 'string|secret_ref';

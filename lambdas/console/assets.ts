@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NotFound, ServiceUnavailable } from '../domain/errors';
+import { NotFound, ServiceUnavailable } from '../errors';
 import { config } from '../config';
 
 /** lib/ greps the bundle for this text to know the function serves the console. */
@@ -40,11 +40,6 @@ function assetsDir(): string {
 let manifest: Manifest | undefined;
 function names(): Manifest {
   return (manifest ??= JSON.parse(readFileSync(join(assetsDir(), 'manifest.json'), 'utf8')) as Manifest);
-}
-
-/** Forget the cached manifest (a rebuild under `npm start`). */
-export function resetConsoleAssets(): void {
-  manifest = undefined;
 }
 
 export function consoleAsset(name: string): { body: string; type: string } {

@@ -3,7 +3,7 @@
 // account and a user; an unknown or missing key is a 401.
 import { createHash, randomBytes } from 'node:crypto';
 import { systemClock, type Clock, type KeyValueStore } from './ports';
-import { Unauthorized, NotFound } from './errors';
+import { Unauthorized, NotFound } from '../errors';
 import { ENTITY, keys } from '../data/keys';
 
 export interface Principal {

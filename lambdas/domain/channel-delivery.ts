@@ -6,11 +6,10 @@
 //    webhook-timestamp, webhook-signature "v1,<base64 HMAC-SHA256>"), body {type, timestamp, data};
 //    e-mail → one message to recipient_email. A failure throws DeliveryFailed; the consumer then
 //    delays the redelivery with a growing back-off, and SQS dead-letters it after maxReceiveCount.
-import { createHash } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
 import type { EmailSender, KeyValueStore, SecretBox, WebhookPoster, WorkQueue } from './ports';
 import { ENTITY, keys } from '../data/keys';
 import type { ChannelService } from './channels';
+import { signedWebhookHeaders, webhookMessageId } from './webhook-signing';
 
 export interface DeliveryMessage {
   accountId: string;
@@ -28,36 +27,6 @@ export class DeliveryFailed extends Error {
     super(message);
     this.name = 'DeliveryFailed';
   }
-}
-
-/** The same id for every attempt of one (event, channel), so receivers can de-duplicate. */
-export const webhookMessageId = (eventId: string, channelId: string) =>
-  `msg_${createHash('sha256').update(`${eventId}:${channelId}`).digest('hex').slice(0, 32)}`;
-
-/**
- * The signer of a channel secret. A `whsec_<base64>` secret (the Standard Webhooks form, also what
- * the service generates) signs with its decoded bytes; any other secret with its UTF-8 bytes.
- */
-export function webhookSigner(secret: string): Webhook {
-  if (secret.startsWith('whsec_')) {
-    try {
-      return new Webhook(secret);
-    } catch {
-      /* not base64: fall through to the raw bytes */
-    }
-  }
-  return new Webhook(Buffer.from(secret, 'utf8'), { format: 'raw' });
-}
-
-/** The headers of one signed webhook request (Standard Webhooks), for deliveries and test events alike. */
-export function signedWebhookHeaders(secret: string, id: string, at: Date, body: string): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'user-agent': 'wps-webhooks/1',
-    'webhook-id': id,
-    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': webhookSigner(secret).sign(id, at, body),
-  };
 }
 
 /** The POST body of a webhook delivery: {type, timestamp, data}. */

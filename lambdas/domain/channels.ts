@@ -10,13 +10,14 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Clock, EmailSender, KeyValueStore, SecretBox, StoredItem, WebhookPoster } from './ports';
 import { systemClock } from './ports';
-import { BadRequest, Conflict, NotFound, RateLimited, ServiceUnavailable, ValidationError } from './errors';
+import { BadRequest, Conflict, NotFound, RateLimited, ServiceUnavailable, ValidationError } from '../errors';
 import type { Principal } from './auth';
 import { ENTITY, keys } from '../data/keys';
 import type { ChannelResponseBody, CreateChannelInput, UpdateChannelInput } from '../schemas/channels';
 import { assertAllowedUrl, OutboundPolicyError } from '../net/outbound';
-import { signedWebhookHeaders, webhookMessageId } from './channel-delivery';
-import { SECRET_MASK, maskValue } from './credentials';
+import { signedWebhookHeaders, webhookMessageId } from './webhook-signing';
+import { SECRET_MASK } from '../credential-names';
+import { maskValue } from '../credentials';
 
 export const MAX_CHANNELS_PER_SCOPE = 50;
 

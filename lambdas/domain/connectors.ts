@@ -8,9 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import type { Clock, KeyValueStore, SecretBox, StoredItem, WorkQueue } from './ports';
 import { systemClock } from './ports';
-import { ConnectorFailure, DomainError, NotFound, ValidationError } from './errors';
+import { ConnectorFailure, DomainError, NotFound, ValidationError } from '../errors';
 import type { Principal } from './auth';
-import { isMaskedFormOf } from './credentials';
+import { isMaskedFormOf } from '../credentials';
 import { withoutServerPaths } from './server-paths';
 import { ENTITY, keys, type ConnectorKind } from '../data/keys';
 

@@ -5,7 +5,7 @@
 // otherwise): no extra configuration, and every Lambda of the deployment shares it.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeyValueStore, SecretBox } from './ports';
-import { Conflict, ValidationError } from './errors';
+import { Conflict, ValidationError } from '../errors';
 import { ENTITY, keys } from '../data/keys';
 
 export type CursorKeyProvider = () => Promise<Buffer>;

@@ -5,7 +5,7 @@
 // is thrown for the state machine's retries.
 import { openNodeSecrets } from './node-secrets';
 import type { BlobStore, Clock, KeyValueStore, SecretBox, StoredItem } from './ports';
-import { DomainError } from './errors';
+import { DomainError } from '../errors';
 import { keys } from '../data/keys';
 import type { JobNode } from './job-nodes';
 import type { NodeRunner } from './node-runner';
@@ -17,7 +17,7 @@ import { inputKey, outputKey, type JobFile } from './job-manifest';
 import { stagedInputKey, type PagePlan } from './job-pages';
 import type { IncrementalRuns } from './source-state';
 import { JOB_NOT_RUNNING, JobNotRunning, watchJob, type JobWatch } from './job-watch';
-import type { StepInput } from './jobs';
+import type { StepInput } from './job-step-input';
 import { pageProgress } from './page-progress';
 import { log } from '../logger';
 

@@ -12,7 +12,7 @@
 // it, waiting jobs asked with a growing back-off and the newest (asking every second or two) took
 // the slots first: an early job of a burst could wait minutes behind the ones launched after it.
 import type { Clock, KeyValueStore } from './ports';
-import { Conflict, RateLimited } from './errors';
+import { Conflict, RateLimited } from '../errors';
 import { ENTITY, keys } from '../data/keys';
 import { log } from '../logger';
 

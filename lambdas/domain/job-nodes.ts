@@ -17,8 +17,8 @@ import { VLM_OFFLINE_CHOICE, vlmCredentialProblem } from '../engine/partition/vl
 import { parsePrompterNode, prompterCredentialIssues, prompterEndpointIssues } from '../engine/enrichment/settings';
 import { contextualCredentialIssues, parseContextualChunking } from '../engine/chunking/contextual-settings';
 import { offlineStandInsAllowed } from '../config';
-import { ValidationError, type ValidationIssue } from './errors';
-import { boundedObject, jsonBodyProblem, nameString, nodeIdString, parseOr422 } from './validation';
+import { ValidationError, type ValidationIssue } from '../errors';
+import { boundedObject, jsonBodyProblem, nameString, nodeIdString, parseOr422 } from '../validation';
 
 /** A node as sent: bounded strings, settings at most 64 KiB and 32 levels (DynamoDB holds 400 KB an item). */
 export const NodeInput = z.object({

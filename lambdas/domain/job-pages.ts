@@ -21,7 +21,7 @@
 import type { BlobStore, Clock, KeyValueStore, SecretBox } from './ports';
 import { systemClock } from './ports';
 import { keys } from '../data/keys';
-import { DomainError } from './errors';
+import { DomainError } from '../errors';
 import { pageProgress } from './page-progress';
 import { JobFiles, substitutionAttr } from './job-files';
 import { inputKey, outputKey, type JobFile } from './job-manifest';

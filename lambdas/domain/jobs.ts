@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { BlobStore, Clock, EventPublisher, KeyValueStore, Orchestrator, SecretBox, StoredItem } from './ports';
 import { sealNodeSecrets } from './node-secrets';
 import { systemClock } from './ports';
-import { Conflict, NotFound, ValidationError } from './errors';
+import { Conflict, NotFound, ValidationError } from '../errors';
 import type { Principal } from './auth';
 import { ENTITY, keys } from '../data/keys';
 import { planNodes, type JobNode } from './job-nodes';
@@ -20,7 +20,8 @@ import { HEAD_WAIT_SECONDS, JobGate } from './job-gate';
 import { withoutServerPaths } from './server-paths';
 import { currentNode, filesView, JobFiles, jobWarnings, WARNING_FAILURE_PREFIX, type FileProgressView } from './job-files';
 import { FileRun, type FileRunResult } from './job-file-run';
-import { stepErrorReason, type StepError } from './step-error';
+import type { StepInput } from './job-step-input';
+import { stepErrorReason } from './step-error';
 import { fileCount, inputKey, listedFileIds, outputKey, writeManifest, type JobFile } from './job-manifest';
 import { DEFAULT_MAX_SOURCE_DOCUMENTS, IncrementalRuns, REMOVAL_FAILURE_PREFIX, SOURCE_ACK_FAILURE_ID, sourceDocumentsView, type SourceRunFields } from './source-state';
 
@@ -71,18 +72,6 @@ export interface JobInformation {
   files: { total: number; done?: number; failed?: number; in_progress?: number };
   /** Extension (GET of one running job): the files being processed, as job details lists them. */
   files_in_progress?: FileProgressView[];
-}
-
-export interface StepInput {
-  accountId: string;
-  jobId: string;
-  /** The previous AcquireSlot result, while waiting for a slot. */
-  gate?: { attempt?: number };
-  /** ProcessFile / RecordFileFailure: the file's manifest entry (the Map's item). */
-  file?: JobFile;
-  /** Jobs started before manifests: the file's id in the job item's `files`. */
-  fileId?: string;
-  error?: StepError;
 }
 
 /** How long a download redirect URL works. */

@@ -17,7 +17,7 @@ import { createEmbedder, embedElements, parseEmbedNode } from '../engine/embeddi
 import { enrichElements, parsePrompterNode } from '../engine/enrichment/index';
 import type { Element } from '../engine/elements';
 import { offlineStandInsAllowed } from '../config';
-import { ValidationError } from './errors';
+import { ValidationError } from '../errors';
 import { partitionFields, type JobNode } from './job-nodes';
 import { pageRanges, pagesPerRange, type PageEngine, type PagePlan } from './job-pages';
 

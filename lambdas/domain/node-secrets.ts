@@ -1,10 +1,11 @@
 // Credentials inside node settings (an embed node's api_key, a VLM provider key, AWS secret keys, a
 // header map, a URL with userinfo): sealed by the SecretBox before a job or workflow is stored, masked
-// in every response, opened only where a node runs. What is a credential is domain/credentials.ts's
+// in every response, opened only where a node runs. What is a credential is lambdas/credentials.ts's
 // rule (by name at any depth, by value anywhere), applied to every string leaf of the settings.
 import type { SecretBox } from './ports';
 import type { JobNode } from './job-nodes';
-import { SECRET_MASK, isMaskedFormOf, maskValue } from './credentials';
+import { SECRET_MASK } from '../credential-names';
+import { isMaskedFormOf, maskValue } from '../credentials';
 
 export const SETTING_MASK = SECRET_MASK;
 const SEALED = /^(aes|kms):/;

@@ -12,7 +12,7 @@
 // concurrent calls and crashes.
 import type { Principal } from './auth';
 import type { KeyValueStore, StoredItem } from './ports';
-import { Conflict, NotFound } from './errors';
+import { Conflict, NotFound } from '../errors';
 import type { CursorSigner } from './cursor';
 import { idTimePrefix } from './notifications';
 import { keys } from '../data/keys';

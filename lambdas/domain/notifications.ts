@@ -13,7 +13,7 @@
 // none) a crash between the put and the counter update loses that one increment; the README says so.
 import { createHash } from 'node:crypto';
 import type { KeyValueStore } from './ports';
-import { Conflict } from './errors';
+import { Conflict } from '../errors';
 import { ENTITY, keys } from '../data/keys';
 import { jobEventRank } from '../events';
 

@@ -11,7 +11,7 @@ import { parsePartitionForm } from '../engine/partition/params';
 import { elementsToCsv } from '../engine/partition/output';
 import { chunkElementsAsync, parseChunkingForm } from '../engine/chunking/index';
 import type { Element } from '../engine/elements';
-import { PayloadTooLarge, ValidationError } from './errors';
+import { PayloadTooLarge, ValidationError } from '../errors';
 
 export interface PartitionUpload {
   filename: string;

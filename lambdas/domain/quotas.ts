@@ -4,7 +4,7 @@
 // not exist yet starts from the account's items as they are (accounts older than the counter), so the
 // limit holds for them too. Rates (connection checks a minute) are windowed counters that expire.
 import { ENTITY, keys } from '../data/keys';
-import { Conflict, RateLimited } from './errors';
+import { Conflict, RateLimited } from '../errors';
 import type { Clock, KeyValueStore } from './ports';
 import { systemClock } from './ports';
 

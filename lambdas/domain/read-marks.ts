@@ -22,7 +22,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Principal } from './auth';
 import type { KeyValueStore, StoredItem } from './ports';
-import { Conflict } from './errors';
+import { Conflict } from '../errors';
 import { ENTITY, keys } from '../data/keys';
 
 /** An inbox item to mark: its id and workflow (which counters it moves). */

@@ -9,7 +9,7 @@ import type { BlobStore, KeyValueStore, StoredItem } from './ports';
 import { ENTITY, keys } from '../data/keys';
 import { forEachLimited } from '../concurrency';
 import type { ConnectorRuntime, ListedDocument } from './connectors';
-import { ConnectorFailure, DomainError } from './errors';
+import { ConnectorFailure, DomainError } from '../errors';
 import { fileOfDocument, jobFiles, writeManifest, type JobFile, type ManifestSummary } from './job-manifest';
 import { StreamRetries } from './stream-retries';
 

@@ -8,7 +8,7 @@
 import type { AccountQuotas } from './quotas';
 import { randomUUID } from 'node:crypto';
 import { ENTITY, keys } from '../data/keys';
-import { Conflict, NotFound, ValidationError } from './errors';
+import { Conflict, NotFound, ValidationError } from '../errors';
 import type { Principal } from './auth';
 import type { BlobStore, Clock, KeyValueStore } from './ports';
 import { systemClock } from './ports';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock, KeyValueStore, SecretBox, StoredItem } from './ports';
 import { keepMaskedSecrets, maskNodeSecrets, sealNodeSecrets } from './node-secrets';
 import { systemClock } from './ports';
-import { Conflict, NotFound, ValidationError } from './errors';
+import { Conflict, NotFound, ValidationError } from '../errors';
 import type { UploadedFile } from './uploads';
 import type { Principal } from './auth';
 import { ENTITY, keys } from '../data/keys';

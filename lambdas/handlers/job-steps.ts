@@ -3,7 +3,7 @@
 // propagate so the state machine's Retry/Catch apply. File processing, which needs the engines,
 // lives in job-process.ts so these functions stay small.
 import { jobService } from '../services/jobs';
-import type { StepInput } from '../domain/jobs';
+import type { StepInput } from '../domain/job-step-input';
 import { jobStep } from './job-log';
 
 export const acquireSlot = jobStep('acquireSlot', (input: StepInput) => jobService().acquireSlot(input));

@@ -2,7 +2,7 @@
 import { httpRoute } from '../http/handler';
 import { routeById } from '../routes';
 import { TEMPLATES, findTemplate } from '../domain/templates';
-import { NotFound } from '../domain/errors';
+import { NotFound } from '../errors';
 
 export const listTemplates = httpRoute(routeById('list_templates'), async () =>
   TEMPLATES.map(({ nodes: _nodes, ...item }) => item),

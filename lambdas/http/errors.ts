@@ -1,6 +1,6 @@
 // The one place where errors become HTTP responses. Domain errors carry their status; anything
 // else is logged with its stack and answered 500 without internals.
-import { DomainError, RateLimited, ValidationError } from '../domain/errors';
+import { DomainError, RateLimited, ValidationError } from '../errors';
 import { errorFields, log } from '../logger';
 import { withoutServerPaths } from '../domain/server-paths';
 import type { HttpResponse } from './response';

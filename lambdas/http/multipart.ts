@@ -2,8 +2,8 @@
 // Array fields are normalised here: repeated parts, `name[]` parts and (by the caller's choice)
 // comma-joined strings all end up as string arrays keyed by the bare name.
 import busboy from 'busboy';
-import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../domain/errors';
-import { NAME_MAX_CHARS } from '../domain/validation';
+import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../errors';
+import { NAME_MAX_CHARS } from '../validation';
 
 /** A text field's limit: parameters and request_data (nodes ≤ 64 KiB of settings each) stay far below. */
 export const MAX_FIELD_BYTES = 1024 * 1024;
@@ -111,22 +111,5 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, li
       else resolve(form);
     });
     bb.end(body);
-  });
-}
-
-/** A form value as a list: repeated parts, or one comma-joined string. */
-export function formList(fields: Record<string, string[]>, name: string): string[] {
-  const raw = fields[name] ?? [];
-  return raw.flatMap((v) => {
-    const t = v.trim();
-    if (t.startsWith('[') && t.endsWith(']')) {
-      try {
-        const arr = JSON.parse(t);
-        if (Array.isArray(arr)) return arr.map(String);
-      } catch {
-        /* not JSON: fall through to comma splitting */
-      }
-    }
-    return t.split(',').map((s) => s.trim()).filter(Boolean);
   });
 }

@@ -347,11 +347,6 @@ export function guardedConnect(host: string, port: number, tls?: TlsConnectionOp
   return netConnect({ host, port, lookup: guardedLookupFor(port) });
 }
 
-/** A TCP connection under the policy (connection checks of services without an SDK). */
-export function guardedTcpConnect(host: string, port: number): Socket {
-  return guardedConnect(host, port);
-}
-
 /**
  * http2.connect options under the policy, for clients that bring their own HTTP/2 stack (the AWS
  * SDK's NodeHttp2Handler takes them as `nodeHttp2ConnectOptions`): a session's socket comes from

@@ -12,10 +12,6 @@ export function allowLoopbackHttpWebhooks(on: boolean): void {
   loopbackHttp = on;
 }
 
-export function loopbackHttpWebhooksAllowed(): boolean {
-  return loopbackHttp;
-}
-
 function isLoopbackName(hostname: string): boolean {
   const bare = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (bare === 'localhost') return true;

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ServiceUnavailable } from '../domain/errors';
+import { ServiceUnavailable } from '../errors';
 import type { DOCS_ASSETS } from '../schemas/docs';
 
 export type DocsAsset = (typeof DOCS_ASSETS)[number];

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { JOB_EVENT_TYPES } from '../events';
 import { queryBool, uuidParam } from './common';
 import { webhookUrlProblem } from '../net/webhook-target';
-import { SECRET_MASK, maskValue } from '../domain/credentials';
+import { SECRET_MASK } from '../credential-names';
+import { maskValue } from '../credentials';
 
 export const ChannelType = z.enum(['webhook', 'email']).meta({ id: 'ChannelType' });
 export const NotificationEventType = z.enum(JOB_EVENT_TYPES).meta({ id: 'NotificationEventType' });

@@ -1,7 +1,7 @@
 // Request and response schemas of the source and destination operations (api-shapes.md §2, §3).
 import { z } from 'zod';
 import { queryBool, shortString, uuidParam } from './common';
-import { boundedObject, nameString } from '../domain/validation';
+import { boundedObject, nameString } from '../validation';
 
 export const ConnectorConfig = z.record(z.string(), z.unknown()).meta({
   description: 'Type-specific connector configuration (additional properties allowed).',

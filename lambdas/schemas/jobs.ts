@@ -1,7 +1,7 @@
 // Job and template shapes (api-shapes.md §2, §3).
 import { z } from 'zod';
 import { shortString, templateIdString, uuidParam } from './common';
-import { nameString, nodeIdString } from '../domain/validation';
+import { nameString, nodeIdString } from '../validation';
 import { MAX_FIELD_BYTES } from '../http/multipart';
 import { MAX_UPLOAD_BYTES } from '../domain/uploads';
 

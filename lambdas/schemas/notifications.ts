@@ -72,6 +72,3 @@ export const MarkReadRequest = z
     }
   })
   .meta({ id: 'MarkReadRequest' });
-
-export type NotificationListInput = z.output<typeof NotificationListQuery>;
-export type MarkReadInput = z.output<typeof MarkReadRequest>;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { lenientTimestamp, queryBool, shortString, templateIdString, uuidParam } from './common';
 import { WORKFLOW_SORT_FIELDS, WORKFLOW_TYPES, SCHEDULES, SCHEDULE_HINT, cronOf } from '../domain/workflow-constants';
-import { boundedObject, nameString, nodeIdString } from '../domain/validation';
+import { boundedObject, nameString, nodeIdString } from '../validation';
 import { PROMPTER_SUBTYPES } from '../engine/enrichment/catalog';
 import { ALLOWED_NEXT, NODE_SUBTYPES } from '../domain/job-nodes';
 import { PrompterSettings } from '../engine/enrichment/settings';

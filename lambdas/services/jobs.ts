@@ -7,7 +7,7 @@ import { JobService } from '../domain/jobs';
 import { WorkflowService } from '../domain/workflows';
 import { UploadService, type UploadedFile } from '../domain/uploads';
 import type { Principal } from '../domain/auth';
-import { arrayValues } from '../domain/validation';
+import { arrayValues } from '../validation';
 import { NotificationRecorder } from '../domain/notifications';
 import type { Orchestrator } from '../domain/ports';
 import { lazySecretBox } from '../adapters/secret-box';

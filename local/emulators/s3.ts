@@ -2,7 +2,9 @@
 // key "S3RVER" with any secret (it does not verify SigV4 signatures) and unsigned requests too; with
 // `credentials` (the local stack always passes its per-start one) every request must carry a SigV4
 // signature made with that secret, header-signed or presigned (sigv4-guard.ts), or gets a 403.
-// Paged listings need NODE_OPTIONS=--openssl-legacy-provider (test/run.mjs and npm start set it).
+// s3rver encrypts a paged listing's continuation token with DES, which OpenSSL 3 keeps in its legacy
+// provider: the process needs --openssl-legacy-provider (npm start passes the flag to node, test/run.mjs
+// and the test helpers that start the service add it to NODE_OPTIONS), else a second page fails.
 import * as crypto from 'node:crypto';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';

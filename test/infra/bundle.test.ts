@@ -5,7 +5,8 @@
 // of an image (tesseract's worker, WebAssembly core and traineddata found at run time). Partitions
 // run in the bundled sandbox worker (partition-worker.mjs): a document over its memory budget is a
 // 413 and the next document is served by a fresh worker.
-// Takes about half a minute; INFRA_SKIP_BUNDLE=1 skips it.
+// Takes minutes: it synthesizes and esbuilds every function before the first assertion (≈7 min on two
+// busy cores, as test/run.mjs allows for); INFRA_SKIP_BUNDLE=1 skips it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AUTH_CACHE_MS, AuthService } from '../../lambdas/domain/auth';
-import { Unauthorized } from '../../lambdas/domain/errors';
+import { Unauthorized } from '../../lambdas/errors';
 import { startTestTable } from '../support/dynamo';
 
 let table: Awaited<ReturnType<typeof startTestTable>>;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runNode } from '../../lambdas/domain/node-runner';
-import { ValidationError } from '../../lambdas/domain/errors';
+import { ValidationError } from '../../lambdas/errors';
 import { makeElement } from '../../lambdas/engine/elements';
 import { shutdownPartitionSandbox } from '../../lambdas/engine/partition/sandbox';
 import type { JobNode } from '../../lambdas/domain/job-nodes';

@@ -8,7 +8,7 @@ import { startTestTable } from '../support/dynamo';
 import { NotificationRecorder, notificationIdFor } from '../../lambdas/domain/notifications';
 import { NotificationInbox } from '../../lambdas/domain/notification-inbox';
 import { CursorSigner, storedCursorKey } from '../../lambdas/domain/cursor';
-import { ValidationError } from '../../lambdas/domain/errors';
+import { ValidationError } from '../../lambdas/errors';
 import type { SecretBox } from '../../lambdas/domain/ports';
 import { keys } from '../../lambdas/data/keys';
 

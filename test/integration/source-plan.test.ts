@@ -15,7 +15,7 @@ import { S3BlobStore } from '../../lambdas/adapters/s3-blob-store';
 import { IncrementalRuns } from '../../lambdas/domain/source-state';
 import { MAX_LISTED_FILE_IDS, type JobFile } from '../../lambdas/domain/job-manifest';
 import type { ConnectorRuntime, ListedDocument } from '../../lambdas/domain/connectors';
-import { ConnectorFailure } from '../../lambdas/domain/errors';
+import { ConnectorFailure } from '../../lambdas/errors';
 import { startTestTable } from '../support/dynamo';
 import { keys } from '../../lambdas/data/keys';
 

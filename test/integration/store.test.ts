@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DynamoStore } from '../../lambdas/adapters/dynamo-store';
 import { startTestTable } from '../support/dynamo';
-import { Conflict, NotFound } from '../../lambdas/domain/errors';
+import { Conflict, NotFound } from '../../lambdas/errors';
 
 let stop: () => Promise<void>;
 let store: DynamoStore;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 import { authService } from '../../lambdas/services/core';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store';
-import { PayloadTooLarge } from '../../lambdas/domain/errors';
+import { PayloadTooLarge } from '../../lambdas/errors';
 
 let stack: TestStack;
 let key: string;

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ValidationError } from '../../lambdas/domain/errors';
+import { ValidationError } from '../../lambdas/errors';
 import { listSourceObjects, readSourceObject, validateConfig, writeDestinationObject } from '../../lambdas/connectors/registry';
 import { withTenant } from '../../lambdas/connectors/tenant';
 import { keyedStack, locs, messages, withEnv, type Tenants } from './helpers';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ValidationError } from '../../lambdas/domain/errors';
+import { ValidationError } from '../../lambdas/errors';
 import { createEmbedder, parseEmbedNode } from '../../lambdas/engine/embedding/index';
 import { listSourceObjects, readSourceObject, writeDestinationObject } from '../../lambdas/connectors/registry';
 import { withTenant } from '../../lambdas/connectors/tenant';
@@ -149,7 +149,7 @@ test("a job's failed files and details show no server path", async () => {
 
 test('the last line of defence: API errors and recorded failures carry no path under a service directory', async () => {
   const { errorResponse } = await import('../../lambdas/http/errors');
-  const { BadRequest } = await import('../../lambdas/domain/errors');
+  const { BadRequest } = await import('../../lambdas/errors');
   const { withoutServerPaths } = await import('../../lambdas/domain/server-paths');
   const leaked = `ENOENT: no such file or directory, open '${join(t.stack.dataDir, 'connector-files', 'x.pdf')}'`;
   const bad = errorResponse(new BadRequest(`cannot read: ${leaked}`));

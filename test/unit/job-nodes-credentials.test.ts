@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planNodes } from '../../lambdas/domain/job-nodes';
-import { ValidationError } from '../../lambdas/domain/errors';
+import { ValidationError } from '../../lambdas/errors';
 
 const FAKE = 'sk-fake-unit-0123456789SECRET';
 const LOC = ['body', 'workflow_nodes'];

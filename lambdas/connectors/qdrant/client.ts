@@ -93,8 +93,3 @@ function hostOf(url?: string): string {
 export function qdrantCall<T>(url: string, fn: () => Promise<T>, opts: RetryOptions = {}): Promise<T> {
   return storeCall(fn, { attempts: 5, ...opts, normalize: (err) => normalizeQdrantError(err, url) });
 }
-
-export function statusOfError(err: unknown): number | undefined {
-  const s = (err as { status?: unknown; response?: { status?: unknown } })?.status ?? (err as { response?: { status?: unknown } })?.response?.status;
-  return typeof s === 'number' ? s : undefined;
-}

@@ -1,9 +1,8 @@
 // Every connector type. Adding a type: write one file exporting a ConnectorDefinition per kind and
-// list it here. Hand-written definitions replace the data-driven one of the same kind and type.
+// list it here.
 import type { ConnectorDefinition } from '../definition';
 import { azureDestination, azureSource } from './azure';
 import { boxSource } from '../box/index';
-import { derivedDefinitions } from './derived';
 import { localDestination, localSource } from './local';
 import { s3Destination, s3Source } from './s3';
 import { astradbDestination } from '../astradb/index';
@@ -46,7 +45,7 @@ import { salesforceSource } from '../salesforce/index';
 import { teradataDestination, teradataSource } from '../teradata/index';
 import { kafkaCloudSource } from '../kafka/source';
 
-const HAND_WRITTEN: ConnectorDefinition[] = [
+export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
   s3Source,
   s3Destination,
   azureSource,
@@ -97,9 +96,4 @@ const HAND_WRITTEN: ConnectorDefinition[] = [
   teradataDestination,
   teradataSource,
   kafkaCloudSource,
-];
-
-export const CONNECTOR_DEFINITIONS: readonly ConnectorDefinition[] = [
-  ...HAND_WRITTEN,
-  ...derivedDefinitions(new Set(HAND_WRITTEN.map((d) => `${d.kind}:${d.type}`))),
 ];

@@ -9,7 +9,7 @@
 //    text-split (is_continuation on the later ones); a table pre-chunk becomes a Table when it fits,
 //    else TableChunks split on row, then cell, then word boundaries, each with its own HTML.
 import { randomUUID } from 'node:crypto';
-import { ValidationError } from '../../domain/errors';
+import { ValidationError } from '../../errors';
 import { sha256Hex, type Element, type ElementMetadata } from '../elements';
 import { cosineSimilarity } from '../embedding/hashed';
 import { parseHtmlTable, headerRowHtml, type HtmlCell, type HtmlRow, type HtmlTable } from './html-table';

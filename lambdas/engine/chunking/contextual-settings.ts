@@ -1,8 +1,8 @@
 // Settings of contextual chunking on a chunk node (see contextual.ts): light enough for the API
 // Lambdas' validation at create (no model client is imported here).
 import { z } from 'zod';
-import { ValidationError, type ValidationIssue } from '../../domain/errors';
-import { zodIssuesToDetail } from '../../domain/validation';
+import { ValidationError, type ValidationIssue } from '../../errors';
+import { zodIssuesToDetail } from '../../validation';
 import { ENRICH_PROVIDERS } from '../enrichment/catalog';
 import { prompterCredentialIssues, type Env, type ModelConfig } from '../enrichment/settings';
 

@@ -10,7 +10,7 @@
 // call per chunk), with the credentials of the prompter node's providers (`contextual_chunking_api_key`
 // or the deployment's ANTHROPIC_API_KEY / OPENAI_API_KEY / …, *_BASE_URL). A chunk whose call fails
 // keeps its plain text and is counted in the node's warning; every call refused fails the node.
-import { ConnectorFailure, ValidationError } from '../../domain/errors';
+import { ConnectorFailure, ValidationError } from '../../errors';
 import { offlineStandInsAllowed } from '../../config';
 import type { Element } from '../elements';
 import { callWithRetry, createModelClient, mapBounded, withEnvironment, type ModelClient, type ModelConfig } from '../enrichment/index';

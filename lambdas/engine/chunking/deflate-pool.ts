@@ -221,11 +221,6 @@ export async function deflateJsonsToBase64(asciiJsons: Iterable<string>, count: 
   return out;
 }
 
-/** Starts the workers in the background, so the first large document finds them ready. */
-export function warmDeflatePool(): void {
-  if (!workers && !disabled) void getWorkers().catch(() => undefined);
-}
-
 /** Stops the workers (tests and benches; they are unref'd, so this is optional). */
 export async function shutdownDeflatePool(): Promise<void> {
   const ws = workers;

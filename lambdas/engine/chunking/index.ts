@@ -10,7 +10,7 @@
 // TableChunk pieces (with per-piece text_as_html, table_id, chunk_index) when not; consolidated
 // metadata; `metadata.orig_elements` as base64 zlib JSON (default on, as in the library). Chunk ids
 // are the library's hash ids (UUID4 with unique_element_ids). Invalid options throw ValidationError.
-import { ValidationError } from '../../domain/errors';
+import { ValidationError } from '../../errors';
 import { assignElementIds, type Element } from '../elements';
 import { hashedEmbedding } from '../embedding/hashed';
 import { chunkCore, chunkCoreAsync, type ChunkOutput, type ElementVectors } from './chunker';

@@ -2,7 +2,7 @@
 // - the partition endpoint's multipart form (every value a string; FastAPI-style coercion), and
 // - `chunk` job nodes (subtype + a JSON settings object).
 // Both produce ChunkingOptions or throw a ValidationError (422) listing every bad field.
-import { ValidationError, type ValidationIssue } from '../../domain/errors';
+import { ValidationError, type ValidationIssue } from '../../errors';
 import { CHUNKING_STRATEGIES, validateOptions, type ChunkingOptions, type ChunkingStrategy } from './options';
 
 /** Chunk node subtypes of the platform and the strategy each runs. */

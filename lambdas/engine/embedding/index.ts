@@ -26,7 +26,7 @@
 // Then it gets the hashed embedder at the model's dimensions, named `builtin-hashed-char-ngrams-<dim>
 // (offline stand-in for <provider>/<model>)`, with `standIn` set: embedElements notes it in every
 // embedded element's metadata.embeddings_note and the job records the warning. Secrets are never logged.
-import { ValidationError, type ValidationIssue } from '../../domain/errors';
+import { ValidationError, type ValidationIssue } from '../../errors';
 import { literalUrlProblem } from '../../net/outbound';
 import { modelNameProblem } from './providers/local-transformers';
 import { offlineStandInsAllowed } from '../../config';

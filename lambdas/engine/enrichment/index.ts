@@ -14,7 +14,7 @@
 // (ALLOW_OFFLINE_STANDINS); then nothing is called and every target element is marked. A node naming
 // an endpoint the operator did not configure, without keys of its own, is refused either way
 // (prompterEndpointIssues: the deployment's credentials never go there).
-import { ConnectorFailure, ValidationError } from '../../domain/errors';
+import { ConnectorFailure, ValidationError } from '../../errors';
 import { offlineStandInsAllowed } from '../../config';
 import type { Element } from '../elements';
 import { MAX_IMAGE_BYTES } from './catalog';

@@ -4,8 +4,8 @@
 // a node naming its own base_url / endpoint_url carries its own keys). Secrets are never echoed: a
 // 422 names the field, never its value.
 import { z } from 'zod';
-import { ValidationError, type ValidationIssue } from '../../domain/errors';
-import { zodIssuesToDetail } from '../../domain/validation';
+import { ValidationError, type ValidationIssue } from '../../errors';
+import { zodIssuesToDetail } from '../../validation';
 import { literalUrlProblem } from '../../net/outbound';
 import { foreignEndpointIssues, isOperatorEndpoint } from '../providers/operator-endpoints';
 import { DEFAULT_ENRICH_MODEL, PROMPTER_SUBTYPES, type EnrichProvider, type EnrichTask } from './catalog';

@@ -5,7 +5,7 @@
 // Beyond a cap the document is refused with a 413 that names the cap (never a partial result: a
 // silently truncated document would flow on into chunks and vector stores unnoticed).
 // The partition sandbox (sandbox.ts) adds a memory and time budget around all of this.
-import { PayloadTooLarge } from '../../domain/errors';
+import { PayloadTooLarge } from '../../errors';
 
 const MiB = 1024 * 1024;
 

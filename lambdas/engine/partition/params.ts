@@ -4,8 +4,8 @@
 // Invalid values → ValidationError (422, FastAPI-style detail). Unknown fields (the SDK's split_pdf_*,
 // tracking_enabled, ...) are ignored; chunking fields are parsed elsewhere (chunking params).
 import { z } from 'zod';
-import { ValidationError, type ValidationIssue } from '../../domain/errors';
-import { arrayValues } from '../../domain/validation';
+import { ValidationError, type ValidationIssue } from '../../errors';
+import { arrayValues } from '../../validation';
 import { iso639_3, tesseractCode } from './languages';
 import { DEFAULT_PARTITION_OPTIONS, type PartitionOptions, type Strategy } from './types';
 

@@ -2,11 +2,11 @@
 // index.ts, which runs it there): detect the file type (content first, extension and caller MIME as hints), unwrap gzip, dispatch
 // (PDF and images here, other formats through FORMAT_PARTITIONERS), then post-process every element:
 // filename/filetype, languages, page offset, page breaks, final ids; caps from limits.ts.
-// Errors are typed (domain/errors.ts): unsupported type → BadRequest, unreadable document →
+// Errors are typed (lambdas/errors.ts): unsupported type → BadRequest, unreadable document →
 // UnprocessableDocument; anything unexpected from a partitioner is wrapped so a corrupt upload is
 // never a 500.
 import { gunzipSync } from 'node:zlib';
-import { BadRequest, DomainError, UnprocessableDocument } from '../../domain/errors';
+import { BadRequest, DomainError, UnprocessableDocument } from '../../errors';
 import type { Element } from '../elements';
 import { detectFileType, fileTypeFromMime, gunzippedName } from './detect';
 import { FORMAT_PARTITIONERS } from './formats';

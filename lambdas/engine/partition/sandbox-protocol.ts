@@ -1,7 +1,7 @@
 // Messages between the partition sandbox's pool (sandbox.ts) and its processes (sandbox-worker.ts),
 // and the typed errors carried across the thread boundary.
-import * as errors from '../../domain/errors';
-import { DomainError } from '../../domain/errors';
+import * as errors from '../../errors';
+import { DomainError } from '../../errors';
 import type { FileType, PartitionExtras, PartitionOptions } from './types';
 
 export interface SandboxRequest {
@@ -36,7 +36,7 @@ export type SandboxReply =
   | { id: number; progress: [pagesDone: number, pagesTotal: number] };
 
 /**
- * The error as data. The class goes by its export name in domain/errors.ts, not `err.name`: in a
+ * The error as data. The class goes by its export name in lambdas/errors.ts, not `err.name`: in a
  * minified bundle a class's own name is a minifier's, while a namespace's keys keep the export names.
  */
 export function serializeError(err: unknown): SerializedError {

@@ -18,7 +18,7 @@
 import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
-import { PayloadTooLarge, ServiceUnavailable, UnprocessableDocument } from '../../domain/errors';
+import { PayloadTooLarge, ServiceUnavailable, UnprocessableDocument } from '../../errors';
 import type { PartitionExtras, PartitionInput, PartitionJsonResult, PartitionOptions } from './types';
 import { deserializeError, type SandboxReply, type SandboxRequest } from './sandbox-protocol';
 import { findWorkerScript, forkScript } from './worker-start';

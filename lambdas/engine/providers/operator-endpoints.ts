@@ -7,7 +7,7 @@
 // they fill credentials from the environment, when a node is planned (a 422 at create) and before a
 // client is made at run time (workflows stored before the rule); VLM partitioning takes endpoints
 // from the environment only.
-import type { ValidationIssue } from '../../domain/errors';
+import type { ValidationIssue } from '../../errors';
 
 export type Env = Record<string, string | undefined>;
 export type HostedProvider = 'openai' | 'azure_openai' | 'togetherai' | 'voyageai' | 'anthropic' | 'vertexai' | 'bedrock';

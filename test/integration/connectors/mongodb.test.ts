@@ -39,7 +39,7 @@ test('config: the platform fields; the uri is a secret; uri options reaching thi
   assert.equal(issue({}), undefined);
   assert.match(issue({ uri: 'http://db.example.com' })!, /body\.config\.uri/);
   assert.match(issue({ uri: 'mongodb://db.example.com/?tlsCAFile=/etc/passwd' })!, /body\.config\.uri: the uri option tlsCAFile is not supported here/);
-  // -- the uri is a secret: a 422 message that quotes a piece of it shows the mask (domain/credentials.ts) --
+  // -- the uri is a secret: a 422 message that quotes a piece of it shows the mask (lambdas/credentials.ts) --
   assert.match(issue({ uri: 'mongodb://db.example.com/?authMechanism=MONGODB-AWS' })!, /body\.config\.uri: authMechanism (MONGODB-AWS|\*{10}) is not supported here/);
   assert.match(issue({ uri: 'mongodb://%2Ftmp%2Fmongodb-27017.sock' })!, /body\.config\.uri: unix domain socket hosts are not supported here/);
   assert.match(issue({ uri: 'mongodb://169.254.169.254/' })!, /instance metadata address/);

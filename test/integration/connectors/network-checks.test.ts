@@ -1,5 +1,6 @@
-// Connection checks of hosted-service types, against local stand-ins on 127.0.0.1: the TCP probe of
-// the data-driven types (Box's and Astra DB's checks live with their families: box-source.test.ts, astradb.test.ts). Unreachable and unresolvable
+// Connection checks of hosted-service types, against local stand-ins on 127.0.0.1: a TCP port that is
+// no such service, a stored config that no longer validates, the private-network policy (Box's and Astra
+// DB's checks live with their families: box-source.test.ts, astradb.test.ts). Unreachable and unresolvable
 // hosts end in FAILURE with the reason.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

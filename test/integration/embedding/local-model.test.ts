@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ValidationError } from '../../../lambdas/domain/errors';
+import { ValidationError } from '../../../lambdas/errors';
 import { cosineSimilarity, createEmbedder, parseEmbedNode } from '../../../lambdas/engine/embedding/index';
 import { writeTinyModel } from './tiny-model';
 

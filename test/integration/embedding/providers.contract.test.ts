@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createH2cServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { ValidationError } from '../../../lambdas/domain/errors';
+import { ValidationError } from '../../../lambdas/errors';
 import { createEmbedder, parseEmbedNode, EmbeddingProviderError, type EmbedderConfig } from '../../../lambdas/engine/embedding/index';
 
 const SECRET = 'sk-test-SECRET-4f9a';

@@ -2,7 +2,7 @@
 // against a local server speaking the Anthropic Messages and OpenAI chat wire formats.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ValidationError } from '../../../lambdas/domain/errors';
+import { ValidationError } from '../../../lambdas/errors';
 import { planNodes, type JobNode } from '../../../lambdas/domain/job-nodes';
 import { runNode } from '../../../lambdas/domain/node-runner';
 import { makeElement } from '../../../lambdas/engine/elements';

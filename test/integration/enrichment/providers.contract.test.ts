@@ -2,7 +2,7 @@
 // speaks its wire format (lambdas/engine/enrichment/test-server.ts) and records what it receives.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConnectorFailure, ValidationError } from '../../../lambdas/domain/errors';
+import { ConnectorFailure, ValidationError } from '../../../lambdas/errors';
 import { makeElement, type Element } from '../../../lambdas/engine/elements';
 import { enrichElements, parsePrompterNode } from '../../../lambdas/engine/enrichment/index';
 import { startModelServer, type ModelServer, type Reply } from '../../../lambdas/engine/enrichment/test-server';

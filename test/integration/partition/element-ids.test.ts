@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DomainError } from '../../../lambdas/domain/errors';
+import { DomainError } from '../../../lambdas/errors';
 import { partitionDocument as partition } from '../../../lambdas/engine/partition/pipeline';
 import { shutdownPagePool } from '../../../lambdas/engine/partition/pdf/pool';
 import { shutdownOcr } from '../../../lambdas/engine/partition/ocr/tesseract';

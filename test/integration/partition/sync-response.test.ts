@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runPartitionRequest } from '../../../lambdas/domain/partition-request';
-import { PayloadTooLarge } from '../../../lambdas/domain/errors';
+import { PayloadTooLarge } from '../../../lambdas/errors';
 import { partitionDocument } from '../../../lambdas/engine/partition/pipeline';
 import { shutdownPartitionSandbox } from '../../../lambdas/engine/partition/index';
 import { shutdownPagePool } from '../../../lambdas/engine/partition/pdf/pool';

@@ -4,7 +4,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PDFDocument, rgb } from 'pdf-lib';
 import { partitionInSandbox, shutdownPartitionSandbox } from '../../../lambdas/engine/partition/sandbox';
-import { PayloadTooLarge } from '../../../lambdas/domain/errors';
+import { PayloadTooLarge } from '../../../lambdas/errors';
 
 after(() => shutdownPartitionSandbox());
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ValidationError } from '../../../lambdas/domain/errors';
+import { ValidationError } from '../../../lambdas/errors';
 import { chunkElements, parseChunkNode, parseChunkingForm } from '../../../lambdas/engine/chunking/index';
 
 function issues(fn: () => unknown) {

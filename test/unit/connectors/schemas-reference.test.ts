@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
-import { ValidationError, type ValidationIssue } from '../../../lambdas/domain/errors';
+import { ValidationError, type ValidationIssue } from '../../../lambdas/errors';
 import { getConnector, listTypes, secretFields, validateConfig, type ConnectorKind } from '../../../lambdas/connectors/registry';
 
 interface RefField {

@@ -2,7 +2,7 @@
 // input vs output shapes, 422 items, masking and secret merging. No I/O.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ValidationError } from '../../../lambdas/domain/errors';
+import { ValidationError } from '../../../lambdas/errors';
 import {
   SECRET_MASK,
   getConnector,

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ValidationError } from '../../../lambdas/domain/errors';
+import { ValidationError } from '../../../lambdas/errors';
 import { makeElement, type Element } from '../../../lambdas/engine/elements';
 import {
   cosineSimilarity,

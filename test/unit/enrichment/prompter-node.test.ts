@@ -2,7 +2,7 @@
 // field, never echoing a value) and credentials at create.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ValidationError } from '../../../lambdas/domain/errors';
+import { ValidationError } from '../../../lambdas/errors';
 import { planNodes } from '../../../lambdas/domain/job-nodes';
 import { findTemplate } from '../../../lambdas/domain/templates';
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorResponse } from '../../../lambdas/http/errors';
-import { NotFound, RateLimited, ValidationError } from '../../../lambdas/domain/errors';
+import { NotFound, RateLimited, ValidationError } from '../../../lambdas/errors';
 
 function logged(fn: () => void): Record<string, unknown>[] {
   const saved = process.env.LOG_LEVEL;

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMultipart } from '../../../lambdas/http/multipart';
-import { ValidationError } from '../../../lambdas/domain/errors';
+import { ValidationError } from '../../../lambdas/errors';
 
 const BOUNDARY = 'XyZ';
 const CT = `multipart/form-data; boundary=${BOUNDARY}`;

@@ -4,7 +4,7 @@ import { after, describe, it } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../lambdas/domain/errors';
+import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../lambdas/errors';
 import { partitionDocument as partition } from '../../../lambdas/engine/partition/pipeline';
 import { imageSize, MAX_IMAGE_PIXELS } from '../../../lambdas/engine/partition/image/header';
 import { grayToPng } from '../../../lambdas/engine/partition/image/bitmap';

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { applyLanguages, detectLanguages, iso639_3, tesseractCode } from '../../../lambdas/engine/partition/languages';
 import { partitionDocument } from '../../../lambdas/engine/partition/pipeline';
 import { parsePartitionForm } from '../../../lambdas/engine/partition/params';
-import { ValidationError } from '../../../lambdas/domain/errors';
+import { ValidationError } from '../../../lambdas/errors';
 
 describe('detectLanguages', () => {
   it('detects English and French prose', () => {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import { zipSync, strToU8 } from 'fflate';
-import { PayloadTooLarge, RateLimited, UnprocessableDocument, ValidationError, BadRequest } from '../../../lambdas/domain/errors';
+import { PayloadTooLarge, RateLimited, UnprocessableDocument, ValidationError, BadRequest } from '../../../lambdas/errors';
 import { appendAll } from '../../../lambdas/engine/elements';
 import { readZip, zipEntries } from '../../../lambdas/engine/partition/formats/zip';
 import { parseXml } from '../../../lambdas/engine/partition/formats/common';

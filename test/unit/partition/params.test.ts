@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
-import { ValidationError } from '../../../lambdas/domain/errors';
+import { ValidationError } from '../../../lambdas/errors';
 import { parsePartitionForm } from '../../../lambdas/engine/partition/params';
 
 describe('parsePartitionForm', () => {

@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../lambdas/domain/errors';
+import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../lambdas/errors';
 import { partitionDocument as partition } from '../../../lambdas/engine/partition/pipeline';
 import { shutdownOcr } from '../../../lambdas/engine/partition/ocr/tesseract';
 import { shutdownPagePool } from '../../../lambdas/engine/partition/pdf/pool';

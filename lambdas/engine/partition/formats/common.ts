@@ -3,7 +3,7 @@
 import iconv from 'iconv-lite';
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Document, Element as DomElement } from 'domhandler';
-import { BadRequest, DomainError, UnprocessableDocument } from '../../../domain/errors';
+import { BadRequest, DomainError, UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_XML_DEPTH, MAX_XML_NODES } from '../limits';
 import { escapeHtml } from '../table-html';
 
@@ -249,26 +249,6 @@ export function attr(el: DomElement, name: string): string | undefined {
 // ---------- tables and text ----------
 
 export { escapeHtml };
-
-/** The library's simple table HTML: `<table><tr><td>cell</td>…</tr>…</table>` (a grid without spans: ../table-html.ts has the spanned model). */
-export function tableToHtml(rows: string[][]): string {
-  let html = '<table>';
-  for (const row of rows) {
-    html += '<tr>';
-    for (const cell of row) html += `<td>${escapeHtml(cell)}</td>`;
-    html += '</tr>';
-  }
-  return html + '</table>';
-}
-
-/** Table text as the library does: non-empty cells joined by spaces. */
-export function tableText(rows: string[][]): string {
-  return rows
-    .flat()
-    .map((c) => c.replace(/\s+/g, ' ').trim())
-    .filter(Boolean)
-    .join(' ');
-}
 
 /** Collapses runs of ASCII whitespace (not NBSP, as the library keeps it) and trims. */
 export function normalizeSpace(s: string): string {

@@ -8,7 +8,7 @@ import WordExtractor from 'word-extractor';
 import { makeElement, type Element } from '../../elements';
 import { rowsFromGrid, tableText, tableToHtml } from '../table-html';
 import type { FormatPartitioner } from '../types';
-import { UnprocessableDocument } from '../../../domain/errors';
+import { UnprocessableDocument } from '../../../errors';
 import { partitionDocx } from './docx';
 import { docParagraphs, type DocParagraph } from './doc-styles';
 import { convertWithSoffice, findSoffice } from './ppt';

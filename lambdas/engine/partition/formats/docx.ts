@@ -14,7 +14,7 @@ import {
   zipText, type DomElement, type DomNode,
 } from './common';
 import { tableToHtml, tableText, type TableRows } from '../table-html';
-import { UnprocessableDocument } from '../../../domain/errors';
+import { UnprocessableDocument } from '../../../errors';
 import { DocxStyles, onOff, outlineLevel, rPrSize } from './docx-styles';
 import { alternateBranch, textBoxesIn } from './docx-boxes';
 import { countBreaks, readTableRows, singleCell } from './docx-tables';

@@ -9,7 +9,7 @@ import MsgReaderModule from '@kenjiuno/msgreader';
 import { decompressRTF } from '@kenjiuno/decompressrtf';
 import { appendAll, type Element, type ElementMetadata } from '../../elements';
 import type { FormatContext, FormatPartitioner } from '../types';
-import { UnprocessableDocument } from '../../../domain/errors';
+import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_EMAIL_ATTACHMENTS } from '../limits';
 import { detectAndDecode } from './common';
 import { htmlToElements } from './html';

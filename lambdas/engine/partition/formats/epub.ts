@@ -3,7 +3,7 @@
 import { posix } from 'node:path';
 import type { Element } from '../../elements';
 import type { FormatPartitioner } from '../types';
-import { UnprocessableDocument } from '../../../domain/errors';
+import { UnprocessableDocument } from '../../../errors';
 import { attr, childElements, corrupt, descendants, detectAndDecode, firstChild, parseXml, readZip, zipText } from './common';
 import { htmlToElements } from './html';
 import { appendAll } from '../../elements';

@@ -14,7 +14,7 @@ import {
   decodeWith, detectAndDecode, encodingExists, escapeHtml, isTag, normalizeSpace, parseHtml,
   type DomElement, type DomNode,
 } from './common';
-import { BadRequest } from '../../../domain/errors';
+import { BadRequest } from '../../../errors';
 import { textToElements } from './text';
 import { capExceeded, MAX_HTML_NESTING, MAX_XML_NODES } from '../limits';
 

@@ -3,7 +3,7 @@
 // are kept), and filename/filetype are set by the pipeline for the uploaded file.
 import { ELEMENT_TYPES, makeElement, type Element, type ElementMetadata } from '../../elements';
 import type { FormatPartitioner } from '../types';
-import { BadRequest } from '../../../domain/errors';
+import { BadRequest } from '../../../errors';
 import { decodeText } from './common';
 
 const KNOWN = new Set<string>([...ELEMENT_TYPES, 'Text', 'Paragraph', 'Caption', 'Footnote', 'List', 'Picture', 'Figure', 'PageHeader', 'PageFooter', 'Abstract', 'FormKeysValues', 'Link', 'Threading', 'Field-Name', 'Value']);

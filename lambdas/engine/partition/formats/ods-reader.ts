@@ -3,7 +3,7 @@
 // view): numbers unformatted, dates "YYYY-MM-DD HH:MM:SS", booleans True/False, else the cell's text.
 // Repeated rows and columns (ODF's run-length encoding: a sheet ends with a row repeated a million
 // times) are expanded only where they hold text, and every cell counts against MAX_WORKBOOK_CELLS.
-import { UnprocessableDocument } from '../../../domain/errors';
+import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_WORKBOOK_CELLS } from '../limits';
 import { readZip, scanXml, zipText } from './common';
 import type { SheetCell, SheetData } from './xlsx-reader';

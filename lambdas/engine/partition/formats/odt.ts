@@ -2,7 +2,7 @@
 // lists, tables, links), then the HTML partitioner with the library's title heuristics for short
 // paragraphs (its ODT path converts to DOCX and keeps the 0.14-era typing seen in the expected output).
 import type { FormatPartitioner } from '../types';
-import { UnprocessableDocument } from '../../../domain/errors';
+import { UnprocessableDocument } from '../../../errors';
 import { corrupt, escapeHtml, firstChild, isTag, localName, parseXml, readZip, zipText, type DomNode } from './common';
 import { htmlToElements } from './html';
 import { clampSpan } from '../table-html';

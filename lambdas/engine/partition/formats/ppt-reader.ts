@@ -8,7 +8,7 @@
 // paragraph's indent level and explicit bullet flag. A table is a group of cell shapes whose group
 // shape has table properties: its cells are put on a grid by their anchors (ppt-table.ts).
 import CFB from 'cfb';
-import { UnprocessableDocument } from '../../../domain/errors';
+import { UnprocessableDocument } from '../../../errors';
 import type { TableRows } from '../table-html';
 import { pptTableRows, type PptCell } from './ppt-table';
 

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { FormatPartitioner } from '../types';
-import { DomainError, UnprocessableDocument, UnsupportedMediaType } from '../../../domain/errors';
+import { DomainError, UnprocessableDocument, UnsupportedMediaType } from '../../../errors';
 import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
 import { isPossibleNarrativeText } from '../classify';
 import { tableText, tableToHtml } from '../table-html';

@@ -3,7 +3,7 @@
 // bold/italic runs, \intbl/\cell/\row tables — then the HTML partitioner.
 import iconv from 'iconv-lite';
 import type { FormatPartitioner } from '../types';
-import { UnprocessableDocument } from '../../../domain/errors';
+import { UnprocessableDocument } from '../../../errors';
 import { escapeHtml } from './common';
 import { htmlToElements } from './html';
 

@@ -14,7 +14,7 @@
 // caps; the walk is linear in the stream's size.
 import CFB from 'cfb';
 import iconv from 'iconv-lite';
-import { UnprocessableDocument } from '../../../domain/errors';
+import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_SHEETS, MAX_WORKBOOK_TEXT_CHARS } from '../limits';
 import { DATE_FORMAT_IDS, excelDate, isDateFormatCode, type SheetData } from './xlsx-reader';
 

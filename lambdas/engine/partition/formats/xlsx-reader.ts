@@ -6,7 +6,7 @@
 // numbers unformatted (shortest round-trip), dates as "YYYY-MM-DD HH:MM:SS", booleans True/False,
 // errors as text.
 import { posix } from 'node:path';
-import { UnprocessableDocument } from '../../../domain/errors';
+import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_TEXT_CHARS } from '../limits';
 import { childElements, descendants, firstChild, parseXml, readZip, scanXml, zipText } from './common';
 import { sheetChartParts } from './charts';

@@ -3,7 +3,7 @@
 import { makeElement, type Element } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import { classifyText, isBulletedText, stripBullet } from '../classify';
-import { UnprocessableDocument } from '../../../domain/errors';
+import { UnprocessableDocument } from '../../../errors';
 import { decodeText, isTag, parseXml, textContent, type DomElement } from './common';
 
 export const partitionXml: FormatPartitioner = async (data, ctx) => {

@@ -7,7 +7,7 @@
 // fflate's unzipSync, used before, allocates the declared size and then inflates the whole member
 // whatever it declared, dropping the excess: a 1.9 MB docx declaring small sizes spent 10 s there.
 import { inflateRawSync } from 'node:zlib';
-import { UnprocessableDocument } from '../../../domain/errors';
+import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_INFLATED_BYTES, MAX_ZIP_ENTRIES, MAX_ZIP_ENTRY_BYTES } from '../limits';
 
 export interface ZipLimits {

@@ -1,39 +1,4 @@
-// Raw pixel helpers: RGBA/BGRA buffers to an 8-bit grayscale BMP (a format Tesseract's Leptonica
-// reads without any codec), and grayscale conversion.
-
-/** Encodes 8-bit gray pixels (row-major, top-down) as a palettised BMP. */
-export function grayToBmp(gray: Uint8Array, width: number, height: number): Uint8Array {
-  const rowSize = (width + 3) & ~3;
-  const paletteSize = 256 * 4;
-  const offset = 14 + 40 + paletteSize;
-  const size = offset + rowSize * height;
-  const out = new Uint8Array(size);
-  const v = new DataView(out.buffer);
-  out[0] = 0x42; out[1] = 0x4d;
-  v.setUint32(2, size, true);
-  v.setUint32(10, offset, true);
-  v.setUint32(14, 40, true);
-  v.setInt32(18, width, true);
-  v.setInt32(22, height, true); // bottom-up rows
-  v.setUint16(26, 1, true);
-  v.setUint16(28, 8, true);
-  v.setUint32(30, 0, true);
-  v.setUint32(34, rowSize * height, true);
-  // No resolution: Tesseract estimates it from the text height.
-  v.setInt32(38, 0, true);
-  v.setInt32(42, 0, true);
-  v.setUint32(46, 256, true);
-  for (let i = 0; i < 256; i++) {
-    const p = 54 + i * 4;
-    out[p] = i; out[p + 1] = i; out[p + 2] = i; out[p + 3] = 0;
-  }
-  for (let y = 0; y < height; y++) {
-    const src = y * width;
-    const dst = offset + (height - 1 - y) * rowSize;
-    out.set(gray.subarray(src, src + width), dst);
-  }
-  return out;
-}
+// Raw pixel helpers: grayscale conversion, RGBA/BGRx buffers and gray pixels to PNG, and resizing.
 
 /**
  * 4-byte pixels to gray; `bgr` for PDFium's BGRx order (no alpha), else RGBA composited over white

@@ -7,7 +7,7 @@ import decodeHeic from 'heic-decode';
 import * as jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import UTIF from 'utif2';
-import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../domain/errors';
+import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../errors';
 import { makeElement, type Element } from '../../elements';
 import { hasRealText, mergeReadings, ocrPageElements } from '../ocr/layout';
 import { availableOcrLanguages, recognize, recognizeBest, type OcrResult } from '../ocr/tesseract';

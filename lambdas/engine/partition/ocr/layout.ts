@@ -2,7 +2,8 @@
 // columns, simple tables and classification come from one layout engine (pdf/layout.ts).
 // Coordinates are pixels of the OCR'd image (PixelSpace).
 import type { Element } from '../../elements';
-import { type Line, type RawPage, type Word, toSegment, union } from '../pdf/extract';
+import { toSegment, union } from '../pdf/extract';
+import type { Line, RawPage, Word } from '../pdf/page-text';
 import { layoutPage } from '../pdf/layout';
 import { isRtlLine, isRtlPage, logicalOrder, wordClass } from '../pdf/bidi';
 import type { Rules } from '../pdf/tables/paths';

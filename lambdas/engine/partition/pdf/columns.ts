@@ -5,7 +5,7 @@
 // the page and each side holds running text of its own, the sides are looked at apart. Lines that
 // span the page (a paper's title and abstract, a full-width paragraph or caption between the column
 // sections) do not close a gutter: they go with the first column.
-import type { Line, Segment } from './extract';
+import type { Line, Segment } from './page-text';
 import { union } from './extract';
 
 /** A gutter at least this wide (body sizes) between page columns. */

@@ -10,7 +10,7 @@
 import { deflateSync } from 'node:zlib';
 import type { Element } from '../../elements';
 import { appendAll, makeElement, provisionalId } from '../../elements';
-import { PayloadTooLarge, UnprocessableDocument } from '../../../domain/errors';
+import { PayloadTooLarge, UnprocessableDocument } from '../../../errors';
 import type { FormatContext } from '../types';
 import { availableOcrLanguages, recognizeBest } from '../ocr/tesseract';
 import { hasRealText, mergeReadings, ocrPageElements } from '../ocr/layout';

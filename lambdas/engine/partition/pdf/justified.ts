@@ -8,7 +8,7 @@
 //   table's header row can be as even, its rows below are not).
 // Lines are page-wide, so on a page set in columns each column's part of a line is looked at on its
 // own: a run of segments between wider gaps.
-import type { Line, Segment, Word } from './extract';
+import type { Line, Segment, Word } from './page-text';
 
 /** Widest gap (in text sizes) that can be a stretched space. */
 const MAX_STRETCH_EM = 2;

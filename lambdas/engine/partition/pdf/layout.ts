@@ -6,7 +6,8 @@
 import { appendAll, makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
 import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, type ClassifyOptions } from '../classify';
 import { tableText, tableToHtml, type TableRows } from '../table-html';
-import { type Box, type Line, type RawPage, type Segment, union, wordsToLines } from './extract';
+import { union, wordsToLines } from './extract';
+import type { Box, Line, RawPage, Segment } from './page-text';
 import { findRuledTables } from './tables/ruled';
 import { columnsOf, findTables, tableRows } from './tables/unruled';
 import { ruleGutter, splitRows } from './tables/side-by-side';

@@ -1,7 +1,8 @@
 // Text-layer processing of a range of pages, shared by the main thread and the page workers:
 // extraction, a usability check (does the page need OCR?), layout into elements.
 import type { Element } from '../../elements';
-import { extractPage, type RawPage } from './extract';
+import { extractPage } from './extract';
+import type { RawPage } from './page-text';
 import { layoutPage } from './layout';
 import type { PdfDocument } from './pdfium';
 

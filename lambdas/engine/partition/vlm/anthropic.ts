@@ -3,7 +3,8 @@
 // Env: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL (default https://api.anthropic.com), ANTHROPIC_VLM_MODEL.
 import Anthropic from '@anthropic-ai/sdk';
 import { classifyAnthropicError } from '../../providers/anthropic-errors';
-import { base64, callProvider, type Env, type VlmClient } from './index';
+import { base64, callProvider, type VlmClient } from './client';
+import type { Env } from './credentials';
 
 export function anthropicProvider(key: string, env: Env, model: string | undefined, fetchImpl: typeof fetch): VlmClient {
   const m = model ?? env.ANTHROPIC_VLM_MODEL ?? 'claude-sonnet-4-6';

@@ -4,7 +4,8 @@
 // us-east-1), BEDROCK_VLM_MODEL (default an Anthropic Claude model id), BEDROCK_ENDPOINT (override).
 // The keys count only with BEDROCK_ENDPOINT, BEDROCK_USE_DEFAULT_CREDENTIALS=true, or on a Lambda (./credentials.ts).
 import { bedrockSession, classifyBedrockError } from '../../providers/bedrock';
-import { callProvider, type Env, type VlmClient } from './index';
+import { callProvider, type VlmClient } from './client';
+import type { Env } from './credentials';
 
 /** `keys`: what ./credentials.ts bedrockKeys() accepts as Bedrock access. */
 export function bedrockProvider(keys: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }, env: Env, model: string | undefined): VlmClient {

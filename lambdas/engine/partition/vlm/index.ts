@@ -9,25 +9,16 @@
 // under the policy before each call.
 import { deflateSync } from 'node:zlib';
 import { ELEMENT_TYPES, makeElement, type Element, type ElementType } from '../../elements';
-import { guardedFetch, policyReason } from '../../../net/outbound';
+import { guardedFetch } from '../../../net/outbound';
 import { grayToPng } from '../image/bitmap';
 import type { PartitionOptions, VlmOptions } from '../types';
-import type { ErrorInfo } from '../../embedding/runner';
 import { anthropicProvider } from './anthropic';
 import { bedrockProvider } from './bedrock';
 import { openaiProvider } from './openai';
 import { bedrockKeys, configuredVlmProvider, type Env, type VlmProviderName } from './credentials';
-
-export type { Env };
+import type { VlmClient } from './client';
 
 export interface PageImage { gray: Uint8Array; width: number; height: number; page: number }
-
-/** What a provider adapter implements: one page image in, the model's raw text out. */
-export interface VlmClient {
-  name: string;
-  model: string;
-  complete(png: Uint8Array, prompt: string, signal?: AbortSignal): Promise<string>;
-}
 
 export interface VlmProvider {
   name: string;
@@ -89,23 +80,4 @@ export function resolveVlmProvider(opts: VlmOptions | undefined, env: Env = proc
     anthropic_bedrock: () => bedrockProvider(bedrockKeys(env)!, env, opts?.model),
   };
   return name ? providerFromClient(clients[name]()) : undefined;
-}
-
-export function base64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-}
-
-/**
- * One provider call, its failure turned into the page's error: a refusal of the outbound policy with
- * its reason, else the HTTP status and the provider's message as the client's classification reads them.
- */
-export async function callProvider<T>(who: string, classify: (err: unknown) => ErrorInfo, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    const refused = policyReason(err);
-    if (refused) throw new Error(`${who} request refused: ${refused}`);
-    const info = classify(err);
-    throw new Error(info.status !== undefined ? `${who} returned HTTP ${info.status}: ${info.message}` : `${who} request failed: ${info.message}`);
-  }
 }

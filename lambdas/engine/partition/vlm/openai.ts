@@ -3,7 +3,8 @@
 // Env: OPENAI_API_KEY (required), OPENAI_BASE_URL (default https://api.openai.com/v1), OPENAI_VLM_MODEL.
 import { OpenAI } from 'openai';
 import { classifyOpenAIError } from '../../providers/openai-errors';
-import { base64, callProvider, type Env, type VlmClient } from './index';
+import { base64, callProvider, type VlmClient } from './client';
+import type { Env } from './credentials';
 
 export function openaiProvider(key: string, env: Env, model: string | undefined, fetchImpl: typeof fetch): VlmClient {
   const m = model ?? env.OPENAI_VLM_MODEL ?? 'gpt-4o';

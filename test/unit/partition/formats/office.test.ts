@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { zipSync, strToU8 } from 'fflate';
-import { UnprocessableDocument } from '../../../../lambdas/domain/errors';
+import { UnprocessableDocument } from '../../../../lambdas/errors';
 import { readZip } from '../../../../lambdas/engine/partition/formats/common';
 import { corpusDoc, partition, partitionWithHierarchy, types } from './helpers';
 import { xlsxWorkbook } from '../../../support/workbooks';

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import CFB from 'cfb';
-import { UnprocessableDocument } from '../../../../lambdas/domain/errors';
+import { UnprocessableDocument } from '../../../../lambdas/errors';
 import { corpusDoc, expected, partition, partitionWithHierarchy } from './helpers';
 import { append, box, commit, compoundFile, drawing, outlineRef, persistAtom, rec, shape, slideAtom, text, u32s, BODY, NOTES, OTHER, TITLE, type Built } from '../../../support/ppt-records';
 

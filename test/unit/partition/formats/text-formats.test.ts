@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import iconv from 'iconv-lite';
-import { BadRequest, UnprocessableDocument } from '../../../../lambdas/domain/errors';
+import { BadRequest, UnprocessableDocument } from '../../../../lambdas/errors';
 import { FORMAT_PARTITIONERS } from '../../../../lambdas/engine/partition/formats/index';
 import { msgRtfBodyElements } from '../../../../lambdas/engine/partition/formats/email';
 import { context, corpusDoc, partition, partitionWithHierarchy, types } from './helpers';

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PayloadTooLarge, UnprocessableDocument } from '../../../../lambdas/domain/errors';
+import { PayloadTooLarge, UnprocessableDocument } from '../../../../lambdas/errors';
 import { readXls } from '../../../../lambdas/engine/partition/formats/xls-reader';
 import { MAX_WORKBOOK_SHEETS, MAX_WORKBOOK_TEXT_CHARS } from '../../../../lambdas/engine/partition/limits';
 import { CORPUS, partition } from './helpers';

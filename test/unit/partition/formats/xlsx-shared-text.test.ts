@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
 import { readXlsx } from '../../../../lambdas/engine/partition/formats/xlsx-reader';
 import { MAX_WORKBOOK_TEXT_CHARS } from '../../../../lambdas/engine/partition/limits';
-import { PayloadTooLarge } from '../../../../lambdas/domain/errors';
+import { PayloadTooLarge } from '../../../../lambdas/errors';
 
 function sharedStringWorkbook(text: string, cells: number): Uint8Array {
   const row = (r: number) => `<row r="${r}">${Array.from({ length: 10 }, (_, c) => `<c r="${String.fromCharCode(65 + c)}${r}" t="s"><v>0</v></c>`).join('')}</row>`;

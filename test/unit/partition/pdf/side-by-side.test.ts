@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
-import { wordsToLines, type RawPage, type Word } from '../../../../lambdas/engine/partition/pdf/extract';
+import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/extract';
+import type { RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 import type { HRule } from '../../../../lambdas/engine/partition/pdf/tables/paths';
 
 const word = (t: string, x: number, y: number): Word => ({ t, x0: x, x1: x + 6 * t.length, y0: y, y1: y + 12, size: 12, bold: false, italic: false });

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { findGrids, mergeH, pruneEmpty } from '../../../../lambdas/engine/partition/pdf/tables/grid';
 import type { HRule, VRule } from '../../../../lambdas/engine/partition/pdf/tables/paths';
 import { findRuledTables } from '../../../../lambdas/engine/partition/pdf/tables/ruled';
-import type { Word } from '../../../../lambdas/engine/partition/pdf/extract';
+import type { Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 import { tableText, tableTextByColumns, tableToHtml } from '../../../../lambdas/engine/partition/table-html';
 
 /** Full rules of a grid with column boundaries xs and row boundaries ys. */

@@ -2,7 +2,7 @@
 // the rules, not the text lines, are the row boundaries. A record's wrapped lines between two rules
 // are one row, and the table runs down to its bottom rule even where its last lines hold a single
 // wrapped cell (which alignment alone reads as prose).
-import type { Box, Line } from '../extract';
+import type { Box, Line } from '../page-text';
 import { union } from '../extract';
 import { mergeH, TOL } from './grid';
 import type { HRule } from './paths';

@@ -2,7 +2,7 @@
 // each cell. A grid that holds no real table (a frame around a paragraph, a box with one value, a
 // chart's axes) is dropped, and its words stay in the page's text flow.
 import type { TableRows } from '../../table-html';
-import type { Box, Word } from '../extract';
+import type { Box, Word } from '../page-text';
 import { findGrids, intervalOf, pruneEmpty, type Grid } from './grid';
 import type { Rules } from './paths';
 

@@ -1,7 +1,7 @@
 // Side-by-side tables: an unruled table region whose horizontal rules stop at a common gutter (each
 // table draws its own row lines) is two tables. The gutter can be narrower than the tables' own column
 // gaps, so alignment alone cannot split it; the rules can.
-import type { Line } from '../extract';
+import type { Line } from '../page-text';
 import { union } from '../extract';
 import type { HRule } from './paths';
 

@@ -1,6 +1,6 @@
 // Unruled tables from text alignment: runs of lines split into several short segments whose
 // columns line up, with the header lines above them; cells are the segments placed in the columns.
-import type { Line, Segment } from '../extract';
+import type { Line, Segment } from '../page-text';
 import type { TableRows } from '../../table-html';
 
 const LEADER = /^[.\u2026·]+$/;

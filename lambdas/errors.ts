@@ -1,5 +1,6 @@
-// Typed domain errors. The HTTP layer maps each class to a status code in exactly one place
-// (lambdas/http/errors.ts); domain and engine code only throws these.
+// The shared error vocabulary, a leaf (it imports nothing): the engine, the connectors and the domain
+// throw these typed errors, and the HTTP layer maps each class to a status code in exactly one place
+// (lambdas/http/errors.ts).
 
 export interface ValidationIssue {
   loc: (string | number)[];

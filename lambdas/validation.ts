@@ -1,5 +1,5 @@
 // zod issues → FastAPI-style validation details ({loc, msg, type}), so 422 bodies look like the
-// upstream service's HTTPValidationError.
+// upstream service's HTTPValidationError. A leaf beside lambdas/errors.ts: the engine and the domain both use it.
 import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from './errors';
 

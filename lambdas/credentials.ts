@@ -1,5 +1,5 @@
 // What counts as a credential in a config or a node's settings, and its masked form for responses.
-// One rule for connectors (lambdas/connectors/registry.ts) and node settings (node-secrets.ts):
+// One rule for connectors (lambdas/connectors/registry.ts) and node settings (domain/node-secrets.ts), a leaf:
 //
 // - by schema: a type's declared secret fields (the caller passes them) are masked whole;
 // - by name, at any depth where the shape is the tenant's (free-form configs, extra keys, nested maps):
@@ -14,7 +14,6 @@
 // form of the stored value means "keep what is stored" (isMaskedFormOf).
 import { isDeepStrictEqual } from 'node:util';
 import { CREDENTIAL_NAME, SECRET_MASK } from './credential-names';
-export { CREDENTIAL_NAME, SECRET_MASK } from './credential-names';
 
 /** Maps whose every value is treated as a credential (HTTP headers carry them under any name). */
 const HEADERS_NAME = /^(http[-_]?|extra[-_]?|custom[-_]?|default[-_]?)?headers?$/i;
@@ -74,11 +73,6 @@ export function maskValue(key: string | undefined, value: unknown, byName = true
   if (Array.isArray(value)) return value.map((v) => maskValue(undefined, v));
   if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskValue(k, v)]));
   return value;
-}
-
-/** Whether a value (under its key) carries a credential anywhere inside it. */
-export function carriesCredential(key: string | undefined, value: unknown, byName = true): boolean {
-  return !isDeepStrictEqual(maskValue(key, value, byName), value);
 }
 
 export interface MaskRules {
