@@ -12,6 +12,9 @@ import { union } from './extract';
 const MIN_GUTTER = 1.5;
 /** Lines of running text (a segment of this many words) each side needs. */
 const PROSE_WORDS = 7;
+/** In a narrow column (a paper's), a line of fewer words that fills its column is running text too. */
+const NARROW_PROSE_WORDS = 5;
+const FILLS = 0.85;
 const PROSE_LINES = 3;
 /** A gutter is crossed by at most this share of the lines the page's busiest point has (its spanning lines). */
 const MAX_SPANNING = 0.25;
@@ -65,7 +68,11 @@ export function pageColumns(lines: Line[], body: number): Line[][] {
   if (cols.length < 2) return [lines];
   const rangeOf = (s: Segment) => cols.findIndex(([a, b]) => s.x0 >= a - 1 && s.x1 <= b + 1);
   const prose = cols.map(() => 0);
-  for (const s of segs) if (s.words.length >= PROSE_WORDS) prose[rangeOf(s)]!++;
+  for (const s of segs) {
+    const k = rangeOf(s);
+    const [a, b] = cols[k]!;
+    if (s.words.length >= PROSE_WORDS || (s.words.length >= NARROW_PROSE_WORDS && s.x1 - s.x0 >= FILLS * (b - a))) prose[k]!++;
+  }
   // Split only at gutters with running text right beside them on both sides (a column of page
   // numbers or of table figures beyond a gutter stays with its neighbour).
   const group: number[] = [0];

@@ -187,12 +187,15 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     return turnOf(f[o]!, f[o + 1]!);
   };
   // A glyph box seen along the text's direction: [advance position, cross position, glyph height].
+  // The cross position is the box's middle: PDFium gives each character of a ligature glyph ("fi")
+  // a box of its own, shorter than the line's, around the same middle.
   const along = (box: number[], k: QuarterTurn): [number, number, number] => {
+    const midX = (box[0]! + box[2]!) / 2, midY = (box[1]! + box[3]!) / 2;
     switch (k) {
-      case 1: return [box[3]!, box[0]!, Math.abs(box[2]! - box[0]!)];
-      case 2: return [-box[2]!, box[3]!, Math.abs(box[1]! - box[3]!)];
-      case 3: return [-box[1]!, box[2]!, Math.abs(box[2]! - box[0]!)];
-      default: return [box[0]!, box[1]!, Math.abs(box[1]! - box[3]!)];
+      case 1: return [box[3]!, midX, Math.abs(box[2]! - box[0]!)];
+      case 2: return [-box[2]!, midY, Math.abs(box[1]! - box[3]!)];
+      case 3: return [-box[1]!, midX, Math.abs(box[2]! - box[0]!)];
+      default: return [box[0]!, midY, Math.abs(box[1]! - box[3]!)];
     }
   };
 

@@ -45,6 +45,8 @@ const median = (xs: number[]): number => {
 };
 
 /** "1. ", "2) ", "(a) ", "iv. " at the start of a line: a new list item. */
+/** A section number and its heading: "2. Offices", "3) Results", "4.1. Scope". */
+const NUMBERED_HEADING = /^\d{1,2}(\.\d{1,2})*[.)]\s+\p{L}/u;
 const NUMBERED_START = /^(\d{1,2}[.)]|\(\d{1,2}\)|\([a-z]\)|[ivx]{1,4}\.)\s+\S/;
 const BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\u25a1\u2610-\u2612\uf0b7\uf0a7\u27a2\u00b7*\-\u2013]\s|^[\u2022\u25cf\u25aa\u25a1\uf0b7]/;
 
@@ -348,6 +350,8 @@ function classifyBlock(b: Block, text: string, page: RawPage, body: number, lang
   const larger = b.size >= body * 1.15;
   if (type === 'NarrativeText' && (allBold || larger) && b.lines.length <= 3 && !/[.:;,]$/.test(text) && isPossibleTitle(text, langOpts)) type = 'Title';
   if (type === 'Title' && !allBold && !larger && text.split(' ').length > 6 && b.lines.length > 1) type = 'NarrativeText';
+  // A numbered section heading ("2. Offices") set larger than the body: a title, not a list item.
+  if (type === 'ListItem' && larger && NUMBERED_HEADING.test(text) && b.lines.length <= 2 && text.split(' ').length <= 12 && !/[.:;,]$/.test(text)) type = 'Title';
   return type;
 }
 
