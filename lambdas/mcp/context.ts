@@ -33,7 +33,9 @@ export const UPDATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: t
 export const DESTROY: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
 
 /**
- * Registers a tool whose input is a zod object; errors become tool errors (results.ts). The SDK's
+ * Registers a tool whose input is a zod object; errors become tool errors (results.ts). A schema
+ * with a meta id (CreateWorkflow) must be passed as z.object(X.shape): a named root converts to a
+ * bare $ref, and a tool's input schema must be an object schema at its root. The SDK's
  * generic signature is bypassed on purpose: its deep zod inference costs the type checker dearly.
  */
 export function addTool<S extends z.ZodObject>(

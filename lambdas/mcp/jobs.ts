@@ -111,7 +111,7 @@ export function registerJobTools(server: McpServer, ctx: McpContext): void {
       'Get a presigned URL to upload one file (PUT the exact bytes, with the headers given) for partition_document (upload_id) or run_workflow (input_upload_ids). ' +
       'For files too large to send as base64 in a tool call.',
     annotations: CREATE,
-  }, CreateUploadBody, async (body) => ok(await uploadService().create(ctx.principal, body)));
+  }, z.object(CreateUploadBody.shape), async (body) => ok(await uploadService().create(ctx.principal, body)));
 
   addTool(server, 'list_templates', {
     title: 'List workflow templates',
@@ -121,7 +121,7 @@ export function registerJobTools(server: McpServer, ctx: McpContext): void {
 
   addTool(server, 'get_template', {
     title: 'Get a workflow template',
-    description: "Get a template with its nodes and their settings.",
+    description: 'Get a workflow template with its nodes (type, subtype) and their settings, to use or adapt in create_workflow.',
     annotations: READ,
   }, z.object({ template_id: templateIdString }), async ({ template_id }) => {
     const t = findTemplate(template_id);

@@ -40,7 +40,7 @@ export function registerNotificationTools(server: McpServer, ctx: McpContext): v
 
   addTool(server, 'get_notification', {
     title: 'Get a notification',
-    description: 'Get one notification by id.',
+    description: 'Get one notification by id: the job event (type, job, workflow, time, message) and whether this user has read it.',
     annotations: READ,
   }, z.object({ notification_id: uuidParam }), async ({ notification_id }) => ok(await inbox().get(ctx.principal, notification_id)));
 

@@ -49,7 +49,7 @@ export function registerWorkflowTools(server: McpServer, ctx: McpContext): void 
       '(Partitioner→[Prompter…→]Chunker[→Embedder]); workflow_type "custom" with nodes, or "basic"/"advanced"/"platinum" for preset nodes. ' +
       'schedule is optional (a name such as "daily" or a crontab in UTC). Run it with run_workflow.',
     annotations: CREATE,
-  }, CreateWorkflow, async (body) => ok(await svc().create(ctx.principal, body as WorkflowInput)));
+  }, z.object(CreateWorkflow.shape), async (body) => ok(await svc().create(ctx.principal, body as WorkflowInput)));
 
   addTool(server, 'update_workflow', {
     title: 'Update a workflow',
