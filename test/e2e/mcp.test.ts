@@ -16,6 +16,9 @@ import { authService } from '../../lambdas/services/core';
 let stack: TestStack;
 let a: Client;
 let b: Client;
+let keyA = '';
+/** The job the workflow test ran (for the Lambda handler's test). */
+let ranJobId = '';
 
 async function connect(key: string): Promise<Client> {
   const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
@@ -33,7 +36,7 @@ const call = async (client: Client, name: string, args: Record<string, unknown> 
 before(async () => {
   if (NEEDS_LOCAL) return;
   stack = await startTestStack({ authMode: 'keyed' });
-  const keyA = (await authService().createKey('mcp-a', 'alice')).key;
+  keyA = (await authService().createKey('mcp-a', 'alice')).key;
   const keyB = (await authService().createKey('mcp-b', 'bob')).key;
   // -- keyed mode: the local connector reaches only <DATA_DIR>/connector-files/<account> --
   const inDir = join(stack.dataDir, 'connector-files', 'mcp-a', 'in');
@@ -107,6 +110,7 @@ test('connectors and a workflow: run, wait with progress, download; the other te
     ],
   }));
   const job = data(await call(a, 'run_workflow', { workflow_id: workflow.id }));
+  ranJobId = job.id;
 
   const progress: Progress[] = [];
   const waited = (await a.callTool({ name: 'wait_for_job', arguments: { job_id: job.id, timeout_seconds: 240 } }, undefined, {
@@ -156,4 +160,28 @@ test('connectors and a workflow: run, wait with progress, download; the other te
   await assert.rejects(b.readResource({ uri: `wps://jobs/${job.id}/outputs` }), /not found/i);
   // -- and the first still has it all --
   assert.equal(data(await call(a, 'get_workflow', { workflow_id: workflow.id })).id, workflow.id);
+});
+
+test('the Lambda handler (JSON mode, as on AWS): one JSON answer, no stream; wait_for_job returns what it saw', { skip: NEEDS_LOCAL }, async () => {
+  assert.ok(ranJobId, 'the workflow test ran a job');
+  const { mcp } = await import('../../lambdas/handlers/mcp');
+  const invoke = (body: unknown) =>
+    mcp(
+      {
+        httpMethod: 'POST', path: '/mcp', body: JSON.stringify(body), isBase64Encoded: false,
+        headers: { authorization: `Bearer ${keyA}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      } as never,
+      { awsRequestId: 'mcp-e2e', getRemainingTimeInMillis: () => 29_000 } as never,
+    );
+  const res = await invoke({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'wait_for_job', arguments: { job_id: ranJobId, timeout_seconds: 5 }, _meta: { progressToken: 'p7' } } });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.match(String(res.headers['content-type']), /application\/json/);
+  const answer = JSON.parse(res.body) as { id: number; result: CallToolResult };
+  assert.equal(answer.id, 7);
+  const result = data(answer.result);
+  assert.equal(result.ended, true);
+  assert.equal(result.progress_streamed, false, 'JSON mode: no notifications during the request');
+  assert.equal(result.seen.at(-1).processing_status, 'SUCCESS');
+  const none = await mcp({ httpMethod: 'POST', path: '/mcp', headers: { 'content-type': 'application/json' }, body: '{}', isBase64Encoded: false } as never, {} as never);
+  assert.equal(none.statusCode, 401);
 });
