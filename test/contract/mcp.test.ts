@@ -10,6 +10,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { buildMcpServer } from '../../lambdas/mcp/server';
 import { answerMcp } from '../../lambdas/mcp/http';
 import { listTypes } from '../../lambdas/connectors/registry';
+import { ROUTES } from '../../lambdas/routes';
 
 const principal = { accountId: 'contract', userId: 'tester' };
 let client: Client;
@@ -122,4 +123,14 @@ test('over HTTP: malformed JSON is a JSON-RPC parse error (400), GET and DELETE 
   assert.equal(answer.result.serverInfo.name, 'workflow-processing-service');
   assert.ok(answer.result.capabilities.tools && answer.result.capabilities.resources && answer.result.capabilities.prompts);
   assert.equal(ok.headers.get('mcp-session-id'), null, 'stateless: no session');
+});
+
+test('the route table: POST /mcp, and every streaming export a route names exists beside its handler', async () => {
+  const mcp = ROUTES.filter((r) => r.path === '/mcp');
+  assert.deepEqual(mcp.map((r) => [r.method, r.handler.export, r.streamExport]), [['POST', 'mcp', 'mcpStream']]);
+  for (const r of ROUTES.filter((x) => x.streamExport)) {
+    const mod = (await import(`../../lambdas/handlers/${r.handler.file}.ts`)) as Record<string, unknown>;
+    assert.equal(typeof mod[r.handler.export], 'function', r.operationId);
+    assert.equal(typeof mod[r.streamExport!], 'function', `${r.operationId}: ${r.streamExport}`);
+  }
 });
