@@ -46,7 +46,7 @@ export function addTool<S extends z.ZodObject>(
   fn: (args: z.output<S>, extra: ToolExtra) => Promise<CallToolResult>,
 ): void {
   const register = server.registerTool.bind(server) as unknown as (n: string, c: ToolDef & { inputSchema: z.ZodObject }, cb: typeof fn) => void;
-  register(name, { ...def, title: def.title, inputSchema: schema }, guarded(name, fn));
+  register(name, { ...def, inputSchema: schema }, guarded(name, fn));
 }
 
 /** Query-string values as the REST route receives them (its own zod schema then parses them). */
