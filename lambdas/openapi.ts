@@ -25,6 +25,7 @@ const TAG_TEXT: Record<string, string> = {
   templates: 'Ready-made workflow node graphs',
   'notification-channels': 'Webhook and email channels that receive job events',
   notifications: 'The in-app inbox of job events',
+  mcp: 'The Model Context Protocol endpoint: the same operations as tools for AI assistants and agents',
 };
 
 const ERROR_TEXT: Record<number, string> = {

@@ -32,6 +32,7 @@ import {
 import { CreateWorkflow, RunWorkflowForm, UpdateWorkflow, WorkflowIdParams, WorkflowInformation, WorkflowListQuery } from './schemas/workflows';
 import type { MultipartLimits } from './http/multipart';
 import { DocsQuery } from './schemas/docs';
+import { McpAnswer, McpMessage } from './schemas/mcp';
 import { ConsoleQuery } from './schemas/console';
 import {
   ChannelIdParams,
@@ -87,6 +88,11 @@ export interface RouteDefinition {
   response?: z.ZodType;
   /** Response media type when not JSON. */
   responseType?: string;
+  /**
+   * Export of the same handler module that answers with a streamed web Response (SSE), for a runtime
+   * that can stream one (the local router); API Gateway and Lambda use `handler.export` (buffered).
+   */
+  streamExport?: string;
   /** Lambda sizing hints for CDK (heavy routes such as partition). */
   memoryMb?: number;
   timeoutSeconds?: number;
@@ -324,6 +330,21 @@ export const ROUTES: RouteDefinition[] = [
     },
     multipart: { maxFiles: 10, maxFileBytes: 50 * 1000 * 1000, fileFields: ['files'], schema: PartitionForm },
     response: PartitionResponse, memoryMb: 3008, timeoutSeconds: 900,
+  },
+  {
+    // -- the Model Context Protocol (Streamable HTTP, stateless): tools over the services above --
+    operationId: 'mcp', method: 'POST', path: '/mcp', tag: 'mcp',
+    summary: 'Model Context Protocol endpoint for AI assistants and agents (JSON-RPC over Streamable HTTP, stateless)',
+    description:
+      'One JSON-RPC message per request (send Accept: application/json, text/event-stream). Tools partition documents and manage ' +
+      'sources, destinations, workflows, jobs and notifications for the key\'s account and user; the key may also be sent as ' +
+      '`Authorization: Bearer <key>`. Stateless: no session id, GET and DELETE answer 405. On AWS the answer is one JSON ' +
+      'message; under `npm start` it is an SSE stream carrying progress notifications. A malformed message is a JSON-RPC error (400), ' +
+      'a client that does not accept both media types a 406. See docs/mcp.md.',
+    handler: { file: 'mcp', export: 'mcp' }, streamExport: 'mcpStream',
+    body: McpMessage, response: McpAnswer,
+    // -- partition_document runs the engine in this function, as the partition route does --
+    memoryMb: 3008,
   },
 ];
 

@@ -67,6 +67,9 @@ export const HANDLER_ACCESS: Record<string, RouteAccess> = {
   channels: { table: 'readwrite', secrets: true, email: true },
   // Notification inboxes; KMS opens the sealed cursor-signing key (created on first use).
   notifications: { table: 'readwrite', secrets: true },
+  // The MCP endpoint's tools call the services of the connector, job, workflow, partition and
+  // notification routes: the union of their profiles (one POST route, so nothing narrows it).
+  mcp: { table: 'readwrite', bucket: 'readwrite', secrets: true, producer: true, jobs: true, publisher: true, connectors: true },
 };
 /** For a handler module not listed above (the stack test fails until it is listed). */
 const UNLISTED_DEFAULT: RouteAccess = { table: 'readwrite', secrets: true, producer: true };

@@ -10,8 +10,12 @@ import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 
-/** The headers a client sends its API key in (lambdas/http/handler.ts). */
-export const API_KEY_HEADERS = ['service-api-key', 'unstructured-api-key'];
+/**
+ * The headers a client sends its API key in (lambdas/http/handler.ts apiKeyOf): the two key headers,
+ * and `Authorization` (`Bearer <key>`, what MCP clients send to /mcp), so an MCP client is limited per
+ * key too, not per IP.
+ */
+export const API_KEY_HEADERS = ['service-api-key', 'unstructured-api-key', 'authorization'];
 /** Requests per 5-minute window per key (and per IP without a key). */
 export const DEFAULT_PER_KEY_RATE_LIMIT = 3000;
 

@@ -7,6 +7,8 @@ import { ROUTES, type RouteDefinition } from '../lambdas/routes';
 import { lambdaContext, loadHandler } from './handlers';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+/** A route's streaming export (RouteDefinition.streamExport): the same event in, a web Response out. */
+type StreamHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<Response>;
 
 interface CompiledRoute {
   route: RouteDefinition;
@@ -90,6 +92,35 @@ function decodeParams(names: string[], values: string[]): Record<string, string>
     }
   }
   return out;
+}
+
+/**
+ * Writes a web Response as it is produced (an SSE stream: each event flushed as it comes); a client
+ * that leaves cancels the stream, so the handler stops producing.
+ */
+async function sendStream(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((v, k) => {
+    headers[k] = v;
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  res.on('close', cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+    }
+  } finally {
+    res.off('close', cancel);
+    res.end();
+  }
 }
 
 /** The host to print for the listener: a wildcard is reached via loopback; IPv6 literals need brackets. */
@@ -221,6 +252,13 @@ export async function startRouter(opts: RouterOptions): Promise<{ url: string; s
           identity: { sourceIp: req.socket.remoteAddress ?? '' },
         },
       } as unknown as APIGatewayProxyEvent;
+      if (hit.route.streamExport) {
+        const streamer = await loadHandler<StreamHandler>({ file: hit.route.handler.file, export: hit.route.streamExport });
+        const response = await streamer(event, lambdaContext(hit.route.operationId) as unknown as Context);
+        status = response.status;
+        await sendStream(res, response);
+        return;
+      }
       const handler = await loadHandler<ProxyHandler>(hit.route.handler);
       const result = await handler(event, lambdaContext(hit.route.operationId) as unknown as Context);
       status = result.statusCode;

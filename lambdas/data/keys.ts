@@ -98,6 +98,8 @@ export const keys = {
   upload: (accountId: string, uploadId: string) => ({ PK: `ACCT#${accountId}`, SK: `UPLOAD#${uploadId}` }),
   uploadPrefix: 'UPLOAD#',
   uploadObject: (accountId: string, uploadId: string) => `jobs/uploads/${accountId}/${uploadId}`,
+  /** A partition result too large to return inline to an MCP client (under jobs/: it expires with job data). */
+  partitionResultObject: (accountId: string, resultId: string) => `jobs/partition-results/${accountId}/${resultId}.json`,
   /** API keys are looked up by hash before the account is known. */
   apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
   apiKeyIndex: (accountId: string, keyId: string) => ({ PK: `ACCT#${accountId}`, SK: `APIKEYREF#${keyId}` }),

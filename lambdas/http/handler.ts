@@ -31,6 +31,8 @@ export interface RouteSpec<B extends Schema, Q extends Schema, P extends Schema>
   auth?: boolean;
   /** Status of a successful plain-value result (default 200). */
   status?: number;
+  /** Also take the key from `Authorization: Bearer <key>` (what MCP clients send). */
+  bearer?: boolean;
 }
 
 export interface HttpRequest<B, Q, P> {
@@ -97,6 +99,13 @@ function withinResponseLimit(build: () => HttpResponse): HttpResponse {
   return res;
 }
 
+/** The API key a request carries: either key header, or (where allowed) an `Authorization: Bearer` token. */
+export function apiKeyOf(headers: Record<string, string>, bearer = false): string | undefined {
+  const key = headers['service-api-key'] || headers['unstructured-api-key'];
+  if (key || !bearer) return key;
+  return /^bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
+}
+
 export function httpRoute<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
   spec: RouteSpec<B, Q, P>,
   fn: (req: HttpRequest<Out<B>, Out<Q>, Out<P>>) => Promise<unknown>,
@@ -119,7 +128,7 @@ export function httpRoute<B extends Schema = undefined, Q extends Schema = undef
       const principal =
         spec.auth === false
           ? { accountId: '', userId: '' }
-          : await authService().authenticate(headers['service-api-key'] || headers['unstructured-api-key']);
+          : await authService().authenticate(apiKeyOf(headers, spec.bearer));
       const params = (spec.params ? parseOr422(spec.params, event.pathParameters ?? {}, ['path']) : undefined) as Out<P>;
       const query = (spec.query ? parseOr422(spec.query, queryObject(event), ['query']) : undefined) as Out<Q>;
       const buf = rawBody(event);

@@ -9,7 +9,7 @@ import { UploadService, type UploadedFile } from '../domain/uploads';
 import type { Principal } from '../domain/auth';
 import { arrayValues } from '../validation';
 import { NotificationRecorder } from '../domain/notifications';
-import type { Orchestrator } from '../domain/ports';
+import type { BlobStore, Orchestrator } from '../domain/ports';
 import { lazySecretBox } from '../adapters/secret-box';
 import type { NodeRunner } from '../domain/node-runner';
 import { JobPages, type PageEngine } from '../domain/job-pages';
@@ -23,6 +23,7 @@ let notifications: NotificationRecorder | undefined;
 let uploads: UploadService | undefined;
 let runner: NodeRunner | undefined;
 let pages: JobPages | undefined;
+let blobs: BlobStore | undefined;
 
 /** Called by the job-step handler, the only place that bundles the engines. */
 export function useNodeRunner(r: NodeRunner): void {
@@ -61,6 +62,11 @@ export function jobPages(engine: PageEngine): JobPages {
   return (pages ??= new JobPages(coreStore(), new S3BlobStore(config().BUCKET_NAME), lazySecretBox, engine, (input) => jobService().recordFileFailure(input)));
 }
 
+/** The job data bucket (uploaded inputs, outputs, oversized partition results). */
+export function jobBlobs(): BlobStore {
+  return (blobs ??= new S3BlobStore(config().BUCKET_NAME));
+}
+
 export function uploadService(): UploadService {
   return (uploads ??= new UploadService(coreStore(), new S3BlobStore(config().BUCKET_NAME), undefined, accountQuotas()));
 }
@@ -85,4 +91,5 @@ export function resetJobServices(): void {
   workflows = undefined;
   uploads = undefined;
   notifications = undefined;
+  blobs = undefined;
 }

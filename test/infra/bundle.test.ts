@@ -71,7 +71,7 @@ test('bundles that partition ship the sandbox worker, which holds the engine', {
   const withSandbox = functions.filter((f) => readFileSync(join(f.dir, 'index.mjs'), 'utf8').includes(PARTITION_WORKER.marker));
   // the sync endpoint, the job file step, and the page fan-out pair (one handler file: a range
   // partitions; the merge post-processes with the same engine modules)
-  assert.deepEqual(withSandbox.map((f) => f.handler).sort(), ['mergePages', 'partition', 'partitionPageRange', 'processFile'], 'the sync endpoint, the job file step and the page fan-out partition');
+  assert.deepEqual(withSandbox.map((f) => f.handler).sort(), ['mcp', 'mergePages', 'partition', 'partitionPageRange', 'processFile'], 'the sync endpoint, its MCP tool, the job file step and the page fan-out partition');
   for (const f of functions) {
     assert.equal(existsSync(join(f.dir, PARTITION_WORKER.output)), withSandbox.includes(f), `${f.id}: sandbox worker shipped iff the sandbox is bundled`);
   }
@@ -137,6 +137,25 @@ test('the health check bundle answers', { skip }, async () => {
   const res = await fn({ httpMethod: 'GET', path: '/healthcheck', headers: {}, body: null, isBase64Encoded: false }, ctx);
   assert.equal(res.statusCode, 200);
   assert.match(res.body, /EVERYTHING OK/);
+});
+
+test('the MCP bundle answers initialize and tools/list in JSON mode (the SDK bundled)', { skip }, async () => {
+  const fn = (await load(byHandler('mcp'))).mcp as Handler;
+  const rpc = (body: unknown) =>
+    fn({
+      httpMethod: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify(body), isBase64Encoded: false,
+    }, ctx);
+  const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bundle', version: '1' } } });
+  assert.equal(init.statusCode, 200, init.body.slice(0, 300));
+  assert.equal(JSON.parse(init.body).result.serverInfo.name, 'workflow-processing-service');
+  const list = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  assert.equal(list.statusCode, 200, list.body.slice(0, 300));
+  assert.match(String(list.headers?.['content-type']), /application\/json/);
+  assert.ok(JSON.parse(list.body).result.tools.some((t: { name: string }) => t.name === 'partition_document'));
+  const broken = await fn({ httpMethod: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":', isBase64Encoded: false }, ctx);
+  assert.equal(broken.statusCode, 400);
+  assert.equal(JSON.parse(broken.body).error.code, -32700);
 });
 
 test('the /docs bundle carries the Swagger UI files and serves them', { skip }, async () => {

@@ -342,6 +342,29 @@ test('IAM: each grant comes with its variable, per the route access profile', ()
   }
 });
 
+test('the MCP route: POST /mcp on its own function (index.mcp), the grants of every service its tools call', () => {
+  const routes = ROUTES.filter((r) => resourcePath(r.path) === 'mcp');
+  assert.deepEqual(routes.map((r) => r.method), ['POST'], 'stateless: POST only (GET and DELETE answer the 405 mock)');
+  const { route, id } = routeFunctionIds.find((r) => r.route.operationId === 'mcp')!;
+  const p = json.Resources[id]!.Properties;
+  assert.equal(p.Handler, 'index.mcp');
+  assert.equal(p.Timeout, 29, 'within the API Gateway integration timeout');
+  assert.equal(p.MemorySize, route.memoryMb, 'sized for partition_document, as the partition route');
+  const access = routeAccess(route);
+  // -- the union of the connector, job, workflow and notification routes' profiles --
+  for (const file of ['connectors', 'jobs', 'workflows', 'notifications']) {
+    for (const [k, v] of Object.entries(HANDLER_ACCESS[file]!)) assert.ok((access as Record<string, unknown>)[k] === v || (access as Record<string, unknown>)[k] === 'readwrite' || (access as Record<string, unknown>)[k] === true, `mcp ⊇ ${file}.${k}`);
+  }
+  const actions = statementsOf(id).flatMap(actionsOf);
+  // -- an action granted by name or by a trailing wildcard (s3:GetObject*) --
+  const may = (a: string) => actions.some((x) => x === a || (x.endsWith('*') && a.startsWith(x.slice(0, -1))));
+  for (const a of ['dynamodb:PutItem', 's3:PutObject', 's3:GetObject', 'kms:Encrypt', 'kms:Decrypt', 'states:StartExecution', 'states:StopExecution', 'events:PutEvents', 'sqs:SendMessage']) {
+    assert.ok(may(a), `mcp function may ${a}`);
+  }
+  assert.equal(may('ses:SendEmail'), false, 'no tool sends mail');
+  assert.equal(envOf(id).AUTH_MODE, 'keyed');
+});
+
 test('stack props: private mode, throw-away resources, shorter job data expiry, x86_64', () => {
   const { template: t, stack: s } = synthStack({
     authMode: 'none', removalPolicy: RemovalPolicy.DESTROY, jobDataExpirationDays: 7, defaultAccountId: 'acme', architecture: lambda.Architecture.X86_64,
