@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { notificationInbox } from '../services/notifications';
 import { routeById } from '../routes';
-import { parseOr422 } from '../domain/validation';
+import { parseOr422 } from '../validation';
 import { uuidParam } from '../schemas/common';
 import type { MarkReadInput, NotificationListQuery } from '../domain/notification-inbox';
 import { addTool, asQuery, READ, type McpContext } from './context';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { runPartitionRequest, type PartitionUpload } from '../domain/partition-request';
-import { ValidationError } from '../domain/errors';
+import { ValidationError } from '../errors';
 import { MAX_UPLOAD_BYTES } from '../domain/uploads';
 import { keys } from '../data/keys';
 import { PartitionForm } from '../schemas/partition';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { TEMPLATES, findTemplate } from '../domain/templates';
-import { NotFound } from '../domain/errors';
+import { NotFound } from '../errors';
 import { CONNECTOR_KINDS, getConnector, listTypes, type ConnectorKind } from '../connectors/registry';
 import { jobService } from '../services/jobs';
 import { errorPayload } from '../http/errors';

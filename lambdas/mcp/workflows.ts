@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { namedUploads, workflowService } from '../services/jobs';
 import { routeById } from '../routes';
-import { parseOr422 } from '../domain/validation';
+import { parseOr422 } from '../validation';
 import { CreateWorkflow, UpdateWorkflow } from '../schemas/workflows';
 import { uuidParam } from '../schemas/common';
 import { WORKFLOW_SORT_FIELDS } from '../domain/workflow-constants';
