@@ -31,7 +31,8 @@ test('a printed report: ligatures kept inside their words, numbered headings are
     <h2 style="font-size: 15pt">1. Overview</h2>
     ${PARA('Waiting times fell in every office, and the staff found the new forms simpler to fill in.')}
     <h2 style="font-size: 15pt">2. Priorities</h2>
-    <ol><li>Open a third office in the north.</li><li>Move all forms online.</li></ol></body></html>`);
+    <ol><li>Open a third office in the north.</li><li>Move all forms online.</li></ol>
+    <ul><li>Requests rose by a fifth.<ul><li>Online requests doubled.</li><li>Walk-in requests fell.</li></ul></li><li>Waiting times fell.</li></ul></body></html>`);
   const all = els.map((e) => e.text).join('\n');
   for (const w of ['fifth', 'first', 'filed', 'efficiently', 'figures', 'simpler to fill in']) {
     if (all.includes(w.replace(/fi/g, '\ufb01'))) continue; // a producer that keeps the ligature code point
@@ -39,6 +40,10 @@ test('a printed report: ligatures kept inside their words, numbered headings are
   }
   assert.equal(els.find((e) => e.text === '1. Overview')?.type, 'Title', all);
   assert.equal(els.find((e) => e.text === '2. Priorities')?.type, 'Title', all);
+  // the bullets are drawn as a disc and, nested, a circle: each item a list item of its own
+  for (const t of ['Requests rose by a fifth.', 'Online requests doubled.', 'Walk-in requests fell.', 'Waiting times fell.']) {
+    assert.ok(els.some((e) => e.type === 'ListItem' && e.text.endsWith(t) && e.text.length <= t.length + 2), `"${t}" a ListItem:\n${all}`);
+  }
 });
 
 test('a printed two-column paper: the table in one column holds its own rows, justified lines stay whole', { skip: NO_BROWSER }, async () => {

@@ -15,6 +15,7 @@ import { extendToRules, recordRules } from './tables/row-rules';
 import { joinText, separator } from './scripts';
 import { TITLE_SIZE_KEY } from '../hierarchy';
 import { pageColumns } from './columns';
+import { markBullets } from './bullets';
 
 export interface Block extends Box {
   lines: Segment[];
@@ -250,6 +251,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   if (!allSegs.length && !(opts.images && page.images.length)) return [];
   const body = bodySize(allSegs);
   const blocks: Block[] = [];
+  if (page.rules?.marks) markBullets(page.lines, page.rules.marks);
   let allLines = page.lines;
   if (opts.tables !== false && page.rules) {
     // Ruled tables first: their words leave the text flow before alignment is looked at.

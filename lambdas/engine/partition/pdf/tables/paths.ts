@@ -10,9 +10,13 @@ import { heap, rawExports } from '../pdfium';
 /** A horizontal rule: y, from x0 to x1 (frame coordinates); a vertical one: x, from y0 to y1. */
 export interface HRule { y: number; x0: number; x1: number }
 export interface VRule { x: number; y0: number; y1: number }
+/** A small filled shape: a dot or square a list bullet is drawn as (frame coordinates). */
+export interface Mark { x0: number; y0: number; x1: number; y1: number }
 export interface Rules {
   h: HRule[];
   v: VRule[];
+  /** Small filled dots and squares (list bullets drawn as shapes, not text). */
+  marks?: Mark[];
   warning?: string;
   /** Distance within which lines are one line, in the page's units (grid.ts's TOL, in points, when absent). */
   tol?: number;
@@ -26,6 +30,9 @@ const THIN = 3;
 /** Slope tolerance: a segment is horizontal when |dy| ≤ this (points) over its length. */
 const AXIS_TOL = 1;
 const MIN_RULE = 2;
+/** A filled dot or square this size (points, each side) can be a list bullet; at most MAX_MARKS a page. */
+const MARK_MIN = 1.2, MARK_MAX = 9;
+const MAX_MARKS = 2000;
 
 const OBJ_PATH = 2, OBJ_FORM = 5;
 const SEG_LINETO = 0, SEG_BEZIERTO = 1, SEG_MOVETO = 2;
@@ -80,6 +87,19 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
       closes.push(!!X.FPDFPathSegment_GetClose(seg));
     }
     if (stroke) {
+      // a small closed outline (a circle or square: a nested list's hollow bullet) is a mark
+      if (kinds.length >= 4 && (closes[closes.length - 1] || kinds.includes(SEG_BEZIERTO))) {
+        let bx0 = Infinity, by0 = Infinity, bx1 = -Infinity, by1 = -Infinity;
+        for (let i = 0; i < kinds.length; i++) {
+          const [fx, fy] = frame.map(pts[2 * i]!, pts[2 * i + 1]!);
+          bx0 = Math.min(bx0, fx); bx1 = Math.max(bx1, fx); by0 = Math.min(by0, fy); by1 = Math.max(by1, fy);
+        }
+        const w = bx1 - bx0, h = by1 - by0;
+        if (w >= MARK_MIN && h >= MARK_MIN && w <= MARK_MAX && h <= MARK_MAX && w < 1.6 * h && h < 1.6 * w) {
+          if ((out.marks ??= []).length < MAX_MARKS) out.marks.push({ x0: bx0, y0: by0, x1: bx1, y1: by1 });
+          return;
+        }
+      }
       let sx = NaN, sy = NaN, px = NaN, py = NaN;
       for (let i = 0; i < kinds.length; i++) {
         const x = pts[2 * i]!, y = pts[2 * i + 1]!;
@@ -95,8 +115,11 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
     // (producers often draw all of a table's lines as one path of thin bars).
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, points = 0, curved = false;
     const flush = () => {
-      if (points >= 3 && points <= 6 && !curved) {
-        const w = x1 - x0, h = y1 - y0;
+      const w = x1 - x0, h = y1 - y0;
+      const dot = points >= 3 && w >= MARK_MIN && h >= MARK_MIN && w <= MARK_MAX && h <= MARK_MAX && w < 1.6 * h && h < 1.6 * w;
+      if (dot) {
+        if ((out.marks ??= []).length < MAX_MARKS) out.marks.push({ x0, y0, x1, y1 });
+      } else if (points >= 3 && points <= 6 && !curved) {
         if (h <= THIN && w >= MIN_RULE && w > h) out.h.push({ y: (y0 + y1) / 2, x0, x1 });
         else if (w <= THIN && h >= MIN_RULE && h > w) out.v.push({ x: (x0 + x1) / 2, y0, y1 });
       }
