@@ -1,6 +1,7 @@
 // A one-page questionnaire PDF written by hand: each answer opens with a box drawn by a Type3 font
 // glyph that has no Unicode name (code 0x84, as symbol fonts of forms draw checkboxes; PDFium reports
 // the bare code), in a larger font than the answer's text, and some answers wrap onto a second line.
+import { writePdf } from './pdf-writer';
 
 /** items: [question, ...answers]; an answer given as two strings wraps onto a second line. */
 export function checkboxPdf(items: [string, ...(string | [string, string])[]][]): Uint8Array {
@@ -32,16 +33,7 @@ export function checkboxPdf(items: [string, ...(string | [string, string])[]][])
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
     `<< /Length ${box.length} >>\nstream\n${box}\nendstream`,
   ];
-  let pdf = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objs.forEach((o, i) => {
-    offsets.push(pdf.length);
-    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  pdf += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(pdf);
+  return writePdf(objs);
 }
 
 /**
@@ -65,14 +57,5 @@ export function markedRowsPdf(rows: { marks: string; label: string }[]): Uint8Ar
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
     '<< /Type /FontDescriptor /FontName /ABCDEF+Wingdings /Flags 4 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 900 /Descent -200 /CapHeight 700 /StemV 80 >>',
   ];
-  let pdf = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objs.forEach((o, i) => {
-    offsets.push(pdf.length);
-    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  pdf += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(pdf);
+  return writePdf(objs);
 }

@@ -5,6 +5,7 @@
 // adjustments); a space in the source is a whole empty column. The fonts declare widths from '!' on, no space (as
 // subset fonts often do), so PDFium cannot measure gaps against a space. A line of prose in a
 // proportional face is drawn the same way, word by word, 0.15 em apart.
+import { writePdf } from './pdf-writer';
 
 const COLUMN_EM = 0.62;
 const SIZE = 10;
@@ -52,16 +53,7 @@ export function codeListingPdf(code: string[], prose: string[]): Uint8Array {
     `<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica ${widths((c) => 400 + (c % 7) * 50)} >>`,
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
   ];
-  let pdf = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objs.forEach((o, i) => {
-    offsets.push(pdf.length);
-    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  pdf += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(pdf);
+  return writePdf(objs);
 }
 
 /**

@@ -1,6 +1,7 @@
 // One-page report PDFs written by hand: numbered section headings set larger and bold than the body,
 // a numbered list in the body's size; lists whose bullets are drawn as shapes (a filled disc, a
 // stroked circle for a nested item), not as text, as browsers print them.
+import { writePdf } from './pdf-writer';
 
 const esc = (t: string) => t.replace(/[\\()]/g, (c) => `\\${c}`);
 
@@ -35,14 +36,5 @@ export function bulletsPdf(lines: { t: string; size: number; bold?: boolean; bul
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>',
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
   ];
-  let pdf = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objs.forEach((o, i) => {
-    offsets.push(pdf.length);
-    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  pdf += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(pdf);
+  return writePdf(objs);
 }
