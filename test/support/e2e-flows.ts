@@ -72,6 +72,12 @@ export function e2eFlows(stackOf: () => TestStack, sourceOf: () => string = () =
     }, 'workflow job', timeoutMs);
   }
 
+  /** Runs the workflow to the end; the job and its details (per-file, per-node outcomes). */
+  async function runWithDetails(workflowId: string) {
+    const job = await runToEnd(workflowId);
+    return { job, details: (await stackOf().call('GET', `/api/v1/jobs/${job.id}/details`)).body };
+  }
+
   /** Runs the workflow twice; the per-file record counts after each run must be equal (one copy). */
   async function twice(workflowId: string, countByFile: () => Record<string, number> | Promise<Record<string, number>>, files = INPUT_FILES) {
     const counts: Record<string, number>[] = [];
@@ -85,7 +91,7 @@ export function e2eFlows(stackOf: () => TestStack, sourceOf: () => string = () =
     assert.deepEqual(counts[1], counts[0], 'the second run replaced each file, not duplicated it');
   }
 
-  return { createDestination, check, workflow, runToEnd, twice };
+  return { createDestination, check, workflow, runToEnd, runWithDetails, twice };
 }
 
 /** A finished job's failed files (the listing must answer 200). */
