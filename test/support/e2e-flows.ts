@@ -78,6 +78,13 @@ export function e2eFlows(stackOf: () => TestStack, sourceOf: () => string = () =
     return { job, details: (await stackOf().call('GET', `/api/v1/jobs/${job.id}/details`)).body };
   }
 
+  /** Runs the workflow to the end, which must be COMPLETED; the job and its details. */
+  async function runCompleted(workflowId: string) {
+    const r = await runWithDetails(workflowId);
+    assert.equal(r.job.status, 'COMPLETED', JSON.stringify(r.job));
+    return r;
+  }
+
   /** Runs the workflow twice; the per-file record counts after each run must be equal (one copy). */
   async function twice(workflowId: string, countByFile: () => Record<string, number> | Promise<Record<string, number>>, files = INPUT_FILES) {
     const counts: Record<string, number>[] = [];
@@ -91,7 +98,7 @@ export function e2eFlows(stackOf: () => TestStack, sourceOf: () => string = () =
     assert.deepEqual(counts[1], counts[0], 'the second run replaced each file, not duplicated it');
   }
 
-  return { createDestination, check, workflow, runToEnd, runWithDetails, twice };
+  return { createDestination, check, workflow, runToEnd, runWithDetails, runCompleted, twice };
 }
 
 /** A finished job's failed files (the listing must answer 200). */
