@@ -1,4 +1,5 @@
-// Bounded concurrency over an iterable, shared by connector writers and domain clean-ups.
+// Bounded concurrency over an iterable, shared by connector writers, the engine's provider runners
+// (embedding batches, enrichment and contextual-chunking calls) and domain clean-ups.
 
 /** Runs fn over items with at most `concurrency` at once; the first error stops new starts and is thrown. */
 export async function forEachLimited<T>(items: Iterable<T>, concurrency: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
@@ -21,6 +22,15 @@ export async function forEachLimited<T>(items: Iterable<T>, concurrency: number,
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
   if (failed !== undefined) throw failed;
+}
+
+/** Maps items through fn with at most `concurrency` at once, results in the items' order; errors as forEachLimited. */
+export async function mapLimited<T, R>(items: readonly T[], concurrency: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  await forEachLimited(items, concurrency, async (item, i) => {
+    out[i] = await fn(item, i);
+  });
+  return out;
 }
 
 /**

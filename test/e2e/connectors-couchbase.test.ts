@@ -8,35 +8,28 @@
 //   processes none (all unchanged).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { join } from 'node:path';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows, EMBED_NODES, stageInput } from '../support/e2e-flows';
 import { startCouchbaseStandIn, type CouchbaseStandIn } from '../../lambdas/connectors/couchbase/test-server';
 import { closedPort } from '../integration/connectors/helpers';
 import { trustStandIns } from '../support/stand-in-ca';
 
-const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 const PASSWORD = 'couchbase-e2e-secret';
 const base = mkdtempSync(join(tmpdir(), 'wps-couchbase-'));
 const inDir = join(base, 'in');
 const outDir = join(base, 'out');
 let stack: TestStack;
+const flows = e2eFlows(() => stack);
 let cb: CouchbaseStandIn;
 let untrustStandIns: (() => void) | undefined;
 
-const embedNodes = [
-  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
-  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
-  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
-];
-
 before(async () => {
   if (NEEDS_LOCAL) return;
-  mkdirSync(join(inDir, 'sub'), { recursive: true });
+  stageInput(inDir);
   mkdirSync(outDir);
-  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
-  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
   untrustStandIns = trustStandIns(); // the stand-in serves couchbases:// (the password goes over TLS only)
   cb = await startCouchbaseStandIn({ users: { app: { password: PASSWORD } } });
   cb.createKeyspace('wf', 'ingest', 'elements');
@@ -58,13 +51,7 @@ async function create(kind: 'sources' | 'destinations', name: string, type: stri
   return r.body;
 }
 
-async function check(kind: 'sources' | 'destinations', id: string) {
-  await stack.call('POST', `/api/v1/${kind}/${id}/connection-check`);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/${kind}/${id}/connection-check`);
-    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
-  }, 'connection check');
-}
+const check = (kind: 'sources' | 'destinations', id: string) => flows.check(id, kind);
 
 async function workflow(name: string, sourceId: string, destinationId: string, nodes: unknown[], reprocessAll: boolean): Promise<string> {
   const wf = await stack.call('POST', '/api/v1/workflows/', {
@@ -74,15 +61,7 @@ async function workflow(name: string, sourceId: string, destinationId: string, n
   return wf.body.id;
 }
 
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  const job = await eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-  return { job, details: (await stack.call('GET', `/api/v1/jobs/${job.id}/details`)).body };
-}
+const runToEnd = (workflowId: string) => flows.runWithDetails(workflowId);
 
 const cbConfig = (over: Record<string, unknown> = {}) => ({ connection_string: cb.connectionString, username: 'app', password: PASSWORD, bucket: 'wf', scope: 'ingest', collection: 'elements', batch_size: 20, ...over });
 
@@ -92,7 +71,7 @@ test('couchbase destination: two runs leave one copy of each file\'s documents, 
   assert.equal(dest.config.password, '**********');
   const c = await check('destinations', dest.id);
   assert.equal(c.status, 'SUCCESS', c.reason);
-  const wf = await workflow('to-couchbase', source.id, dest.id, embedNodes, true);
+  const wf = await workflow('to-couchbase', source.id, dest.id, EMBED_NODES, true);
   const counts: Record<string, number>[] = [];
   for (let i = 0; i < 2; i++) {
     const { job } = await runToEnd(wf);
@@ -118,7 +97,7 @@ test('couchbase destination: two runs leave one copy of each file\'s documents, 
   const bad = await check('destinations', nowhere.id);
   assert.equal(bad.status, 'FAILURE');
   assert.match(bad.reason, /cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
-  const failedRun = await runToEnd(await workflow('to-nowhere', source.id, nowhere.id, embedNodes.slice(0, 2), true));
+  const failedRun = await runToEnd(await workflow('to-nowhere', source.id, nowhere.id, EMBED_NODES.slice(0, 2), true));
   assert.equal(failedRun.job.status, 'FAILED');
   const failed = (await stack.call('GET', `/api/v1/jobs/${failedRun.job.id}/failed-files`)).body.failed_files;
   assert.equal(failed.length, 2);
@@ -136,7 +115,7 @@ test('couchbase source: run 1 processes every document with data_source; run 2 p
   const c = await check('sources', source.id);
   assert.equal(c.status, 'SUCCESS', c.reason);
   const dest = await create('destinations', 'files', 'local', { remote_url: outDir });
-  const wf = await workflow('from-couchbase', source.id, dest.id, embedNodes.slice(0, 1), false);
+  const wf = await workflow('from-couchbase', source.id, dest.id, EMBED_NODES.slice(0, 1), false);
 
   const r1 = await runToEnd(wf);
   assert.equal(r1.job.status, 'COMPLETED', JSON.stringify(r1.details));

@@ -5,11 +5,13 @@
 // only (the others unchanged_skipped) and the table still holds one copy of each document's elements.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows } from '../support/e2e-flows';
 import { startTeradataStandIn, type TeradataStandIn } from '../../lambdas/connectors/teradata/test-server';
 
 const PASSWORD = 'teradata-e2e-secret';
 let stack: TestStack;
+const flows = e2eFlows(() => stack);
 let td: TeradataStandIn;
 
 before(async () => {
@@ -28,24 +30,12 @@ async function create(kind: 'sources' | 'destinations', name: string, config: Re
   const r = await stack.call('POST', `/api/v1/${kind}/`, { body: { name, type: 'teradata', config } });
   assert.equal(r.status, 200, r.text);
   assert.equal(r.body.config.password, '**********');
-  await stack.call('POST', `/api/v1/${kind}/${r.body.id}/connection-check`);
-  const check = await eventually(async () => {
-    const c = await stack.call('GET', `/api/v1/${kind}/${r.body.id}/connection-check`);
-    return c.body.status !== 'SCHEDULED' ? c.body : undefined;
-  }, 'connection check');
+  const check = await flows.check(r.body.id, kind);
   assert.equal(check.status, 'SUCCESS', check.reason);
   return r.body;
 }
 
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  const job = await eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-  return { job, details: (await stack.call('GET', `/api/v1/jobs/${job.id}/details`)).body };
-}
+const runToEnd = (workflowId: string) => flows.runWithDetails(workflowId);
 
 /** Destination rows per source document (its filename), and the rows themselves. */
 function tally() {

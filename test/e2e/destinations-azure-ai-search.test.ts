@@ -5,31 +5,24 @@
 // saying what to create, and fails the files with the service's reason; the slot is freed.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { join } from 'node:path';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows, EMBED_NODES, stageInput } from '../support/e2e-flows';
 import { resetConfig } from '../../lambdas/config';
 import { platformIndexFields, selfSignedCert, startAzureSearchStandIn, type AzureSearchStandIn } from '../../lambdas/connectors/azure-ai-search/test-server';
 
-const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
 let az: AzureSearchStandIn;
 let sourceId: string;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-azsdest-')), 'in');
+const { check: checked, runToEnd } = e2eFlows(() => stack, () => sourceId);
 const savedCa = process.env.CONNECTOR_CA_FILE;
-
-const nodes = [
-  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
-  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
-  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
-];
 
 before(async () => {
   if (NEEDS_LOCAL) return;
-  mkdirSync(join(inDir, 'sub'), { recursive: true });
-  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
-  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  stageInput(inDir);
   const tls = selfSignedCert();
   process.env.CONNECTOR_CA_FILE = tls.certFile;
   resetConfig();
@@ -46,23 +39,6 @@ after(async () => {
   resetConfig();
 });
 
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-}
-
-async function checked(id: string) {
-  await stack.call('POST', `/api/v1/destinations/${id}/connection-check`);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/destinations/${id}/connection-check`);
-    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
-  }, 'connection check');
-}
-
 test('azure_ai_search destination: two runs leave one copy of each file, 384-dim vectors and metadata', { skip: NEEDS_LOCAL }, async () => {
   const dest = await stack.call('POST', '/api/v1/destinations/', {
     body: { name: 'azs', type: 'azure_ai_search', config: { endpoint: az.endpoint, index: 'elements', key: az.adminKey } },
@@ -73,7 +49,7 @@ test('azure_ai_search destination: two runs leave one copy of each file, 384-dim
   assert.equal(check.status, 'SUCCESS', check.reason);
 
   const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name: 'to-azs', workflow_type: 'custom', reprocess_all: true, workflow_nodes: nodes, source_id: sourceId, destination_id: dest.body.id },
+    body: { name: 'to-azs', workflow_type: 'custom', reprocess_all: true, workflow_nodes: EMBED_NODES, source_id: sourceId, destination_id: dest.body.id },
   });
   assert.equal(wf.status, 200, wf.text);
   const docs = az.indexes.get('elements')!.docs;
@@ -114,7 +90,7 @@ test('an azure_ai_search index that does not exist: FAILURE check saying what to
   assert.ok(!check.reason.includes(az.adminKey));
 
   const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name: 'to-absent', workflow_type: 'custom', workflow_nodes: nodes.slice(0, 2), source_id: sourceId, destination_id: dest.body.id },
+    body: { name: 'to-absent', workflow_type: 'custom', workflow_nodes: EMBED_NODES.slice(0, 2), source_id: sourceId, destination_id: dest.body.id },
   });
   const job = await runToEnd(wf.body.id);
   assert.equal(job.status, 'FAILED');

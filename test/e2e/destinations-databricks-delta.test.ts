@@ -6,25 +6,21 @@
 // files with the warehouse's reason; the job finishes and frees its slot.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { join } from 'node:path';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows, EMBED_NODES, stageInput } from '../support/e2e-flows';
 import { startDatabricksStandIn, type DatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
 import { trustStandIns } from '../support/stand-in-ca';
 
-const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 const SECRET = 'e2e-dbx-sp-secret';
 let stack: TestStack;
 let dbx: DatabricksStandIn;
 let sourceId: string;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-dbxdelta-')), 'in');
+const flows = e2eFlows(() => stack, () => sourceId);
 
-const nodes = [
-  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
-  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
-  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
-];
 const config = (over: Record<string, unknown> = {}) => ({
   server_hostname: dbx.url,
   http_path: '/sql/1.0/warehouses/wh-e2e',
@@ -40,9 +36,7 @@ let untrustStandIns: (() => void) | undefined;
 before(async () => {
   untrustStandIns = trustStandIns();
   if (NEEDS_LOCAL) return;
-  mkdirSync(join(inDir, 'sub'), { recursive: true });
-  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
-  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  stageInput(inDir);
   dbx = await startDatabricksStandIn({ clients: { 'sp-e2e': SECRET }, volumes: ['main.default.staging'], warehouse: { id: 'wh-e2e', catalogs: { main: ['default'] } } });
   stack = await startTestStack();
   sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
@@ -54,28 +48,13 @@ after(async () => {
 });
 
 async function destination(name: string, cfg: Record<string, unknown>) {
-  const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name, type: 'databricks_volume_delta_tables', config: cfg } });
-  assert.equal(dest.status, 200, dest.text);
-  assert.equal(dest.body.config.client_secret, '**********');
-  await stack.call('POST', `/api/v1/destinations/${dest.body.id}/connection-check`);
-  const check = await eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/destinations/${dest.body.id}/connection-check`);
-    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
-  }, 'connection check');
-  return { id: dest.body.id as string, check };
+  const id = await flows.createDestination(name, 'databricks_volume_delta_tables', cfg, 'client_secret');
+  return { id, check: await flows.check(id) };
 }
 
-async function runToEnd(name: string, destinationId: string, workflowNodes = nodes) {
-  const wf = await stack.call('POST', '/api/v1/workflows/', { body: { name, workflow_type: 'custom', workflow_nodes: workflowNodes, source_id: sourceId, destination_id: destinationId, reprocess_all: true } });
-  assert.equal(wf.status, 200, wf.text);
-  return async () => {
-    const run = await stack.call('POST', `/api/v1/workflows/${wf.body.id}/run`);
-    assert.equal(run.status, 202, run.text);
-    return eventually(async () => {
-      const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-      return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-    }, 'workflow job', 180_000);
-  };
+async function runToEnd(name: string, destinationId: string, workflowNodes = EMBED_NODES) {
+  const wf = await flows.workflow(name, destinationId, workflowNodes);
+  return () => flows.runToEnd(wf);
 }
 
 test('databricks_volume_delta_tables: two runs leave one copy of each file\'s rows, 384-dim embeddings, metadata', { skip: NEEDS_LOCAL }, async () => {
@@ -109,7 +88,7 @@ test('databricks_volume_delta_tables pointing at a missing catalog: FAILURE chec
   const { id, check } = await destination('dbx-nowhere', config({ catalog: 'nope' }));
   assert.equal(check.status, 'FAILURE');
   assert.match(check.reason, /SQL warehouse \/sql\/1\.0\/warehouses\/wh-e2e: \[NO_SUCH_CATALOG_EXCEPTION\] Catalog 'nope' was not found|Catalog nope not found in main/);
-  const job = await (await runToEnd('dbx-nowhere', id, nodes.slice(0, 2)))();
+  const job = await (await runToEnd('dbx-nowhere', id, EMBED_NODES.slice(0, 2)))();
   assert.equal(job.status, 'FAILED');
   const failed = await stack.call('GET', `/api/v1/jobs/${job.id}/failed-files`);
   assert.equal(failed.body.failed_files.length, 2);

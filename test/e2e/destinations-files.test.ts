@@ -7,15 +7,15 @@
 // their slots. One stack serves both families.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { join } from 'node:path';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { assertNoJobRunning, e2eFlows, EMBED_NODES, failedFiles, stageInput } from '../support/e2e-flows';
 import { resetConfig } from '../../lambdas/config';
 import { makeServiceAccount, startGcsStandIn, type GcsStandIn, type TestServiceAccount } from '../../lambdas/connectors/gcs/test-server';
 import { selfSignedCert, startOneDriveStandIn, type OneDriveStandIn } from '../../lambdas/connectors/onedrive/test-server';
 
-const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 const UPN = 'alice@contoso.com';
 const saved = { ca: process.env.CONNECTOR_CA_FILE, gcs: process.env.GCS_API_ENDPOINT, graph: process.env.GRAPH_API_ENDPOINT };
 let stack: TestStack;
@@ -24,12 +24,7 @@ let sa: TestServiceAccount;
 let od: OneDriveStandIn;
 let sourceId: string;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-filedest-')), 'in');
-
-const nodes = [
-  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
-  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
-  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
-];
+const { createDestination, check, workflow, runToEnd } = e2eFlows(() => stack, () => sourceId);
 
 function restore(name: string, value: string | undefined) {
   if (value === undefined) delete process.env[name];
@@ -38,9 +33,7 @@ function restore(name: string, value: string | undefined) {
 
 before(async () => {
   if (NEEDS_LOCAL) return;
-  mkdirSync(join(inDir, 'sub'), { recursive: true });
-  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
-  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  stageInput(inDir);
   sa = makeServiceAccount();
   gcs = await startGcsStandIn({ accounts: [sa], buckets: ['wf-out'] });
   const tls = selfSignedCert();
@@ -60,38 +53,6 @@ after(async () => {
   restore('GRAPH_API_ENDPOINT', saved.graph);
   resetConfig();
 });
-
-async function createDestination(name: string, type: string, config: Record<string, unknown>, secret: string) {
-  const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name, type, config } });
-  assert.equal(dest.status, 200, dest.text);
-  assert.equal(dest.body.config[secret], '**********');
-  return dest.body.id as string;
-}
-
-async function check(destinationId: string) {
-  await stack.call('POST', `/api/v1/destinations/${destinationId}/connection-check`);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/destinations/${destinationId}/connection-check`);
-    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
-  }, 'connection check');
-}
-
-async function workflow(name: string, destinationId: string, workflowNodes = nodes): Promise<string> {
-  const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name, workflow_type: 'custom', reprocess_all: true, workflow_nodes: workflowNodes, source_id: sourceId, destination_id: destinationId },
-  });
-  assert.equal(wf.status, 200, wf.text);
-  return wf.body.id;
-}
-
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-}
 
 /** Two runs; after each, exactly the two files' JSON (paths given), the second run's replacing the first's. */
 async function twice(workflowId: string, read: () => { path: string; data: Buffer; version: number }[], expected: string[]) {
@@ -134,25 +95,21 @@ test('destinations that point nowhere: FAILURE checks, files failed with the sto
     { type: 'onedrive', config: { authority_url: od.url, tenant: od.tenant, client_id: od.clientId, client_cred: 'onedrive-nowhere-secret', user_pname: UPN, remote_url: 'onedrive://Results/x' }, secret: 'onedrive-nowhere-secret', reason: /invalid_client: .*AADSTS7000215: Invalid client secret provided/ },
   ];
   for (const k of cases) {
-    const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name: `${k.type}-nowhere`, type: k.type, config: k.config } });
-    assert.equal(dest.status, 200, dest.text);
-    const c = await check(dest.body.id);
+    const destId = await createDestination(`${k.type}-nowhere`, k.type, k.config);
+    const c = await check(destId);
     assert.equal(c.status, 'FAILURE', k.type);
     assert.match(c.reason, k.reason);
     assert.ok(!c.reason.includes(k.secret), 'no secret in the reason');
     // Partition and chunk only: the failure under test is the destination's.
-    const job = await runToEnd(await workflow(`${k.type}-nowhere`, dest.body.id, nodes.slice(0, 2)));
+    const job = await runToEnd(await workflow(`${k.type}-nowhere`, destId, EMBED_NODES.slice(0, 2)));
     assert.equal(job.status, 'FAILED', k.type);
-    const failed = await stack.call('GET', `/api/v1/jobs/${job.id}/failed-files`);
-    assert.equal(failed.status, 200);
-    assert.equal(failed.body.failed_files.length, 2);
-    for (const f of failed.body.failed_files) {
+    const failed = await failedFiles(stack, job.id);
+    assert.equal(failed.length, 2);
+    for (const f of failed) {
       assert.match(f.error, new RegExp(`${k.type} destination: `));
       assert.match(f.error, k.reason);
       assert.ok(!f.error.includes(k.secret));
     }
   }
-  const running = await stack.call('GET', '/api/v1/jobs/?status=IN_PROGRESS');
-  assert.equal(running.status, 200, running.text);
-  assert.deepEqual(running.body, []);
+  await assertNoJobRunning(stack);
 });

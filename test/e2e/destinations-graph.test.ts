@@ -6,32 +6,25 @@
 // its files with the driver's reason; the job finishes and frees its slot.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { join } from 'node:path';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { assertNoJobRunning, e2eFlows, EMBED_NODES, failedFiles, stageInput } from '../support/e2e-flows';
 import { startNeo4jStandIn, type Neo4jStandIn } from '../../lambdas/connectors/neo4j/test-server';
 import { closedPort } from '../integration/connectors/helpers';
 import { trustStandIns } from '../support/stand-in-ca';
 
-const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
 let neo: Neo4jStandIn;
 let sourceId: string;
 let untrustStandIns: (() => void) | undefined;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-graphdest-')), 'in');
-
-const nodes = [
-  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
-  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
-  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
-];
+const { check, workflow, runToEnd } = e2eFlows(() => stack, () => sourceId);
 
 before(async () => {
   if (NEEDS_LOCAL) return;
-  mkdirSync(join(inDir, 'sub'), { recursive: true });
-  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
-  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  stageInput(inDir);
   untrustStandIns = trustStandIns(); // the stand-in serves neo4j+s (the password goes over TLS only)
   neo = await startNeo4jStandIn({ users: { app: { password: 'neo4j-e2e-secret' } } });
   stack = await startTestStack();
@@ -42,31 +35,6 @@ after(async () => {
   await neo?.stop();
   untrustStandIns?.();
 });
-
-async function check(destinationId: string) {
-  await stack.call('POST', `/api/v1/destinations/${destinationId}/connection-check`);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/destinations/${destinationId}/connection-check`);
-    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
-  }, 'connection check');
-}
-
-async function workflow(name: string, destinationId: string, workflowNodes = nodes): Promise<string> {
-  const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name, workflow_type: 'custom', reprocess_all: true, workflow_nodes: workflowNodes, source_id: sourceId, destination_id: destinationId },
-  });
-  assert.equal(wf.status, 200, wf.text);
-  return wf.body.id;
-}
-
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-}
 
 const tally = () => {
   const out: Record<string, number> = {};
@@ -118,16 +86,13 @@ test('neo4j pointing nowhere: FAILURE check, files failed with the driver\'s rea
   assert.equal(c.status, 'FAILURE');
   assert.match(c.reason, /^cannot connect to 127\.0\.0\.1:\d+: .*ECONNREFUSED/);
   assert.ok(!c.reason.includes('neo4j-nowhere-secret'));
-  const job = await runToEnd(await workflow('neo4j-nowhere', dest.body.id, nodes.slice(0, 2)));
+  const job = await runToEnd(await workflow('neo4j-nowhere', dest.body.id, EMBED_NODES.slice(0, 2)));
   assert.equal(job.status, 'FAILED');
-  const failed = await stack.call('GET', `/api/v1/jobs/${job.id}/failed-files`);
-  assert.equal(failed.status, 200);
-  assert.equal(failed.body.failed_files.length, 2);
-  for (const f of failed.body.failed_files) {
+  const failed = await failedFiles(stack, job.id);
+  assert.equal(failed.length, 2);
+  for (const f of failed) {
     assert.match(f.error, /neo4j destination: cannot connect to 127\.0\.0\.1:\d+: Failed to connect to server\..*ECONNREFUSED/);
     assert.ok(!f.error.includes('neo4j-nowhere-secret'));
   }
-  const running = await stack.call('GET', '/api/v1/jobs/?status=IN_PROGRESS');
-  assert.equal(running.status, 200, running.text);
-  assert.deepEqual(running.body, []);
+  await assertNoJobRunning(stack);
 });

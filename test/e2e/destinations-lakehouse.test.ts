@@ -8,16 +8,16 @@
 // their files with the store's reason; the jobs finish and free their slots. One stack for all.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { join } from 'node:path';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { assertNoJobRunning, e2eFlows, EMBED_NODES, failedFiles, stageInput } from '../support/e2e-flows';
 import { startLocalMotherDuck, type LocalMotherDuck } from '../../lambdas/connectors/duckdb/test-server';
 import { startDatabricksStandIn, type DatabricksStandIn } from '../../lambdas/connectors/databricks/test-server';
 import { createBucket, readDeltaTable } from '../../lambdas/connectors/delta/test-server';
 import { trustStandIns } from '../support/stand-in-ca';
 
-const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
 let md: LocalMotherDuck;
 let dbx: DatabricksStandIn;
@@ -31,20 +31,13 @@ const deltaConfig = (bucket: string) => ({
   aws_secret_access_key: stack.credentials.secretAccessKey,
 });
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-lakedest-')), 'in');
-
-const nodes = [
-  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
-  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
-  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
-];
+const { createDestination, check, workflow, runToEnd, twice } = e2eFlows(() => stack, () => sourceId);
 
 let untrustStandIns: (() => void) | undefined;
 before(async () => {
   untrustStandIns = trustStandIns();
   if (NEEDS_LOCAL) return;
-  mkdirSync(join(inDir, 'sub'), { recursive: true });
-  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
-  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  stageInput(inDir);
   md = await startLocalMotherDuck('wf_db');
   dbx = await startDatabricksStandIn({ clients: { 'sp-e2e': 'dbx-e2e-secret' }, volumes: ['main.default.landing'] });
   stack = await startTestStack();
@@ -57,51 +50,6 @@ after(async () => {
   await md?.stop();
   await dbx?.stop();
 });
-
-async function createDestination(name: string, type: string, config: Record<string, unknown>, secretFields: string[]) {
-  const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name, type, config } });
-  assert.equal(dest.status, 200, dest.text);
-  for (const f of secretFields) assert.equal(dest.body.config[f], '**********', f);
-  return dest.body.id as string;
-}
-
-async function check(destinationId: string) {
-  await stack.call('POST', `/api/v1/destinations/${destinationId}/connection-check`);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/destinations/${destinationId}/connection-check`);
-    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
-  }, 'connection check');
-}
-
-async function workflow(name: string, destinationId: string, workflowNodes = nodes): Promise<string> {
-  const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name, workflow_type: 'custom', reprocess_all: true, workflow_nodes: workflowNodes, source_id: sourceId, destination_id: destinationId },
-  });
-  assert.equal(wf.status, 200, wf.text);
-  return wf.body.id;
-}
-
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-}
-
-/** Runs the workflow twice; the per-file record counts after each run must be equal (one copy). */
-async function twice(workflowId: string, countByFile: () => Promise<Record<string, number>>) {
-  const counts: Record<string, number>[] = [];
-  for (let i = 0; i < 2; i++) {
-    const job = await runToEnd(workflowId);
-    assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-    counts.push(await countByFile());
-  }
-  assert.deepEqual(Object.keys(counts[0]!).sort(), ['README.md', 'fake-text.txt']);
-  for (const n of Object.values(counts[0]!)) assert.ok(n >= 1);
-  assert.deepEqual(counts[1], counts[0], 'the second run replaced each file, not duplicated it');
-}
 
 test('motherduck: two runs leave one copy of each file\'s rows, 384-dim embeddings, metadata', { skip: NEEDS_LOCAL }, async () => {
   const id = await createDestination('md', 'motherduck', { database: 'wf_db', md_token: 'md-e2e-secret', batch_size: 20 }, ['md_token']);
@@ -179,25 +127,21 @@ test('destinations that point nowhere: FAILURE checks, files failed with the sto
     },
   ];
   for (const k of cases) {
-    const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name: `${k.type}-nowhere`, type: k.type, config: k.config } });
-    assert.equal(dest.status, 200, dest.text);
-    const c = await check(dest.body.id);
+    const destId = await createDestination(`${k.type}-nowhere`, k.type, k.config);
+    const c = await check(destId);
     assert.equal(c.status, 'FAILURE', k.type);
     assert.match(c.reason, k.reason);
     assert.ok(!c.reason.includes(k.secret), 'no secret in the reason');
     // Partition and chunk only: the failure under test is the destination's.
-    const job = await runToEnd(await workflow(`${k.type}-nowhere`, dest.body.id, nodes.slice(0, 2)));
+    const job = await runToEnd(await workflow(`${k.type}-nowhere`, destId, EMBED_NODES.slice(0, 2)));
     assert.equal(job.status, 'FAILED', k.type);
-    const failed = await stack.call('GET', `/api/v1/jobs/${job.id}/failed-files`);
-    assert.equal(failed.status, 200);
-    assert.equal(failed.body.failed_files.length, 2);
-    for (const f of failed.body.failed_files) {
+    const failed = await failedFiles(stack, job.id);
+    assert.equal(failed.length, 2);
+    for (const f of failed) {
       assert.match(f.error, new RegExp(`${k.type} destination: `));
       assert.match(f.error, k.reason);
       assert.ok(!f.error.includes(k.secret));
     }
   }
-  const running = await stack.call('GET', '/api/v1/jobs/?status=IN_PROGRESS');
-  assert.equal(running.status, 200, running.text);
-  assert.deepEqual(running.body, []);
+  await assertNoJobRunning(stack);
 });

@@ -5,33 +5,26 @@
 // the job still finishes and frees its slot.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { join } from 'node:path';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows, EMBED_NODES, stageInput } from '../support/e2e-flows';
 import { startSearchStandIn, type SearchStandIn } from '../../lambdas/connectors/elasticsearch/test-server';
 import { indexBody } from '../../lambdas/connectors/elasticsearch/stage';
 import { trustStandIns } from '../support/stand-in-ca';
 
-const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 const KEY = 'ZTJlLWtleTpzZWNyZXQtYXBpLWtleQ==';
 let stack: TestStack;
 let es: SearchStandIn;
 let sourceId: string;
 let untrust: (() => void) | undefined;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-esdest-')), 'in');
-
-const nodes = [
-  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
-  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
-  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
-];
+const { check: checked, runToEnd } = e2eFlows(() => stack, () => sourceId);
 
 before(async () => {
   if (NEEDS_LOCAL) return;
-  mkdirSync(join(inDir, 'sub'), { recursive: true });
-  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
-  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  stageInput(inDir);
   untrust = trustStandIns(); // the stand-in serves TLS: the API key goes over TLS only
   es = await startSearchStandIn({ dialect: 'elasticsearch', apiKeys: { [KEY]: ['all'] } });
   es.indices.set('elements', { ...(indexBody('elasticsearch', 384) as { mappings: { properties: Record<string, unknown> } }), settings: {}, docs: new Map() });
@@ -44,23 +37,6 @@ after(async () => {
   untrust?.();
 });
 
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-}
-
-async function checked(id: string) {
-  await stack.call('POST', `/api/v1/destinations/${id}/connection-check`);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/destinations/${id}/connection-check`);
-    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
-  }, 'connection check');
-}
-
 test('elasticsearch destination: two runs leave one copy of each file, 384-dim vectors and metadata', { skip: NEEDS_LOCAL }, async () => {
   const dest = await stack.call('POST', '/api/v1/destinations/', {
     body: { name: 'es', type: 'elasticsearch', config: { hosts: [es.url], index_name: 'elements', es_api_key: KEY, batch_size: 50 } },
@@ -71,7 +47,7 @@ test('elasticsearch destination: two runs leave one copy of each file, 384-dim v
   assert.equal(check.status, 'SUCCESS', check.reason);
 
   const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name: 'to-es', workflow_type: 'custom', reprocess_all: true, workflow_nodes: nodes, source_id: sourceId, destination_id: dest.body.id },
+    body: { name: 'to-es', workflow_type: 'custom', reprocess_all: true, workflow_nodes: EMBED_NODES, source_id: sourceId, destination_id: dest.body.id },
   });
   assert.equal(wf.status, 200, wf.text);
   const counts: number[] = [];
@@ -110,7 +86,7 @@ test('an opensearch destination that points nowhere: FAILURE check, files failed
   assert.ok(!check.reason.includes('secret-pw'));
 
   const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name: 'to-nowhere', workflow_type: 'custom', workflow_nodes: nodes.slice(0, 2), source_id: sourceId, destination_id: dest.body.id },
+    body: { name: 'to-nowhere', workflow_type: 'custom', workflow_nodes: EMBED_NODES.slice(0, 2), source_id: sourceId, destination_id: dest.body.id },
   });
   const job = await runToEnd(wf.body.id);
   assert.equal(job.status, 'FAILED');

@@ -4,29 +4,22 @@
 // that points nowhere fails its files with the reason; the job still finishes and frees its slot.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { join } from 'node:path';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows, EMBED_NODES, stageInput } from '../support/e2e-flows';
 import { platformElementsTable, startPgTestServer, type PgTestServer } from '../../lambdas/connectors/postgres/test-server';
 
-const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
 let pg: PgTestServer;
 let sourceId: string;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-pgdest-')), 'in');
-
-const nodes = [
-  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
-  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
-  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
-];
+const { check: checked, runToEnd } = e2eFlows(() => stack, () => sourceId);
 
 before(async () => {
   if (NEEDS_LOCAL) return;
-  mkdirSync(join(inDir, 'sub'), { recursive: true });
-  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
-  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  stageInput(inDir);
   pg = await startPgTestServer();
   await pg.db.exec(platformElementsTable());
   stack = await startTestStack();
@@ -37,30 +30,17 @@ after(async () => {
   await pg?.stop();
 });
 
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-}
-
 test('postgres destination: two runs leave one copy of each file, 384-dim vectors and metadata', { skip: NEEDS_LOCAL }, async () => {
   const dest = await stack.call('POST', '/api/v1/destinations/', {
     body: { name: 'pg', type: 'postgres', config: { host: pg.host, port: pg.port, database: 'postgres', username: 'app', password: 'secret-pw', table_name: 'elements', batch_size: 100 } },
   });
   assert.equal(dest.status, 200, dest.text);
   assert.equal(dest.body.config.password, '**********');
-  await stack.call('POST', `/api/v1/destinations/${dest.body.id}/connection-check`);
-  const check = await eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/destinations/${dest.body.id}/connection-check`);
-    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
-  }, 'connection check');
+  const check = await checked(dest.body.id);
   assert.equal(check.status, 'SUCCESS', check.reason);
 
   const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name: 'to-pg', workflow_type: 'custom', reprocess_all: true, workflow_nodes: nodes, source_id: sourceId, destination_id: dest.body.id },
+    body: { name: 'to-pg', workflow_type: 'custom', reprocess_all: true, workflow_nodes: EMBED_NODES, source_id: sourceId, destination_id: dest.body.id },
   });
   assert.equal(wf.status, 200, wf.text);
   const counts: number[] = [];
@@ -91,17 +71,13 @@ test('a postgres destination that points nowhere: FAILURE check, files failed wi
     body: { name: 'pg-nowhere', type: 'postgres', config: { host: '127.0.0.1', port: 1, database: 'postgres', username: 'app', password: 'secret-pw', table_name: 'elements', batch_size: 10 } },
   });
   assert.equal(dest.status, 200, dest.text);
-  await stack.call('POST', `/api/v1/destinations/${dest.body.id}/connection-check`);
-  const check = await eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/destinations/${dest.body.id}/connection-check`);
-    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
-  }, 'connection check');
+  const check = await checked(dest.body.id);
   assert.equal(check.status, 'FAILURE');
   assert.match(check.reason, /ECONNREFUSED/);
   assert.ok(!check.reason.includes('secret-pw'));
 
   const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name: 'to-nowhere', workflow_type: 'custom', workflow_nodes: nodes.slice(0, 2), source_id: sourceId, destination_id: dest.body.id },
+    body: { name: 'to-nowhere', workflow_type: 'custom', workflow_nodes: EMBED_NODES.slice(0, 2), source_id: sourceId, destination_id: dest.body.id },
   });
   const job = await runToEnd(wf.body.id);
   assert.equal(job.status, 'FAILED');

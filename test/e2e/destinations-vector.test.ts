@@ -6,38 +6,31 @@
 // One stack serves the three families (e2e time is scarce on CI).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { join } from 'node:path';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows, failedFiles, stageInput, tally } from '../support/e2e-flows';
 import { startPineconeStandIn, type PineconeStandIn } from '../../lambdas/connectors/pinecone/test-server';
 import { startQdrantStandIn, type QdrantStandIn } from '../../lambdas/connectors/qdrant/test-server';
 import { startAstraStandIn, type AstraStandIn } from '../../lambdas/connectors/astradb/test-server';
 import { closedPort } from '../integration/connectors/helpers';
 import { trustStandIns } from '../support/stand-in-ca';
 
-const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
 let pinecone: PineconeStandIn;
 let qdrant: QdrantStandIn;
 let astra: AstraStandIn;
 let sourceId: string;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-vecdest-')), 'in');
+const { createDestination, check, workflow, runToEnd, twice } = e2eFlows(() => stack, () => sourceId);
 const savedController = process.env.PINECONE_CONTROLLER_HOST;
-
-const nodes = [
-  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
-  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
-  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
-];
 
 let untrustStandIns: (() => void) | undefined;
 before(async () => {
   untrustStandIns = trustStandIns();
   if (NEEDS_LOCAL) return;
-  mkdirSync(join(inDir, 'sub'), { recursive: true });
-  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
-  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  stageInput(inDir);
   [pinecone, qdrant, astra] = await Promise.all([startPineconeStandIn(), startQdrantStandIn(), startAstraStandIn()]);
   process.env.PINECONE_CONTROLLER_HOST = pinecone.url;
   stack = await startTestStack();
@@ -50,57 +43,6 @@ after(async () => {
   if (savedController === undefined) delete process.env.PINECONE_CONTROLLER_HOST;
   else process.env.PINECONE_CONTROLLER_HOST = savedController;
 });
-
-async function createDestination(name: string, type: string, config: Record<string, unknown>, secretField: string) {
-  const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name, type, config } });
-  assert.equal(dest.status, 200, dest.text);
-  assert.equal(dest.body.config[secretField], '**********');
-  return dest.body.id as string;
-}
-
-async function check(destinationId: string) {
-  await stack.call('POST', `/api/v1/destinations/${destinationId}/connection-check`);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/destinations/${destinationId}/connection-check`);
-    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
-  }, 'connection check');
-}
-
-async function workflow(name: string, destinationId: string): Promise<string> {
-  const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name, workflow_type: 'custom', reprocess_all: true, workflow_nodes: nodes, source_id: sourceId, destination_id: destinationId },
-  });
-  assert.equal(wf.status, 200, wf.text);
-  return wf.body.id;
-}
-
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-}
-
-/** Runs the workflow twice; returns the per-file record counts after each run. */
-async function twice(workflowId: string, countByFile: () => Record<string, number>) {
-  const counts: Record<string, number>[] = [];
-  for (let i = 0; i < 2; i++) {
-    const job = await runToEnd(workflowId);
-    assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-    counts.push(countByFile());
-  }
-  assert.deepEqual(Object.keys(counts[0]!).sort(), ['README.md', 'fake-text.txt']);
-  for (const n of Object.values(counts[0]!)) assert.ok(n >= 1);
-  assert.deepEqual(counts[1], counts[0], 'the second run replaced each file, not duplicated it');
-}
-
-function tally<T>(items: T[], fileOf: (x: T) => unknown): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const x of items) out[String(fileOf(x))] = (out[String(fileOf(x))] ?? 0) + 1;
-  return out;
-}
 
 test('pinecone: two runs leave one copy of each file in an index created with 384 dimensions', { skip: NEEDS_LOCAL }, async () => {
   const id = await createDestination('pc', 'pinecone', { api_key: pinecone.apiKey, index_name: 'workflow-docs', namespace: 'kb', batch_size: 20 }, 'api_key');
@@ -151,18 +93,16 @@ test('destinations that point nowhere: FAILURE checks, files failed with the sto
     { type: 'pinecone', config: { api_key: 'pc-secret-rejected', index_name: 'docs', namespace: '' }, secret: 'pc-secret-rejected', reason: /rejected the API key \(HTTP 401\)/ },
   ];
   for (const k of cases) {
-    const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name: `${k.type}-nowhere`, type: k.type, config: k.config } });
-    assert.equal(dest.status, 200, dest.text);
-    const c = await check(dest.body.id);
+    const destId = await createDestination(`${k.type}-nowhere`, k.type, k.config);
+    const c = await check(destId);
     assert.equal(c.status, 'FAILURE', k.type);
     assert.match(c.reason, k.reason);
     assert.ok(!c.reason.includes(k.secret), 'no secret in the reason');
-    const job = await runToEnd(await workflow(`${k.type}-nowhere`, dest.body.id));
+    const job = await runToEnd(await workflow(`${k.type}-nowhere`, destId));
     assert.equal(job.status, 'FAILED', k.type);
-    const failed = await stack.call('GET', `/api/v1/jobs/${job.id}/failed-files`);
-    assert.equal(failed.status, 200);
-    assert.equal(failed.body.failed_files.length, 2);
-    for (const f of failed.body.failed_files) {
+    const failed = await failedFiles(stack, job.id);
+    assert.equal(failed.length, 2);
+    for (const f of failed) {
       assert.match(f.error, new RegExp(`${k.type} destination: `));
       assert.match(f.error, k.reason);
       assert.ok(!f.error.includes(k.secret));

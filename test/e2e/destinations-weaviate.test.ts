@@ -4,32 +4,25 @@
 // destination that points nowhere fails its files with the reason; the job finishes and frees its slot.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { join } from 'node:path';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows, EMBED_NODES, stageInput } from '../support/e2e-flows';
 import { trustStandIns } from '../support/stand-in-ca';
 import { startWeaviateTestServer, type WeaviateTestServer } from '../../lambdas/connectors/weaviate/test-server';
 import { closedPort } from '../integration/connectors/helpers';
 
-const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let untrust: (() => void) | undefined;
 let stack: TestStack;
 let wv: WeaviateTestServer;
 let sourceId: string;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-wvdest-')), 'in');
-
-const nodes = [
-  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
-  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
-  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
-];
+const { check: checked, runToEnd } = e2eFlows(() => stack, () => sourceId);
 
 before(async () => {
   if (NEEDS_LOCAL) return;
-  mkdirSync(join(inDir, 'sub'), { recursive: true });
-  copyFileSync(join(corpus, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
-  copyFileSync(join(corpus, 'README.md'), join(inDir, 'sub', 'README.md'));
+  stageInput(inDir);
   untrust = trustStandIns(); // the stand-in serves TLS: the API key goes over TLS only
   wv = await startWeaviateTestServer();
   stack = await startTestStack();
@@ -41,23 +34,6 @@ after(async () => {
   untrust?.();
 });
 
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-}
-
-async function checked(destId: string) {
-  await stack.call('POST', `/api/v1/destinations/${destId}/connection-check`);
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/destinations/${destId}/connection-check`);
-    return r.body.status !== 'SCHEDULED' ? r.body : undefined;
-  }, 'connection check');
-}
-
 test('weaviate-cloud destination: two runs leave one copy of each file, 384-dim vectors and metadata', { skip: NEEDS_LOCAL }, async () => {
   const dest = await stack.call('POST', '/api/v1/destinations/', {
     body: { name: 'wv', type: 'weaviate-cloud', config: { cluster_url: wv.url, api_key: wv.apiKey, collection: 'Docs' } },
@@ -68,7 +44,7 @@ test('weaviate-cloud destination: two runs leave one copy of each file, 384-dim 
   assert.equal(check.status, 'SUCCESS', check.reason);
 
   const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name: 'to-wv', workflow_type: 'custom', reprocess_all: true, workflow_nodes: nodes, source_id: sourceId, destination_id: dest.body.id },
+    body: { name: 'to-wv', workflow_type: 'custom', reprocess_all: true, workflow_nodes: EMBED_NODES, source_id: sourceId, destination_id: dest.body.id },
   });
   assert.equal(wf.status, 200, wf.text);
   const counts: number[] = [];
@@ -106,7 +82,7 @@ test('a weaviate-cloud destination that points nowhere: FAILURE check, files fai
   assert.ok(!check.reason.includes('secret-key-123'));
 
   const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name: 'to-nowhere', workflow_type: 'custom', workflow_nodes: nodes.slice(0, 1), source_id: sourceId, destination_id: dest.body.id },
+    body: { name: 'to-nowhere', workflow_type: 'custom', workflow_nodes: EMBED_NODES.slice(0, 1), source_id: sourceId, destination_id: dest.body.id },
   });
   const job = await runToEnd(wf.body.id);
   assert.equal(job.status, 'FAILED');

@@ -9,20 +9,16 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows, EMBED_NODES } from '../support/e2e-flows';
 import { DynamoStore } from '../../lambdas/adapters/dynamo-store';
 import { keys } from '../../lambdas/data/keys';
 import { platformElementsTable, startPgTestServer, type PgTestServer } from '../../lambdas/connectors/postgres/test-server';
 
 let stack: TestStack;
+const flows = e2eFlows(() => stack);
 let pg: PgTestServer;
 const base = mkdtempSync(join(tmpdir(), 'wps-incr-'));
 const inDir = join(base, 'in');
-
-const nodes = [
-  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
-  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
-  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
-];
 
 const text = (title: string) => `${title}\n\nA short paragraph about ${title}, long enough to be a narrative text element of its own.\n`;
 
@@ -42,14 +38,8 @@ after(async () => {
 });
 
 async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  const job = await eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
+  const { job, details } = await flows.runWithDetails(workflowId);
   assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-  const details = (await stack.call('GET', `/api/v1/jobs/${job.id}/details`)).body;
   return { job, details };
 }
 
@@ -68,7 +58,7 @@ test('incremental runs: only new and changed documents are processed, gone ones 
   assert.equal(fileDest.status, 200, fileDest.text);
   const workflow = async (name: string, destinationId: string) => {
     const wf = await stack.call('POST', '/api/v1/workflows/', {
-      body: { name, workflow_type: 'custom', workflow_nodes: nodes, source_id: sourceId, destination_id: destinationId },
+      body: { name, workflow_type: 'custom', workflow_nodes: EMBED_NODES, source_id: sourceId, destination_id: destinationId },
     });
     assert.equal(wf.status, 200, wf.text);
     assert.equal(wf.body.reprocess_all, false, 'the default');
@@ -165,7 +155,7 @@ test('state is written only after the destination write: files whose delivery fa
   const dest = await stack.call('POST', '/api/v1/destinations/', { body: { name: 'pg-later', type: 'postgres', config } });
   assert.equal(dest.status, 200, dest.text);
   const wf = await stack.call('POST', '/api/v1/workflows/', {
-    body: { name: 'retry', workflow_type: 'custom', workflow_nodes: nodes, source_id: sourceId, destination_id: dest.body.id },
+    body: { name: 'retry', workflow_type: 'custom', workflow_nodes: EMBED_NODES, source_id: sourceId, destination_id: dest.body.id },
   });
   assert.equal(wf.status, 200, wf.text);
   const run = async () => {

@@ -8,13 +8,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows } from '../support/e2e-flows';
 import { resetConfig } from '../../lambdas/config';
 import { selfSignedCert } from '../../lambdas/connectors/azure-ai-search/test-server';
 import { kafkaClient } from '../../lambdas/connectors/kafka/client';
 import { startKafkaStandIn, type KafkaStandIn } from '../../lambdas/connectors/kafka/test-server';
 
 let stack: TestStack;
+const flows = e2eFlows(() => stack);
 let kb: KafkaStandIn;
 const base = mkdtempSync(join(tmpdir(), 'wps-src-kafka-'));
 const savedCa = process.env.CONNECTOR_CA_FILE;
@@ -49,14 +51,8 @@ after(async () => {
 });
 
 async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  const job = await eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-  assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-  return { ...(await stack.call('GET', `/api/v1/jobs/${job.id}/details`)).body, id: job.id };
+  const { job, details } = await flows.runCompleted(workflowId);
+  return { ...details, id: job.id };
 }
 
 const written = (dir: string) => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.json')).sort();

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows } from '../support/e2e-flows';
 import { MongoClient } from 'mongodb';
 import { startPgTestServer, type PgTestServer } from '../../lambdas/connectors/postgres/test-server';
 import { startMongoStandIn } from '../../lambdas/connectors/mongodb/test-server';
@@ -17,6 +18,7 @@ import { startDatabricksStandIn } from '../../lambdas/connectors/databricks/test
 import { standInFetch, trustStandIns } from '../support/stand-in-ca';
 
 let stack: TestStack;
+const flows = e2eFlows(() => stack);
 const base = mkdtempSync(join(tmpdir(), 'wps-src-records-'));
 const stops: (() => Promise<unknown>)[] = [];
 
@@ -33,16 +35,7 @@ after(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  const job = await eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-  assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-  return (await stack.call('GET', `/api/v1/jobs/${job.id}/details`)).body;
-}
+const runToEnd = async (workflowId: string) => (await flows.runCompleted(workflowId)).details;
 
 /** Source → partition → local folder, run twice; returns the elements written by run 1. */
 async function twoRuns(type: string, config: Record<string, unknown>, documents: number): Promise<any[]> {

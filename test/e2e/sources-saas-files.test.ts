@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows } from '../support/e2e-flows';
 import { startDropboxStandIn, type DropboxStandIn } from '../../lambdas/connectors/dropbox/test-server';
 import { startBoxStandIn, type BoxStandIn } from '../../lambdas/connectors/box/test-server';
 import { startConfluenceStandIn, type ConfluenceStandIn } from '../../lambdas/connectors/confluence/test-server';
@@ -15,6 +16,7 @@ import { startJiraStandIn, type JiraStandIn } from '../../lambdas/connectors/jir
 import { trustStandIns } from '../support/stand-in-ca';
 
 let stack: TestStack;
+const flows = e2eFlows(() => stack);
 let dbx: DropboxStandIn;
 let box: BoxStandIn;
 let cf: ConfluenceStandIn;
@@ -53,16 +55,7 @@ after(async () => {
   restore('BOX_API_URL', saved.box);
 });
 
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  const job = await eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-  assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-  return (await stack.call('GET', `/api/v1/jobs/${job.id}/details`)).body;
-}
+const runToEnd = async (workflowId: string) => (await flows.runCompleted(workflowId)).details;
 
 const cases = () => [
   { type: 'dropbox', config: { remote_url: 'dropbox://Docs', token: dbx.token }, keys: ['alpha.txt', 'gamma.txt', 'sub/beta.md'], url: /^dropbox:\/\/Docs\// },

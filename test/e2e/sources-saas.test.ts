@@ -7,13 +7,15 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows } from '../support/e2e-flows';
 import { makeServiceAccount, startGcsStandIn, type GcsStandIn } from '../../lambdas/connectors/gcs/test-server';
 import { startDriveStandIn, type DriveStandIn } from '../../lambdas/connectors/google-drive/test-server';
 import { startSlackStandIn, type SlackStandIn } from '../../lambdas/connectors/slack/test-server';
 import { startZendeskStandIn, type ZendeskStandIn } from '../../lambdas/connectors/zendesk/test-server';
 
 let stack: TestStack;
+const flows = e2eFlows(() => stack);
 let gcs: GcsStandIn;
 let drive: DriveStandIn;
 let slack: SlackStandIn;
@@ -66,16 +68,7 @@ after(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  const job = await eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-  assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-  return (await stack.call('GET', `/api/v1/jobs/${job.id}/details`)).body;
-}
+const runToEnd = async (workflowId: string) => (await flows.runCompleted(workflowId)).details;
 
 /** Creates source, local destination and workflow; runs twice; returns the output elements by file. */
 async function twoRuns(type: string, config: Record<string, unknown>, documents: number): Promise<Map<string, any[]>> {

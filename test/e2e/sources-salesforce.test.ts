@@ -9,12 +9,14 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { e2eFlows } from '../support/e2e-flows';
 import { float, startSalesforceStandIn, type SalesforceStandIn } from '../../lambdas/connectors/salesforce/test-server';
 
 const KEY = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
 const USER = 'e2e@acme.example';
 let stack: TestStack;
+const flows = e2eFlows(() => stack);
 let sf: SalesforceStandIn;
 let saved: string | undefined;
 const out = mkdtempSync(join(tmpdir(), 'wps-src-salesforce-'));
@@ -47,16 +49,7 @@ after(async () => {
   rmSync(out, { recursive: true, force: true });
 });
 
-async function runToEnd(workflowId: string) {
-  const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
-  assert.equal(run.status, 202, run.text);
-  const job = await eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, 'workflow job', 180_000);
-  assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-  return (await stack.call('GET', `/api/v1/jobs/${job.id}/details`)).body;
-}
+const runToEnd = async (workflowId: string) => (await flows.runCompleted(workflowId)).details;
 
 test('salesforce source: Campaign and EmailMessage records partitioned with their data_source; the second run skips them all', { skip: NEEDS_LOCAL }, async () => {
   const config = { categories: ['Campaign', 'EmailMessage'], consumer_key: 'e2e-consumer', private_key: KEY, username: USER };

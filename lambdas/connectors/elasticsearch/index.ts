@@ -51,8 +51,9 @@ const AWS_FIELDS: FieldSpec[] = [
   { name: 'aws_service', type: 'string', required: false, pattern: '^(es|aoss)$', requiredInResponse: false },
 ];
 
-function shapeOf<C extends SearchConfig>(type: 'elasticsearch' | 'opensearch', extra: FieldSpec[]) {
-  const fields = [...DERIVED_FIELDS.destination[type]!.fields, ...extra];
+/** A side's schemas: the platform's fields plus `extra`, hosts and index name checked, OpenSearch's IAM keys in pairs. */
+export function shapeOf<C extends ConnectorConfig>(kind: 'source' | 'destination', type: 'elasticsearch' | 'opensearch', extra: FieldSpec[]) {
+  const fields = [...DERIVED_FIELDS[kind][type]!.fields, ...extra];
   const input = inputSchema(fields).superRefine((c, ctx) => {
     if (Array.isArray(c.hosts)) {
       try {
@@ -133,7 +134,7 @@ async function describeIndex(cluster: SearchCluster, index: string): Promise<str
   }
 }
 
-const esShape = shapeOf<ElasticsearchConfig>('elasticsearch', BATCH_FIELDS);
+const esShape = shapeOf<ElasticsearchConfig>('destination', 'elasticsearch', BATCH_FIELDS);
 export const openEs = (c: ElasticsearchConfig) => async () => {
   const clear = clearTextHostsProblem('elasticsearch', c);
   if (clear) throw new Error(clear);
@@ -167,7 +168,7 @@ export const elasticsearchDestination: ConnectorDefinition = defineConnector<Ela
   removeRecords: (c, recordId, ctx: UploadContext) => withCluster(openEs(c), [c.es_api_key], (cluster) => removeRecords(cluster, c.index_name, recordId, ctx), ctx.signal),
 });
 
-const osShape = shapeOf<OpenSearchConfig>('opensearch', [...BATCH_FIELDS, ...AWS_FIELDS]);
+const osShape = shapeOf<OpenSearchConfig>('destination', 'opensearch', [...BATCH_FIELDS, ...AWS_FIELDS]);
 export const osSecrets = (c: OpenSearchConfig) => [c.password, c.aws_secret_access_key, c.aws_session_token];
 export const openOs = (c: OpenSearchConfig) => async () => {
   const access = openSearchAccess(c);

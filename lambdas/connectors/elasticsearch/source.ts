@@ -8,14 +8,12 @@
 // fields' hash when fields are set); version = the store's _version; record_locator {hosts,
 // index_name, document_id}; url `<first host>/<index>` as the platform sets it.
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import { defineConnector, type ConnectorConfig, type ConnectorDefinition, type RuntimeContext, type SourceObject } from '../definition';
-import { DERIVED_FIELDS } from '../derived-fields';
-import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
+import type { FieldSpec } from '../schema';
 import { withRetry, retryableError } from '../records/retry';
 import { flatText } from '../records/flat-text';
-import { clearTextHostsProblem, clusterStatus, describeClusterError, indexNameProblem, nodeUrls, type SearchCluster } from './cluster';
-import { openEs, openOs, osSecrets, withCluster, type ElasticsearchConfig, type OpenSearchConfig } from './index';
+import { clusterStatus, describeClusterError, type SearchCluster } from './cluster';
+import { openEs, openOs, osSecrets, shapeOf, withCluster, type ElasticsearchConfig, type OpenSearchConfig } from './index';
 
 interface SourceFields {
   fields?: string[] | null;
@@ -28,27 +26,6 @@ const SOURCE_EXTRA: FieldSpec[] = [
   { name: 'fields', type: 'string[]', required: false, requiredInResponse: false },
   { name: 'batch_size', type: 'integer', required: false, minimum: 1, maximum: 10_000, requiredInResponse: false },
 ];
-
-function shapeOf<C extends ConnectorConfig>(type: 'elasticsearch' | 'opensearch') {
-  const fields = [...DERIVED_FIELDS.source[type]!.fields, ...SOURCE_EXTRA];
-  const input = inputSchema(fields).superRefine((c, ctx) => {
-    if (Array.isArray(c.hosts)) {
-      try {
-        nodeUrls(c.hosts as string[], 'https');
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', path: ['hosts'], message: (err as Error).message });
-      }
-    }
-    const clear = clearTextHostsProblem(type, c);
-    if (clear) ctx.addIssue({ code: 'custom', path: ['hosts'], message: clear });
-    const problem = typeof c.index_name === 'string' ? indexNameProblem(c.index_name) : undefined;
-    if (problem) ctx.addIssue({ code: 'custom', path: ['index_name'], message: problem });
-    if (type === 'opensearch' && Boolean(c.aws_access_key_id) !== Boolean(c.aws_secret_access_key)) {
-      ctx.addIssue({ code: 'custom', path: [c.aws_access_key_id ? 'aws_secret_access_key' : 'aws_access_key_id'], message: 'AWS IAM authentication needs both aws_access_key_id and aws_secret_access_key' });
-    }
-  });
-  return { input: input as unknown as z.ZodType<C>, output: outputSchema(fields), secretFields: secretFieldNames(fields) };
-}
 
 /** The platform's document name: `<index>-<id>[-<sha256(fields)[:8]>].txt`. */
 function filenameOf(index: string, id: string, fields?: readonly string[] | null): string {
@@ -66,7 +43,7 @@ interface Access<C> {
 const retryable = (err: unknown) => retryableError(err);
 
 function sourceFor<C extends ConnectorConfig & SourceFields & { hosts: string[]; index_name: string }>(type: 'elasticsearch' | 'opensearch', access: Access<C>): ConnectorDefinition {
-  const shape = shapeOf<C>(type);
+  const shape = shapeOf<C>('source', type, SOURCE_EXTRA);
   const retry = <T>(fn: () => Promise<T>, signal?: AbortSignal) => withRetry(fn, { signal, retryable });
 
   async function* list(c: C, ctx?: RuntimeContext): AsyncIterable<SourceObject> {

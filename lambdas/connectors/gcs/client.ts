@@ -17,6 +17,7 @@
 // (tests point it at the stand-in), else https://storage.googleapis.com.
 import { Storage, type Bucket } from '@google-cloud/storage';
 import { JWT } from 'google-auth-library';
+import type { z } from 'zod';
 // The module the client's teeny-request draws agents from (one hoisted copy, pinned in package.json).
 import * as teenyAgents from 'teeny-request/build/src/agents.js';
 import { describeError, joinKey } from '../definition';
@@ -48,6 +49,23 @@ export function parseGcsUrl(url: string): GcsLocation {
   let prefix = m[2] ?? '';
   if (prefix && !prefix.endsWith('/')) prefix += '/';
   return { bucket, prefix };
+}
+
+/**
+ * The derived input schema refined as source and destination both need it: a gs:// or gcs:// url
+ * parseGcsUrl accepts. The key itself is judged at check and write time: a validation item would
+ * echo it as `input`.
+ */
+export function gcsInput<C>(base: z.ZodTypeAny): z.ZodType<C> {
+  return (base as z.ZodType<Record<string, unknown>>).superRefine((c, ctx) => {
+    if (typeof c.remote_url === 'string' && /^(gs|gcs):\/\//.test(c.remote_url)) {
+      try {
+        parseGcsUrl(c.remote_url);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', path: ['remote_url'], message: describeError(err) });
+      }
+    }
+  }) as unknown as z.ZodType<C>;
 }
 
 export interface ServiceAccountKey {

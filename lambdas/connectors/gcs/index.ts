@@ -4,25 +4,15 @@
 // key the platform's fsspec uploader uses; a rewrite of the file overwrites the same object (N runs
 // leave one copy). Check: the platform's precheck, an empty `<prefix>_empty` object written with
 // the key (proves the key, the bucket and the right to write).
-import type { z } from 'zod';
-import { assertSafeKey, defineConnector, describeError, type ConnectorConfig } from '../definition';
+import { assertSafeKey, defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
-import { parseGcsUrl, putObject, type GcsTarget } from './client';
+import { gcsInput, parseGcsUrl, putObject, type GcsTarget } from './client';
 
 type GcsConfig = GcsTarget & ConnectorConfig;
 
 const shape = derivedShape('destination', 'gcs');
 
-// The key itself is judged at check and write time: a validation item would echo it as `input`.
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
-  if (typeof c.remote_url === 'string' && /^(gs|gcs):\/\//.test(c.remote_url)) {
-    try {
-      parseGcsUrl(c.remote_url);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', path: ['remote_url'], message: describeError(err) });
-    }
-  }
-}) as unknown as z.ZodType<GcsConfig>;
+const input = gcsInput<GcsConfig>(shape.input);
 
 export const gcsDestination = defineConnector<GcsConfig>({
   kind: 'destination',

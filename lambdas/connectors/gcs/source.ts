@@ -11,11 +11,10 @@
 // read: the media download of the object (validated against the hashes GCS sends).
 // check: the platform's precheck: list the prefix, then fetch the metadata of the first object.
 import type { File } from '@google-cloud/storage';
-import type { z } from 'zod';
 import { assertSafeKey, defineConnector, describeError, epochSeconds, joinKey, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
 import { withRetry } from '../records/retry';
-import { gcsBucketFor, gcsReason, parseGcsUrl, type GcsTarget } from './client';
+import { gcsBucketFor, gcsInput, gcsReason, type GcsTarget } from './client';
 
 export type GcsSourceConfig = GcsTarget & ConnectorConfig & { recursive?: boolean };
 
@@ -24,15 +23,7 @@ const PAGE_SIZE = 1000;
 
 const shape = derivedShape('source', 'gcs');
 
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
-  if (typeof c.remote_url === 'string' && /^(gs|gcs):\/\//.test(c.remote_url)) {
-    try {
-      parseGcsUrl(c.remote_url);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', path: ['remote_url'], message: describeError(err) });
-    }
-  }
-}) as unknown as z.ZodType<GcsSourceConfig>;
+const input = gcsInput<GcsSourceConfig>(shape.input);
 
 interface ObjectResource {
   name?: string;

@@ -6,7 +6,9 @@
 // write them), checks the bearer token, and enforces the commit requirements (assert-table-uuid,
 // assert-ref-snapshot-id) so a stale commit gets 409 CommitFailedException. Data files and manifests
 // live in the project's local S3 emulator (s3rver). readIcebergTable follows the metadata chain
-// from the catalog (metadata → manifest list → manifests → Parquet) with an Avro reader and hyparquet.
+// from the catalog (metadata → manifest list → manifests → Parquet) with an Avro reader and hyparquet;
+// the Avro files are decoded with the writer schema each file embeds in its header, never with the
+// writer's own types (avro.ts), so a read-back checks what the file says, independent of the writer.
 // HTTPS (the API key and the bearer token go over TLS only): standInTls(), trusted by the connector
 // through CONNECTOR_CA_FILE = caFile (test/support/stand-in-ca.ts trustStandIns).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,10 +18,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { parquetReadObjects } from 'hyparquet';
+import avro from 'avsc';
 import { startS3, S3RVER_CREDENTIALS } from '../../../local/emulators/s3';
-import { decodeContainer, manifestEntryType, manifestFileType, type ManifestEntry, type ManifestFile } from './avro';
+import type { ManifestEntry, ManifestFile } from './avro';
 import { standInTls } from '../records/stand-in';
 import { parseJsonLongs, stringifyJsonLongs, type IcebergField, type TableMetadata } from './catalog';
 
@@ -251,6 +255,35 @@ export interface IcebergReadBack {
 }
 
 /** The table as an Iceberg reader sees it: the catalog's current metadata file, then Avro and Parquet from S3. */
+/** Avro longs as BigInt: snapshot ids use all 63 bits, which a JS number would round. */
+const readerLong = avro.types.LongType.__with({
+  fromBuffer: (buf: Buffer) => buf.readBigInt64LE(),
+  toBuffer: (n: bigint) => {
+    const buf = Buffer.alloc(8);
+    buf.writeBigInt64LE(BigInt(n));
+    return buf;
+  },
+  fromJSON: (n: unknown) => BigInt(n as string),
+  toJSON: (n: bigint) => Number(n),
+  isValid: (n: unknown) => typeof n === 'bigint',
+  compare: (a: bigint, b: bigint) => (a === b ? 0 : a < b ? -1 : 1),
+});
+
+/** The records of an Avro object container file, decoded with the schema its header carries. */
+async function readAvroFile<T>(bytes: Uint8Array): Promise<T[]> {
+  const decoder = new avro.streams.BlockDecoder({
+    parseHook: (schema: avro.Schema) => avro.Type.forSchema(schema, { registry: { long: readerLong } } as unknown as Parameters<typeof avro.Type.forSchema>[1]),
+  });
+  const records: T[] = [];
+  await new Promise<void>((resolve, reject) => {
+    decoder.on('data', (r: T) => records.push(r));
+    decoder.on('end', () => resolve());
+    decoder.on('error', reject);
+    Readable.from([Buffer.from(bytes)]).pipe(decoder);
+  });
+  return records;
+}
+
 export async function readIcebergTable(standIn: WatsonxStandIn, namespace: string, table: string): Promise<IcebergReadBack> {
   const s3 = new S3Client({ endpoint: standIn.s3Endpoint, forcePathStyle: true, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
   const get = async (uri: string) => {
@@ -263,9 +296,9 @@ export async function readIcebergTable(standIn: WatsonxStandIn, namespace: strin
     const id = metadata.refs?.main?.['snapshot-id'];
     if (id === undefined) return { metadata, manifestList: [], entries: [], rows: [] };
     const snap = metadata.snapshots!.find((s) => BigInt(s['snapshot-id']) === BigInt(id))!;
-    const manifestList = (await decodeContainer<ManifestFile>(await get(snap['manifest-list']), manifestFileType)).records;
+    const manifestList = (await readAvroFile<ManifestFile>(await get(snap['manifest-list'])));
     const entries: ManifestEntry[] = [];
-    for (const m of manifestList) entries.push(...(await decodeContainer<ManifestEntry>(await get(m.manifest_path), manifestEntryType)).records.filter((e) => e.status !== 2));
+    for (const m of manifestList) entries.push(...(await readAvroFile<ManifestEntry>(await get(m.manifest_path))).filter((e) => e.status !== 2));
     const rows: Record<string, any>[] = [];
     for (const e of entries) {
       const bytes = await get(e.data_file.file_path);

@@ -11,6 +11,7 @@
 import { isIP, Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { ISocketFactory, Kafka } from 'kafkajs';
+import type { z } from 'zod';
 import { assertAllowedHost, guardedLookup, literalHostProblem, OutboundPolicyError, policyReason } from '../../net/outbound';
 import { connectorCa, redact } from '../agents';
 
@@ -129,4 +130,18 @@ export function describeKafkaError(err: unknown, c: Pick<KafkaTarget, 'kafka_api
   const cause = (e as { cause?: { message?: string; code?: string } })?.cause;
   if (cause?.message && !msg.includes(cause.message)) msg += `: ${cause.message}`;
   return redact(msg, [c.secret, c.kafka_api_key]);
+}
+
+/** The config issues source and destination share: the bootstrap servers, the topic's name, the port. */
+export function addTargetIssues(c: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  if (typeof c.bootstrap_servers === 'string') {
+    const problem = bootstrapProblem(c as unknown as KafkaTarget);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['bootstrap_servers'], message: problem });
+  }
+  if (typeof c.topic === 'string' && (!TOPIC_NAME.test(c.topic) || c.topic === '.' || c.topic === '..')) {
+    ctx.addIssue({ code: 'custom', path: ['topic'], message: 'topic must be 1 to 249 letters, digits, ".", "_" or "-" (Kafka\'s rule for topic names)' });
+  }
+  if (c.port !== undefined && !(Number.isInteger(c.port) && (c.port as number) >= 1 && (c.port as number) <= 65535)) {
+    ctx.addIssue({ code: 'custom', path: ['port'], message: 'port must be a TCP port (1 to 65535)' });
+  }
 }

@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
-import { bootstrapProblem, describeKafkaError, kafkaClient, TOPIC_NAME, type KafkaTarget } from './client';
+import { addTargetIssues, describeKafkaError, kafkaClient, type KafkaTarget } from './client';
 import { produceDocument } from './writer';
 
 type KafkaConfig = KafkaTarget & ConnectorConfig;
@@ -16,16 +16,7 @@ type KafkaConfig = KafkaTarget & ConnectorConfig;
 const shape = derivedShape('destination', 'kafka-cloud');
 
 const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
-  if (typeof c.bootstrap_servers === 'string') {
-    const problem = bootstrapProblem(c as unknown as KafkaTarget);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['bootstrap_servers'], message: problem });
-  }
-  if (typeof c.topic === 'string' && (!TOPIC_NAME.test(c.topic) || c.topic === '.' || c.topic === '..')) {
-    ctx.addIssue({ code: 'custom', path: ['topic'], message: 'topic must be 1 to 249 letters, digits, ".", "_" or "-" (Kafka\'s rule for topic names)' });
-  }
-  if (c.port !== undefined && !(Number.isInteger(c.port) && (c.port as number) >= 1 && (c.port as number) <= 65535)) {
-    ctx.addIssue({ code: 'custom', path: ['port'], message: 'port must be a TCP port (1 to 65535)' });
-  }
+  addTargetIssues(c, ctx);
   if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
     ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
   }

@@ -21,7 +21,7 @@
 import type { z } from 'zod';
 import { defineConnector, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
-import { bootstrapProblem, brokersOf, CoordinatorErrors, describeKafkaError, kafkaClient, TOPIC_NAME, type KafkaTarget } from './client';
+import { addTargetIssues, brokersOf, CoordinatorErrors, describeKafkaError, kafkaClient, type KafkaTarget } from './client';
 import { commitForward, consumeBatch, fetchOne, groupRanges, type ConsumedMessage } from './consume';
 
 export const DEFAULT_GROUP_ID = 'default_group_id';
@@ -32,16 +32,7 @@ type KafkaSourceConfig = KafkaTarget & ConnectorConfig & { group_id?: string; nu
 const shape = derivedShape('source', 'kafka-cloud');
 
 const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
-  if (typeof c.bootstrap_servers === 'string') {
-    const problem = bootstrapProblem(c as unknown as KafkaTarget);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['bootstrap_servers'], message: problem });
-  }
-  if (typeof c.topic === 'string' && (!TOPIC_NAME.test(c.topic) || c.topic === '.' || c.topic === '..')) {
-    ctx.addIssue({ code: 'custom', path: ['topic'], message: 'topic must be 1 to 249 letters, digits, ".", "_" or "-" (Kafka\'s rule for topic names)' });
-  }
-  if (c.port !== undefined && !(Number.isInteger(c.port) && (c.port as number) >= 1 && (c.port as number) <= 65535)) {
-    ctx.addIssue({ code: 'custom', path: ['port'], message: 'port must be a TCP port (1 to 65535)' });
-  }
+  addTargetIssues(c, ctx);
   if (c.group_id !== undefined && c.group_id !== null && (typeof c.group_id !== 'string' || !c.group_id.trim() || c.group_id.length > 200)) {
     ctx.addIssue({ code: 'custom', path: ['group_id'], message: 'group_id must be a non-empty name of at most 200 characters' });
   }

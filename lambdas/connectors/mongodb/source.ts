@@ -6,31 +6,20 @@
 // pages by _id (keyset: `_id > last`, sorted, batch_size per page, each page retried on throttling),
 // and the version is a hash of the text, since MongoDB keeps no revision of a document.
 import type { Document, MongoClient } from 'mongodb';
-import type { z } from 'zod';
 import { defineConnector, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { withRetry } from '../records/retry';
 import { contentVersion } from '../records/row-document';
 import { flatText, pyStr } from '../records/flat-text';
 import { derivedShape } from '../types/derived';
-import { describeMongoError, toStoreError, uriProblem, withMongo, type MongoTarget } from './client';
+import { toStoreError, withMongo, type MongoTarget } from './client';
+import { checkMongo, mongoInput } from './check';
 
 type MongoSourceConfig = MongoTarget & ConnectorConfig;
 
 const shape = derivedShape('source', 'mongodb');
 const DEFAULT_BATCH = 100;
 
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
-  if (typeof c.uri === 'string') {
-    const problem = uriProblem(c.uri);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['uri'], message: problem });
-  }
-  for (const f of ['database', 'collection'] as const) {
-    if (typeof c[f] === 'string' && !c[f].trim()) ctx.addIssue({ code: 'custom', path: [f], message: `${f} must not be empty` });
-  }
-  if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
-    ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
-  }
-}) as unknown as z.ZodType<MongoSourceConfig>;
+const input = mongoInput<MongoSourceConfig>(shape.input);
 
 const isObjectId = (v: unknown): v is { toHexString(): string; getTimestamp(): Date } =>
   typeof v === 'object' && v !== null && (v as { _bsontype?: string })._bsontype === 'ObjectId';
@@ -127,18 +116,8 @@ export const mongodbSource = defineConnector<MongoSourceConfig>({
   secretFields: [...shape.secretFields, 'uri'],
   // The platform's precheck: ping with the uri's credentials, then the database and the collection exist.
   check: (c, ctx) =>
-    withMongo(c, { signal: ctx.signal, serverSelectionTimeoutMS: Math.min(5000, Math.floor(ctx.timeoutMs / 2)) }, async (client) => {
-      const fail = (what: string, err: unknown) => new Error(`${what}: ${describeMongoError(err, c.uri)}`);
-      await client.db('admin').command({ ping: 1 }).catch((err) => {
-        throw fail('ping failed', err);
-      });
-      const db = client.db(c.database);
-      const names = (await db.listCollections({}, { nameOnly: true }).toArray().catch((err) => {
-        throw fail(`cannot list the collections of database ${c.database}`, err);
-      })).map((x) => x.name).sort();
-      if (!names.length) throw new Error(`database ${c.database} does not exist (it has no collections)`);
-      if (!names.includes(c.collection)) throw new Error(`collection ${c.collection} does not exist in database ${c.database} (it has: ${names.slice(0, 20).join(', ')})`);
-      const count = await db.collection(c.collection).estimatedDocumentCount().catch(() => undefined);
+    checkMongo(c, ctx, { destination: false }, async (coll) => {
+      const count = await coll.estimatedDocumentCount().catch(() => undefined);
       return `database ${c.database}, collection ${c.collection}${count === undefined ? '' : `: ${count} documents`}`;
     }),
   list: listDocuments,

@@ -10,8 +10,10 @@
 // (`UNWIND $nodes AS node MERGE (n:`Label` {id: node.id}) SET n += node.properties ...`, vector
 // into `embedding`), relationship merges (`UNWIND $edges AS edge MATCH (u:`A` ...) MATCH (v:`B` ...)
 // MERGE (u)-[:`R`]->(v)`), `CREATE CONSTRAINT`, `CREATE VECTOR INDEX` (name, dimensions) and
-// `SHOW INDEXES ... WHERE name = $name`. Writes apply at COMMIT (auto-commit: at PULL); a ROLLBACK
-// or a failure drops them. Anything else is recorded and answered with an empty success. Users have
+// `SHOW INDEXES ... WHERE name = $name`, and the check's probe (`CREATE (n:`Document` {id: $probe})
+// DELETE n`, no lasting effect). Writes apply at COMMIT (auto-commit: at PULL); a ROLLBACK or a
+// failure drops them. Anything else is recorded and fails with Neo.ClientError.Statement.SyntaxError,
+// so a wrong statement fails here as it would on a server, never passes as a success. Users have
 // a role: `admin` writes, `reader` gets Neo.ClientError.Security.Forbidden on a write statement.
 // Unknown databases answer Neo.ClientError.Database.DatabaseNotFound. TLS by default (bolt+s /
 // neo4j+s: the client sends a password over TLS only), with the stand-ins' certificate (standInTls,
@@ -106,9 +108,10 @@ class Graph {
   }
 }
 
-/** What a recognised statement does to the graph, and the records it answers. */
-function interpret(query: string, params: Record<string, any>, graph: Graph): { ops: Op[]; fields: string[]; records: unknown[][] } {
+/** What a recognised statement does to the graph, and the records it answers; undefined for any other statement. */
+function interpret(query: string, params: Record<string, any>, graph: Graph): { ops: Op[]; fields: string[]; records: unknown[][] } | undefined {
   const none = { ops: [] as Op[], fields: [] as string[], records: [] as unknown[][] };
+  if (/^\s*CREATE \(n:`Document` \{id: \$probe\}\) DELETE n\s*$/.test(query)) return none;
   if (/^\s*MATCH \(d:`Document` \{id: \$record_id\}\)/.test(query)) {
     const recordId = String(params.record_id);
     return { ops: [(g) => void g.deleteDocument(recordId)], fields: ['deleted'], records: [] };
@@ -163,7 +166,7 @@ function interpret(query: string, params: Record<string, any>, graph: Graph): { 
     const options = found && { indexProvider: 'vector-2.0', indexConfig: { 'vector.dimensions': found.dimensions, 'vector.similarity_function': found.similarity.toUpperCase() } };
     return { ...none, fields: ['type', 'options'], records: found ? [['VECTOR', options]] : [] };
   }
-  return none;
+  return undefined;
 }
 
 /** `recordParams: false` keeps statements without their parameters (benchmarks: vectors not kept twice). */
@@ -269,6 +272,10 @@ export async function startNeo4jStandIn(opts: { users: Record<string, Neo4jUser>
             return fail('Neo.ClientError.Security.Forbidden', `Create node with labels '${label}' on database '${db}' is not allowed for user '${user}' with roles [PUBLIC, reader].`);
           }
           const r = interpret(query, params, graph);
+          if (!r) {
+            seen.committed = false;
+            return fail('Neo.ClientError.Statement.SyntaxError', `the stand-in does not know this statement: ${query.slice(0, 200)}`);
+          }
           if (tx) {
             tx.ops.push(...r.ops);
             result = { fields: r.fields, records: r.records, db };

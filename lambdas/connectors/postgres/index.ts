@@ -4,27 +4,16 @@
 // embeddings), fitted to the columns the table has. Replace: the document's rows are deleted by
 // record_id and the new ones inserted in one transaction. Check: connects with the credentials,
 // reads the table's columns and confirms INSERT and DELETE privileges.
-import { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
-import { connect, tableRef } from './client';
+import { postgresInput, tableRef, withConnection } from './client';
 import { deleteDocument, tableColumns, writeDocument, type PostgresTarget } from './writer';
 
 type PostgresConfig = PostgresTarget & ConnectorConfig;
 
 const shape = derivedShape('destination', 'postgres');
 
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
-  if (typeof c.batch_size === 'number' && c.batch_size < 1) ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be at least 1' });
-  if (typeof c.port === 'number' && (c.port < 1 || c.port > 65535)) ctx.addIssue({ code: 'custom', path: ['port'], message: 'port must be between 1 and 65535' });
-  if (typeof c.table_name === 'string') {
-    try {
-      tableRef(c.table_name);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', path: ['table_name'], message: (err as Error).message });
-    }
-  }
-}) as unknown as z.ZodType<PostgresConfig>;
+const input = postgresInput<PostgresConfig>(shape.input);
 
 export const postgresDestination = defineConnector<PostgresConfig>({
   kind: 'destination',
@@ -32,9 +21,8 @@ export const postgresDestination = defineConnector<PostgresConfig>({
   input,
   output: shape.output,
   secretFields: shape.secretFields,
-  async check(c, ctx) {
-    const client = await connect(c, ctx.signal);
-    try {
+  check: (c, ctx) =>
+    withConnection(c, ctx.signal, async (client) => {
       const columns = await tableColumns(client, c.table_name);
       const ref = tableRef(c.table_name).sql;
       const priv = await client.query<{ ins: boolean; del: boolean }>(
@@ -50,10 +38,7 @@ export const postgresDestination = defineConnector<PostgresConfig>({
       if (emb) notes.push(`embeddings column of type ${emb.typname}`);
       if (absent.length) notes.push(`no ${absent.join(', ')} column (those values are not stored${absent.includes('record_id') ? '; rewrites replace rows by id only' : ''})`);
       return notes.join('; ');
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  },
+    }),
   upload: (c, file, ctx) => writeDocument(c, file, ctx),
   removeRecords: (c, recordId, ctx) => deleteDocument(c, recordId, ctx),
 });

@@ -7,12 +7,11 @@
 // and the row's id. Values are the server's own text form (numerics exact, timestamps as Postgres
 // prints them), so a version only changes when the row does.
 import pg from 'pg';
-import { z } from 'zod';
 import { defineConnector, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
 import { withRetry, retryableError } from '../records/retry';
 import { contentVersion, rowCsv, rowFilename } from '../records/row-document';
-import { connect, describePgError, tableRef, type PostgresConnection } from './client';
+import { describePgError, postgresInput, tableRef, withConnection, type PostgresConnection } from './client';
 
 export interface PostgresSourceConfig extends PostgresConnection, ConnectorConfig {
   table_name: string;
@@ -26,17 +25,7 @@ const BOOL_OID = 16;
 /** Every value as the server's text: no float rounding, no time zone shifts. */
 const RAW_TEXT = { getTypeParser: () => (v: string) => v };
 
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
-  if (typeof c.batch_size === 'number' && c.batch_size < 1) ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be at least 1' });
-  if (typeof c.port === 'number' && (c.port < 1 || c.port > 65535)) ctx.addIssue({ code: 'custom', path: ['port'], message: 'port must be between 1 and 65535' });
-  if (typeof c.table_name === 'string') {
-    try {
-      tableRef(c.table_name);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', path: ['table_name'], message: (err as Error).message });
-    }
-  }
-}) as unknown as z.ZodType<PostgresSourceConfig>;
+const input = postgresInput<PostgresSourceConfig>(shape.input);
 
 /** Connection errors and the server's "try again" states (too many connections, serialization). */
 function transient(err: unknown): boolean {
@@ -80,17 +69,7 @@ function sourceObject(c: PostgresSourceConfig, row: Row): SourceObject {
 }
 
 async function withClient<T>(c: PostgresSourceConfig, ctx: RuntimeContext | undefined, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  return withRetry(
-    async () => {
-      const client = await connect(c, ctx?.signal);
-      try {
-        return await fn(client);
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-    },
-    { signal: ctx?.signal, retryable: transient, attempts: 4 },
-  );
+  return withRetry(() => withConnection(c, ctx?.signal, fn), { signal: ctx?.signal, retryable: transient, attempts: 4 });
 }
 
 async function query(client: pg.Client, text: string, values: unknown[], what: string): Promise<pg.QueryResult<unknown[]>> {
@@ -136,13 +115,10 @@ export const postgresSource = defineConnector<PostgresSourceConfig>({
   async check(c, ctx) {
     // The platform's precheck is `SELECT 1`; selecting no rows of the configured columns also proves
     // the table, the id column and the fields exist and may be read, with the server's own message.
-    const client = await connect(c, ctx.signal);
-    try {
+    return withConnection(c, ctx.signal, async (client) => {
       const res = await query(client, `SELECT ${columnsSql(c)} FROM ${tableRef(c.table_name).sql} ORDER BY ${pg.escapeIdentifier(c.id_column || 'id')} LIMIT 0`, [], `table ${c.table_name}`);
       return `table ${c.table_name}: ${res.fields.length} columns readable`;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
+    });
   },
   list: listRows,
   read: readRow,

@@ -1,6 +1,7 @@
 // Retries for store calls: throttling (429) and server errors (5xx), plus transient network
-// errors, with exponential back-off and full jitter, honouring Retry-After when the store sends it.
+// errors, under the shared back-off (../../retry.ts: equal jitter, Retry-After honoured, capped).
 // Anything else (a record the store rejects, bad credentials) is final at once.
+import { parseRetryAfter, retryWithBackoff } from '../../retry';
 
 export interface RetryOptions {
   /** Attempts in all (default 5). */
@@ -33,47 +34,18 @@ export function retryableError(err: unknown): boolean {
 /** Retry-After (seconds or an HTTP date) from an error's response headers, in ms. */
 export function retryAfterMs(err: unknown): number | undefined {
   const e = err as Record<string, any> | undefined;
-  const h = e?.headers ?? e?.response?.headers ?? e?.meta?.headers ?? e?.$response?.headers;
-  const raw = typeof h?.get === 'function' ? h.get('retry-after') : h?.['retry-after'] ?? h?.['Retry-After'];
-  if (raw === undefined || raw === null) return undefined;
-  const secs = Number(raw);
-  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
-  const at = Date.parse(String(raw));
-  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
+  return parseRetryAfter(e?.headers ?? e?.response?.headers ?? e?.meta?.headers ?? e?.$response?.headers);
 }
 
+/** A store call under the shared back-off (../../retry.ts) with the store defaults: 5 attempts, 500 ms doubling, 20 s cap. */
 export async function withRetry<T>(fn: () => Promise<T>, opts: RetryOptions = {}): Promise<T> {
-  const attempts = opts.attempts ?? 5;
-  const base = opts.baseDelayMs ?? 500;
-  const cap = opts.maxDelayMs ?? 20_000;
-  const retryable = opts.retryable ?? retryableError;
-  for (let attempt = 1; ; attempt++) {
-    opts.signal?.throwIfAborted();
-    try {
-      return await fn();
-    } catch (err) {
-      if (attempt >= attempts || !retryable(err)) throw err;
-      const hinted = retryAfterMs(err);
-      // -- "equal jitter": half the back-off fixed, half random, so five attempts always span a few
-      // -- seconds (full jitter could spend them all in a few milliseconds, inside one busy spell) --
-      const step = base * 2 ** (attempt - 1);
-      const delay = Math.min(cap, hinted ?? step / 2 + (Math.random() * step) / 2);
-      opts.onRetry?.(err, attempt, delay);
-      await sleep(delay, opts.signal);
-    }
-  }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason ?? new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+  return retryWithBackoff(fn, {
+    attempts: opts.attempts ?? 5,
+    baseDelayMs: opts.baseDelayMs ?? 500,
+    maxDelayMs: opts.maxDelayMs ?? 20_000,
+    signal: opts.signal,
+    retryable: opts.retryable ?? retryableError,
+    retryAfterMs,
+    onRetry: opts.onRetry,
   });
 }

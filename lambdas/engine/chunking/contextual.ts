@@ -13,7 +13,8 @@
 import { ConnectorFailure, ValidationError } from '../../errors';
 import { offlineStandInsAllowed } from '../../config';
 import type { Element } from '../elements';
-import { callWithRetry, createModelClient, mapBounded, withEnvironment, type ModelClient, type ModelConfig } from '../enrichment/index';
+import { mapLimited } from '../../concurrency';
+import { callWithRetry, createModelClient, withEnvironment, type ModelClient, type ModelConfig } from '../enrichment/index';
 import type { Env } from '../enrichment/settings';
 import { CONTEXT_DOCUMENT_MAX_CHARS, contextualCredentialIssues } from './contextual-settings';
 
@@ -43,7 +44,7 @@ export async function contextualizeChunks(chunks: Element[], config: ModelConfig
   // the document the model sees: the chunks' own text, cut to a bounded size
   const document = targets.map((c) => c.text).join('\n\n').slice(0, CONTEXT_DOCUMENT_MAX_CHARS);
   let finalErrors = 0;
-  const reasons = await mapBounded(targets, config.concurrency, async (chunk) => {
+  const reasons = await mapLimited(targets, config.concurrency, async (chunk) => {
     const out = await callWithRetry(client, () => client.complete({ system: SYSTEM, prompt: prompt(document, chunk.text) }), resolved);
     if (!out.ok) {
       if (out.final) finalErrors += 1;

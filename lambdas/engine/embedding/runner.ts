@@ -2,7 +2,9 @@
 // warning per call), batching, a concurrency cap, and retry with exponential back-off and jitter on
 // 429 and 5xx (and network errors), honouring Retry-After. Errors that reach the caller carry the
 // provider status but never request headers or credentials.
+import { forEachLimited } from '../../concurrency';
 import { policyReason } from '../../net/outbound';
+import { retryWithBackoff } from '../../retry';
 
 export interface RunnerOptions {
   batchSize: number;
@@ -30,20 +32,6 @@ export class EmbeddingProviderError extends Error {
     super(message);
     this.name = 'EmbeddingProviderError';
   }
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Parses Retry-After (seconds or HTTP date) or retry-after-ms into milliseconds. */
-export function retryAfterMs(headers: { get(name: string): string | null | undefined } | undefined): number | undefined {
-  if (!headers) return undefined;
-  const ms = headers.get('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms))) return Number(ms);
-  const v = headers.get('retry-after');
-  if (!v) return undefined;
-  if (Number.isFinite(Number(v))) return Number(v) * 1000;
-  const t = Date.parse(v);
-  return Number.isFinite(t) ? Math.max(0, t - Date.now()) : undefined;
 }
 
 export function isRetryableStatus(status: number | undefined): boolean {
@@ -79,36 +67,31 @@ export async function runBatched(
   const batches: [number, string[]][] = [];
   for (let i = 0; i < inputs.length; i += o.batchSize) batches.push([i, inputs.slice(i, i + o.batchSize)]);
   const out = new Array<number[]>(inputs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      const [start, batch] = batches[next++]!;
-      const vecs = await withRetry(() => call(batch), o, classify);
-      if (vecs.length !== batch.length) {
-        throw new EmbeddingProviderError(`${o.label}: provider returned ${vecs.length} embeddings for ${batch.length} inputs`);
-      }
-      for (let k = 0; k < vecs.length; k++) out[start + k] = vecs[k]!;
+  await forEachLimited(batches, o.concurrency, async ([start, batch]) => {
+    const vecs = await withRetry(() => call(batch), o, classify);
+    if (vecs.length !== batch.length) {
+      throw new EmbeddingProviderError(`${o.label}: provider returned ${vecs.length} embeddings for ${batch.length} inputs`);
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, batches.length)) }, worker));
+    for (let k = 0; k < vecs.length; k++) out[start + k] = vecs[k]!;
+  });
   return out;
 }
 
+/** One provider call under the shared back-off: `maxRetries` retries after the first, waits capped at 60 s. */
 async function withRetry<T>(fn: () => Promise<T>, o: RunnerOptions, classify: (err: unknown) => ErrorInfo): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      // A connection the outbound policy refused is final, and its reason is the useful message.
-      const refused = policyReason(err);
-      if (refused) throw new EmbeddingProviderError(`${o.label}: ${refused}`);
-      const info = classify(err);
-      if (!info.retryable || attempt >= o.maxRetries) {
-        throw new EmbeddingProviderError(`${o.label}: ${info.message}${info.status ? ` (HTTP ${info.status})` : ''}`, info.status);
-      }
-      const backoff = o.retryBaseMs * 2 ** attempt;
-      const delay = info.retryAfterMs ?? backoff / 2 + Math.random() * (backoff / 2);
-      await sleep(Math.min(delay, 60_000));
-    }
+  try {
+    return await retryWithBackoff(fn, {
+      attempts: o.maxRetries + 1,
+      baseDelayMs: o.retryBaseMs,
+      maxDelayMs: 60_000,
+      retryable: (err) => !policyReason(err) && classify(err).retryable,
+      retryAfterMs: (err) => classify(err).retryAfterMs,
+    });
+  } catch (err) {
+    // A connection the outbound policy refused is final, and its reason is the useful message.
+    const refused = policyReason(err);
+    if (refused) throw new EmbeddingProviderError(`${o.label}: ${refused}`);
+    const info = classify(err);
+    throw new EmbeddingProviderError(`${o.label}: ${info.message}${info.status ? ` (HTTP ${info.status})` : ''}`, info.status);
   }
 }

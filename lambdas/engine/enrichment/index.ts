@@ -20,12 +20,13 @@ import type { Element } from '../elements';
 import { MAX_IMAGE_BYTES } from './catalog';
 import { base64Bytes, type ModelClient } from './client';
 import { applyAnswer, buildRequest, isTarget } from './prompts';
-import { callWithRetry, mapBounded } from './runner';
+import { mapLimited } from '../../concurrency';
+import { callWithRetry } from './runner';
 import { prompterCredentialIssues, prompterEndpointIssues, withEnvironment, type Env, type ModelConfig, type PrompterConfig } from './settings';
 
 export { PROMPTER_SUBTYPES, ENRICH_PROVIDERS, ENRICH_TASKS, DEFAULT_ENRICH_MODEL } from './catalog';
 export { parsePrompterNode, prompterCredentialIssues, prompterEndpointIssues, redactPrompterConfig, withEnvironment, type ModelConfig, type PrompterConfig } from './settings';
-export { callWithRetry, mapBounded } from './runner';
+export { callWithRetry } from './runner';
 export type { ModelClient } from './client';
 
 /** The official client for the config's provider (loaded on first use: a job pays only for its own). */
@@ -72,7 +73,7 @@ export async function enrichElements(elements: Element[], config: PrompterConfig
   const limit = MAX_IMAGE_BYTES[config.provider];
   let calls = 0;
   let finalErrors = 0;
-  const reasons = await mapBounded(targets, config.concurrency, async (el): Promise<string | undefined> => {
+  const reasons = await mapLimited(targets, config.concurrency, async (el): Promise<string | undefined> => {
     const req = buildRequest(config.task, el, config.prompt);
     if ('skip' in req) return req.skip;
     if (req.image && base64Bytes(req.image.base64) > limit) return `image of ${base64Bytes(req.image.base64)} bytes is over ${client.label}'s limit of ${limit} bytes`;

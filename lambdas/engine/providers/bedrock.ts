@@ -3,6 +3,7 @@
 // lazily so nothing else pays for it, SDK retries off (the callers' runners retry, honouring
 // Retry-After), and its errors classified once.
 import { assertAllowedUrl, guardedHttp2ConnectOptions } from '../../net/outbound';
+import { parseRetryAfter } from '../../retry';
 import { isRetryableStatus, type ErrorInfo } from '../embedding/runner';
 
 export type BedrockModule = typeof import('@aws-sdk/client-bedrock-runtime');
@@ -51,11 +52,11 @@ export function classifyBedrockError(err: unknown): ErrorInfo {
   const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number }; $retryable?: unknown; $response?: { headers?: Record<string, string> } };
   const status = e?.$metadata?.httpStatusCode;
   const throttled = e?.name === 'ThrottlingException' || e?.name === 'ServiceUnavailableException' || e?.name === 'ModelNotReadyException';
-  const after = e?.$response?.headers?.['retry-after'];
+  const after = parseRetryAfter(e?.$response?.headers);
   return {
     status,
     retryable: throttled || (status !== undefined ? isRetryableStatus(status) : e?.$retryable !== undefined),
-    ...(after && Number.isFinite(Number(after)) ? { retryAfterMs: Number(after) * 1000 } : {}),
+    ...(after !== undefined ? { retryAfterMs: after } : {}),
     message: e?.name && e.name !== 'Error' ? `${e.name}: ${e.message ?? ''}` : (e?.message ?? String(err)),
   };
 }

@@ -3,7 +3,8 @@
 // class of their own carrying status, headers and the parsed error body; the text sits at a
 // different path in each body. Anthropic's 529 (overloaded) is retryable like a 5xx. No SDK is
 // imported here: each client's own file (openai-errors.ts, anthropic-errors.ts) names its class.
-import { isRetryableStatus, retryAfterMs, type ErrorInfo } from '../embedding/runner';
+import { parseRetryAfter, type HeaderSource } from '../../retry';
+import { isRetryableStatus, type ErrorInfo } from '../embedding/runner';
 
 export interface SdkApiError extends Error {
   status?: unknown;
@@ -19,7 +20,7 @@ export function classifySdkError(err: unknown, isApiError: (e: unknown) => e is 
     return {
       status,
       retryable: isRetryableStatus(status),
-      retryAfterMs: retryAfterMs(err.headers as Headers | undefined),
+      retryAfterMs: parseRetryAfter(err.headers as HeaderSource | undefined),
       message: typeof message === 'string' ? message : cause ? `${err.constructor.name}: ${cause}` : err.constructor.name,
     };
   }

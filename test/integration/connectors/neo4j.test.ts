@@ -209,3 +209,17 @@ test('CONNECTORS_DENY_PRIVATE_NETWORKS: every Bolt connection goes through the p
     else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
   }
 });
+
+test('the stand-in fails a statement it does not know, as a server fails a wrong one (a wrong statement cannot pass)', async () => {
+  const plain = await startNeo4jStandIn({ users: { app: { password: '' } }, tls: false });
+  const neo4j = (await import('neo4j-driver')).default;
+  const driver = neo4j.driver(plain.uri(), neo4j.auth.basic('app', ''));
+  try {
+    await assert.rejects(driver.executeQuery('MATCH (n) RETRUN n'), (e: any) => e.code === 'Neo.ClientError.Statement.SyntaxError');
+    assert.equal(plain.statements.at(-1)?.query, 'MATCH (n) RETRUN n');
+    assert.equal(plain.statements.at(-1)?.committed, false);
+  } finally {
+    await driver.close();
+    await plain.stop();
+  }
+});

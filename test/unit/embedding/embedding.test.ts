@@ -76,9 +76,8 @@ test('redactEmbedderConfig hides secrets', () => {
 
 test('partition output → chunk_by_title → embed on the offline stand-in (no credentials, ALLOW_OFFLINE_STANDINS=true): every chunk marked', async () => {
   const corpus = path.resolve(import.meta.dirname, '../../../../shared/corpus/expected/oss-0.14.8-dev4/book-war-and-peace-1p.txt.json');
-  const elements: Element[] = existsSync(corpus)
-    ? (JSON.parse(readFileSync(corpus, 'utf8')) as Element[])
-    : [makeElement('Title', 'Chapter 1'), makeElement('NarrativeText', 'Well, Prince, so Genoa and Lucca are now just family estates.')];
+  // A missing corpus file fails the test (readFileSync throws), never swaps in other input.
+  const elements = JSON.parse(readFileSync(corpus, 'utf8')) as Element[];
   const chunks = chunkElements(elements, parseChunkNode('chunk_by_title', { max_characters: 500, new_after_n_chars: 400, overlap: 0 }, ['job_nodes', 1]));
   const warnings: string[] = [];
   const embedder = await createEmbedder(parseEmbedNode('azure_openai', { model_name: 'text-embedding-3-small' }, ['job_nodes', 2]), { ALLOW_OFFLINE_STANDINS: 'true' }, { onWarning: (m) => warnings.push(m) });
@@ -91,7 +90,7 @@ test('partition output → chunk_by_title → embed on the offline stand-in (no 
 
 test('local default matches the shape of the library embedder output (384 dims on every element)', async () => {
   const file = path.resolve(import.meta.dirname, '../../../../shared/corpus/expected/head-chunked/book-war-and-peace-1p.txt.embedded.json');
-  if (!existsSync(file)) return;
+  assert.ok(existsSync(file), `corpus file missing: ${file}`);
   const lib = JSON.parse(readFileSync(file, 'utf8')) as Element[];
   const ours = lib.map(({ embeddings: _drop, ...e }) => structuredClone(e) as Element);
   await embedElements(ours, await createEmbedder(parseEmbedNode('local', {}), {}));

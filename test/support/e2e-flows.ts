@@ -1,0 +1,116 @@
+// The scaffolding the end-to-end destination and source files share, through the HTTP API of a
+// running stack: the two corpus files as a local source, the standard pipeline (partition, chunk,
+// built-in 384-dim embedder), create a connector, run its connection check to the end, create a
+// workflow, run it to the end, run it twice comparing per-file tallies (one copy of each file).
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { eventually, type TestStack } from './local-stack';
+
+export const CORPUS_DOCS = resolve(process.cwd(), '../shared/corpus/docs');
+
+/** The two files every run reads: fake-text.txt and sub/README.md. */
+export const INPUT_FILES = ['README.md', 'fake-text.txt'];
+
+/** partition (fast) → chunk_by_title (500) → the built-in 384-dim embedder. */
+export const EMBED_NODES = [
+  { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
+  { name: 'Chunker', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
+  { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
+];
+
+/** Copies the two input files into `inDir` (README.md one folder down). */
+export function stageInput(inDir: string): void {
+  mkdirSync(join(inDir, 'sub'), { recursive: true });
+  copyFileSync(join(CORPUS_DOCS, 'fake-text.txt'), join(inDir, 'fake-text.txt'));
+  copyFileSync(join(CORPUS_DOCS, 'README.md'), join(inDir, 'sub', 'README.md'));
+}
+
+/** Per-file counts of items. */
+export function tally<T>(items: T[], fileOf: (x: T) => unknown): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const x of items) out[String(fileOf(x))] = (out[String(fileOf(x))] ?? 0) + 1;
+  return out;
+}
+
+/**
+ * The steps, bound to a stack and a source made in `before` (hence the getters). `check` runs a
+ * destination's connection check by default, a source's with kind 'sources'.
+ */
+export function e2eFlows(stackOf: () => TestStack, sourceOf: () => string = () => '') {
+  async function createDestination(name: string, type: string, config: Record<string, unknown>, secretFields: string | string[] = []): Promise<string> {
+    const dest = await stackOf().call('POST', '/api/v1/destinations/', { body: { name, type, config } });
+    assert.equal(dest.status, 200, dest.text);
+    for (const f of [secretFields].flat()) assert.equal(dest.body.config[f], '**********', f);
+    return dest.body.id as string;
+  }
+
+  async function check(id: string, kind: 'destinations' | 'sources' = 'destinations') {
+    const stack = stackOf();
+    await stack.call('POST', `/api/v1/${kind}/${id}/connection-check`);
+    return eventually(async () => {
+      const r = await stack.call('GET', `/api/v1/${kind}/${id}/connection-check`);
+      return r.body.status !== 'SCHEDULED' ? r.body : undefined;
+    }, 'connection check');
+  }
+
+  async function workflow(name: string, destinationId: string, workflowNodes: unknown[] = EMBED_NODES, sourceId = sourceOf()): Promise<string> {
+    const wf = await stackOf().call('POST', '/api/v1/workflows/', {
+      body: { name, workflow_type: 'custom', reprocess_all: true, workflow_nodes: workflowNodes, source_id: sourceId, destination_id: destinationId },
+    });
+    assert.equal(wf.status, 200, wf.text);
+    return wf.body.id;
+  }
+
+  async function runToEnd(workflowId: string, timeoutMs = 180_000) {
+    const stack = stackOf();
+    const run = await stack.call('POST', `/api/v1/workflows/${workflowId}/run`);
+    assert.equal(run.status, 202, run.text);
+    return eventually(async () => {
+      const r = await stack.call('GET', `/api/v1/jobs/${run.body.id}`);
+      return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
+    }, 'workflow job', timeoutMs);
+  }
+
+  /** Runs the workflow to the end; the job and its details (per-file, per-node outcomes). */
+  async function runWithDetails(workflowId: string) {
+    const job = await runToEnd(workflowId);
+    return { job, details: (await stackOf().call('GET', `/api/v1/jobs/${job.id}/details`)).body };
+  }
+
+  /** Runs the workflow to the end, which must be COMPLETED; the job and its details. */
+  async function runCompleted(workflowId: string) {
+    const r = await runWithDetails(workflowId);
+    assert.equal(r.job.status, 'COMPLETED', JSON.stringify(r.job));
+    return r;
+  }
+
+  /** Runs the workflow twice; the per-file record counts after each run must be equal (one copy). */
+  async function twice(workflowId: string, countByFile: () => Record<string, number> | Promise<Record<string, number>>, files = INPUT_FILES) {
+    const counts: Record<string, number>[] = [];
+    for (let i = 0; i < 2; i++) {
+      const job = await runToEnd(workflowId);
+      assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
+      counts.push(await countByFile());
+    }
+    assert.deepEqual(Object.keys(counts[0]!).sort(), files);
+    for (const n of Object.values(counts[0]!)) assert.ok(n >= 1);
+    assert.deepEqual(counts[1], counts[0], 'the second run replaced each file, not duplicated it');
+  }
+
+  return { createDestination, check, workflow, runToEnd, runWithDetails, runCompleted, twice };
+}
+
+/** A finished job's failed files (the listing must answer 200). */
+export async function failedFiles(stack: TestStack, jobId: string): Promise<{ error: string; [k: string]: unknown }[]> {
+  const failed = await stack.call('GET', `/api/v1/jobs/${jobId}/failed-files`);
+  assert.equal(failed.status, 200);
+  return failed.body.failed_files;
+}
+
+/** No job is left in progress: failed jobs released their run slots. */
+export async function assertNoJobRunning(stack: TestStack): Promise<void> {
+  const running = await stack.call('GET', '/api/v1/jobs/?status=IN_PROGRESS');
+  assert.equal(running.status, 200, running.text);
+  assert.deepEqual(running.body, []);
+}
