@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { eventually, NEEDS_LOCAL, REMOTE, startTestStack, type TestStack } from '../support/local-stack';
+import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
 import { ROUTES } from '../../lambdas/routes';
 
 let stack: TestStack;

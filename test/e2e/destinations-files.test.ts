@@ -11,7 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
-import { assertNoJobRunning, e2eFlows, EMBED_NODES, failedFiles, stageInput } from '../support/e2e-flows';
+import { e2eFlows, stageInput } from '../support/e2e-flows';
 import { resetConfig } from '../../lambdas/config';
 import { makeServiceAccount, startGcsStandIn, type GcsStandIn, type TestServiceAccount } from '../../lambdas/connectors/gcs/test-server';
 import { selfSignedCert, startOneDriveStandIn, type OneDriveStandIn } from '../../lambdas/connectors/onedrive/test-server';
@@ -24,7 +24,7 @@ let sa: TestServiceAccount;
 let od: OneDriveStandIn;
 let sourceId: string;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-filedest-')), 'in');
-const { createDestination, check, workflow, runToEnd } = e2eFlows(() => stack, () => sourceId);
+const { createDestination, check, workflow, runToEnd, pointNowhere } = e2eFlows(() => stack, () => sourceId);
 
 function restore(name: string, value: string | undefined) {
   if (value === undefined) delete process.env[name];
@@ -94,22 +94,5 @@ test('destinations that point nowhere: FAILURE checks, files failed with the sto
     { type: 'gcs', config: { remote_url: 'gs://no-such-bucket/x', service_account_key: sa.keyJson }, secret: JSON.parse(sa.keyJson).private_key.split('\n')[1], reason: /bucket "no-such-bucket" does not exist or is not visible to the service account \(upload: The specified bucket does not exist\.\)/ },
     { type: 'onedrive', config: { authority_url: od.url, tenant: od.tenant, client_id: od.clientId, client_cred: 'onedrive-nowhere-secret', user_pname: UPN, remote_url: 'onedrive://Results/x' }, secret: 'onedrive-nowhere-secret', reason: /invalid_client: .*AADSTS7000215: Invalid client secret provided/ },
   ];
-  for (const k of cases) {
-    const destId = await createDestination(`${k.type}-nowhere`, k.type, k.config);
-    const c = await check(destId);
-    assert.equal(c.status, 'FAILURE', k.type);
-    assert.match(c.reason, k.reason);
-    assert.ok(!c.reason.includes(k.secret), 'no secret in the reason');
-    // Partition and chunk only: the failure under test is the destination's.
-    const job = await runToEnd(await workflow(`${k.type}-nowhere`, destId, EMBED_NODES.slice(0, 2)));
-    assert.equal(job.status, 'FAILED', k.type);
-    const failed = await failedFiles(stack, job.id);
-    assert.equal(failed.length, 2);
-    for (const f of failed) {
-      assert.match(f.error, new RegExp(`${k.type} destination: `));
-      assert.match(f.error, k.reason);
-      assert.ok(!f.error.includes(k.secret));
-    }
-  }
-  await assertNoJobRunning(stack);
+  await pointNowhere(cases);
 });

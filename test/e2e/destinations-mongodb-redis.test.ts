@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
-import { assertNoJobRunning, e2eFlows, EMBED_NODES, failedFiles, stageInput, tally } from '../support/e2e-flows';
+import { e2eFlows, stageInput, tally } from '../support/e2e-flows';
 import { startMongoStandIn, type MongoStandIn } from '../../lambdas/connectors/mongodb/test-server';
 import { redisServerBinary, startRedisServer, type RedisTestServer } from '../../lambdas/connectors/redis/test-server';
 import { closedPort } from '../integration/connectors/helpers';
@@ -23,7 +23,7 @@ let redis: RedisTestServer | undefined;
 let untrustStandIns: (() => void) | undefined;
 let sourceId: string;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-kvdest-')), 'in');
-const { createDestination, check, workflow, runToEnd, twice } = e2eFlows(() => stack, () => sourceId);
+const { createDestination, check, workflow, runToEnd, twice, pointNowhere } = e2eFlows(() => stack, () => sourceId);
 
 before(async () => {
   if (NEEDS_LOCAL) return;
@@ -85,24 +85,5 @@ test('destinations that point nowhere: FAILURE checks, files failed with the sto
     { type: 'mongodb', config: { uri: `mongodb://app:mongo-nowhere-secret@127.0.0.1:${port}/`, database: 'wf', collection: 'c' }, secret: 'mongo-nowhere-secret', reason: /cannot connect to 127\.0\.0\.1:\d+: .*ECONNREFUSED/ },
     { type: 'redis', config: { host: '127.0.0.1', port, password: 'redis-nowhere-secret', ssl: true }, secret: 'redis-nowhere-secret', reason: /cannot connect to 127\.0\.0\.1:\d+: connect ECONNREFUSED/ },
   ];
-  for (const k of cases) {
-    const destId = await createDestination(`${k.type}-nowhere`, k.type, k.config);
-    const c = await check(destId);
-    assert.equal(c.status, 'FAILURE', k.type);
-    assert.match(c.reason, k.reason);
-    assert.ok(!c.reason.includes(k.secret), 'no secret in the reason');
-    // Partition and chunk only: the failure under test is the destination's.
-    const wf = await workflow(`${k.type}-nowhere`, destId, EMBED_NODES.slice(0, 2));
-    const job = await runToEnd(wf);
-    assert.equal(job.status, 'FAILED', k.type);
-    const failed = await failedFiles(stack, job.id);
-    assert.equal(failed.length, 2);
-    for (const f of failed) {
-      assert.match(f.error, new RegExp(`${k.type} destination: `));
-      assert.match(f.error, k.reason);
-      assert.ok(!f.error.includes(k.secret));
-    }
-  }
-  // The failed jobs released their run slots.
-  await assertNoJobRunning(stack);
+  await pointNowhere(cases);
 });

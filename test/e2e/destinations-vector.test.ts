@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
-import { e2eFlows, failedFiles, stageInput, tally } from '../support/e2e-flows';
+import { e2eFlows, EMBED_NODES, stageInput, tally } from '../support/e2e-flows';
 import { startPineconeStandIn, type PineconeStandIn } from '../../lambdas/connectors/pinecone/test-server';
 import { startQdrantStandIn, type QdrantStandIn } from '../../lambdas/connectors/qdrant/test-server';
 import { startAstraStandIn, type AstraStandIn } from '../../lambdas/connectors/astradb/test-server';
@@ -23,7 +23,7 @@ let qdrant: QdrantStandIn;
 let astra: AstraStandIn;
 let sourceId: string;
 const inDir = join(mkdtempSync(join(tmpdir(), 'wps-vecdest-')), 'in');
-const { createDestination, check, workflow, runToEnd, twice } = e2eFlows(() => stack, () => sourceId);
+const { createDestination, check, workflow, runToEnd, twice, pointNowhere } = e2eFlows(() => stack, () => sourceId);
 const savedController = process.env.PINECONE_CONTROLLER_HOST;
 
 let untrustStandIns: (() => void) | undefined;
@@ -92,20 +92,5 @@ test('destinations that point nowhere: FAILURE checks, files failed with the sto
     { type: 'astradb', config: { api_endpoint: `https://127.0.0.1:${port}`, token: 'AstraCS:astra-secret', collection_name: 'c' }, secret: 'astra-secret', reason: /cannot reach 127\.0\.0\.1:\d+: .*ECONNREFUSED/ },
     { type: 'pinecone', config: { api_key: 'pc-secret-rejected', index_name: 'docs', namespace: '' }, secret: 'pc-secret-rejected', reason: /rejected the API key \(HTTP 401\)/ },
   ];
-  for (const k of cases) {
-    const destId = await createDestination(`${k.type}-nowhere`, k.type, k.config);
-    const c = await check(destId);
-    assert.equal(c.status, 'FAILURE', k.type);
-    assert.match(c.reason, k.reason);
-    assert.ok(!c.reason.includes(k.secret), 'no secret in the reason');
-    const job = await runToEnd(await workflow(`${k.type}-nowhere`, destId));
-    assert.equal(job.status, 'FAILED', k.type);
-    const failed = await failedFiles(stack, job.id);
-    assert.equal(failed.length, 2);
-    for (const f of failed) {
-      assert.match(f.error, new RegExp(`${k.type} destination: `));
-      assert.match(f.error, k.reason);
-      assert.ok(!f.error.includes(k.secret));
-    }
-  }
+  await pointNowhere(cases, EMBED_NODES);
 });

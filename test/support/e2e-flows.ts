@@ -98,7 +98,34 @@ export function e2eFlows(stackOf: () => TestStack, sourceOf: () => string = () =
     assert.deepEqual(counts[1], counts[0], 'the second run replaced each file, not duplicated it');
   }
 
-  return { createDestination, check, workflow, runToEnd, runWithDetails, runCompleted, twice };
+  /**
+   * Destinations that validate but point nowhere: each one's check is a FAILURE with the store's reason,
+   * its job (partition and chunk only by default: the failure under test is the destination's) FAILED
+   * with both files failed for that reason, no secret in any of it, and no job left running.
+   */
+  async function pointNowhere(cases: { type: string; config: Record<string, unknown>; secret: string; reason: RegExp }[], nodes: unknown[] = EMBED_NODES.slice(0, 2)) {
+    const stack = stackOf();
+    for (const k of cases) {
+      const destId = await createDestination(`${k.type}-nowhere`, k.type, k.config);
+      const c = await check(destId);
+      assert.equal(c.status, 'FAILURE', k.type);
+      assert.match(c.reason, k.reason);
+      assert.ok(!c.reason.includes(k.secret), 'no secret in the reason');
+      const job = await runToEnd(await workflow(`${k.type}-nowhere`, destId, nodes));
+      assert.equal(job.status, 'FAILED', k.type);
+      const failed = await failedFiles(stack, job.id);
+      assert.equal(failed.length, 2);
+      for (const f of failed) {
+        assert.match(f.error, new RegExp(`${k.type} destination: `));
+        assert.match(f.error, k.reason);
+        assert.ok(!f.error.includes(k.secret));
+      }
+    }
+    // The failed jobs released their run slots.
+    await assertNoJobRunning(stack);
+  }
+
+  return { createDestination, check, workflow, runToEnd, runWithDetails, runCompleted, twice, pointNowhere };
 }
 
 /** A finished job's failed files (the listing must answer 200). */
