@@ -5,7 +5,9 @@
 //   them, or
 // - they are the line's stretched spaces: three or more words apart by the same width (a justifier
 //   stretches every space of a line alike), and no neighbouring line is cut into cells under them (a
-//   table's header row can be as even, its rows below are not).
+//   table's header row can be as even, its rows below are not),
+// and in either case no neighbouring line is cut into cells lined up with the run's words (a table's
+// rows of one-word cells in columns of one width are as even as a stretched line).
 // Lines are page-wide, so on a page set in columns each column's part of a line is looked at on its
 // own: a run of segments between wider gaps.
 import type { Line, Segment, Word } from './page-text';
@@ -39,7 +41,7 @@ export function joinJustifiedGaps(lines: Line[], makeSegment: (words: Word[], rt
       let e = k;
       while (e + 1 < line.segs.length && line.segs[e + 1]!.x0 - line.segs[e]!.x1 < MAX_STRETCH_EM * em && !!line.segs[e + 1]!.rtl === !!line.segs[k]!.rtl) e++;
       const run = line.segs.slice(k, e + 1);
-      if (run.length > 1 && (coveredByNeighbour(run, near, em, sameSize) || evenlyStretched(run, near, em))) {
+      if (run.length > 1 && !rowsAround(run, near, em) && (coveredByNeighbour(run, near, em, sameSize) || evenlyStretched(run, near, em))) {
         out.push(makeSegment(run.flatMap((s) => s.words), !!run[0]!.rtl));
       } else {
         out.push(...run);
@@ -65,12 +67,25 @@ function evenSingles(segs: Segment[], em: number): boolean {
   return Math.max(...gaps) - Math.min(...gaps) <= Math.max(SAME_GAP_PT, SAME_GAP_EM * em);
 }
 
-/** The run is evenly stretched, and no neighbouring line is cut into cells (other than evenly) within its extent. */
+/** Every word after the run's first lines up (start, end or middle) with a segment of the other line: a table's columns. */
+function linedUp(run: Segment[], other: Segment[], em: number): boolean {
+  const tol = 0.25 * em, mid = (s: Segment) => (s.x0 + s.x1) / 2;
+  return run.slice(1).every((s) => other.some((o) => Math.abs(o.x0 - s.x0) < tol || Math.abs(o.x1 - s.x1) < tol || Math.abs(mid(o) - mid(s)) < tol));
+}
+
+/** The segments of a line within the run's extent. */
+function within(run: Segment[], n: Line, em: number): Segment[] {
+  const x0 = run[0]!.x0 - em, x1 = run[run.length - 1]!.x1 + em;
+  return n.segs.filter((s) => s.x0 >= x0 && s.x1 <= x1);
+}
+
+/** A neighbouring line is cut into cells that line up with the run's: rows of a table, not a paragraph. */
+function rowsAround(run: Segment[], near: Line[], em: number): boolean {
+  return near.some((n) => { const w = within(run, n, em); return w.length > 1 && linedUp(run, w, em); });
+}
+
+/** The run is evenly stretched, and no neighbouring line is cut into cells within its extent other than evenly. */
 function evenlyStretched(run: Segment[], near: Line[], em: number): boolean {
   if (!evenSingles(run, em)) return false;
-  const x0 = run[0]!.x0 - em, x1 = run[run.length - 1]!.x1 + em;
-  return !near.some((n) => {
-    const within = n.segs.filter((s) => s.x0 >= x0 && s.x1 <= x1);
-    return within.length > 1 && !evenSingles(within, em);
-  });
+  return !near.some((n) => { const w = within(run, n, em); return w.length > 1 && !evenSingles(w, em); });
 }
