@@ -17,13 +17,17 @@ function circle(x: number, y: number, r: number, fill: boolean): string {
     + `${x - r} ${y - k} ${x - k} ${y - r} ${x} ${y - r} c ${x + k} ${y - r} ${x + r} ${y - k} ${x + r} ${y} c h ${fill ? 'f' : 'S'}`;
 }
 
-/** Lines top to bottom; `bullet` draws a disc (1) or, indented, a circle (2) before the line's text. */
-export function bulletsPdf(lines: { t: string; size: number; bold?: boolean; bullet?: 1 | 2 }[]): Uint8Array {
+/**
+ * Lines top to bottom; `bullet` draws a disc (1) or, indented, a circle (2) before the line's text, or
+ * a stroked square (3: a form's box to tick).
+ */
+export function bulletsPdf(lines: { t: string; size: number; bold?: boolean; bullet?: 1 | 2 | 3 }[]): Uint8Array {
   let y = 720;
   const ops: string[] = [];
   for (const { t, size, bold, bullet } of lines) {
     const x = bullet === 2 ? 108 : bullet ? 90 : 72;
-    if (bullet) ops.push(`0.5 w ${circle(x - 9, y + 0.33 * size, 0.18 * size, bullet === 1)}`);
+    if (bullet === 3) ops.push(`0.5 w ${x - 12} ${y - 0.05 * size} ${0.7 * size} ${0.7 * size} re S`);
+    else if (bullet) ops.push(`0.5 w ${circle(x - 9, y + 0.33 * size, 0.18 * size, bullet === 1)}`);
     ops.push(`BT /${bold ? 'F2' : 'F1'} ${size} Tf ${x} ${y} Td (${esc(t)}) Tj ET`);
     y -= size * 1.8;
   }

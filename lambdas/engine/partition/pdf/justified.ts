@@ -67,10 +67,14 @@ function evenSingles(segs: Segment[], em: number): boolean {
   return Math.max(...gaps) - Math.min(...gaps) <= Math.max(SAME_GAP_PT, SAME_GAP_EM * em);
 }
 
-/** Every word after the run's first lines up (start, end or middle) with a segment of the other line: a table's columns. */
+/**
+ * Every word after the run's first lines up (start, end or middle) with a segment of the other line: a
+ * table's columns. The last word's end is not looked at: every line of a justified paragraph ends there.
+ */
 function linedUp(run: Segment[], other: Segment[], em: number): boolean {
   const tol = 0.25 * em, mid = (s: Segment) => (s.x0 + s.x1) / 2;
-  return run.slice(1).every((s) => other.some((o) => Math.abs(o.x0 - s.x0) < tol || Math.abs(o.x1 - s.x1) < tol || Math.abs(mid(o) - mid(s)) < tol));
+  const last = run[run.length - 1];
+  return run.slice(1).every((s) => other.some((o) => Math.abs(o.x0 - s.x0) < tol || (s !== last && Math.abs(o.x1 - s.x1) < tol) || Math.abs(mid(o) - mid(s)) < tol));
 }
 
 /** The segments of a line within the run's extent. */

@@ -1,6 +1,7 @@
 // List bullets drawn as shapes (issue 29): browsers print a list's discs and a nested list's circles
 // as paths, so the items started with their words only and ran together as paragraphs. A small dot
-// just before a line's first word, at its middle, is now its bullet: each item a ListItem.
+// just before a line's first word, at its middle, is now its bullet: each item a ListItem; a stroked
+// square (a form's box to tick) its box marker.
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
 import { partitionDocument as partition } from '../../../../lambdas/engine/partition/pipeline';
@@ -17,6 +18,9 @@ it('items opened by drawn discs and circles are list items, one each', async () 
     { t: 'Online requests doubled', size: 10, bullet: 2 },
     { t: 'Walk-in requests fell slightly', size: 10, bullet: 2 },
     { t: 'Waiting times fell in every office', size: 10, bullet: 1 },
+    { t: 'Would you visit an office again?', size: 10 },
+    { t: 'Yes, in person', size: 10, bullet: 3 },
+    { t: 'No, online only', size: 10, bullet: 3 },
   ]);
   const { elements } = await partition({ data, filename: 'list.pdf' }, { strategy: 'fast' });
   const items = elements.filter((e) => e.type === 'ListItem').map((e) => e.text);
@@ -25,4 +29,6 @@ it('items opened by drawn discs and circles are list items, one each', async () 
     assert.ok(items.some((i) => i.endsWith(t) && i.length <= t.length + 2), `"${t}" its own item:\n${dump}`);
   }
   assert.ok(elements.some((e) => e.type === 'NarrativeText' && e.text.startsWith('The offices handled')), dump);
+  // a stroked square is a box to tick: the answer's marker is the box, not a bullet
+  for (const t of ['Yes, in person', 'No, online only']) assert.ok(items.includes(`\u25a1 ${t}`), `"${t}" opened by its box:\n${dump}`);
 });

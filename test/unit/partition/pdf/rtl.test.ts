@@ -81,6 +81,20 @@ describe('right-to-left text in PDFs', () => {
     assert.deepEqual(rtl, ['זאת היא שורה ראשונה של פסקה ארוכה מאוד שורה ארוכה מאוד והשנייה שבאה אחריה כאן והשורה השלישית של הפסקה עד סוף ממש']);
   });
 
+  it('keeps the stretched gaps of two justified RTL lines in a row inside their paragraph', async () => {
+    // Both middle lines have one wide gap, at different places; they end at the same edge, as every
+    // line of a justified paragraph does: that is no table column.
+    const rtl = await texts([{ runs: [
+      line(['מאוד', 'ארוכה', 'פסקה', 'של', 'ראשונה', 'שורה', 'היא', 'זאת'], 500, 760),
+      line(['מאוד', 'ארוכה', 'שורה'], 500, 760 - PITCH),
+      line(['אחריה', 'שבאה', 'והשנייה'], 500 - width('מאוד ארוכה שורה') - 1.5 * SIZE, 760 - PITCH),
+      line(['השלישית'], 500, 760 - 2 * PITCH),
+      line(['כך', 'נמשכת', 'הזאת', 'הפסקה', 'של', 'והשורה'], 500 - width('השלישית') - 1.6 * SIZE, 760 - 2 * PITCH),
+      line(['ממש', 'סוף', 'עד', 'הפסקה', 'של', 'הרביעית', 'והשורה', 'כאן'], 500, 760 - 3 * PITCH),
+    ] }]);
+    assert.equal(rtl.length, 1, JSON.stringify(rtl));
+  });
+
   it('keeps a stretched gap of a justified Latin line inside its paragraph', async () => {
     const x = 72, y = 760;
     const latin = await texts([{ runs: [

@@ -10,8 +10,11 @@ import { heap, rawExports } from '../pdfium';
 /** A horizontal rule: y, from x0 to x1 (frame coordinates); a vertical one: x, from y0 to y1. */
 export interface HRule { y: number; x0: number; x1: number }
 export interface VRule { x: number; y0: number; y1: number }
-/** A small filled shape: a dot or square a list bullet is drawn as (frame coordinates). */
-export interface Mark { x0: number; y0: number; x1: number; y1: number }
+/**
+ * A small shape a list bullet or a form's box is drawn as (frame coordinates): a filled dot or square
+ * ('disc'), a stroked circle ('circle'), a stroked square ('box').
+ */
+export interface Mark { x0: number; y0: number; x1: number; y1: number; kind: 'disc' | 'circle' | 'box' }
 export interface Rules {
   h: HRule[];
   v: VRule[];
@@ -96,7 +99,7 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
         }
         const w = bx1 - bx0, h = by1 - by0;
         if (w >= MARK_MIN && h >= MARK_MIN && w <= MARK_MAX && h <= MARK_MAX && w < 1.6 * h && h < 1.6 * w) {
-          if ((out.marks ??= []).length < MAX_MARKS) out.marks.push({ x0: bx0, y0: by0, x1: bx1, y1: by1 });
+          if ((out.marks ??= []).length < MAX_MARKS) out.marks.push({ x0: bx0, y0: by0, x1: bx1, y1: by1, kind: kinds.includes(SEG_BEZIERTO) ? 'circle' : 'box' });
           return;
         }
       }
@@ -118,7 +121,7 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
       const w = x1 - x0, h = y1 - y0;
       const dot = points >= 3 && w >= MARK_MIN && h >= MARK_MIN && w <= MARK_MAX && h <= MARK_MAX && w < 1.6 * h && h < 1.6 * w;
       if (dot) {
-        if ((out.marks ??= []).length < MAX_MARKS) out.marks.push({ x0, y0, x1, y1 });
+        if ((out.marks ??= []).length < MAX_MARKS) out.marks.push({ x0, y0, x1, y1, kind: 'disc' });
       } else if (points >= 3 && points <= 6 && !curved) {
         if (h <= THIN && w >= MIN_RULE && w > h) out.h.push({ y: (y0 + y1) / 2, x0, x1 });
         else if (w <= THIN && h >= MIN_RULE && h > w) out.v.push({ x: (x0 + x1) / 2, y0, y1 });
