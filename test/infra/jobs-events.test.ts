@@ -204,9 +204,10 @@ test('IAM: StartExecution only on the job state machine, StopExecution only on i
   assert.ok(starts > 0 && puts > 0, 'grants exist');
 });
 
-test('who may start jobs and publish events: the jobs and workflows routes, the workflow scheduler, tasks, the cleanup target; each with its variable', () => {
-  // the writing routes of the job area (read-only GET routes start nothing: lib/api.ts routeAccess)
-  const jobAreaRoutes = routeFns.filter((r) => ['jobs', 'workflows'].includes(r.route.handler.file) && r.route.auth !== false && r.route.method !== 'GET');
+test('who may start jobs and publish events: the jobs, workflows and MCP routes, the workflow scheduler, tasks, the cleanup target; each with its variable', () => {
+  // the writing routes of the job area (read-only GET routes start nothing: lib/api.ts routeAccess), and
+  // the MCP endpoint, whose tools run workflows and cancel jobs through the same services
+  const jobAreaRoutes = routeFns.filter((r) => ['jobs', 'workflows', 'mcp'].includes(r.route.handler.file) && r.route.auth !== false && r.route.method !== 'GET');
   assert.ok(jobAreaRoutes.length > 0);
   const cleanup = rules.filter((r) => r.def.target.export === 'jobExecutionEnded').map((r) => r.targetId);
   assert.equal(cleanup.length, 1);
