@@ -29,7 +29,8 @@ if (files.length === 0) {
 // cores, beside another test file) before its first assertion; a hang still ends the run well inside CI's 90.
 const res = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=1200000', ...files],
+  ['--import', 'tsx', '--test', '--test-reporter=tap', '--test-reporter-destination=stdout',
+    '--test-reporter=./test/failures-reporter.mjs', '--test-reporter-destination=stdout', '--test-concurrency=2', '--test-timeout=1200000', ...files],
   { stdio: 'inherit', env: { LOG_LEVEL: 'warn', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, '--openssl-legacy-provider'].filter(Boolean).join(' ') } },
 );
 process.exit(res.status ?? 1);
