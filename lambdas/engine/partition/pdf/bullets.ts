@@ -15,6 +15,8 @@ const MAX_DISTANCE = 2.5;
 
 export function markBullets(lines: Line[], marks: Mark[]): void {
   if (!marks.length) return;
+  // marks by their middle's y, so each segment looks only at the marks within its own height
+  const byMiddle = marks.map((m) => ({ m, cy: (m.y0 + m.y1) / 2 })).sort((a, b) => a.cy - b.cy);
   for (const l of lines) {
     for (let k = 0; k < l.segs.length; k++) {
       const seg = l.segs[k]!;
@@ -22,13 +24,25 @@ export function markBullets(lines: Line[], marks: Mark[]): void {
       if (!first || first.rotated || seg.rtl || /^[•\u25a0-\u25ff\u2022-]/.test(seg.text)) continue;
       const size = seg.size;
       const before = k ? l.segs[k - 1]!.x1 : -Infinity;
-      const mark = marks.find((m) => {
-        const cy = (m.y0 + m.y1) / 2;
-        return m.x1 - m.x0 <= MAX_WIDTH[m.kind] * size && cy > seg.y0 && cy < seg.y1 && m.x1 <= first.x0 && first.x0 - m.x1 <= MAX_DISTANCE * size && m.x0 > before;
-      });
+      let mark: Mark | undefined;
+      for (let i = firstAbove(byMiddle, seg.y0); i < byMiddle.length && byMiddle[i]!.cy < seg.y1 && !mark; i++) {
+        const m = byMiddle[i]!.m;
+        if (m.x1 - m.x0 <= MAX_WIDTH[m.kind] * size && m.x1 <= first.x0 && first.x0 - m.x1 <= MAX_DISTANCE * size && m.x0 > before) mark = m;
+      }
       if (!mark) continue;
       l.segs[k] = toSegment([{ t: MARKER[mark.kind], x0: mark.x0, y0: seg.y0, x1: mark.x1, y1: seg.y1, size, bold: first.bold, italic: false }, ...seg.words]);
       l.x0 = Math.min(l.x0, mark.x0);
     }
   }
+}
+
+/** Index of the first entry whose middle is below `y` (strictly greater), by binary search. */
+function firstAbove(sorted: { cy: number }[], y: number): number {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.cy > y) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
