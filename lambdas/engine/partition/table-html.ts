@@ -32,6 +32,14 @@ export function tableToHtml(rows: TableRows): string {
   return `${html}</table>`;
 }
 
+/**
+ * The same table read from its right-hand column: a table of a right-to-left script starts there. A
+ * row's cells reversed; spans keep their cells, as the grid mirrors with them.
+ */
+export function mirrorColumns(rows: TableRows): TableRows {
+  return rows.map((row) => [...row].reverse());
+}
+
 /** Cells row by row, left to right: how a reader (and a retrieval system) takes a table in. */
 export function tableText(rows: TableRows): string {
   const parts: string[] = [];

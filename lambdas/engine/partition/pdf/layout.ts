@@ -5,7 +5,7 @@
 // text size.
 import { appendAll, makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
 import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, type ClassifyOptions } from '../classify';
-import { tableText, tableToHtml, type TableRows } from '../table-html';
+import { mirrorColumns, tableText, tableToHtml, type TableRows } from '../table-html';
 import { union, wordsToLines } from './extract';
 import type { Box, Line, RawPage, Segment } from './page-text';
 import { findRuledTables } from './tables/ruled';
@@ -16,6 +16,7 @@ import { joinText, separator } from './scripts';
 import { TITLE_SIZE_KEY } from '../hierarchy';
 import { pageColumns } from './columns';
 import { markBullets } from './bullets';
+import { isRtlPage } from './bidi';
 
 export interface Block extends Box {
   lines: Segment[];
@@ -317,9 +318,11 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       // test/unit/partition/pdf.test.ts). OCR'd tables keep the OCR's line order (a wrapped or
       // row-spanning header read line by line, as the library's OCR'd table text reads). The cell
       // structure, with spans, is in text_as_html.
-      const text = opts.ocr ? blockText(b) : tableText(b.table);
+      // A table of a right-to-left script is read from its right-hand column.
+      const rows = isRtlPage(b.table.flatMap((r) => r.map((c) => c.text))) ? mirrorColumns(b.table) : b.table;
+      const text = opts.ocr ? blockText(b) : tableText(rows);
       if (!text) continue;
-      out.push(makeElement('Table', text, opts.tableHtml === false ? md : { ...md, text_as_html: tableToHtml(b.table) }));
+      out.push(makeElement('Table', text, opts.tableHtml === false ? md : { ...md, text_as_html: tableToHtml(rows) }));
       continue;
     }
     const text = blockText(b);

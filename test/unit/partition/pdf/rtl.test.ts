@@ -138,6 +138,22 @@ describe('right-to-left text: bad input stays bounded', () => {
   });
 });
 
+describe('right-to-left tables in PDFs', () => {
+  it('lists a Hebrew table\'s cells from its right-hand column, in the text and in the HTML', async () => {
+    // Three columns of words: the rightmost holds each row's first cell (a name), then a city, then a
+    // number at the left. The cells are far enough apart to be columns, not stretched spaces.
+    const rows = [['שם', 'עיר', 'גיל'], ['דוד', 'חיפה', '31'], ['שרה', 'אילת', '27'], ['משה', 'עכו', '45'], ['רחל', 'צפת', '38']];
+    const runs: Run[] = rows.flatMap((r, i) => r.map((cell, c) => line([cell], 500 - c * 120, 700 - i * PITCH)));
+    const r = await partition({ data: cjkPdf([{ runs: [line(['טבלה', 'לפני', 'פסקה'], 500, 760), ...runs] }]), filename: 'rtl-table.pdf' }, { strategy: 'fast' });
+    const table = r.elements.find((e) => e.type === 'Table');
+    assert.ok(table, JSON.stringify(r.elements.map((e) => [e.type, e.text])));
+    assert.equal(table.text, rows.flat().join(' '));
+    const html = String(table.metadata.text_as_html);
+    assert.ok(html.includes('<tr><td>שם</td><td>עיר</td><td>גיל</td></tr>') || html.includes('<tr><th>שם</th><th>עיר</th><th>גיל</th></tr>'), html);
+    assert.ok(html.includes('<tr><td>דוד</td><td>חיפה</td><td>31</td></tr>'), html);
+  });
+});
+
 describe('right_to_left_01.pdf (docling set)', () => {
   it('reads the Arabic title and paragraphs in logical order, with ligatures and marks in place', async () => {
     const file = resolve(import.meta.dirname, '../../../../../shared/corpus/docling/docs/right_to_left_01.pdf');
