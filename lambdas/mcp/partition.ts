@@ -108,6 +108,7 @@ export function registerPartitionTool(server: McpServer, ctx: McpContext): void 
       'each with its text and metadata (page, coordinates when asked). Give the file as content_base64 or as upload_id. ' +
       `Returns the elements JSON, or above ${PARTITION_INLINE_MAX_BYTES / 1024} KiB a summary and a link to the full result. ` +
       'For many or very large documents, create a workflow instead.',
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // not read-only: an upload_id is used up, and a large result is stored behind its link
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   }, Input, async (args) => partitionDocument(ctx, args));
 }

@@ -49,6 +49,10 @@ test('every tool: a description to act on, annotations, and an input schema ajv 
     if (/^(list|get)_/.test(t.name)) assert.equal(a.readOnlyHint, true, `${t.name} is read-only`);
     if (/^(delete|cancel)_/.test(t.name)) assert.equal(a.destructiveHint, true, `${t.name} is destructive`);
   }
+  // partition_document uses up an upload id and stores a large result: it changes state
+  const partition = tools.find((t) => t.name === 'partition_document')!;
+  assert.equal(partition.annotations!.readOnlyHint, false);
+  assert.equal(partition.annotations!.idempotentHint, false);
 });
 
 test('input schemas say what a call needs (required fields, connector config, workflow body)', async () => {
