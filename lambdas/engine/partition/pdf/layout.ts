@@ -154,12 +154,15 @@ export function readingOrder<T extends Box>(items: T[], body: number): T[] {
   const h = cut(items, 'y', 0.01);
   if (h.length > 1) {
     // Consecutive bands that share column gutters are one multi-column region (e.g. a row of
-    // figures above two text columns): merge them so columns are read top to bottom.
+    // figures above two text columns): merge them so columns are read top to bottom. So is a band
+    // that only continues one column of the region above (a column running on below the other one's
+    // end, cut off where both happen to have a paragraph gap).
     const merged: T[][] = [];
     const vGap = Math.max(0.5 * body, 2);
     for (const band of h) {
       const prev = merged[merged.length - 1];
-      if (prev && cut(prev, 'x', vGap).length > 1 && cut(band, 'x', vGap).length > 1 && cut([...prev, ...band], 'x', vGap).length > 1) {
+      if (prev && cut(prev, 'x', vGap).length > 1 && cut([...prev, ...band], 'x', vGap).length > 1
+        && (cut(band, 'x', vGap).length > 1 || continuesColumn(prev, band, body))) {
         appendAll(prev, band);
       } else {
         merged.push([...band]);
@@ -182,6 +185,15 @@ function orderBlocks(blocks: Block[], body: number, width: number): Block[] {
   if (rightToLeft <= 0.5 * all) return readingOrder(blocks, body);
   const mirrored = blocks.map((b) => ({ ...b, x0: width - b.x1, x1: width - b.x0, block: b }));
   return readingOrder(mirrored, body).map((m) => m.block);
+}
+
+/** The band starts within a few lines below the items of the region above that it stands under. */
+function continuesColumn(region: Box[], band: Box[], body: number): boolean {
+  const x0 = Math.min(...band.map((b) => b.x0)), x1 = Math.max(...band.map((b) => b.x1));
+  const above = region.filter((r) => r.x0 < x1 && r.x1 > x0);
+  if (!above.length) return false;
+  const top = Math.min(...band.map((b) => b.y0));
+  return top - Math.max(...above.map((r) => r.y1)) <= 3 * body;
 }
 
 function cut<T extends Box>(items: T[], axis: 'x' | 'y', minGap: number): T[][] {
