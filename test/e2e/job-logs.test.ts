@@ -50,6 +50,10 @@ test('every log line of a job run carries job_id, and file_id on the file steps'
     }, 'the job to end', 120_000);
     assert.equal(done.status, 'COMPLETED');
     await stack.eventsIdle();
+    // finishJob writes COMPLETED before its own "job step done" line: keep capturing until that line
+    // is out (a busy machine may print it after the status is seen)
+    await eventually(async () => (captured.lines.some((l) => l.includes('"job step done"') && l.includes('"finishJob"')) ? true : undefined), 'the line of finishJob', 30_000)
+      .catch(() => undefined); // its absence fails below, with the steps that did log
   } finally {
     captured.stop();
     process.env.LOG_LEVEL = level ?? 'warn';
