@@ -5,65 +5,42 @@
 // object/file replaced by the second run, 384-dim vectors, metadata present. Destinations that validate
 // but point nowhere fail their check and their files with the store's reason; the jobs finish and free
 // their slots. One stack serves both families.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
-import { e2eFlows, stageInput } from '../support/e2e-flows';
-import { resetConfig } from '../../lambdas/config';
+import { NEEDS_LOCAL } from '../support/local-stack';
+import { destinationSuite } from '../support/e2e-flows';
+import { setConfigEnv } from '../support/stand-in-ca';
 import { makeServiceAccount, startGcsStandIn, type GcsStandIn, type TestServiceAccount } from '../../lambdas/connectors/gcs/test-server';
 import { selfSignedCert, startOneDriveStandIn, type OneDriveStandIn } from '../../lambdas/connectors/onedrive/test-server';
 
 const UPN = 'alice@contoso.com';
-const saved = { ca: process.env.CONNECTOR_CA_FILE, gcs: process.env.GCS_API_ENDPOINT, graph: process.env.GRAPH_API_ENDPOINT };
-let stack: TestStack;
 let gcs: GcsStandIn;
 let sa: TestServiceAccount;
 let od: OneDriveStandIn;
-let sourceId: string;
-const inDir = join(mkdtempSync(join(tmpdir(), 'wps-filedest-')), 'in');
-const { createDestination, check, workflow, runToEnd, pointNowhere } = e2eFlows(() => stack, () => sourceId);
-
-function restore(name: string, value: string | undefined) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
-}
-
-before(async () => {
-  if (NEEDS_LOCAL) return;
-  stageInput(inDir);
-  sa = makeServiceAccount();
-  gcs = await startGcsStandIn({ accounts: [sa], buckets: ['wf-out'] });
-  const tls = selfSignedCert();
-  process.env.CONNECTOR_CA_FILE = tls.certFile;
-  resetConfig();
-  od = await startOneDriveStandIn({ tls, users: [UPN] });
-  process.env.GCS_API_ENDPOINT = gcs.url;
-  process.env.GRAPH_API_ENDPOINT = od.url;
-  stack = await startTestStack();
-  sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
-});
-after(async () => {
-  await stack?.close();
-  await Promise.all([gcs?.stop(), od?.stop()]);
-  restore('CONNECTOR_CA_FILE', saved.ca);
-  restore('GCS_API_ENDPOINT', saved.gcs);
-  restore('GRAPH_API_ENDPOINT', saved.graph);
-  resetConfig();
+let restoreEnv: (() => void)[] = [];
+const { connect, workflow, runTwice, pointNowhere } = destinationSuite('wps-filedest-', {
+  start: async () => {
+    sa = makeServiceAccount();
+    gcs = await startGcsStandIn({ accounts: [sa], buckets: ['wf-out'] });
+    const tls = selfSignedCert();
+    restoreEnv.push(setConfigEnv({ CONNECTOR_CA_FILE: tls.certFile }));
+    od = await startOneDriveStandIn({ tls, users: [UPN] });
+    restoreEnv.push(setConfigEnv({ GCS_API_ENDPOINT: gcs.url, GRAPH_API_ENDPOINT: od.url }));
+  },
+  stop: async () => {
+    await Promise.all([gcs?.stop(), od?.stop()]);
+    for (const restore of restoreEnv.reverse()) restore();
+    restoreEnv = [];
+  },
 });
 
 /** Two runs; after each, exactly the two files' JSON (paths given), the second run's replacing the first's. */
 async function twice(workflowId: string, read: () => { path: string; data: Buffer; version: number }[], expected: string[]) {
-  const versions: number[][] = [];
-  for (let i = 0; i < 2; i++) {
-    const job = await runToEnd(workflowId);
-    assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
+  const versions = await runTwice(workflowId, () => {
     const files = read();
     assert.deepEqual(files.map((f) => f.path).sort(), expected, 'one file per source file, no copies');
-    versions.push(files.sort((a, b) => a.path.localeCompare(b.path)).map((f) => f.version));
-  }
+    return files.sort((a, b) => a.path.localeCompare(b.path)).map((f) => f.version);
+  });
   for (let k = 0; k < expected.length; k++) assert.ok(versions[1]![k]! > versions[0]![k]!, 'the second run rewrote the same file');
   const sample = JSON.parse(read().find((f) => f.path.endsWith('fake-text.txt.json'))!.data.toString('utf8'));
   assert.ok(sample.length >= 1);
@@ -74,17 +51,13 @@ async function twice(workflowId: string, read: () => { path: string; data: Buffe
 }
 
 test('gcs: two runs leave one <prefix><key>.json per file, 384-dim embeddings, metadata', { skip: NEEDS_LOCAL }, async () => {
-  const id = await createDestination('gc', 'gcs', { remote_url: 'gs://wf-out/results', service_account_key: sa.keyJson }, 'service_account_key');
-  const c = await check(id);
-  assert.equal(c.status, 'SUCCESS', c.reason);
+  const id = await connect('gc', 'gcs', { remote_url: 'gs://wf-out/results', service_account_key: sa.keyJson }, 'service_account_key');
   const read = () => gcs.objects('wf-out').filter((o) => o.name !== 'results/_empty').map((o) => ({ path: o.name, data: o.data, version: o.generation }));
   await twice(await workflow('to-gcs', id), read, ['results/fake-text.txt.json', 'results/sub/README.md.json']);
 });
 
 test('onedrive: two runs leave one <folder>/<key>.json per file in the drive, 384-dim embeddings, metadata', { skip: NEEDS_LOCAL }, async () => {
-  const id = await createDestination('od', 'onedrive', { authority_url: od.url, tenant: od.tenant, client_id: od.clientId, client_cred: od.clientSecret, user_pname: UPN, remote_url: 'onedrive://Results/wf' }, 'client_cred');
-  const c = await check(id);
-  assert.equal(c.status, 'SUCCESS', c.reason);
+  const id = await connect('od', 'onedrive', { authority_url: od.url, tenant: od.tenant, client_id: od.clientId, client_cred: od.clientSecret, user_pname: UPN, remote_url: 'onedrive://Results/wf' }, 'client_cred');
   const read = () => od.files(UPN).map((f) => ({ path: f.path, data: f.data, version: f.version }));
   await twice(await workflow('to-onedrive', id), read, ['Results/wf/fake-text.txt.json', 'Results/wf/sub/README.md.json']);
 });

@@ -6,75 +6,45 @@
 // its messages carry the same keys (element ids), so a compacted topic keeps one copy of each.
 // Destinations that validate but point nowhere fail their check and their files with the store's
 // reason; the jobs finish and free their slots. One stack serves both families.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
-import { e2eFlows, stageInput, tally } from '../support/e2e-flows';
-import { resetConfig } from '../../lambdas/config';
+import { NEEDS_LOCAL } from '../support/local-stack';
+import { assertSampleRow, destinationSuite, tally } from '../support/e2e-flows';
+import { setConfigEnv } from '../support/stand-in-ca';
 import { selfSignedCert } from '../../lambdas/connectors/azure-ai-search/test-server';
 import { startKafkaStandIn, type KafkaStandIn } from '../../lambdas/connectors/kafka/test-server';
 import { platformElementsTable, startSnowflakeStandIn, type SnowflakeStandIn } from '../../lambdas/connectors/snowflake/test-server';
 import { closedPort } from '../integration/connectors/helpers';
 
-let stack: TestStack;
 let kafka: KafkaStandIn;
 let snow: SnowflakeStandIn;
-let sourceId: string;
-const inDir = join(mkdtempSync(join(tmpdir(), 'wps-ksdest-')), 'in');
-const { createDestination, check, workflow, runToEnd, pointNowhere } = e2eFlows(() => stack, () => sourceId);
-const savedCa = process.env.CONNECTOR_CA_FILE;
-
-before(async () => {
-  if (NEEDS_LOCAL) return;
-  stageInput(inDir);
-  const tls = selfSignedCert();
-  process.env.CONNECTOR_CA_FILE = tls.certFile;
-  resetConfig();
-  kafka = await startKafkaStandIn({ tls, users: { E2EKEY: { secret: 'kafka-e2e-secret' } } });
-  kafka.addTopic('elements', 3);
-  snow = await startSnowflakeStandIn({ tls, account: 'myorg-e2e', users: { app: { password: 'snow-e2e-secret' } }, database: 'WF', schema: 'PUBLIC' });
-  await snow.ddl(platformElementsTable('elements', 384));
-  stack = await startTestStack();
-  sourceId = (await stack.call('POST', '/api/v1/sources/', { body: { name: 'in', type: 'local', config: { remote_url: inDir } } })).body.id;
-});
-after(async () => {
-  await stack?.close();
-  await Promise.all([kafka?.stop(), snow?.stop()]);
-  if (savedCa === undefined) delete process.env.CONNECTOR_CA_FILE;
-  else process.env.CONNECTOR_CA_FILE = savedCa;
-  resetConfig();
+let untrustCa: (() => void) | undefined;
+const { connect, workflow, runToEnd, twice, pointNowhere } = destinationSuite('wps-ksdest-', {
+  start: async () => {
+    const tls = selfSignedCert();
+    untrustCa = setConfigEnv({ CONNECTOR_CA_FILE: tls.certFile });
+    kafka = await startKafkaStandIn({ tls, users: { E2EKEY: { secret: 'kafka-e2e-secret' } } });
+    kafka.addTopic('elements', 3);
+    snow = await startSnowflakeStandIn({ tls, account: 'myorg-e2e', users: { app: { password: 'snow-e2e-secret' } }, database: 'WF', schema: 'PUBLIC' });
+    await snow.ddl(platformElementsTable('elements', 384));
+  },
+  stop: async () => {
+    await Promise.all([kafka?.stop(), snow?.stop()]);
+    untrustCa?.();
+  },
 });
 
 test('snowflake: two runs leave one copy of each file\'s rows, 384-dim vectors, metadata', { skip: NEEDS_LOCAL }, async () => {
-  const id = await createDestination('sf', 'snowflake', { account: 'myorg-e2e', user: 'app', password: 'snow-e2e-secret', host: snow.host, port: snow.port, database: 'WF', schema: 'PUBLIC', role: 'SYSADMIN', batch_size: 20 }, ['password']);
-  const c = await check(id);
-  assert.equal(c.status, 'SUCCESS', c.reason);
-  const wf = await workflow('to-snowflake', id);
-  const counts: Record<string, number>[] = [];
-  for (let i = 0; i < 2; i++) {
-    const job = await runToEnd(wf);
-    assert.equal(job.status, 'COMPLETED', JSON.stringify(job));
-    counts.push(tally(await snow.rows('elements'), (r) => r.filename));
-  }
-  assert.deepEqual(Object.keys(counts[0]!).sort(), ['README.md', 'fake-text.txt']);
-  assert.deepEqual(counts[1], counts[0], 'the second run replaced each file, not duplicated it');
+  const id = await connect('sf', 'snowflake', { account: 'myorg-e2e', user: 'app', password: 'snow-e2e-secret', host: snow.host, port: snow.port, database: 'WF', schema: 'PUBLIC', role: 'SYSADMIN', batch_size: 20 }, ['password']);
+  await twice(await workflow('to-snowflake', id), async () => tally(await snow.rows('elements'), (r) => r.filename));
   const rows = await snow.rows('elements');
   const sample = rows.find((r) => r.filename === 'fake-text.txt')!;
-  assert.equal(sample.embeddings.length, 384);
-  assert.equal(sample.type, 'CompositeElement');
-  assert.equal(sample.filetype, 'text/plain');
-  assert.deepEqual(sample.languages, ['eng']);
-  assert.ok(sample.record_id && sample.element_id && String(sample.text).length > 0);
+  assertSampleRow(sample);
   assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, 'no element twice');
 });
 
 test('kafka-cloud: one JSON message per element with its 384-dim vector and metadata; a rerun appends under the same keys', { skip: NEEDS_LOCAL }, async () => {
-  const id = await createDestination('kc', 'kafka-cloud', { bootstrap_servers: kafka.host, port: kafka.port, kafka_api_key: 'E2EKEY', secret: 'kafka-e2e-secret', topic: 'elements', batch_size: 20 }, ['kafka_api_key', 'secret']);
-  const c = await check(id);
-  assert.equal(c.status, 'SUCCESS', c.reason);
+  const id = await connect('kc', 'kafka-cloud', { bootstrap_servers: kafka.host, port: kafka.port, kafka_api_key: 'E2EKEY', secret: 'kafka-e2e-secret', topic: 'elements', batch_size: 20 }, ['kafka_api_key', 'secret']);
   const wf = await workflow('to-kafka', id);
   const messages = () => kafka.messages('elements').map((m) => ({ key: m.key!.toString(), json: JSON.parse(m.value!.toString()) }));
   const first = await runToEnd(wf);

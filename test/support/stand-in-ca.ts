@@ -4,16 +4,26 @@
 import { resetConfig } from '../../lambdas/config';
 import { standInTls } from '../../lambdas/connectors/records/stand-in';
 
-/** Sets CONNECTOR_CA_FILE to the stand-ins' certificate; returns the function that restores it. */
-export function trustStandIns(): () => void {
-  const saved = process.env.CONNECTOR_CA_FILE;
-  process.env.CONNECTOR_CA_FILE = standInTls().certFile;
+/**
+ * Sets environment variables the connectors' config reads (then re-reads the config); returns the
+ * function that restores each one as it was (unset where it was unset).
+ */
+export function setConfigEnv(vars: Record<string, string>): () => void {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
   resetConfig();
   return () => {
-    if (saved === undefined) delete process.env.CONNECTOR_CA_FILE;
-    else process.env.CONNECTOR_CA_FILE = saved;
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
     resetConfig();
   };
+}
+
+/** Sets CONNECTOR_CA_FILE to the stand-ins' certificate; returns the function that restores it. */
+export function trustStandIns(): () => void {
+  return setConfigEnv({ CONNECTOR_CA_FILE: standInTls().certFile });
 }
 
 let agent: import('undici').Agent | undefined;

@@ -5,15 +5,14 @@
 // batches of batch_size; 503 + Retry-After and busy documents retried; refusals in Azure's words.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resetConfig } from '../../../lambdas/config';
+import { checkFails, checkSucceeds, envScope, withEnv } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId, enhancedElementId } from '../../../lambdas/connectors/records/ids';
 import { platformIndexFields, selfSignedCert, startAzureSearchStandIn, type AzureSearchStandIn } from '../../../lambdas/connectors/azure-ai-search/test-server';
 import { closedPort } from './helpers';
 
 let az: AzureSearchStandIn;
-let caFile: string;
-const savedCa = process.env.CONNECTOR_CA_FILE;
+const env = envScope(['CONNECTOR_CA_FILE']);
 
 const vec = (seed: number, dims = 384) => Array.from({ length: dims }, (_, i) => Math.round(Math.sin(seed + i) * 1e6) / 1e6);
 const element = (i: number, text: string, dims = 384) => ({
@@ -32,17 +31,13 @@ const config = (over: Record<string, unknown> = {}) => validateConfig('destinati
 
 before(async () => {
   const tls = selfSignedCert();
-  caFile = tls.certFile;
-  process.env.CONNECTOR_CA_FILE = caFile;
-  resetConfig();
+  env.set({ CONNECTOR_CA_FILE: tls.certFile });
   az = await startAzureSearchStandIn({ key: tls.key, cert: tls.cert });
   az.addIndex('elements', platformIndexFields(384));
 });
 after(async () => {
   await az?.stop();
-  if (savedCa === undefined) delete process.env.CONNECTOR_CA_FILE;
-  else process.env.CONNECTOR_CA_FILE = savedCa;
-  resetConfig();
+  env.restore();
 });
 
 test('config: https endpoint and Azure index names (422 items)', () => {
@@ -52,22 +47,12 @@ test('config: https endpoint and Azure index names (422 items)', () => {
 });
 
 test('check: the index definition read with the admin key; missing index, query key and unreachable service fail with the reason', async () => {
-  const ok = await checkConnection('destination', 'azure_ai_search', config());
-  assert.equal(ok.status, 'SUCCESS', ok.reason);
-  assert.equal(ok.reason, "index elements: key id, 7 fields; embeddings of 384 dimensions; record_id filterable (rewrites replace a file's documents)");
-  const missing = await checkConnection('destination', 'azure_ai_search', config({ index: 'absent' }));
-  assert.equal(missing.status, 'FAILURE');
-  assert.match(missing.reason!, /index absent not found: create it first .*record_id \(Edm\.String, filterable\).*Azure AI Search answered HTTP 404: No index with the name 'absent' was found/);
-  const query = await checkConnection('destination', 'azure_ai_search', config({ key: az.queryKey }));
-  assert.equal(query.status, 'FAILURE');
-  assert.match(query.reason!, /Azure AI Search answered HTTP 403: .*writing needs an admin key/);
+  const ok = await checkSucceeds('destination', 'azure_ai_search', config(), "index elements: key id, 7 fields; embeddings of 384 dimensions; record_id filterable (rewrites replace a file's documents)");
+  await checkFails('destination', 'azure_ai_search', config({ index: 'absent' }), /index absent not found: create it first .*record_id \(Edm\.String, filterable\).*Azure AI Search answered HTTP 404: No index with the name 'absent' was found/);
+  const query = await checkFails('destination', 'azure_ai_search', config({ key: az.queryKey }), /Azure AI Search answered HTTP 403: .*writing needs an admin key/);
   assert.ok(!query.reason!.includes(az.queryKey), 'no key in the reason');
   // TLS is verified: without the stand-in's CA the certificate is refused.
-  delete process.env.CONNECTOR_CA_FILE;
-  resetConfig();
-  const untrusted = await checkConnection('destination', 'azure_ai_search', config());
-  process.env.CONNECTOR_CA_FILE = caFile;
-  resetConfig();
+  const untrusted = await withEnv({ CONNECTOR_CA_FILE: undefined }, () => checkConnection('destination', 'azure_ai_search', config()));
   assert.equal(untrusted.status, 'FAILURE');
   assert.match(untrusted.reason!, /cannot reach Azure AI Search: .*self-signed certificate/);
   const port = await closedPort();

@@ -7,6 +7,7 @@
 // Confluence's text, the outbound policy.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkFails, configIssues, withEnv } from '../../support/connector-tests';
 import { checkConnection, listSourceObjects, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { startConfluenceStandIn, type ConfluenceStandIn } from '../../../lambdas/connectors/confluence/test-server';
 import { collect, untext } from './helpers';
@@ -14,7 +15,6 @@ import { trustStandIns } from '../../support/stand-in-ca';
 
 let cf: ConfluenceStandIn;
 const ids: Record<string, string> = {};
-const saved = { deny: process.env.CONNECTORS_DENY_PRIVATE_NETWORKS };
 const config = (over: Record<string, unknown> = {}) =>
   validateConfig('source', 'confluence', { url: cf.siteUrl, cloud: true, username: cf.username, api_token: cf.apiToken, ...over });
 
@@ -27,8 +27,6 @@ before(async () => {
   ids.ops = cf.putPage('OPS', 'Runbook <ops> & more', '<h2>Steps</h2><p>restart</p>');
 });
 after(async () => {
-  if (saved.deny === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-  else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved.deny;
   untrust?.();
   await cf?.stop();
 });
@@ -37,14 +35,7 @@ test('config: one form of auth, the platform defaults, secrets masked', () => {
   const c = config();
   assert.equal(c.max_num_of_docs_from_each_space, 150);
   assert.equal(c.max_num_of_spaces, 500);
-  const issues = (over: Record<string, unknown>) => {
-    try {
-      config(over);
-      return '';
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const issues = (over: Record<string, unknown>) => configIssues(() => config(over));
   assert.match(issues({ password: 'p' }), /both password and api_token provided/);
   assert.match(issues({ api_token: undefined }), /no form of auth provided/);
   assert.match(issues({ cloud: false, token: 'pat' }), /mutually exclusive/);
@@ -113,18 +104,12 @@ test('read: an unreadable or vanished page throws with Confluence text; malforme
 });
 
 test('outbound policy: a site name resolving to loopback is refused when private networks are denied', async () => {
-  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
-  const before = cf.calls.length;
-  try {
+  await withEnv({ CONNECTORS_DENY_PRIVATE_NETWORKS: 'true' }, async () => {
+    const before = cf.calls.length;
     const c = config({ url: `https://localhost:${cf.port}` });
-    const r = await checkConnection('source', 'confluence', c);
-    assert.equal(r.status, 'FAILURE');
-    assert.match(r.reason!, /refused: host localhost resolves to a private network address/);
+    await checkFails('source', 'confluence', c, /refused: host localhost resolves to a private network address/);
     await assert.rejects(collect(listSourceObjects('confluence', c)), /refused: host localhost resolves to a private network address/);
     assert.throws(() => config({ url: `https://127.0.0.1:${cf.port}` }), /private network address/);
     assert.equal(cf.calls.length, before, 'nothing reached the stand-in');
-  } finally {
-    if (saved.deny === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-    else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved.deny;
-  }
+  });
 });

@@ -5,6 +5,7 @@
 // the platform's document text, CAS versions, data_source, unreadable documents; outbound policy.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkSucceeds, checkFails } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, listSourceObjects, outputConfig, readSourceObject, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId, enhancedElementId } from '../../../lambdas/connectors/records/ids';
 import { startCouchbaseStandIn, type CouchbaseStandIn } from '../../../lambdas/connectors/couchbase/test-server';
@@ -52,23 +53,15 @@ test('config: the platform fields, a couchbases:// connection string (couchbase:
 });
 
 test('destination check: an authenticated read and a harmless delete; failures carry the service\'s text, never the password', async () => {
-  const ok = await checkConnection('destination', 'couchbase', dest());
-  assert.equal(ok.status, 'SUCCESS', ok.reason);
-  assert.equal(ok.reason, 'keyspace docs.ingest.elements: deletes by record_id accepted (0 removed)');
+  const ok = await checkSucceeds('destination', 'couchbase', dest(), 'keyspace docs.ingest.elements: deletes by record_id accepted (0 removed)');
 
-  const badPw = await checkConnection('destination', 'couchbase', dest({ password: 'wrong-password-123' }));
-  assert.equal(badPw.status, 'FAILURE');
-  assert.equal(badPw.reason, 'Couchbase rejected the credentials (HTTP 401): Authentication Failure (code 10000)');
+  const badPw = await checkFails('destination', 'couchbase', dest({ password: 'wrong-password-123' }), 'Couchbase rejected the credentials (HTTP 401): Authentication Failure (code 10000)');
 
-  const missing = await checkConnection('destination', 'couchbase', dest({ collection: 'nope' }));
-  assert.equal(missing.status, 'FAILURE');
-  assert.equal(missing.reason, 'Couchbase Query service (HTTP 500): Keyspace not found in CB datastore: default:docs.ingest.nope (code 12003)');
+  const missing = await checkFails('destination', 'couchbase', dest({ collection: 'nope' }), 'Couchbase Query service (HTTP 500): Keyspace not found in CB datastore: default:docs.ingest.nope (code 12003)');
   const noBucket = await checkConnection('destination', 'couchbase', dest({ bucket: 'ghost' }));
   assert.match(noBucket.reason!, /No bucket named ghost \(code 12003\)$/);
 
-  const reader = await checkConnection('destination', 'couchbase', dest({ username: 'reader', password: 'reader-pw' }));
-  assert.equal(reader.status, 'FAILURE');
-  assert.match(reader.reason!, /User does not have credentials to run DELETE queries on default:`docs`.`ingest`.`elements`. Add role query_delete .* \(code 13014\)$/);
+  const reader = await checkFails('destination', 'couchbase', dest({ username: 'reader', password: 'reader-pw' }), /User does not have credentials to run DELETE queries on default:`docs`.`ingest`.`elements`. Add role query_delete .* \(code 13014\)$/);
 
   const closed = await closedPort();
   const failover = await checkConnection('destination', 'couchbase', dest({ connection_string: `couchbases://127.0.0.1:${closed},127.0.0.1:${cb.port}` }));
@@ -161,9 +154,7 @@ test('a server before 7.6 (no sequential scans): the check says the index is mis
     assert.deepEqual(await deliverToDestination('couchbase', cfg(), { sourceId: 'src', sourceKey: 'a.txt', elements: elements(2) }), { written: 2, deleted: 2 });
 
     const source = src({ connection_string: old.connectionString, bucket: 'docs' });
-    const noPrimary = await checkConnection('source', 'couchbase', source);
-    assert.equal(noPrimary.status, 'FAILURE');
-    assert.match(noPrimary.reason!, /Use CREATE PRIMARY INDEX ON `default`:`docs`.`_default`.`_default` to create a primary index.*\(code 4000\)$/);
+    await checkFails('source', 'couchbase', source, /Use CREATE PRIMARY INDEX ON `default`:`docs`.`_default`.`_default` to create a primary index.*\(code 4000\)$/);
     old.createPrimaryIndex('docs');
     assert.equal((await collect(listSourceObjects('couchbase', source))).length, 2);
   } finally {
@@ -178,9 +169,7 @@ test('couchbases://: TLS verified, a private CA trusted through CONNECTOR_CA_FIL
   try {
     secure.createKeyspace('docs');
     const cfg = dest({ connection_string: secure.connectionString, scope: undefined, collection: undefined });
-    const untrusted = await checkConnection('destination', 'couchbase', cfg);
-    assert.equal(untrusted.status, 'FAILURE');
-    assert.match(untrusted.reason!, /^cannot reach 127\.0\.0\.1:\d+: self[- ]signed certificate/);
+    await checkFails('destination', 'couchbase', cfg, /^cannot reach 127\.0\.0\.1:\d+: self[- ]signed certificate/);
     process.env.CONNECTOR_CA_FILE = tls.certFile;
     resetConfig();
     const trusted = await checkConnection('destination', 'couchbase', cfg);
@@ -250,9 +239,7 @@ test('CONNECTORS_DENY_PRIVATE_NETWORKS: a name resolving to loopback is refused 
   const seen = cb.requests.length;
   try {
     const viaName = `couchbases://localhost:${cb.port}`;
-    const r = await checkConnection('destination', 'couchbase', dest({ connection_string: viaName }));
-    assert.equal(r.status, 'FAILURE');
-    assert.match(r.reason!, /host localhost resolves to a private network address/);
+    await checkFails('destination', 'couchbase', dest({ connection_string: viaName }), /host localhost resolves to a private network address/);
     await assert.rejects(deliverToDestination('couchbase', dest({ connection_string: viaName }), { sourceId: 'src', sourceKey: 'a.txt', elements: elements(1) }), /private network address/);
     await assert.rejects(collect(listSourceObjects('couchbase', src({ connection_string: viaName }))), /private network address/);
     await assert.rejects(readSourceObject('couchbase', src({ connection_string: `couchbases://127.0.0.1:${cb.port}` }), 'orphan'), /private network address/);

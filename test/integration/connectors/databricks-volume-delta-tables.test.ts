@@ -4,6 +4,7 @@
 // through the Files API of the workspace stand-in. Read-back is from the engine's table.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { configIssues } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, outputConfig, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { startDatabricksStandIn, type DatabricksStandIn } from '../../../lambdas/connectors/databricks/test-server';
 import { documentRecordId } from '../../../lambdas/connectors/records/ids';
@@ -49,14 +50,7 @@ test('config: platform fields; one form of auth; secrets masked; names confined'
   assert.equal(c.schema, 'default');
   assert.equal(outputConfig('destination', TYPE, c).client_secret, '**********');
   assert.equal(outputConfig('destination', TYPE, config({ client_id: undefined, client_secret: undefined, token: PAT })).token, '**********');
-  const issue = (over: Record<string, unknown>) => {
-    try {
-      config(over);
-      return undefined;
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const issue = (over: Record<string, unknown>) => configIssues(() => config(over)) || undefined;
   assert.match(issue({ token: PAT })!, /token: give either token or client_id and client_secret, not both/);
   assert.match(issue({ client_secret: undefined })!, /token: one form of auth is required/);
   assert.match(issue({ table_name: 'a/b' })!, /table_name: table_name must be one Unity Catalog name/);

@@ -4,6 +4,7 @@
 // failures in Databricks' words without the secret, the outbound policy applied.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { configIssues } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, outputConfig, validateConfig } from '../../../lambdas/connectors/registry';
 import { startDatabricksStandIn, type DatabricksStandIn } from '../../../lambdas/connectors/databricks/test-server';
 import { elements } from './vector-fixtures';
@@ -28,14 +29,7 @@ test('config: the platform fields (schema defaults to "default"); client_secret 
   const c = config();
   assert.equal(c.schema, 'default');
   assert.equal(outputConfig('destination', 'databricks_volumes', c).client_secret, '**********');
-  const issue = (over: Record<string, unknown>) => {
-    try {
-      config(over);
-      return undefined;
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const issue = (over: Record<string, unknown>) => configIssues(() => config(over)) || undefined;
   assert.match(issue({ volume: 'a/b' })!, /volume: volume must be one Unity Catalog name/);
   assert.match(issue({ volume_path: 'x/../../other' })!, /volume_path: volume_path may not contain/);
   assert.match(issue({ host: 'https://169.254.169.254' })!, /host: .*metadata/);

@@ -6,6 +6,7 @@
 // not fit the schema refused, tables this writer cannot write refused, S3's own failure reasons.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { configIssues } from '../../support/connector-tests';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { checkConnection, deliverToDestination, outputConfig, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId } from '../../../lambdas/connectors/records/ids';
@@ -37,14 +38,7 @@ after(async () => {
 });
 
 test('config: s3:// table_uri (the platform pattern), no service bucket, no dot segments; the secret key masked', () => {
-  const issue = (over: Record<string, unknown>) => {
-    try {
-      config(over);
-      return undefined;
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const issue = (over: Record<string, unknown>) => configIssues(() => config(over)) || undefined;
   assert.match(issue({ table_uri: '/tmp/table' })!, /table_uri: String should match pattern/);
   assert.match(issue({ table_uri: 's3://wps-data/t/' })!, /table_uri: s3:\/\/wps-data is the service's own storage bucket/);
   assert.match(issue({ table_uri: 's3://lake/a/../b/' })!, /table_uri: .*may not contain '\.' or '\.\.' segments/);

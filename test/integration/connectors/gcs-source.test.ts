@@ -5,13 +5,14 @@
 // object failing with GCS's text, check success/failure, the outbound policy.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkFails, envScope, withEnv } from '../../support/connector-tests';
 import { checkConnection, listSourceObjects, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { makeServiceAccount, startGcsStandIn, type GcsStandIn, type TestServiceAccount } from '../../../lambdas/connectors/gcs/test-server';
 import { collect, untext } from './helpers';
 
 let gcs: GcsStandIn;
 let sa: TestServiceAccount;
-let savedEndpoint: string | undefined;
+const env = envScope(['GCS_API_ENDPOINT']);
 const config = (over: Record<string, unknown> = {}) =>
   validateConfig('source', 'gcs', { remote_url: 'gs://src-bucket/docs', service_account_key: sa.keyJson, ...over });
 const privateKeyBody = () => JSON.parse(sa.keyJson).private_key.split('\n')[1] as string;
@@ -25,12 +26,10 @@ before(async () => {
   gcs.put('src-bucket', 'docs/sub/', '');
   gcs.put('src-bucket', 'docs/empty.txt', '');
   gcs.put('src-bucket', 'other/outside.txt', 'not under the prefix');
-  savedEndpoint = process.env.GCS_API_ENDPOINT;
-  process.env.GCS_API_ENDPOINT = gcs.url;
+  env.set({ GCS_API_ENDPOINT: gcs.url });
 });
 after(async () => {
-  if (savedEndpoint === undefined) delete process.env.GCS_API_ENDPOINT;
-  else process.env.GCS_API_ENDPOINT = savedEndpoint;
+  env.restore();
   await gcs?.stop();
 });
 
@@ -124,20 +123,11 @@ test('check: lists the prefix and reads the first object\'s metadata; failures c
 });
 
 test('outbound policy: an endpoint resolving to loopback is refused for check, list and read; nothing arrives', async () => {
-  const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-  process.env.GCS_API_ENDPOINT = `http://localhost:${gcs.port}`;
-  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
-  const before = gcs.calls.length;
-  try {
-    const r = await checkConnection('source', 'gcs', config());
-    assert.equal(r.status, 'FAILURE');
-    assert.match(r.reason!, /refused: host localhost resolves to a private network address/);
+  await withEnv({ GCS_API_ENDPOINT: `http://localhost:${gcs.port}`, CONNECTORS_DENY_PRIVATE_NETWORKS: 'true' }, async () => {
+    const before = gcs.calls.length;
+    await checkFails('source', 'gcs', config(), /refused: host localhost resolves to a private network address/);
     await assert.rejects(collect(listSourceObjects('gcs', config())), /private network address/);
     await assert.rejects(readSourceObject('gcs', config(), 'file-0.txt'), /private network address/);
     assert.equal(gcs.calls.length, before);
-  } finally {
-    if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-    else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
-    process.env.GCS_API_ENDPOINT = gcs.url;
-  }
+  });
 });

@@ -6,6 +6,7 @@
 // applied to both HTTP stacks of the client.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkFails, configIssues, envScope, withEnv } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, outputConfig, validateConfig } from '../../../lambdas/connectors/registry';
 import { gcsBucketFor } from '../../../lambdas/connectors/gcs/client';
 import { makeServiceAccount, startGcsStandIn, type GcsStandIn, type TestServiceAccount } from '../../../lambdas/connectors/gcs/test-server';
@@ -14,7 +15,7 @@ import { elements, logSink } from './vector-fixtures';
 
 let gcs: GcsStandIn;
 let sa: TestServiceAccount;
-let savedEndpoint: string | undefined;
+const env = envScope(['GCS_API_ENDPOINT']);
 const config = (over: Record<string, unknown> = {}) =>
   validateConfig('destination', 'gcs', { remote_url: 'gs://wf-bucket/out', service_account_key: sa.keyJson, ...over });
 const privateKeyBody = () => JSON.parse(sa.keyJson).private_key.split('\n')[1] as string;
@@ -22,24 +23,15 @@ const privateKeyBody = () => JSON.parse(sa.keyJson).private_key.split('\n')[1] a
 before(async () => {
   sa = makeServiceAccount();
   gcs = await startGcsStandIn({ accounts: [sa], buckets: ['wf-bucket'] });
-  savedEndpoint = process.env.GCS_API_ENDPOINT;
-  process.env.GCS_API_ENDPOINT = gcs.url;
+  env.set({ GCS_API_ENDPOINT: gcs.url });
 });
 after(async () => {
-  if (savedEndpoint === undefined) delete process.env.GCS_API_ENDPOINT;
-  else process.env.GCS_API_ENDPOINT = savedEndpoint;
+  env.restore();
   await gcs?.stop();
 });
 
 test('config: gs:// or gcs:// with a valid bucket; the key is masked', () => {
-  const issue = (over: Record<string, unknown>) => {
-    try {
-      config(over);
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-    return '';
-  };
+  const issue = (over: Record<string, unknown>) => configIssues(() => config(over));
   assert.match(issue({ remote_url: 's3://wf-bucket/x' }), /body\.config\.remote_url/);
   assert.match(issue({ remote_url: 'gs://B/x' }), /remote_url names an invalid bucket "B"/);
   assert.equal(issue({ remote_url: 'gcs://wf-bucket' }), '');
@@ -126,14 +118,9 @@ test('throttling (429 + Retry-After) and 5xx are retried; a refusal fails the fi
 });
 
 test('outbound policy: both HTTP stacks of the client (multipart and resumable) refuse a name resolving to loopback', async () => {
-  const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-  process.env.GCS_API_ENDPOINT = `http://localhost:${gcs.port}`;
-  try {
-    // Through the registry: the endpoint is judged before any call.
-    process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
-    const r = await checkConnection('destination', 'gcs', config());
-    assert.equal(r.status, 'FAILURE');
-    assert.match(r.reason!, /^connect on bucket "wf-bucket" refused: host localhost resolves to a private network address/);
+  // Through the registry: the endpoint is judged before any call.
+  await withEnv({ GCS_API_ENDPOINT: `http://localhost:${gcs.port}`, CONNECTORS_DENY_PRIVATE_NETWORKS: 'true' }, async () => {
+    await checkFails('destination', 'gcs', config(), /^connect on bucket "wf-bucket" refused: host localhost resolves to a private network address/);
     // The client's own connections: built while allowed, used once denied (the check is at connect).
     process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'false';
     const { bucket } = await gcsBucketFor(config() as never);
@@ -143,9 +130,5 @@ test('outbound policy: both HTTP stacks of the client (multipart and resumable) 
     await assert.rejects(bucket.file('out/y.json').createResumableUpload(), /private network address/);
     await assert.rejects(bucket.getMetadata(), /private network address/);
     assert.equal(gcs.calls.length, before, 'nothing reached the stand-in');
-  } finally {
-    if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-    else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
-    process.env.GCS_API_ENDPOINT = gcs.url;
-  }
+  });
 });

@@ -5,6 +5,7 @@
 // unreadable files failing with Drive's text, check success/failure, the outbound policy.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { configIssues } from '../../support/connector-tests';
 import { checkConnection, listSourceObjects, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { makeServiceAccount, type TestServiceAccount } from '../../../lambdas/connectors/gcs/test-server';
 import { startDriveStandIn, type DriveStandIn } from '../../../lambdas/connectors/google-drive/test-server';
@@ -47,14 +48,7 @@ after(async () => {
 });
 
 test('config: a bad drive_id or extension is a 422 item; the credential choice is judged at use', async () => {
-  const locs = (over: Record<string, unknown>) => {
-    try {
-      validateConfig('source', 'google_drive', { drive_id: 'root1', ...over });
-      return '';
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const locs = (over: Record<string, unknown>) => configIssues(() => validateConfig('source', 'google_drive', { drive_id: 'root1', ...over }));
   assert.match(locs({ oauth_token: 't', extensions: ['p df'] }), /body\.config\.extensions\.0: an extension is letters and digits/);
   for (const [over, reason] of [
     [{}, 'either service_account_key or oauth_token must be set'],

@@ -6,6 +6,7 @@
 // record_id delete, vectors and metadata present, field ids in the Parquet schema.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { configIssues } from '../../support/connector-tests';
 import { parquetMetadataAsync } from 'hyparquet';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { checkConnection, deliverToDestination, outputConfig, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
@@ -50,14 +51,7 @@ after(async () => {
 });
 
 test('config: the platform fields, retry bounds, the API key and HMAC secret masked', () => {
-  const issue = (over: Record<string, unknown>) => {
-    try {
-      config(over);
-      return undefined;
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const issue = (over: Record<string, unknown>) => configIssues(() => config(over)) || undefined;
   assert.match(issue({ max_retries: 1 })!, /max_retries: max_retries must be between 2 and 500/);
   assert.match(issue({ max_retries_connection: 101 })!, /max_retries_connection: max_retries_connection must be between 2 and 100/);
   assert.match(issue({ table: undefined })!, /table: Field required/);

@@ -6,7 +6,7 @@
 // message again at its exact offset with a throwaway group.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resetConfig } from '../../../lambdas/config';
+import { envScope } from '../../support/connector-tests';
 import { acknowledgeSource, checkConnection, isStreamSource, listSourceObjects, outputConfig, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { kafkaClient, type KafkaTarget } from '../../../lambdas/connectors/kafka/client';
 import { selfSignedCert } from '../../../lambdas/connectors/azure-ai-search/test-server';
@@ -17,7 +17,7 @@ import { collect } from './helpers';
 const KEY = 'CKEYAPPREADER01';
 const SECRET = 'kafka-source-secret-789';
 let kb: KafkaStandIn;
-const savedCa = process.env.CONNECTOR_CA_FILE;
+const env = envScope(['CONNECTOR_CA_FILE']);
 const config = (over: Record<string, unknown> = {}) =>
   validateConfig('source', 'kafka-cloud', { bootstrap_servers: kb.host, port: kb.port, kafka_api_key: KEY, secret: SECRET, topic: 'events', group_id: 'wf-group', num_messages_to_consume: 7, ...over });
 
@@ -42,8 +42,7 @@ const fetchesSince = (from: number) => kb.requests.slice(from).filter((r) => r.a
 
 before(async () => {
   const tls = selfSignedCert();
-  process.env.CONNECTOR_CA_FILE = tls.certFile;
-  resetConfig();
+  env.set({ CONNECTOR_CA_FILE: tls.certFile });
   kb = await startKafkaStandIn({
     tls,
     users: { [KEY]: { secret: SECRET }, NOTOPIC: { secret: 'nt-secret', denied: ['events'] }, NOGROUP: { secret: 'ng-secret', deniedGroups: ['wf-group'] } },
@@ -57,9 +56,7 @@ before(async () => {
 });
 after(async () => {
   await kb?.stop();
-  if (savedCa === undefined) delete process.env.CONNECTOR_CA_FILE;
-  else process.env.CONNECTOR_CA_FILE = savedCa;
-  resetConfig();
+  env.restore();
 });
 
 test('config: the platform fields and defaults (group default_group_id, 100 messages); key and secret masked; a stream source', () => {

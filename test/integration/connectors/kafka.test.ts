@@ -4,7 +4,7 @@
 // keyed by element_id, batches of batch_size, retriable errors retried, refusals in Kafka's words.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resetConfig } from '../../../lambdas/config';
+import { configIssues, envScope, withEnv } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, outputConfig, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId } from '../../../lambdas/connectors/records/ids';
 import { selfSignedCert } from '../../../lambdas/connectors/azure-ai-search/test-server';
@@ -15,8 +15,7 @@ import { DIMS, element, elements, vec } from './vector-fixtures';
 const KEY = 'CKEYAPPWRITER01';
 const SECRET = 'kafka-secret-value-123';
 let kb: KafkaStandIn;
-let caFile: string;
-const savedCa = process.env.CONNECTOR_CA_FILE;
+const env = envScope(['CONNECTOR_CA_FILE']);
 const config = (over: Record<string, unknown> = {}) =>
   validateConfig('destination', 'kafka-cloud', { bootstrap_servers: kb.host, port: kb.port, kafka_api_key: KEY, secret: SECRET, topic: 'elements', ...over });
 const values = (topic = 'elements') => kb.messages(topic).map((m) => ({ ...m, json: JSON.parse(m.value!.toString('utf8')) }));
@@ -25,18 +24,14 @@ const produces = (from: number) => kb.requests.slice(from).filter((r) => r.api =
 
 before(async () => {
   const tls = selfSignedCert();
-  caFile = tls.certFile;
-  process.env.CONNECTOR_CA_FILE = caFile;
-  resetConfig();
+  env.set({ CONNECTOR_CA_FILE: tls.certFile });
   kb = await startKafkaStandIn({ tls, users: { [KEY]: { secret: SECRET }, READER: { secret: 'reader-secret', readOnly: ['elements'] } }, maxMessageBytes: 64 * 1024 });
   kb.addTopic('elements', 3);
   kb.addTopic('other', 1);
 });
 after(async () => {
   await kb?.stop();
-  if (savedCa === undefined) delete process.env.CONNECTOR_CA_FILE;
-  else process.env.CONNECTOR_CA_FILE = savedCa;
-  resetConfig();
+  env.restore();
 });
 
 test('config: the platform fields; key and secret masked; topic names and literal hosts checked', () => {
@@ -44,14 +39,7 @@ test('config: the platform fields; key and secret masked; topic names and litera
   assert.equal(out.kafka_api_key, '**********');
   assert.equal(out.secret, '**********');
   assert.equal(config().batch_size, 100);
-  const issue = (over: Record<string, unknown>) => {
-    try {
-      validateConfig('destination', 'kafka-cloud', { bootstrap_servers: 'pkc-1.us-east-1.aws.confluent.cloud', kafka_api_key: 'k', secret: 's', topic: 't', ...over });
-      return undefined;
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const issue = (over: Record<string, unknown>) => configIssues(() => validateConfig('destination', 'kafka-cloud', { bootstrap_servers: 'pkc-1.us-east-1.aws.confluent.cloud', kafka_api_key: 'k', secret: 's', topic: 't', ...over })) || undefined;
   assert.equal(issue({}), undefined);
   assert.equal(issue({ bootstrap_servers: 'SASL_SSL://pkc-1.confluent.cloud:9092,pkc-2.confluent.cloud' }), undefined);
   assert.match(issue({ topic: 'bad topic!' })!, /body\.config\.topic: topic must be 1 to 249 letters/);
@@ -75,11 +63,7 @@ test('check: authenticated metadata lists the topic; wrong secret, missing topic
   assert.equal(missing.status, 'FAILURE');
   assert.equal(missing.reason, 'topic absent does not exist in the cluster (it has: elements, other); create it first');
 
-  delete process.env.CONNECTOR_CA_FILE;
-  resetConfig();
-  const untrusted = await checkConnection('destination', 'kafka-cloud', config());
-  process.env.CONNECTOR_CA_FILE = caFile;
-  resetConfig();
+  const untrusted = await withEnv({ CONNECTOR_CA_FILE: undefined }, () => checkConnection('destination', 'kafka-cloud', config()));
   assert.equal(untrusted.status, 'FAILURE');
   assert.match(untrusted.reason!, /self-signed certificate/);
 

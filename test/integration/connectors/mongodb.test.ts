@@ -4,6 +4,7 @@
 // record_id, batches, retries on throttling, refusals and failed checks in the server's words.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { configIssues } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, outputConfig, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId } from '../../../lambdas/connectors/records/ids';
 import { startMongoStandIn, type MongoStandIn } from '../../../lambdas/connectors/mongodb/test-server';
@@ -28,14 +29,7 @@ after(async () => {
 test('config: the platform fields; the uri is a secret; uri options reaching this machine are refused', () => {
   const c = config();
   assert.equal(outputConfig('destination', 'mongodb', c).uri, '**********');
-  const issue = (over: Record<string, unknown>) => {
-    try {
-      validateConfig('destination', 'mongodb', { uri: 'mongodb://u:p@db.example.com:27017/', database: 'd', collection: 'c', ...over });
-      return undefined;
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const issue = (over: Record<string, unknown>) => configIssues(() => validateConfig('destination', 'mongodb', { uri: 'mongodb://u:p@db.example.com:27017/', database: 'd', collection: 'c', ...over })) || undefined;
   assert.equal(issue({}), undefined);
   assert.match(issue({ uri: 'http://db.example.com' })!, /body\.config\.uri/);
   assert.match(issue({ uri: 'mongodb://db.example.com/?tlsCAFile=/etc/passwd' })!, /body\.config\.uri: the uri option tlsCAFile is not supported here/);

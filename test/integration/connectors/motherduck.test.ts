@@ -7,6 +7,7 @@
 // check reports DuckDB's reason without the token.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkSucceeds, checkFails } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, outputConfig, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId } from '../../../lambdas/connectors/records/ids';
 import { LOCAL_DATABASE_ENV } from '../../../lambdas/connectors/duckdb/client';
@@ -43,15 +44,9 @@ test('config: the platform connector fields and defaults; md_token masked; missi
 });
 
 test('check: the database, its table and columns; a missing table or database fails with DuckDB\'s reason', async () => {
-  const ok = await checkConnection('destination', 'motherduck', config());
-  assert.equal(ok.status, 'SUCCESS', ok.reason);
-  assert.equal(ok.reason, 'local DuckDB file (token not verified): table my_db.main.elements, 40 columns; embeddings column of type FLOAT[]');
-  const noTable = await checkConnection('destination', 'motherduck', config({ table: 'nope' }));
-  assert.equal(noTable.status, 'FAILURE');
-  assert.match(noTable.reason!, /table my_db\.main\.nope does not exist \(create it with the columns the platform documents/);
-  const noDb = await checkConnection('destination', 'motherduck', config({ database: 'other_db' }));
-  assert.equal(noDb.status, 'FAILURE');
-  assert.match(noDb.reason!, /Catalog Error: .*"other_db"/);
+  await checkSucceeds('destination', 'motherduck', config(), 'local DuckDB file (token not verified): table my_db.main.elements, 40 columns; embeddings column of type FLOAT[]');
+  await checkFails('destination', 'motherduck', config({ table: 'nope' }), /table my_db\.main\.nope does not exist \(create it with the columns the platform documents/);
+  await checkFails('destination', 'motherduck', config({ database: 'other_db' }), /Catalog Error: .*"other_db"/);
 });
 
 test('check over md: (offline here): DuckDB\'s own failure, never the token', async () => {

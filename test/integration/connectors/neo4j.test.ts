@@ -7,6 +7,7 @@
 // precedes the writes in the same transaction, batches honour batch_size, a failure rolls back.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { configIssues } from '../../support/connector-tests';
 import { deflateSync } from 'node:zlib';
 import { checkConnection, deliverToDestination, outputConfig, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId, enhancedElementId } from '../../../lambdas/connectors/records/ids';
@@ -37,14 +38,7 @@ test('config: the platform fields; password secret; +ssc, credentials in the uri
   const c = config();
   assert.equal(outputConfig('destination', 'neo4j', c).password, '**********');
   assert.equal(c.batch_size, 100);
-  const issue = (over: Record<string, unknown>) => {
-    try {
-      validateConfig('destination', 'neo4j', { uri: 'neo4j+s://x.databases.neo4j.io', username: 'neo4j', password: 'p', database: 'neo4j', ...over });
-      return undefined;
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const issue = (over: Record<string, unknown>) => configIssues(() => validateConfig('destination', 'neo4j', { uri: 'neo4j+s://x.databases.neo4j.io', username: 'neo4j', password: 'p', database: 'neo4j', ...over })) || undefined;
   assert.equal(issue({}), undefined);
   assert.match(issue({ uri: 'http://db.example.com:7474' })!, /body\.config\.uri: uri must be <scheme>:\/\/<host>:<port> with scheme bolt, bolt\+s, neo4j or neo4j\+s/);
   assert.match(issue({ uri: 'bolt+ssc://db.example.com' })!, /the bolt\+ssc scheme accepts any certificate/);

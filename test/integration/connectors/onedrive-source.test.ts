@@ -8,7 +8,8 @@
 // outbound policy on every hop.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resetConfig } from '../../../lambdas/config';
+import { envScope } from '../../support/connector-tests';
+import { collect } from './helpers';
 import { checkConnection, listSourceObjects, outputConfig, readSourceObject, validateConfig, type SourceObject } from '../../../lambdas/connectors/registry';
 import { selfSignedCert, startOneDriveStandIn, type OneDriveStandIn } from '../../../lambdas/connectors/onedrive/test-server';
 import { graphSources, type GraphSources } from '../../../lambdas/connectors/onedrive/test-server-sources';
@@ -16,31 +17,21 @@ import { graphSources, type GraphSources } from '../../../lambdas/connectors/one
 const UPN = 'alice@contoso.com';
 let od: OneDriveStandIn;
 let src: GraphSources;
-const saved = { ca: process.env.CONNECTOR_CA_FILE, graph: process.env.GRAPH_API_ENDPOINT, deny: process.env.CONNECTORS_DENY_PRIVATE_NETWORKS };
+const env = envScope(['CONNECTOR_CA_FILE', 'GRAPH_API_ENDPOINT', 'CONNECTORS_DENY_PRIVATE_NETWORKS']);
 const creds = () => ({ authority_url: od.url, tenant: od.tenant, client_id: od.clientId, client_cred: od.clientSecret });
 const SITE = 'https://contoso.sharepoint.com/sites/eng';
 let library = '';
 const sharepoint = (over: Record<string, unknown> = {}) => validateConfig('source', 'sharepoint', { ...creds(), site: SITE, path: '', recursive: true, ...over });
 const onedrive = (over: Record<string, unknown> = {}) => validateConfig('source', 'onedrive', { ...creds(), user_pname: UPN, path: 'Reports', recursive: true, ...over });
 
-function restore(name: string, value: string | undefined) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
-}
-
-async function all(type: string, config: Record<string, unknown>): Promise<SourceObject[]> {
-  const out: SourceObject[] = [];
-  for await (const o of listSourceObjects(type, config)) out.push(o);
-  return out;
-}
+const all = (type: string, config: Record<string, unknown>): Promise<SourceObject[]> => collect(listSourceObjects(type, config));
 
 before(async () => {
   const tls = selfSignedCert();
-  process.env.CONNECTOR_CA_FILE = tls.certFile;
-  resetConfig();
+  env.set({ CONNECTOR_CA_FILE: tls.certFile });
   src = graphSources({ pageSize: 2 });
   od = await startOneDriveStandIn({ tls, routes: src.routes });
-  process.env.GRAPH_API_ENDPOINT = od.url;
+  env.set({ GRAPH_API_ENDPOINT: od.url });
   src.addUserDrive(UPN);
   for (let i = 1; i <= 5; i++) src.putFile(UPN, `Reports/r${i}.txt`, `report ${i}\n`);
   src.putFile(UPN, 'Reports/2026/q1.txt', 'first quarter\n');
@@ -50,10 +41,7 @@ before(async () => {
   for (const f of ['book.txt', 'memo.txt', 'list.txt', 'Folder1/fake-memo.txt', 'Folder1/Folder2/fake-email.txt']) src.putFile(library, f, `${f} body\n`);
 });
 after(async () => {
-  restore('CONNECTOR_CA_FILE', saved.ca);
-  restore('GRAPH_API_ENDPOINT', saved.graph);
-  restore('CONNECTORS_DENY_PRIVATE_NETWORKS', saved.deny);
-  resetConfig();
+  env.restore();
   await od?.stop();
 });
 
@@ -158,7 +146,7 @@ test('onedrive outbound policy: a name resolving to loopback is refused; a downl
     await assert.rejects(all('onedrive', onedrive({ authority_url: `https://localhost:${od.port}` })), /refused: host localhost resolves to a private network address/);
     assert.equal(od.calls.length, before, 'nothing reached the stand-in');
   } finally {
-    restore('CONNECTORS_DENY_PRIVATE_NETWORKS', saved.deny);
+    env.restore('CONNECTORS_DENY_PRIVATE_NETWORKS');
     process.env.GRAPH_API_ENDPOINT = od.url;
   }
   od.fail({ status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' }, match: (c) => c.path.endsWith(':/content') });

@@ -6,7 +6,7 @@
 // refusals with Graph's and Entra ID's text, the outbound policy on both HTTP paths.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resetConfig } from '../../../lambdas/config';
+import { configIssues, envScope } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, outputConfig, validateConfig } from '../../../lambdas/connectors/registry';
 import { graphClient, GRAPH_SCOPE } from '../../../lambdas/connectors/onedrive/client';
 import { selfSignedCert, startOneDriveStandIn, type OneDriveStandIn } from '../../../lambdas/connectors/onedrive/test-server';
@@ -15,39 +15,23 @@ import { elements, logSink } from './vector-fixtures';
 
 const UPN = 'alice@contoso.com';
 let od: OneDriveStandIn;
-const saved = { ca: process.env.CONNECTOR_CA_FILE, graph: process.env.GRAPH_API_ENDPOINT, deny: process.env.CONNECTORS_DENY_PRIVATE_NETWORKS };
+const env = envScope(['CONNECTOR_CA_FILE', 'GRAPH_API_ENDPOINT', 'CONNECTORS_DENY_PRIVATE_NETWORKS']);
 const config = (over: Record<string, unknown> = {}) =>
   validateConfig('destination', 'onedrive', { authority_url: od.url, tenant: od.tenant, client_id: od.clientId, client_cred: od.clientSecret, user_pname: UPN, remote_url: 'onedrive://Documents/out', ...over });
 
-function restore(name: string, value: string | undefined) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
-}
-
 before(async () => {
   const tls = selfSignedCert();
-  process.env.CONNECTOR_CA_FILE = tls.certFile;
-  resetConfig();
+  env.set({ CONNECTOR_CA_FILE: tls.certFile });
   od = await startOneDriveStandIn({ tls, users: [UPN] });
-  process.env.GRAPH_API_ENDPOINT = od.url;
+  env.set({ GRAPH_API_ENDPOINT: od.url });
 });
 after(async () => {
-  restore('CONNECTOR_CA_FILE', saved.ca);
-  restore('GRAPH_API_ENDPOINT', saved.graph);
-  restore('CONNECTORS_DENY_PRIVATE_NETWORKS', saved.deny);
-  resetConfig();
+  env.restore();
   await od?.stop();
 });
 
 test('config: onedrive:// folder, an https authority, a plain tenant; client_cred masked', () => {
-  const issues = (over: Record<string, unknown>) => {
-    try {
-      config(over);
-      return '';
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const issues = (over: Record<string, unknown>) => configIssues(() => config(over));
   assert.match(issues({ remote_url: 'onedrive://' }), /remote_url: remote_url names no folder/);
   assert.match(issues({ remote_url: 'onedrive://a/../b' }), /remote_url: remote_url has an invalid folder path/);
   assert.match(issues({ authority_url: 'http://login.example' }), /authority_url: authority_url must be an https origin/);
@@ -159,7 +143,7 @@ test('outbound policy: the token and Graph paths refuse a name resolving to loop
     await assert.rejects(client.api(`/users/${UPN}/drive`).get(), { code: 'OutboundPolicyError', message: /^host localhost resolves to a private network address/ });
     assert.equal(od.calls.length, graphCalls, 'the Graph call did not arrive');
   } finally {
-    restore('CONNECTORS_DENY_PRIVATE_NETWORKS', saved.deny);
+    env.restore('CONNECTORS_DENY_PRIVATE_NETWORKS');
     process.env.GRAPH_API_ENDPOINT = od.url;
   }
 });

@@ -6,8 +6,9 @@
 // data_source; throttling retried after Retry-After; failures with Graph's and Entra ID's text.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { envScope } from '../../support/connector-tests';
+import { collect } from './helpers';
 import { createHash } from 'node:crypto';
-import { resetConfig } from '../../../lambdas/config';
 import { checkConnection, listSourceObjects, outputConfig, readSourceObject, validateConfig, type SourceObject } from '../../../lambdas/connectors/registry';
 import { selfSignedCert, startOneDriveStandIn, type OneDriveStandIn } from '../../../lambdas/connectors/onedrive/test-server';
 import { graphSources, type GraphSources } from '../../../lambdas/connectors/onedrive/test-server-sources';
@@ -18,29 +19,19 @@ let src: GraphSources;
 let inbox = '';
 let projects = '';
 const ids: Record<string, string> = {};
-const saved = { ca: process.env.CONNECTOR_CA_FILE, graph: process.env.GRAPH_API_ENDPOINT, deny: process.env.CONNECTORS_DENY_PRIVATE_NETWORKS };
+const env = envScope(['CONNECTOR_CA_FILE', 'GRAPH_API_ENDPOINT', 'CONNECTORS_DENY_PRIVATE_NETWORKS']);
 const outlook = (over: Record<string, unknown> = {}) =>
   validateConfig('source', 'outlook', { authority_url: od.url, tenant: od.tenant, client_id: od.clientId, client_cred: od.clientSecret, user_email: EMAIL, outlook_folders: ['inbox'], recursive: true, ...over });
 const mime = (n: number) => `From: A <a@example.com>\nTo: ${EMAIL}\nSubject: message ${n}\nMessage-ID: <m${n}@example.com>\nContent-Type: text/plain; charset=utf-8\n\nbody of message ${n}\n`;
 
-function restore(name: string, value: string | undefined) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
-}
-
-async function all(config: Record<string, unknown>): Promise<SourceObject[]> {
-  const out: SourceObject[] = [];
-  for await (const o of listSourceObjects('outlook', config)) out.push(o);
-  return out;
-}
+const all = (config: Record<string, unknown>): Promise<SourceObject[]> => collect(listSourceObjects('outlook', config));
 
 before(async () => {
   const tls = selfSignedCert();
-  process.env.CONNECTOR_CA_FILE = tls.certFile;
-  resetConfig();
+  env.set({ CONNECTOR_CA_FILE: tls.certFile });
   src = graphSources({ pageSize: 2 });
   od = await startOneDriveStandIn({ tls, routes: src.routes });
-  process.env.GRAPH_API_ENDPOINT = od.url;
+  env.set({ GRAPH_API_ENDPOINT: od.url });
   // Top-level folders: 3 (2 pages); Inbox holds 5 messages (3 pages) and a child folder with 2.
   inbox = src.addMailFolder(EMAIL, 'Inbox');
   src.addMailFolder(EMAIL, 'Sent Items');
@@ -50,10 +41,7 @@ before(async () => {
   for (let i = 6; i <= 7; i++) ids[`m${i}`] = src.putMessage(EMAIL, projects, mime(i));
 });
 after(async () => {
-  restore('CONNECTOR_CA_FILE', saved.ca);
-  restore('GRAPH_API_ENDPOINT', saved.graph);
-  restore('CONNECTORS_DENY_PRIVATE_NETWORKS', saved.deny);
-  resetConfig();
+  env.restore();
   await od?.stop();
 });
 
@@ -135,7 +123,7 @@ test('outlook outbound policy: a Graph endpoint resolving to loopback is refused
     await assert.rejects(all(outlook({ authority_url: `https://localhost:${od.port}` })), /refused: host localhost resolves to a private network address/);
     assert.equal(od.calls.length, before, 'nothing reached the stand-in');
   } finally {
-    restore('CONNECTORS_DENY_PRIVATE_NETWORKS', saved.deny);
+    env.restore('CONNECTORS_DENY_PRIVATE_NETWORKS');
     process.env.GRAPH_API_ENDPOINT = od.url;
   }
 });

@@ -6,6 +6,7 @@
 // trusted through CONNECTOR_CA_FILE; a password never goes over a plain connection).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { configIssues } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, outputConfig, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId } from '../../../lambdas/connectors/records/ids';
 import { redisServerBinary, startRedisServer, type RedisTestServer } from '../../../lambdas/connectors/redis/test-server';
@@ -40,14 +41,7 @@ test('config: the platform fields and defaults (ssl on); password and uri are se
   const out = outputConfig('destination', 'redis', c);
   assert.equal(out.password, '**********');
   assert.equal(out.uri, '**********');
-  const issue = (over: Record<string, unknown>) => {
-    try {
-      validateConfig('destination', 'redis', { host: 'cache.example.com', ...over });
-      return undefined;
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const issue = (over: Record<string, unknown>) => configIssues(() => validateConfig('destination', 'redis', { host: 'cache.example.com', ...over })) || undefined;
   assert.match(issue({ uri: 'unix:///var/run/redis.sock' })!, /body\.config\.uri: uri scheme unix: is not supported/);
   assert.match(issue({ uri: 'redis://169.254.169.254:6379' })!, /body\.config\.uri: .*instance metadata address/);
   assert.match(issue({ host: '169.254.169.254' })!, /body\.config\.host: .*instance metadata address/);

@@ -5,13 +5,14 @@
 // outbound policy.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkFails, configIssues, envScope, withEnv } from '../../support/connector-tests';
 import { createHash } from 'node:crypto';
 import { checkConnection, listSourceObjects, readSourceObject, validateConfig, outputConfig } from '../../../lambdas/connectors/registry';
 import { startSlackStandIn, type SlackMessage, type SlackStandIn } from '../../../lambdas/connectors/slack/test-server';
 import { collect, untext } from './helpers';
 
 let slack: SlackStandIn;
-let savedUrl: string | undefined;
+const env = envScope(['SLACK_API_URL']);
 const config = (over: Record<string, unknown> = {}) => validateConfig('source', 'slack', { token: slack.botToken, channels: ['C0GENERAL'], ...over });
 const day1 = (h: number, m = 0) => new Date(Date.UTC(2026, 10, 20, h, m));
 const day2 = (h: number, m = 0) => new Date(Date.UTC(2026, 10, 21, h, m));
@@ -30,25 +31,16 @@ before(async () => {
   slack.post('C0GENERAL', day1(11), 'standup notes');
   slack.post('C0GENERAL', day2(10), 'second day');
   slack.post('C0GENERAL', day2(12), 'second day again');
-  savedUrl = process.env.SLACK_API_URL;
-  process.env.SLACK_API_URL = slack.url;
+  env.set({ SLACK_API_URL: slack.url });
 });
 after(async () => {
-  if (savedUrl === undefined) delete process.env.SLACK_API_URL;
-  else process.env.SLACK_API_URL = savedUrl;
+  env.restore();
   await slack?.stop();
 });
 
 test('config: free-form, the token masked; channels and dates checked for type', () => {
   assert.equal(outputConfig('source', 'slack', config()).token, '**********');
-  const issues = (over: Record<string, unknown>) => {
-    try {
-      config(over);
-      return '';
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const issues = (over: Record<string, unknown>) => configIssues(() => config(over));
   assert.match(issues({ channels: 'C0GENERAL' }), /body\.config\.channels: channels must be a list of Slack channel ids/);
   assert.match(issues({ start_date: 'yesterday' }), /body\.config\.start_date: start_date must be a date/);
   assert.equal(issues({ start_date: '2026-11-20', end_date: '2026-11-21T10:30:00+01:00' }), '');
@@ -139,20 +131,11 @@ test('check: auth.test and the channels, with Slack\'s error codes, never the to
 });
 
 test('outbound policy: an API URL resolving to loopback is refused; nothing arrives', async () => {
-  const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
-  process.env.SLACK_API_URL = `http://localhost:${slack.port}/api/`;
-  const before = slack.calls.length;
-  try {
-    const r = await checkConnection('source', 'slack', config());
-    assert.equal(r.status, 'FAILURE');
-    assert.match(r.reason!, /^Slack connect refused: host localhost resolves to a private network address/);
+  await withEnv({ CONNECTORS_DENY_PRIVATE_NETWORKS: 'true', SLACK_API_URL: `http://localhost:${slack.port}/api/` }, async () => {
+    const before = slack.calls.length;
+    await checkFails('source', 'slack', config(), /^Slack connect refused: host localhost resolves to a private network address/);
     await assert.rejects(collect(listSourceObjects('slack', config())), /private network address/);
     await assert.rejects(readSourceObject('slack', config(), 'C0GENERAL-2026-11-20'), /private network address/);
     assert.equal(slack.calls.length, before);
-  } finally {
-    if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-    else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
-    process.env.SLACK_API_URL = slack.url;
-  }
+  });
 });

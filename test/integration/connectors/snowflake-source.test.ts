@@ -4,7 +4,7 @@
 // the end, a version that follows the row, 429 retried, Snowflake's own refusals, the outbound policy.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resetConfig } from '../../../lambdas/config';
+import { checkFails, checkSucceeds, envScope } from '../../support/connector-tests';
 import { checkConnection, listSourceObjects, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { selfSignedCert } from '../../../lambdas/connectors/azure-ai-search/test-server';
 import { startSnowflakeStandIn, type SnowflakeStandIn } from '../../../lambdas/connectors/snowflake/test-server';
@@ -12,15 +12,14 @@ import { collect, untext } from './helpers';
 
 const PASSWORD = 'snowflake-src-secret';
 let sf: SnowflakeStandIn;
-const savedCa = process.env.CONNECTOR_CA_FILE;
+const env = envScope(['CONNECTOR_CA_FILE']);
 const config = (over: Record<string, unknown> = {}) =>
   validateConfig('source', 'snowflake', { account: 'myorg-acct', user: 'app', password: PASSWORD, host: '127.0.0.1', port: sf.port, database: 'WF', schema: 'PUBLIC', role: 'SYSADMIN', table_name: 'docs', id_column: 'id', batch_size: 3, ...over });
 const queriesSince = (n: number) => sf.requests.slice(n).filter((r) => r.path === '/queries/v1/query-request').map((r) => String(r.body.sqlText));
 
 before(async () => {
   const tls = selfSignedCert();
-  process.env.CONNECTOR_CA_FILE = tls.certFile;
-  resetConfig();
+  env.set({ CONNECTOR_CA_FILE: tls.certFile });
   sf = await startSnowflakeStandIn({ tls: { key: tls.key, cert: tls.cert }, account: 'myorg-acct', users: { app: { password: PASSWORD } }, database: 'WF', schema: 'PUBLIC' });
   await sf.ddl('CREATE TABLE docs (id INTEGER, title VARCHAR, body VARCHAR, price DECIMAL, active BOOLEAN)');
   const values = Array.from({ length: 7 }, (_, i) => `(${i + 1}, 'Title ${i + 1}', 'Body, row ${i + 1}', ${i + 1}, ${i % 2 === 0})`);
@@ -28,23 +27,15 @@ before(async () => {
 });
 after(async () => {
   await sf?.stop();
-  if (savedCa === undefined) delete process.env.CONNECTOR_CA_FILE;
-  else process.env.CONNECTOR_CA_FILE = savedCa;
-  resetConfig();
+  env.restore();
 });
 
 test('check: login and a select of the configured columns; a missing table, a missing column and a wrong password fail in Snowflake\'s words', async () => {
-  const ok = await checkConnection('source', 'snowflake', config());
-  assert.equal(ok.status, 'SUCCESS', ok.reason);
-  assert.equal(ok.reason, 'table docs in WF.PUBLIC: readable');
-  const missing = await checkConnection('source', 'snowflake', config({ table_name: 'nope' }));
-  assert.equal(missing.status, 'FAILURE');
-  assert.match(missing.reason!, /table nope: .*(does not exist|Table 'NOPE')/);
+  const ok = await checkSucceeds('source', 'snowflake', config(), 'table docs in WF.PUBLIC: readable');
+  const missing = await checkFails('source', 'snowflake', config({ table_name: 'nope' }), /table nope: .*(does not exist|Table 'NOPE')/);
   const col = await checkConnection('source', 'snowflake', config({ fields: ['nosuch'] }));
   assert.match(col.reason!, /column "nosuch" does not exist/);
-  const bad = await checkConnection('source', 'snowflake', config({ password: 'wrong-pw-55' }));
-  assert.equal(bad.status, 'FAILURE');
-  assert.match(bad.reason!, /cannot log in to 127\.0\.0\.1: Incorrect username or password/);
+  const bad = await checkFails('source', 'snowflake', config({ password: 'wrong-pw-55' }), /cannot log in to 127\.0\.0\.1: Incorrect username or password/);
   for (const r of [missing, col, bad]) assert.ok(!r.reason!.includes(PASSWORD) && !r.reason!.includes('wrong-pw-55'));
 });
 
@@ -87,9 +78,7 @@ test('outbound policy: a host resolving to loopback is refused under CONNECTORS_
   const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
   process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
   try {
-    const r = await checkConnection('source', 'snowflake', config({ host: 'localhost' }));
-    assert.equal(r.status, 'FAILURE');
-    assert.match(r.reason!, /private network address/);
+    await checkFails('source', 'snowflake', config({ host: 'localhost' }), /private network address/);
     await assert.rejects(collect(listSourceObjects('snowflake', config({ host: 'localhost' }))), /private network address/);
   } finally {
     if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;

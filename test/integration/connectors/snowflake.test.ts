@@ -5,7 +5,7 @@
 // replace by DELETE on record_id in one transaction, batches, retries, refusals in Snowflake's words.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resetConfig } from '../../../lambdas/config';
+import { checkFails, checkSucceeds, configIssues, envScope, withEnv } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, outputConfig, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId, enhancedElementId } from '../../../lambdas/connectors/records/ids';
 import { selfSignedCert } from '../../../lambdas/connectors/azure-ai-search/test-server';
@@ -15,8 +15,7 @@ import { DIMS, element, elements, logSink, vec } from './vector-fixtures';
 
 const PASSWORD = 'snowflake-pw-secret';
 let sf: SnowflakeStandIn;
-let caFile: string;
-const savedCa = process.env.CONNECTOR_CA_FILE;
+const env = envScope(['CONNECTOR_CA_FILE']);
 const config = (over: Record<string, unknown> = {}) =>
   validateConfig('destination', 'snowflake', { account: 'myorg-acct', user: 'app', password: PASSWORD, host: '127.0.0.1', port: sf.port, database: 'WF', schema: 'PUBLIC', role: 'SYSADMIN', ...over });
 const mine = async (sourceKey: string, table = 'elements') => (await sf.rows(table)).filter((r) => r.record_id === documentRecordId('src', sourceKey));
@@ -24,32 +23,21 @@ const queriesSince = (n: number) => sf.requests.slice(n).filter((r) => r.path ==
 
 before(async () => {
   const tls = selfSignedCert();
-  caFile = tls.certFile;
-  process.env.CONNECTOR_CA_FILE = caFile;
-  resetConfig();
+  env.set({ CONNECTOR_CA_FILE: tls.certFile });
   sf = await startSnowflakeStandIn({ tls: { key: tls.key, cert: tls.cert }, account: 'myorg-acct', users: { app: { password: PASSWORD }, reader: { password: 'reader-pw-1', readOnly: true } }, database: 'WF', schema: 'PUBLIC' });
   await sf.ddl(platformElementsTable('elements', DIMS));
   await sf.ddl('CREATE TABLE no_record (id VARCHAR(36), text VARCHAR, embeddings VECTOR(FLOAT, 384))');
 });
 after(async () => {
   await sf?.stop();
-  if (savedCa === undefined) delete process.env.CONNECTOR_CA_FILE;
-  else process.env.CONNECTOR_CA_FILE = savedCa;
-  resetConfig();
+  env.restore();
 });
 
 test('config: the platform fields and defaults; the password masked; identifiers and hosts checked', () => {
   const c = config();
   assert.equal(outputConfig('destination', 'snowflake', c).password, '**********');
   assert.deepEqual([c.table_name, c.batch_size, c.port], ['elements', 50, sf.port]);
-  const issue = (over: Record<string, unknown>) => {
-    try {
-      validateConfig('destination', 'snowflake', { account: 'o-a', user: 'u', password: 'p', host: 'o-a.snowflakecomputing.com', database: 'D', schema: 'S', role: 'R', ...over });
-      return undefined;
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const issue = (over: Record<string, unknown>) => configIssues(() => validateConfig('destination', 'snowflake', { account: 'o-a', user: 'u', password: 'p', host: 'o-a.snowflakecomputing.com', database: 'D', schema: 'S', role: 'R', ...over })) || undefined;
   assert.equal(issue({}), undefined);
   assert.match(issue({ table_name: 'elements; DROP TABLE x' })!, /body\.config\.table_name: table_name must be an unquoted Snowflake identifier/);
   assert.match(issue({ host: 'https://o-a.snowflakecomputing.com' })!, /body\.config\.host: .* is not a host name/);
@@ -58,30 +46,18 @@ test('config: the platform fields and defaults; the password masked; identifiers
 });
 
 test('check: login, SELECT 1, SHOW COLUMNS, a harmless delete; bad password, missing table, read-only role, untrusted TLS, closed port fail with the reason', async () => {
-  const ok = await checkConnection('destination', 'snowflake', config());
-  assert.equal(ok.status, 'SUCCESS', ok.reason);
-  assert.equal(ok.reason, "table elements in WF.PUBLIC: 44 columns; embeddings VECTOR(FLOAT, 384); record_id present (rewrites replace a file's rows); deletes accepted");
+  const ok = await checkSucceeds('destination', 'snowflake', config(), "table elements in WF.PUBLIC: 44 columns; embeddings VECTOR(FLOAT, 384); record_id present (rewrites replace a file's rows); deletes accepted");
 
-  const bad = await checkConnection('destination', 'snowflake', config({ password: 'wrong-password-9' }));
-  assert.equal(bad.status, 'FAILURE');
-  assert.match(bad.reason!, /^cannot log in to 127\.0\.0\.1: Incorrect username or password was specified\. \(code 390100/);
+  const bad = await checkFails('destination', 'snowflake', config({ password: 'wrong-password-9' }), /^cannot log in to 127\.0\.0\.1: Incorrect username or password was specified\. \(code 390100/);
 
-  const missing = await checkConnection('destination', 'snowflake', config({ table_name: 'absent' }));
-  assert.equal(missing.status, 'FAILURE');
-  assert.match(missing.reason!, /^table absent does not exist in WF\.PUBLIC: create it with the columns the platform documents .*Snowflake: SQL compilation error:\nTable 'ABSENT' does not exist or not authorized\. \(code 002003, SQL state 42S02\)$/);
+  const missing = await checkFails('destination', 'snowflake', config({ table_name: 'absent' }), /^table absent does not exist in WF\.PUBLIC: create it with the columns the platform documents .*Snowflake: SQL compilation error:\nTable 'ABSENT' does not exist or not authorized\. \(code 002003, SQL state 42S02\)$/);
 
   const noRecord = await checkConnection('destination', 'snowflake', config({ table_name: 'no_record' }));
   assert.equal(noRecord.reason, 'table no_record has no record_id column: add it (VARCHAR) so that a rewrite replaces a file\'s rows');
 
-  const reader = await checkConnection('destination', 'snowflake', config({ user: 'reader', password: 'reader-pw-1' }));
-  assert.equal(reader.status, 'FAILURE');
-  assert.match(reader.reason!, /^table elements refused a delete: SQL access control error:\nInsufficient privileges to operate on table 'ELEMENTS' \(code 003001, SQL state 42501\)$/);
+  const reader = await checkFails('destination', 'snowflake', config({ user: 'reader', password: 'reader-pw-1' }), /^table elements refused a delete: SQL access control error:\nInsufficient privileges to operate on table 'ELEMENTS' \(code 003001, SQL state 42501\)$/);
 
-  delete process.env.CONNECTOR_CA_FILE;
-  resetConfig();
-  const untrusted = await checkConnection('destination', 'snowflake', config(), { timeoutMs: 15_000 });
-  process.env.CONNECTOR_CA_FILE = caFile;
-  resetConfig();
+  const untrusted = await withEnv({ CONNECTOR_CA_FILE: undefined }, () => checkConnection('destination', 'snowflake', config(), { timeoutMs: 15_000 }));
   assert.equal(untrusted.status, 'FAILURE');
   assert.match(untrusted.reason!, /^cannot log in to 127\.0\.0\.1: .*self-signed certificate/);
 

@@ -5,6 +5,7 @@
 // with Zendesk's answer, the outbound policy.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkFails, configIssues, envScope, withEnv } from '../../support/connector-tests';
 import { checkConnection, listSourceObjects, outputConfig, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { startZendeskStandIn, type ZendeskStandIn } from '../../../lambdas/connectors/zendesk/test-server';
 import { collect, untext } from './helpers';
@@ -12,7 +13,7 @@ import { collect, untext } from './helpers';
 const EMAIL = 'agent@example.com';
 const TOKEN = 'zd-api-token-secret-123';
 let zd: ZendeskStandIn;
-let saved: string | undefined;
+const env = envScope(['ZENDESK_BASE_URL']);
 const config = (over: Record<string, unknown> = {}) => validateConfig('source', 'zendesk', { subdomain: 'acme', email: EMAIL, api_token: TOKEN, ...over });
 
 before(async () => {
@@ -22,24 +23,15 @@ before(async () => {
   zd.article(101, 'How to reset', '<p>Press <b>reset</b>.</p>');
   zd.article(102, 'FAQ', '<p>Questions &amp; answers</p>');
   zd.article(103, 'Billing', '<p>Invoices</p>');
-  saved = process.env.ZENDESK_BASE_URL;
-  process.env.ZENDESK_BASE_URL = zd.url;
+  env.set({ ZENDESK_BASE_URL: zd.url });
 });
 after(async () => {
-  if (saved === undefined) delete process.env.ZENDESK_BASE_URL;
-  else process.env.ZENDESK_BASE_URL = saved;
+  env.restore();
   await zd?.stop();
 });
 
 test('config: item_type, subdomain and batch_size checked; the token masked', () => {
-  const issues = (over: Record<string, unknown>) => {
-    try {
-      config(over);
-      return '';
-    } catch (e: any) {
-      return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-    }
-  };
+  const issues = (over: Record<string, unknown>) => configIssues(() => config(over));
   assert.match(issues({ item_type: 'users' }), /body\.config\.item_type: item_type must be one of tickets, articles, all/);
   assert.match(issues({ subdomain: 'evil.com/x' }), /body\.config\.subdomain/);
   assert.match(issues({ batch_size: 500 }), /body\.config\.batch_size/);
@@ -121,20 +113,11 @@ test('check: the platform\'s HEAD /groups.json with the credentials; failures ne
 });
 
 test('outbound policy: an instance resolving to loopback is refused; nothing arrives', async () => {
-  const savedDeny = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
-  process.env.ZENDESK_BASE_URL = `http://localhost:${zd.port}`;
-  const before = zd.calls.length;
-  try {
-    const r = await checkConnection('source', 'zendesk', config());
-    assert.equal(r.status, 'FAILURE');
-    assert.match(r.reason!, /^Zendesk connect refused: host localhost resolves to a private network address/);
+  await withEnv({ CONNECTORS_DENY_PRIVATE_NETWORKS: 'true', ZENDESK_BASE_URL: `http://localhost:${zd.port}` }, async () => {
+    const before = zd.calls.length;
+    await checkFails('source', 'zendesk', config(), /^Zendesk connect refused: host localhost resolves to a private network address/);
     await assert.rejects(collect(listSourceObjects('zendesk', config())), /private network address/);
     await assert.rejects(readSourceObject('zendesk', config(), 'tickets/1.txt'), /private network address/);
     assert.equal(zd.calls.length, before);
-  } finally {
-    if (savedDeny === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-    else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = savedDeny;
-    process.env.ZENDESK_BASE_URL = zd.url;
-  }
+  });
 });

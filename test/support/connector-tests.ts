@@ -1,0 +1,72 @@
+// Scaffolding the connector integration tests (test/integration/connectors) share: environment
+// variables pointed at a stand-in and put back afterwards, a config's validation issues as text,
+// and a connection check that must succeed or fail.
+import assert from 'node:assert/strict';
+import { resetConfig } from '../../lambdas/config';
+import { checkConnection } from '../../lambdas/connectors/registry';
+
+/**
+ * The environment variables `names`, as they are now: `set` changes some of them (an undefined value
+ * unsets one; the config re-read), `restore` puts them back (those named, or every one; unset where
+ * it was unset).
+ */
+export function envScope(names: string[]) {
+  const saved = Object.fromEntries(names.map((k) => [k, process.env[k]]));
+  return {
+    set(vars: Record<string, string | undefined>): void {
+      for (const [k, v] of Object.entries(vars)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      resetConfig();
+    },
+    restore(...keys: string[]): void {
+      for (const [k, v] of Object.entries(saved)) {
+        if (keys.length > 0 && !keys.includes(k)) continue;
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      resetConfig();
+    },
+  };
+}
+
+/** Runs `fn` with `vars` set (undefined: unset; the config re-read), then puts them back as they were. */
+export async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
+  const env = envScope(Object.keys(vars));
+  env.set(vars);
+  try {
+    return await fn();
+  } finally {
+    env.restore();
+  }
+}
+
+/** The validation issues `make` throws, each `loc: msg`, joined by '; ' ('' when it throws none). */
+export function configIssues(make: () => unknown): string {
+  try {
+    make();
+    return '';
+  } catch (e: any) {
+    return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
+  }
+}
+
+type Kind = 'source' | 'destination';
+
+/** A connection check that must be a SUCCESS; with `reason`, its reason must equal it. */
+export async function checkSucceeds(kind: Kind, type: string, config: Record<string, unknown>, reason?: string) {
+  const r = await checkConnection(kind, type, config);
+  assert.equal(r.status, 'SUCCESS', r.reason);
+  if (reason !== undefined) assert.equal(r.reason, reason);
+  return r;
+}
+
+/** A connection check that must be a FAILURE whose reason matches `reason` (a RegExp) or equals it. */
+export async function checkFails(kind: Kind, type: string, config: Record<string, unknown>, reason: RegExp | string) {
+  const r = await checkConnection(kind, type, config);
+  assert.equal(r.status, 'FAILURE');
+  if (typeof reason === 'string') assert.equal(r.reason, reason);
+  else assert.match(r.reason!, reason);
+  return { ...r, reason: r.reason! };
+}
