@@ -3,7 +3,7 @@
 // implements the type's runtime and takes its input, output and secret fields from here.
 import { DERIVED_FIELDS } from '../derived-fields';
 import type { ConnectorDefinition, ConnectorKind } from '../definition';
-import { inputSchema, outputSchema, secretFieldNames } from '../schema';
+import { fieldsShape } from '../schema';
 
 /**
  * The config schemas of a derived type (input, output, secret fields), for a connector family that
@@ -12,5 +12,5 @@ import { inputSchema, outputSchema, secretFieldNames } from '../schema';
 export function derivedShape(kind: ConnectorKind, type: string): Pick<ConnectorDefinition, 'input' | 'output' | 'secretFields'> {
   const model = DERIVED_FIELDS[kind][type];
   if (!model) throw new Error(`no derived field table for ${kind} type ${type}`);
-  return { input: inputSchema(model.fields), output: outputSchema(model.fields), secretFields: secretFieldNames(model.fields) };
+  return fieldsShape(model.fields);
 }
