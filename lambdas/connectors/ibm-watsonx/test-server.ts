@@ -252,8 +252,10 @@ export interface IcebergReadBack {
   rows: Record<string, any>[];
 }
 
-/** The table as an Iceberg reader sees it: the catalog's current metadata file, then Avro and Parquet from S3. */
-/** Avro longs as BigInt: snapshot ids use all 63 bits, which a JS number would round. */
+/**
+ * Avro longs as BigInt: snapshot ids use all 63 bits, which a JS number would round. (As avro.ts has
+ * it, on purpose: the reader shares none of the writer's code.)
+ */
 const readerLong = avro.types.LongType.__with({
   fromBuffer: (buf: Buffer) => buf.readBigInt64LE(),
   toBuffer: (n: bigint) => {
@@ -282,6 +284,7 @@ async function readAvroFile<T>(bytes: Uint8Array): Promise<T[]> {
   return records;
 }
 
+/** The table as an Iceberg reader sees it: the catalog's current metadata file, then Avro and Parquet from S3. */
 export async function readIcebergTable(standIn: WatsonxStandIn, namespace: string, table: string): Promise<IcebergReadBack> {
   const s3 = new S3Client({ endpoint: standIn.s3Endpoint, forcePathStyle: true, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
   const get = async (uri: string) => {
