@@ -111,6 +111,18 @@ export function fieldsShape<C extends ConnectorConfig = ConnectorConfig>(
   return { input: refine ? refine(input) : (input as unknown as z.ZodType<C>), output: outputSchema(fields), secretFields: secretFieldNames(fields) };
 }
 
+/** Where a config refinement reports (zod's refinement context, as the checks below use it). */
+export interface IssueSink {
+  addIssue(issue: { code: 'custom'; path: (string | number)[]; message: string }): void;
+}
+
+/** batch_size, when given, is a whole number of at least 1. */
+export function checkBatchSize(c: ConnectorConfig, ctx: IssueSink): void {
+  if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
+    ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
+  }
+}
+
 /** A file store source's `recursive` field (into sub-folders; on unless set false). */
 export const RECURSIVE_FIELD: FieldSpec = { name: 'recursive', type: 'boolean', required: false, default: true, requiredInResponse: true };
 

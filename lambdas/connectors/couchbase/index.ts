@@ -15,6 +15,7 @@ import { derivedShape } from '../types/derived';
 import { connectionStringProblem, identifierProblem, keyspaceLabel, QueryError, runQuery, type CouchbaseTarget } from './client';
 import { listDocuments, listStatement, readDocument, type CouchbaseSourceConfig } from './source';
 import { deleteRecords, deleteStatement, RECORD_ID_INDEX, writeDocument } from './writer';
+import { checkBatchSize } from '../schema';
 
 type DestinationConfig = CouchbaseTarget & ConnectorConfig;
 type SourceConfig = CouchbaseSourceConfig & ConnectorConfig;
@@ -30,9 +31,7 @@ function refine(shape: ReturnType<typeof derivedShape>, names: readonly string[]
       const problem = identifierProblem(c[f] as string, f);
       if (problem) ctx.addIssue({ code: 'custom', path: [f], message: problem });
     }
-    if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
-      ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
-    }
+    checkBatchSize(c, ctx);
   });
 }
 

@@ -10,6 +10,7 @@ import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
 import { addTargetIssues, describeKafkaError, kafkaClient, type KafkaTarget } from './client';
 import { produceDocument } from './writer';
+import { checkBatchSize } from '../schema';
 
 type KafkaConfig = KafkaTarget & ConnectorConfig;
 
@@ -17,9 +18,7 @@ const shape = derivedShape('destination', 'kafka-cloud');
 
 const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
   addTargetIssues(c, ctx);
-  if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
-    ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
-  }
+  checkBatchSize(c, ctx);
 }) as unknown as z.ZodType<KafkaConfig>;
 
 export const kafkaCloudDestination = defineConnector<KafkaConfig>({

@@ -12,6 +12,7 @@ import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
 import { ACCOUNT, describeSnowflakeError, execute, hostProblem, IDENTIFIER, withSnowflake, type SnowflakeTarget } from './client';
 import { deleteDocument, recordKeyOf, tableColumns, tableOf, writeDocument } from './writer';
+import { checkBatchSize } from '../schema';
 
 type SnowflakeConfig = SnowflakeTarget & ConnectorConfig;
 
@@ -32,9 +33,7 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
   if (c.port !== undefined && !(Number.isInteger(c.port) && (c.port as number) >= 1 && (c.port as number) <= 65535)) {
     ctx.addIssue({ code: 'custom', path: ['port'], message: 'port must be a TCP port (1 to 65535)' });
   }
-  if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
-    ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
-  }
+  checkBatchSize(c, ctx);
 }) as unknown as z.ZodType<SnowflakeConfig>;
 
 export const snowflakeDestination = defineConnector<SnowflakeConfig>({

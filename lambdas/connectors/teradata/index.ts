@@ -14,6 +14,7 @@ import { derivedShape } from '../types/derived';
 import { identifierProblem, selectRows, serviceBase, systemName, tableLabel } from './client';
 import { listRows, listStatement, readRow, tableShape, type TeradataSourceConfig } from './source';
 import { deleteRecords, PLATFORM_COLUMNS, recordKey, tableColumns, writeDocument, type TeradataTarget } from './writer';
+import { checkBatchSize } from '../schema';
 
 type DestinationConfig = TeradataTarget & ConnectorConfig;
 type SourceConfig = TeradataSourceConfig & ConnectorConfig;
@@ -35,9 +36,7 @@ function refine(shape: ReturnType<typeof derivedShape>, names: readonly string[]
         if (problem) ctx.addIssue({ code: 'custom', path: [f], message: problem });
       }
     }
-    if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
-      ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
-    }
+    checkBatchSize(c, ctx);
     if (c.dbs_port !== undefined && c.dbs_port !== null && !(Number.isInteger(c.dbs_port) && (c.dbs_port as number) >= 1 && (c.dbs_port as number) <= 65535)) {
       ctx.addIssue({ code: 'custom', path: ['dbs_port'], message: 'dbs_port must be between 1 and 65535' });
     }
