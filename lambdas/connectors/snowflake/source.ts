@@ -11,8 +11,9 @@ import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
 import { withRetry } from '../records/retry';
-import { contentVersion, rowCsv, rowFilename } from '../records/row-document';
+import { readRowDocument, rowObject } from '../records/row-document';
 import { ACCOUNT, describeSnowflakeError, hostProblem, IDENTIFIER, retryableSnowflake, withSnowflake, type SnowflakeTarget } from './client';
+import { checkBatchSize } from '../schema';
 
 interface SnowflakeSourceConfig extends SnowflakeTarget, ConnectorConfig {
   table_name: string;
@@ -41,7 +42,7 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
     });
   }
   if (c.port !== undefined && !(Number.isInteger(c.port) && (c.port as number) >= 1 && (c.port as number) <= 65535)) ctx.addIssue({ code: 'custom', path: ['port'], message: 'port must be a TCP port (1 to 65535)' });
-  if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
+  checkBatchSize(c, ctx);
 }) as unknown as z.ZodType<SnowflakeSourceConfig>;
 
 type Row = { columns: string[]; values: unknown[]; id: string };
@@ -90,19 +91,10 @@ function query(c: SnowflakeSourceConfig, ctx: RuntimeContext | undefined, what: 
 }
 
 function sourceObject(c: SnowflakeSourceConfig, row: Row): SourceObject {
-  const bytes = rowCsv(row.columns, row.values);
-  const version = contentVersion(bytes);
-  return {
-    key: row.id,
-    size: bytes.byteLength,
-    version,
-    filename: rowFilename(c.table_name, row.id.replace(/[/\\]/g, '_'), c.fields),
-    dataSource: {
-      url: `snowflake://${c.host}/${c.database}/${c.schema}/${c.table_name}?${encodeURIComponent(c.id_column)}=${encodeURIComponent(row.id)}`,
-      version,
-      record_locator: { table_name: c.table_name, id_column: c.id_column, id: row.id },
-    },
-  };
+  return rowObject(c.table_name, c.fields, row, {
+    url: `snowflake://${c.host}/${c.database}/${c.schema}/${c.table_name}?${encodeURIComponent(c.id_column)}=${encodeURIComponent(row.id)}`,
+    record_locator: { table_name: c.table_name, id_column: c.id_column, id: row.id },
+  });
 }
 
 async function* listRows(c: SnowflakeSourceConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
@@ -119,8 +111,7 @@ async function* listRows(c: SnowflakeSourceConfig, ctx?: RuntimeContext): AsyncI
 
 async function readRow(c: SnowflakeSourceConfig, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
   const rows = await query(c, ctx, `reading table ${c.table_name}`, `SELECT ${columnsSql(c)} FROM ${c.table_name} WHERE ${c.id_column} = ?`, [key]);
-  if (!rows[0]) throw new Error(`no row with ${c.id_column} = ${JSON.stringify(key)} in table ${c.table_name}`);
-  return rowCsv(rows[0].columns, rows[0].values);
+  return readRowDocument(rows, `no row with ${c.id_column} = ${JSON.stringify(key)} in table ${c.table_name}`);
 }
 
 export const snowflakeSource = defineConnector<SnowflakeSourceConfig>({
