@@ -111,6 +111,11 @@ export function fieldsShape<C extends ConnectorConfig = ConnectorConfig>(
   return { input: refine ? refine(input) : (input as unknown as z.ZodType<C>), output: outputSchema(fields), secretFields: secretFieldNames(fields) };
 }
 
+/** An input schema refinement by `check` (cross-field rules, each issue at its field), typed as the config `C`. */
+export function refineWith<C extends ConnectorConfig>(check: (c: ConnectorConfig, ctx: z.RefinementCtx<ConnectorConfig>) => void): (input: z.ZodType<ConnectorConfig>) => z.ZodType<C> {
+  return (input) => input.superRefine(check) as unknown as z.ZodType<C>;
+}
+
 /** Where a config refinement reports (zod's refinement context, as the checks below use it). */
 export interface IssueSink {
   addIssue(issue: { code: 'custom'; path: (string | number)[]; message: string }): void;

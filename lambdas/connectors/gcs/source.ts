@@ -21,10 +21,6 @@ export type GcsSourceConfig = GcsTarget & ConnectorConfig & { recursive?: boolea
 /** Objects per list call (GCS's maximum). */
 const PAGE_SIZE = 1000;
 
-const shape = derivedShape('source', 'gcs');
-
-const input = gcsInput<GcsSourceConfig>(shape.input);
-
 interface ObjectResource {
   name?: string;
   id?: string;
@@ -96,11 +92,7 @@ async function readObject(c: GcsSourceConfig, key: string, ctx?: RuntimeContext)
 }
 
 export const gcsSource = defineConnector<GcsSourceConfig>({
-  kind: 'source',
-  type: 'gcs',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'gcs', (input) => gcsInput<GcsSourceConfig>(input)),
   async check(c, ctx) {
     const { bucket, loc } = await gcsBucketFor(c);
     let files: File[];

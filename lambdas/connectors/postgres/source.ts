@@ -20,12 +20,9 @@ export interface PostgresSourceConfig extends PostgresConnection, ConnectorConfi
   fields?: string[] | null;
 }
 
-const shape = derivedShape('source', 'postgres');
 const BOOL_OID = 16;
 /** Every value as the server's text: no float rounding, no time zone shifts. */
 const RAW_TEXT = { getTypeParser: () => (v: string) => v };
-
-const input = postgresInput<PostgresSourceConfig>(shape.input);
 
 /** Connection errors and the server's "try again" states (too many connections, serialization). */
 function transient(err: unknown): boolean {
@@ -97,11 +94,7 @@ async function readRow(c: PostgresSourceConfig, key: string, ctx?: RuntimeContex
 }
 
 export const postgresSource = defineConnector<PostgresSourceConfig>({
-  kind: 'source',
-  type: 'postgres',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'postgres', (input) => postgresInput<PostgresSourceConfig>(input)),
   async check(c, ctx) {
     // The platform's precheck is `SELECT 1`; selecting no rows of the configured columns also proves
     // the table, the id column and the fields exist and may be read, with the server's own message.

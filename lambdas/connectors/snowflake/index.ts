@@ -7,18 +7,15 @@
 // create) and tells the embeddings' VECTOR dimension; a DELETE by a record id that matches nothing
 // must be accepted (the closest Snowflake allows to proving the role may write).
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
 import { ACCOUNT, describeSnowflakeError, execute, hostProblem, IDENTIFIER, withSnowflake, type SnowflakeTarget } from './client';
 import { deleteDocument, recordKeyOf, tableColumns, tableOf, writeDocument } from './writer';
-import { checkBatchSize } from '../schema';
+import { checkBatchSize, refineWith } from '../schema';
 
 type SnowflakeConfig = SnowflakeTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'snowflake');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<SnowflakeConfig>((c, ctx) => {
   if (typeof c.host === 'string') {
     const problem = hostProblem(c.host);
     if (problem) ctx.addIssue({ code: 'custom', path: ['host'], message: problem });
@@ -34,14 +31,10 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
     ctx.addIssue({ code: 'custom', path: ['port'], message: 'port must be a TCP port (1 to 65535)' });
   }
   checkBatchSize(c, ctx);
-}) as unknown as z.ZodType<SnowflakeConfig>;
+});
 
 export const snowflakeDestination = defineConnector<SnowflakeConfig>({
-  kind: 'destination',
-  type: 'snowflake',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'snowflake', refine),
   check: (c, ctx) =>
     withSnowflake(c, { signal: ctx.signal, timeoutMs: ctx.timeoutMs }, async (conn) => {
       await execute(conn, 'SELECT 1').catch((err) => {

@@ -7,13 +7,12 @@
 // and network failures). Values come as Snowflake's strings (fetchAsString), so numbers and dates
 // are exactly what the account stores and the version moves only when the row does.
 import type { Connection } from 'snowflake-sdk';
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
 import { withRetry } from '../records/retry';
 import { readRowDocument, rowObject } from '../records/row-document';
 import { ACCOUNT, describeSnowflakeError, hostProblem, IDENTIFIER, retryableSnowflake, withSnowflake, type SnowflakeTarget } from './client';
-import { checkBatchSize } from '../schema';
+import { checkBatchSize, refineWith } from '../schema';
 
 interface SnowflakeSourceConfig extends SnowflakeTarget, ConnectorConfig {
   table_name: string;
@@ -22,10 +21,9 @@ interface SnowflakeSourceConfig extends SnowflakeTarget, ConnectorConfig {
   fields?: string[] | null;
 }
 
-const shape = derivedShape('source', 'snowflake');
 const COLUMN = /^[A-Za-z_][A-Za-z0-9_$]*$/;
 
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<SnowflakeSourceConfig>((c, ctx) => {
   if (typeof c.host === 'string') {
     const problem = hostProblem(c.host);
     if (problem) ctx.addIssue({ code: 'custom', path: ['host'], message: problem });
@@ -43,7 +41,7 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
   }
   if (c.port !== undefined && !(Number.isInteger(c.port) && (c.port as number) >= 1 && (c.port as number) <= 65535)) ctx.addIssue({ code: 'custom', path: ['port'], message: 'port must be a TCP port (1 to 65535)' });
   checkBatchSize(c, ctx);
-}) as unknown as z.ZodType<SnowflakeSourceConfig>;
+});
 
 type Row = { columns: string[]; values: unknown[]; id: string };
 
@@ -115,11 +113,7 @@ async function readRow(c: SnowflakeSourceConfig, key: string, ctx?: RuntimeConte
 }
 
 export const snowflakeSource = defineConnector<SnowflakeSourceConfig>({
-  kind: 'source',
-  type: 'snowflake',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'snowflake', refine),
   // The platform's precheck is SELECT 1 after login; selecting no rows of the configured columns also
   // proves the table, the id column and the fields exist for this role, in Snowflake's words.
   check: (c, ctx) =>
