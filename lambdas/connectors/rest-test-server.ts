@@ -36,6 +36,13 @@ export function faultBook<C>(): { fail(fault: StandInFault<C>): void; take(call:
   };
 }
 
+/** Writes a reply as the JSON APIs' stand-ins do: a Buffer as octet-stream, anything else as JSON (`jsonType`); the reply's headers win. */
+export function writeJsonReply(res: ServerResponse, reply: StandInReply, jsonType = 'application/json'): void {
+  const raw = reply.body === undefined ? '' : Buffer.isBuffer(reply.body) ? reply.body : JSON.stringify(reply.body);
+  res.writeHead(reply.status, { 'content-type': Buffer.isBuffer(reply.body) ? 'application/octet-stream' : jsonType, ...(reply.headers ?? {}) });
+  res.end(raw);
+}
+
 /** Listens on 127.0.0.1 at a port the system picks; returns the port. */
 export async function listenLocal(server: Server | HttpsServer): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

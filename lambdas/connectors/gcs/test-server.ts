@@ -12,7 +12,7 @@
 import { createHash, createPublicKey, generateKeyPairSync, randomUUID, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { CRC32C } from '@google-cloud/storage';
-import { closeServer, faultBook, listenLocal, type StandInFault } from '../rest-test-server';
+import { closeServer, faultBook, listenLocal, writeJsonReply, type StandInFault } from '../rest-test-server';
 
 export interface StoredObject {
   bucket: string;
@@ -278,9 +278,7 @@ export async function startGcsStandIn(opts: { accounts: TestServiceAccount[]; bu
         }
       }
       call.status = reply.status;
-      const raw = reply.body === undefined ? '' : Buffer.isBuffer(reply.body) ? reply.body : JSON.stringify(reply.body);
-      res.writeHead(reply.status, { 'content-type': Buffer.isBuffer(reply.body) ? 'application/octet-stream' : 'application/json; charset=UTF-8', ...(reply.headers ?? {}) });
-      res.end(raw);
+      writeJsonReply(res, reply, 'application/json; charset=UTF-8');
     });
   });
   const port = await listenLocal(server);

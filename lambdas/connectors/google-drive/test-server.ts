@@ -14,7 +14,7 @@
 import { randomUUID, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { TestServiceAccount } from '../gcs/test-server';
-import { closeServer, faultBook, listenLocal, type StandInFault } from '../rest-test-server';
+import { closeServer, faultBook, listenLocal, writeJsonReply, type StandInFault } from '../rest-test-server';
 
 export const FOLDER_MIME = 'application/vnd.google-apps.folder';
 /** The token URL google-auth-library's JWT client (gtoken) posts to and puts in the assertion's aud. */
@@ -207,9 +207,7 @@ export async function startDriveStandIn(opts: { accounts: TestServiceAccount[]; 
         }
       }
       call.status = reply.status;
-      const raw = reply.body === undefined ? '' : Buffer.isBuffer(reply.body) ? reply.body : JSON.stringify(reply.body);
-      res.writeHead(reply.status, { 'content-type': Buffer.isBuffer(reply.body) ? 'application/octet-stream' : 'application/json; charset=UTF-8', ...(reply.headers ?? {}) });
-      res.end(raw);
+      writeJsonReply(res, reply, 'application/json; charset=UTF-8');
     });
   });
   const port = await listenLocal(server);

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { selfSignedCert } from '../azure-ai-search/test-server';
-import { closeServer, faultBook, listenLocal, type StandInFault } from '../rest-test-server';
+import { closeServer, faultBook, listenLocal, writeJsonReply, type StandInFault } from '../rest-test-server';
 
 export { selfSignedCert };
 
@@ -199,9 +199,7 @@ export async function startOneDriveStandIn(opts: { tls: { key: string; cert: str
         }
       }
       call.status = reply.status;
-      const raw = reply.body === undefined ? '' : Buffer.isBuffer(reply.body) ? reply.body : JSON.stringify(reply.body);
-      res.writeHead(reply.status, { 'content-type': Buffer.isBuffer(reply.body) ? 'application/octet-stream' : 'application/json', ...(reply.headers ?? {}) });
-      res.end(raw);
+      writeJsonReply(res, reply);
     });
   });
   const port = await listenLocal(server);
