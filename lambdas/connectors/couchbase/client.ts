@@ -99,14 +99,8 @@ export interface QueryProblem {
 
 /** A failed statement with the service's errors; `retriable` says whether to try again. */
 export class QueryError extends DatabaseHttpError {
-  constructor(
-    message: string,
-    httpStatus: number,
-    /** The service's first error code (not `code`: reasons would be prefixed by it). */
-    readonly queryCode: number | undefined,
-    retriable: boolean,
-    headers: Record<string, string>,
-  ) {
+  /** queryCode: the service's first error code (not `code`: reasons would be prefixed by it). */
+  constructor(message: string, httpStatus: number, readonly queryCode: number | undefined, retriable: boolean, headers: Record<string, string>) {
     super(message, httpStatus, retriable, headers);
   }
 }

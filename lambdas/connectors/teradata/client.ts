@@ -75,13 +75,7 @@ export const tableLabel = (c: TeradataConnection, table: string) => (c.database 
 
 /** A failed request with the database's code; `retriable` says whether to try again. */
 export class TeradataError extends DatabaseHttpError {
-  constructor(
-    message: string,
-    httpStatus: number,
-    readonly dbCode: number | undefined,
-    retriable: boolean,
-    headers: Record<string, string>,
-  ) {
+  constructor(message: string, httpStatus: number, readonly dbCode: number | undefined, retriable: boolean, headers: Record<string, string>) {
     super(message, httpStatus, retriable, headers);
   }
 }
