@@ -99,6 +99,13 @@ export function readOnlyAccess(a: RouteAccess): RouteAccess {
   };
 }
 
+/** What a handler (file.export) may touch as `table` declares it; missing, an error naming `where` to declare it in. */
+export function declaredAccess<A>(table: Record<string, A>, handler: { file: string; export: string }, where: string): A {
+  const access = table[`${handler.file}.${handler.export}`];
+  if (!access) throw new Error(`declare what ${handler.file}.${handler.export} may touch in ${where}`);
+  return access;
+}
+
 /** Least privilege per route: its file's profile, narrowed to reading for GET routes. */
 export function routeAccess(route: RouteDefinition): RouteAccess {
   if (route.auth === false) return {};

@@ -21,7 +21,7 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { EVENT_RULES, type EventPattern, type EventRule } from '../lambdas/events';
-import type { RouteAccess } from './api';
+import { declaredAccess, type RouteAccess } from './api';
 import { ServiceFunction, setConfigEnv, type FunctionDefaults } from './base-function';
 import { pascal } from './names';
 
@@ -39,9 +39,7 @@ export const TARGET_ACCESS: Record<string, RouteAccess> = {
 };
 
 export function targetAccess(target: EventRule['target']): RouteAccess {
-  const access = TARGET_ACCESS[`${target.file}.${target.export}`];
-  if (!access) throw new Error(`declare what ${target.file}.${target.export} may touch in TARGET_ACCESS (lib/events.ts)`);
-  return access;
+  return declaredAccess(TARGET_ACCESS, target, 'TARGET_ACCESS (lib/events.ts)');
 }
 
 /** Delivery retries: EventBridge's (to Lambda) and Lambda's (of a failing handler). */

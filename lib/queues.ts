@@ -9,7 +9,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { QUEUES, type QueueDefinition } from '../lambdas/queues';
 import { ServiceFunction, type FunctionDefaults } from './base-function';
-import type { RouteAccess } from './api';
+import { declaredAccess, type RouteAccess } from './api';
 import { pascal } from './names';
 
 /**
@@ -25,9 +25,7 @@ export const CONSUMER_ACCESS: Record<string, RouteAccess & { ownQueueUrl?: boole
 };
 
 export function consumerAccess(def: QueueDefinition): RouteAccess & { ownQueueUrl?: boolean } {
-  const access = CONSUMER_ACCESS[`${def.handler.file}.${def.handler.export}`];
-  if (!access) throw new Error(`declare what ${def.handler.file}.${def.handler.export} may touch in CONSUMER_ACCESS (lib/queues.ts)`);
-  return access;
+  return declaredAccess(CONSUMER_ACCESS, def.handler, 'CONSUMER_ACCESS (lib/queues.ts)');
 }
 
 export interface WorkQueue {

@@ -7,7 +7,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
 import { SCHEDULED_TASKS, type ScheduledTask } from '../lambdas/schedules';
-import type { RouteAccess } from './api';
+import { declaredAccess, type RouteAccess } from './api';
 import { ServiceFunction, type FunctionDefaults } from './base-function';
 import { pascal } from './names';
 
@@ -16,9 +16,7 @@ export const SCHEDULE_ACCESS: Record<string, RouteAccess> = {
 };
 
 export function scheduleAccess(task: ScheduledTask): RouteAccess {
-  const access = SCHEDULE_ACCESS[`${task.handler.file}.${task.handler.export}`];
-  if (!access) throw new Error(`declare what ${task.handler.file}.${task.handler.export} may touch in SCHEDULE_ACCESS (lib/schedules.ts)`);
-  return access;
+  return declaredAccess(SCHEDULE_ACCESS, task.handler, 'SCHEDULE_ACCESS (lib/schedules.ts)');
 }
 
 export interface ScheduledFunction {

@@ -116,6 +116,34 @@ export function epochSeconds(date: Date | string | number | undefined | null): s
   return Number.isInteger(s) ? s.toFixed(1) : String(s);
 }
 
+/** What a file store says of a listed file. */
+export interface ListedFile {
+  key: string;
+  size?: number | string | null;
+  /** etag, content hash...: the document's version and its data_source version. */
+  version?: string | null;
+  url: string;
+  recordLocator: Record<string, unknown>;
+  created?: Date | string | number | null;
+  modified?: Date | string | number | null;
+}
+
+/** A listed file of a file store with the platform's data_source (url, version, record_locator, dates). */
+export function fileObject(f: ListedFile): SourceObject {
+  return {
+    key: f.key,
+    size: Number(f.size ?? 0),
+    ...(f.version ? { version: f.version } : {}),
+    dataSource: {
+      url: f.url,
+      ...(f.version ? { version: f.version } : {}),
+      record_locator: f.recordLocator,
+      date_created: epochSeconds(f.created),
+      date_modified: epochSeconds(f.modified),
+    },
+  };
+}
+
 /** Erases the config type parameter so definitions of different types share one registry list. */
 export function defineConnector<C extends ConnectorConfig>(def: ConnectorDefinition<C>): ConnectorDefinition {
   return def as unknown as ConnectorDefinition;

@@ -22,6 +22,23 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A failed request to a database's HTTP API; only a `retriable` one shows its status and headers
+ * where retry.ts reads Retry-After (`response`). Subclasses add the database's own error code.
+ */
+export class DatabaseHttpError extends Error {
+  readonly response?: { status: number; headers: Record<string, string> };
+  constructor(
+    message: string,
+    readonly httpStatus: number,
+    readonly retriable: boolean,
+    headers: Record<string, string>,
+  ) {
+    super(message);
+    if (retriable) this.response = { status: httpStatus, headers };
+  }
+}
+
 let dispatcher: { agent: UndiciAgent; key: string } | undefined;
 function connectorDispatcher(): UndiciAgent {
   const ca = connectorCa();

@@ -4,7 +4,7 @@
 // routes that speak its service's documented API. With `tls` it serves HTTPS (services whose every
 // call carries a credential), trusted through CONNECTOR_CA_FILE (records/stand-in.ts standInTls()).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 
 export interface StandInCall {
   method: string;
@@ -14,12 +14,45 @@ export interface StandInCall {
   status: number;
 }
 
-export interface StandInFault {
+/** A reply given instead of the routes' to the calls that `match` (default: any), `times` times (default 1). */
+export interface StandInFault<C = { method: string; path: string; query: URLSearchParams }> {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
-  match?: (call: { method: string; path: string; query: URLSearchParams }) => boolean;
+  match?: (call: C) => boolean;
   times?: number;
+}
+
+/** The faults a stand-in was told to inject: `take` hands over the next one a call meets (and counts it). */
+export function faultBook<C>(): { fail(fault: StandInFault<C>): void; take(call: C): StandInFault<C> | undefined } {
+  const faults: (StandInFault<C> & { left: number })[] = [];
+  return {
+    fail: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
+    take(call) {
+      const fault = faults.find((f) => f.left > 0 && (!f.match || f.match(call)));
+      if (fault) fault.left--;
+      return fault;
+    },
+  };
+}
+
+/** Writes a reply as the JSON APIs' stand-ins do: a Buffer as octet-stream, anything else as JSON (`jsonType`); the reply's headers win. */
+export function writeJsonReply(res: ServerResponse, reply: StandInReply, jsonType = 'application/json'): void {
+  const raw = reply.body === undefined ? '' : Buffer.isBuffer(reply.body) ? reply.body : JSON.stringify(reply.body);
+  res.writeHead(reply.status, { 'content-type': Buffer.isBuffer(reply.body) ? 'application/octet-stream' : jsonType, ...(reply.headers ?? {}) });
+  res.end(raw);
+}
+
+/** Listens on 127.0.0.1 at a port the system picks; returns the port. */
+export async function listenLocal(server: Server | HttpsServer): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as { port: number }).port;
+}
+
+/** Closes the server with every connection it still holds. */
+export async function closeServer(server: Server | HttpsServer): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 export interface StandInRequest {
@@ -65,7 +98,7 @@ function send(res: ServerResponse, reply: StandInReply): void {
 
 export async function startRestStandIn(route: (req: StandInRequest) => StandInReply | Promise<StandInReply>, opts: { tls?: { key: string; cert: string } } = {}): Promise<RestStandIn> {
   const calls: StandInCall[] = [];
-  const faults: (StandInFault & { left: number })[] = [];
+  const faults = faultBook<StandInRequest>();
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -73,10 +106,9 @@ export async function startRestStandIn(route: (req: StandInRequest) => StandInRe
       void (async () => {
         const u = new URL(req.url ?? '/', 'http://stand-in');
         const r: StandInRequest = { method: req.method ?? 'GET', path: decodeURIComponent(u.pathname), query: u.searchParams, headers: req.headers, body: Buffer.concat(chunks) };
-        const fault = faults.find((f) => f.left > 0 && (!f.match || f.match(r)));
+        const fault = faults.take(r);
         let reply: StandInReply;
         if (fault) {
-          fault.left--;
           reply = { status: fault.status, body: fault.body, headers: fault.headers };
         } else {
           try {
@@ -91,18 +123,13 @@ export async function startRestStandIn(route: (req: StandInRequest) => StandInRe
     });
   };
   const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : createServer(listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
+  const port = await listenLocal(server);
   return {
     url: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     calls,
-    fail: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    fail: faults.fail,
+    stop: () => closeServer(server),
   };
 }
 

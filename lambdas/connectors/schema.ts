@@ -2,7 +2,7 @@
 // api-shapes.md §6), and turns zod issues into FastAPI-style 422 items.
 import { z } from 'zod';
 import type { ValidationIssue } from '../errors';
-import type { ConnectorConfig } from './definition';
+import type { ConnectorConfig, ConnectorDefinition } from './definition';
 
 export type FieldType = 'string' | 'integer' | 'boolean' | 'string[]' | 'string|secret_ref';
 
@@ -98,6 +98,38 @@ export function outputSchema(fields: readonly FieldSpec[]): z.ZodType<ConnectorC
 export function secretFieldNames(fields: readonly FieldSpec[]): string[] {
   return fields.filter((f) => f.secret).map((f) => f.name);
 }
+
+/**
+ * A connector's config schemas from its field table: the input shape (with `refine`'s cross-field
+ * checks, when given), the output shape and the secret fields.
+ */
+export function fieldsShape<C extends ConnectorConfig = ConnectorConfig>(
+  fields: readonly FieldSpec[],
+  refine?: (input: z.ZodType<ConnectorConfig>) => z.ZodType<C>,
+): Pick<ConnectorDefinition<C>, 'input' | 'output' | 'secretFields'> {
+  const input = inputSchema(fields);
+  return { input: refine ? refine(input) : (input as unknown as z.ZodType<C>), output: outputSchema(fields), secretFields: secretFieldNames(fields) };
+}
+
+/** An input schema refinement by `check` (cross-field rules, each issue at its field), typed as the config `C`. */
+export function refineWith<C extends ConnectorConfig>(check: (c: ConnectorConfig, ctx: z.RefinementCtx<ConnectorConfig>) => void): (input: z.ZodType<ConnectorConfig>) => z.ZodType<C> {
+  return (input) => input.superRefine(check) as unknown as z.ZodType<C>;
+}
+
+/** Where a config refinement reports (zod's refinement context, as the checks below use it). */
+export interface IssueSink {
+  addIssue(issue: { code: 'custom'; path: (string | number)[]; message: string }): void;
+}
+
+/** batch_size, when given, is a whole number of at least 1. */
+export function checkBatchSize(c: ConnectorConfig, ctx: IssueSink): void {
+  if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
+    ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
+  }
+}
+
+/** A file store source's `recursive` field (into sub-folders; on unless set false). */
+export const RECURSIVE_FIELD: FieldSpec = { name: 'recursive', type: 'boolean', required: false, default: true, requiredInResponse: true };
 
 function typeName(v: unknown): string {
   if (v === null) return 'null';

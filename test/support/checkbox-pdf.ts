@@ -1,7 +1,7 @@
 // A one-page questionnaire PDF written by hand: each answer opens with a box drawn by a Type3 font
 // glyph that has no Unicode name (code 0x84, as symbol fonts of forms draw checkboxes; PDFium reports
 // the bare code), in a larger font than the answer's text, and some answers wrap onto a second line.
-import { writePdf } from './pdf-writer';
+import { onePagePdf } from './pdf-writer';
 
 /** items: [question, ...answers]; an answer given as two strings wraps onto a second line. */
 export function checkboxPdf(items: [string, ...(string | [string, string])[]][]): Uint8Array {
@@ -22,18 +22,15 @@ export function checkboxPdf(items: [string, ...(string | [string, string])[]][])
     }
     y -= 8;
   }
-  const content = ops.join('\n');
   const box = '1000 0 0 0 1000 1000 d1 50 50 900 900 re S';
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R /F2 5 0 R >> >> /Contents 6 0 R >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /box 7 0 R >> /Encoding << /Type /Encoding /Differences [132 /box] >> /FirstChar 132 /LastChar 132 /Widths [1000] /Resources << >> >>',
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    `<< /Length ${box.length} >>\nstream\n${box}\nendstream`,
-  ];
-  return writePdf(objs);
+  return onePagePdf(
+    ops.join('\n'),
+    [
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /box 7 0 R >> /Encoding << /Type /Encoding /Differences [132 /box] >> /FirstChar 132 /LastChar 132 /Widths [1000] /Resources << >> >>',
+    ],
+    [`<< /Length ${box.length} >>\nstream\n${box}\nendstream`],
+  );
 }
 
 /**
@@ -47,15 +44,12 @@ export function markedRowsPdf(rows: { marks: string; label: string }[]): Uint8Ar
     ops.push(`BT /F2 9 Tf 72 ${y} Td (${marks}) Tj /F1 9 Tf (${label}) Tj ET`);
     y -= 14;
   }
-  const content = ops.join('\n');
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R /F2 5 0 R >> >> /Contents 6 0 R >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    `<< /Type /Font /Subtype /TrueType /BaseFont /ABCDEF+Wingdings /FirstChar 32 /LastChar 126 /Widths [${Array(95).fill(600).join(' ')}] /FontDescriptor 7 0 R >>`,
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    '<< /Type /FontDescriptor /FontName /ABCDEF+Wingdings /Flags 4 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 900 /Descent -200 /CapHeight 700 /StemV 80 >>',
-  ];
-  return writePdf(objs);
+  return onePagePdf(
+    ops.join('\n'),
+    [
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      `<< /Type /Font /Subtype /TrueType /BaseFont /ABCDEF+Wingdings /FirstChar 32 /LastChar 126 /Widths [${Array(95).fill(600).join(' ')}] /FontDescriptor 7 0 R >>`,
+    ],
+    ['<< /Type /FontDescriptor /FontName /ABCDEF+Wingdings /Flags 4 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 900 /Descent -200 /CapHeight 700 /StemV 80 >>'],
+  );
 }

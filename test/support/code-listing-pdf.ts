@@ -5,7 +5,7 @@
 // adjustments); a space in the source is a whole empty column. The fonts declare widths from '!' on, no space (as
 // subset fonts often do), so PDFium cannot measure gaps against a space. A line of prose in a
 // proportional face is drawn the same way, word by word, 0.15 em apart.
-import { writePdf } from './pdf-writer';
+import { onePagePdf } from './pdf-writer';
 
 const COLUMN_EM = 0.62;
 const SIZE = 10;
@@ -43,17 +43,11 @@ export function codeListingPdf(code: string[], prose: string[]): Uint8Array {
     ops.push(`BT /F3 ${SIZE} Tf 72 ${y} Td [${parts.join(' ')}] TJ ET`);
     y -= 14;
   }
-  const content = ops.join('\n');
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R /F2 5 0 R /F3 6 0 R >> >> /Contents 7 0 R >>',
+  return onePagePdf(ops.join('\n'), [
     `<< /Type /Font /Subtype /Type1 /BaseFont /Courier ${widths(() => 600)} >>`,
     `<< /Type /Font /Subtype /Type1 /BaseFont /Courier-Bold ${widths(() => 600)} >>`,
     `<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica ${widths((c) => 400 + (c % 7) * 50)} >>`,
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-  ];
-  return writePdf(objs);
+  ]);
 }
 
 /**

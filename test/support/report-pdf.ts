@@ -1,7 +1,7 @@
 // One-page report PDFs written by hand: numbered section headings set larger and bold than the body,
 // a numbered list in the body's size; lists whose bullets are drawn as shapes (a filled disc, a
 // stroked circle for a nested item), not as text, as browsers print them.
-import { writePdf } from './pdf-writer';
+import { onePagePdf } from './pdf-writer';
 
 const esc = (t: string) => t.replace(/[\\()]/g, (c) => `\\${c}`);
 
@@ -31,14 +31,5 @@ export function bulletsPdf(lines: { t: string; size: number; bold?: boolean; bul
     ops.push(`BT /${bold ? 'F2' : 'F1'} ${size} Tf ${x} ${y} Td (${esc(t)}) Tj ET`);
     y -= size * 1.8;
   }
-  const content = ops.join('\n');
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R /F2 5 0 R >> >> /Contents 6 0 R >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>',
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-  ];
-  return writePdf(objs);
+  return onePagePdf(ops.join('\n'), ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>']);
 }

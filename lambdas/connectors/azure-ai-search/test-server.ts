@@ -11,9 +11,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type ServerOptions } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { closeServer, listenLocal } from '../rest-test-server';
 
 export interface RestField {
   name: string;
@@ -229,8 +229,7 @@ export async function startAzureSearchStandIn(tls: ServerOptions, service = 'sta
   const server = createServer(tls, (req, res) => {
     handle(req, res).catch((err) => fail(res, 500, String(err)));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenLocal(server);
   const stand: AzureSearchStandIn = {
     endpoint: `https://127.0.0.1:${port}`,
     adminKey,
@@ -249,11 +248,7 @@ export async function startAzureSearchStandIn(tls: ServerOptions, service = 'sta
       busyStatus = statusCode;
       busyLeft = times;
     },
-    stop: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+    stop: () => closeServer(server),
   };
   return stand;
 }

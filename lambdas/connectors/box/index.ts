@@ -11,7 +11,7 @@
 // token (or JWT grant) by GET /2.0/users/me, then the folder resolved.
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { assertSafeKey, defineConnector, describeError, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
+import { assertSafeKey, defineConnector, describeError, fileObject, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
 import { CursorGuard } from '../paging';
 import { boxCall, boxClient, type BoxConfig, type BoxHandle } from './client';
@@ -97,18 +97,15 @@ async function* list(c: BoxConfig, ctx?: RuntimeContext): AsyncIterable<SourceOb
       }
       if (item.type !== 'file') continue; // web links have no content
       const version = item.sha1 || item.etag;
-      yield {
+      yield fileObject({
         key: rel,
-        size: Number(item.size ?? 0),
-        ...(version ? { version } : {}),
-        dataSource: {
-          url: `box://${[...root, rel].join('/')}`,
-          ...(version ? { version } : {}),
-          record_locator: { protocol: 'box', remote_file_path: c.remote_url, file_id: item.id },
-          date_created: epochSeconds(item.createdAt?.value),
-          date_modified: epochSeconds(item.modifiedAt?.value),
-        },
-      };
+        size: item.size,
+        version,
+        url: `box://${[...root, rel].join('/')}`,
+        recordLocator: { protocol: 'box', remote_file_path: c.remote_url, file_id: item.id },
+        created: item.createdAt?.value,
+        modified: item.modifiedAt?.value,
+      });
     }
   }
 }

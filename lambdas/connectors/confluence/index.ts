@@ -11,11 +11,11 @@
 // platform does: `<body class='Document' ><h1>title</h1>view HTML</body>`. The API base is
 // <url>/wiki for Atlassian Cloud (cloud: true or an atlassian.net site), else <url>, as the
 // Python client joins it. extract_images / extract_files are accepted but not acted on.
-import type { z } from 'zod';
-import { assertSafeKey, defineConnector, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
+import { assertSafeKey, defineConnector, epochSeconds, type RuntimeContext, type SourceObject } from '../definition';
 import { CursorGuard } from '../paging';
 import { restJson } from '../rest-client';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { atlassianErrorText, authHeader, authIssues, secretsOf, trimSlash, type AtlassianAuthConfig } from '../atlassian/common';
 
 export interface ConfluenceConfig extends AtlassianAuthConfig {
@@ -26,8 +26,7 @@ export interface ConfluenceConfig extends AtlassianAuthConfig {
   extract_files?: boolean;
 }
 
-const shape = derivedShape('source', 'confluence');
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => authIssues(c, ctx, 'confluence')) as unknown as z.ZodType<ConfluenceConfig>;
+const refine = refineWith<ConfluenceConfig>((c, ctx) => authIssues(c, ctx, 'confluence'));
 
 /** The platform's page sizes (CONFLUENCE_SPACE_PAGE_SIZE, CONFLUENCE_PAGE_PAGE_SIZE). */
 const PAGE_SIZE = 250;
@@ -145,11 +144,7 @@ async function read(c: ConfluenceConfig, key: string, ctx?: RuntimeContext): Pro
 }
 
 export const confluenceSource = defineConnector<ConfluenceConfig>({
-  kind: 'source',
-  type: 'confluence',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'confluence', refine),
   async check(c, ctx) {
     // The platform's precheck: the first space of the list, then every configured space.
     for await (const _ of paged<Space>(c, 'space listing', spacesQuery(1), 1, ctx.signal)) break;

@@ -25,6 +25,7 @@ import { connectorCa, redact } from '../agents';
 import { guardedLookup, literalHostProblem, OutboundPolicyError, policyReason } from '../../net/outbound';
 import { retryableError, withRetry, type RetryOptions } from '../records/retry';
 import { clearTextProblem, hasSecret } from '../secure-transport';
+import { DatabaseHttpError } from '../rest-client';
 
 export interface CouchbaseTarget {
   connection_string: string;
@@ -97,19 +98,10 @@ export interface QueryProblem {
 }
 
 /** A failed statement with the service's errors; `retriable` says whether to try again. */
-export class QueryError extends Error {
-  readonly httpStatus: number;
-  /** The service's first error code (not `code`: reasons would be prefixed by it). */
-  readonly queryCode: number | undefined;
-  readonly retriable: boolean;
-  readonly response?: { status: number; headers: Record<string, string> };
-  constructor(message: string, httpStatus: number, queryCode: number | undefined, retriable: boolean, headers: Record<string, string>) {
-    super(message);
-    this.httpStatus = httpStatus;
-    this.queryCode = queryCode;
-    this.retriable = retriable;
-    // retry.ts reads Retry-After from here; only a retriable error shows its status to it
-    if (retriable) this.response = { status: httpStatus, headers };
+export class QueryError extends DatabaseHttpError {
+  /** queryCode: the service's first error code (not `code`: reasons would be prefixed by it). */
+  constructor(message: string, httpStatus: number, readonly queryCode: number | undefined, retriable: boolean, headers: Record<string, string>) {
+    super(message, httpStatus, retriable, headers);
   }
 }
 

@@ -9,18 +9,19 @@
 //   creates the index). The check creates nothing.
 // - source: the first page of the listing with one row.
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
 import { connectionStringProblem, identifierProblem, keyspaceLabel, QueryError, runQuery, type CouchbaseTarget } from './client';
 import { listDocuments, listStatement, readDocument, type CouchbaseSourceConfig } from './source';
 import { deleteRecords, deleteStatement, RECORD_ID_INDEX, writeDocument } from './writer';
+import { checkBatchSize, refineWith } from '../schema';
 
 type DestinationConfig = CouchbaseTarget & ConnectorConfig;
 type SourceConfig = CouchbaseSourceConfig & ConnectorConfig;
 
-function refine(shape: ReturnType<typeof derivedShape>, names: readonly string[]) {
-  return (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+/** The config checks of both kinds; `names` are the fields that name database objects. */
+function refine<C extends ConnectorConfig>(names: readonly string[]) {
+  return refineWith<C>((c, ctx) => {
     if (typeof c.connection_string === 'string') {
       const problem = connectionStringProblem(c.connection_string, c.password);
       if (problem) ctx.addIssue({ code: 'custom', path: ['connection_string'], message: problem });
@@ -30,21 +31,12 @@ function refine(shape: ReturnType<typeof derivedShape>, names: readonly string[]
       const problem = identifierProblem(c[f] as string, f);
       if (problem) ctx.addIssue({ code: 'custom', path: [f], message: problem });
     }
-    if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
-      ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
-    }
+    checkBatchSize(c, ctx);
   });
 }
 
-const destShape = derivedShape('destination', 'couchbase');
-const destInput = refine(destShape, ['bucket', 'scope', 'collection']) as unknown as z.ZodType<DestinationConfig>;
-
 export const couchbaseDestination = defineConnector<DestinationConfig>({
-  kind: 'destination',
-  type: 'couchbase',
-  input: destInput,
-  output: destShape.output,
-  secretFields: destShape.secretFields,
+  ...derivedShape('destination', 'couchbase', refine<DestinationConfig>(['bucket', 'scope', 'collection'])),
   async check(c, ctx) {
     // A delete that matches nothing: authenticates, needs the keyspace, and is the closest Couchbase
     // allows to proving the user may write.
@@ -67,15 +59,8 @@ export const couchbaseDestination = defineConnector<DestinationConfig>({
   removeRecords: (c, recordId, ctx) => deleteRecords(c, recordId, ctx),
 });
 
-const srcShape = derivedShape('source', 'couchbase');
-const srcInput = refine(srcShape, ['bucket', 'scope', 'collection', 'collection_id']) as unknown as z.ZodType<SourceConfig>;
-
 export const couchbaseSource = defineConnector<SourceConfig>({
-  kind: 'source',
-  type: 'couchbase',
-  input: srcInput,
-  output: srcShape.output,
-  secretFields: srcShape.secretFields,
+  ...derivedShape('source', 'couchbase', refine<SourceConfig>(['bucket', 'scope', 'collection', 'collection_id'])),
   async check(c, ctx) {
     const r = await runQuery(c, listStatement(c), { named: { after: '', limit: 1 }, attempts: 2, signal: ctx.signal });
     return `keyspace ${keyspaceLabel(c)}: listing allowed${r.results.length ? '' : ' (no documents yet)'}`;

@@ -10,9 +10,9 @@
 // never duplicate), INSERT INTO t (cols) SELECT ..., PARSE_JSON(metadata) FROM json.`<path>`. The
 // staged upload is removed afterwards. Check = the platform's precheck (catalog, database), plus the
 // volume and the table (found, or to be created).
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { literalUrlProblem } from '../../net/outbound';
 import { enhancedElementId } from '../records/ids';
 import { RECORD_ID_FIELD } from '../records/stage';
@@ -33,10 +33,9 @@ export interface VolumeDeltaConfig extends WarehouseConfig, ConnectorConfig {
 /** The platform's default table name when table_name is not given (create_destination). */
 export const DEFAULT_TABLE = 'unstructuredautocreated';
 const TYPE = 'databricks_volume_delta_tables';
-const shape = derivedShape('destination', TYPE);
 const NAME = /^[^/\\\0]+$/;
 
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<VolumeDeltaConfig>((c, ctx) => {
   for (const f of ['catalog', 'schema', 'volume', 'database', 'table_name'] as const) {
     const v = c[f];
     if (typeof v === 'string' && (!NAME.test(v) || v === '.' || v === '..' || !v.trim())) ctx.addIssue({ code: 'custom', path: [f], message: `${f} must be one Unity Catalog name (no '/')` });
@@ -57,7 +56,7 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
       ctx.addIssue({ code: 'custom', path: ['server_hostname'], message: (err as Error).message });
     }
   }
-}) as unknown as z.ZodType<VolumeDeltaConfig>;
+});
 
 /** Databricks identifier quoting (the platform's quote_identifier). */
 export const ident = (name: string) => `\`${name.replace(/`/g, '``')}\``;
@@ -93,11 +92,7 @@ async function deleteRecord(sql: Sql, c: VolumeDeltaConfig, recordId: string): P
 }
 
 export const databricksVolumeDeltaTablesDestination = defineConnector<VolumeDeltaConfig>({
-  kind: 'destination',
-  type: TYPE,
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', TYPE, refine),
   async check(c, ctx) {
     const table = tableOf(c);
     const notes = await withWarehouse(c, ctx.signal, async (sql) => {

@@ -18,7 +18,6 @@ export interface VolumesConfig extends DatabricksAuth, ConnectorConfig {
   volume_path: string;
 }
 
-const shape = derivedShape('destination', 'databricks_volumes');
 const NAME = /^[^/\\\0]+$/;
 
 /** The checks of a volumes config (names, volume_path, host), shared by the destination and the source. */
@@ -42,8 +41,6 @@ export function refineVolumes<C>(schema: z.ZodType<ConnectorConfig>): z.ZodType<
   }) as unknown as z.ZodType<C>;
 }
 
-const input = refineVolumes<VolumesConfig>(shape.input as z.ZodType<ConnectorConfig>);
-
 const enc = (p: string) => p.split('/').filter(Boolean).map(encodeURIComponent).join('/');
 
 /** /Volumes/<catalog>/<schema>/<volume>, URL-encoded. */
@@ -57,11 +54,7 @@ export function outputPath(c: VolumesConfig, key: string): string {
 }
 
 export const databricksVolumesDestination = defineConnector<VolumesConfig>({
-  kind: 'destination',
-  type: 'databricks_volumes',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'databricks_volumes', (input) => refineVolumes<VolumesConfig>(input)),
   async check(c, ctx) {
     const client = new DatabricksClient(c, ctx.signal);
     const me = (await (await client.call('GET', '/api/2.0/preview/scim/v2/Me', 'identity check (SCIM Me)')).json()) as { active?: boolean; userName?: string; displayName?: string };

@@ -7,9 +7,9 @@
 // table folder's marker object (PutObject of the folder key), compares the bucket's region with
 // aws_region, then reads the log and reports the table's version, files and columns (or that it
 // will be created) and refuses tables this writer cannot write.
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { readSnapshot, writeProblem } from './log';
 import { DeltaStore, tableLocation, type DeltaTarget } from './store';
 import { parseSchema } from './table';
@@ -17,9 +17,7 @@ import { replaceDocument } from './writer';
 
 type DeltaConfig = DeltaTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'delta_table');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<DeltaConfig>((c, ctx) => {
   if (typeof c.table_uri === 'string' && c.table_uri.startsWith('s3://')) {
     try {
       tableLocation(c.table_uri);
@@ -27,14 +25,10 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
       ctx.addIssue({ code: 'custom', path: ['table_uri'], message: (err as Error).message });
     }
   }
-}) as unknown as z.ZodType<DeltaConfig>;
+});
 
 export const deltaTableDestination = defineConnector<DeltaConfig>({
-  kind: 'destination',
-  type: 'delta_table',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'delta_table', refine),
   async check(c, ctx) {
     const store = new DeltaStore(c);
     try {

@@ -9,13 +9,13 @@
 // DROPBOX_API_URL (operator/test setting, never a tenant's) sends the SDK's api and content hosts
 // to a stand-in.
 import { Dropbox, DropboxResponseError, type files } from 'dropbox';
-import type { z } from 'zod';
 import { redact } from '../agents';
 import { assertSafeKey, defineConnector, describeError, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { withRetry } from '../records/retry';
 import { CursorGuard } from '../paging';
 import { connectorFetch } from '../rest-client';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { policyReason } from '../../net/outbound';
 
 export interface DropboxConfig extends ConnectorConfig {
@@ -23,8 +23,6 @@ export interface DropboxConfig extends ConnectorConfig {
   token: string;
   recursive?: boolean;
 }
-
-const shape = derivedShape('source', 'dropbox');
 
 /** The folder path the API takes: dropbox://a/b → /a/b; dropbox:// or dropbox:/// → '' (the root). */
 export function dropboxFolder(remoteUrl: string): string {
@@ -35,7 +33,7 @@ export function dropboxFolder(remoteUrl: string): string {
   return path ? `/${path}` : '';
 }
 
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<DropboxConfig>((c, ctx) => {
   if (typeof c.remote_url === 'string' && c.remote_url.startsWith('dropbox://')) {
     try {
       dropboxFolder(c.remote_url);
@@ -43,7 +41,7 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
       ctx.addIssue({ code: 'custom', path: ['remote_url'], message: describeError(err).replace(/^Error: /, '') });
     }
   }
-}) as unknown as z.ZodType<DropboxConfig>;
+});
 
 const DEFAULT_HOSTS = /^https:\/\/(api|content|notify)\.dropboxapi\.com\//;
 
@@ -143,11 +141,7 @@ async function read(c: DropboxConfig, key: string, ctx?: RuntimeContext): Promis
 }
 
 export const dropboxSource = defineConnector<DropboxConfig>({
-  kind: 'source',
-  type: 'dropbox',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'dropbox', refine),
   async check(c, ctx) {
     const folder = dropboxFolder(c.remote_url);
     const dbx = client(c, ctx.signal);

@@ -14,10 +14,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { standInTls } from '../records/stand-in';
-import type { AddressInfo } from 'node:net';
 import { matches, type Query } from './test-query';
 import { verifySigV4, type SigV4Key } from './test-sigv4';
 import type { Dialect } from './stage';
+import { closeServer, listenLocal } from '../rest-test-server';
 
 export interface SearchStandInOptions {
   dialect: Dialect;
@@ -401,8 +401,7 @@ export async function startSearchStandIn(opts: SearchStandInOptions): Promise<Se
   };
   const tls = standInTls();
   const server = opts.plain ? createServer(listener) : createHttpsServer({ key: tls.key, cert: tls.cert }, listener);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenLocal(server);
   const stand: SearchStandIn = {
     bulkDelayMs: 0,
     peakBulkInFlight: 0,
@@ -418,11 +417,7 @@ export async function startSearchStandIn(opts: SearchStandInOptions): Promise<Se
       rejectLeft = times;
     },
     docs: (index) => [...(indices.get(index)?.docs.entries() ?? [])].map(([_id, source]) => ({ _id, ...source })),
-    stop: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+    stop: () => closeServer(server),
   };
   return stand;
 }

@@ -10,16 +10,8 @@ import { gcsInput, parseGcsUrl, putObject, type GcsTarget } from './client';
 
 type GcsConfig = GcsTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'gcs');
-
-const input = gcsInput<GcsConfig>(shape.input);
-
 export const gcsDestination = defineConnector<GcsConfig>({
-  kind: 'destination',
-  type: 'gcs',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'gcs', (input) => gcsInput<GcsConfig>(input)),
   async check(c, ctx) {
     const { bucket } = parseGcsUrl(c.remote_url);
     const name = await putObject(c, '_empty', new Uint8Array(0), { signal: ctx.signal });

@@ -11,7 +11,7 @@
 // read: the media download of the object (validated against the hashes GCS sends).
 // check: the platform's precheck: list the prefix, then fetch the metadata of the first object.
 import type { File } from '@google-cloud/storage';
-import { assertSafeKey, defineConnector, describeError, epochSeconds, joinKey, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
+import { assertSafeKey, defineConnector, describeError, fileObject, joinKey, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
 import { withRetry } from '../records/retry';
 import { gcsBucketFor, gcsInput, gcsReason, type GcsTarget } from './client';
@@ -20,10 +20,6 @@ export type GcsSourceConfig = GcsTarget & ConnectorConfig & { recursive?: boolea
 
 /** Objects per list call (GCS's maximum). */
 const PAGE_SIZE = 1000;
-
-const shape = derivedShape('source', 'gcs');
-
-const input = gcsInput<GcsSourceConfig>(shape.input);
 
 interface ObjectResource {
   name?: string;
@@ -39,18 +35,15 @@ function toSourceObject(c: GcsSourceConfig, bucket: string, prefix: string, m: O
   const size = Number(m.size ?? 0);
   if (!name || name.endsWith('/') || !(size > 0)) return undefined;
   const protocol = /^gcs:/.test(c.remote_url) ? 'gcs' : 'gs';
-  return {
+  return fileObject({
     key: name.slice(prefix.length),
     size,
-    ...(m.etag ? { version: m.etag } : {}),
-    dataSource: {
-      url: `${protocol}://${bucket}/${name}`,
-      ...(m.etag ? { version: m.etag } : {}),
-      record_locator: { protocol, remote_file_path: c.remote_url, file_id: m.id },
-      date_created: epochSeconds(m.timeCreated),
-      date_modified: epochSeconds(m.updated),
-    },
-  };
+    version: m.etag,
+    url: `${protocol}://${bucket}/${name}`,
+    recordLocator: { protocol, remote_file_path: c.remote_url, file_id: m.id },
+    created: m.timeCreated,
+    modified: m.updated,
+  });
 }
 
 async function* listObjects(c: GcsSourceConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
@@ -99,11 +92,7 @@ async function readObject(c: GcsSourceConfig, key: string, ctx?: RuntimeContext)
 }
 
 export const gcsSource = defineConnector<GcsSourceConfig>({
-  kind: 'source',
-  type: 'gcs',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'gcs', (input) => gcsInput<GcsSourceConfig>(input)),
   async check(c, ctx) {
     const { bucket, loc } = await gcsBucketFor(c);
     let files: File[];

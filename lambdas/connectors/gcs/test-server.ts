@@ -12,6 +12,7 @@
 import { createHash, createPublicKey, generateKeyPairSync, randomUUID, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { CRC32C } from '@google-cloud/storage';
+import { closeServer, faultBook, listenLocal, writeJsonReply, type StandInFault } from '../rest-test-server';
 
 export interface StoredObject {
   bucket: string;
@@ -33,13 +34,7 @@ export interface SeenCall {
   status: number;
 }
 
-export interface GcsFault {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  match?: (call: { method: string; path: string; query: URLSearchParams }) => boolean;
-  times?: number;
-}
+export type GcsFault = StandInFault;
 
 export interface GcsStandIn {
   /** The API endpoint (GCS_API_ENDPOINT / apiEndpoint). */
@@ -138,7 +133,7 @@ export async function startGcsStandIn(opts: { accounts: TestServiceAccount[]; bu
   const buckets = new Map<string, Map<string, StoredObject>>();
   for (const b of opts.buckets ?? []) buckets.set(b, new Map());
   const calls: SeenCall[] = [];
-  const faults: (GcsFault & { left: number })[] = [];
+  const faults = faultBook<SeenCall>();
   const sessions = new Map<string, { bucket: string; name: string; contentType: string; received: Buffer[]; size: number }>();
   let generation = 1_700_000_000_000_000;
   let base = '';
@@ -267,11 +262,10 @@ export async function startGcsStandIn(opts: { accounts: TestServiceAccount[]; bu
       const call: SeenCall = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, status: 0 };
       calls.push(call);
       let reply: { status: number; body?: unknown; headers?: Record<string, string> };
-      const fault = faults.find((f) => f.left > 0 && (!f.match || f.match(call)));
+      const fault = faults.take(call);
       const auth = verifyBearer(req.headers.authorization, opts.accounts);
       call.caller = auth.email;
       if (fault) {
-        fault.left--;
         reply = fault;
       } else if (auth.problem && !(req.method === 'PUT' && sessions.has(url.searchParams.get('upload_id') ?? ''))) {
         // A resumable session's URI is its own credential (GCS accepts its PUTs without a token).
@@ -284,13 +278,10 @@ export async function startGcsStandIn(opts: { accounts: TestServiceAccount[]; bu
         }
       }
       call.status = reply.status;
-      const raw = reply.body === undefined ? '' : Buffer.isBuffer(reply.body) ? reply.body : JSON.stringify(reply.body);
-      res.writeHead(reply.status, { 'content-type': Buffer.isBuffer(reply.body) ? 'application/octet-stream' : 'application/json; charset=UTF-8', ...(reply.headers ?? {}) });
-      res.end(raw);
+      writeJsonReply(res, reply, 'application/json; charset=UTF-8');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
+  const port = await listenLocal(server);
   base = `http://127.0.0.1:${port}`;
   return {
     url: base,
@@ -299,16 +290,13 @@ export async function startGcsStandIn(opts: { accounts: TestServiceAccount[]; bu
     createBucket: (name) => void buckets.set(name, buckets.get(name) ?? new Map()),
     objects: (bucket) => [...(buckets.get(bucket)?.values() ?? [])],
     object: (bucket, name) => buckets.get(bucket)?.get(name),
-    fail: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
+    fail: faults.fail,
     put(bucket, name, data, contentType = 'application/octet-stream') {
       if (!buckets.has(bucket)) buckets.set(bucket, new Map());
       store(bucket, name, Buffer.from(data), contentType, 'seeded');
       return buckets.get(bucket)!.get(name)!;
     },
     remove: (bucket, name) => void buckets.get(bucket)?.delete(name),
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    stop: () => closeServer(server),
   };
 }

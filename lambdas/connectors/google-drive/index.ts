@@ -18,9 +18,9 @@
 // check: the platform's precheck: a one-file list (the API is enabled for the credentials), then
 //   files.get of drive_id.
 import type { drive_v3 } from '@googleapis/drive';
-import type { z } from 'zod';
 import { defineConnector, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { withRetry } from '../records/retry';
 import { driveClient, driveReason, type DriveAuthConfig } from './client';
 
@@ -51,11 +51,9 @@ const FIELDS = ['id', 'name', 'mimeType', 'fileExtension', 'md5Checksum', 'headR
 const PAGE_SIZE = 1000;
 const DRIVE_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
-const shape = derivedShape('source', 'google_drive');
-
 // Which credential is given is judged at use (driveClient): the platform's API accepts a config with
 // both (or a SecretReference) and so does this one (test/unit/connectors/schemas.test.ts).
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<GoogleDriveConfig>((c, ctx) => {
   if (typeof c.drive_id === 'string' && !DRIVE_ID.test(c.drive_id)) {
     ctx.addIssue({ code: 'custom', path: ['drive_id'], message: 'drive_id must be a Google Drive file or folder id (letters, digits, - and _)' });
   }
@@ -64,7 +62,7 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
       if (typeof e === 'string' && !/^\.?[A-Za-z0-9]{1,16}$/.test(e)) ctx.addIssue({ code: 'custom', path: ['extensions', i], message: 'an extension is letters and digits, with or without a leading dot' });
     });
   }
-}) as unknown as z.ZodType<GoogleDriveConfig>;
+});
 
 const normalized = (exts?: string[] | null) => [...new Set((exts ?? []).map((e) => e.toLowerCase().replace(/^\.+/, '')))].sort();
 
@@ -218,11 +216,7 @@ async function read(c: GoogleDriveConfig, key: string, ctx?: RuntimeContext): Pr
 }
 
 export const googleDriveSource = defineConnector<GoogleDriveConfig>({
-  kind: 'source',
-  type: 'google_drive',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'google_drive', refine),
   async check(c, ctx) {
     assertDriveId(c);
     const drive = await driveClient(c);

@@ -14,6 +14,7 @@
 import { randomUUID, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { TestServiceAccount } from '../gcs/test-server';
+import { closeServer, faultBook, listenLocal, writeJsonReply, type StandInFault } from '../rest-test-server';
 
 export const FOLDER_MIME = 'application/vnd.google-apps.folder';
 /** The token URL google-auth-library's JWT client (gtoken) posts to and puts in the assertion's aud. */
@@ -43,13 +44,7 @@ export interface SeenCall {
   caller?: string;
 }
 
-export interface DriveFault {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  match?: (call: { method: string; path: string; query: URLSearchParams }) => boolean;
-  times?: number;
-}
+export type DriveFault = StandInFault;
 
 export interface DriveStandIn {
   /** The API root (rootUrl of the client). */
@@ -113,7 +108,7 @@ function parseQuery(q: string): { parent: string; extensions: string[]; mimeType
 export async function startDriveStandIn(opts: { accounts: TestServiceAccount[]; pageSize?: number }): Promise<DriveStandIn> {
   const files = new Map<string, DriveFile>();
   const calls: SeenCall[] = [];
-  const faults: (DriveFault & { left: number })[] = [];
+  const faults = faultBook<SeenCall>();
   const tokens = new Map<string, string>();
   const userToken = `ya29.user-${randomUUID()}`;
   tokens.set(userToken, 'user@example.com');
@@ -201,9 +196,8 @@ export async function startDriveStandIn(opts: { accounts: TestServiceAccount[]; 
       const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
       call.caller = bearer ? tokens.get(bearer) : undefined;
       let reply: { status: number; body?: unknown; headers?: Record<string, string> };
-      const fault = faults.find((f) => f.left > 0 && (!f.match || f.match(call)));
+      const fault = faults.take(call);
       if (fault) {
-        fault.left--;
         reply = fault;
       } else {
         try {
@@ -213,13 +207,10 @@ export async function startDriveStandIn(opts: { accounts: TestServiceAccount[]; 
         }
       }
       call.status = reply.status;
-      const raw = reply.body === undefined ? '' : Buffer.isBuffer(reply.body) ? reply.body : JSON.stringify(reply.body);
-      res.writeHead(reply.status, { 'content-type': Buffer.isBuffer(reply.body) ? 'application/octet-stream' : 'application/json; charset=UTF-8', ...(reply.headers ?? {}) });
-      res.end(raw);
+      writeJsonReply(res, reply, 'application/json; charset=UTF-8');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
+  const port = await listenLocal(server);
   const base = `http://127.0.0.1:${port}`;
 
   function add(f: DriveFile): DriveFile {
@@ -242,10 +233,7 @@ export async function startDriveStandIn(opts: { accounts: TestServiceAccount[]; 
       return f;
     },
     get: (id) => files.get(id),
-    fail: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    fail: faults.fail,
+    stop: () => closeServer(server),
   };
 }

@@ -7,10 +7,10 @@
 // namespace or the table. Check, as the platform's precheck plus the storage: an IAM token, the
 // namespace and the table exist in the catalog, the table is one this writer can write, and the
 // table's location in the object storage can be listed with the HMAC key pair.
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { RECORD_ID_FIELD } from '../records/stage';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { endpointUrl, IcebergCatalog, watsonxClearText, type WatsonxTarget } from './catalog';
 import { s3EndpointProblem } from '../service-boundary';
 import { ObjectStore } from './store';
@@ -18,12 +18,10 @@ import { currentSchema, currentSnapshot, replaceDocument, tableProblem } from '.
 
 type WatsonxConfig = WatsonxTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'ibm_watsonx_s3');
-
 /** The platform's bounds (IbmWatsonxUploaderConfig.max_retries, ConnectionConfig.max_retries_connection). */
 const BOUNDS: Record<string, [number, number]> = { max_retries: [2, 500], max_retries_connection: [2, 100] };
 
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<WatsonxConfig>((c, ctx) => {
   for (const [field, [lo, hi]] of Object.entries(BOUNDS)) {
     const v = c[field];
     if (typeof v === 'number' && (v < lo || v > hi)) ctx.addIssue({ code: 'custom', path: [field], message: `${field} must be between ${lo} and ${hi}` });
@@ -40,14 +38,10 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
     const problem = s3EndpointProblem(endpointUrl(c.object_storage_endpoint), 'object_storage_endpoint');
     if (problem) ctx.addIssue({ code: 'custom', path: ['object_storage_endpoint'], message: problem });
   }
-}) as unknown as z.ZodType<WatsonxConfig>;
+});
 
 export const ibmWatsonxS3Destination = defineConnector<WatsonxConfig>({
-  kind: 'destination',
-  type: 'ibm_watsonx_s3',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'ibm_watsonx_s3', refine),
   async check(c, ctx) {
     // One attempt per call, as the platform's precheck (max_retries=1): a failing catalog shows at once.
     const catalog = new IcebergCatalog(c, { attempts: 1 });

@@ -14,7 +14,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -26,6 +25,7 @@ import { startS3, S3RVER_CREDENTIALS } from '../../../local/emulators/s3';
 import type { ManifestEntry, ManifestFile } from './avro';
 import { standInTls } from '../records/stand-in';
 import { parseJsonLongs, stringifyJsonLongs, type IcebergField, type TableMetadata } from './catalog';
+import { closeServer, listenLocal } from '../rest-test-server';
 
 export const S3_CREDENTIALS = S3RVER_CREDENTIALS;
 export const IAM_API_KEY = 'ibm-iam-test-api-key-0123456789';
@@ -184,8 +184,7 @@ export async function startWatsonxStandIn(opts: { buckets?: string[]; catalog?: 
       return send(res, 200, { 'metadata-location': t.location, metadata: t.metadata, config: {} });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenLocal(server);
   const previous = process.env.IBM_IAM_TOKEN_URL;
   process.env.IBM_IAM_TOKEN_URL = `https://127.0.0.1:${port}/identity/token`;
 
@@ -237,8 +236,7 @@ export async function startWatsonxStandIn(opts: { buckets?: string[]; catalog?: 
     async stop() {
       if (previous === undefined) delete process.env.IBM_IAM_TOKEN_URL;
       else process.env.IBM_IAM_TOKEN_URL = previous;
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
       await s3.stop();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -254,8 +252,10 @@ export interface IcebergReadBack {
   rows: Record<string, any>[];
 }
 
-/** The table as an Iceberg reader sees it: the catalog's current metadata file, then Avro and Parquet from S3. */
-/** Avro longs as BigInt: snapshot ids use all 63 bits, which a JS number would round. */
+/**
+ * Avro longs as BigInt: snapshot ids use all 63 bits, which a JS number would round. (As avro.ts has
+ * it, on purpose: the reader shares none of the writer's code.)
+ */
 const readerLong = avro.types.LongType.__with({
   fromBuffer: (buf: Buffer) => buf.readBigInt64LE(),
   toBuffer: (n: bigint) => {
@@ -284,6 +284,7 @@ async function readAvroFile<T>(bytes: Uint8Array): Promise<T[]> {
   return records;
 }
 
+/** The table as an Iceberg reader sees it: the catalog's current metadata file, then Avro and Parquet from S3. */
 export async function readIcebergTable(standIn: WatsonxStandIn, namespace: string, table: string): Promise<IcebergReadBack> {
   const s3 = new S3Client({ endpoint: standIn.s3Endpoint, forcePathStyle: true, region: 'us-east-1', credentials: S3RVER_CREDENTIALS });
   const get = async (uri: string) => {

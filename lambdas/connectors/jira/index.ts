@@ -11,11 +11,11 @@
 // GET rest/api/2/issue/{key}, written as the platform's templated text (ids, project, dropdown
 // fields, comments, summary/description/attachment links). Check: the platform's precheck,
 // mypermissions BROWSE_PROJECTS. download_attachments is accepted but not acted on.
-import type { z } from 'zod';
-import { assertSafeKey, defineConnector, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
+import { assertSafeKey, defineConnector, epochSeconds, type RuntimeContext, type SourceObject } from '../definition';
 import { CursorGuard } from '../paging';
 import { restJson } from '../rest-client';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { atlassianErrorText, authHeader, authIssues, secretsOf, trimSlash, type AtlassianAuthConfig } from '../atlassian/common';
 import { issueText, type JiraIssue } from './text';
 
@@ -27,13 +27,12 @@ export interface JiraConfig extends AtlassianAuthConfig {
   download_attachments?: boolean | null;
 }
 
-const shape = derivedShape('source', 'jira');
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<JiraConfig>((c, ctx) => {
   authIssues(c, ctx, 'jira');
   const none = (v: unknown) => !Array.isArray(v) || v.length === 0;
   if (none(c.projects) && none(c.boards) && none(c.issues)) ctx.addIssue({ code: 'custom', path: ['projects'], message: 'At least one of projects, boards, or issues must be provided.' });
   if (Array.isArray(c.boards) && c.boards.some((b) => !/^\d+$/.test(String(b)))) ctx.addIssue({ code: 'custom', path: ['boards'], message: 'boards are numeric board ids' });
-}) as unknown as z.ZodType<JiraConfig>;
+});
 
 const PAGE_SIZE = 100;
 /** The fields the platform's indexer asks for. */
@@ -139,11 +138,7 @@ async function read(c: JiraConfig, key: string, ctx?: RuntimeContext): Promise<U
 }
 
 export const jiraSource = defineConnector<JiraConfig>({
-  kind: 'source',
-  type: 'jira',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'jira', refine),
   async check(c, ctx) {
     const r = await get<{ permissions?: { BROWSE_PROJECTS?: { havePermission?: boolean } } }>(c, 'permission check', 'rest/api/2/mypermissions', { permissions: 'BROWSE_PROJECTS' }, ctx.signal);
     if (!r.permissions?.BROWSE_PROJECTS?.havePermission) {

@@ -5,29 +5,21 @@
 // the cluster's topics, which must include the topic (FAILURE naming what is missing: topics are not
 // created by the service nor, on Confluent Cloud, automatically), and the topic's partitions must
 // have leaders. Kafka has no harmless write, so write permission is shown by the first write.
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
 import { addTargetIssues, describeKafkaError, kafkaClient, type KafkaTarget } from './client';
 import { produceDocument } from './writer';
+import { checkBatchSize, refineWith } from '../schema';
 
 type KafkaConfig = KafkaTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'kafka-cloud');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<KafkaConfig>((c, ctx) => {
   addTargetIssues(c, ctx);
-  if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
-    ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
-  }
-}) as unknown as z.ZodType<KafkaConfig>;
+  checkBatchSize(c, ctx);
+});
 
 export const kafkaCloudDestination = defineConnector<KafkaConfig>({
-  kind: 'destination',
-  type: 'kafka-cloud',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'kafka-cloud', refine),
   check: async (c, ctx) => {
     const kafka = await kafkaClient(c, { connectionTimeout: Math.min(10_000, Math.floor(ctx.timeoutMs / 2)), retries: 1 });
     const admin = kafka.admin();

@@ -18,9 +18,9 @@
 // - check: an authenticated metadata request for the topic (its own error text:
 //   UNKNOWN_TOPIC_OR_PARTITION, TOPIC_AUTHORIZATION_FAILED, SASL authentication failed), the topic's
 //   offsets (ListOffsets: read access), and the group's offsets (OffsetFetch: group access).
-import type { z } from 'zod';
 import { defineConnector, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { addTargetIssues, brokersOf, CoordinatorErrors, describeKafkaError, kafkaClient, type KafkaTarget } from './client';
 import { commitForward, consumeBatch, fetchOne, groupRanges, type ConsumedMessage } from './consume';
 
@@ -29,14 +29,12 @@ export const DEFAULT_MESSAGES = 100;
 
 type KafkaSourceConfig = KafkaTarget & ConnectorConfig & { group_id?: string; num_messages_to_consume?: number };
 
-const shape = derivedShape('source', 'kafka-cloud');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<KafkaSourceConfig>((c, ctx) => {
   addTargetIssues(c, ctx);
   if (c.group_id !== undefined && c.group_id !== null && (typeof c.group_id !== 'string' || !c.group_id.trim() || c.group_id.length > 200)) {
     ctx.addIssue({ code: 'custom', path: ['group_id'], message: 'group_id must be a non-empty name of at most 200 characters' });
   }
-}) as unknown as z.ZodType<KafkaSourceConfig>;
+});
 
 const groupOf = (c: KafkaSourceConfig) => (typeof c.group_id === 'string' && c.group_id.trim() ? c.group_id : DEFAULT_GROUP_ID);
 const limitOf = (c: KafkaSourceConfig) => (Number.isInteger(c.num_messages_to_consume) && c.num_messages_to_consume! >= 1 ? c.num_messages_to_consume! : DEFAULT_MESSAGES);
@@ -119,11 +117,7 @@ async function readMessage(c: KafkaSourceConfig, key: string, ctx?: RuntimeConte
 }
 
 export const kafkaCloudSource = defineConnector<KafkaSourceConfig>({
-  kind: 'source',
-  type: 'kafka-cloud',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'kafka-cloud', refine),
   stream: true,
   check: async (c, ctx) => {
     const coordinator = new CoordinatorErrors();

@@ -15,21 +15,15 @@
 // next requests of an API with an error code and a throttle time (fail()).
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { CONSUMER_VERSIONS, GroupState } from './test-consumer';
+import { CONSUMER_VERSIONS, GroupState, type LogRecord } from './test-consumer';
 import { decodeRecordSet, Reader, Writer } from './test-wire';
 
 export { crc32c } from './test-wire';
 
-export interface StoredMessage {
+/** A record of a topic's partition (a transaction marker: see markTransaction). */
+export interface StoredMessage extends LogRecord {
   topic: string;
   partition: number;
-  offset: number;
-  key: Buffer | null;
-  value: Buffer | null;
-  headers: Record<string, string>;
-  timestamp: number;
-  /** A transaction marker (see markTransaction). */
-  control?: boolean;
 }
 
 export interface SeenKafkaRequest {

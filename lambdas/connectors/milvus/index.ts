@@ -5,17 +5,15 @@
 // collection described: absent → FAILURE "Collection '<name>' does not exist" as the platform's
 // precheck says; a collection that cannot be searched by record_id_key, or is not loaded (Milvus runs
 // a delete by a filter expression only on a loaded collection) → FAILURE saying what is missing.
-import { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { connect, milvusClearText, milvusMessage } from './client';
 import { deleteDocument, describe, recordKeyProblem, writeDocument, type MilvusTarget } from './writer';
 
 type MilvusConfig = MilvusTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'milvus');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<MilvusConfig>((c, ctx) => {
   if (typeof c.uri === 'string') {
     try {
       if (!new URL(c.uri).hostname) throw new Error('no host');
@@ -29,14 +27,10 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
   const clear = milvusClearText(c);
   if (clear) ctx.addIssue({ code: 'custom', path: ['uri'], message: clear });
   if (c.user && !c.password) ctx.addIssue({ code: 'custom', path: ['password'], message: 'password is required with user' });
-}) as unknown as z.ZodType<MilvusConfig>;
+});
 
 export const milvusDestination = defineConnector<MilvusConfig>({
-  kind: 'destination',
-  type: 'milvus',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'milvus', refine),
   async check(c) {
     const client = await connect(c);
     try {

@@ -5,6 +5,7 @@ import type { Collection } from 'mongodb';
 import type { z } from 'zod';
 import type { CheckContext, ConnectorConfig } from '../definition';
 import { describeMongoError, uriProblem, withMongo, type MongoTarget } from './client';
+import { checkBatchSize } from '../schema';
 
 /** The derived input schema refined as both sides need it. */
 export function mongoInput<C>(base: z.ZodTypeAny): z.ZodType<C> {
@@ -16,9 +17,7 @@ export function mongoInput<C>(base: z.ZodTypeAny): z.ZodType<C> {
     for (const f of ['database', 'collection'] as const) {
       if (typeof c[f] === 'string' && !c[f].trim()) ctx.addIssue({ code: 'custom', path: [f], message: `${f} must not be empty` });
     }
-    if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
-      ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
-    }
+    checkBatchSize(c, ctx);
   }) as unknown as z.ZodType<C>;
 }
 

@@ -15,15 +15,10 @@ import { RECORD_ID_INDEX, removeDocument, writeDocument } from './writer';
 
 type MongoConfig = MongoTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'mongodb');
-
-const input = mongoInput<MongoConfig>(shape.input);
+const shape = derivedShape('destination', 'mongodb', (input) => mongoInput<MongoConfig>(input));
 
 export const mongodbDestination = defineConnector<MongoConfig>({
-  kind: 'destination',
-  type: 'mongodb',
-  input,
-  output: shape.output,
+  ...shape,
   secretFields: [...shape.secretFields, 'uri'],
   check: (c, ctx) =>
     checkMongo(c, ctx, { destination: true }, async (coll, fail) => {

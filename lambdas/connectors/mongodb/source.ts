@@ -16,10 +16,8 @@ import { checkMongo, mongoInput } from './check';
 
 type MongoSourceConfig = MongoTarget & ConnectorConfig;
 
-const shape = derivedShape('source', 'mongodb');
+const shape = derivedShape('source', 'mongodb', (input) => mongoInput<MongoSourceConfig>(input));
 const DEFAULT_BATCH = 100;
-
-const input = mongoInput<MongoSourceConfig>(shape.input);
 
 const isObjectId = (v: unknown): v is { toHexString(): string; getTimestamp(): Date } =>
   typeof v === 'object' && v !== null && (v as { _bsontype?: string })._bsontype === 'ObjectId';
@@ -109,10 +107,7 @@ async function readDocument(c: MongoSourceConfig, key: string, ctx?: RuntimeCont
 }
 
 export const mongodbSource = defineConnector<MongoSourceConfig>({
-  kind: 'source',
-  type: 'mongodb',
-  input,
-  output: shape.output,
+  ...shape,
   secretFields: [...shape.secretFields, 'uri'],
   // The platform's precheck: ping with the uri's credentials, then the database and the collection exist.
   check: (c, ctx) =>

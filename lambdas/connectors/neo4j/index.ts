@@ -6,17 +6,15 @@
 // driver authenticates (LOGON) and reaches the server, the database exists and accepts a write (a
 // node created and deleted in a transaction that is rolled back, so nothing is left), and the
 // vector index is reported (present with its dimension, or created by the first write).
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { describeNeo4jError, hostOf, uriProblem, withNeo4j, type Neo4jTarget } from './client';
 import { removeDocument, VECTOR_INDEX, vectorIndexDimensions, writeDocument } from './writer';
 
 type Neo4jConfig = Neo4jTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'neo4j');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<Neo4jConfig>((c, ctx) => {
   if (typeof c.uri === 'string') {
     const problem = uriProblem(c.uri, c.password);
     if (problem) ctx.addIssue({ code: 'custom', path: ['uri'], message: problem });
@@ -24,14 +22,10 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
   for (const f of ['database', 'username'] as const) {
     if (typeof c[f] === 'string' && !c[f].trim()) ctx.addIssue({ code: 'custom', path: [f], message: `${f} must not be empty` });
   }
-}) as unknown as z.ZodType<Neo4jConfig>;
+});
 
 export const neo4jDestination = defineConnector<Neo4jConfig>({
-  kind: 'destination',
-  type: 'neo4j',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'neo4j', refine),
   check: (c, ctx) =>
     withNeo4j(c, { signal: ctx.signal }, async (driver) => {
       const fail = (what: string, err: unknown) => new Error(`${what}: ${describeNeo4jError(err, c)}`);

@@ -5,18 +5,16 @@
 // upload session in 3.2 MB slices (LargeFileUploadTask); both with conflictBehavior=replace, so a
 // rewrite of the file replaces it (N runs leave one file). Check, as the platform's precheck: a token
 // (client credentials), the user's drive, and the remote_url's root folder (created when absent).
-import type { z } from 'zod';
 import { FileUpload, LargeFileUploadTask } from '@microsoft/microsoft-graph-client';
 import { assertSafeKey, defineConnector, describeError, type ConnectorConfig } from '../definition';
 import type { UploadContext } from '../records/types';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { credentialIssues, folderOf, GRAPH_SCOPE, graphCall, graphClient, itemPath, SESSION_SLICE_BYTES, SIMPLE_UPLOAD_MAX_BYTES, type OneDriveTarget } from './client';
 
 type OneDriveConfig = OneDriveTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'onedrive');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<OneDriveConfig>((c, ctx) => {
   if (typeof c.remote_url === 'string' && c.remote_url.startsWith('onedrive://')) {
     try {
       folderOf(c.remote_url);
@@ -25,7 +23,7 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
     }
   }
   credentialIssues(c, ctx);
-}) as unknown as z.ZodType<OneDriveConfig>;
+});
 
 async function writeFile(c: OneDriveConfig, key: string, data: Uint8Array, ctx: UploadContext = {}): Promise<void> {
   const path = `${folderOf(c.remote_url)}/${assertSafeKey(key)}`;
@@ -44,11 +42,7 @@ async function writeFile(c: OneDriveConfig, key: string, data: Uint8Array, ctx: 
 }
 
 export const onedriveDestination = defineConnector<OneDriveConfig>({
-  kind: 'destination',
-  type: 'onedrive',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'onedrive', refine),
   async check(c, ctx) {
     const opts = { signal: ctx.signal };
     const { client, credential } = graphClient(c, ctx.signal, { fresh: true });

@@ -7,10 +7,10 @@
 // data_source url its Graph resource URL, record_locator {message_id, user_email}; read downloads
 // the message's MIME content (/messages/<id>/$value), the .eml the platform partitions.
 import { createHash } from 'node:crypto';
-import type { z } from 'zod';
 import type { Client } from '@microsoft/microsoft-graph-client';
 import { defineConnector, epochSeconds, type ConnectorConfig, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { credentialIssues, GRAPH_SCOPE, graphBase, graphCall, graphClient, type GraphCredentials } from './client';
 import { GRAPH_PAGE_SIZE, graphDownload, graphPages } from './graph-source';
 
@@ -20,9 +20,7 @@ const DEFAULT_AUTHORITY = 'https://login.microsoftonline.com';
 const DEFAULT_TENANT = 'common';
 const MESSAGE_FIELDS = 'id,changeKey,createdDateTime,lastModifiedDateTime,subject';
 
-const shape = derivedShape('source', 'outlook');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => credentialIssues(c, ctx)) as unknown as z.ZodType<OutlookConfig>;
+const refine = refineWith<OutlookConfig>((c, ctx) => credentialIssues(c, ctx));
 
 const withDefaults = (c: OutlookConfig): OutlookConfig => ({ ...c, authority_url: c.authority_url || DEFAULT_AUTHORITY, tenant: c.tenant || DEFAULT_TENANT });
 
@@ -71,11 +69,7 @@ function messageObject(c: OutlookConfig, folderId: string, m: Message): SourceOb
 }
 
 export const outlookSource = defineConnector<OutlookConfig>({
-  kind: 'source',
-  type: 'outlook',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'outlook', refine),
   async check(config, ctx) {
     const c = withDefaults(config);
     const { client, credential } = graphClient(c, ctx.signal, { fresh: true });

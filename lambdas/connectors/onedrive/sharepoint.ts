@@ -5,9 +5,9 @@
 // source lists and reads them (graph-source.ts); an empty path or the legacy default
 // "Shared Documents" is the library's root. A tenant's admin site (all sites of the tenant) is not
 // supported: refused at validation.
-import type { z } from 'zod';
 import { defineConnector, describeError, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { credentialIssues, GRAPH_SCOPE, graphCall, graphClient, type GraphCredentials } from './client';
 import { withPermissions } from './permissions';
 import { driveFiles, driveFolder, driveItemObject, folderPath, readDriveFile, type DriveScope } from './graph-source';
@@ -18,9 +18,7 @@ type SharePointConfig = GraphCredentials & ConnectorConfig & { site: string; pat
 const LEGACY_DEFAULT_PATH = 'Shared Documents';
 const DEFAULT_AUTHORITY = 'https://login.microsoftonline.com';
 
-const shape = derivedShape('source', 'sharepoint');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<SharePointConfig>((c, ctx) => {
   if (typeof c.site === 'string' && /^https:\/\/[a-zA-Z0-9-]+-admin\.sharepoint\.com/.test(c.site)) {
     ctx.addIssue({ code: 'custom', path: ['site'], message: 'an admin site (all sites of the tenant) is not supported: give the site, https://<tenant>.sharepoint.com[/sites/<name>]' });
   }
@@ -30,7 +28,7 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
     ctx.addIssue({ code: 'custom', path: ['path'], message: describeError(err) });
   }
   credentialIssues(c, ctx);
-}) as unknown as z.ZodType<SharePointConfig>;
+});
 
 const withAuthority = (c: SharePointConfig): SharePointConfig => ({ ...c, authority_url: c.authority_url || DEFAULT_AUTHORITY });
 
@@ -67,11 +65,7 @@ async function scopeOf(client: Client, c: SharePointConfig, signal?: AbortSignal
 }
 
 export const sharepointSource = defineConnector<SharePointConfig>({
-  kind: 'source',
-  type: 'sharepoint',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'sharepoint', refine),
   async check(config, ctx) {
     const c = withAuthority(config);
     const { client, credential } = graphClient(c, ctx.signal, { fresh: true });

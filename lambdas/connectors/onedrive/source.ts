@@ -5,34 +5,28 @@
 // (graph-source.ts driveItemObject) with permissions_data (permissions.ts, 20 files per Graph $batch);
 // read downloads /content. Check, as the platform's precheck: a
 // token (client credentials), then the user's drive and the folder (real authenticated calls).
-import type { z } from 'zod';
 import { defineConnector, describeError, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { credentialIssues, GRAPH_SCOPE, graphCall, graphClient, type GraphCredentials } from './client';
 import { withPermissions } from './permissions';
 import { driveFiles, driveFolder, driveItemObject, folderPath, readDriveFile, type DriveScope } from './graph-source';
 
 type OneDriveSourceConfig = GraphCredentials & ConnectorConfig & { user_pname: string; path: string; recursive?: boolean };
 
-const shape = derivedShape('source', 'onedrive');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<OneDriveSourceConfig>((c, ctx) => {
   try {
     folderPath(c.path);
   } catch (err) {
     ctx.addIssue({ code: 'custom', path: ['path'], message: describeError(err) });
   }
   credentialIssues(c, ctx);
-}) as unknown as z.ZodType<OneDriveSourceConfig>;
+});
 
 const scopeOf = (c: OneDriveSourceConfig): DriveScope => ({ drive: `/users/${encodeURIComponent(c.user_pname)}/drive`, folder: folderPath(c.path) });
 
 export const onedriveSource = defineConnector<OneDriveSourceConfig>({
-  kind: 'source',
-  type: 'onedrive',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'onedrive', refine),
   async check(c, ctx) {
     const { client, credential } = graphClient(c, ctx.signal, { fresh: true });
     await graphCall('token request', c, () => credential.getToken(GRAPH_SCOPE, { abortSignal: ctx.signal }), { signal: ctx.signal }, 1);

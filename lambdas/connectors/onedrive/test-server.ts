@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { selfSignedCert } from '../azure-ai-search/test-server';
+import { closeServer, faultBook, listenLocal, writeJsonReply, type StandInFault } from '../rest-test-server';
 
 export { selfSignedCert };
 
@@ -34,13 +35,7 @@ export interface GraphCall {
   at: number;
 }
 
-export interface GraphFault {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  match?: (call: { method: string; path: string }) => boolean;
-  times?: number;
-}
+export type GraphFault = StandInFault<{ method: string; path: string }>;
 
 export interface OneDriveStandIn {
   /** https://127.0.0.1:<port>: the authority host and the Graph base. */
@@ -84,7 +79,7 @@ export async function startOneDriveStandIn(opts: { tls: { key: string; cert: str
   const tokens = new Set<string>();
   const sessions = new Map<string, { upn: string; path: string; conflictBehavior?: string; parts: Buffer[]; size: number }>();
   const calls: GraphCall[] = [];
-  const faults: (GraphFault & { left: number })[] = [];
+  const faults = faultBook<GraphCall>();
   let version = 0;
   let base = '';
   let issued = 0;
@@ -182,9 +177,8 @@ export async function startOneDriveStandIn(opts: { tls: { key: string; cert: str
       let extra: GraphReply | undefined;
       const oidc = /^\/([^/]+)\/v2\.0\/\.well-known\/openid-configuration$/.exec(url.pathname);
       const tok = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(url.pathname);
-      const fault = faults.find((f) => f.left > 0 && (!f.match || f.match(call)));
+      const fault = faults.take(call);
       if (fault) {
-        fault.left--;
         reply = fault;
       } else if (oidc && req.method === 'GET') {
         const t = decodeURIComponent(oidc[1]!);
@@ -205,13 +199,10 @@ export async function startOneDriveStandIn(opts: { tls: { key: string; cert: str
         }
       }
       call.status = reply.status;
-      const raw = reply.body === undefined ? '' : Buffer.isBuffer(reply.body) ? reply.body : JSON.stringify(reply.body);
-      res.writeHead(reply.status, { 'content-type': Buffer.isBuffer(reply.body) ? 'application/octet-stream' : 'application/json', ...(reply.headers ?? {}) });
-      res.end(raw);
+      writeJsonReply(res, reply);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
+  const port = await listenLocal(server);
   base = `https://127.0.0.1:${port}`;
   return {
     url: base,
@@ -227,10 +218,7 @@ export async function startOneDriveStandIn(opts: { tls: { key: string; cert: str
     files: (upn) => [...(drives.get(upn.toLowerCase())?.files.values() ?? [])],
     file: (upn, path) => drives.get(upn.toLowerCase())?.files.get(path),
     folders: (upn) => [...(drives.get(upn.toLowerCase())?.folders ?? [])],
-    fail: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    fail: faults.fail,
+    stop: () => closeServer(server),
   };
 }

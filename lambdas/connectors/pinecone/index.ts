@@ -3,26 +3,20 @@
 // client (see writer.ts for the record shape, replace and batching). Check: describe_index on the
 // control plane with the key (401 = bad key); an existing index must be ready and its data plane must
 // answer describe_index_stats with the same key; an absent index is reported as created on first write.
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { formatIndexName, indexKind, pineconeCall, pineconeClient, pineconeMessage, type PineconeTarget } from './client';
 import { AUTO_CREATE_SPEC, describeIndex, removeDocument, writeDocument } from './writer';
 
 type PineconeConfig = PineconeTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'pinecone');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<PineconeConfig>((c, ctx) => {
   if (typeof c.index_name === 'string' && !c.index_name.trim()) ctx.addIssue({ code: 'custom', path: ['index_name'], message: 'index_name must not be empty' });
-}) as unknown as z.ZodType<PineconeConfig>;
+});
 
 export const pineconeDestination = defineConnector<PineconeConfig>({
-  kind: 'destination',
-  type: 'pinecone',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'pinecone', refine),
   async check(c, ctx) {
     const pc = await pineconeClient(c.api_key, ctx.signal);
     const name = formatIndexName(c.index_name);

@@ -11,16 +11,8 @@ import { deleteDocument, tableColumns, writeDocument, type PostgresTarget } from
 
 type PostgresConfig = PostgresTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'postgres');
-
-const input = postgresInput<PostgresConfig>(shape.input);
-
 export const postgresDestination = defineConnector<PostgresConfig>({
-  kind: 'destination',
-  type: 'postgres',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'postgres', (input) => postgresInput<PostgresConfig>(input)),
   check: (c, ctx) =>
     withConnection(c, ctx.signal, async (client) => {
       const columns = await tableColumns(client, c.table_name);

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { defineConnector, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
 import { withRetry, retryableError } from '../records/retry';
-import { contentVersion, rowCsv, rowFilename } from '../records/row-document';
+import { readRowDocument, rowObject } from '../records/row-document';
 import { describePgError, postgresInput, tableRef, withConnection, type PostgresConnection } from './client';
 
 export interface PostgresSourceConfig extends PostgresConnection, ConnectorConfig {
@@ -20,12 +20,9 @@ export interface PostgresSourceConfig extends PostgresConnection, ConnectorConfi
   fields?: string[] | null;
 }
 
-const shape = derivedShape('source', 'postgres');
 const BOOL_OID = 16;
 /** Every value as the server's text: no float rounding, no time zone shifts. */
 const RAW_TEXT = { getTypeParser: () => (v: string) => v };
-
-const input = postgresInput<PostgresSourceConfig>(shape.input);
 
 /** Connection errors and the server's "try again" states (too many connections, serialization). */
 function transient(err: unknown): boolean {
@@ -52,20 +49,11 @@ function rowsOf(res: pg.QueryResult<unknown[]>, idColumn: string): Row[] {
 }
 
 function sourceObject(c: PostgresSourceConfig, row: Row): SourceObject {
-  const bytes = rowCsv(row.columns, row.values);
-  const version = contentVersion(bytes);
   const idColumn = c.id_column || 'id';
-  return {
-    key: row.id,
-    size: bytes.byteLength,
-    version,
-    filename: rowFilename(c.table_name, row.id.replace(/[/\\]/g, '_'), c.fields),
-    dataSource: {
-      url: `postgresql://${c.host}:${c.port}/${encodeURIComponent(c.database)}/${c.table_name}?${encodeURIComponent(idColumn)}=${encodeURIComponent(row.id)}`,
-      version,
-      record_locator: { table_name: c.table_name, id_column: idColumn, id: row.id },
-    },
-  };
+  return rowObject(c.table_name, c.fields, row, {
+    url: `postgresql://${c.host}:${c.port}/${encodeURIComponent(c.database)}/${c.table_name}?${encodeURIComponent(idColumn)}=${encodeURIComponent(row.id)}`,
+    record_locator: { table_name: c.table_name, id_column: idColumn, id: row.id },
+  });
 }
 
 async function withClient<T>(c: PostgresSourceConfig, ctx: RuntimeContext | undefined, fn: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -102,16 +90,11 @@ async function readRow(c: PostgresSourceConfig, key: string, ctx?: RuntimeContex
   const table = tableRef(c.table_name).sql;
   const id = pg.escapeIdentifier(c.id_column || 'id');
   const rows = await withClient(c, ctx, async (client) => rowsOf(await query(client, `SELECT ${columnsSql(c)} FROM ${table} WHERE ${id} = $1`, [key], `reading table ${c.table_name}`), c.id_column || 'id'));
-  if (!rows[0]) throw new Error(`no row with ${c.id_column || 'id'} = ${JSON.stringify(key)} in table ${c.table_name}`);
-  return rowCsv(rows[0].columns, rows[0].values);
+  return readRowDocument(rows, `no row with ${c.id_column || 'id'} = ${JSON.stringify(key)} in table ${c.table_name}`);
 }
 
 export const postgresSource = defineConnector<PostgresSourceConfig>({
-  kind: 'source',
-  type: 'postgres',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'postgres', (input) => postgresInput<PostgresSourceConfig>(input)),
   async check(c, ctx) {
     // The platform's precheck is `SELECT 1`; selecting no rows of the configured columns also proves
     // the table, the id column and the fields exist and may be read, with the server's own message.

@@ -5,23 +5,21 @@
 // and must accept a delete by record_id that matches nothing (proves the key may write); an absent one
 // is reported as created on first write. The key goes to an https:// url only (secure-transport.ts).
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { RECORD_ID_FIELD } from '../records/stage';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { qdrantCall, qdrantClearText, qdrantClient, type QdrantTarget } from './client';
 import { AUTO_CREATE_DISTANCE, removeDocument, writeDocument } from './writer';
 
 type QdrantConfig = QdrantTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'qdrant-cloud');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<QdrantConfig>((c, ctx) => {
   if (typeof c.url === 'string' && !/^https?:\/\/[^/\s]+/i.test(c.url)) ctx.addIssue({ code: 'custom', path: ['url'], message: 'url must be an http(s) URL, e.g. https://<cluster>.cloud.qdrant.io:6333' });
   const clear = qdrantClearText(c);
   if (clear) ctx.addIssue({ code: 'custom', path: ['url'], message: clear });
   if (typeof c.collection_name === 'string' && !c.collection_name.trim()) ctx.addIssue({ code: 'custom', path: ['collection_name'], message: 'collection_name must not be empty' });
-}) as unknown as z.ZodType<QdrantConfig>;
+});
 
 function describeVectors(params: unknown): string {
   const v = (params as { vectors?: unknown })?.vectors as { size?: number; distance?: string } | Record<string, { size?: number; distance?: string }> | undefined;
@@ -31,11 +29,7 @@ function describeVectors(params: unknown): string {
 }
 
 export const qdrantDestination = defineConnector<QdrantConfig>({
-  kind: 'destination',
-  type: 'qdrant-cloud',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'qdrant-cloud', refine),
   async check(c) {
     const client = await qdrantClient(c);
     const { collections } = await qdrantCall(c.url, () => client.getCollections(), { attempts: 2 });

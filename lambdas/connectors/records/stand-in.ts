@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { selfSignedCert } from '../azure-ai-search/test-server';
+import { closeServer, faultBook, listenLocal, type StandInFault } from '../rest-test-server';
 
 let tls: ReturnType<typeof selfSignedCert> | undefined;
 /** One self-signed certificate (127.0.0.1, localhost) per process for the TLS stand-ins. */
@@ -33,12 +34,8 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export interface Fault extends Reply {
-  /** Which requests the fault hits (default: any). */
-  match?: (req: SeenRequest) => boolean;
-  /** How many times (default 1). */
-  times?: number;
-}
+/** A reply given instead of the handler's to the requests it matches (default: any), `times` times (default 1). */
+export type Fault = StandInFault<SeenRequest>;
 
 export interface StandInServer {
   url: string;
@@ -51,7 +48,7 @@ export interface StandInServer {
 
 export async function startStandIn(handle: (req: SeenRequest) => Reply | Promise<Reply>, opts: { tls?: { key: string; cert: string } } = {}): Promise<StandInServer> {
   const requests: SeenRequest[] = [];
-  const faults: (Fault & { left: number })[] = [];
+  const faults = faultBook<SeenRequest>();
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -67,9 +64,8 @@ export async function startStandIn(handle: (req: SeenRequest) => Reply | Promise
       const seen: SeenRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, bytes: raw.length, raw };
       requests.push(seen);
       let reply: Reply;
-      const fault = faults.find((f) => f.left > 0 && (!f.match || f.match(seen)));
+      const fault = faults.take(seen);
       if (fault) {
-        fault.left--;
         reply = fault;
       } else {
         try {
@@ -86,18 +82,12 @@ export async function startStandIn(handle: (req: SeenRequest) => Reply | Promise
     });
   };
   const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : createServer(listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
+  const port = await listenLocal(server);
   return {
     url: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     requests,
-    fail(fault) {
-      faults.push({ ...fault, left: fault.times ?? 1 });
-    },
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    fail: faults.fail,
+    stop: () => closeServer(server),
   };
 }

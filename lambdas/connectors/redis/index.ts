@@ -8,18 +8,16 @@
 // read-only replica answers READONLY, an ACL user without write rights NOPERM) — the closest Redis
 // allows to proving writes without writing — and whether RedisJSON is there.
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { literalHostProblem } from '../../net/outbound';
 import { clearTextRedisProblem, describeRedisError, endpointOf, withRedis, type RedisTarget } from './client';
 import { hasRedisJson, removeDocument, writeDocument } from './writer';
 
 type RedisConfig = RedisTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'redis');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<RedisConfig>((c, ctx) => {
   if (typeof c.port === 'number' && c.port > 65535) ctx.addIssue({ code: 'custom', path: ['port'], message: 'port must be between 1 and 65535' });
   if (typeof c.uri === 'string' && c.uri) {
     try {
@@ -35,13 +33,12 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
   }
   const clear = clearTextRedisProblem(c as unknown as RedisTarget);
   if (clear) ctx.addIssue({ code: 'custom', path: [clear.field], message: clear.message });
-}) as unknown as z.ZodType<RedisConfig>;
+});
+
+const shape = derivedShape('destination', 'redis', refine);
 
 export const redisDestination = defineConnector<RedisConfig>({
-  kind: 'destination',
-  type: 'redis',
-  input,
-  output: shape.output,
+  ...shape,
   secretFields: [...shape.secretFields, 'uri'],
   check: (c, ctx) =>
     withRedis(c, { signal: ctx.signal, connectTimeoutMs: Math.min(5000, Math.floor(ctx.timeoutMs / 2)) }, async (client, at) => {

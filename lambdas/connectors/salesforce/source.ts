@@ -12,10 +12,10 @@
 // rendered by documents.ts; a record gone since the listing fails that file with the answer.
 // Check: a login, then `SELECT Id FROM <category> LIMIT 1` per category (the listing's own call
 // path and permissions, a small answer), Salesforce's text on failure.
-import type { z } from 'zod';
 import { createPrivateKey } from 'node:crypto';
-import { defineConnector, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
+import { defineConnector, epochSeconds, type RuntimeContext, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { apiGet, failure, queryAll, session, DATA_PATH, type SalesforceConfig } from './client';
 import { emlForRecord, salesforceTime, xmlForRecord, type SfRecord } from './documents';
 
@@ -24,8 +24,7 @@ export const ACCEPTED_CATEGORIES = ['Account', 'Case', 'Campaign', 'EmailMessage
 const ID = /^[A-Za-z0-9]{15,18}$/;
 const KEY = new RegExp(`^(${ACCEPTED_CATEGORIES.join('|')})/([A-Za-z0-9]{15,18})\\.(xml|eml)$`);
 
-const shape = derivedShape('source', 'salesforce');
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<SalesforceConfig>((c, ctx) => {
   if (Array.isArray(c.categories)) {
     if (c.categories.length === 0) ctx.addIssue({ code: 'custom', path: ['categories'], message: `categories must name at least one of ${ACCEPTED_CATEGORIES.join(', ')}` });
     c.categories.forEach((cat, i) => {
@@ -45,7 +44,7 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
   for (const f of ['consumer_key', 'username'] as const) {
     if (typeof c[f] === 'string' && !(c[f] as string).trim()) ctx.addIssue({ code: 'custom', path: [f], message: `${f} must not be empty` });
   }
-}) as unknown as z.ZodType<SalesforceConfig>;
+});
 
 const extension = (category: string) => (category === 'EmailMessage' ? 'eml' : 'xml');
 const categoriesOf = (c: SalesforceConfig) => [...new Set(c.categories)];
@@ -97,11 +96,7 @@ async function read(c: SalesforceConfig, key: string, ctx?: RuntimeContext): Pro
 }
 
 export const salesforceSource = defineConnector<SalesforceConfig>({
-  kind: 'source',
-  type: 'salesforce',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'salesforce', refine),
   async check(c, ctx) {
     let s;
     try {

@@ -7,6 +7,7 @@
 // answer 429 with Retry-After, as Slack's rate limiting does.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { closeServer, faultBook, listenLocal, type StandInFault } from '../rest-test-server';
 
 export interface SlackMessage {
   ts: string;
@@ -38,13 +39,7 @@ export interface SeenCall {
   error?: string;
 }
 
-export interface SlackFault {
-  status: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-  match?: (call: { method: string; params: URLSearchParams }) => boolean;
-  times?: number;
-}
+export type SlackFault = StandInFault<{ method: string; params: URLSearchParams }>;
 
 export interface SlackStandIn {
   /** The API base (slackApiUrl), ending in /api/. */
@@ -67,7 +62,7 @@ const SCOPES = 'channels:history,groups:history,channels:join,chat:write';
 export async function startSlackStandIn(opts: { pageSize?: number } = {}): Promise<SlackStandIn> {
   const channels = new Map<string, SlackChannel>();
   const calls: SeenCall[] = [];
-  const faults: (SlackFault & { left: number })[] = [];
+  const faults = faultBook<SeenCall>();
   const botToken = `xoxb-${randomUUID()}`;
   const userToken = `xoxp-${randomUUID()}`;
   let seq = 0;
@@ -145,12 +140,11 @@ export async function startSlackStandIn(opts: { pageSize?: number } = {}): Promi
       const token = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1] ?? params.get('token') ?? undefined;
       const call: SeenCall = { method, params, token, status: 200 };
       calls.push(call);
-      const fault = faults.find((f) => f.left > 0 && (!f.match || f.match(call)));
+      const fault = faults.take(call);
       let status = 200;
       let body: unknown;
       let headers: Record<string, string> = { 'x-oauth-scopes': SCOPES };
       if (fault) {
-        fault.left--;
         status = fault.status;
         body = fault.body ?? { ok: false, error: 'ratelimited' };
         headers = { ...headers, ...(fault.headers ?? {}) };
@@ -168,8 +162,7 @@ export async function startSlackStandIn(opts: { pageSize?: number } = {}): Promi
       res.end(JSON.stringify(body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
+  const port = await listenLocal(server);
   return {
     url: `http://127.0.0.1:${port}/api/`,
     port,
@@ -201,10 +194,7 @@ export async function startSlackStandIn(opts: { pageSize?: number } = {}): Promi
       m.text = text;
       m.edited = { ts: tsOf(at) };
     },
-    fail: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    fail: faults.fail,
+    stop: () => closeServer(server),
   };
 }

@@ -7,17 +7,15 @@
 // create) and tells the embeddings' VECTOR dimension; a DELETE by a record id that matches nothing
 // must be accepted (the closest Snowflake allows to proving the role may write).
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
 import { ACCOUNT, describeSnowflakeError, execute, hostProblem, IDENTIFIER, withSnowflake, type SnowflakeTarget } from './client';
 import { deleteDocument, recordKeyOf, tableColumns, tableOf, writeDocument } from './writer';
+import { checkBatchSize, refineWith } from '../schema';
 
 type SnowflakeConfig = SnowflakeTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'snowflake');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<SnowflakeConfig>((c, ctx) => {
   if (typeof c.host === 'string') {
     const problem = hostProblem(c.host);
     if (problem) ctx.addIssue({ code: 'custom', path: ['host'], message: problem });
@@ -32,17 +30,11 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
   if (c.port !== undefined && !(Number.isInteger(c.port) && (c.port as number) >= 1 && (c.port as number) <= 65535)) {
     ctx.addIssue({ code: 'custom', path: ['port'], message: 'port must be a TCP port (1 to 65535)' });
   }
-  if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
-    ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
-  }
-}) as unknown as z.ZodType<SnowflakeConfig>;
+  checkBatchSize(c, ctx);
+});
 
 export const snowflakeDestination = defineConnector<SnowflakeConfig>({
-  kind: 'destination',
-  type: 'snowflake',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'snowflake', refine),
   check: (c, ctx) =>
     withSnowflake(c, { signal: ctx.signal, timeoutMs: ctx.timeoutMs }, async (conn) => {
       await execute(conn, 'SELECT 1').catch((err) => {

@@ -7,12 +7,12 @@
 // and network failures). Values come as Snowflake's strings (fetchAsString), so numbers and dates
 // are exactly what the account stores and the version moves only when the row does.
 import type { Connection } from 'snowflake-sdk';
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
 import { withRetry } from '../records/retry';
-import { contentVersion, rowCsv, rowFilename } from '../records/row-document';
+import { readRowDocument, rowObject } from '../records/row-document';
 import { ACCOUNT, describeSnowflakeError, hostProblem, IDENTIFIER, retryableSnowflake, withSnowflake, type SnowflakeTarget } from './client';
+import { checkBatchSize, refineWith } from '../schema';
 
 interface SnowflakeSourceConfig extends SnowflakeTarget, ConnectorConfig {
   table_name: string;
@@ -21,10 +21,9 @@ interface SnowflakeSourceConfig extends SnowflakeTarget, ConnectorConfig {
   fields?: string[] | null;
 }
 
-const shape = derivedShape('source', 'snowflake');
 const COLUMN = /^[A-Za-z_][A-Za-z0-9_$]*$/;
 
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<SnowflakeSourceConfig>((c, ctx) => {
   if (typeof c.host === 'string') {
     const problem = hostProblem(c.host);
     if (problem) ctx.addIssue({ code: 'custom', path: ['host'], message: problem });
@@ -41,8 +40,8 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
     });
   }
   if (c.port !== undefined && !(Number.isInteger(c.port) && (c.port as number) >= 1 && (c.port as number) <= 65535)) ctx.addIssue({ code: 'custom', path: ['port'], message: 'port must be a TCP port (1 to 65535)' });
-  if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
-}) as unknown as z.ZodType<SnowflakeSourceConfig>;
+  checkBatchSize(c, ctx);
+});
 
 type Row = { columns: string[]; values: unknown[]; id: string };
 
@@ -90,19 +89,10 @@ function query(c: SnowflakeSourceConfig, ctx: RuntimeContext | undefined, what: 
 }
 
 function sourceObject(c: SnowflakeSourceConfig, row: Row): SourceObject {
-  const bytes = rowCsv(row.columns, row.values);
-  const version = contentVersion(bytes);
-  return {
-    key: row.id,
-    size: bytes.byteLength,
-    version,
-    filename: rowFilename(c.table_name, row.id.replace(/[/\\]/g, '_'), c.fields),
-    dataSource: {
-      url: `snowflake://${c.host}/${c.database}/${c.schema}/${c.table_name}?${encodeURIComponent(c.id_column)}=${encodeURIComponent(row.id)}`,
-      version,
-      record_locator: { table_name: c.table_name, id_column: c.id_column, id: row.id },
-    },
-  };
+  return rowObject(c.table_name, c.fields, row, {
+    url: `snowflake://${c.host}/${c.database}/${c.schema}/${c.table_name}?${encodeURIComponent(c.id_column)}=${encodeURIComponent(row.id)}`,
+    record_locator: { table_name: c.table_name, id_column: c.id_column, id: row.id },
+  });
 }
 
 async function* listRows(c: SnowflakeSourceConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
@@ -119,16 +109,11 @@ async function* listRows(c: SnowflakeSourceConfig, ctx?: RuntimeContext): AsyncI
 
 async function readRow(c: SnowflakeSourceConfig, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
   const rows = await query(c, ctx, `reading table ${c.table_name}`, `SELECT ${columnsSql(c)} FROM ${c.table_name} WHERE ${c.id_column} = ?`, [key]);
-  if (!rows[0]) throw new Error(`no row with ${c.id_column} = ${JSON.stringify(key)} in table ${c.table_name}`);
-  return rowCsv(rows[0].columns, rows[0].values);
+  return readRowDocument(rows, `no row with ${c.id_column} = ${JSON.stringify(key)} in table ${c.table_name}`);
 }
 
 export const snowflakeSource = defineConnector<SnowflakeSourceConfig>({
-  kind: 'source',
-  type: 'snowflake',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'snowflake', refine),
   // The platform's precheck is SELECT 1 after login; selecting no rows of the configured columns also
   // proves the table, the id column and the fields exist for this role, in Snowflake's words.
   check: (c, ctx) =>

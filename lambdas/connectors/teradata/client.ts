@@ -20,7 +20,7 @@
 // 5xx, transient network errors, and Teradata's transient codes 2631 (transaction aborted by a
 // deadlock) and 3598 (concurrent change conflict). Anything else (3807 missing object, 3523 no
 // privilege, 8017 bad logon, 3996 a value too long) is final at once.
-import { connectorFetch } from '../rest-client';
+import { connectorFetch, DatabaseHttpError } from '../rest-client';
 import { config as appConfig } from '../../config';
 import { redact } from '../agents';
 import { OutboundPolicyError, policyReason } from '../../net/outbound';
@@ -74,18 +74,9 @@ export function tableSql(c: TeradataConnection, table: string): string {
 export const tableLabel = (c: TeradataConnection, table: string) => (c.database ? `${c.database}.${table}` : table);
 
 /** A failed request with the database's code; `retriable` says whether to try again. */
-export class TeradataError extends Error {
-  readonly httpStatus: number;
-  readonly dbCode: number | undefined;
-  readonly retriable: boolean;
-  readonly response?: { status: number; headers: Record<string, string> };
-  constructor(message: string, httpStatus: number, dbCode: number | undefined, retriable: boolean, headers: Record<string, string>) {
-    super(message);
-    this.httpStatus = httpStatus;
-    this.dbCode = dbCode;
-    this.retriable = retriable;
-    // retry.ts reads Retry-After from here; only a retriable error shows its status to it
-    if (retriable) this.response = { status: httpStatus, headers };
+export class TeradataError extends DatabaseHttpError {
+  constructor(message: string, httpStatus: number, readonly dbCode: number | undefined, retriable: boolean, headers: Record<string, string>) {
+    super(message, httpStatus, retriable, headers);
   }
 }
 

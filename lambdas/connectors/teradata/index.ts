@@ -8,18 +8,19 @@
 //   SUCCESS saying the first write creates the platform's table (the platform creates it on upload).
 // - source: the table, its id column and fields exist, and the first listing page is readable.
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
 import { identifierProblem, selectRows, serviceBase, systemName, tableLabel } from './client';
 import { listRows, listStatement, readRow, tableShape, type TeradataSourceConfig } from './source';
 import { deleteRecords, PLATFORM_COLUMNS, recordKey, tableColumns, writeDocument, type TeradataTarget } from './writer';
+import { checkBatchSize, refineWith } from '../schema';
 
 type DestinationConfig = TeradataTarget & ConnectorConfig;
 type SourceConfig = TeradataSourceConfig & ConnectorConfig;
 
-function refine(shape: ReturnType<typeof derivedShape>, names: readonly string[]) {
-  return (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+/** The config checks of both kinds; `names` are the fields that name database objects. */
+function refine<C extends ConnectorConfig>(names: readonly string[]) {
+  return refineWith<C>((c, ctx) => {
     if (typeof c.host === 'string') {
       try {
         serviceBase(c.host);
@@ -35,24 +36,15 @@ function refine(shape: ReturnType<typeof derivedShape>, names: readonly string[]
         if (problem) ctx.addIssue({ code: 'custom', path: [f], message: problem });
       }
     }
-    if (c.batch_size !== undefined && !(Number.isInteger(c.batch_size) && (c.batch_size as number) >= 1)) {
-      ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be an integer of at least 1' });
-    }
+    checkBatchSize(c, ctx);
     if (c.dbs_port !== undefined && c.dbs_port !== null && !(Number.isInteger(c.dbs_port) && (c.dbs_port as number) >= 1 && (c.dbs_port as number) <= 65535)) {
       ctx.addIssue({ code: 'custom', path: ['dbs_port'], message: 'dbs_port must be between 1 and 65535' });
     }
   });
 }
 
-const destShape = derivedShape('destination', 'teradata');
-const destInput = refine(destShape, ['database', 'table_name', 'record_id_key']) as unknown as z.ZodType<DestinationConfig>;
-
 export const teradataDestination = defineConnector<DestinationConfig>({
-  kind: 'destination',
-  type: 'teradata',
-  input: destInput,
-  output: destShape.output,
-  secretFields: destShape.secretFields,
+  ...derivedShape('destination', 'teradata', refine<DestinationConfig>(['database', 'table_name', 'record_id_key'])),
   async check(c, ctx) {
     const system = await systemName(c, ctx.signal);
     const label = tableLabel(c, c.table_name);
@@ -71,15 +63,8 @@ export const teradataDestination = defineConnector<DestinationConfig>({
   removeRecords: async (c, recordId, ctx) => deleteRecords(c, recordId, ctx),
 });
 
-const srcShape = derivedShape('source', 'teradata');
-const srcInput = refine(srcShape, ['database', 'table_name', 'id_column', 'fields']) as unknown as z.ZodType<SourceConfig>;
-
 export const teradataSource = defineConnector<SourceConfig>({
-  kind: 'source',
-  type: 'teradata',
-  input: srcInput,
-  output: srcShape.output,
-  secretFields: srcShape.secretFields,
+  ...derivedShape('source', 'teradata', refine<SourceConfig>(['database', 'table_name', 'id_column', 'fields'])),
   async check(c, ctx) {
     const system = await systemName(c, ctx.signal);
     const shape = await tableShape(c, ctx.signal);

@@ -11,7 +11,7 @@
 // - data_source: url teradata://host:dbs_port/database/table?id_column=id, record_locator
 //   {host, table_name, id_column, id}.
 import type { DataSourceMetadata, RuntimeContext, SourceObject } from '../definition';
-import { contentVersion, rowCsv, rowFilename } from '../records/row-document';
+import { readRowDocument, rowObject } from '../records/row-document';
 import { quoteIdent, selectRows, tableLabel, tableSql, type ResultColumn, type TeradataConnection } from './client';
 
 export interface TeradataSourceConfig extends TeradataConnection {
@@ -71,26 +71,18 @@ function rowsOf(columns: ResultColumn[], rows: unknown[][], idName: string): Row
 /** The database host a `host` names (a Query Service URL's host name). */
 const hostOf = (host: string) => (/^https?:\/\//i.test(host.trim()) ? new URL(host.trim()).hostname : host.trim());
 
-export function dataSourceOf(c: TeradataSourceConfig, id: string, version: string): DataSourceMetadata {
+/** Where a row is: its data_source url and record_locator. */
+function rowLocation(c: TeradataSourceConfig, id: string): Pick<DataSourceMetadata, 'url' | 'record_locator'> {
   const idColumn = idColumnOf(c);
   const db = c.database ? `/${encodeURIComponent(c.database)}` : '';
   return {
     url: `teradata://${hostOf(c.host)}:${c.dbs_port ?? 1025}${db}/${encodeURIComponent(c.table_name)}?${encodeURIComponent(idColumn)}=${encodeURIComponent(id)}`,
-    version,
     record_locator: { host: c.host, table_name: c.table_name, id_column: idColumn, id },
   };
 }
 
 function sourceObject(c: TeradataSourceConfig, row: Row): SourceObject {
-  const bytes = rowCsv(row.columns, row.values);
-  const version = contentVersion(bytes);
-  return {
-    key: row.id,
-    size: bytes.byteLength,
-    version,
-    filename: rowFilename(c.table_name, row.id.replace(/[/\\]/g, '_'), c.fields),
-    dataSource: dataSourceOf(c, row.id, version),
-  };
+  return rowObject(c.table_name, c.fields, row, rowLocation(c, row.id));
 }
 
 export async function* listRows(c: TeradataSourceConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
@@ -116,6 +108,5 @@ export async function readRow(c: TeradataSourceConfig, key: string, ctx?: Runtim
   const param = NUMERIC.test(shape.id.type ?? '') && /^-?\d+(\.\d+)?$/.test(key) ? Number(key) : key;
   const res = await selectRows(c, readStatement(c, shape), { params: [[param]], signal: ctx?.signal });
   const rows = rowsOf(res.columns, res.rows, shape.id.name);
-  if (!rows[0]) throw new Error(`no row with ${idColumnOf(c)} = ${JSON.stringify(key)} in table ${tableLabel(c, c.table_name)} (deleted since it was listed?)`);
-  return rowCsv(rows[0].columns, rows[0].values);
+  return readRowDocument(rows, `no row with ${idColumnOf(c)} = ${JSON.stringify(key)} in table ${tableLabel(c, c.table_name)} (deleted since it was listed?)`);
 }

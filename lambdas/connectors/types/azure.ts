@@ -18,18 +18,9 @@ import {
   type StoragePipelineOptions,
 } from '@azure/storage-blob';
 import { z } from 'zod';
-import {
-  assertSafeKey,
-  defineConnector,
-  describeError,
-  joinKey,
-  type ConnectorConfig,
-  type RuntimeContext,
-  type SourceObject,
-  epochSeconds,
-} from '../definition';
+import { assertSafeKey, defineConnector, describeError, fileObject, joinKey, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { assertAllowedUrl, guardedAgents, policyReason } from '../../net/outbound';
-import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
+import { fieldsShape, RECURSIVE_FIELD, type FieldSpec } from '../schema';
 
 const COMMON: FieldSpec[] = [
   { name: 'remote_url', type: 'string', required: true, pattern: '^(az:\\/\\/|abfs:\\/\\/)', requiredInResponse: true },
@@ -38,10 +29,7 @@ const COMMON: FieldSpec[] = [
   { name: 'connection_string', type: 'string', required: false, requiredInResponse: false, secret: true },
   { name: 'sas_token', type: 'string', required: false, requiredInResponse: false, secret: true },
 ];
-const SOURCE_FIELDS: FieldSpec[] = [
-  ...COMMON,
-  { name: 'recursive', type: 'boolean', required: false, default: true, requiredInResponse: true },
-];
+const SOURCE_FIELDS: FieldSpec[] = [...COMMON, RECURSIVE_FIELD];
 
 export interface AzureConfig extends ConnectorConfig {
   remote_url: string;
@@ -163,19 +151,16 @@ type BlobProps = { contentLength?: number; etag?: string; createdOn?: Date; last
 
 /** A listed blob with the platform's data_source (fsspec connectors: url, etag, dates, remote path). */
 function blobObject(c: AzureConfig, prefix: string, name: string, p: BlobProps): SourceObject {
-  const url = `${c.remote_url.replace(/\/+$/, '')}/${name.slice(prefix.length)}`;
-  return {
-    key: name.slice(prefix.length),
-    size: Number(p.contentLength ?? 0),
-    ...(p.etag ? { version: p.etag } : {}),
-    dataSource: {
-      url,
-      ...(p.etag ? { version: p.etag } : {}),
-      record_locator: { protocol: 'az', remote_file_path: c.remote_url },
-      date_created: epochSeconds(p.createdOn ?? p.lastModified),
-      date_modified: epochSeconds(p.lastModified),
-    },
-  };
+  const key = name.slice(prefix.length);
+  return fileObject({
+    key,
+    size: p.contentLength,
+    version: p.etag,
+    url: `${c.remote_url.replace(/\/+$/, '')}/${key}`,
+    recordLocator: { protocol: 'az', remote_file_path: c.remote_url },
+    created: p.createdOn ?? p.lastModified,
+    modified: p.lastModified,
+  });
 }
 
 async function* listBlobs(c: AzureConfig, ctx?: RuntimeContext): AsyncIterable<SourceObject> {
@@ -197,39 +182,36 @@ async function* listBlobs(c: AzureConfig, ctx?: RuntimeContext): AsyncIterable<S
   }
 }
 
-async function readBlob(c: AzureConfig, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
+/** One call `op` on the configured container, its failure said in the container's terms. */
+async function onContainer<T>(c: AzureConfig, op: string, call: (container: ContainerClient, loc: AzureLocation) => Promise<T>): Promise<T> {
   const { container, loc } = await azureContainerFor(c);
   try {
-    const buf = await container.getBlobClient(joinKey(loc.prefix, assertSafeKey(key))).downloadToBuffer(0, undefined, { abortSignal: ctx?.signal });
-    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    return await call(container, loc);
   } catch (err) {
-    throw azureReason('download', loc.container, err);
+    throw azureReason(op, loc.container, err);
   }
 }
 
+async function readBlob(c: AzureConfig, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
+  return onContainer(c, 'download', async (container, loc) => {
+    const buf = await container.getBlobClient(joinKey(loc.prefix, assertSafeKey(key))).downloadToBuffer(0, undefined, { abortSignal: ctx?.signal });
+    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  });
+}
+
 async function writeBlob(c: AzureConfig, key: string, data: Uint8Array, ctx?: RuntimeContext): Promise<void> {
-  const { container, loc } = await azureContainerFor(c);
-  try {
-    await container.getBlockBlobClient(joinKey(loc.prefix, assertSafeKey(key))).uploadData(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { abortSignal: ctx?.signal });
-  } catch (err) {
-    throw azureReason('upload', loc.container, err);
-  }
+  await onContainer(c, 'upload', (container, loc) =>
+    container.getBlockBlobClient(joinKey(loc.prefix, assertSafeKey(key))).uploadData(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { abortSignal: ctx?.signal }),
+  );
 }
 
 export const azureSource = defineConnector<AzureConfig>({
   kind: 'source',
   type: 'azure',
-  input: refine(inputSchema(SOURCE_FIELDS)),
-  output: outputSchema(SOURCE_FIELDS),
-  secretFields: secretFieldNames(SOURCE_FIELDS),
+  ...fieldsShape(SOURCE_FIELDS, refine),
   async check(c, ctx) {
     // One page of one blob proves the container exists and the credentials may list it.
-    const { container, loc } = await azureContainerFor(c);
-    try {
-      await container.listBlobsFlat({ prefix: loc.prefix || undefined, abortSignal: ctx.signal }).byPage({ maxPageSize: 1 }).next();
-    } catch (err) {
-      throw azureReason('list', loc.container, err);
-    }
+    await onContainer(c, 'list', (container, loc) => container.listBlobsFlat({ prefix: loc.prefix || undefined, abortSignal: ctx.signal }).byPage({ maxPageSize: 1 }).next());
   },
   list: listBlobs,
   read: readBlob,
@@ -238,16 +220,9 @@ export const azureSource = defineConnector<AzureConfig>({
 export const azureDestination = defineConnector<AzureConfig>({
   kind: 'destination',
   type: 'azure',
-  input: refine(inputSchema(COMMON)),
-  output: outputSchema(COMMON),
-  secretFields: secretFieldNames(COMMON),
+  ...fieldsShape(COMMON, refine),
   async check(c, ctx) {
-    const { container, loc } = await azureContainerFor(c);
-    try {
-      await container.getProperties({ abortSignal: ctx.signal });
-    } catch (err) {
-      throw azureReason('getProperties', loc.container, err);
-    }
+    await onContainer(c, 'getProperties', (container) => container.getProperties({ abortSignal: ctx.signal }));
   },
   write: writeBlob,
 });

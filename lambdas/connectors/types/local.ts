@@ -20,18 +20,15 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { assertSafeKey, defineConnector, describeError, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
-import { inputSchema, outputSchema, type FieldSpec } from '../schema';
+import { assertSafeKey, defineConnector, describeError, fileObject, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
+import { fieldsShape, RECURSIVE_FIELD, type FieldSpec } from '../schema';
 import { currentAccountId } from '../tenant';
 
 const COMMON: FieldSpec[] = [
   { name: 'remote_url', type: 'string', required: false, requiredInResponse: false },
   { name: 'path', type: 'string', required: false, requiredInResponse: false },
 ];
-const SOURCE_FIELDS: FieldSpec[] = [
-  ...COMMON,
-  { name: 'recursive', type: 'boolean', required: false, default: true, requiredInResponse: true },
-];
+const SOURCE_FIELDS: FieldSpec[] = [...COMMON, RECURSIVE_FIELD];
 
 export interface LocalConfig extends ConnectorConfig {
   remote_url?: string | null;
@@ -245,19 +242,17 @@ async function* walk(dir: string, base: string, recursive: boolean, displayRoot:
       // Size and nanosecond modification time: a rewritten file changes at least one of them.
       const key = relative(base, full).split(sep).join('/');
       const version = `${s.size}-${s.mtimeNs}`;
-      yield {
+      // the path as the user configured it (not the resolved data directory of keyed mode)
+      const shown = `${displayRoot.replace(/\/+$/, '')}/${key}`;
+      yield fileObject({
         key,
         size: Number(s.size),
         version,
-        // the path as the user configured it (not the resolved data directory of keyed mode)
-        dataSource: {
-          url: `${displayRoot.replace(/\/+$/, '')}/${key}`,
-          version,
-          record_locator: { path: `${displayRoot.replace(/\/+$/, '')}/${key}` },
-          date_created: epochSeconds(Number(s.birthtimeMs) || Number(s.ctimeMs)),
-          date_modified: epochSeconds(Number(s.mtimeMs)),
-        },
-      };
+        url: shown,
+        recordLocator: { path: shown },
+        created: Number(s.birthtimeMs) || Number(s.ctimeMs),
+        modified: Number(s.mtimeMs),
+      });
     }
   }
 }
@@ -282,9 +277,7 @@ async function checkDirectory(c: LocalConfig, mode: number): Promise<void> {
 export const localSource = defineConnector<LocalConfig>({
   kind: 'source',
   type: 'local',
-  input: refine(inputSchema(SOURCE_FIELDS)),
-  output: outputSchema(SOURCE_FIELDS),
-  secretFields: [],
+  ...fieldsShape(SOURCE_FIELDS, refine),
   unavailable: localUnavailable,
   async check(c) {
     await checkDirectory(c, FS.R_OK | FS.X_OK);
@@ -306,9 +299,7 @@ export const localSource = defineConnector<LocalConfig>({
 export const localDestination = defineConnector<LocalConfig>({
   kind: 'destination',
   type: 'local',
-  input: refine(inputSchema(COMMON)),
-  output: outputSchema(COMMON),
-  secretFields: [],
+  ...fieldsShape(COMMON, refine),
   unavailable: localUnavailable,
   async check(c) {
     await checkDirectory(c, FS.W_OK | FS.X_OK);

@@ -21,19 +21,10 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { fromTemporaryCredentials } from '@aws-sdk/credential-providers';
-import {
-  assertSafeKey,
-  defineConnector,
-  describeError,
-  joinKey,
-  type ConnectorConfig,
-  type RuntimeContext,
-  type SourceObject,
-  epochSeconds,
-} from '../definition';
+import { assertSafeKey, defineConnector, describeError, fileObject, joinKey, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { assertAllowedUrl, guardedS3Agents, literalUrlProblem, policyReason } from '../../net/outbound';
 import { AMBIENT_DISABLED, ambientCredentialsAllowed, bucketProblem, refuseServiceBucketRequests, runtimeCredentials, s3EndpointProblem } from '../service-boundary';
-import { inputSchema, outputSchema, secretFieldNames, type FieldSpec } from '../schema';
+import { fieldsShape, RECURSIVE_FIELD, type FieldSpec } from '../schema';
 import { z } from 'zod';
 
 const COMMON: FieldSpec[] = [
@@ -47,10 +38,7 @@ const COMMON: FieldSpec[] = [
   { name: 'secret', type: 'string', required: false, requiredInResponse: false, secret: true },
   { name: 'token', type: 'string', required: false, requiredInResponse: false, secret: true },
 ];
-const SOURCE_FIELDS: FieldSpec[] = [
-  ...COMMON,
-  { name: 'recursive', type: 'boolean', required: false, default: true, requiredInResponse: true },
-];
+const SOURCE_FIELDS: FieldSpec[] = [...COMMON, RECURSIVE_FIELD];
 
 export interface S3Config extends ConnectorConfig {
   remote_url: string;
@@ -218,18 +206,15 @@ async function* listObjects(c: S3Config, ctx?: RuntimeContext): AsyncIterable<So
       }
       for (const o of page.Contents ?? []) {
         if (!o.Key || o.Key.endsWith('/')) continue;
-        yield {
+        yield fileObject({
           key: o.Key.slice(prefix.length),
-          size: Number(o.Size ?? 0),
-          ...(o.ETag ? { version: o.ETag } : {}),
-          dataSource: {
-            url: `s3://${bucket}/${o.Key}`,
-            ...(o.ETag ? { version: o.ETag } : {}),
-            record_locator: { protocol: 's3', remote_file_path: c.remote_url },
-            date_created: epochSeconds(o.LastModified),
-            date_modified: epochSeconds(o.LastModified),
-          },
-        };
+          size: o.Size,
+          version: o.ETag,
+          url: `s3://${bucket}/${o.Key}`,
+          recordLocator: { protocol: 's3', remote_file_path: c.remote_url },
+          created: o.LastModified,
+          modified: o.LastModified,
+        });
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -238,55 +223,46 @@ async function* listObjects(c: S3Config, ctx?: RuntimeContext): AsyncIterable<So
   }
 }
 
-async function readObject(c: S3Config, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
-  const { bucket, prefix } = parseS3Url(c.remote_url);
+/** One call `op` on the configured bucket, by a client of its own; its failure said in the bucket's terms. */
+async function onBucket<T>(c: S3Config, op: string, call: (client: S3Client, loc: { bucket: string; prefix: string }) => Promise<T>): Promise<T> {
+  const loc = parseS3Url(c.remote_url);
   await guard(c);
   const client = s3ClientFor(c);
   try {
-    const res = await client.send(new GetObjectCommand({ Bucket: bucket, Key: joinKey(prefix, assertSafeKey(key)) }), { abortSignal: ctx?.signal });
-    if (!res.Body) throw new Error(`object ${key} has no body`);
-    return await res.Body.transformToByteArray();
+    return await call(client, loc);
   } catch (err) {
-    throw s3Reason('GetObject', bucket, err);
+    throw s3Reason(op, loc.bucket, err);
   } finally {
     client.destroy();
   }
 }
 
+async function readObject(c: S3Config, key: string, ctx?: RuntimeContext): Promise<Uint8Array> {
+  return onBucket(c, 'GetObject', async (client, { bucket, prefix }) => {
+    const res = await client.send(new GetObjectCommand({ Bucket: bucket, Key: joinKey(prefix, assertSafeKey(key)) }), { abortSignal: ctx?.signal });
+    if (!res.Body) throw new Error(`object ${key} has no body`);
+    return await res.Body.transformToByteArray();
+  });
+}
+
 async function writeObject(c: S3Config, key: string, data: Uint8Array, ctx?: RuntimeContext): Promise<void> {
-  const { bucket, prefix } = parseS3Url(c.remote_url);
-  await guard(c);
-  const client = s3ClientFor(c);
-  try {
-    await client.send(
+  await onBucket(c, 'PutObject', (client, { bucket, prefix }) =>
+    client.send(
       new PutObjectCommand({ Bucket: bucket, Key: joinKey(prefix, assertSafeKey(key)), Body: data, ContentLength: data.byteLength }),
       { abortSignal: ctx?.signal },
-    );
-  } catch (err) {
-    throw s3Reason('PutObject', bucket, err);
-  } finally {
-    client.destroy();
-  }
+    ),
+  );
 }
 
 export const s3Source = defineConnector<S3Config>({
   kind: 'source',
   type: 's3',
-  input: refine(inputSchema(SOURCE_FIELDS)),
-  output: outputSchema(SOURCE_FIELDS),
-  secretFields: secretFieldNames(SOURCE_FIELDS),
+  ...fieldsShape(SOURCE_FIELDS, refine),
   async check(c, ctx) {
     // Listing one key proves the bucket exists and the credentials may read the prefix.
-    const { bucket, prefix } = parseS3Url(c.remote_url);
-    await guard(c);
-    const client = s3ClientFor(c);
-    try {
-      await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, MaxKeys: 1 }), { abortSignal: ctx.signal });
-    } catch (err) {
-      throw s3Reason('ListObjectsV2', bucket, err);
-    } finally {
-      client.destroy();
-    }
+    await onBucket(c, 'ListObjectsV2', (client, { bucket, prefix }) =>
+      client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, MaxKeys: 1 }), { abortSignal: ctx.signal }),
+    );
   },
   list: listObjects,
   read: readObject,
@@ -295,20 +271,9 @@ export const s3Source = defineConnector<S3Config>({
 export const s3Destination = defineConnector<S3Config>({
   kind: 'destination',
   type: 's3',
-  input: refine(inputSchema(COMMON)),
-  output: outputSchema(COMMON),
-  secretFields: secretFieldNames(COMMON),
+  ...fieldsShape(COMMON, refine),
   async check(c, ctx) {
-    const { bucket } = parseS3Url(c.remote_url);
-    await guard(c);
-    const client = s3ClientFor(c);
-    try {
-      await client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: ctx.signal });
-    } catch (err) {
-      throw s3Reason('HeadBucket', bucket, err);
-    } finally {
-      client.destroy();
-    }
+    await onBucket(c, 'HeadBucket', (client, { bucket }) => client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: ctx.signal }));
   },
   write: writeObject,
 });

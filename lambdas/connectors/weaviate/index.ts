@@ -4,9 +4,9 @@
 // first deletes the document's objects by record_id. Check: connects with the API key (REST meta +
 // gRPC health), lists the schema, and for an existing collection runs a dry-run delete by record_id
 // over gRPC (authenticated, touches nothing); an absent collection is reported as to be created.
-import { z } from 'zod';
 import { defineConnector, type ConnectorConfig } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { RECORD_ID_FIELD } from '../records/stage';
 import { endpointsOf, useWeaviate, weaviateClearText, weaviateMessage } from './client';
 import { collectionName } from './stage';
@@ -14,9 +14,7 @@ import { deleteDocument, propertyNames, writeDocument, type WeaviateTarget } fro
 
 type WeaviateConfig = WeaviateTarget & ConnectorConfig;
 
-const shape = derivedShape('destination', 'weaviate-cloud');
-
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<WeaviateConfig>((c, ctx) => {
   const clear = weaviateClearText(c);
   if (clear) ctx.addIssue({ code: 'custom', path: ['cluster_url'], message: clear });
   if (typeof c.cluster_url === 'string') {
@@ -33,14 +31,10 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
       ctx.addIssue({ code: 'custom', path: ['collection'], message: (err as Error).message });
     }
   }
-}) as unknown as z.ZodType<WeaviateConfig>;
+});
 
 export const weaviateCloudDestination = defineConnector<WeaviateConfig>({
-  kind: 'destination',
-  type: 'weaviate-cloud',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('destination', 'weaviate-cloud', refine),
   async check(c) {
     const name = collectionName(c.collection);
     try {

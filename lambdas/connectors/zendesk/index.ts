@@ -17,9 +17,9 @@
 // <h1>title</h1>body</body>). version = updated_at (a new comment updates the ticket); dataSource
 // url = the API url of the record, record_locator {item_type, id, subdomain}, created/updated
 // dates. check: the platform's HEAD /api/v2/groups.json with the credentials.
-import type { z } from 'zod';
 import { defineConnector, describeError, epochSeconds, type ConnectorConfig, type RuntimeContext, type SourceObject } from '../definition';
 import { derivedShape } from '../types/derived';
+import { refineWith } from '../schema';
 import { withRetry } from '../records/retry';
 import { assertAllowedUrl, guardedFetch, policyReason } from '../../net/outbound';
 
@@ -32,9 +32,8 @@ export interface ZendeskConfig extends ConnectorConfig {
 }
 
 const ITEM_TYPES = ['tickets', 'articles', 'all'];
-const shape = derivedShape('source', 'zendesk');
 
-const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) => {
+const refine = refineWith<ZendeskConfig>((c, ctx) => {
   if (typeof c.subdomain === 'string' && !/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(c.subdomain)) {
     ctx.addIssue({ code: 'custom', path: ['subdomain'], message: 'subdomain must be the <subdomain> of <subdomain>.zendesk.com' });
   }
@@ -44,7 +43,7 @@ const input = (shape.input as z.ZodType<ConnectorConfig>).superRefine((c, ctx) =
   if (typeof c.batch_size === 'number' && (c.batch_size < 1 || c.batch_size > 100)) {
     ctx.addIssue({ code: 'custom', path: ['batch_size'], message: 'batch_size must be between 1 and 100 (Zendesk\'s page size limit)' });
   }
-}) as unknown as z.ZodType<ZendeskConfig>;
+});
 
 function baseUrl(c: ZendeskConfig): string {
   const override = process.env.ZENDESK_BASE_URL;
@@ -212,11 +211,7 @@ async function guard(c: ZendeskConfig): Promise<void> {
 }
 
 export const zendeskSource = defineConnector<ZendeskConfig>({
-  kind: 'source',
-  type: 'zendesk',
-  input,
-  output: shape.output,
-  secretFields: shape.secretFields,
+  ...derivedShape('source', 'zendesk', refine),
   async check(c, ctx) {
     await guard(c);
     try {

@@ -6,6 +6,7 @@
 // Errors as Zendesk writes them ({"error": "Couldn't authenticate you"}, RecordNotFound); a fault
 // can answer 429 with Retry-After.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { closeServer, faultBook, listenLocal, type StandInFault } from '../rest-test-server';
 
 export interface ZdTicket {
   id: number;
@@ -34,13 +35,7 @@ export interface SeenCall {
   user?: string;
 }
 
-export interface ZdFault {
-  status: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-  match?: (call: { method: string; path: string; query: URLSearchParams }) => boolean;
-  times?: number;
-}
+export type ZdFault = StandInFault;
 
 export interface ZendeskStandIn {
   /** The base URL standing for https://<subdomain>.zendesk.com. */
@@ -60,7 +55,7 @@ export async function startZendeskStandIn(opts: { email: string; apiToken: strin
   const tickets = new Map<number, ZdTicket>();
   const articles = new Map<number, ZdArticle>();
   const calls: SeenCall[] = [];
-  const faults: (ZdFault & { left: number })[] = [];
+  const faults = faultBook<SeenCall>();
   let base = '';
   let clock = Date.parse('2026-02-01T10:00:00Z');
   let commentId = 9000;
@@ -115,9 +110,8 @@ export async function startZendeskStandIn(opts: { email: string; apiToken: strin
       const [user, pass] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(/:(.*)/s) : [];
       call.user = user;
       let reply: { status: number; body?: unknown; headers?: Record<string, string> };
-      const fault = faults.find((f) => f.left > 0 && (!f.match || f.match(call)));
+      const fault = faults.take(call);
       if (fault) {
-        fault.left--;
         reply = fault;
       } else if (user !== `${opts.email}/token` || pass !== opts.apiToken) {
         reply = { status: 401, body: { error: "Couldn't authenticate you" } };
@@ -129,8 +123,7 @@ export async function startZendeskStandIn(opts: { email: string; apiToken: strin
       res.end(call.method === 'HEAD' || reply.body === undefined ? undefined : JSON.stringify(reply.body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
+  const port = await listenLocal(server);
   base = `http://127.0.0.1:${port}`;
   return {
     url: base,
@@ -158,10 +151,7 @@ export async function startZendeskStandIn(opts: { email: string; apiToken: strin
       t.comments.push({ id: ++commentId, author_id: 8, body, created_at: at, type: 'Comment' });
       t.updated_at = at;
     },
-    fail: (fault) => void faults.push({ ...fault, left: fault.times ?? 1 }),
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    fail: faults.fail,
+    stop: () => closeServer(server),
   };
 }

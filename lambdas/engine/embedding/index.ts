@@ -30,7 +30,7 @@ import { ValidationError, type ValidationIssue } from '../../errors';
 import { literalUrlProblem } from '../../net/outbound';
 import { modelNameProblem } from './providers/local-transformers';
 import { offlineStandInsAllowed } from '../../config';
-import { foreignEndpointIssues, isOperatorEndpoint } from '../providers/operator-endpoints';
+import { foreignEndpointIssues, isOperatorEndpoint, withOperatorSettings, type HostedProvider } from '../providers/operator-endpoints';
 import type { Element } from '../elements';
 import { DEFAULT_MODEL, EMBED_PROVIDERS, MODEL_CATALOG, type EmbedProvider, type ModelSpec } from './catalog';
 import { HASHED_DEFAULT_DIMENSIONS, HASHED_MODEL_PREFIX, hashedEmbedding } from './hashed';
@@ -160,43 +160,15 @@ export function parseEmbedNode(subtype: string, settings: unknown, nodeLoc: (str
 // ------------------------------------------------------------------------------------------------
 
 function credentialsFromEnv(c: EmbedderConfig, env: EmbedEnv): EmbedderConfig {
-  const r = { ...c };
-  if (c.provider === 'local') return r;
+  if (c.provider === 'local') return { ...c };
   // -- a node naming its own endpoint gets none of the deployment's credentials --
-  if (!isOperatorEndpoint(c.provider, c.baseUrl, env)) {
-    if (c.provider === 'azure_openai') r.apiVersion ??= env.OPENAI_API_VERSION ?? '2024-10-21';
-    if (c.provider === 'bedrock') r.region ??= env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
-    return r;
-  }
-  switch (c.provider) {
-    case 'openai':
-      r.apiKey ??= env.OPENAI_API_KEY;
-      r.baseUrl ??= env.OPENAI_BASE_URL;
-      break;
-    case 'azure_openai':
-      r.apiKey ??= env.AZURE_OPENAI_API_KEY;
-      r.baseUrl ??= env.AZURE_OPENAI_ENDPOINT;
-      r.apiVersion ??= env.OPENAI_API_VERSION ?? '2024-10-21';
-      break;
-    case 'togetherai':
-      r.apiKey ??= env.TOGETHER_API_KEY;
-      r.baseUrl ??= env.TOGETHER_BASE_URL;
-      break;
-    case 'voyageai':
-      r.apiKey ??= env.VOYAGE_API_KEY;
-      r.baseUrl ??= env.VOYAGE_BASE_URL;
-      break;
-    case 'bedrock':
-      r.baseUrl ??= env.BEDROCK_ENDPOINT_URL;
-      r.region ??= env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
-      if (!r.accessKeyId && !r.secretAccessKey && env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) {
-        r.accessKeyId = env.AWS_ACCESS_KEY_ID;
-        r.secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
-        r.sessionToken ??= env.AWS_SESSION_TOKEN;
-      }
-      break;
-    default:
-      break;
+  const r = withOperatorSettings(c as EmbedderConfig & { provider: HostedProvider }, env);
+  if (c.provider === 'bedrock' && isOperatorEndpoint(c.provider, c.baseUrl, env)) {
+    if (!r.accessKeyId && !r.secretAccessKey && env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) {
+      r.accessKeyId = env.AWS_ACCESS_KEY_ID;
+      r.secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
+      r.sessionToken ??= env.AWS_SESSION_TOKEN;
+    }
   }
   return r;
 }

@@ -5,6 +5,7 @@
 import { forEachLimited } from '../../concurrency';
 import { policyReason } from '../../net/outbound';
 import { retryWithBackoff } from '../../retry';
+import type { Embedder } from './types';
 
 export interface RunnerOptions {
   batchSize: number;
@@ -94,4 +95,17 @@ async function withRetry<T>(fn: () => Promise<T>, o: RunnerOptions, classify: (e
     const info = classify(err);
     throw new EmbeddingProviderError(`${o.label}: ${info.message}${info.status ? ` (HTTP ${info.status})` : ''}`, info.status);
   }
+}
+
+/**
+ * A hosted model's embedder (`what`: provider, model and output size): texts go out in batches by
+ * `call` through runBatched, its errors judged by `classify`.
+ */
+export function batchedEmbedder(
+  what: Pick<Embedder, 'provider' | 'model' | 'dimensions'>,
+  o: RunnerOptions,
+  call: (batch: string[]) => Promise<number[][]>,
+  classify: (err: unknown) => ErrorInfo,
+): Embedder {
+  return { ...what, embedTexts: (texts) => runBatched(texts, o, call, classify) };
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../../errors';
 import { zodIssuesToDetail } from '../../validation';
 import { literalUrlProblem } from '../../net/outbound';
-import { foreignEndpointIssues, isOperatorEndpoint } from '../providers/operator-endpoints';
+import { foreignEndpointIssues, withOperatorSettings } from '../providers/operator-endpoints';
 import { DEFAULT_ENRICH_MODEL, PROMPTER_SUBTYPES, type EnrichProvider, type EnrichTask } from './catalog';
 
 export type Env = Record<string, string | undefined>;
@@ -107,32 +107,7 @@ export function parsePrompterNode(subtype: string, settings: unknown, nodeLoc: (
  * a node naming an endpoint the operator did not configure gets none of its credentials.
  */
 export function withEnvironment<C extends ModelConfig>(c: C, env: Env): C {
-  const r = { ...c };
-  if (!isOperatorEndpoint(c.provider, c.baseUrl, env)) {
-    if (c.provider === 'bedrock') r.region ??= env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
-    return r;
-  }
-  switch (c.provider) {
-    case 'openai':
-      r.apiKey ??= env.OPENAI_API_KEY;
-      r.baseUrl ??= env.OPENAI_BASE_URL;
-      break;
-    case 'anthropic':
-      r.apiKey ??= env.ANTHROPIC_API_KEY;
-      r.baseUrl ??= env.ANTHROPIC_BASE_URL;
-      break;
-    case 'bedrock':
-      r.baseUrl ??= env.BEDROCK_ENDPOINT_URL;
-      r.region ??= env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
-      break;
-    case 'vertexai':
-      r.apiKey ??= env.VERTEX_API_KEY ?? env.GOOGLE_API_KEY;
-      r.baseUrl ??= env.VERTEX_BASE_URL;
-      r.project ??= env.GOOGLE_CLOUD_PROJECT;
-      r.location ??= env.GOOGLE_CLOUD_LOCATION ?? 'us-central1';
-      break;
-  }
-  return r;
+  return withOperatorSettings(c, env);
 }
 
 const OFFLINE_CHOICE = 'or the deployment allows offline stand-ins with ALLOW_OFFLINE_STANDINS=true (elements are then left unenriched, and marked)';

@@ -3,7 +3,7 @@
 // InvokeModel call ({inputText}); Cohere v3 takes up to 96 ({texts, input_type}).
 import { bedrockSession, classifyBedrockError } from '../../providers/bedrock';
 import type { ModelSpec } from '../catalog';
-import { runBatched, type RunnerOptions } from '../runner';
+import { batchedEmbedder, type RunnerOptions } from '../runner';
 import type { Embedder, EmbedderConfig } from '../types';
 
 export function createBedrockEmbedder(c: EmbedderConfig, spec: ModelSpec | undefined, run: RunnerOptions): Embedder {
@@ -39,10 +39,5 @@ export function createBedrockEmbedder(c: EmbedderConfig, spec: ModelSpec | undef
     return vecs;
   };
 
-  return {
-    provider: 'bedrock',
-    model: c.model,
-    dimensions,
-    embedTexts: (texts) => runBatched(texts, { ...run, batchSize: family === 'cohere' ? run.batchSize : 1 }, call, classifyBedrockError),
-  };
+  return batchedEmbedder({ provider: 'bedrock', model: c.model, dimensions }, { ...run, batchSize: family === 'cohere' ? run.batchSize : 1 }, call, classifyBedrockError);
 }

@@ -5,7 +5,7 @@ import { AzureOpenAI, OpenAI } from 'openai';
 import { classifyOpenAIError } from '../../providers/openai-errors';
 import { guardedFetch } from '../../../net/outbound';
 import type { ModelSpec } from '../catalog';
-import { runBatched, type RunnerOptions } from '../runner';
+import { batchedEmbedder, type RunnerOptions } from '../runner';
 import type { Embedder, EmbedderConfig } from '../types';
 
 export const TOGETHER_BASE_URL = 'https://api.together.xyz/v1';
@@ -22,24 +22,18 @@ export function createOpenAICompatibleEmbedder(c: EmbedderConfig, spec: ModelSpe
   const dimensions = c.dimensions ?? spec?.dimensions ?? 0;
   // -- text-embedding-3-* accept a smaller `dimensions`; send it only when it differs from the native size --
   const sendDimensions = c.dimensions !== undefined && spec !== undefined && c.dimensions !== spec.dimensions && c.model.startsWith('text-embedding-3');
-  return {
-    provider: c.provider,
-    model: c.model,
-    dimensions,
-    embedTexts: (texts) =>
-      runBatched(
-        texts,
-        run,
-        async (batch) => {
-          const res = await client.embeddings.create({
-            model: c.model,
-            input: batch,
-            encoding_format: 'float',
-            ...(sendDimensions ? { dimensions: c.dimensions } : {}),
-          });
-          return [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
-        },
-        classifyOpenAIError,
-      ),
-  };
+  return batchedEmbedder(
+    { provider: c.provider, model: c.model, dimensions },
+    run,
+    async (batch) => {
+      const res = await client.embeddings.create({
+        model: c.model,
+        input: batch,
+        encoding_format: 'float',
+        ...(sendDimensions ? { dimensions: c.dimensions } : {}),
+      });
+      return [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+    },
+    classifyOpenAIError,
+  );
 }

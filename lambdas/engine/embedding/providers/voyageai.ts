@@ -3,7 +3,7 @@
 import { VoyageAIClient, VoyageAIError } from 'voyageai';
 import { guardedFetch } from '../../../net/outbound';
 import type { ModelSpec } from '../catalog';
-import { isRetryableStatus, runBatched, type ErrorInfo, type RunnerOptions } from '../runner';
+import { batchedEmbedder, isRetryableStatus, type ErrorInfo, type RunnerOptions } from '../runner';
 import type { Embedder, EmbedderConfig } from '../types';
 
 export const VOYAGE_BASE_URL = 'https://api.voyageai.com/v1';
@@ -29,25 +29,19 @@ export function createVoyageEmbedder(c: EmbedderConfig, spec: ModelSpec | undefi
   });
   const dimensions = c.dimensions ?? spec?.dimensions ?? 0;
   const sendDimensions = c.dimensions !== undefined && spec !== undefined && c.dimensions !== spec.dimensions;
-  return {
-    provider: 'voyageai',
-    model: c.model,
-    dimensions,
-    embedTexts: (texts) =>
-      runBatched(
-        texts,
-        run,
-        async (batch) => {
-          const res = await client.embed({
-            input: batch,
-            model: c.model,
-            inputType: 'document',
-            ...(sendDimensions ? { outputDimension: c.dimensions } : {}),
-          });
-          const data = [...(res.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-          return data.map((d) => d.embedding as number[]);
-        },
-        classify,
-      ),
-  };
+  return batchedEmbedder(
+    { provider: 'voyageai', model: c.model, dimensions },
+    run,
+    async (batch) => {
+      const res = await client.embed({
+        input: batch,
+        model: c.model,
+        inputType: 'document',
+        ...(sendDimensions ? { outputDimension: c.dimensions } : {}),
+      });
+      const data = [...(res.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+      return data.map((d) => d.embedding as number[]);
+    },
+    classify,
+  );
 }
