@@ -64,7 +64,8 @@ describe('setElementHierarchy: the library rules', () => {
     const t0 = Date.now();
     setElementHierarchy(flat);
     setElementHierarchy(deep);
-    assert.ok(Date.now() - t0 < 2000, `${Date.now() - t0} ms`);
+    // a guard against quadratic work (minutes at this size), not a speed test: benchmarks measure speed
+    assert.ok(Date.now() - t0 < 10_000, `${Date.now() - t0} ms`);
     assert.equal(flat[150]!.metadata.parent_id, '100');
     assert.equal(deep[199_999]!.metadata.parent_id, 'l199998');
   });

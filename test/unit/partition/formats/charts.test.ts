@@ -77,7 +77,7 @@ test('a chart of 10,000 points stays bounded: rows capped, with a warning', asyn
   const ctx = context('pptx');
   const t0 = performance.now();
   const els = await FORMAT_PARTITIONERS.pptx!(pptxWithCharts([{ title: 'Big', chart }]), ctx);
-  assert.ok(performance.now() - t0 < 5000);
+  assert.ok(performance.now() - t0 < 20_000); // bounded (the cap works), not a speed test
   const table = els.find((e) => e.type === 'Table')!;
   assert.equal(rowsOf(table.metadata.text_as_html!).length, MAX_CHART_ROWS + 1);
   assert.equal(ctx.warnings.length, 1);

@@ -52,7 +52,7 @@ test('docx text boxes: deep nesting (box in table in box …) stays bounded, wit
   const ctx = context('docx');
   const started = Date.now();
   const els = await FORMAT_PARTITIONERS.docx!(docxFile(wPara('Top of the document is here.') + inner), ctx);
-  assert.ok(Date.now() - started < 5000, 'bounded time');
+  assert.ok(Date.now() - started < 20_000, 'bounded time'); // not a speed test: unbounded nesting would not end
   assert.equal(els[0]!.text, 'Top of the document is here.');
   assert.ok(els.length > 1, 'the outer levels are read');
   assert.ok(!cleanText(els).includes('the innermost words'), 'the deepest content is left out');

@@ -64,6 +64,6 @@ describe('rtlWordPieces', () => {
     const started = Date.now();
     const pieces = rtlWordPieces(units, boxes);
     assert.equal(pieces.reduce((n, p) => n + p.length, 0), units.length);
-    assert.ok(Date.now() - started < 5000, `${Date.now() - started} ms`);
+    assert.ok(Date.now() - started < 20_000, `${Date.now() - started} ms`); // a guard against quadratic work, not a speed test
   });
 });
