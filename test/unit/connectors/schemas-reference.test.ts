@@ -1,5 +1,5 @@
 // The connector registry against the reference field table itself (../shared/reference/
-// connector-fields.derived.json, read here as data), not against the generated derived-fields.ts the
+// connector-fields.derived.json, read here as data), not against the generated derived-fields.json the
 // schemas are built from: a drift between the reference and the code (a required flag, a default, a
 // pattern, a bound, a type, a secret, a response-required field) fails here, naming kind:type.field.
 // Deliberate differences of hand-written connectors are listed below with their reason.
