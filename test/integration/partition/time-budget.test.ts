@@ -22,7 +22,9 @@ test('OCR of more pages than the time budget holds is a 413 at once, naming the 
     partitionInSandbox({ data, filename: 'scan.pdf' }, { strategy: 'ocr_only' }, { timeoutSeconds: 10 }),
     (err: Error) => err instanceof PayloadTooLarge && /12 pages to OCR take about 24 s, more than the time budget of 10 s.*POST \/api\/v1\/jobs\/.*split_pdf_page=true/.test(err.message),
   );
-  assert.ok(Date.now() - started < 8_000, `refused after ${Date.now() - started} ms`);
+  // refused before any OCR: reading 12 pages takes well over 20 s (more on a busy machine, as does
+  // starting the sandbox), so this tells the two apart without being a speed test
+  assert.ok(Date.now() - started < 20_000, `refused after ${Date.now() - started} ms`);
   // -- within the budget it runs --
   const ok = await partitionInSandbox({ data: await scannedPdf(2), filename: 'two.pdf' }, { strategy: 'ocr_only' }, { timeoutSeconds: 60 });
   assert.ok(Array.isArray(JSON.parse(Buffer.from(ok.elementsJson).toString('utf8'))));
