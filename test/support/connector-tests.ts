@@ -1,6 +1,7 @@
 // Scaffolding the connector integration tests (test/integration/connectors) share: environment
 // variables pointed at a stand-in and put back afterwards, a config's validation issues as text,
 // a connection check that must succeed or fail, and the outbound policy keeping a stand-in unreached.
+import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { resetConfig } from '../../lambdas/config';
 import { savedEnv, setEnv } from './env';
@@ -44,6 +45,17 @@ export function configIssues(make: () => unknown): string {
   } catch (e: any) {
     return e.issues.map((i: any) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
   }
+}
+
+/** `make`'s validation issues for an override: `(over) => configIssues(() => make(over))`. */
+export const issuesWith = (make: (over: Record<string, unknown>) => unknown) => (over: Record<string, unknown>): string => configIssues(() => make(over));
+
+/** After the file: the environment scope put back, then the stand-in (`standIn()`, if started) stopped. */
+export function restoreAfter(env: { restore(): void }, standIn: () => { stop(): Promise<unknown> } | undefined): void {
+  after(async () => {
+    env.restore();
+    await standIn()?.stop();
+  });
 }
 
 type Kind = 'source' | 'destination';

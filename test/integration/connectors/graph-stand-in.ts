@@ -1,6 +1,6 @@
 // The Microsoft Graph stand-in the OneDrive/SharePoint and Outlook source tests share.
-import { after, before } from 'node:test';
-import { envScope } from '../../support/connector-tests';
+import { before } from 'node:test';
+import { envScope, restoreAfter } from '../../support/connector-tests';
 import { selfSignedCert, startOneDriveStandIn, type OneDriveStandIn } from '../../../lambdas/connectors/onedrive/test-server';
 import { graphSources, type GraphSources } from '../../../lambdas/connectors/onedrive/test-server-sources';
 
@@ -21,9 +21,6 @@ export function graphStandIn(bind: (od: OneDriveStandIn, src: GraphSources) => v
     bind(od, src);
     seed();
   });
-  after(async () => {
-    env.restore();
-    await od?.stop();
-  });
+  restoreAfter(env, () => od);
   return env;
 }
