@@ -17,7 +17,7 @@ import { ObjectStore } from '../../../lambdas/connectors/ibm-watsonx/store';
 import { toParquet } from '../../../lambdas/connectors/ibm-watsonx/table';
 import { platformFields, readIcebergTable, S3_CREDENTIALS, startWatsonxStandIn, type WatsonxStandIn } from '../../../lambdas/connectors/ibm-watsonx/test-server';
 import { watsonxConfig } from '../../support/watsonx-config';
-import { DIMS, element, elements, logSink, vec } from './vector-fixtures';
+import { DIMS, element, elements, logSink, vec, writeThenRewrite } from './vector-fixtures';
 import { trustStandIns } from '../../support/stand-in-ca';
 
 let wx: WatsonxStandIn;
@@ -82,11 +82,7 @@ test('check: IAM token, namespace and table in the catalog, the table location l
 });
 
 test('write: a snapshot per document; a rewrite deletes the document\'s file and appends the new rows; one copy; rows as the platform stages them', async () => {
-  const first = await deliverToDestination('ibm_watsonx_s3', config(), doc('a.txt', [element(0, 'Title one'), element(1, 'Body one'), element(2, 'Body two')]));
-  assert.deepEqual(first, { written: 3, deleted: 0 });
-  await deliverToDestination('ibm_watsonx_s3', config(), doc('b.txt', [element(0, 'Other doc')]));
-  const second = await deliverToDestination('ibm_watsonx_s3', config(), doc('a.txt', [element(0, 'Title one'), element(1, 'Body one, edited')]));
-  assert.deepEqual(second, { written: 2, deleted: 3 });
+  await writeThenRewrite('ibm_watsonx_s3', config);
 
   const t = await readIcebergTable(wx, NS, 'elements');
   assert.equal(t.metadata.snapshots!.length, 3);
