@@ -9,22 +9,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NEEDS_LOCAL } from '../support/local-stack';
 import { assertSampleRow, destinationSuite, tally } from '../support/e2e-flows';
-import { IAM_API_KEY, platformFields, readIcebergTable, S3_CREDENTIALS, startWatsonxStandIn, type WatsonxStandIn } from '../../lambdas/connectors/ibm-watsonx/test-server';
+import { IAM_API_KEY, platformFields, readIcebergTable, startWatsonxStandIn, type WatsonxStandIn } from '../../lambdas/connectors/ibm-watsonx/test-server';
+import { watsonxConfig } from '../support/watsonx-config';
 
 let wx: WatsonxStandIn;
 const NS = 'wf';
 
-const config = (table: string) => ({
-  iam_api_key: IAM_API_KEY,
-  access_key_id: S3_CREDENTIALS.accessKeyId,
-  secret_access_key: S3_CREDENTIALS.secretAccessKey,
-  iceberg_endpoint: wx.endpoint,
-  object_storage_endpoint: wx.s3Endpoint,
-  object_storage_region: 'us-east-1',
-  catalog: wx.catalog,
-  namespace: NS,
-  table,
-});
+const config = (table: string) => watsonxConfig(wx, NS, table);
 
 const { connect, workflow, twice, pointNowhere } = destinationSuite('wps-icebergdest-', {
   trust: true, // the stand-in serves TLS: the API key and bearer token go over TLS only

@@ -2,55 +2,30 @@
 // a job, its prompter nodes calling a local server that speaks OpenAI's wire format (reached
 // through OPENAI_BASE_URL, as the embedding providers are); and a provider answering 429 forever:
 // the job completes, the elements keep their text, details and the notification say why.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { eventually, NEEDS_LOCAL, type TestStack } from '../support/local-stack';
+import { jobForm as postForm, jobReaching, launchUntilAccepted, stackForFile } from '../support/e2e-jobs';
 import { startModelServer, type ModelServer } from '../../lambdas/engine/enrichment/test-server';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 const SECRET = 'sk-e2e-enrich-SECRET-7d21';
-const VARS = ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ALLOW_OFFLINE_STANDINS'];
-const saved: Record<string, string | undefined> = {};
 let stack: TestStack;
 let models: ModelServer;
 let throttle = false;
 
-function jobForm(requestData: unknown, file: string): FormData {
-  const form = new FormData();
-  form.append('request_data', JSON.stringify(requestData));
-  form.append('input_files', new Blob([readFileSync(resolve(corpus, file))], { type: 'application/pdf' }), file);
-  return form;
-}
-async function launch(form: FormData) {
-  for (;;) {
-    const r = await stack.call('POST', '/api/v1/jobs/', { raw: form });
-    if (r.status !== 429) return r;
-    await new Promise((res) => setTimeout(res, 300));
-  }
-}
-const finished = (id: string) =>
-  eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${id}`);
-    return ['COMPLETED', 'FAILED'].includes(r.body.status) ? r.body : undefined;
-  }, `job ${id}`, 240_000);
+const jobForm = (requestData: unknown, file: string) => postForm(requestData, [{ name: file, data: readFileSync(resolve(corpus, file)), type: 'application/pdf' }]);
+const launch = (form: FormData) => launchUntilAccepted(stack, form);
+const finished = (id: string) => jobReaching(stack, id, { statuses: ['COMPLETED', 'FAILED'], timeoutMs: 240_000 });
 
-before(async () => {
-  models = await startModelServer({ reply: () => (throttle ? { status: 429, headers: { 'retry-after-ms': '20' }, body: { error: { message: 'Rate limit reached for gpt-4o' } } } : undefined) });
-  for (const k of VARS) saved[k] = process.env[k];
-  delete process.env.ALLOW_OFFLINE_STANDINS;
-  process.env.OPENAI_API_KEY = SECRET;
-  process.env.OPENAI_BASE_URL = `${models.url}/v1`;
-  stack = await startTestStack();
-});
-after(async () => {
-  await stack?.close();
-  await models?.close();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+stackForFile((s) => (stack = s), {
+  start: async () => {
+    models = await startModelServer({ reply: () => (throttle ? { status: 429, headers: { 'retry-after-ms': '20' }, body: { error: { message: 'Rate limit reached for gpt-4o' } } } : undefined) });
+  },
+  env: () => ({ ALLOW_OFFLINE_STANDINS: undefined, OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: `${models.url}/v1` }),
+  stop: () => models?.close(),
 });
 
 test('hi_res_and_enrichment runs: image and table descriptions from the provider, then chunks and embeddings', { skip: NEEDS_LOCAL }, async () => {
@@ -98,12 +73,7 @@ test('a provider answering 429 forever: the job completes, elements keep their t
     assert.equal(wf.status, 200, wf.text);
     const form = new FormData();
     form.append('input_files', new Blob([readFileSync(resolve(corpus, 'embedded-images.pdf'))], { type: 'application/pdf' }), 'embedded-images.pdf');
-    let run;
-    for (;;) {
-      run = await stack.call('POST', `/api/v1/workflows/${wf.body.id}/run`, { raw: form });
-      if (run.status !== 429) break;
-      await new Promise((res) => setTimeout(res, 300));
-    }
+    const run = await launchUntilAccepted(stack, form, `/api/v1/workflows/${wf.body.id}/run`);
     assert.equal(run.status, 202, run.text);
     const done = await finished(run.body.id);
     assert.equal(done.status, 'COMPLETED');

@@ -7,14 +7,15 @@
 // finishes and frees its slot: a range over its time budget, a range whose partition process dies
 // (both document outcomes, merged as the file's failure), and a range whose Lambda throws (retried,
 // then the Map's Catch: RecordFileFailure).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { DeleteObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { eventually, NEEDS_LOCAL, type TestStack } from '../support/local-stack';
+import { jobForm as postForm, jobReaching, launchUntilAccepted, stackForFile } from '../support/e2e-jobs';
 import { gateRunning } from '../support/job-gate';
 import { shutdownPartitionSandbox } from '../../lambdas/engine/partition/index';
 import { sandboxBusy } from '../../lambdas/engine/partition/sandbox';
@@ -23,40 +24,17 @@ import { inputKey } from '../../lambdas/domain/job-manifest';
 import { corpusPage, multiPageTiff } from '../support/tiff';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
-const ENV = ['PAGE_RANGE_PAGES', 'PAGE_RANGE_PAGES_FAST', 'PARTITION_JOB_TIMEOUT_S', 'PARTITION_SANDBOX_WORKERS'] as const;
-const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
 let stack: TestStack;
 
-before(async () => {
-  process.env.PAGE_RANGE_PAGES_FAST = '5';
-  stack = await startTestStack();
-});
-after(async () => {
-  await stack?.close();
-  for (const k of ENV) if (saved[k] === undefined) delete process.env[k]; else process.env[k] = saved[k];
-  await shutdownPartitionSandbox();
+stackForFile((s) => (stack = s), {
+  env: () => ({ PAGE_RANGE_PAGES_FAST: '5' }),
+  keep: ['PAGE_RANGE_PAGES', 'PARTITION_JOB_TIMEOUT_S', 'PARTITION_SANDBOX_WORKERS'],
+  stop: () => shutdownPartitionSandbox(),
 });
 
-function jobForm(nodes: unknown[], files: { name: string; data: Uint8Array; type: string }[]): FormData {
-  const form = new FormData();
-  form.append('request_data', JSON.stringify({ job_nodes: nodes }));
-  for (const f of files) form.append('input_files', new Blob([f.data], { type: f.type }), f.name);
-  return form;
-}
-
-async function launch(form: FormData) {
-  for (;;) {
-    const r = await stack.call('POST', '/api/v1/jobs/', { raw: form });
-    if (r.status !== 429) return r;
-    await new Promise((res) => setTimeout(res, 300));
-  }
-}
-
-const waitForEnd = (id: string) =>
-  eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${id}`);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, `job ${id} to end`, 240_000);
+const jobForm = (nodes: unknown[], files: { name: string; data: Uint8Array; type: string }[]) => postForm({ job_nodes: nodes }, files);
+const launch = (form: FormData) => launchUntilAccepted(stack, form);
+const waitForEnd = (id: string) => jobReaching(stack, id, { what: `job ${id} to end`, timeoutMs: 240_000 });
 
 interface Upload { name: string; data: Uint8Array; type: string }
 

@@ -1,24 +1,19 @@
 // On-demand jobs end to end: the real job ASL runs in the Step Functions stand-in, tasks call the
 // same handlers CDK deploys, outputs land in s3rver, events reach the notification recorder through
 // the EventBridge stand-in.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DynamoDBClient, GetItemCommand, PutItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { eventually, NEEDS_LOCAL, REMOTE, startTestStack, type TestStack } from '../support/local-stack';
+import { eventually, NEEDS_LOCAL, REMOTE, type TestStack } from '../support/local-stack';
+import { jobForm as postForm, jobReaching, launchUntilAccepted, stackForFile } from '../support/e2e-jobs';
 import { executionHistory } from '../../local/emulators/stepfunctions';
 import { RECOUNT_AFTER_ATTEMPTS } from '../../lambdas/domain/job-gate';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
-
-before(async () => {
-  stack = await startTestStack();
-});
-after(async () => {
-  await stack?.close();
-});
+stackForFile((s) => (stack = s));
 
 const sampleNodes = [
   { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
@@ -26,28 +21,11 @@ const sampleNodes = [
   { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_name: 'builtin-hashed-char-ngrams-384' } },
 ];
 
-function jobForm(requestData: unknown, files: { name: string; data: Uint8Array; type?: string }[]): FormData {
-  const form = new FormData();
-  form.append('request_data', JSON.stringify(requestData));
-  for (const f of files) form.append('input_files', new Blob([f.data], { type: f.type ?? 'application/octet-stream' }), f.name);
-  return form;
-}
-
-async function launch(form: FormData) {
-  // Launches must be at least one second apart.
-  for (;;) {
-    const r = await stack.call('POST', '/api/v1/jobs/', { raw: form });
-    if (r.status !== 429) return r;
-    await new Promise((res) => setTimeout(res, 300));
-  }
-}
-
-async function waitForStatus(id: string, statuses: string[]) {
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${id}`);
-    return statuses.includes(r.body.status) ? r.body : undefined;
-  }, `job ${id} to reach ${statuses.join('/')}`, 120_000);
-}
+const jobForm = (requestData: unknown, files: { name: string; data: Uint8Array; type?: string }[]) =>
+  postForm(requestData, files.map((f) => ({ ...f, type: f.type ?? 'application/octet-stream' })));
+// Launches must be at least one second apart.
+const launch = (form: FormData) => launchUntilAccepted(stack, form);
+const waitForStatus = (id: string, statuses: string[]) => jobReaching(stack, id, { statuses, what: `job ${id} to reach ${statuses.join('/')}` });
 
 test('the sample job partition → chunk_by_title → embed completes and its output downloads', async () => {
   const text = readFileSync(resolve(corpus, 'book-war-and-peace-1p.txt'));

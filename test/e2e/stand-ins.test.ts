@@ -2,15 +2,15 @@
 // credentials is a 422 at create; a deployment that allows offline stand-ins (ALLOW_OFFLINE_STANDINS)
 // runs them and says so in every affected element, the job details and the job's notification.
 // One stack: the setting is read per request, so the test turns it on half-way.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { eventually, NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { eventually, NEEDS_LOCAL, type TestStack } from '../support/local-stack';
+import { jobForm as postForm, jobReaching, launchUntilAccepted, stackForFile } from '../support/e2e-jobs';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 const CREDENTIAL_VARS = ['OPENAI_API_KEY', 'AZURE_OPENAI_API_KEY', 'AZURE_OPENAI_ENDPOINT', 'ANTHROPIC_API_KEY', 'BEDROCK_ENDPOINT', 'BEDROCK_ENDPOINT_URL', 'BEDROCK_USE_DEFAULT_CREDENTIALS', 'ALLOW_OFFLINE_STANDINS', 'EMBEDDING_FALLBACK'];
-const saved: Record<string, string | undefined> = {};
 /** A key-shaped value that must never come back in any output. */
 const FAKE_KEY = 'sk-fake-standin-0123456789abcdefSECRET';
 let stack: TestStack;
@@ -22,41 +22,11 @@ const chain = (embed: Record<string, unknown>, partition: Record<string, unknown
 ];
 const openaiNoKey = { subtype: 'openai', settings: { model_name: 'text-embedding-3-small' } };
 
-function jobForm(requestData: unknown, file: { name: string; data: Uint8Array; type: string }): FormData {
-  const form = new FormData();
-  form.append('request_data', JSON.stringify(requestData));
-  form.append('input_files', new Blob([file.data], { type: file.type }), file.name);
-  return form;
-}
+const jobForm = (requestData: unknown, file: { name: string; data: Uint8Array; type: string }) => postForm(requestData, [file]);
+const launch = (path: string, form: FormData) => launchUntilAccepted(stack, form, path);
+const finished = (id: string) => jobReaching(stack, id, { statuses: ['COMPLETED', 'FAILED'] });
 
-async function launch(path: string, form: FormData) {
-  for (;;) {
-    const r = await stack.call('POST', path, { raw: form });
-    if (r.status !== 429) return r;
-    await new Promise((res) => setTimeout(res, 300));
-  }
-}
-
-const finished = (id: string) =>
-  eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${id}`);
-    return ['COMPLETED', 'FAILED'].includes(r.body.status) ? r.body : undefined;
-  }, `job ${id}`, 120_000);
-
-before(async () => {
-  for (const k of CREDENTIAL_VARS) {
-    saved[k] = process.env[k];
-    delete process.env[k];
-  }
-  stack = await startTestStack();
-});
-after(async () => {
-  await stack?.close();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-});
+stackForFile((s) => (stack = s), { env: () => Object.fromEntries(CREDENTIAL_VARS.map((k) => [k, undefined])) });
 
 test('a hosted embed or VLM node without credentials is a 422 at create, naming the missing field', { skip: NEEDS_LOCAL }, async () => {
   const wf = await stack.call('POST', '/api/v1/workflows/', { body: { name: 'hosted', workflow_type: 'custom', workflow_nodes: chain(openaiNoKey) } });

@@ -3,21 +3,16 @@
 // served by a 307 to a presigned storage URL. The limit is lowered here so a small output redirects.
 process.env.DOWNLOAD_INLINE_MAX_BYTES = '2000';
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { eventually, startTestStack, type TestStack } from '../support/local-stack';
+import { eventually, type TestStack } from '../support/local-stack';
+import { launchUntilAccepted, stackForFile } from '../support/e2e-jobs';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 let stack: TestStack;
-
-before(async () => {
-  stack = await startTestStack();
-});
-after(async () => {
-  await stack?.close();
-});
+stackForFile((s) => (stack = s));
 
 const partitionOnly = { job_nodes: [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] };
 
@@ -31,13 +26,7 @@ async function upload(filename: string, data: Uint8Array, contentType = 'text/pl
   return ticket.body.id;
 }
 
-async function launch(form: FormData) {
-  for (;;) {
-    const r = await stack.call('POST', '/api/v1/jobs/', { raw: form });
-    if (r.status !== 429) return r;
-    await new Promise((res) => setTimeout(res, 300));
-  }
-}
+const launch = (form: FormData) => launchUntilAccepted(stack, form);
 
 function form(fields: Record<string, string>, files: { name: string; data: Uint8Array }[] = []): FormData {
   const f = new FormData();

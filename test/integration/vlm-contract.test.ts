@@ -8,6 +8,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { withEnv as withEnvVars } from '../support/env';
 import { partition } from '../../lambdas/engine/partition/index';
 import { VLM_PROMPT } from '../../lambdas/engine/partition/vlm/index';
 import { startModelServer, type ModelServer, type RecordedCall, type Scripted } from '../../lambdas/engine/enrichment/test-server';
@@ -30,22 +31,8 @@ const NONE = {
   AWS_ACCESS_KEY_ID: undefined, AWS_SECRET_ACCESS_KEY: undefined, AWS_SESSION_TOKEN: undefined, BEDROCK_ENDPOINT: undefined,
 };
 
-async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
-  const saved: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries({ ...NONE, ...vars })) {
-    saved[k] = process.env[k];
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  try {
-    return await fn();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
+/** Runs `fn` with no provider but those `vars` set. */
+const withEnv = <T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> => withEnvVars({ ...NONE, ...vars }, fn);
 
 const vlm = (provider: string, model?: string) => ({ strategy: 'vlm' as const, vlm: { provider, ...(model ? { model } : {}) } });
 const texts = (els: { text: string }[]) => els.map((e) => e.text);

@@ -3,23 +3,17 @@
 // text is a 422 asking for a larger max_characters instead of a million chunks, and a large overlap on
 // a large text is linear work (it ran the process out of memory). The service runs as `npm start`
 // does, in its own process, so a crash or an out-of-memory shows as an exit.
-import { after, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NEEDS_LOCAL } from '../support/local-stack';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { type ServiceProcess } from '../support/service-process';
+import { serviceEachTest } from './helpers';
 
 let svc: ServiceProcess;
 let key: string;
-
-// -- a fresh service when the previous test left none alive, so each test shows its own outcome --
-beforeEach(async () => {
-  if (NEEDS_LOCAL || (await svc?.healthy())) return;
-  await svc?.stop();
-  svc = await startServiceProcess({ authMode: 'keyed' });
-  key = svc.createKey('sec-chunk', 'alice');
-});
-after(async () => {
-  await svc?.stop();
+serviceEachTest('sec-chunk', (s, k) => {
+  svc = s;
+  key = k;
 });
 
 /** `chars` characters of prose in one paragraph (one element: the chunker must split its text). */

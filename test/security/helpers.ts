@@ -1,6 +1,10 @@
-// Shared helpers of the security tier: a keyed local stack with two tenants, job launching and
-// waiting, and reading 422 bodies.
-import { eventually, startTestStack, type TestStack } from '../support/local-stack';
+// Shared helpers of the security tier: a keyed local stack with two tenants, a keyed service process
+// per test, job launching and waiting, and reading 422 bodies.
+import { after, beforeEach } from 'node:test';
+import { NEEDS_LOCAL, startTestStack, type TestStack } from '../support/local-stack';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { jobForm as postForm, jobReaching, launchUntilAccepted } from '../support/e2e-jobs';
+export { withEnv } from '../support/env';
 import { authService } from '../../lambdas/services/core';
 
 export interface Tenants {
@@ -17,28 +21,33 @@ export async function keyedStack(opts: Parameters<typeof startTestStack>[0] = {}
   return { stack, asA: { headers: { 'service-api-key': keyA } }, asB: { headers: { 'service-api-key': keyB } } };
 }
 
-export function jobForm(requestData: unknown, files: { name: string; text: string }[]): FormData {
-  const form = new FormData();
-  form.append('request_data', JSON.stringify(requestData));
-  for (const f of files) form.append('input_files', new Blob([f.text], { type: 'text/plain' }), f.name);
-  return form;
+/**
+ * A keyed service process (as `npm start` runs it) with a key of `tenant`, handed to `bind`: a fresh
+ * one before each test when the previous test left none alive, so each test shows its own outcome;
+ * stopped after the file.
+ */
+export function serviceEachTest(tenant: string, bind: (svc: ServiceProcess, key: string) => void): void {
+  let svc: ServiceProcess | undefined;
+  beforeEach(async () => {
+    if (NEEDS_LOCAL || (await svc?.healthy())) return;
+    await svc?.stop();
+    svc = await startServiceProcess({ authMode: 'keyed' });
+    bind(svc, svc.createKey(tenant, 'alice'));
+  });
+  after(async () => {
+    await svc?.stop();
+  });
 }
+
+/** A job's form of text/plain files. */
+export const jobForm = (requestData: unknown, files: { name: string; text: string }[]) =>
+  postForm(requestData, files.map((f) => ({ name: f.name, data: f.text, type: 'text/plain' })));
 
 /** POST /api/v1/jobs/, waiting out the one-launch-per-second rule. */
-export async function launchJob(stack: TestStack, as: { headers: Record<string, string> }, form: FormData) {
-  for (;;) {
-    const r = await stack.call('POST', '/api/v1/jobs/', { ...as, raw: form });
-    if (r.status !== 429) return r;
-    await new Promise((res) => setTimeout(res, 300));
-  }
-}
+export const launchJob = (stack: TestStack, as: { headers: Record<string, string> }, form: FormData) => launchUntilAccepted(stack, form, '/api/v1/jobs/', as);
 
-export function waitForJob(stack: TestStack, as: { headers: Record<string, string> }, id: string) {
-  return eventually(async () => {
-    const r = await stack.call('GET', `/api/v1/jobs/${id}`, as);
-    return ['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status) ? r.body : undefined;
-  }, `job ${id} to finish`, 120_000);
-}
+/** The job once it has ended, read as `as`. */
+export const waitForJob = (stack: TestStack, as: { headers: Record<string, string> }, id: string) => jobReaching(stack, id, { as, what: `job ${id} to finish` });
 
 /** The `loc` paths of a 422 body, joined with dots. */
 export function locs(body: { detail?: { loc: (string | number)[] }[] }): string[] {
@@ -47,21 +56,4 @@ export function locs(body: { detail?: { loc: (string | number)[] }[] }): string[
 
 export function messages(body: { detail?: { msg: string }[] | string }): string {
   return Array.isArray(body?.detail) ? body.detail.map((d) => d.msg).join(' | ') : String(body?.detail ?? '');
-}
-
-/** Sets environment variables for the duration of fn, restoring them afterwards. */
-export async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T> | T): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  for (const [k, v] of Object.entries(vars)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  try {
-    return await fn();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
 }

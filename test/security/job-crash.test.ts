@@ -14,6 +14,7 @@ import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { outputKey } from '../../lambdas/domain/job-manifest';
 import { REMOTE } from '../support/local-stack';
 import { startStackProcess, type StackProcess } from '../support/stack-process';
+import { eventually } from '../support/eventually';
 import { MAX_FILE_ATTEMPTS } from '../../lambdas/domain/job-files';
 
 const skip = REMOTE && 'kills and restarts the local service';
@@ -34,15 +35,7 @@ async function start(dataDir: string): Promise<StackProcess> {
   return s;
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 240_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = <T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 240_000): Promise<T> => eventually(fn, what, timeoutMs);
 
 async function createJob(s: StackProcess, files: { name: string; data: Buffer; type: string }[]): Promise<{ id: string; fileIds: string[] }> {
   const form = new FormData();

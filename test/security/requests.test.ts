@@ -2,25 +2,19 @@
 // answered 500): every request path ends in a response, never a process exit. The service runs as
 // `npm start` does, in its own process and in keyed mode, so an exit is seen as one; malformed
 // requests go over a raw socket since fetch refuses to send them.
-import { after, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NEEDS_LOCAL } from '../support/local-stack';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { type ServiceProcess } from '../support/service-process';
+import { serviceEachTest } from './helpers';
 import { abortAfterWriting, rawRequest } from '../support/raw-http';
 import { ROUTES } from '../../lambdas/routes';
 
 let svc: ServiceProcess;
 let key: string;
-
-// -- a fresh service when the previous test left none alive, so each test shows its own outcome --
-beforeEach(async () => {
-  if (NEEDS_LOCAL || (await svc?.healthy())) return;
-  await svc?.stop();
-  svc = await startServiceProcess({ authMode: 'keyed' });
-  key = svc.createKey('sec-req', 'alice');
-});
-after(async () => {
-  await svc?.stop();
+serviceEachTest('sec-req', (s, k) => {
+  svc = s;
+  key = k;
 });
 
 async function assertHealthy(): Promise<void> {

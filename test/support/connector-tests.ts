@@ -1,8 +1,10 @@
 // Scaffolding the connector integration tests (test/integration/connectors) share: environment
 // variables pointed at a stand-in and put back afterwards, a config's validation issues as text,
-// and a connection check that must succeed or fail.
+// a connection check that must succeed or fail, and the outbound policy keeping a stand-in unreached.
+import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { resetConfig } from '../../lambdas/config';
+import { savedEnv, setEnv } from './env';
 import { checkConnection } from '../../lambdas/connectors/registry';
 
 /**
@@ -11,21 +13,14 @@ import { checkConnection } from '../../lambdas/connectors/registry';
  * it was unset).
  */
 export function envScope(names: string[]) {
-  const saved = Object.fromEntries(names.map((k) => [k, process.env[k]]));
+  const saved = savedEnv(names);
   return {
     set(vars: Record<string, string | undefined>): void {
-      for (const [k, v] of Object.entries(vars)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
+      setEnv(vars);
       resetConfig();
     },
     restore(...keys: string[]): void {
-      for (const [k, v] of Object.entries(saved)) {
-        if (keys.length > 0 && !keys.includes(k)) continue;
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
+      saved.restore(...keys);
       resetConfig();
     },
   };
@@ -52,6 +47,17 @@ export function configIssues(make: () => unknown): string {
   }
 }
 
+/** `make`'s validation issues for an override: `(over) => configIssues(() => make(over))`. */
+export const issuesWith = (make: (over: Record<string, unknown>) => unknown) => (over: Record<string, unknown>): string => configIssues(() => make(over));
+
+/** After the file: the environment scope put back, then the stand-in (`standIn()`, if started) stopped. */
+export function restoreAfter(env: { restore(): void }, standIn: () => { stop(): Promise<unknown> } | undefined): void {
+  after(async () => {
+    env.restore();
+    await standIn()?.stop();
+  });
+}
+
 type Kind = 'source' | 'destination';
 
 /** A connection check that must be a SUCCESS; with `reason`, its reason must equal it. */
@@ -63,10 +69,22 @@ export async function checkSucceeds(kind: Kind, type: string, config: Record<str
 }
 
 /** A connection check that must be a FAILURE whose reason matches `reason` (a RegExp) or equals it. */
-export async function checkFails(kind: Kind, type: string, config: Record<string, unknown>, reason: RegExp | string) {
-  const r = await checkConnection(kind, type, config);
+export async function checkFails(kind: Kind, type: string, config: Record<string, unknown>, reason: RegExp | string, opts: { timeoutMs?: number } = {}) {
+  const r = await checkConnection(kind, type, config, opts);
   assert.equal(r.status, 'FAILURE');
   if (typeof reason === 'string') assert.equal(r.reason, reason);
   else assert.match(r.reason!, reason);
   return { ...r, reason: r.reason! };
+}
+
+/**
+ * Runs `fn` with private networks denied (CONNECTORS_DENY_PRIVATE_NETWORKS=true, and `vars`; put back
+ * after), then asserts that `calls()` (what the stand-in received) did not change: nothing reached it.
+ */
+export async function nothingReached(calls: () => number, fn: () => Promise<unknown>, opts: { vars?: Record<string, string | undefined>; message?: string } = {}) {
+  await withEnv({ CONNECTORS_DENY_PRIVATE_NETWORKS: 'true', ...opts.vars }, async () => {
+    const seen = calls();
+    await fn();
+    assert.equal(calls(), seen, opts.message);
+  });
 }

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../local/stack';
 import { ROUTES } from '../../lambdas/routes';
 
+export { eventually } from './eventually';
+
 /** The route a request hits, by the same path matching as the router. */
 function routeFor(method: string, path: string) {
   const pathname = new URL(path, 'http://x').pathname.replace(/\/+$/, '');
@@ -73,14 +75,4 @@ export async function startTestStack(opts: Partial<LocalStackOptions> = {}): Pro
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-export async function eventually<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }

@@ -9,10 +9,12 @@ import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { checkConnection, listSourceObjects, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { startBoxStandIn, type BoxStandIn } from '../../../lambdas/connectors/box/test-server';
+import { checkFails, nothingReached } from '../../support/connector-tests';
+import { savedEnv } from '../../support/env';
 import { collect, untext } from './helpers';
 
 let box: BoxStandIn;
-const saved = { api: process.env.BOX_API_URL, deny: process.env.CONNECTORS_DENY_PRIVATE_NETWORKS };
+const saved = savedEnv(['BOX_API_URL', 'CONNECTORS_DENY_PRIVATE_NETWORKS']);
 const config = (over: Record<string, unknown> = {}) => validateConfig('source', 'box', { remote_url: 'box://Team/Docs', access_token: box.token, ...over });
 
 const keys = generateKeyPairSync('rsa', {
@@ -23,11 +25,6 @@ const keys = generateKeyPairSync('rsa', {
 const appConfig = (privateKey: string, passphrase = 'pw') =>
   JSON.stringify({ boxAppSettings: { clientID: 'client-id', clientSecret: 'cs', appAuth: { publicKeyID: 'kid', privateKey, passphrase } }, enterpriseID: '42' });
 
-function restore(name: string, value: string | undefined) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
-}
-
 before(async () => {
   box = await startBoxStandIn({ pageSize: 2 });
   box.trustApp({ clientId: 'client-id', clientSecret: 'cs', enterpriseId: '42', publicKey: keys.publicKey });
@@ -37,8 +34,7 @@ before(async () => {
   box.put('/Team/Other/outside.txt', 'not listed');
 });
 after(async () => {
-  restore('BOX_API_URL', saved.api);
-  restore('CONNECTORS_DENY_PRIVATE_NETWORKS', saved.deny);
+  saved.restore();
   await box?.stop();
 });
 
@@ -127,17 +123,8 @@ test('read: an unreadable or vanished file throws with Box text; keys may not es
 });
 
 test('outbound policy: a name resolving to loopback is refused when private networks are denied', async () => {
-  process.env.BOX_API_URL = `http://localhost:${box.port}`;
-  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
-  const before = box.calls.length;
-  try {
-    const r = await checkConnection('source', 'box', config());
-    assert.equal(r.status, 'FAILURE');
-    assert.match(r.reason!, /refused: host localhost resolves to a private network address/);
+  await nothingReached(() => box.calls.length, async () => {
+    await checkFails('source', 'box', config(), /refused: host localhost resolves to a private network address/);
     await assert.rejects(collect(listSourceObjects('box', config())), /refused: host localhost resolves to a private network address/);
-    assert.equal(box.calls.length, before, 'nothing reached the stand-in');
-  } finally {
-    process.env.BOX_API_URL = box.url;
-    restore('CONNECTORS_DENY_PRIVATE_NETWORKS', saved.deny);
-  }
+  }, { vars: { BOX_API_URL: `http://localhost:${box.port}` }, message: 'nothing reached the stand-in' });
 });

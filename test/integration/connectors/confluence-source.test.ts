@@ -7,7 +7,7 @@
 // Confluence's text, the outbound policy.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFails, configIssues, withEnv } from '../../support/connector-tests';
+import { checkFails, issuesWith, withEnv } from '../../support/connector-tests';
 import { checkConnection, listSourceObjects, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { startConfluenceStandIn, type ConfluenceStandIn } from '../../../lambdas/connectors/confluence/test-server';
 import { collect, untext } from './helpers';
@@ -35,7 +35,7 @@ test('config: one form of auth, the platform defaults, secrets masked', () => {
   const c = config();
   assert.equal(c.max_num_of_docs_from_each_space, 150);
   assert.equal(c.max_num_of_spaces, 500);
-  const issues = (over: Record<string, unknown>) => configIssues(() => config(over));
+  const issues = issuesWith(config);
   assert.match(issues({ password: 'p' }), /both password and api_token provided/);
   assert.match(issues({ api_token: undefined }), /no form of auth provided/);
   assert.match(issues({ cloud: false, token: 'pat' }), /mutually exclusive/);

@@ -5,7 +5,7 @@
 // the platform's document text, CAS versions, data_source, unreadable documents; outbound policy.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkSucceeds, checkFails } from '../../support/connector-tests';
+import { checkSucceeds, checkFails, nothingReached } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, listSourceObjects, outputConfig, readSourceObject, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId, enhancedElementId } from '../../../lambdas/connectors/records/ids';
 import { startCouchbaseStandIn, type CouchbaseStandIn } from '../../../lambdas/connectors/couchbase/test-server';
@@ -234,10 +234,7 @@ test('source read: the platform\'s text (flattened values as Python str, one per
 });
 
 test('CONNECTORS_DENY_PRIVATE_NETWORKS: a name resolving to loopback is refused at connect time; nothing reaches the service', async () => {
-  const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
-  const seen = cb.requests.length;
-  try {
+  await nothingReached(() => cb.requests.length, async () => {
     const viaName = `couchbases://localhost:${cb.port}`;
     await checkFails('destination', 'couchbase', dest({ connection_string: viaName }), /host localhost resolves to a private network address/);
     await assert.rejects(deliverToDestination('couchbase', dest({ connection_string: viaName }), { sourceId: 'src', sourceKey: 'a.txt', elements: elements(1) }), /private network address/);
@@ -245,9 +242,5 @@ test('CONNECTORS_DENY_PRIVATE_NETWORKS: a name resolving to loopback is refused 
     await assert.rejects(readSourceObject('couchbase', src({ connection_string: `couchbases://127.0.0.1:${cb.port}` }), 'orphan'), /private network address/);
     const meta = await checkConnection('source', 'couchbase', src({ connection_string: 'couchbases://169.254.169.254' }));
     assert.match(meta.reason!, /instance metadata address/);
-    assert.equal(cb.requests.length, seen);
-  } finally {
-    if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-    else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
-  }
+  });
 });

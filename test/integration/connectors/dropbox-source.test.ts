@@ -7,16 +7,13 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkConnection, listSourceObjects, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { dropboxContentHash, startDropboxStandIn, type DropboxStandIn } from '../../../lambdas/connectors/dropbox/test-server';
+import { checkFails, nothingReached } from '../../support/connector-tests';
+import { savedEnv } from '../../support/env';
 import { collect, untext } from './helpers';
 
 let dbx: DropboxStandIn;
-const saved = { api: process.env.DROPBOX_API_URL, deny: process.env.CONNECTORS_DENY_PRIVATE_NETWORKS };
+const saved = savedEnv(['DROPBOX_API_URL', 'CONNECTORS_DENY_PRIVATE_NETWORKS']);
 const config = (over: Record<string, unknown> = {}) => validateConfig('source', 'dropbox', { remote_url: 'dropbox://Team/Docs', token: dbx.token, ...over });
-
-function restore(name: string, value: string | undefined) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
-}
 
 before(async () => {
   dbx = await startDropboxStandIn({ pageSize: 2 });
@@ -26,8 +23,7 @@ before(async () => {
   dbx.put('/Team/Other/outside.txt', 'not listed');
 });
 after(async () => {
-  restore('DROPBOX_API_URL', saved.api);
-  restore('CONNECTORS_DENY_PRIVATE_NETWORKS', saved.deny);
+  saved.restore();
   await dbx?.stop();
 });
 
@@ -101,17 +97,8 @@ test('read: an unreadable or vanished file throws with Dropbox text; keys may no
 });
 
 test('outbound policy: a name resolving to loopback is refused when private networks are denied', async () => {
-  process.env.DROPBOX_API_URL = `http://localhost:${dbx.port}`;
-  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
-  const before = dbx.calls.length;
-  try {
-    const r = await checkConnection('source', 'dropbox', config());
-    assert.equal(r.status, 'FAILURE');
-    assert.match(r.reason!, /refused: host localhost resolves to a private network address/);
+  await nothingReached(() => dbx.calls.length, async () => {
+    await checkFails('source', 'dropbox', config(), /refused: host localhost resolves to a private network address/);
     await assert.rejects(collect(listSourceObjects('dropbox', config())), /refused: host localhost resolves to a private network address/);
-    assert.equal(dbx.calls.length, before, 'nothing reached the stand-in');
-  } finally {
-    process.env.DROPBOX_API_URL = dbx.url;
-    restore('CONNECTORS_DENY_PRIVATE_NETWORKS', saved.deny);
-  }
+  }, { vars: { DROPBOX_API_URL: `http://localhost:${dbx.port}` }, message: 'nothing reached the stand-in' });
 });

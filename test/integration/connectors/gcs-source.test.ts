@@ -3,9 +3,9 @@
 // must carry a JWT signed by the key made here): list to the end, recursive or one level, etag as the
 // version, the platform's data_source, media download with exact bytes, throttling retried, a missing
 // object failing with GCS's text, check success/failure, the outbound policy.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFails, envScope, withEnv } from '../../support/connector-tests';
+import { checkFails, envScope, restoreAfter, withEnv } from '../../support/connector-tests';
 import { checkConnection, listSourceObjects, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { makeServiceAccount, startGcsStandIn, type GcsStandIn, type TestServiceAccount } from '../../../lambdas/connectors/gcs/test-server';
 import { collect, untext } from './helpers';
@@ -28,10 +28,7 @@ before(async () => {
   gcs.put('src-bucket', 'other/outside.txt', 'not under the prefix');
   env.set({ GCS_API_ENDPOINT: gcs.url });
 });
-after(async () => {
-  env.restore();
-  await gcs?.stop();
-});
+restoreAfter(env, () => gcs);
 
 test('list: every non-empty object under the prefix, page by page to the end, with etag and data_source', async () => {
   const before = listCalls().length;

@@ -4,9 +4,9 @@
 // a resumable session above), a rewrite replaces the object, the platform's `_empty` precheck,
 // throttling retried with Retry-After, refusals and bad keys with GCS's text, the outbound policy
 // applied to both HTTP stacks of the client.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFails, configIssues, envScope, withEnv } from '../../support/connector-tests';
+import { checkFails, envScope, issuesWith, restoreAfter, withEnv } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, outputConfig, validateConfig } from '../../../lambdas/connectors/registry';
 import { gcsBucketFor } from '../../../lambdas/connectors/gcs/client';
 import { makeServiceAccount, startGcsStandIn, type GcsStandIn, type TestServiceAccount } from '../../../lambdas/connectors/gcs/test-server';
@@ -25,13 +25,10 @@ before(async () => {
   gcs = await startGcsStandIn({ accounts: [sa], buckets: ['wf-bucket'] });
   env.set({ GCS_API_ENDPOINT: gcs.url });
 });
-after(async () => {
-  env.restore();
-  await gcs?.stop();
-});
+restoreAfter(env, () => gcs);
 
 test('config: gs:// or gcs:// with a valid bucket; the key is masked', () => {
-  const issue = (over: Record<string, unknown>) => configIssues(() => config(over));
+  const issue = issuesWith(config);
   assert.match(issue({ remote_url: 's3://wf-bucket/x' }), /body\.config\.remote_url/);
   assert.match(issue({ remote_url: 'gs://B/x' }), /remote_url names an invalid bucket "B"/);
   assert.equal(issue({ remote_url: 'gcs://wf-bucket' }), '');

@@ -15,25 +15,15 @@ import { encodeContainer, MANIFEST_ENTRY_SCHEMA, MANIFEST_FILE_SCHEMA, manifestE
 import { IcebergCatalog } from '../../../lambdas/connectors/ibm-watsonx/catalog';
 import { ObjectStore } from '../../../lambdas/connectors/ibm-watsonx/store';
 import { toParquet } from '../../../lambdas/connectors/ibm-watsonx/table';
-import { IAM_API_KEY, platformFields, readIcebergTable, S3_CREDENTIALS, startWatsonxStandIn, type WatsonxStandIn } from '../../../lambdas/connectors/ibm-watsonx/test-server';
-import { DIMS, element, elements, logSink, vec } from './vector-fixtures';
+import { platformFields, readIcebergTable, S3_CREDENTIALS, startWatsonxStandIn, type WatsonxStandIn } from '../../../lambdas/connectors/ibm-watsonx/test-server';
+import { watsonxConfig } from '../../support/watsonx-config';
+import { DIMS, element, elements, logSink, vec, writeThenRewrite } from './vector-fixtures';
 import { trustStandIns } from '../../support/stand-in-ca';
 
 let wx: WatsonxStandIn;
 const NS = 'unstructured';
 const config = (over: Record<string, unknown> = {}) =>
-  validateConfig('destination', 'ibm_watsonx_s3', {
-    iam_api_key: IAM_API_KEY,
-    access_key_id: S3_CREDENTIALS.accessKeyId,
-    secret_access_key: S3_CREDENTIALS.secretAccessKey,
-    iceberg_endpoint: wx.endpoint,
-    object_storage_endpoint: wx.s3Endpoint,
-    object_storage_region: 'us-east-1',
-    catalog: wx.catalog,
-    namespace: NS,
-    table: 'elements',
-    ...over,
-  });
+  validateConfig('destination', 'ibm_watsonx_s3', { ...watsonxConfig(wx, NS, 'elements'), ...over });
 const rid = (key: string) => documentRecordId('src', key);
 const doc = (sourceKey: string, els = elements(3)) => ({ sourceId: 'src', sourceKey, elements: els });
 
@@ -92,11 +82,7 @@ test('check: IAM token, namespace and table in the catalog, the table location l
 });
 
 test('write: a snapshot per document; a rewrite deletes the document\'s file and appends the new rows; one copy; rows as the platform stages them', async () => {
-  const first = await deliverToDestination('ibm_watsonx_s3', config(), doc('a.txt', [element(0, 'Title one'), element(1, 'Body one'), element(2, 'Body two')]));
-  assert.deepEqual(first, { written: 3, deleted: 0 });
-  await deliverToDestination('ibm_watsonx_s3', config(), doc('b.txt', [element(0, 'Other doc')]));
-  const second = await deliverToDestination('ibm_watsonx_s3', config(), doc('a.txt', [element(0, 'Title one'), element(1, 'Body one, edited')]));
-  assert.deepEqual(second, { written: 2, deleted: 3 });
+  await writeThenRewrite('ibm_watsonx_s3', config);
 
   const t = await readIcebergTable(wx, NS, 'elements');
   assert.equal(t.metadata.snapshots!.length, 3);

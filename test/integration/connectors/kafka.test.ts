@@ -4,7 +4,7 @@
 // keyed by element_id, batches of batch_size, retriable errors retried, refusals in Kafka's words.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { configIssues, envScope, withEnv } from '../../support/connector-tests';
+import { checkFails, configIssues, envScope, nothingReached, withEnv } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, outputConfig, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId } from '../../../lambdas/connectors/records/ids';
 import { selfSignedCert } from '../../../lambdas/connectors/azure-ai-search/test-server';
@@ -127,19 +127,10 @@ test('a message the broker refuses fails the file with Kafka\'s message; so does
 });
 
 test('CONNECTORS_DENY_PRIVATE_NETWORKS: a name resolving to loopback is refused before any request', async () => {
-  const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
   const named = config({ bootstrap_servers: 'localhost' });
-  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
-  const seen = kb.requests.length;
-  try {
+  await nothingReached(() => kb.requests.length, async () => {
     assert.throws(() => config(), /body\.config\.bootstrap_servers: host 127\.0\.0\.1 resolves to a private network address/);
-    const r = await checkConnection('destination', 'kafka-cloud', named, { timeoutMs: 8000 });
-    assert.equal(r.status, 'FAILURE');
-    assert.match(r.reason!, /host localhost resolves to a private network address/);
+    await checkFails('destination', 'kafka-cloud', named, /host localhost resolves to a private network address/, { timeoutMs: 8000 });
     await assert.rejects(deliverToDestination('kafka-cloud', named, { sourceId: 'src', sourceKey: 'a.txt', elements: elements(1) }), /private network address/);
-    assert.equal(kb.requests.length, seen, 'nothing reached the broker');
-  } finally {
-    if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-    else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
-  }
+  }, { message: 'nothing reached the broker' });
 });

@@ -12,7 +12,7 @@ import { checkConnection, deliverToDestination, outputConfig, removeDocumentReco
 import { documentRecordId } from '../../../lambdas/connectors/records/ids';
 import { LOCAL_DATABASE_ENV } from '../../../lambdas/connectors/duckdb/client';
 import { startLocalMotherDuck, type LocalMotherDuck } from '../../../lambdas/connectors/duckdb/test-server';
-import { DIMS, element, elements, vec } from './vector-fixtures';
+import { DIMS, element, elements, vec, writeThenRewrite } from './vector-fixtures';
 
 const TOKEN = 'md-token-secret-1234';
 let md: LocalMotherDuck;
@@ -65,11 +65,7 @@ test('check over md: (offline here): DuckDB\'s own failure, never the token', as
 });
 
 test('write: rows as the platform stages them; a rewrite replaces the document; other documents untouched', async () => {
-  const first = await deliverToDestination('motherduck', config(), doc('a.txt', [element(0, 'Title one'), element(1, 'Body one'), element(2, 'Body two')]));
-  assert.deepEqual(first, { written: 3, deleted: 0 });
-  await deliverToDestination('motherduck', config(), doc('b.txt', [element(0, 'Other doc')]));
-  const second = await deliverToDestination('motherduck', config(), doc('a.txt', [element(0, 'Title one'), element(1, 'Body one, edited')]));
-  assert.deepEqual(second, { written: 2, deleted: 3 });
+  await writeThenRewrite('motherduck', config);
 
   const rows = await md.query<any>(
     `SELECT id, record_id, element_id, text, type, len(embeddings)::INT AS dims, embeddings[1:3] AS head, filename, filetype, languages, page_number, url, date_modified, record_locator FROM elements WHERE record_id = $1 ORDER BY text`,

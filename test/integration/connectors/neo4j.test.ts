@@ -7,7 +7,7 @@
 // precedes the writes in the same transaction, batches honour batch_size, a failure rolls back.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { configIssues } from '../../support/connector-tests';
+import { configIssues, nothingReached } from '../../support/connector-tests';
 import { deflateSync } from 'node:zlib';
 import { checkConnection, deliverToDestination, outputConfig, removeDocumentRecords, validateConfig } from '../../../lambdas/connectors/registry';
 import { documentRecordId, enhancedElementId } from '../../../lambdas/connectors/records/ids';
@@ -183,12 +183,9 @@ test('a statement the server refuses fails the file with its message; a vector i
 });
 
 test('CONNECTORS_DENY_PRIVATE_NETWORKS: every Bolt connection goes through the policy', async () => {
-  const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
   const literal = config();
   const named = config({ uri: `neo4j+s://localhost:${db.port}` });
-  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
-  const seen = db.statements.length;
-  try {
+  await nothingReached(() => db.statements.length, async () => {
     assert.throws(() => config(), /body\.config\.uri: host 127\.0\.0\.1 resolves to a private network address/, 'a literal address is a 422');
     const r = await checkConnection('destination', 'neo4j', literal);
     assert.equal(r.status, 'FAILURE');
@@ -197,11 +194,7 @@ test('CONNECTORS_DENY_PRIVATE_NETWORKS: every Bolt connection goes through the p
     assert.equal(n.status, 'FAILURE');
     assert.match(n.reason!, /localhost resolves to a private network address/);
     await assert.rejects(deliverToDestination('neo4j', named, { sourceId: 'src', sourceKey: 'a.txt', elements: elements(1) }), /private network address/);
-    assert.equal(db.statements.length, seen, 'no statement reached the server');
-  } finally {
-    if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-    else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
-  }
+  }, { message: 'no statement reached the server' });
 });
 
 test('the stand-in fails a statement it does not know, as a server fails a wrong one (a wrong statement cannot pass)', async () => {

@@ -6,18 +6,17 @@
 // Retry-After, exact bytes (a drive file through its 302 download URL), versions that change with
 // the content, the platform's data_source, unreadable documents failing with Graph's text, and the
 // outbound policy on every hop.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { envScope } from '../../support/connector-tests';
 import { collect } from './helpers';
+import { graphStandIn } from './graph-stand-in';
 import { checkConnection, listSourceObjects, outputConfig, readSourceObject, validateConfig, type SourceObject } from '../../../lambdas/connectors/registry';
-import { selfSignedCert, startOneDriveStandIn, type OneDriveStandIn } from '../../../lambdas/connectors/onedrive/test-server';
-import { graphSources, type GraphSources } from '../../../lambdas/connectors/onedrive/test-server-sources';
+import { type OneDriveStandIn } from '../../../lambdas/connectors/onedrive/test-server';
+import { type GraphSources } from '../../../lambdas/connectors/onedrive/test-server-sources';
 
 const UPN = 'alice@contoso.com';
 let od: OneDriveStandIn;
 let src: GraphSources;
-const env = envScope(['CONNECTOR_CA_FILE', 'GRAPH_API_ENDPOINT', 'CONNECTORS_DENY_PRIVATE_NETWORKS']);
 const creds = () => ({ authority_url: od.url, tenant: od.tenant, client_id: od.clientId, client_cred: od.clientSecret });
 const SITE = 'https://contoso.sharepoint.com/sites/eng';
 let library = '';
@@ -26,24 +25,21 @@ const onedrive = (over: Record<string, unknown> = {}) => validateConfig('source'
 
 const all = (type: string, config: Record<string, unknown>): Promise<SourceObject[]> => collect(listSourceObjects(type, config));
 
-before(async () => {
-  const tls = selfSignedCert();
-  env.set({ CONNECTOR_CA_FILE: tls.certFile });
-  src = graphSources({ pageSize: 2 });
-  od = await startOneDriveStandIn({ tls, routes: src.routes });
-  env.set({ GRAPH_API_ENDPOINT: od.url });
-  src.addUserDrive(UPN);
-  for (let i = 1; i <= 5; i++) src.putFile(UPN, `Reports/r${i}.txt`, `report ${i}\n`);
-  src.putFile(UPN, 'Reports/2026/q1.txt', 'first quarter\n');
-  src.putFile(UPN, 'Reports/2026/deep/notes.md', '# notes\n');
-  src.putFile(UPN, 'Elsewhere/x.txt', 'not listed\n');
-  library = src.addSite(SITE, ['Documents', 'Archive']).drives.Documents!;
-  for (const f of ['book.txt', 'memo.txt', 'list.txt', 'Folder1/fake-memo.txt', 'Folder1/Folder2/fake-email.txt']) src.putFile(library, f, `${f} body\n`);
-});
-after(async () => {
-  env.restore();
-  await od?.stop();
-});
+const env = graphStandIn(
+  (o, s) => {
+    od = o;
+    src = s;
+  },
+  () => {
+    src.addUserDrive(UPN);
+    for (let i = 1; i <= 5; i++) src.putFile(UPN, `Reports/r${i}.txt`, `report ${i}\n`);
+    src.putFile(UPN, 'Reports/2026/q1.txt', 'first quarter\n');
+    src.putFile(UPN, 'Reports/2026/deep/notes.md', '# notes\n');
+    src.putFile(UPN, 'Elsewhere/x.txt', 'not listed\n');
+    library = src.addSite(SITE, ['Documents', 'Archive']).drives.Documents!;
+    for (const f of ['book.txt', 'memo.txt', 'list.txt', 'Folder1/fake-memo.txt', 'Folder1/Folder2/fake-email.txt']) src.putFile(library, f, `${f} body\n`);
+  },
+);
 
 test('onedrive config: the platform\'s fields, path without . or .., client_cred masked as a secret', () => {
   assert.throws(() => onedrive({ path: 'a/../b' }), (e: any) => /may not contain '\.' or '\.\.' segments/.test(e.message));

@@ -4,9 +4,9 @@
 // upload session above), conflictBehavior=replace so a rewrite replaces the file, the platform's
 // precheck (token, drive, root folder created when absent), throttling retried with Retry-After,
 // refusals with Graph's and Entra ID's text, the outbound policy on both HTTP paths.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { configIssues, envScope } from '../../support/connector-tests';
+import { envScope, issuesWith, restoreAfter } from '../../support/connector-tests';
 import { checkConnection, deliverToDestination, outputConfig, validateConfig } from '../../../lambdas/connectors/registry';
 import { graphClient, GRAPH_SCOPE } from '../../../lambdas/connectors/onedrive/client';
 import { selfSignedCert, startOneDriveStandIn, type OneDriveStandIn } from '../../../lambdas/connectors/onedrive/test-server';
@@ -25,13 +25,10 @@ before(async () => {
   od = await startOneDriveStandIn({ tls, users: [UPN] });
   env.set({ GRAPH_API_ENDPOINT: od.url });
 });
-after(async () => {
-  env.restore();
-  await od?.stop();
-});
+restoreAfter(env, () => od);
 
 test('config: onedrive:// folder, an https authority, a plain tenant; client_cred masked', () => {
-  const issues = (over: Record<string, unknown>) => configIssues(() => config(over));
+  const issues = issuesWith(config);
   assert.match(issues({ remote_url: 'onedrive://' }), /remote_url: remote_url names no folder/);
   assert.match(issues({ remote_url: 'onedrive://a/../b' }), /remote_url: remote_url has an invalid folder path/);
   assert.match(issues({ authority_url: 'http://login.example' }), /authority_url: authority_url must be an https origin/);

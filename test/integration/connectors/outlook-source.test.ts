@@ -4,14 +4,14 @@
 // messages paged to the end, child folders when recursive; one .eml document per message (its MIME
 // content from /messages/<id>/$value, exact bytes), changeKey as version, the platform's
 // data_source; throttling retried after Retry-After; failures with Graph's and Entra ID's text.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { envScope } from '../../support/connector-tests';
 import { collect } from './helpers';
+import { graphStandIn } from './graph-stand-in';
 import { createHash } from 'node:crypto';
 import { checkConnection, listSourceObjects, outputConfig, readSourceObject, validateConfig, type SourceObject } from '../../../lambdas/connectors/registry';
-import { selfSignedCert, startOneDriveStandIn, type OneDriveStandIn } from '../../../lambdas/connectors/onedrive/test-server';
-import { graphSources, type GraphSources } from '../../../lambdas/connectors/onedrive/test-server-sources';
+import { type OneDriveStandIn } from '../../../lambdas/connectors/onedrive/test-server';
+import { type GraphSources } from '../../../lambdas/connectors/onedrive/test-server-sources';
 
 const EMAIL = 'devops@contoso.onmicrosoft.com';
 let od: OneDriveStandIn;
@@ -19,31 +19,27 @@ let src: GraphSources;
 let inbox = '';
 let projects = '';
 const ids: Record<string, string> = {};
-const env = envScope(['CONNECTOR_CA_FILE', 'GRAPH_API_ENDPOINT', 'CONNECTORS_DENY_PRIVATE_NETWORKS']);
 const outlook = (over: Record<string, unknown> = {}) =>
   validateConfig('source', 'outlook', { authority_url: od.url, tenant: od.tenant, client_id: od.clientId, client_cred: od.clientSecret, user_email: EMAIL, outlook_folders: ['inbox'], recursive: true, ...over });
 const mime = (n: number) => `From: A <a@example.com>\nTo: ${EMAIL}\nSubject: message ${n}\nMessage-ID: <m${n}@example.com>\nContent-Type: text/plain; charset=utf-8\n\nbody of message ${n}\n`;
 
 const all = (config: Record<string, unknown>): Promise<SourceObject[]> => collect(listSourceObjects('outlook', config));
 
-before(async () => {
-  const tls = selfSignedCert();
-  env.set({ CONNECTOR_CA_FILE: tls.certFile });
-  src = graphSources({ pageSize: 2 });
-  od = await startOneDriveStandIn({ tls, routes: src.routes });
-  env.set({ GRAPH_API_ENDPOINT: od.url });
-  // Top-level folders: 3 (2 pages); Inbox holds 5 messages (3 pages) and a child folder with 2.
-  inbox = src.addMailFolder(EMAIL, 'Inbox');
-  src.addMailFolder(EMAIL, 'Sent Items');
-  src.addMailFolder(EMAIL, 'Drafts');
-  projects = src.addMailFolder(EMAIL, 'Projects', inbox);
-  for (let i = 1; i <= 5; i++) ids[`m${i}`] = src.putMessage(EMAIL, inbox, mime(i));
-  for (let i = 6; i <= 7; i++) ids[`m${i}`] = src.putMessage(EMAIL, projects, mime(i));
-});
-after(async () => {
-  env.restore();
-  await od?.stop();
-});
+const env = graphStandIn(
+  (o, s) => {
+    od = o;
+    src = s;
+  },
+  () => {
+    // Top-level folders: 3 (2 pages); Inbox holds 5 messages (3 pages) and a child folder with 2.
+    inbox = src.addMailFolder(EMAIL, 'Inbox');
+    src.addMailFolder(EMAIL, 'Sent Items');
+    src.addMailFolder(EMAIL, 'Drafts');
+    projects = src.addMailFolder(EMAIL, 'Projects', inbox);
+    for (let i = 1; i <= 5; i++) ids[`m${i}`] = src.putMessage(EMAIL, inbox, mime(i));
+    for (let i = 6; i <= 7; i++) ids[`m${i}`] = src.putMessage(EMAIL, projects, mime(i));
+  },
+);
 
 test('outlook config: the platform\'s fields; tenant and authority optional (the platform\'s defaults apply at run time); client_cred masked', async () => {
   const c = validateConfig('source', 'outlook', { client_id: 'c', client_cred: 's', user_email: EMAIL });

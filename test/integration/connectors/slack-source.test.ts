@@ -3,9 +3,9 @@
 // to the end, start/end dates, the platform's XML with thread replies, version bumped by an edit or
 // a reply, data_source, 429 + Retry-After retried (bounded), check with Slack's error codes, the
 // outbound policy.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFails, configIssues, envScope, withEnv } from '../../support/connector-tests';
+import { checkFails, envScope, issuesWith, restoreAfter, withEnv } from '../../support/connector-tests';
 import { createHash } from 'node:crypto';
 import { checkConnection, listSourceObjects, readSourceObject, validateConfig, outputConfig } from '../../../lambdas/connectors/registry';
 import { startSlackStandIn, type SlackMessage, type SlackStandIn } from '../../../lambdas/connectors/slack/test-server';
@@ -33,14 +33,11 @@ before(async () => {
   slack.post('C0GENERAL', day2(12), 'second day again');
   env.set({ SLACK_API_URL: slack.url });
 });
-after(async () => {
-  env.restore();
-  await slack?.stop();
-});
+restoreAfter(env, () => slack);
 
 test('config: free-form, the token masked; channels and dates checked for type', () => {
   assert.equal(outputConfig('source', 'slack', config()).token, '**********');
-  const issues = (over: Record<string, unknown>) => configIssues(() => config(over));
+  const issues = issuesWith(config);
   assert.match(issues({ channels: 'C0GENERAL' }), /body\.config\.channels: channels must be a list of Slack channel ids/);
   assert.match(issues({ start_date: 'yesterday' }), /body\.config\.start_date: start_date must be a date/);
   assert.equal(issues({ start_date: '2026-11-20', end_date: '2026-11-21T10:30:00+01:00' }), '');

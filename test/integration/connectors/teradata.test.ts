@@ -12,6 +12,7 @@ import { contentVersion } from '../../../lambdas/connectors/records/row-document
 import { startTeradataStandIn, type TeradataStandIn } from '../../../lambdas/connectors/teradata/test-server';
 import { selfSignedCert } from '../../../lambdas/connectors/azure-ai-search/test-server';
 import { resetConfig } from '../../../lambdas/config';
+import { checkFails, nothingReached } from '../../support/connector-tests';
 import { closedPort, collect, untext } from './helpers';
 import { DIMS, element, elements, logSink, vec } from './vector-fixtures';
 
@@ -281,22 +282,13 @@ test('source list: a page the Query Service cuts at its row limit fails the list
 });
 
 test('CONNECTORS_DENY_PRIVATE_NETWORKS: a name resolving to loopback is refused at connect time; nothing reaches the service', async () => {
-  const saved = process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-  process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = 'true';
-  const seen = td.requests.length;
-  try {
+  await nothingReached(() => td.requests.length, async () => {
     const viaName = `http://localhost:${td.port}`;
-    const r = await checkConnection('destination', 'teradata', dest({ host: viaName }));
-    assert.equal(r.status, 'FAILURE');
-    assert.match(r.reason!, /host localhost resolves to a private network address/);
+    await checkFails('destination', 'teradata', dest({ host: viaName }), /host localhost resolves to a private network address/);
     await assert.rejects(deliverToDestination('teradata', dest({ host: viaName }), { sourceId: 'src', sourceKey: 'a.txt', elements: elements(1) }), /private network address/);
     await assert.rejects(collect(listSourceObjects('teradata', src({ host: viaName }))), /private network address/);
     await assert.rejects(readSourceObject('teradata', src({ host: td.url }), '1'), /private network address/);
     const meta = await checkConnection('source', 'teradata', src({ host: '169.254.169.254' }));
     assert.match(meta.reason!, /instance metadata address/);
-    assert.equal(td.requests.length, seen);
-  } finally {
-    if (saved === undefined) delete process.env.CONNECTORS_DENY_PRIVATE_NETWORKS;
-    else process.env.CONNECTORS_DENY_PRIVATE_NETWORKS = saved;
-  }
+  });
 });

@@ -1,6 +1,8 @@
 // Elements as a workflow hands them to a vector destination (chunks with 384-dim embeddings and the
 // metadata the partitioner and chunker set), shared by the vector-store connector tests.
+import assert from 'node:assert/strict';
 import type { ElementRecord } from '../../../lambdas/connectors/records/types';
+import { deliverToDestination } from '../../../lambdas/connectors/registry';
 
 export const DIMS = 384;
 
@@ -29,4 +31,18 @@ export const elements = (n: number, prefix = 'text') => Array.from({ length: n }
 export function logSink() {
   const lines: { msg: string; fields?: Record<string, unknown> }[] = [];
   return { lines, log: (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, fields }) };
+}
+
+/**
+ * Delivers a.txt (3 elements), b.txt (1), then a.txt again (2, its body edited) from source 'src' to
+ * destination `type` (`config()` each time): the first delivery writes 3, the rewrite writes 2 and
+ * deletes a.txt's 3.
+ */
+export async function writeThenRewrite(type: string, config: () => Record<string, unknown>): Promise<void> {
+  const doc = (sourceKey: string, els: ElementRecord[]) => ({ sourceId: 'src', sourceKey, elements: els });
+  const first = await deliverToDestination(type, config(), doc('a.txt', [element(0, 'Title one'), element(1, 'Body one'), element(2, 'Body two')]));
+  assert.deepEqual(first, { written: 3, deleted: 0 });
+  await deliverToDestination(type, config(), doc('b.txt', [element(0, 'Other doc')]));
+  const second = await deliverToDestination(type, config(), doc('a.txt', [element(0, 'Title one'), element(1, 'Body one, edited')]));
+  assert.deepEqual(second, { written: 2, deleted: 3 });
 }

@@ -3,9 +3,9 @@
 // with paged comments and article HTML, updated_at as version, data_source, 429 + Retry-After
 // retried, a missing record failing with Zendesk's text, an off-instance next link refused, check
 // with Zendesk's answer, the outbound policy.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFails, configIssues, envScope, withEnv } from '../../support/connector-tests';
+import { checkFails, envScope, issuesWith, restoreAfter, withEnv } from '../../support/connector-tests';
 import { checkConnection, listSourceObjects, outputConfig, readSourceObject, validateConfig } from '../../../lambdas/connectors/registry';
 import { startZendeskStandIn, type ZendeskStandIn } from '../../../lambdas/connectors/zendesk/test-server';
 import { collect, untext } from './helpers';
@@ -25,13 +25,10 @@ before(async () => {
   zd.article(103, 'Billing', '<p>Invoices</p>');
   env.set({ ZENDESK_BASE_URL: zd.url });
 });
-after(async () => {
-  env.restore();
-  await zd?.stop();
-});
+restoreAfter(env, () => zd);
 
 test('config: item_type, subdomain and batch_size checked; the token masked', () => {
-  const issues = (over: Record<string, unknown>) => configIssues(() => config(over));
+  const issues = issuesWith(config);
   assert.match(issues({ item_type: 'users' }), /body\.config\.item_type: item_type must be one of tickets, articles, all/);
   assert.match(issues({ subdomain: 'evil.com/x' }), /body\.config\.subdomain/);
   assert.match(issues({ batch_size: 500 }), /body\.config\.batch_size/);

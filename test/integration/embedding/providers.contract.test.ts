@@ -2,6 +2,7 @@
 // that speaks the provider's documented wire format and records the requests it gets.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { captureConsole } from '../../support/console-lines';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createH2cServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
@@ -60,14 +61,7 @@ function openaiStyle(req: Recorded, extra: Record<string, unknown> = {}) {
   return { body: { object: 'list', model: req.body.model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: vec(t) })).reverse(), usage: { prompt_tokens: 1, total_tokens: 1 }, ...extra } };
 }
 
-const logs: string[] = [];
-for (const k of ['log', 'warn', 'error', 'info', 'debug'] as const) {
-  const orig = console[k].bind(console);
-  console[k] = (...args: unknown[]) => {
-    logs.push(args.map(String).join(' '));
-    orig(...args);
-  };
-}
+const logs = captureConsole();
 after(() => {
   for (const line of logs) assert.ok(!line.includes(SECRET) && !line.includes(AWS_SECRET), `a secret was logged: ${line}`);
 });

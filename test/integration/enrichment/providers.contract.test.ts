@@ -2,6 +2,7 @@
 // speaks its wire format (lambdas/engine/enrichment/test-server.ts) and records what it receives.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { captureConsole } from '../../support/console-lines';
 import { ConnectorFailure, ValidationError } from '../../../lambdas/errors';
 import { makeElement, type Element } from '../../../lambdas/engine/elements';
 import { enrichElements, parsePrompterNode } from '../../../lambdas/engine/enrichment/index';
@@ -20,14 +21,7 @@ async function serve(reply?: Reply, h2c = false): Promise<ModelServer> {
   return s;
 }
 
-const logs: string[] = [];
-for (const k of ['log', 'warn', 'error', 'info', 'debug'] as const) {
-  const orig = console[k].bind(console);
-  console[k] = (...args: unknown[]) => {
-    logs.push(args.map(String).join(' '));
-    orig(...args);
-  };
-}
+const logs = captureConsole();
 /** Everything a test could leak a key into: logs, the elements, warnings, error messages. */
 const outputs: string[] = [];
 after(() => {

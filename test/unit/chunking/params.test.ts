@@ -1,18 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ValidationError } from '../../../lambdas/errors';
+import { validationIssues } from '../../support/validation-issues';
 import { chunkElements, parseChunkNode, parseChunkingForm } from '../../../lambdas/engine/chunking/index';
 
-function issues(fn: () => unknown) {
-  try {
-    fn();
-  } catch (e) {
-    assert.ok(e instanceof ValidationError, `expected ValidationError, got ${String(e)}`);
-    assert.equal(e.status, 422);
-    return e.issues;
-  }
-  assert.fail('expected a ValidationError');
-}
+const issues = validationIssues;
 
 test('no chunking_strategy means no chunking', () => {
   assert.equal(parseChunkingForm({ max_characters: ['100'] }), undefined);

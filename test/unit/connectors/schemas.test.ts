@@ -18,17 +18,9 @@ import {
   validateConfig,
 } from '../../../lambdas/connectors/registry';
 import type { ConnectorKind } from '../../../lambdas/connectors/definition';
+import { validationIssues } from '../../support/validation-issues';
 
-function issuesOf(fn: () => unknown): { loc: (string | number)[]; msg: string; type: string; input?: unknown }[] {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof ValidationError, `expected ValidationError, got ${String(err)}`);
-    assert.equal(err.status, 422);
-    return err.issues;
-  }
-  assert.fail('expected a ValidationError');
-}
+const issuesOf = validationIssues;
 
 // api-shapes.md §1
 const SOURCE_ENUM = ['azure', 'box', 'confluence', 'couchbase', 'databricks_volumes', 'dropbox', 'elasticsearch', 'gcs', 'google_drive', 'kafka-cloud', 'mongodb', 'onedrive', 'opensearch', 'outlook', 'postgres', 'salesforce', 'sharepoint', 'slack', 'snowflake', 'teradata', 'jira', 'zendesk', 's3'];
