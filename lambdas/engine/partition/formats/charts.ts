@@ -177,10 +177,10 @@ function sameLabels(a: Map<number, string>, b: Map<number, string> | undefined):
  * The elements of one chart part: its title (NarrativeText) and its data (Table). A part that cannot
  * be read (over the XML caps) is skipped with a warning; the rest of the document stands.
  */
-export function chartElements(xml: string, md: ElementMetadata, warn: (message: string) => void, where: string): Element[] {
+export function chartElements(xml: string, md: ElementMetadata, warn: (message: string) => void, where: string, read: (xml: string) => ChartData = readChart): Element[] {
   let chart: ChartData;
   try {
-    chart = readChart(xml);
+    chart = read(xml);
   } catch (err) {
     warn(`${where}: the chart could not be read (${(err as Error).message}); it is left out`);
     return [];
@@ -213,8 +213,11 @@ function partRels(files: Map<string, Uint8Array>, partPath: string): Map<string,
  * The chart parts drawn on a worksheet or chartsheet: its drawing part(s), then each chart frame's
  * c:chart reference in the drawing, in drawing order. Returns the chart parts' XML.
  */
-export function sheetChartParts(files: Map<string, Uint8Array>, sheetPath: string): string[] {
-  const out: string[] = [];
+/** A chart drawn on a sheet: its part's XML, DrawingML (xlsx) or an OpenDocument chart object (ods). */
+export interface ChartPart { xml: string; format: 'drawingml' | 'odf' }
+
+export function sheetChartParts(files: Map<string, Uint8Array>, sheetPath: string): ChartPart[] {
+  const out: ChartPart[] = [];
   const rels = partRels(files, sheetPath);
   for (const target of rels.values()) {
     if (!/\/drawings\/[^/]+\.xml$/.test(target)) continue;
@@ -225,7 +228,7 @@ export function sheetChartParts(files: Map<string, Uint8Array>, sheetPath: strin
       const rid = Object.entries(ref.attribs).find(([k]) => k === 'r:id' || k.endsWith(':id'))?.[1];
       const part = rid ? drawingRels.get(rid) : undefined;
       const chart = part ? zipText(files, part) : undefined;
-      if (chart) out.push(chart);
+      if (chart) out.push({ xml: chart, format: 'drawingml' });
     }
   }
   return out;

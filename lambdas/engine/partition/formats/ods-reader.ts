@@ -3,6 +3,7 @@
 // view): numbers unformatted, dates "YYYY-MM-DD HH:MM:SS", booleans True/False, else the cell's text.
 // Repeated rows and columns (ODF's run-length encoding: a sheet ends with a row repeated a million
 // times) are expanded only where they hold text, and every cell counts against MAX_WORKBOOK_CELLS.
+// Charts embedded on a sheet (draw:object) come with the sheet, read by odf-charts.ts.
 import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_WORKBOOK_CELLS } from '../limits';
 import { readZip, scanXml, zipText } from './common';
@@ -26,7 +27,8 @@ function cellValue(a: Record<string, string>, text: string): string {
 }
 
 export function readOds(data: Uint8Array): SheetData[] {
-  const files = readZip(data, 'ods', (n) => n === 'content.xml');
+  // content.xml, and the content of embedded objects (charts: "Object 1/content.xml")
+  const files = readZip(data, 'ods', (n) => n === 'content.xml' || /^[^/]+\/content\.xml$/.test(n));
   const xml = zipText(files, 'content.xml');
   if (!xml) throw new UnprocessableDocument('ods: content.xml is missing (not an OpenDocument spreadsheet?)');
   const sheets: SheetData[] = [];
@@ -48,6 +50,11 @@ export function readOds(data: Uint8Array): SheetData[] {
       if (skip) {
         if (!selfClosing) skip++;
         return;
+      }
+      if (n === 'object' && name.startsWith('draw:') && sheet && a['xlink:href']) {
+        // an embedded object on the sheet (a chart): read after the cells
+        const part = zipText(files, `${a['xlink:href'].replace(/^\.\//, '').replace(/\/$/, '')}/content.xml`);
+        if (part && /<office:chart[\s>]/.test(part)) (sheet.charts ??= []).push({ xml: part, format: 'odf' });
       }
       if (n === 'table' && name.startsWith('table:')) {
         sheet = { name: a['table:name'] ?? `Sheet${sheets.length + 1}`, cells: [] };

@@ -4,7 +4,7 @@
 // single-cell rows leading or trailing an island become text elements (Title/NarrativeText/ListItem
 // by the text heuristics), as the open-source library's subtable detection does, and a one-row island
 // of words right above a table is its Title. page_number is the sheet index, page_name the sheet name.
-// A sheet's charts (xlsx) follow its cells: their title and cached data (charts.ts).
+// A sheet's charts (xlsx, ods) follow its cells: their title and cached data (charts.ts).
 import { appendAll, makeElement, type Element } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import { isBulletedText, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle, stripBullet } from '../classify';
@@ -15,6 +15,7 @@ import { readXls } from './xls-reader';
 import { sheetTables, type Box } from './sheet-tables';
 import { readOds } from './ods-reader';
 import { chartElements } from './charts';
+import { readOdfChart } from './odf-charts';
 
 // ---------- delimited text ----------
 
@@ -234,7 +235,7 @@ function partitionWorkbook(kind: 'xlsx' | 'xls' | 'ods'): FormatPartitioner {
       appendAll(out, sheetElements(sheet.cells, i + 1, sheet.name, ctx.options.languages));
       // the sheet's charts after its cells (a chartsheet has only charts)
       const md = { page_number: i + 1, page_name: sheet.name };
-      for (const xml of sheet.charts ?? []) appendAll(out, chartElements(xml, md, (m) => ctx.warn(m), `${kind} sheet "${sheet.name}"`));
+      for (const c of sheet.charts ?? []) appendAll(out, chartElements(c.xml, md, (m) => ctx.warn(m), `${kind} sheet "${sheet.name}"`, c.format === 'odf' ? readOdfChart : undefined));
     });
     return out;
   };

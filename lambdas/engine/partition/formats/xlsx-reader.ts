@@ -9,7 +9,7 @@ import { posix } from 'node:path';
 import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_TEXT_CHARS } from '../limits';
 import { childElements, descendants, firstChild, parseXml, readZip, scanXml, zipText } from './common';
-import { sheetChartParts } from './charts';
+import { sheetChartParts, type ChartPart } from './charts';
 
 export interface SheetCell {
   r: number;
@@ -19,8 +19,8 @@ export interface SheetCell {
 export interface SheetData {
   name: string;
   cells: SheetCell[];
-  /** The XML of the chart parts drawn on the sheet (xlsx; a chartsheet has only these). */
-  charts?: string[];
+  /** The chart parts drawn on the sheet (xlsx, ods; an xlsx chartsheet has only these). */
+  charts?: ChartPart[];
 }
 
 function colIndex(letters: string): number {

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { chartXml, pptxWithCharts } from '../../../support/charts';
-import { xlsxWorkbook } from '../../../support/workbooks';
+import { workbook, xlsxWorkbook } from '../../../support/workbooks';
 import { context, partition, partitionWithHierarchy } from './helpers';
 import { FORMAT_PARTITIONERS } from '../../../../lambdas/engine/partition/formats/index';
 import { MAX_CHART_ROWS } from '../../../../lambdas/engine/partition/limits';
@@ -125,4 +125,47 @@ test('xlsx: a chart drawn on a sheet follows the sheet\'s table; a chartsheet gi
     ['NarrativeText', 'Split', 2, 'Trend'],
     ['Table', 'Part Left 3 Right 7', 2, 'Trend'],
   ]);
+});
+
+/** An OpenDocument chart object as LibreOffice writes it: title, series ranges into its local table. */
+function odfChart(title: string, plot: string, rows: (string | number | null)[][]): string {
+  const cell = (v: string | number | null) => v === null ? '<table:table-cell/>'
+    : typeof v === 'number' ? `<table:table-cell office:value-type="float" office:value="${v}"><text:p>${v}</text:p></table:table-cell>`
+      : `<table:table-cell office:value-type="string"><text:p>${v}</text:p></table:table-cell>`;
+  const [head, ...body] = rows;
+  return '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0">'
+    + `<office:body><office:chart><chart:chart chart:class="chart:bar"><chart:title><text:p>${title}</text:p></chart:title>`
+    + `<chart:plot-area>${plot}</chart:plot-area>`
+    + `<table:table table:name="local-table"><table:table-header-rows><table:table-row>${head!.map(cell).join('')}</table:table-row></table:table-header-rows>`
+    + `<table:table-rows>${body.map((r) => `<table:table-row>${r.map(cell).join('')}</table:table-row>`).join('')}</table:table-rows></table:table>`
+    + '</chart:chart></office:chart></office:body></office:document-content>';
+}
+
+test('ods: a chart object on a sheet gives its title and a Table of category x series, after the sheet\'s table', async () => {
+  const ods = unzipSync(workbook('ods', { Data: [['Year', 'Count'], ['2019', 120], ['2020', 130]] }));
+  // the sheet anchors two objects: a column chart, and a chart whose series run along rows
+  const content = strFromU8(ods['content.xml']!)
+    .replace('xmlns:table=', 'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:table=')
+    .replace('</table:table>', '<table:shapes><draw:frame><draw:object xlink:href="./Object 1"/></draw:frame><draw:frame><draw:object xlink:href="./Object 2"/></draw:frame></table:shapes></table:table>');
+  ods['content.xml'] = strToU8(content);
+  ods['Object 1/content.xml'] = strToU8(odfChart('Visitors by Year',
+    '<chart:axis chart:dimension="x"><chart:categories table:cell-range-address="local-table.$A$2:.$A$4"/></chart:axis>'
+    + '<chart:series chart:values-cell-range-address="local-table.$B$2:.$B$4" chart:label-cell-address="local-table.$B$1"/>'
+    + '<chart:series chart:values-cell-range-address="local-table.$C$2:.$C$4" chart:label-cell-address="local-table.$C$1"/>',
+    [[null, 'Museum', 'Gardens'], ['2019', 120, 80], ['2020', 130, 95], ['2021', 150, 110]]));
+  ods['Object 2/content.xml'] = strToU8(odfChart('By row',
+    '<chart:axis chart:dimension="x"><chart:categories table:cell-range-address="local-table.$B$1:.$C$1"/></chart:axis>'
+    + '<chart:series chart:values-cell-range-address="local-table.$B$2:.$C$2" chart:label-cell-address="local-table.$A$2"/>',
+    [[null, 'Left', 'Right'], ['Part', 3, 7]]));
+  // an embedded object that is not a chart (a formula) gives nothing
+  ods['Object 3/content.xml'] = strToU8('<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"><office:body><office:formula/></office:body></office:document-content>');
+  const els = await partition('ods', zipSync(ods));
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.page_number]), [
+    ['Table', 'Year Count 2019 120 2020 130', 1],
+    ['NarrativeText', 'Visitors by Year', 1],
+    ['Table', 'Museum Gardens 2019 120 80 2020 130 95 2021 150 110', 1],
+    ['NarrativeText', 'By row', 1],
+    ['Table', 'Part Left 3 Right 7', 1],
+  ]);
+  assert.deepEqual(rowsOf(els[2]!.metadata.text_as_html!), [['', 'Museum', 'Gardens'], ['2019', '120', '80'], ['2020', '130', '95'], ['2021', '150', '110']]);
 });
