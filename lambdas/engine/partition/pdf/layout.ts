@@ -316,6 +316,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   const ordered = orderBlocks([...blocks, ...imageBlocks], body, page.width);
   const out: Element[] = [];
   const langOpts = { layoutBlock: true, ...(opts.languages?.length ? { languages: opts.languages } : {}) };
+  const lowest = Math.max(...ordered.filter((b) => b.lines.length && !b.table).map((b) => b.y0));
   for (const b of ordered) {
     const md: Record<string, unknown> = { page_number: page.page, ...opts.extra };
     if (opts.coordinates) md.coordinates = coordinatesOf(b, page, opts.coordinates);
@@ -339,7 +340,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     }
     const text = blockText(b);
     if (!text) continue;
-    const type = classifyBlock(b, text, page, body, langOpts);
+    const type = classifyBlock(b, text, page, body, langOpts, b.y0 >= lowest);
     // the title's size ranks it among the document's titles (category_depth, hierarchy.ts)
     if (type === 'Title') md[TITLE_SIZE_KEY] = Math.round(b.size * (opts.sizeScale ?? 1) * 100) / 100;
     addEmphasis(b, md);
@@ -349,13 +350,16 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   return out;
 }
 
-function classifyBlock(b: Block, text: string, page: RawPage, body: number, langOpts: ClassifyOptions): ElementType {
+function classifyBlock(b: Block, text: string, page: RawPage, body: number, langOpts: ClassifyOptions, lowest: boolean): ElementType {
   const inTop = b.y1 <= page.height * 0.07;
   const inBottom = b.y0 >= page.height * 0.93;
   if ((inTop || inBottom) && text.length <= 100) {
     if (isPageNumberLike(text)) return 'PageNumber';
     return inTop ? 'Header' : 'Footer';
   }
+  // The folio a few lines under the body (LaTeX sets it about an inch above the page's edge): the
+  // page's lowest text, in its bottom fifth, one short line that reads as a page number.
+  if (lowest && b.y0 >= page.height * 0.8 && b.lines.length === 1 && isPageNumberLike(text)) return 'PageNumber';
   // Captions ("Figure 3: ...", "Table 1. ...", "FIG. 2 – ...") as the layout model labels them.
   if (/^(fig(ure)?\.?|table|tab\.)\s*[0-9IVX]+[a-z]?\s*[:.\u2013\u2014-]\s*\S/i.test(text) && text.length <= 400) return 'FigureCaption';
   let type = classifyText(text, langOpts);
