@@ -10,7 +10,7 @@ import { makeElement, type Element, type ElementMetadata } from '../../elements'
 import { MAX_CHART_ROWS, MAX_CHART_SERIES } from '../limits';
 import { tableText, tableToHtml, type TableRows } from '../table-html';
 import { posix } from 'node:path';
-import { descendants, firstChild, childElements, parseXml, scanXml, zipText } from './common';
+import { descendants, firstChild, childElements, parseXml, scanXml, unprefixed as local, zipText } from './common';
 
 interface Series {
   name: string;
@@ -26,7 +26,6 @@ export interface ChartData {
   truncated: boolean;
 }
 
-const local = (name: string): string => name.slice(name.indexOf(':') + 1);
 
 /** Streams a chartSpace part into its title and series caches. */
 export function readChart(xml: string): ChartData {

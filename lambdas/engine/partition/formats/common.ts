@@ -195,6 +195,16 @@ export function isTag(n: DomNode | Document): n is DomElement {
   return n.type === 'tag' || n.type === 'script' || n.type === 'style';
 }
 
+/** A qualified name without its namespace prefix ("table:table-cell" -> "table-cell"). */
+export const unprefixed = (name: string): string => name.slice(name.indexOf(':') + 1);
+
+/** A spreadsheet column's letters as its zero-based index ("A" -> 0, "AB" -> 27). */
+export function columnIndex(letters: string): number {
+  let n = 0;
+  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n - 1;
+}
+
 /** Tag name without namespace prefix ("w:p" -> "p"). */
 export function localName(el: DomElement): string {
   const n = el.name;

@@ -7,9 +7,8 @@
 // column the categories. The part is streamed; rows and columns of the local table are capped.
 import { MAX_CHART_ROWS, MAX_CHART_SERIES } from '../limits';
 import type { ChartData } from './charts';
-import { scanXml } from './common';
+import { columnIndex, scanXml, unprefixed as local } from './common';
 
-const local = (name: string): string => name.slice(name.indexOf(':') + 1);
 const repeat = (v: string | undefined, cap: number): number => Math.max(1, Math.min(Number(v ?? 1) || 1, cap));
 /** Rows and columns of the local table read at most (headers and labels beyond the chart caps). */
 const MAX_ROWS = MAX_CHART_ROWS + 2;
@@ -17,19 +16,22 @@ const MAX_COLS = MAX_CHART_SERIES + 2;
 
 interface Range { c0: number; r0: number; c1: number; r1: number }
 
-/** "local-table.$B$2:.$B$5" (or "$B$2", "B2:B5") as zero-based cell bounds; undefined when not a cell range. */
+/**
+ * "local-table.$B$2:.$B$5" (or "$B$2", "B2:B5") as zero-based cell bounds; undefined when not a cell
+ * range. Of a list of ranges (separated by spaces) the first; each endpoint's cell is what follows its
+ * table name (up to the last '.'), so a table named like a cell ("Q1.$B$2") is not read as one.
+ */
 export function cellRange(address: string | undefined): Range | undefined {
-  if (!address) return undefined;
-  const cells = [...address.matchAll(/\$?([A-Z]{1,3})\$?(\d{1,7})/g)].map((m) => ({ c: column(m[1]!), r: Number(m[2]) - 1 }));
-  if (!cells.length) return undefined;
+  const first = address && /^(?:'(?:[^']|'')*'|[^\s'])+/.exec(address.trim())?.[0];
+  if (!first) return undefined;
+  const cells: { c: number; r: number }[] = [];
+  for (const end of first.split(':').slice(0, 2)) {
+    const m = /^\$?([A-Z]{1,3})\$?(\d{1,7})$/.exec(end.slice(end.lastIndexOf('.') + 1));
+    if (!m) return undefined;
+    cells.push({ c: columnIndex(m[1]!), r: Number(m[2]) - 1 });
+  }
   const a = cells[0]!, b = cells[cells.length - 1]!;
   return { c0: Math.min(a.c, b.c), r0: Math.min(a.r, b.r), c1: Math.max(a.c, b.c), r1: Math.max(a.r, b.r) };
-}
-
-function column(letters: string): number {
-  let n = 0;
-  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n - 1;
 }
 
 /** The cells of a range, along its row or its column. */

@@ -6,10 +6,9 @@
 // Charts embedded on a sheet (draw:object) come with the sheet, read by odf-charts.ts.
 import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_WORKBOOK_CELLS } from '../limits';
-import { readZip, scanXml, zipText } from './common';
+import { readZip, scanXml, unprefixed as local, zipText } from './common';
 import type { SheetCell, SheetData } from './xlsx-reader';
 
-const local = (name: string): string => name.slice(name.indexOf(':') + 1);
 const repeat = (v: string | undefined): number => Math.max(1, Math.min(Number(v ?? 1) || 1, 1_048_576));
 
 function cellValue(a: Record<string, string>, text: string): string {
@@ -27,9 +26,7 @@ function cellValue(a: Record<string, string>, text: string): string {
 }
 
 export function readOds(data: Uint8Array): SheetData[] {
-  // content.xml, and the content of embedded objects (charts: "Object 1/content.xml")
-  const files = readZip(data, 'ods', (n) => n === 'content.xml' || /^[^/]+\/content\.xml$/.test(n));
-  const xml = zipText(files, 'content.xml');
+  const xml = zipText(readZip(data, 'ods', (n) => n === 'content.xml'), 'content.xml');
   if (!xml) throw new UnprocessableDocument('ods: content.xml is missing (not an OpenDocument spreadsheet?)');
   const sheets: SheetData[] = [];
   let sheet: SheetData | undefined;
@@ -40,6 +37,8 @@ export function readOds(data: Uint8Array): SheetData[] {
   let cell: { a: Record<string, string>; text: string; paras: number; repeat: number } | undefined;
   let skip = 0; // inside an annotation or a covered cell's content
   let count = 0;
+  /** The embedded objects each sheet draws (once each), read after the cells: "Object 1/content.xml". */
+  const objects = new Map<SheetData, Set<string>>();
   const add = (c: SheetCell): void => {
     if (++count > MAX_WORKBOOK_CELLS) throw capExceeded(`ods: the workbook's cells (sheet "${sheet!.name}")`, MAX_WORKBOOK_CELLS, 'cells');
     sheet!.cells.push(c);
@@ -52,9 +51,9 @@ export function readOds(data: Uint8Array): SheetData[] {
         return;
       }
       if (n === 'object' && name.startsWith('draw:') && sheet && a['xlink:href']) {
-        // an embedded object on the sheet (a chart): read after the cells
-        const part = zipText(files, `${a['xlink:href'].replace(/^\.\//, '').replace(/\/$/, '')}/content.xml`);
-        if (part && /<office:chart[\s>]/.test(part)) (sheet.charts ??= []).push({ xml: part, format: 'odf' });
+        const part = `${a['xlink:href'].replace(/^\.\//, '').replace(/\/$/, '')}/content.xml`;
+        if (!objects.has(sheet)) objects.set(sheet, new Set());
+        objects.get(sheet)!.add(part);
       }
       if (n === 'table' && name.startsWith('table:')) {
         sheet = { name: a['table:name'] ?? `Sheet${sheets.length + 1}`, cells: [] };
@@ -102,5 +101,19 @@ export function readOds(data: Uint8Array): SheetData[] {
       if (cell && !skip) cell.text += data;
     },
   });
+  readCharts(data, objects);
   return sheets;
+}
+
+/** The charts among the objects a sheet draws (an embedded object may be a formula or a picture). */
+function readCharts(data: Uint8Array, objects: Map<SheetData, Set<string>>): void {
+  if (!objects.size) return;
+  const wanted = new Set([...objects.values()].flatMap((s) => [...s]));
+  const files = readZip(data, 'ods', (n) => wanted.has(n));
+  for (const [sheet, parts] of objects) {
+    for (const name of parts) {
+      const part = zipText(files, name);
+      if (part && /<office:chart[\s>]/.test(part)) (sheet.charts ??= []).push({ xml: part, format: 'odf' });
+    }
+  }
 }

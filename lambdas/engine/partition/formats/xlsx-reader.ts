@@ -8,7 +8,7 @@
 import { posix } from 'node:path';
 import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_TEXT_CHARS } from '../limits';
-import { childElements, descendants, firstChild, parseXml, readZip, scanXml, zipText } from './common';
+import { childElements, columnIndex, descendants, firstChild, parseXml, readZip, scanXml, unprefixed as local, zipText } from './common';
 import { sheetChartParts, type ChartPart } from './charts';
 
 export interface SheetCell {
@@ -21,12 +21,6 @@ export interface SheetData {
   cells: SheetCell[];
   /** The chart parts drawn on the sheet (xlsx, ods; an xlsx chartsheet has only these). */
   charts?: ChartPart[];
-}
-
-function colIndex(letters: string): number {
-  let n = 0;
-  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n - 1;
 }
 
 /** Built-in number formats that are dates/times (ECMA-376 18.8.30 and common locale ids). */
@@ -48,7 +42,6 @@ export function excelDate(serial: number, date1904: boolean): string {
   return d.toISOString().replace('T', ' ').slice(0, 19);
 }
 
-const local = (name: string): string => name.slice(name.indexOf(':') + 1);
 
 /** The shared string table, streamed: the text of each <si>'s <t> runs (phonetic guides skipped). */
 function sharedStrings(xml: string | undefined): string[] {
@@ -164,7 +157,7 @@ function readSheetCells(xml: string, sheetName: string, sc: SheetContext, cells:
         colIdx = -1;
       } else if (n === 'c') {
         const ref = /^([A-Z]+)(\d+)$/.exec(a['r'] ?? '');
-        colIdx = ref ? colIndex(ref[1]!) : colIdx + 1;
+        colIdx = ref ? columnIndex(ref[1]!) : colIdx + 1;
         cell = selfClosing ? undefined : { t: a['t'] ?? 'n', s: Number(a['s'] ?? 0) };
         value = '';
         inline = '';

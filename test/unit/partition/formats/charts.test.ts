@@ -8,6 +8,7 @@ import { workbook, xlsxWorkbook } from '../../../support/workbooks';
 import { context, partition, partitionWithHierarchy } from './helpers';
 import { FORMAT_PARTITIONERS } from '../../../../lambdas/engine/partition/formats/index';
 import { MAX_CHART_ROWS } from '../../../../lambdas/engine/partition/limits';
+import { cellRange } from '../../../../lambdas/engine/partition/formats/odf-charts';
 
 const rowsOf = (html: string): string[][] =>
   [...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1]!));
@@ -143,10 +144,11 @@ function odfChart(title: string, plot: string, rows: (string | number | null)[][
 
 test('ods: a chart object on a sheet gives its title and a Table of category x series, after the sheet\'s table', async () => {
   const ods = unzipSync(workbook('ods', { Data: [['Year', 'Count'], ['2019', 120], ['2020', 130]] }));
-  // the sheet anchors two objects: a column chart, and a chart whose series run along rows
+  // the sheet anchors a column chart (twice: one chart, read once), a chart whose series run along
+  // rows, and an embedded formula
   const content = strFromU8(ods['content.xml']!)
     .replace('xmlns:table=', 'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:table=')
-    .replace('</table:table>', '<table:shapes><draw:frame><draw:object xlink:href="./Object 1"/></draw:frame><draw:frame><draw:object xlink:href="./Object 2"/></draw:frame></table:shapes></table:table>');
+    .replace('</table:table>', '<table:shapes><draw:frame><draw:object xlink:href="./Object 1"/></draw:frame><draw:frame><draw:object xlink:href="./Object 2"/></draw:frame><draw:frame><draw:object xlink:href="./Object 1"/></draw:frame><draw:frame><draw:object xlink:href="./Object 3/"/></draw:frame></table:shapes></table:table>');
   ods['content.xml'] = strToU8(content);
   ods['Object 1/content.xml'] = strToU8(odfChart('Visitors by Year',
     '<chart:axis chart:dimension="x"><chart:categories table:cell-range-address="local-table.$A$2:.$A$4"/></chart:axis>'
@@ -157,8 +159,9 @@ test('ods: a chart object on a sheet gives its title and a Table of category x s
     '<chart:axis chart:dimension="x"><chart:categories table:cell-range-address="local-table.$B$1:.$C$1"/></chart:axis>'
     + '<chart:series chart:values-cell-range-address="local-table.$B$2:.$C$2" chart:label-cell-address="local-table.$A$2"/>',
     [[null, 'Left', 'Right'], ['Part', 3, 7]]));
-  // an embedded object that is not a chart (a formula) gives nothing
+  // an embedded object that is not a chart (a formula) gives nothing; one not drawn is not read
   ods['Object 3/content.xml'] = strToU8('<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"><office:body><office:formula/></office:body></office:document-content>');
+  ods['Object 4/content.xml'] = strToU8(odfChart('Not on any sheet', '', [[null, 'A'], ['x', 1]]));
   const els = await partition('ods', zipSync(ods));
   assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.page_number]), [
     ['Table', 'Year Count 2019 120 2020 130', 1],
@@ -168,4 +171,15 @@ test('ods: a chart object on a sheet gives its title and a Table of category x s
     ['Table', 'Part Left 3 Right 7', 1],
   ]);
   assert.deepEqual(rowsOf(els[2]!.metadata.text_as_html!), [['', 'Museum', 'Gardens'], ['2019', '120', '80'], ['2020', '130', '95'], ['2021', '150', '110']]);
+});
+
+test('ods: a chart range address names its table before the cells, in quotes when it has spaces', () => {
+  assert.deepEqual(cellRange('local-table.$B$2:.$B$5'), { c0: 1, r0: 1, c1: 1, r1: 4 });
+  // a table named like a cell: only what follows the name is the cell
+  assert.deepEqual(cellRange('Q1.$C$2:Q1.$C$3'), { c0: 2, r0: 1, c1: 2, r1: 2 });
+  // of a list of ranges, the first; a quoted name may hold spaces and dots
+  assert.deepEqual(cellRange("'Sales 2024.v2'.$A$1:'Sales 2024.v2'.$A$3 'Sales 2024.v2'.$C$1"), { c0: 0, r0: 0, c1: 0, r1: 2 });
+  assert.deepEqual(cellRange('$B$2'), { c0: 1, r0: 1, c1: 1, r1: 1 });
+  assert.equal(cellRange('local-table.B'), undefined);
+  assert.equal(cellRange(''), undefined);
 });
