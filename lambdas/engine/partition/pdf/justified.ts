@@ -70,11 +70,15 @@ function evenSingles(segs: Segment[], em: number): boolean {
 /**
  * Every word after the run's first lines up (start, end or middle) with a segment of the other line: a
  * table's columns. The last word's end is not looked at: every line of a justified paragraph ends there.
+ * A right-to-left run starts at its right: its first word is the rightmost, a word starts at its x1.
  */
 function linedUp(run: Segment[], other: Segment[], em: number): boolean {
   const tol = 0.25 * em, mid = (s: Segment) => (s.x0 + s.x1) / 2;
-  const last = run[run.length - 1];
-  return run.slice(1).every((s) => other.some((o) => Math.abs(o.x0 - s.x0) < tol || (s !== last && Math.abs(o.x1 - s.x1) < tol) || Math.abs(mid(o) - mid(s)) < tol));
+  const rtl = !!run[0]!.rtl;
+  const start = (s: Segment) => (rtl ? s.x1 : s.x0), end = (s: Segment) => (rtl ? s.x0 : s.x1);
+  const inOrder = rtl ? [...run].reverse() : run;
+  const last = inOrder[inOrder.length - 1];
+  return inOrder.slice(1).every((s) => other.some((o) => Math.abs(start(o) - start(s)) < tol || (s !== last && Math.abs(end(o) - end(s)) < tol) || Math.abs(mid(o) - mid(s)) < tol));
 }
 
 /** The segments of a line within the run's extent. */

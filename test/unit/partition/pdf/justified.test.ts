@@ -1,0 +1,47 @@
+// Stretched spaces of justified lines against the cells of a table (justified.ts), on lines built
+// here: a right-to-left table's columns line up at their right edges (where each cell starts), and
+// its first column is the rightmost, so its rows stay cut into cells even when every row's cells are
+// evenly spaced; a justified right-to-left paragraph's stretched spaces are still joined.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { joinJustifiedGaps } from '../../../../lambdas/engine/partition/pdf/justified';
+import type { Line, Segment, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
+
+const SIZE = 12;
+const word = (t: string, x0: number, x1: number, y0: number): Word => ({ t, x0, x1, y0, y1: y0 + SIZE, size: SIZE, bold: false, italic: false });
+function segment(words: Word[], rtl: boolean): Segment {
+  const xs = words.map((w) => [w.x0, w.x1]).flat();
+  return { words, text: words.map((w) => w.t).join(' '), size: SIZE, rtl, x0: Math.min(...xs), x1: Math.max(...xs), y0: words[0]!.y0, y1: words[0]!.y1 };
+}
+/** One line of one-word segments, given as [x0, x1] left to right. */
+function line(y0: number, cells: [number, number][], rtl: boolean): Line {
+  const segs = cells.map(([x0, x1], k) => segment([word(`w${y0}-${k}`, x0, x1, y0)], rtl));
+  return { segs, x0: segs[0]!.x0, x1: segs.at(-1)!.x1, y0, y1: y0 + SIZE };
+}
+const join = (lines: Line[]) => joinJustifiedGaps(lines, segment);
+
+it('a right-to-left table whose rows are each evenly spaced keeps its cells (columns end at the right)', () => {
+  // columns start (right edge) at 500, 470, 440; each row's words of one width, so each row's gaps are alike
+  const row = (y: number, w: number) => line(y, [[440 - w, 440], [470 - w, 470], [500 - w, 500]], true);
+  const lines = join([row(100, 18), row(116, 10), row(132, 18), row(148, 10)]);
+  assert.deepEqual(lines.map((l) => l.segs.length), [3, 3, 3, 3]);
+});
+
+it('the same table left to right keeps its cells too (columns start at the left)', () => {
+  const row = (y: number, w: number) => line(y, [[100, 100 + w], [130, 130 + w], [160, 160 + w]], false);
+  const lines = join([row(100, 18), row(116, 10), row(132, 18), row(148, 10)]);
+  assert.deepEqual(lines.map((l) => l.segs.length), [3, 3, 3, 3]);
+});
+
+it('a justified right-to-left paragraph\'s stretched spaces are joined', () => {
+  // lines from the right margin (500) to the left one (300), spaces stretched alike in each line
+  const justified = (y: number, widths: number[]) => {
+    const gap = (200 - widths.reduce((a, b) => a + b, 0)) / (widths.length - 1);
+    const cells: [number, number][] = [];
+    let x = 300;
+    for (const w of widths) { cells.push([x, x + w]); x += w + gap; }
+    return line(y, cells, true);
+  };
+  const lines = join([justified(100, [60, 20, 45, 30]), justified(116, [25, 50, 30, 55]), justified(132, [40, 40, 20, 60])]);
+  assert.deepEqual(lines.map((l) => l.segs.length), [1, 1, 1]);
+});
