@@ -17,11 +17,14 @@ import { TITLE_SIZE_KEY } from '../hierarchy';
 import { pageColumns } from './columns';
 import { markBullets } from './bullets';
 import { isRtlPage } from './bidi';
+import { findFigures } from './figures';
 
 export interface Block extends Box {
   lines: Segment[];
   size: number;
   table?: TableRows;
+  /** A figure drawn as vector art: its lines are the labels set in it (figures.ts). */
+  figure?: boolean;
 }
 
 export interface LayoutOptions {
@@ -214,6 +217,12 @@ function cut<T extends Box>(items: T[], axis: 'x' | 'y', minGap: number): T[][] 
 
 const isVertical = (s: Segment): boolean => s.words.length > 0 && s.words.every((w) => w.vertical);
 
+/** A figure's labels line by line, left to right: "0 50 100 Text Table Figure". */
+function figureText(b: Block): string {
+  const lines = wordsToLines(b.lines.flatMap((s) => s.words));
+  return lines.map((l) => joinText(l.segs.map((s) => s.text))).join(' ').replace(/\s+/g, ' ').trim();
+}
+
 function blockText(b: Block): string {
   // Vertical CJK columns read right to left; line breaks inside CJK text are not word breaks.
   if (b.lines.every(isVertical)) return joinText([...b.lines].sort((p, q) => q.x0 - p.x0 || p.y0 - q.y0).map((l) => l.text));
@@ -264,8 +273,14 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   if (!allSegs.length && !(opts.images && page.images.length)) return [];
   const body = bodySize(allSegs);
   const blocks: Block[] = [];
-  if (page.rules?.marks) markBullets(page.lines, page.rules.marks);
   let allLines = page.lines;
+  if (opts.images && page.rules?.art?.length) {
+    // figures first (hi_res-like output, as pictures): their labels are neither list items, table cells nor paragraphs
+    const found = findFigures(allLines, page.rules, body, page);
+    for (const f of found.figures) blocks.push({ lines: f.segs, size: body, figure: true, x0: f.x0, y0: f.y0, x1: f.x1, y1: f.y1 });
+    allLines = found.lines;
+  }
+  if (page.rules?.marks) markBullets(allLines, page.rules.marks);
   if (opts.tables !== false && page.rules) {
     // Ruled tables first: their words leave the text flow before alignment is looked at.
     const words = allLines.flatMap((l) => l.segs.flatMap((s) => s.words));
@@ -320,8 +335,8 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   for (const b of ordered) {
     const md: Record<string, unknown> = { page_number: page.page, ...opts.extra };
     if (opts.coordinates) md.coordinates = coordinatesOf(b, page, opts.coordinates);
-    if (!b.lines.length) {
-      out.push(makeElement('Image', '', md));
+    if (!b.lines.length || b.figure) {
+      out.push(makeElement('Image', b.figure ? figureText(b) : '', md));
       continue;
     }
     if (b.table) {

@@ -20,12 +20,23 @@ export interface Rules {
   v: VRule[];
   /** Small filled dots and squares (list bullets drawn as shapes, not text). */
   marks?: Mark[];
+  /**
+   * Drawn shapes that are neither rules nor marks (frame coordinates): filled areas (a chart's bars, a
+   * diagram's boxes), curves and slanted strokes (a plot's lines, arrows); figures.ts groups them.
+   */
+  art?: Art[];
   warning?: string;
   /** Distance within which lines are one line, in the page's units (grid.ts's TOL, in points, when absent). */
   tol?: number;
 }
 
+export interface Box { x0: number; y0: number; x1: number; y1: number }
+/** A drawn shape's box; `filled` for a filled area (else a stroked curve or slanted line). */
+export interface Art extends Box { filled?: boolean }
+
 export const MAX_SEGMENTS = 10_000;
+/** Drawn shapes kept for figures at most, a page. */
+const MAX_ART = 4000;
 /** Page objects visited at most (text objects included), nested forms counted. */
 const MAX_OBJECTS = 50_000;
 /** A filled rectangle at most this thick (points) is a rule. */
@@ -60,12 +71,25 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
     const f = heap(m).HEAPF32, o = buf >> 2;
     return [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!, f[o + 4]!, f[o + 5]!];
   };
-  const addSegment = (ax: number, ay: number, bx: number, by: number) => {
+  const addArt = (b: Art) => { if ((out.art ??= []).length < MAX_ART) out.art.push(b); };
+  /** Adds a rule; false when the segment is slanted (art, not a rule). */
+  const addSegment = (ax: number, ay: number, bx: number, by: number): boolean => {
     const [x0, y0] = frame.map(ax, ay);
     const [x1, y1] = frame.map(bx, by);
     const dx = Math.abs(x1 - x0), dy = Math.abs(y1 - y0);
     if (dy <= AXIS_TOL && dx >= MIN_RULE) out.h.push({ y: (y0 + y1) / 2, x0: Math.min(x0, x1), x1: Math.max(x0, x1) });
     else if (dx <= AXIS_TOL && dy >= MIN_RULE) out.v.push({ x: (x0 + x1) / 2, y0: Math.min(y0, y1), y1: Math.max(y0, y1) });
+    else return dx < MIN_RULE && dy < MIN_RULE;
+    return true;
+  };
+  /** The frame box of a path's points. */
+  const boxOf = (pts: number[]): Box => {
+    let bx0 = Infinity, by0 = Infinity, bx1 = -Infinity, by1 = -Infinity;
+    for (let i = 0; i < pts.length; i += 2) {
+      const [fx, fy] = frame.map(pts[i]!, pts[i + 1]!);
+      bx0 = Math.min(bx0, fx); bx1 = Math.max(bx1, fx); by0 = Math.min(by0, fy); by1 = Math.max(by1, fy);
+    }
+    return { x0: bx0, y0: by0, x1: bx1, y1: by1 };
   };
 
   const path = (obj: number, parent: Matrix) => {
@@ -103,15 +127,17 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
           return;
         }
       }
-      let sx = NaN, sy = NaN, px = NaN, py = NaN;
+      let sx = NaN, sy = NaN, px = NaN, py = NaN, slanted = false;
       for (let i = 0; i < kinds.length; i++) {
         const x = pts[2 * i]!, y = pts[2 * i + 1]!;
-        if (kinds[i] === SEG_LINETO && !Number.isNaN(px)) addSegment(px, py, x, y);
+        if (kinds[i] === SEG_LINETO && !Number.isNaN(px)) slanted = !addSegment(px, py, x, y) || slanted;
         if (kinds[i] === SEG_MOVETO) { sx = x; sy = y; }
         px = x; py = y;
-        if (closes[i] && !Number.isNaN(sx)) { addSegment(x, y, sx, sy); px = sx; py = sy; }
+        if (closes[i] && !Number.isNaN(sx)) { slanted = !addSegment(x, y, sx, sy) || slanted; px = sx; py = sy; }
         if (kinds[i] === SEG_BEZIERTO) { /* a curve is not a rule; the pen just moves */ }
       }
+      // a curve or a slanted line (a plot's line, an arrow, a pie's edge) is drawn art
+      if (slanted || kinds.includes(SEG_BEZIERTO)) addArt(boxOf(pts));
       return;
     }
     // Filled only: each sub-path that is a thin axis-aligned box is a rule along its long side
@@ -122,10 +148,9 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
       const dot = points >= 3 && w >= MARK_MIN && h >= MARK_MIN && w <= MARK_MAX && h <= MARK_MAX && w < 1.6 * h && h < 1.6 * w;
       if (dot) {
         if ((out.marks ??= []).length < MAX_MARKS) out.marks.push({ x0, y0, x1, y1, kind: 'disc' });
-      } else if (points >= 3 && points <= 6 && !curved) {
-        if (h <= THIN && w >= MIN_RULE && w > h) out.h.push({ y: (y0 + y1) / 2, x0, x1 });
-        else if (w <= THIN && h >= MIN_RULE && h > w) out.v.push({ x: (x0 + x1) / 2, y0, y1 });
-      }
+      } else if (points >= 3 && points <= 6 && !curved && h <= THIN && w >= MIN_RULE && w > h) out.h.push({ y: (y0 + y1) / 2, x0, x1 });
+      else if (points >= 3 && points <= 6 && !curved && w <= THIN && h >= MIN_RULE && h > w) out.v.push({ x: (x0 + x1) / 2, y0, y1 });
+      else if (points >= 3 && w > THIN && h > THIN) addArt({ x0, y0, x1, y1, filled: true }); // a filled area: a bar, a shape, a shading
       x0 = y0 = Infinity; x1 = y1 = -Infinity; points = 0; curved = false;
     };
     for (let i = 0; i < kinds.length; i++) {

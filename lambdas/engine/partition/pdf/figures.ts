@@ -1,0 +1,149 @@
+// Figures drawn as vector art (a chart, a plot, a diagram): the shapes of a page that are neither
+// rules nor marks (paths.ts: filled areas, curves, slanted strokes), grouped with the rules that touch
+// them (a chart's axes and ticks), make a region; the short texts set in it (tick labels, a legend, a
+// diagram's box labels) are the figure's text, one Image element, not a run of one-word titles. As a
+// layout model boxes a picture and the library gives its text to the Image element.
+// Not a figure: a filled area that holds text (a table's shaded row, a coloured box behind a
+// paragraph) is a background; a region whose text reads as running text (a long line, much text), or
+// that covers most of the page, is not taken; a caption ("Figure 2: ...") stays outside.
+import type { Box, Line, Segment } from './page-text';
+import type { Rules } from './tables/paths';
+
+/** Shapes this close (in text sizes) belong to one figure. */
+const JOIN_EM = 0.6;
+/** Labels this far beside and above or below the shapes (in text sizes) still belong to the figure (tick labels, an axis title). */
+const LABEL_X_EM = 2.5;
+const LABEL_Y_EM = 3;
+/** A label beside the shapes reaches at most this far from them (a legend's entries). */
+const MAX_LABEL_EM = 15;
+/** A figure is at least this large (in text sizes, each side). */
+const MIN_SIDE_EM = 4;
+/** Shapes a figure has at least (bars, curves...). */
+const MIN_SHAPES = 3;
+/** A label has at most this many words; a figure's labels no more characters in all. */
+const MAX_LABEL_WORDS = 10;
+const MAX_TEXT_CHARS = 800;
+/** Largest share of the page a figure region may cover. */
+const MAX_PAGE_SHARE = 0.85;
+/** A caption beside the figure stays text. */
+const CAPTION = /^(fig(ure)?\.?|table|tab\.|chart|graph|diagram|plate)\s*[0-9IVX]+[a-z]?\s*[:.\u2013\u2014-]/i;
+
+export interface Figure extends Box {
+  /** The segments set in the figure, taken out of the page's text. */
+  segs: Segment[];
+}
+
+const overlaps = (a: Box, b: Box, pad: number): boolean => a.x0 - pad < b.x1 && b.x0 - pad < a.x1 && a.y0 - pad < b.y1 && b.y0 - pad < a.y1;
+/** `s` starts within `dx` beside and `dy` above or below `b`. */
+const near = (s: Box, b: Box, dx: number, dy: number): boolean =>
+  Math.max(b.x0 - s.x1, s.x0 - b.x1, 0) <= dx && Math.max(b.y0 - s.y1, s.y0 - b.y1, 0) <= dy;
+const inside = (s: Box, b: Box, padX = 0, padY = padX): boolean => s.x0 >= b.x0 - padX && s.x1 <= b.x1 + padX && s.y0 >= b.y0 - padY && s.y1 <= b.y1 + padY;
+
+/** Figures of a page, and its lines without their text. */
+export function findFigures(lines: Line[], rules: Rules, body: number, page: { width: number; height: number }): { figures: Figure[]; lines: Line[] } {
+  const art = rules.art ?? [];
+  const segs = lines.flatMap((l) => l.segs);
+  // a filled area that holds text is a background (shading, a box behind a paragraph), not art
+  if (!art.length) return { figures: [], lines };
+  const shapes = art.filter((a) => (a.x1 - a.x0) * (a.y1 - a.y0) < page.width * page.height * MAX_PAGE_SHARE
+    && !(a.filled && segs.some((s) => inside(s, a, 0.2 * body))));
+  if (!shapes.length) return { figures: [], lines };
+  // rules and marks join a group of shapes (axes, ticks, a legend's swatches) but do not make one
+  const items: Box[] = [...shapes, ...rules.h.map((r) => ({ x0: r.x0, x1: r.x1, y0: r.y - 0.5, y1: r.y + 0.5 })),
+    ...rules.v.map((r) => ({ x0: r.x - 0.5, x1: r.x + 0.5, y0: r.y0, y1: r.y1 })), ...(rules.marks ?? [])];
+  const groups = cluster(items, shapes.length, JOIN_EM * body, rules);
+  const figures: Figure[] = [];
+  const taken = new Set<Segment>();
+  for (const g of groups) {
+    // three shapes or more (bars, curves, boxes), or a plotted line with the axes it is drawn on
+    if (g.shapes < MIN_SHAPES && !(g.shapes >= 1 && g.axes)) continue;
+    const region = g.box;
+    const w = region.x1 - region.x0, h = region.y1 - region.y0;
+    if (w < MIN_SIDE_EM * body || h < MIN_SIDE_EM * body || w * h > page.width * page.height * MAX_PAGE_SHARE) continue;
+    // labels: short texts inside the shapes' box, or beside it in plain text no larger than the body
+    // that is not a line of a paragraph (a heading, a caption, the last line of a paragraph just
+    // outside a picture are the page's text)
+    const label = (s: Segment): boolean => s.words.length <= MAX_LABEL_WORDS && !CAPTION.test(s.text) && (inside(s, region)
+      || (!s.words.every((w) => w.bold) && s.size <= 1.1 * body && near(s, region, LABEL_X_EM * body, LABEL_Y_EM * body)
+        && inside(s, region, MAX_LABEL_EM * body) && !inParagraph(s, segs)));
+    const own = segs.filter((s) => !taken.has(s) && label(s));
+    if (proseLines(own) >= 2) continue;
+    // a grid of rules with most of the text inside it is a table (with drawn icons in its cells), not a chart
+    if (g.grid && own.filter((s) => inside(s, g.grid!)).length * 2 > own.length) continue;
+    if (own.reduce((n, s) => n + s.text.length, 0) > MAX_TEXT_CHARS) continue;
+    // a segment that only grazes the region (running text beside the figure) keeps the figure off it
+    if (segs.some((s) => !own.includes(s) && !CAPTION.test(s.text) && overlaps(s, region, -0.2 * body) && s.words.length > MAX_LABEL_WORDS)) continue;
+    for (const s of own) taken.add(s);
+    const box = own.reduce((b, s) => ({ x0: Math.min(b.x0, s.x0), y0: Math.min(b.y0, s.y0), x1: Math.max(b.x1, s.x1), y1: Math.max(b.y1, s.y1) }), region);
+    figures.push({ ...box, segs: own });
+  }
+  if (!taken.size) return { figures, lines };
+  const rest = lines.map((l) => ({ ...l, segs: l.segs.filter((s) => !taken.has(s)) })).filter((l) => l.segs.length);
+  return { figures, lines: rest };
+}
+
+/** A line of running text: three or more words of three letters or more. */
+const prose = (s: Segment): boolean => s.words.filter((w) => /^\p{L}{3,}[,.;:!?]?$/u.test(w.t)).length >= 3;
+
+/** A line set right above or below a long line of running text: a line of its paragraph. */
+function inParagraph(s: Segment, segs: Segment[]): boolean {
+  return segs.some((t) => t !== s && (t.words.length > MAX_LABEL_WORDS || prose(t)) && t.x0 < s.x1 && s.x0 < t.x1
+    && Math.max(t.y0 - s.y1, s.y0 - t.y1) < 0.8 * s.size && Math.abs(t.size - s.size) < 0.2 * s.size);
+}
+
+/** Lines of running text set right under another (a paragraph among pictures, not a figure's labels). */
+function proseLines(segs: Segment[]): number {
+  const lines = segs.filter(prose).sort((a, b) => a.y0 - b.y0);
+  let n = 0;
+  lines.forEach((a, i) => {
+    if (lines.slice(i + 1).some((b) => b.y0 > a.y0 + 0.5 * a.size && b.y0 - a.y1 < 0.8 * a.size && b.x0 < a.x1 && a.x0 < b.x1)) n++;
+  });
+  return n;
+}
+
+/**
+ * Boxes grouped by nearness (within `pad`); the first `nShapes` items are shapes, the rest rules,
+ * which join groups but do not make one: a rule joins a shape near it, and a rule it touches (a
+ * chart's axes meet at a corner). Sorted sweep along x with union-find: near-linear for the usual
+ * page, bounded by the shape cap.
+ */
+function cluster(items: Box[], nShapes: number, pad: number, rules: Rules): Group[] {
+  const parent = items.map((_, i) => i);
+  const find = (i: number): number => { while (parent[i] !== i) { parent[i] = parent[parent[i]!]!; i = parent[i]!; } return i; };
+  const order = items.map((_, i) => i).sort((a, b) => items[a]!.x0 - items[b]!.x0);
+  const active: number[] = [];
+  for (const i of order) {
+    const b = items[i]!;
+    for (let k = active.length - 1; k >= 0; k--) {
+      const j = active[k]!;
+      if (items[j]!.x1 + pad < b.x0) { active.splice(k, 1); continue; }
+      if (overlaps(b, items[j]!, i < nShapes || j < nShapes ? pad : 1)) parent[find(i)] = find(j);
+    }
+    active.push(i);
+  }
+  const groups = new Map<number, Omit<Group, 'axes'> & { h: number; v: number; rules?: Box }>();
+  const grow = (a: Box | undefined, b: Box): Box => (a ? { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) } : { ...b });
+  items.forEach((b, i) => {
+    const r = find(i);
+    let g = groups.get(r);
+    if (!g) groups.set(r, g = { box: { ...b }, shapes: 0, h: 0, v: 0 });
+    g.box = grow(g.box, b);
+    if (i < nShapes) g.shapes++;
+    else {
+      g.rules = grow(g.rules, b);
+      if (i < nShapes + rules.h.length) g.h++;
+      else if (i < nShapes + rules.h.length + rules.v.length) g.v++;
+    }
+  });
+  return [...groups.values()].map((g) => ({ box: g.box, shapes: g.shapes, axes: g.h >= 1 && g.v >= 1, ...(g.h >= 2 && g.v >= 2 && g.rules ? { grid: g.rules } : {}) }));
+}
+
+interface Group {
+  box: Box;
+  /** Shapes in the group (rules not counted). */
+  shapes: number;
+  /** Rules both ways among them (a chart's axes). */
+  axes: boolean;
+  /** The box of its rules when they cross as a grid (two or more each way). */
+  grid?: Box;
+}
