@@ -7,7 +7,7 @@
 // paragraph) is a background; a region whose text reads as running text (a long line, much text), or
 // that covers most of the page, is not taken; a caption ("Figure 2: ...") stays outside.
 import type { Box, Line, Segment } from './page-text';
-import type { Rules } from './tables/paths';
+import type { Art, Rules } from './tables/paths';
 
 /** Shapes this close (in text sizes) belong to one figure. */
 const JOIN_EM = 0.6;
@@ -55,8 +55,10 @@ export function findFigures(lines: Line[], rules: Rules, body: number, page: { w
   const figures: Figure[] = [];
   const taken = new Set<Segment>();
   for (const g of groups) {
-    // three shapes or more (bars, curves, boxes), or a plotted line with the axes it is drawn on
-    if (g.shapes < MIN_SHAPES && !(g.shapes >= 1 && g.axes)) continue;
+    // three shapes or more (bars, curves, boxes), or a plotted line with the axes it is drawn on;
+    // boxes all of one size and nothing else are a form's fields or a grid of tiles, not a chart
+    if (g.shapes < MIN_SHAPES && !(g.lines >= 1 && g.axes)) continue;
+    if (!g.lines && g.sameSize) continue;
     const region = g.box;
     const w = region.x1 - region.x0, h = region.y1 - region.y0;
     if (w < MIN_SIDE_EM * body || h < MIN_SIDE_EM * body || w * h > page.width * page.height * MAX_PAGE_SHARE) continue;
@@ -70,7 +72,8 @@ export function findFigures(lines: Line[], rules: Rules, body: number, page: { w
     if (proseLines(own) >= 2) continue;
     // a grid of rules with most of the text inside it is a table (with drawn icons in its cells), not a chart
     if (g.grid && own.filter((s) => inside(s, g.grid!)).length * 2 > own.length) continue;
-    if (own.reduce((n, s) => n + s.text.length, 0) > MAX_TEXT_CHARS) continue;
+    // no labels: drawn decoration, or a picture without text (left out, as before)
+    if (!own.length || own.reduce((n, s) => n + s.text.length, 0) > MAX_TEXT_CHARS) continue;
     // a segment that only grazes the region (running text beside the figure) keeps the figure off it
     if (segs.some((s) => !own.includes(s) && !CAPTION.test(s.text) && overlaps(s, region, -0.2 * body) && s.words.length > MAX_LABEL_WORDS)) continue;
     for (const s of own) taken.add(s);
@@ -121,27 +124,36 @@ function cluster(items: Box[], nShapes: number, pad: number, rules: Rules): Grou
     }
     active.push(i);
   }
-  const groups = new Map<number, Omit<Group, 'axes'> & { h: number; v: number; rules?: Box }>();
+  const groups = new Map<number, Omit<Group, 'axes' | 'sameSize'> & { h: number; v: number; rules?: Box; size?: [number, number]; sizes: boolean }>();
   const grow = (a: Box | undefined, b: Box): Box => (a ? { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) } : { ...b });
   items.forEach((b, i) => {
     const r = find(i);
     let g = groups.get(r);
-    if (!g) groups.set(r, g = { box: { ...b }, shapes: 0, h: 0, v: 0 });
+    if (!g) groups.set(r, g = { box: { ...b }, shapes: 0, lines: 0, h: 0, v: 0, sizes: true });
     g.box = grow(g.box, b);
-    if (i < nShapes) g.shapes++;
+    if (i < nShapes) {
+      g.shapes++;
+      if (!(b as Art).filled) g.lines++;
+      const size: [number, number] = [b.x1 - b.x0, b.y1 - b.y0];
+      if (!g.size) g.size = size;
+      else if (Math.abs(g.size[0] - size[0]) > 1 || Math.abs(g.size[1] - size[1]) > 1) g.sizes = false;
+    }
     else {
       g.rules = grow(g.rules, b);
       if (i < nShapes + rules.h.length) g.h++;
       else if (i < nShapes + rules.h.length + rules.v.length) g.v++;
     }
   });
-  return [...groups.values()].map((g) => ({ box: g.box, shapes: g.shapes, axes: g.h >= 1 && g.v >= 1, ...(g.h >= 2 && g.v >= 2 && g.rules ? { grid: g.rules } : {}) }));
+  return [...groups.values()].map((g) => ({ box: g.box, shapes: g.shapes, lines: g.lines, sameSize: g.sizes, axes: g.h >= 1 && g.v >= 1, ...(g.h >= 2 && g.v >= 2 && g.rules ? { grid: g.rules } : {}) }));
 }
 
 interface Group {
   box: Box;
-  /** Shapes in the group (rules not counted). */
+  /** Shapes in the group (rules not counted), and of them those stroked (not filled: a plotted line, a curve). */
   shapes: number;
+  lines: number;
+  /** Its filled shapes are all of one size. */
+  sameSize: boolean;
   /** Rules both ways among them (a chart's axes). */
   axes: boolean;
   /** The box of its rules when they cross as a grid (two or more each way). */

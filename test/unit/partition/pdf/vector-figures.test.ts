@@ -17,11 +17,14 @@ const PARAGRAPH = [
   'Numbers rose each year after the new wing opened, and the gardens drew more people than before.',
 ];
 
-/** A bar chart (PDF units, origin bottom left): axes at (100, 400), four bars, tick and category labels. */
-function barChart(): string[] {
+/**
+ * A bar chart (PDF units, origin bottom left): axes at (100, 400), four bars (filled, or filled and
+ * outlined), tick and category labels.
+ */
+function barChart(outlined = false): string[] {
   const ops = ['0 0 0 RG 1 w 100 400 m 400 400 l S 100 400 m 100 600 l S'];
   const heights = [60, 110, 150, 180];
-  heights.forEach((h, i) => ops.push(`0.2 0.4 0.7 rg ${130 + i * 70} 400 40 ${h} re f`));
+  heights.forEach((h, i) => ops.push(`0.2 0.4 0.7 rg ${130 + i * 70} 400 40 ${h} re ${outlined ? 'B' : 'f'}`));
   ['2019', '2020', '2021', '2022'].forEach((t, i) => ops.push(text(138 + i * 70, 386, t, 8)));
   [0, 50, 100, 150].forEach((v, i) => ops.push(text(80, 397 + i * 50, String(v), 8)));
   ops.push('0 0 0 rg');
@@ -61,6 +64,23 @@ it('a line plot (two stroked polylines on their axes, a legend inside the plot, 
   assert.equal(images.length, 1, summary(elements));
   for (const label of ['75', 'detector', 'layer', '59k', 'training']) assert.ok(images[0]!.text.split(' ').includes(label), images[0]!.text);
   assert.equal(elements.find((e) => e.text.startsWith('Figure 2'))?.type, 'FigureCaption');
+});
+
+it('bars drawn filled and outlined make a figure too', async () => {
+  const { elements } = await partition({ data: page(barChart(true)), filename: 'report.pdf' }, { strategy: 'hi_res' });
+  assert.deepEqual(elements.filter((e) => e.type === 'Image').map((e) => e.text), ['150 100 50 0 2019 2020 2021 2022']);
+});
+
+for (const [fill, what] of [['1 1 1', 'white'], ['0.9 0.9 0.9', 'grey']]) it(`a form's ${what} boxes to fill in, with their labels, stay text`, async () => {
+  const ops = [`0 0 0 RG 0.5 w ${fill} rg`];
+  // boxes set close, each with its label just before it
+  ['Name', 'Street', 'Town', 'Born on'].forEach((label, i) => {
+    ops.push(`200 ${600 - i * 22} 200 18 re B`, text(150, 605 - i * 22, label));
+  });
+  ops.push('0 0 0 rg');
+  const { elements } = await partition({ data: page(ops), filename: 'form.pdf' }, { strategy: 'hi_res' });
+  assert.ok(!elements.some((e) => e.type === 'Image'), summary(elements));
+  assert.ok(elements.some((e) => e.text.includes('Born on')), summary(elements));
 });
 
 it('in fast the chart labels stay text (no pictures in that output)', async () => {

@@ -100,6 +100,12 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
     if (!X.FPDFPath_GetDrawMode(obj, buf, buf + 4)) return;
     const fillMode = heap(m).HEAP32[buf >> 2]!, stroke = heap(m).HEAP32[(buf + 4) >> 2]!;
     if (!fillMode && !stroke) return; // clipping or invisible
+    // a white (or transparent) fill paints the paper over: a background or a form's field, not art
+    let paints = false;
+    if (fillMode && X.FPDFPageObj_GetFillColor(obj, buf + 32, buf + 36, buf + 40, buf + 44)) {
+      const c = heap(m).HEAP32, o = (buf + 32) >> 2;
+      paints = c[o + 3]! > 0 && Math.min(c[o]!, c[o + 1]!, c[o + 2]!) < 240;
+    }
     const mt = concat(matrixOf(obj), parent);
     const pts: number[] = [];
     const kinds: number[] = [];
@@ -136,8 +142,13 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
         if (closes[i] && !Number.isNaN(sx)) { slanted = !addSegment(x, y, sx, sy) || slanted; px = sx; py = sy; }
         if (kinds[i] === SEG_BEZIERTO) { /* a curve is not a rule; the pen just moves */ }
       }
-      // a curve or a slanted line (a plot's line, an arrow, a pie's edge) is drawn art
-      if (slanted || kinds.includes(SEG_BEZIERTO)) addArt(boxOf(pts));
+      // a curve or a slanted line (a plot's line, an arrow, a pie's edge) is drawn art, and so is a
+      // painted area with an outline (a bar drawn with its edge)
+      if (slanted || kinds.includes(SEG_BEZIERTO)) addArt({ ...boxOf(pts), ...(paints ? { filled: true } : {}) });
+      else if (paints) {
+        const b = boxOf(pts);
+        if (b.x1 - b.x0 > THIN && b.y1 - b.y0 > THIN) addArt({ ...b, filled: true });
+      }
       return;
     }
     // Filled only: each sub-path that is a thin axis-aligned box is a rule along its long side
@@ -150,7 +161,7 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
         if ((out.marks ??= []).length < MAX_MARKS) out.marks.push({ x0, y0, x1, y1, kind: 'disc' });
       } else if (points >= 3 && points <= 6 && !curved && h <= THIN && w >= MIN_RULE && w > h) out.h.push({ y: (y0 + y1) / 2, x0, x1 });
       else if (points >= 3 && points <= 6 && !curved && w <= THIN && h >= MIN_RULE && h > w) out.v.push({ x: (x0 + x1) / 2, y0, y1 });
-      else if (points >= 3 && w > THIN && h > THIN) addArt({ x0, y0, x1, y1, filled: true }); // a filled area: a bar, a shape, a shading
+      else if (paints && points >= 3 && w > THIN && h > THIN) addArt({ x0, y0, x1, y1, filled: true }); // a filled area: a bar, a shape, a shading
       x0 = y0 = Infinity; x1 = y1 = -Infinity; points = 0; curved = false;
     };
     for (let i = 0; i < kinds.length; i++) {
