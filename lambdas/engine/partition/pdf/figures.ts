@@ -42,9 +42,9 @@ const inside = (s: Box, b: Box, padX = 0, padY = padX): boolean => s.x0 >= b.x0 
 /** Figures of a page, and its lines without their text. */
 export function findFigures(lines: Line[], rules: Rules, body: number, page: { width: number; height: number }): { figures: Figure[]; lines: Line[] } {
   const art = rules.art ?? [];
+  if (!art.length) return { figures: [], lines };
   const segs = lines.flatMap((l) => l.segs);
   // a filled area that holds text is a background (shading, a box behind a paragraph), not art
-  if (!art.length) return { figures: [], lines };
   const shapes = art.filter((a) => (a.x1 - a.x0) * (a.y1 - a.y0) < page.width * page.height * MAX_PAGE_SHARE
     && !(a.filled && segs.some((s) => inside(s, a, 0.2 * body))));
   if (!shapes.length) return { figures: [], lines };
@@ -75,7 +75,8 @@ export function findFigures(lines: Line[], rules: Rules, body: number, page: { w
     // no labels: drawn decoration, or a picture without text (left out, as before)
     if (!own.length || own.reduce((n, s) => n + s.text.length, 0) > MAX_TEXT_CHARS) continue;
     // a segment that only grazes the region (running text beside the figure) keeps the figure off it
-    if (segs.some((s) => !own.includes(s) && !CAPTION.test(s.text) && overlaps(s, region, -0.2 * body) && s.words.length > MAX_LABEL_WORDS)) continue;
+    const mine = new Set(own);
+    if (segs.some((s) => !mine.has(s) && !CAPTION.test(s.text) && overlaps(s, region, -0.2 * body) && s.words.length > MAX_LABEL_WORDS)) continue;
     for (const s of own) taken.add(s);
     const box = own.reduce((b, s) => ({ x0: Math.min(b.x0, s.x0), y0: Math.min(b.y0, s.y0), x1: Math.max(b.x1, s.x1), y1: Math.max(b.y1, s.y1) }), region);
     figures.push({ ...box, segs: own });
