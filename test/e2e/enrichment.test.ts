@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { eventually, NEEDS_LOCAL, type TestStack } from '../support/local-stack';
 import { jobForm as postForm, jobReaching, launchUntilAccepted, stackForFile } from '../support/e2e-jobs';
 import { startModelServer, type ModelServer } from '../../lambdas/engine/enrichment/test-server';
+import { onePagePdf } from '../support/pdf-writer';
 
 const corpus = resolve(process.cwd(), '../shared/corpus/docs');
 const SECRET = 'sk-e2e-enrich-SECRET-7d21';
@@ -16,7 +17,18 @@ let stack: TestStack;
 let models: ModelServer;
 let throttle = false;
 
-const jobForm = (requestData: unknown, file: string) => postForm(requestData, [{ name: file, data: readFileSync(resolve(corpus, file)), type: 'application/pdf' }]);
+const jobForm = (requestData: unknown, file: string, data: Uint8Array = readFileSync(resolve(corpus, file))) => postForm(requestData, [{ name: file, data, type: 'application/pdf' }]);
+
+/** A one-page report with one picture (a bitmap) and one ruled table: what the template describes. */
+function pictureAndTable(): Uint8Array {
+  const text = (x: number, y: number, t: string) => `BT /F1 10 Tf ${x} ${y} Td (${t}) Tj ET`;
+  const ops = [text(72, 720, 'A short report with one picture and one table of test values.'),
+    'q 200 0 0 150 72 540 cm BI /W 2 /H 2 /CS /G /BPC 8 /F /AHx ID 80408040> EI Q', '0 0 0 RG 0.5 w'];
+  for (const y of [480, 460, 440, 420]) ops.push(`72 ${y} m 372 ${y} l S`);
+  for (const x of [72, 172, 272, 372]) ops.push(`${x} 420 m ${x} 480 l S`);
+  [['Sample', 'Value', 'Unit'], ['A', '12', 'mg'], ['B', '7', 'mg']].forEach((row, r) => row.forEach((c, k) => ops.push(text(78 + k * 100, 466 - r * 20, c))));
+  return onePagePdf(ops.join('\n'), ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>']);
+}
 const launch = (form: FormData) => launchUntilAccepted(stack, form);
 const finished = (id: string) => jobReaching(stack, id, { statuses: ['COMPLETED', 'FAILED'], timeoutMs: 240_000 });
 
@@ -31,7 +43,7 @@ stackForFile((s) => (stack = s), {
 test('hi_res_and_enrichment runs: image and table descriptions from the provider, then chunks and embeddings', { skip: NEEDS_LOCAL }, async () => {
   const tpl = await stack.call('GET', '/api/v1/templates/hi_res_and_enrichment');
   assert.equal(tpl.status, 200, tpl.text);
-  const job = await launch(jobForm({ template_id: 'hi_res_and_enrichment' }, 'embedded-images-tables.pdf'));
+  const job = await launch(jobForm({ template_id: 'hi_res_and_enrichment' }, 'picture-and-table.pdf', pictureAndTable()));
   assert.equal(job.status, 200, job.text);
   const done = await finished(job.body.id);
   assert.equal(done.status, 'COMPLETED', JSON.stringify(done));

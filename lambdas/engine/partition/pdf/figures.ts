@@ -2,7 +2,8 @@
 // rules nor marks (paths.ts: filled areas, curves, slanted strokes), grouped with the rules that touch
 // them (a chart's axes and ticks), make a region; the short texts set in it (tick labels, a legend, a
 // diagram's box labels) are the figure's text, one Image element, not a run of one-word titles. As a
-// layout model boxes a picture and the library gives its text to the Image element.
+// layout model boxes a picture and the library gives its text to the Image element. A raster picture
+// with labels set in text on it (a plot exported as a bitmap, its labels overlaid) is such a figure too.
 // Not a figure: a filled area that holds text (a table's shaded row, a coloured box behind a
 // paragraph) is a background; a region whose text reads as running text (a long line, much text), or
 // that covers most of the page, is not taken; a caption ("Figure 2: ...") stays outside.
@@ -31,6 +32,8 @@ const CAPTION = /^(fig(ure)?\.?|table|tab\.|chart|graph|diagram|plate)\s*[0-9IVX
 export interface Figure extends Box {
   /** The segments set in the figure, taken out of the page's text. */
   segs: Segment[];
+  /** The pictures (raster images) it is made of: the figure's Image stands for them. */
+  pictures: Box[];
 }
 
 const overlaps = (a: Box, b: Box, pad: number): boolean => a.x0 - pad < b.x1 && b.x0 - pad < a.x1 && a.y0 - pad < b.y1 && b.y0 - pad < a.y1;
@@ -39,15 +42,24 @@ const near = (s: Box, b: Box, dx: number, dy: number): boolean =>
   Math.max(b.x0 - s.x1, s.x0 - b.x1, 0) <= dx && Math.max(b.y0 - s.y1, s.y0 - b.y1, 0) <= dy;
 const inside = (s: Box, b: Box, padX = 0, padY = padX): boolean => s.x0 >= b.x0 - padX && s.x1 <= b.x1 + padX && s.y0 >= b.y0 - padY && s.y1 <= b.y1 + padY;
 
-/** Figures of a page, and its lines without their text. */
-export function findFigures(lines: Line[], rules: Rules, body: number, page: { width: number; height: number }): { figures: Figure[]; lines: Line[] } {
+/**
+ * Figures of a page, and its lines without their text. `pictures` are the page's raster images shown
+ * as Image elements: one with labels set on or beside it (a plot exported as a bitmap with its axes in
+ * text) is a figure too.
+ */
+export function findFigures(lines: Line[], rules: Rules, body: number, page: { width: number; height: number }, pictures: Box[] = []): { figures: Figure[]; lines: Line[] } {
   const art = rules.art ?? [];
-  if (!art.length) return { figures: [], lines };
+  if (!art.length && !pictures.length) return { figures: [], lines };
   const segs = lines.flatMap((l) => l.segs);
   // a filled area that holds text is a background (shading, a box behind a paragraph), not art
-  const shapes = art.filter((a) => (a.x1 - a.x0) * (a.y1 - a.y0) < page.width * page.height * MAX_PAGE_SHARE
+  const drawn = art.filter((a) => (a.x1 - a.x0) * (a.y1 - a.y0) < page.width * page.height * MAX_PAGE_SHARE
     && !(a.filled && segs.some((s) => inside(s, a, 0.2 * body))));
+  const pics = pictures.filter((p) => (p.x1 - p.x0) * (p.y1 - p.y0) < page.width * page.height * MAX_PAGE_SHARE);
+  const original = new Map<Box, Box>();
+  const shapes: Art[] = [...drawn, ...pics.map((p) => { const a = { ...p, picture: true }; original.set(a, p); return a; })];
   if (!shapes.length) return { figures: [], lines };
+  // the page's header and footer strips keep their text (a logo beside the running head)
+  const strips = (s: Box) => s.y1 <= page.height * 0.07 || s.y0 >= page.height * 0.93;
   // rules and marks join a group of shapes (axes, ticks, a legend's swatches) but do not make one
   const items: Box[] = [...shapes, ...rules.h.map((r) => ({ x0: r.x0, x1: r.x1, y0: r.y - 0.5, y1: r.y + 0.5 })),
     ...rules.v.map((r) => ({ x0: r.x - 0.5, x1: r.x + 0.5, y0: r.y0, y1: r.y1 })), ...(rules.marks ?? [])];
@@ -55,18 +67,20 @@ export function findFigures(lines: Line[], rules: Rules, body: number, page: { w
   const figures: Figure[] = [];
   const taken = new Set<Segment>();
   for (const g of groups) {
-    // three shapes or more (bars, curves, boxes), or a plotted line with the axes it is drawn on;
-    // boxes all of one size and nothing else are a form's fields or a grid of tiles, not a chart
-    if (g.shapes < MIN_SHAPES && !(g.lines >= 1 && g.axes)) continue;
-    if (!g.lines && g.sameSize) continue;
+    // a picture, three shapes or more (bars, curves, boxes), or a plotted line with the axes it is
+    // drawn on; boxes all of one size and nothing else are a form's fields or a grid of tiles, not a chart
+    if (!g.pictures.length && g.shapes < MIN_SHAPES && !(g.lines >= 1 && g.axes)) continue;
+    if (!g.pictures.length && !g.lines && g.sameSize) continue;
     const region = g.box;
     const w = region.x1 - region.x0, h = region.y1 - region.y0;
     if (w < MIN_SIDE_EM * body || h < MIN_SIDE_EM * body || w * h > page.width * page.height * MAX_PAGE_SHARE) continue;
     // labels: short texts inside the shapes' box, or beside it in plain text no larger than the body
     // that is not a line of a paragraph (a heading, a caption, the last line of a paragraph just
     // outside a picture are the page's text)
+    // (a picture alone takes only the text set on it: beside a bitmap is the page's text, a running head)
+    const drawnToo = g.shapes > g.pictures.length;
     const label = (s: Segment): boolean => s.words.length <= MAX_LABEL_WORDS && !CAPTION.test(s.text) && (inside(s, region)
-      || (!s.words.every((w) => w.bold) && s.size <= 1.1 * body && near(s, region, LABEL_X_EM * body, LABEL_Y_EM * body)
+      || (drawnToo && !s.words.every((w) => w.bold) && !strips(s) && s.size <= 1.1 * body && near(s, region, LABEL_X_EM * body, LABEL_Y_EM * body)
         && inside(s, region, MAX_LABEL_EM * body) && !inParagraph(s, segs)));
     const own = segs.filter((s) => !taken.has(s) && label(s));
     if (proseLines(own) >= 2) continue;
@@ -79,7 +93,7 @@ export function findFigures(lines: Line[], rules: Rules, body: number, page: { w
     if (segs.some((s) => !mine.has(s) && !CAPTION.test(s.text) && overlaps(s, region, -0.2 * body) && s.words.length > MAX_LABEL_WORDS)) continue;
     for (const s of own) taken.add(s);
     const box = own.reduce((b, s) => ({ x0: Math.min(b.x0, s.x0), y0: Math.min(b.y0, s.y0), x1: Math.max(b.x1, s.x1), y1: Math.max(b.y1, s.y1) }), region);
-    figures.push({ ...box, segs: own });
+    figures.push({ ...box, segs: own, pictures: g.pictures.map((b) => original.get(b) ?? b) });
   }
   if (!taken.size) return { figures, lines };
   const rest = lines.map((l) => ({ ...l, segs: l.segs.filter((s) => !taken.has(s)) })).filter((l) => l.segs.length);
@@ -130,10 +144,11 @@ function cluster(items: Box[], nShapes: number, pad: number, rules: Rules): Grou
   items.forEach((b, i) => {
     const r = find(i);
     let g = groups.get(r);
-    if (!g) groups.set(r, g = { box: { ...b }, shapes: 0, lines: 0, h: 0, v: 0, sizes: true });
+    if (!g) groups.set(r, g = { box: { ...b }, shapes: 0, lines: 0, pictures: [], h: 0, v: 0, sizes: true });
     g.box = grow(g.box, b);
     if (i < nShapes) {
       g.shapes++;
+      if ((b as Art).picture) { g.pictures.push(b); return; }
       if (!(b as Art).filled) g.lines++;
       const size: [number, number] = [b.x1 - b.x0, b.y1 - b.y0];
       if (!g.size) g.size = size;
@@ -145,7 +160,7 @@ function cluster(items: Box[], nShapes: number, pad: number, rules: Rules): Grou
       else if (i < nShapes + rules.h.length + rules.v.length) g.v++;
     }
   });
-  return [...groups.values()].map((g) => ({ box: g.box, shapes: g.shapes, lines: g.lines, sameSize: g.sizes, axes: g.h >= 1 && g.v >= 1, ...(g.h >= 2 && g.v >= 2 && g.rules ? { grid: g.rules } : {}) }));
+  return [...groups.values()].map((g) => ({ box: g.box, shapes: g.shapes, lines: g.lines, pictures: g.pictures, sameSize: g.sizes, axes: g.h >= 1 && g.v >= 1, ...(g.h >= 2 && g.v >= 2 && g.rules ? { grid: g.rules } : {}) }));
 }
 
 interface Group {
@@ -153,6 +168,8 @@ interface Group {
   /** Shapes in the group (rules not counted), and of them those stroked (not filled: a plotted line, a curve). */
   shapes: number;
   lines: number;
+  /** The pictures among its shapes. */
+  pictures: Box[];
   /** Its filled shapes are all of one size. */
   sameSize: boolean;
   /** Rules both ways among them (a chart's axes). */

@@ -274,10 +274,18 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   const body = bodySize(allSegs);
   const blocks: Block[] = [];
   let allLines = page.lines;
-  if (opts.images && page.rules?.art?.length) {
-    // figures first (hi_res-like output, as pictures): their labels are neither list items, table cells nor paragraphs
-    const found = findFigures(allLines, page.rules, body, page);
+  // large images are Image elements (hi_res-like output)
+  const minArea = page.width * page.height * 0.02;
+  let pictures = opts.images ? page.images.filter((im) => {
+    const area = (im.x1 - im.x0) * (im.y1 - im.y0);
+    return area >= minArea && area <= page.width * page.height * 0.95;
+  }) : [];
+  if (opts.images && (page.rules?.art?.length || pictures.length)) {
+    // figures first (as pictures): their labels are neither list items, table cells nor paragraphs
+    const found = findFigures(allLines, page.rules ?? { h: [], v: [] }, body, page, pictures);
     for (const f of found.figures) blocks.push({ lines: f.segs, size: body, figure: true, x0: f.x0, y0: f.y0, x1: f.x1, y1: f.y1 });
+    const inFigures = new Set(found.figures.flatMap((f) => f.pictures));
+    pictures = pictures.filter((p) => !inFigures.has(p));
     allLines = found.lines;
   }
   if (page.rules?.marks) markBullets(allLines, page.rules.marks);
@@ -319,15 +327,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     appendAll(blocks, buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55));
   }
 
-  const imageBlocks: Block[] = [];
-  if (opts.images) {
-    const minArea = page.width * page.height * 0.02;
-    for (const im of page.images) {
-      const area = (im.x1 - im.x0) * (im.y1 - im.y0);
-      if (area < minArea || area > page.width * page.height * 0.95) continue;
-      imageBlocks.push({ lines: [], size: 0, ...im });
-    }
-  }
+  const imageBlocks: Block[] = pictures.map((im) => ({ lines: [], size: 0, ...im }));
   const ordered = orderBlocks([...blocks, ...imageBlocks], body, page.width);
   const out: Element[] = [];
   const langOpts = { layoutBlock: true, ...(opts.languages?.length ? { languages: opts.languages } : {}) };

@@ -83,6 +83,27 @@ for (const [fill, what] of [['1 1 1', 'white'], ['0.9 0.9 0.9', 'grey']]) it(`a 
   assert.ok(elements.some((e) => e.text.includes('Born on')), summary(elements));
 });
 
+/** A raster picture (an inline grey bitmap) scaled to 300 x 200 at (100, 400). */
+const PICTURE = 'q 300 0 0 200 100 400 cm BI /W 2 /H 2 /CS /G /BPC 8 /F /AHx ID 80408040> EI Q';
+
+it('a raster plot with its labels set in text on it is one Image with those labels; text beside it stays text', async () => {
+  const ops = [PICTURE];
+  [0, 50, 100].forEach((v, i) => ops.push(text(110, 405 + i * 85, String(v), 8)));
+  ['Mon', 'Wed', 'Fri'].forEach((t, i) => ops.push(text(140 + i * 110, 410, t, 8)));
+  ops.push(text(300, 560, 'peak', 8), text(100, 612, 'Weekly load', 8));
+  const { elements } = await partition({ data: page([...ops, text(150, 380, 'Figure 4: Load over the week.')]), filename: 'report.pdf' }, { strategy: 'hi_res' });
+  const images = elements.filter((e) => e.type === 'Image');
+  assert.equal(images.length, 1, summary(elements));
+  assert.deepEqual(images[0]!.text.split(' ').sort(), ['0', '100', '50', 'Fri', 'Mon', 'Wed', 'peak'], summary(elements));
+  assert.equal(elements.find((e) => e.text.startsWith('Figure 4'))?.type, 'FigureCaption');
+  assert.ok(elements.some((e) => e.type !== 'Image' && e.text === 'Weekly load'), summary(elements));
+});
+
+it('a raster picture without labels is still an Image without text', async () => {
+  const { elements } = await partition({ data: page([PICTURE]), filename: 'report.pdf' }, { strategy: 'hi_res' });
+  assert.deepEqual(elements.filter((e) => e.type === 'Image').map((e) => e.text), ['']);
+});
+
 it('in fast the chart labels stay text (no pictures in that output)', async () => {
   const { elements } = await partition({ data: page(barChart()), filename: 'report.pdf' }, { strategy: 'fast' });
   assert.ok(!elements.some((e) => e.type === 'Image'));

@@ -31,8 +31,8 @@ export interface Rules {
 }
 
 export interface Box { x0: number; y0: number; x1: number; y1: number }
-/** A drawn shape's box; `filled` for a filled area (else a stroked curve or slanted line). */
-export interface Art extends Box { filled?: boolean }
+/** A drawn shape's box; `filled` for a filled area (else a stroked curve or slanted line); `picture` for a raster image (figures.ts). */
+export interface Art extends Box { filled?: boolean; picture?: boolean }
 
 export const MAX_SEGMENTS = 10_000;
 /** Drawn shapes kept for figures at most, a page. */
