@@ -331,7 +331,11 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   const ordered = orderBlocks([...blocks, ...imageBlocks], body, page.width);
   const out: Element[] = [];
   const langOpts = { layoutBlock: true, ...(opts.languages?.length ? { languages: opts.languages } : {}) };
-  const lowest = Math.max(...ordered.filter((b) => b.lines.length && !b.table).map((b) => b.y0));
+  // the page's lowest text block, when it stands alone on its line (a folio, not a row of labels)
+  const textBlocks = ordered.filter((b) => b.lines.length && !b.table && !b.figure);
+  const lowestY = Math.max(...textBlocks.map((b) => b.y0));
+  const onLowest = textBlocks.filter((b) => b.y1 > lowestY);
+  const lowest = onLowest.length === 1 ? onLowest[0] : undefined;
   for (const b of ordered) {
     const md: Record<string, unknown> = { page_number: page.page, ...opts.extra };
     if (opts.coordinates) md.coordinates = coordinatesOf(b, page, opts.coordinates);
@@ -355,7 +359,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     }
     const text = blockText(b);
     if (!text) continue;
-    const type = classifyBlock(b, text, page, body, langOpts, b.y0 >= lowest);
+    const type = classifyBlock(b, text, page, body, langOpts, b === lowest);
     // the title's size ranks it among the document's titles (category_depth, hierarchy.ts)
     if (type === 'Title') md[TITLE_SIZE_KEY] = Math.round(b.size * (opts.sizeScale ?? 1) * 100) / 100;
     addEmphasis(b, md);

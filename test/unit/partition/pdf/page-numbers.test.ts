@@ -37,6 +37,13 @@ it('a page number a few lines under the body, above the bottom strip, is a PageN
   }
 });
 
+it('a row of numbers at the bottom (a table\'s or a chart\'s labels) is not a row of page numbers', async () => {
+  const ops = body.map((t, i) => `BT /F1 10 Tf 72 ${720 - i * 14} Td (${t}) Tj ET`);
+  for (let k = 0; k < 5; k++) ops.push(`BT /F1 10 Tf ${100 + k * 90} 92 Td (${k * 25}) Tj ET`);
+  const { elements } = await partition({ data: onePagePdf(ops.join('\n'), [HELVETICA]), filename: 'report.pdf' }, { strategy: 'fast' });
+  assert.ok(!elements.some((e) => e.type === 'PageNumber'), elements.map((e) => `${e.type} ${e.text}`).join(' | '));
+});
+
 it('a lone number between paragraphs of the body stays text', async () => {
   const { elements } = await partition({ data: pageWith('7', 92, '42'), filename: 'report.pdf' }, { strategy: 'fast' });
   const middle = elements.find((e) => e.text === '42');
