@@ -228,6 +228,20 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     plainWord(s, e);
   };
 
+  // On a page with right-to-left text PDFium's bidi pass reorders a number's characters ("(2024"),
+  // so a word's first and last characters need not be its ends: its box is all of theirs.
+  const pageRtl = hasRtlUnit(u16, 0, n - 1);
+  const spanBox = (s: number, e: number): [number, number, number, number] => {
+    const box = looseBox(s);
+    for (let i = s + 1; i <= e && !Number.isNaN(box[0]); i++) {
+      const g = looseBox(i);
+      if (Number.isNaN(g[0])) continue;
+      box[0] = Math.min(box[0], g[0], g[2]); box[2] = Math.max(box[2], g[0], g[2]);
+      box[1] = Math.max(box[1], g[1], g[3]); box[3] = Math.min(box[3], g[1], g[3]);
+    }
+    return box;
+  };
+
   const plainWord = (s: number, e: number) => {
     const a = looseBox(s);
     const b = e === s ? a : looseBox(e);
@@ -256,6 +270,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
       emitWord(start, e, looseBox(start), prev);
       return;
     }
+    if (pageRtl && e > s && k === 0 && e - s < 32) { const box = spanBox(s, e); emitWord(s, e, box, box); return; }
     emitWord(s, e, a, b);
   };
 
@@ -351,7 +366,42 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     }
   }
   if (wordStart >= 0) endWord(wordStart, n - 1);
+  reachFollowingSpaces(words, u16, (i) => !X.FPDFText_IsGenerated(tp, i), looseBox);
   return mergeMarkers(words);
+}
+
+/**
+ * A word reaches the space that follows it in the content, so that a wide gap the content fills with
+ * one space is not read as a column gap. Fonts whose ToUnicode map leaves glyphs out (or maps them to
+ * a space) open such gaps: PDFium drops the glyph without a trace (a hole as wide as the glyph between
+ * the word and its space), or reports it as a space as wide as the glyph (and drops the real space
+ * after it). One lost letter at a word's end split a line into two segments, then read as two columns
+ * or two paragraphs. Where two words follow each other in the content with one real space between
+ * them and the space hugs the second word, the first word's box is stretched to the space when a hole
+ * of at most a font size and a half lies between them, or over the space when the space itself fills
+ * the gap. A table cell's trailing space hugs its own word and leaves the gap to the next cell open.
+ * Only words set wide apart are looked at: a glyph box lookup for a few words a page.
+ */
+function reachFollowingSpaces(words: RawWord[], u16: Uint16Array, real: (i: number) => boolean, box: (i: number) => number[]): void {
+  for (let k = 0; k + 1 < words.length; k++) {
+    const a = words[k]!, b = words[k + 1]!;
+    const sp = a.chars[1] + 1;
+    if (b.chars[0] !== sp + 1 || u16[sp] !== 32 || a.turn !== 0 || b.turn !== 0) continue;
+    const size = Math.max(a.size, b.size, 1);
+    if (Math.abs(a.box[1] - b.box[1]) > 0.3 * size) continue;
+    const ltr = b.box[0] >= a.box[2];
+    const gap = ltr ? b.box[0] - a.box[2] : a.box[0] - b.box[2];
+    if (gap <= SEGMENT_GAP_EM * size || gap > 3 * size || !real(sp)) continue;
+    const g = box(sp);
+    if (Number.isNaN(g[0])) continue;
+    const sx0 = Math.min(g[0]!, g[2]!), sx1 = Math.max(g[0]!, g[2]!);
+    const near = 0.3 * size;
+    // Along the reading direction: the space's edge toward `a` and its edge toward `b`.
+    const [toA, toB] = ltr ? [sx0 - a.box[2], b.box[0] - sx1] : [a.box[0] - sx1, sx0 - b.box[2]];
+    if (Math.abs(toB) >= near || toA <= -near || toA > 1.5 * size) continue;
+    if (ltr) a.box[2] = toA < near ? sx1 : sx0;
+    else a.box[0] = toA < near ? sx0 : sx1;
+  }
 }
 
 /**
