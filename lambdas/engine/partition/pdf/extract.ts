@@ -75,7 +75,7 @@ const isSymbolCode = (c: number) => c >= 0x80 && c <= 0x9f;
 /** Minimum gap (in font sizes) between words that splits a line into segments. */
 const SEGMENT_GAP_EM = 1.1;
 
-export function extractPage(doc: PdfDocument, index: number, opts: { images: boolean; links: boolean; rules?: boolean }): RawPage {
+export function extractPage(doc: PdfDocument, index: number, opts: { images: boolean; links: boolean; rules?: boolean; art?: boolean }): RawPage {
   const m = doc.m;
   const scratch = scratchFor(m);
   const page = m.FPDF_LoadPage(doc.handle, index);
@@ -98,7 +98,7 @@ export function extractPage(doc: PdfDocument, index: number, opts: { images: boo
     if (opts.links) raw.links = extractLinks(m, scratch, doc, page, frame);
     if (opts.images) raw.images = extractImages(m, scratch, page, frame);
     if (opts.rules) {
-      const r = extractRules(m, scratch.get(64), page, frame);
+      const r = extractRules(m, scratch.get(64), page, frame, opts.art ?? opts.images);
       if (r.warning) (raw.warnings ??= []).push(r.warning);
       else raw.rules = r;
     }

@@ -24,8 +24,19 @@ const MIN_SHAPES = 3;
 /** A label has at most this many words; a figure's labels no more characters in all. */
 const MAX_LABEL_WORDS = 10;
 const MAX_TEXT_CHARS = 800;
-/** Largest share of the page a figure region may cover. */
+/** Largest share of the page a figure region (or a shape in it) may cover: more is a page's background. */
 const MAX_PAGE_SHARE = 0.85;
+/**
+ * The share of the page a raster picture covers to be shown as an Image: smaller is an icon or a
+ * rule drawn as a bitmap, larger is the page's scan or background.
+ */
+const PICTURE_SHARE = { min: 0.02, max: 0.95 };
+const share = (b: Box, page: { width: number; height: number }): number => ((b.x1 - b.x0) * (b.y1 - b.y0)) / (page.width * page.height);
+
+/** The raster pictures of a page shown as Image elements (PICTURE_SHARE). */
+export function shownPictures(images: Box[], page: { width: number; height: number }): Box[] {
+  return images.filter((b) => share(b, page) >= PICTURE_SHARE.min && share(b, page) <= PICTURE_SHARE.max);
+}
 /** A caption beside the figure stays text. */
 const CAPTION = /^(fig(ure)?\.?|table|tab\.|chart|graph|diagram|plate)\s*[0-9IVX]+[a-z]?\s*[:.\u2013\u2014-]/i;
 
@@ -52,9 +63,9 @@ export function findFigures(lines: Line[], rules: Rules, body: number, page: { w
   if (!art.length && !pictures.length) return { figures: [], lines };
   const segs = lines.flatMap((l) => l.segs);
   // a filled area that holds text is a background (shading, a box behind a paragraph), not art
-  const drawn = art.filter((a) => (a.x1 - a.x0) * (a.y1 - a.y0) < page.width * page.height * MAX_PAGE_SHARE
-    && !(a.filled && segs.some((s) => inside(s, a, 0.2 * body))));
-  const pics = pictures.filter((p) => (p.x1 - p.x0) * (p.y1 - p.y0) < page.width * page.height * MAX_PAGE_SHARE);
+  const holdsText = textIndex(segs, 0.2 * body);
+  const drawn = art.filter((a) => share(a, page) < MAX_PAGE_SHARE && !(a.filled && holdsText(a)));
+  const pics = pictures.filter((p) => share(p, page) < MAX_PAGE_SHARE);
   const original = new Map<Box, Box>();
   const shapes: Art[] = [...drawn, ...pics.map((p) => { const a = { ...p, picture: true }; original.set(a, p); return a; })];
   if (!shapes.length) return { figures: [], lines };
@@ -73,7 +84,7 @@ export function findFigures(lines: Line[], rules: Rules, body: number, page: { w
     if (!g.pictures.length && !g.lines && g.sameSize) continue;
     const region = g.box;
     const w = region.x1 - region.x0, h = region.y1 - region.y0;
-    if (w < MIN_SIDE_EM * body || h < MIN_SIDE_EM * body || w * h > page.width * page.height * MAX_PAGE_SHARE) continue;
+    if (w < MIN_SIDE_EM * body || h < MIN_SIDE_EM * body || share(region, page) > MAX_PAGE_SHARE) continue;
     // labels: short texts inside the shapes' box, or beside it in plain text no larger than the body
     // that is not a line of a paragraph (a heading, a caption, the last line of a paragraph just
     // outside a picture are the page's text)
@@ -98,6 +109,20 @@ export function findFigures(lines: Line[], rules: Rules, body: number, page: { w
   if (!taken.size) return { figures, lines };
   const rest = lines.map((l) => ({ ...l, segs: l.segs.filter((s) => !taken.has(s)) })).filter((l) => l.segs.length);
   return { figures, lines: rest };
+}
+
+/**
+ * Whether a box holds a segment (within `pad`): segments sorted by top, a binary search for those
+ * that start inside the box's band, so that testing every shape of a page stays near-linear.
+ */
+function textIndex(segs: Segment[], pad: number): (b: Box) => boolean {
+  const byTop = [...segs].sort((a, b) => a.y0 - b.y0);
+  return (b: Box) => {
+    let lo = 0, hi = byTop.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (byTop[mid]!.y0 < b.y0 - pad) lo = mid + 1; else hi = mid; }
+    for (let i = lo; i < byTop.length && byTop[i]!.y0 <= b.y1 + pad; i++) if (inside(byTop[i]!, b, pad)) return true;
+    return false;
+  };
 }
 
 /** A line of running text: three or more words of three letters or more. */

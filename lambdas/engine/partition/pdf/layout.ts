@@ -17,7 +17,7 @@ import { TITLE_SIZE_KEY } from '../hierarchy';
 import { pageColumns } from './columns';
 import { markBullets } from './bullets';
 import { isRtlPage } from './bidi';
-import { findFigures } from './figures';
+import { findFigures, shownPictures } from './figures';
 
 export interface Block extends Box {
   lines: Segment[];
@@ -275,11 +275,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   const blocks: Block[] = [];
   let allLines = page.lines;
   // large images are Image elements (hi_res-like output)
-  const minArea = page.width * page.height * 0.02;
-  let pictures = opts.images ? page.images.filter((im) => {
-    const area = (im.x1 - im.x0) * (im.y1 - im.y0);
-    return area >= minArea && area <= page.width * page.height * 0.95;
-  }) : [];
+  let pictures = opts.images ? shownPictures(page.images, page) : [];
   if (opts.images && (page.rules?.art?.length || pictures.length)) {
     // figures first (as pictures): their labels are neither list items, table cells nor paragraphs
     const found = findFigures(allLines, page.rules ?? { h: [], v: [] }, body, page, pictures);

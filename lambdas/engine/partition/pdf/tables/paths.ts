@@ -6,6 +6,7 @@
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { PageFrame } from '../frame';
 import { heap, rawExports } from '../pdfium';
+import type { Box } from '../page-text';
 
 /** A horizontal rule: y, from x0 to x1 (frame coordinates); a vertical one: x, from y0 to y1. */
 export interface HRule { y: number; x0: number; x1: number }
@@ -30,7 +31,6 @@ export interface Rules {
   tol?: number;
 }
 
-export interface Box { x0: number; y0: number; x1: number; y1: number }
 /** A drawn shape's box; `filled` for a filled area (else a stroked curve or slanted line); `picture` for a raster image (figures.ts). */
 export interface Art extends Box { filled?: boolean; picture?: boolean }
 
@@ -60,7 +60,8 @@ const concat = (m1: Matrix, m2: Matrix): Matrix => [
   m1[4] * m2[0] + m1[5] * m2[2] + m2[4], m1[4] * m2[1] + m1[5] * m2[3] + m2[5],
 ];
 
-export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, frame: PageFrame): Rules {
+/** `art`: also keep the drawn shapes figures are made of (only the output with pictures looks for figures). */
+export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, frame: PageFrame, art = true): Rules {
   const X = rawExports(m);
   const out: Rules = { h: [], v: [] };
   let segments = 0, objects = 0;
@@ -71,7 +72,7 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
     const f = heap(m).HEAPF32, o = buf >> 2;
     return [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!, f[o + 4]!, f[o + 5]!];
   };
-  const addArt = (b: Art) => { if ((out.art ??= []).length < MAX_ART) out.art.push(b); };
+  const addArt = (b: Art) => { if (art && (out.art ??= []).length < MAX_ART) out.art.push(b); };
   /** Adds a rule; false when the segment is slanted (art, not a rule). */
   const addSegment = (ax: number, ay: number, bx: number, by: number): boolean => {
     const [x0, y0] = frame.map(ax, ay);
