@@ -50,6 +50,8 @@ export const MAX_TABLE_CELLS = 5_000_000;
  */
 export const MAX_CHART_ROWS = 1_000;
 export const MAX_CHART_SERIES = 100;
+/** Charts of a legacy workbook (.xls) that are read; the rest are left out with a warning. */
+export const MAX_XLS_CHARTS = 256;
 /** Attachments of one e-mail that are partitioned (with process_attachments). */
 export const MAX_EMAIL_ATTACHMENTS = 50;
 /** Pixels of an image, from its header before any decoding (about 10k x 6k); Pillow's bomb guard errs at ~179M. */

@@ -212,8 +212,11 @@ function partRels(files: Map<string, Uint8Array>, partPath: string): Map<string,
  * The chart parts drawn on a worksheet or chartsheet: its drawing part(s), then each chart frame's
  * c:chart reference in the drawing, in drawing order. Returns the chart parts' XML.
  */
-/** A chart drawn on a sheet: its part's XML, DrawingML (xlsx) or an OpenDocument chart object (ods). */
-export interface ChartPart { xml: string; format: 'drawingml' | 'odf' }
+/**
+ * A chart drawn on a sheet: its part's XML, DrawingML (xlsx) or an OpenDocument chart object (ods),
+ * or the data of a legacy workbook's chart, already read from its records (xls-charts.ts).
+ */
+export type ChartPart = { xml: string; format: 'drawingml' | 'odf' } | { data: ChartData; format: 'biff' };
 
 export function sheetChartParts(files: Map<string, Uint8Array>, sheetPath: string): ChartPart[] {
   const out: ChartPart[] = [];

@@ -235,7 +235,11 @@ function partitionWorkbook(kind: 'xlsx' | 'xls' | 'ods'): FormatPartitioner {
       appendAll(out, sheetElements(sheet.cells, i + 1, sheet.name, ctx.options.languages));
       // the sheet's charts after its cells (a chartsheet has only charts)
       const md = { page_number: i + 1, page_name: sheet.name };
-      for (const c of sheet.charts ?? []) appendAll(out, chartElements(c.xml, md, (m) => ctx.warn(m), `${kind} sheet "${sheet.name}"`, c.format === 'odf' ? readOdfChart : undefined));
+      for (const w of sheet.warnings ?? []) ctx.warn(`${kind} sheet "${sheet.name}": ${w}`);
+      for (const c of sheet.charts ?? []) {
+        const [xml, read] = c.format === 'biff' ? ['', () => c.data] : [c.xml, c.format === 'odf' ? readOdfChart : undefined];
+        appendAll(out, chartElements(xml, md, (m) => ctx.warn(m), `${kind} sheet "${sheet.name}"`, read));
+      }
     });
     return out;
   };

@@ -3,20 +3,22 @@
 // ([MS-XLS] 2.4), so untrusted workbooks are not handed to SheetJS 0.18 (the last npm release, with a
 // prototype-pollution advisory for crafted files). Nothing read from the file becomes an object key:
 // sheets, strings and formats live in arrays and Maps, and sheet names are only ever values.
-// Read: the globals (BOUNDSHEET, SST with its CONTINUE records, FORMAT, XF, DATEMODE, CODEPAGE for BIFF5
+// Read: the globals (BOUNDSHEET, SST with its CONTINUE records, FORMAT, XF, DATEMODE, EXTERNSHEET, CODEPAGE for BIFF5
 // byte strings, FILEPASS refused) and each worksheet's LABELSST, LABEL, RSTRING, NUMBER, RK, MULRK,
 // BOOLERR and FORMULA cached results (a string result from the STRING record after it). Values are
 // rendered as the xlsx and ods readers render them (the library's pandas view): numbers unformatted,
-// dates "YYYY-MM-DD HH:MM:SS", booleans True/False, errors as their text. Not read: formulas themselves,
-// merges, comments, chart data, BIFF2-4 files (a 422). Each record is bounds-checked (a short one is a
+// dates "YYYY-MM-DD HH:MM:SS", booleans True/False, errors as their text. Charts (a chart sheet's, or
+// drawn on a worksheet) are read by xls-charts.ts from their substreams. Not read: formulas themselves,
+// merges, comments, BIFF2-4 files (a 422). Each record is bounds-checked (a short one is a
 // 422), strings are at most 65,535 characters by their length field, and the string table, the sheet
 // list, the cells and their text (a shared string repeated by reference) count against the workbook
 // caps; the walk is linear in the stream's size.
 import CFB from 'cfb';
 import iconv from 'iconv-lite';
 import { UnprocessableDocument } from '../../../errors';
-import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_SHEETS, MAX_WORKBOOK_TEXT_CHARS } from '../limits';
+import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_SHEETS, MAX_WORKBOOK_TEXT_CHARS, MAX_XLS_CHARTS } from '../limits';
 import { DATE_FORMAT_IDS, excelDate, isDateFormatCode, type SheetData } from './xlsx-reader';
+import { BiffChartReader, CHART_RT, chartData, refCells, type BiffChart, type CellRef, type RecordCursor } from './xls-charts';
 
 const RT = {
   BOF: 0x0809,
@@ -25,6 +27,7 @@ const RT = {
   CODEPAGE: 0x0042,
   DATEMODE: 0x0022,
   BOUNDSHEET: 0x0085,
+  EXTERNSHEET: 0x0017,
   SST: 0x00fc,
   CONTINUE: 0x003c,
   FORMAT: 0x041e,
@@ -117,6 +120,8 @@ class Cursor {
 interface Sheet extends SheetData {
   /** The sheet's substream holds no cells to read (a chart or a VBA module). */
   skip: boolean;
+  /** Its charts as read from their records (a chart sheet's own, or those drawn on a worksheet). */
+  biffCharts: BiffChart[];
 }
 
 interface Globals {
@@ -129,6 +134,8 @@ interface Globals {
   /** XF index → whether its number format shows a date. */
   dateXf: boolean[];
   xfFormats: number[];
+  /** EXTERNSHEET: each XTI entry's first sheet (what a 3-D reference's index points to). */
+  xti: number[];
 }
 
 function encodingOf(cp: number): string {
@@ -230,7 +237,7 @@ export function readXls(data: Uint8Array): SheetData[] {
   if (n < 4 || OLD_BOFS.has(u16(0))) bad(n < 4 ? 'the Workbook stream is empty' : 'Excel 2.x-4.x (BIFF2-4) workbooks are not supported');
   if (u16(0) !== RT.BOF) bad('the Workbook stream does not start with a BOF record');
 
-  const g: Globals = { biff: 8, codepage: 'windows-1252', date1904: false, sst: [], formats: new Map(), dateXf: [], xfFormats: [] };
+  const g: Globals = { biff: 8, codepage: 'windows-1252', date1904: false, sst: [], formats: new Map(), dateXf: [], xfFormats: [], xti: [] };
   const sheets: Sheet[] = [];
   const sheetAt = new Map<number, Sheet>();
   let cells = 0;
@@ -240,6 +247,14 @@ export function readXls(data: Uint8Array): SheetData[] {
   let globalsDone = false;
   let sheet: Sheet | undefined;
   let pendingString: { r: number; c: number } | undefined;
+  /** The chart substream being read (a chart sheet's at depth 1, one drawn on a worksheet at depth 2). */
+  let charts = 0;
+  let chart: { reader: BiffChartReader; depth: number; owner: Sheet; broken?: boolean } | undefined;
+  const chartText = {
+    short: (c: RecordCursor) => shortString(c as Cursor, g),
+    long: (c: RecordCursor) => longString(c as Cursor, g),
+    num: (v: number, xf: number) => numberText(v, xf, g),
+  };
 
   const add = (r: number, c: number, text: string): void => {
     const v = text.replace(/\s+/g, ' ').trim();
@@ -272,16 +287,37 @@ export function readXls(data: Uint8Array): SheetData[] {
           inGlobals = true;
         } else {
           sheet = sheetAt.get(pos);
+          if (sheet && dt === DT_CHART && g.biff === 8) chart = { reader: new BiffChartReader(), depth, owner: sheet };
           if (sheet && (dt === DT_CHART || dt === DT_VB_MODULE)) sheet.skip = true;
           if (sheet?.skip) sheet = undefined;
         }
+      } else if (dt === DT_CHART && sheet && !chart && g.biff === 8) {
+        chart = { reader: new BiffChartReader(), depth, owner: sheet };
       }
     } else if (type === RT.EOF) {
+      if (chart && depth === chart.depth) {
+        if (chart.broken) (chart.owner.warnings ??= []).push('a chart whose records could not be read is left out');
+        else if (charts++ < MAX_XLS_CHARTS) chart.owner.biffCharts.push(chart.reader.chart);
+        else if (charts === MAX_XLS_CHARTS + 1) (chart.owner.warnings ??= []).push(`charts beyond the first ${MAX_XLS_CHARTS} of the workbook are left out`);
+        chart = undefined;
+      }
       if (depth > 0 && --depth === 0) {
         if (inGlobals) globalsDone = true;
         inGlobals = false;
         sheet = undefined;
         pendingString = undefined;
+      }
+    } else if (chart && depth === chart.depth) {
+      // a chart's record that cannot be read drops the chart, not the workbook; its cached points count as cells
+      const point = type === CHART_RT.NUMBER || type === CHART_RT.LABEL || type === CHART_RT.BOOLERR;
+      if (point && ++cells > MAX_WORKBOOK_CELLS) throw capExceeded(`xls: the workbook's cells and chart points`, MAX_WORKBOOK_CELLS, 'cells');
+      if (!chart.broken) {
+        try {
+          chart.reader.record(type, rec, chartText);
+        } catch (err) {
+          if (!(err instanceof UnprocessableDocument)) throw err;
+          chart.broken = true;
+        }
       }
     } else if (depth === 1 && inGlobals) {
       switch (type) {
@@ -293,11 +329,14 @@ export function readXls(data: Uint8Array): SheetData[] {
         case RT.DATEMODE:
           g.date1904 = rec.u16() === 1;
           break;
+        case RT.EXTERNSHEET:
+          if (g.biff === 8) for (let k = rec.u16(); k > 0 && rec.left >= 6; k--) { rec.skip(2); g.xti.push(rec.u16()); rec.skip(2); }
+          break;
         case RT.BOUNDSHEET: {
           if (sheets.length >= MAX_WORKBOOK_SHEETS) throw capExceeded('xls: the workbook\'s sheet count', MAX_WORKBOOK_SHEETS, 'sheets');
           const offset = rec.u32();
           rec.skip(2); // visibility, sheet type
-          const entry: Sheet = { name: shortString(rec, g), cells: [], skip: false };
+          const entry: Sheet = { name: shortString(rec, g), cells: [], skip: false, biffCharts: [] };
           sheets.push(entry);
           sheetAt.set(offset, entry);
           break;
@@ -405,5 +444,31 @@ export function readXls(data: Uint8Array): SheetData[] {
     pos = end;
   }
   if (!globalsDone && !sheets.length) bad('the workbook globals are incomplete (truncated workbook)');
-  return sheets.map(({ name, cells: c }) => ({ name, cells: c }));
+  return sheets.map((s) => {
+    const out: SheetData = { name: s.name, cells: s.cells };
+    if (s.warnings) out.warnings = s.warnings;
+    const charts = s.biffCharts.map((c) => ({ format: 'biff' as const, data: chartData(c, (ref, limit) => refTexts(ref, limit, s)) }));
+    if (charts.length) out.charts = charts;
+    return out;
+  });
+
+  /** A chart reference's cell texts: on the sheet its XTI entry names, or the chart's own sheet. */
+  function refTexts(ref: CellRef, limit: number, owner: Sheet): string[] {
+    const target = ref.ixti === undefined ? owner : sheets[g.xti[ref.ixti] ?? -1];
+    if (!target) return [];
+    const index = cellIndex(target);
+    return refCells(ref, limit).map(([r, c]) => index.get(r * 0x10000 + c) ?? '');
+  }
+}
+
+const cellIndexes = new WeakMap<Sheet, Map<number, string>>();
+/** A sheet's cells by row and column (built once a sheet, for its charts' references). */
+function cellIndex(s: Sheet): Map<number, string> {
+  let m = cellIndexes.get(s);
+  if (!m) {
+    m = new Map();
+    for (const { r, c, v } of s.cells) m.set(r * 0x10000 + c, v);
+    cellIndexes.set(s, m);
+  }
+  return m;
 }

@@ -21,6 +21,8 @@ export interface SheetData {
   cells: SheetCell[];
   /** The chart parts drawn on the sheet (xlsx, ods; an xlsx chartsheet has only these). */
   charts?: ChartPart[];
+  /** What was left out of the sheet while reading it (said as the document's warnings). */
+  warnings?: string[];
 }
 
 /** Built-in number formats that are dates/times (ECMA-376 18.8.30 and common locale ids). */

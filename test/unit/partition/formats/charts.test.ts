@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { chartXml, pptxWithCharts } from '../../../support/charts';
-import { workbook, xlsxWorkbook } from '../../../support/workbooks';
+import { EOF, RT, biffStream, bof, cellHead, f64, longStr, oleFile, record, shortStr, u16, u8, workbook, xlsxWorkbook } from '../../../support/workbooks';
 import { context, partition, partitionWithHierarchy } from './helpers';
 import { FORMAT_PARTITIONERS } from '../../../../lambdas/engine/partition/formats/index';
 import { MAX_CHART_ROWS } from '../../../../lambdas/engine/partition/limits';
@@ -182,4 +182,75 @@ test('ods: a chart range address names its table before the cells, in quotes whe
   assert.deepEqual(cellRange('$B$2'), { c0: 1, r0: 1, c1: 1, r1: 1 });
   assert.equal(cellRange('local-table.B'), undefined);
   assert.equal(cellRange(''), undefined);
+});
+
+// ---------- legacy workbooks (.xls, BIFF8 chart substreams) ----------
+
+/** CHART / END around a chart's formats (the records between carry nothing read here). */
+const BEGIN_CHART = record(0x1002, Buffer.alloc(16));
+const END_CHART = Buffer.alloc(0);
+const CH = { SERIES: 0x1003, SERIESTEXT: 0x100d, TEXT: 0x1025, OBJECTLINK: 0x1027, BEGIN: 0x1033, END: 0x1034, BRAI: 0x1051, SIINDEX: 0x1065 };
+/** BRAI: id (0 name, 1 values, 2 categories), rt (1 literal, 2 reference), then the parsed formula. */
+const brai = (id: number, formula?: Buffer): Buffer => record(CH.BRAI, Buffer.concat([u8(id), u8(formula ? 2 : 1), u16(0), u16(0), u16(formula?.length ?? 0), formula ?? Buffer.alloc(0)]));
+/** ptgArea3d (value class) on XTI entry `ixti`: rows and columns 0-based. */
+const area3d = (ixti: number, r0: number, r1: number, c0: number, c1: number): Buffer => Buffer.concat([u8(0x5b), u16(ixti), u16(r0), u16(r1), u16(c0), u16(c1)]);
+const ref3d = (ixti: number, r: number, c: number): Buffer => Buffer.concat([u8(0x3a), u16(ixti), u16(r), u16(c)]);
+const seriesText = (s: string): Buffer => record(CH.SERIESTEXT, Buffer.concat([u16(0), shortStr(s)]));
+const series = (name: string | Buffer, vals: Buffer, cats: Buffer): Buffer[] => [
+  record(CH.SERIES, Buffer.alloc(12)), record(CH.BEGIN),
+  typeof name === 'string' ? brai(0) : brai(0, name), brai(1, vals), brai(2, cats),
+  ...(typeof name === 'string' ? [seriesText(name)] : []), record(CH.END),
+];
+const title = (text: string | Buffer): Buffer[] => [
+  record(CH.TEXT, Buffer.alloc(32)), record(CH.BEGIN),
+  ...(typeof text === 'string' ? [seriesText(text)] : [brai(0, text)]),
+  record(CH.OBJECTLINK, Buffer.concat([u16(1), u16(0), u16(0)])), record(CH.END),
+];
+const cached = (index: number, points: [number, number, string | number][]): Buffer[] => [
+  record(CH.SIINDEX, u16(index)),
+  ...points.map(([p, s, v]) => (typeof v === 'number' ? record(RT.NUMBER, Buffer.concat([cellHead(p, s), f64(v)])) : record(RT.LABEL, Buffer.concat([cellHead(p, s), longStr(v)])))),
+];
+const label = (r: number, c: number, v: string): Buffer => record(RT.LABEL, Buffer.concat([cellHead(r, c), longStr(v)]));
+const num = (r: number, c: number, v: number): Buffer => record(RT.NUMBER, Buffer.concat([cellHead(r, c), f64(v)]));
+
+test('xls: a chart drawn on a sheet gives its title and cached data; a chart sheet\'s chart reads its cells; a broken chart is left out', async () => {
+  const cells = [label(0, 0, 'Year'), label(0, 1, 'Museum'), label(0, 2, 'Gardens'), num(1, 0, 2019), num(1, 1, 120), num(1, 2, 80), num(2, 0, 2020), num(2, 1, 130), num(2, 2, 95), label(4, 0, 'Visitors (from a cell)')];
+  // drawn on the sheet: literal names and title, the cache (which the chart shows) over the ranges
+  const drawn = [bof(0x0020), BEGIN_CHART, ...title('Visitors by Year'),
+    ...series('Museum', area3d(0, 1, 2, 1, 1), area3d(0, 1, 2, 0, 0)), ...series('Gardens', area3d(0, 1, 2, 2, 2), area3d(0, 1, 2, 0, 0)),
+    END_CHART,
+    ...cached(1, [[0, 0, 120], [1, 0, 130], [0, 1, 80], [1, 1, 95]]), ...cached(2, [[0, 0, 2019], [1, 0, 2020], [0, 1, 2019], [1, 1, 2020]]),
+    EOF];
+  // a chart with a record cut short (a BRAI of two bytes): left out, the workbook stands
+  const broken = [bof(0x0020), record(CH.SERIES, Buffer.alloc(12)), record(CH.BEGIN), record(CH.BRAI, Buffer.concat([u8(1), u8(2)])), record(CH.END), EOF];
+  // a chart sheet without a cache: names and title from cells of the first sheet, values from its ranges
+  const sheetChart = [BEGIN_CHART, ...title(ref3d(0, 4, 0)), ...series(ref3d(0, 0, 1), area3d(0, 1, 2, 1, 1), area3d(0, 1, 2, 0, 0)), END_CHART];
+  const externsheet = record(0x0017, Buffer.concat([u16(1), u16(0), u16(0), u16(0)]));
+  const data = oleFile(biffStream([
+    { name: 'Data', records: [...cells, ...drawn, ...broken] },
+    { name: 'Chart1', records: sheetChart, type: 2, dt: 0x0020 },
+  ], [externsheet]));
+  const ctx = context('xls');
+  const els = await FORMAT_PARTITIONERS.xls!(data, ctx);
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.page_number]), [
+    ['Table', 'Year Museum Gardens 2019 120 80 2020 130 95', 1],
+    ['Title', 'Visitors (from a cell)', 1],
+    ['NarrativeText', 'Visitors by Year', 1],
+    ['Table', 'Museum Gardens 2019 120 80 2020 130 95', 1],
+    ['NarrativeText', 'Visitors (from a cell)', 2],
+    ['Table', 'Museum 2019 120 2020 130', 2],
+  ]);
+  assert.deepEqual(rowsOf(els[3]!.metadata.text_as_html!), [['', 'Museum', 'Gardens'], ['2019', '120', '80'], ['2020', '130', '95']]);
+  assert.ok(ctx.warnings.some((w) => /sheet "Data": a chart whose records could not be read is left out/.test(w)), ctx.warnings.join('\n'));
+});
+
+test('xls: a chart of 10,000 cached points stays bounded: rows capped, with a warning', async () => {
+  const points: [number, number, number][] = Array.from({ length: 10_000 }, (_, i) => [i, 0, i]);
+  const chart = [bof(0x0020), BEGIN_CHART, ...series('Many', area3d(0, 0, 9999, 0, 0), area3d(0, 0, 9999, 1, 1)), ...cached(1, points), EOF];
+  const data = oleFile(biffStream([{ name: 'Big', records: [label(0, 0, 'Head'), ...chart] }]));
+  const ctx = context('xls');
+  const els = await FORMAT_PARTITIONERS.xls!(data, ctx);
+  const table = els.find((e) => e.type === 'Table' && e.text.startsWith('Many'))!;
+  assert.equal(rowsOf(table.metadata.text_as_html!).length, MAX_CHART_ROWS + 1);
+  assert.ok(ctx.warnings.some((w) => /cut to/.test(w)), ctx.warnings.join('\n'));
 });
