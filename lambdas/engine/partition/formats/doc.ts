@@ -111,17 +111,19 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
     throw new UnprocessableDocument(`doc: cannot read the document (${(err as Error).message})`);
   }
   const out: Element[] = [];
-  const headers = doc.getHeaders({ includeFooters: false }).trim();
+  // the text as written: the reader's default turns curly quotes, dashes and wide spaces into ASCII
+  const raw = { filterUnicode: false };
+  const headers = doc.getHeaders({ ...raw, includeFooters: false }).trim();
   if (headers) out.push(makeElement('Header', headers, { header_footer_type: 'primary' }));
   const styled = new StyledParagraphs(docParagraphs(data));
-  for (const block of docBodyBlocks(`${doc.getBody()}\n${doc.getTextboxes({ includeHeadersAndFooters: false })}`)) {
+  for (const block of docBodyBlocks(`${doc.getBody(raw)}\n${doc.getTextboxes({ ...raw, includeHeadersAndFooters: false })}`)) {
     if (block.kind === 'text') out.push(styled.element(block.text, ctx.options.languages));
     else {
       const rows = rowsFromGrid(block.grid);
       out.push(makeElement('Table', tableText(rows), { text_as_html: tableToHtml(rows) }));
     }
   }
-  const footers = doc.getFooters().trim();
+  const footers = doc.getFooters(raw).trim();
   if (footers) out.push(makeElement('Footer', footers, { header_footer_type: 'primary' }));
   return out;
 };

@@ -1,6 +1,6 @@
 // The text layer of a PDF page as the extractor (extract.ts) reads it and the layout, column, table and
-// OCR code consume it: words, segments, lines, links and image boxes in page coordinates. Types only.
-import type { Rules } from './tables/paths';
+// OCR code consume it: words, segments, lines, links and image boxes in page coordinates, and the drawn
+// rules, marks and shapes (tables/paths.ts) in the same coordinates. Types only.
 
 export interface Box { x0: number; y0: number; x1: number; y1: number }
 
@@ -47,3 +47,29 @@ export interface RawPage {
   /** Problems met on the page (e.g. too many drawn lines to look for ruled tables). */
   warnings?: string[];
 }
+
+/** A horizontal rule: y, from x0 to x1 (frame coordinates); a vertical one: x, from y0 to y1. */
+export interface HRule { y: number; x0: number; x1: number }
+export interface VRule { x: number; y0: number; y1: number }
+/**
+ * A small shape a list bullet or a form's box is drawn as (frame coordinates): a filled dot or square
+ * ('disc'), a stroked circle ('circle'), a stroked square ('box').
+ */
+export interface Mark { x0: number; y0: number; x1: number; y1: number; kind: 'disc' | 'circle' | 'box' }
+export interface Rules {
+  h: HRule[];
+  v: VRule[];
+  /** Small filled dots and squares (list bullets drawn as shapes, not text). */
+  marks?: Mark[];
+  /**
+   * Drawn shapes that are neither rules nor marks (frame coordinates): filled areas (a chart's bars, a
+   * diagram's boxes), curves and slanted strokes (a plot's lines, arrows); figures.ts groups them.
+   */
+  art?: Art[];
+  warning?: string;
+  /** Distance within which lines are one line, in the page's units (grid.ts's TOL, in points, when absent). */
+  tol?: number;
+}
+
+/** A drawn shape's box; `filled` for a filled area (else a stroked curve or slanted line); `picture` for a raster image (figures.ts). */
+export interface Art extends Box { filled?: boolean; picture?: boolean }

@@ -6,33 +6,9 @@
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { PageFrame } from '../frame';
 import { heap, rawExports } from '../pdfium';
-import type { Box } from '../page-text';
+import type { Art, Box, Rules } from '../page-text';
 
-/** A horizontal rule: y, from x0 to x1 (frame coordinates); a vertical one: x, from y0 to y1. */
-export interface HRule { y: number; x0: number; x1: number }
-export interface VRule { x: number; y0: number; y1: number }
-/**
- * A small shape a list bullet or a form's box is drawn as (frame coordinates): a filled dot or square
- * ('disc'), a stroked circle ('circle'), a stroked square ('box').
- */
-export interface Mark { x0: number; y0: number; x1: number; y1: number; kind: 'disc' | 'circle' | 'box' }
-export interface Rules {
-  h: HRule[];
-  v: VRule[];
-  /** Small filled dots and squares (list bullets drawn as shapes, not text). */
-  marks?: Mark[];
-  /**
-   * Drawn shapes that are neither rules nor marks (frame coordinates): filled areas (a chart's bars, a
-   * diagram's boxes), curves and slanted strokes (a plot's lines, arrows); figures.ts groups them.
-   */
-  art?: Art[];
-  warning?: string;
-  /** Distance within which lines are one line, in the page's units (grid.ts's TOL, in points, when absent). */
-  tol?: number;
-}
-
-/** A drawn shape's box; `filled` for a filled area (else a stroked curve or slanted line); `picture` for a raster image (figures.ts). */
-export interface Art extends Box { filled?: boolean; picture?: boolean }
+export type { Art, HRule, Mark, Rules, VRule } from '../page-text';
 
 export const MAX_SEGMENTS = 10_000;
 /** Drawn shapes kept for figures at most, a page. */
