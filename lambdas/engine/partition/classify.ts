@@ -198,7 +198,7 @@ const VERBS = new Set(
     'lives live believes believe happens happen sits sit lies lie plays play enjoy enjoys click press enter ' +
     'select choose chose chosen drive drove driven eat ate eaten drink drank fly flew flown sing sang swim swam ' +
     'wear wore worn sleep slept catch caught teach taught fight fought think seek sought sent hit hits shut ' +
-    'please ensure note see refer check update install download submit apply'
+    'please ensure note see refer check update install download submit apply forget forgets forgot forgotten'
   ).split(' '),
 );
 const NOT_VERBS_ING_ED = new Set(
@@ -216,6 +216,8 @@ export function containsVerb(text: string): boolean {
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!.toLowerCase().replace(/['\u2019]s$/u, '');
     if (VERBS.has(w)) return true;
+    // a contraction holds a verb ("don't", "can’t", "we're", "I'll", "they've": the tagger splits off do, ca, 're...)
+    if (/^\p{L}+(?:n['\u2019]t|['\u2019](?:re|ve|ll|m|d))$/u.test(w)) return true;
     if (/^[a-z]+$/.test(w) && !NOT_VERBS_ING_ED.has(w)) {
       const prev = i > 0 ? words[i - 1]!.toLowerCase() : '';
       // after a determiner an -ing/-ed word is an adjective or noun ("a standing trustee")
@@ -246,7 +248,8 @@ function verbCheckApplies(text: string, languages?: string[]): boolean {
   const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
   if (words.length <= 3 || !/\s/.test(text.trim())) return true;
   if (words.some((w) => ENGLISH_STOPWORDS.has(w))) return true;
-  return /^[\x00-\x7f]*$/.test(text) && words.length <= 6;
+  // typographic quotes, dashes and ellipses are English punctuation too
+  return /^[\x00-\x7f]*$/.test(text.replace(/[\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00a0]/g, '')) && words.length <= 6;
 }
 
 export function isPossibleNarrativeText(text: string, opts: ClassifyOptions = {}): boolean {

@@ -27,6 +27,15 @@ test('without requested languages the verb check applies to English-looking text
   assert.equal(classifyText('Novdiex nongv liex hufniv dav zer nier.', { languages: ['eng'] }), 'Title');
 });
 
+test('a contraction holds a verb, with straight or curly apostrophes (the tagger splits "don\'t" into do + n\'t)', () => {
+  for (const t of ["Also, don't forget:", 'Also, don\u2019t forget:', 'We\u2019re here', "They've left"]) {
+    assert.equal(classifyText(t), 'NarrativeText', t);
+  }
+  // typographic punctuation does not make text look foreign (the verb check still applies)
+  assert.equal(classifyText('Hmm, what else\u2026'), 'Title');
+  assert.equal(classifyText('O\u2019Neil Street'), 'Title');
+});
+
 test('predicates', () => {
   assert.equal(isPossibleTitle('To My Dearest Friends,'), false);
   assert.equal(isPossibleTitle('Winter Sports'), true);
