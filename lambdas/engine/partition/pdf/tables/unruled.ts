@@ -152,7 +152,9 @@ export function tableRows(rows: Line[], segCols: [number, number][], body = 10, 
 
 function buildGrid(rows: Line[], segCols: [number, number][], body: number, rules?: number[]): { grid: string[][]; spans: Map<string[], Map<number, number>> } {
   const fine = wordColumns(rows, 0.6 * body);
-  const cols = fine.length > segCols.length ? fine : segCols;
+  // more columns at word level: figures set close together; fewer: a header row set off its columns
+  // (centred over left-aligned values) made columns of its own, which the body's gutters do not have
+  const cols = fine.length > segCols.length || (fine.length >= 2 && fine.length < segCols.length && keepsCells(rows, fine)) ? fine : segCols;
   const spans = new Map<string[], Map<number, number>>();
   const lineRows = rows.map((r) => {
     const row = cols.map(() => '');
@@ -195,6 +197,24 @@ function buildGrid(rows: Line[], segCols: [number, number][], body: number, rule
     }
   }
   return { grid, spans };
+}
+
+/**
+ * Whether every line's cells stay apart in `cols`: each segment's words fall in one column, and no two
+ * segments of a line in the same one (the columns then only drop the phantom ones a shifted row made).
+ */
+function keepsCells(rows: Line[], cols: [number, number][]): boolean {
+  return rows.every((r) => {
+    const seen = new Set<number>();
+    return r.segs.every((seg) => {
+      const ks = new Set(seg.words.map((w) => nearest(cols, (w.x0 + w.x1) / 2)));
+      if (ks.size !== 1) return false;
+      const k = [...ks][0]!;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+  });
 }
 
 /**

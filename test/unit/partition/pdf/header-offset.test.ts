@@ -1,0 +1,52 @@
+// An unruled table whose header row is set off its columns (centred over values set flush left, as
+// browsers and word processors set a <th> over its <td>s): the header's cells sit in the gutters of
+// the body's columns. They belong to the column below them, not to columns of their own (the table
+// came out with twice its columns, every other one empty).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
+import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/extract';
+import type { RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
+
+const CHAR = 5;
+const word = (t: string, x: number, y: number): Word => ({ t, x0: x, x1: x + CHAR * t.length, y0: y, y1: y + 10, size: 10, bold: false, italic: false });
+/** Words of a cell text starting at x (one space between words). */
+const cell = (text: string, x: number, y: number): Word[] => {
+  const out: Word[] = [];
+  for (const t of text.split(' ')) { out.push(word(t, x, y)); x += CHAR * (t.length + 1); }
+  return out;
+};
+const COL = 90, LEFT = 60;
+const HEAD = ['Region', 'Q1', 'Q2', 'Q3', 'Q4'];
+const BODY = [['North', '1,200', '1,350', '1,410', '1,500'], ['South', '980', '1,020', '1,100', '1,180'], ['East', '760', '800', '845', '900'], ['West', '1,050', '1,110', '1,150', '1,230']];
+
+function page(header: 'centred' | 'left'): RawPage {
+  const words: Word[] = [];
+  HEAD.forEach((t, c) => {
+    const x = header === 'centred' ? LEFT + COL * c + (COL - CHAR * t.length) / 2 : LEFT + COL * c + 3;
+    words.push(...cell(t, x, 100));
+  });
+  BODY.forEach((r, i) => r.forEach((t, c) => words.push(...cell(t, LEFT + COL * c + 3, 118 + 18 * i))));
+  return { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h: [], v: [] } };
+}
+const rowsOf = (html: string): string[][] =>
+  [...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1]!));
+
+describe('a header row set off its columns', () => {
+  for (const header of ['centred', 'left'] as const) {
+    it(`keeps the table's five columns (header ${header})`, () => {
+      const tables = layoutPage(page(header), { tables: true }).filter((e) => e.type === 'Table');
+      assert.equal(tables.length, 1);
+      assert.deepEqual(rowsOf(String(tables[0]!.metadata.text_as_html)), [HEAD, ...BODY]);
+    });
+  }
+
+  it('a column only one row fills keeps its own cells apart (a note beside one value)', () => {
+    const p = page('left');
+    // a sixth column with text on one body row only: it must not be folded into the fifth
+    p.lines = wordsToLines([...p.lines.flatMap((l) => l.segs.flatMap((s) => s.words)), ...cell('revised', LEFT + COL * 5 + 3, 118)]);
+    const tables = layoutPage(p, { tables: true }).filter((e) => e.type === 'Table');
+    const rows = rowsOf(String(tables[0]!.metadata.text_as_html));
+    assert.deepEqual(rows[1], ['North', '1,200', '1,350', '1,410', '1,500', 'revised']);
+  });
+});
