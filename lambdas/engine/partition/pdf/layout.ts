@@ -11,7 +11,7 @@ import type { Box, Line, RawPage, Segment } from './page-text';
 import { findRuledTables } from './tables/ruled';
 import { columnsOf, findTables, tableRows } from './tables/unruled';
 import { ruleGutter, splitRows } from './tables/side-by-side';
-import { extendToRules, recordRules } from './tables/row-rules';
+import { extendToRules, findRuleBandTables, recordRules } from './tables/row-rules';
 import { joinText, separator } from './scripts';
 import { TITLE_SIZE_KEY } from '../hierarchy';
 import { pageColumns } from './columns';
@@ -297,6 +297,13 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       }
       const taken = new Set(ruled.flatMap((t) => [...t.words]));
       allLines = wordsToLines(words.filter((w) => !taken.has(w)));
+    }
+    // Records between rules that hold running text (alignment alone reads them as prose).
+    const banded = findRuleBandTables(allLines, page.rules.h, body, page.rules.tol);
+    if (banded.length) {
+      for (const t of banded) blocks.push({ lines: wordsToLines([...t.words]).flatMap((l) => l.segs), size: body, table: t.rows, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1 });
+      const taken = new Set(banded.flatMap((t) => [...t.words]));
+      allLines = wordsToLines(allLines.flatMap((l) => l.segs.flatMap((s) => s.words)).filter((w) => !taken.has(w)));
     }
   }
   // Unruled tables are looked for in each page column (columns.ts); blocks never cross columns anyway.

@@ -1,0 +1,99 @@
+// Tables whose records are rules apart and hold running text (a parameter or glossary table: a short
+// key, a value, a description wrapped over lines), with narrow gutters as browsers and word
+// processors pad cells: alignment alone read the records as prose (tables/row-rules.ts
+// findRuleBandTables). Prose between rules, in one column or two, stays text.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
+import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/extract';
+import type { HRule, RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
+
+const SIZE = 10, CHAR = 5, SPACE = 3, LEAD = 13;
+const word = (t: string, x: number, y: number): Word => ({ t, x0: x, x1: x + CHAR * t.length, y0: y, y1: y + SIZE, size: SIZE, bold: false, italic: false });
+/** A cell's text from x, wrapped at `width` points, lines LEAD apart from y. */
+function cell(text: string, x: number, y: number, width = 1000): Word[] {
+  const out: Word[] = [];
+  let cx = x, cy = y;
+  for (const t of text.split(' ')) {
+    if (cx > x && cx + CHAR * t.length > x + width) { cx = x; cy += LEAD; }
+    out.push(word(t, cx, cy));
+    cx += CHAR * t.length + SPACE;
+  }
+  return out;
+}
+const lines = (text: string, width: number) => Math.ceil(cell(text, 0, 0, width).at(-1)!.y0 / LEAD) + 1;
+
+const COLS = [60, 150, 200];
+const RIGHT = 500;
+const RECORDS = [
+  ['max_connections', '100', 'The largest number of client connections the server accepts at the same time; further clients wait in the queue until one is closed.'],
+  ['timeout_ms', '30000', 'How long a request may run before it is cancelled and an error is returned to the client.'],
+  ['log_level', 'info', 'One of debug, info, warn or error.'],
+];
+
+/** A header line, a rule under it and one under each record; the gutters 6 points wide. */
+function page(records: string[][], header?: string[]): RawPage {
+  const words: Word[] = [];
+  const h: HRule[] = [];
+  let y = 100;
+  if (header) header.forEach((t, c) => words.push(...cell(t, COLS[c]!, y)));
+  y += LEAD + 2;
+  h.push({ y: y - 3, x0: 57, x1: RIGHT + 3 });
+  for (const r of records) {
+    let n = 1;
+    r.forEach((t, c) => {
+      const width = (COLS[c + 1] ?? RIGHT) - COLS[c]! - 6;
+      words.push(...cell(t, COLS[c]!, y, width));
+      n = Math.max(n, lines(t, width));
+    });
+    y += n * LEAD + 4;
+    h.push({ y: y - 3, x0: 57, x1: RIGHT + 3 });
+  }
+  return { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h, v: [] } };
+}
+const rowsOf = (html: string): string[][] =>
+  [...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1]!));
+
+describe('records between rules that hold running text', () => {
+  it('are one Table: the header, then one row per record with its wrapped description whole', () => {
+    const els = layoutPage(page(RECORDS, ['Parameter', 'Default', 'Description']), { tables: true });
+    const tables = els.filter((e) => e.type === 'Table');
+    assert.equal(tables.length, 1, JSON.stringify(els.map((e) => [e.type, e.text])));
+    assert.deepEqual(rowsOf(String(tables[0]!.metadata.text_as_html)), [['Parameter', 'Default', 'Description'], ...RECORDS]);
+    assert.equal(els.length, 1, 'no text left beside the table');
+  });
+
+  it('without a header line too', () => {
+    const tables = layoutPage(page(RECORDS), { tables: true }).filter((e) => e.type === 'Table');
+    assert.deepEqual(rowsOf(String(tables[0]!.metadata.text_as_html)), RECORDS);
+  });
+
+  it('paragraphs between rules stay text, in one column or in two', () => {
+    const prose = [
+      'The first paragraph is set between two rules and runs over several lines of the page like any other text does.',
+      'A second paragraph follows under the next rule; it too is plain running text without any column of short cells.',
+      'The third and last paragraph closes the section and leaves the page to whatever comes after it in the document.',
+    ];
+    const one = layoutPage(page(prose.map((p) => [p])), { tables: true });
+    assert.ok(!one.some((e) => e.type === 'Table'), JSON.stringify(one.map((e) => e.type)));
+    // two columns of prose under rules across both: no column of short cells, no table
+    const two = page(prose.map((p) => [p.slice(0, 60), '', p.slice(60)]));
+    assert.ok(!layoutPage(two, { tables: true }).some((e) => e.type === 'Table'));
+  });
+});
+
+describe('record rules: bad input stays bounded', () => {
+  it('a page of thousands of stacked rules and records is read in bounded time', () => {
+    const words: Word[] = [];
+    const h: HRule[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const y = 20 + i * 0.25;
+      words.push(word(`k${i}`, 60 + (i % 7) * 60, y), word('value', 120 + (i % 5) * 70, y));
+      h.push({ y: y + 0.1, x0: 57 + (i % 3), x1: 503 - (i % 4) });
+    }
+    const p: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h, v: [] } };
+    const started = Date.now();
+    layoutPage(p, { tables: true });
+    assert.ok(Date.now() - started < 30_000, `${Date.now() - started} ms`);
+  });
+});
