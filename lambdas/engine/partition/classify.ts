@@ -310,6 +310,14 @@ export function stripBullet(text: string): string {
   return t.replace(BULLET_STRIP_RE, '').trim();
 }
 
+/** Boxes to tick (a form's answers): at the start of a list item they are its answer, ticked or not. */
+const BOX_START_RE = /^[\u25A1\u2610\u2611\u2612]/u;
+
+/** A list item's text without its bullet, as the library's clean_bullets leaves it; a box to tick stays. */
+export function listItemText(text: string): string {
+  return BOX_START_RE.test(text.trim()) ? text.trim() : stripBullet(text) || text.trim();
+}
+
 const US_STATES =
   'Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|' +
   'Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|' +

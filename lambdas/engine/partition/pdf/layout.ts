@@ -4,7 +4,7 @@
 // coordinates. Units are the page's own (points for PDF, pixels for OCR); thresholds scale with the
 // text size.
 import { appendAll, makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
-import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, type ClassifyOptions } from '../classify';
+import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, listItemText, type ClassifyOptions } from '../classify';
 import { mirrorColumns, tableText, tableToHtml, type TableRows } from '../table-html';
 import { union, wordsToLines } from './extract';
 import type { Box, Line, RawPage, Segment } from './page-text';
@@ -360,9 +360,11 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       out.push(makeElement('Table', text, opts.tableHtml === false ? md : { ...md, text_as_html: tableToHtml(rows) }));
       continue;
     }
-    const text = blockText(b);
-    if (!text) continue;
-    const type = classifyBlock(b, text, page, body, langOpts, b === lowest);
+    const raw = blockText(b);
+    if (!raw) continue;
+    const type = classifyBlock(b, raw, page, body, langOpts, b === lowest);
+    // a list item's bullet is layout, not text (the library's clean_bullets); a box to tick is the answer
+    const text = type === 'ListItem' ? listItemText(raw) : raw;
     // the title's size ranks it among the document's titles (category_depth, hierarchy.ts)
     if (type === 'Title') md[TITLE_SIZE_KEY] = Math.round(b.size * (opts.sizeScale ?? 1) * 100) / 100;
     addEmphasis(b, md);

@@ -50,6 +50,18 @@ test('a line opening with a middle dot continues a dot-separated line', () => {
     [seg('\u00b7 second point of the list', 100, 311)],
   ]), {});
   assert.equal(list.filter((e) => e.type === 'ListItem').length, 2);
+  // a list item's bullet is layout (the library's clean_bullets): its text is the item's words
+  assert.deepEqual(list.filter((e) => e.type === 'ListItem').map((e) => e.text), ['first point of the list', 'second point of the list']);
+});
+
+test('a box to tick opening a list item stays in its text (ticked or not is the answer)', () => {
+  const els = layoutPage(page([
+    [seg('Some body text that is long enough to be the body of the page and more.', 100, 100)],
+    [seg('\u2022 a bullet point of the list', 100, 300)],
+    [seg('\u2610 Yes, in person', 100, 320)],
+    [seg('\u2612 No, online only', 100, 340)],
+  ]), {});
+  assert.deepEqual(els.filter((e) => e.type === 'ListItem').map((e) => e.text), ['a bullet point of the list', '\u2610 Yes, in person', '\u2612 No, online only']);
 });
 
 test('a long sentence-like block without a recognised verb is narrative text; short label text is not', () => {
