@@ -68,6 +68,26 @@ describe('records between rules that hold running text', () => {
     assert.deepEqual(rowsOf(String(tables[0]!.metadata.text_as_html)), RECORDS);
   });
 
+  it('booktabs (rules above and below the header and below the body): the body splits into its records', () => {
+    const words: Word[] = [];
+    ['Parameter', 'Default', 'Description'].forEach((t, c) => words.push(...cell(t, COLS[c]!, 100)));
+    const h: HRule[] = [{ y: 97, x0: 57, x1: RIGHT + 3 }, { y: 100 + LEAD, x0: 57, x1: RIGHT + 3 }];
+    let y = 100 + LEAD + 4;
+    for (const r of RECORDS) {
+      let n = 1;
+      r.forEach((t, c) => {
+        const width = (COLS[c + 1] ?? RIGHT) - COLS[c]! - 6;
+        words.push(...cell(t, COLS[c]!, y, width));
+        n = Math.max(n, lines(t, width));
+      });
+      y += n * LEAD + 5; // cell padding between records
+    }
+    h.push({ y, x0: 57, x1: RIGHT + 3 });
+    const p: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h, v: [] } };
+    const tables = layoutPage(p, { tables: true }).filter((e) => e.type === 'Table');
+    assert.deepEqual(rowsOf(String(tables[0]!.metadata.text_as_html)), [['Parameter', 'Default', 'Description'], ...RECORDS]);
+  });
+
   it('paragraphs between rules stay text, in one column or in two', () => {
     const prose = [
       'The first paragraph is set between two rules and runs over several lines of the page like any other text does.',
@@ -76,8 +96,16 @@ describe('records between rules that hold running text', () => {
     ];
     const one = layoutPage(page(prose.map((p) => [p])), { tables: true });
     assert.ok(!one.some((e) => e.type === 'Table'), JSON.stringify(one.map((e) => e.type)));
-    // two columns of prose under rules across both: no column of short cells, no table
-    const two = page(prose.map((p) => [p.slice(0, 60), '', p.slice(60)]));
+    // a page of two columns of prose with rules across both: no column of short cells, no table
+    const words: Word[] = [];
+    const h: HRule[] = [{ y: 97, x0: 57, x1: 503 }];
+    let y = 100;
+    for (const p of prose) {
+      words.push(...cell(`${p} ${p}`, 60, y, 200), ...cell(`${p} ${p}`, 290, y, 210));
+      y += lines(`${p} ${p}`, 200) * LEAD + 4;
+      h.push({ y: y - 3, x0: 57, x1: 503 });
+    }
+    const two: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h, v: [] } };
     assert.ok(!layoutPage(two, { tables: true }).some((e) => e.type === 'Table'));
   });
 });

@@ -65,8 +65,8 @@ export interface BandTable extends Box {
 }
 
 /** Lines a record holds at most, and the longest a key column's cell may be (characters). */
-const MAX_BAND_LINES = 8;
-const KEY_CELL_CHARS = 40;
+const MAX_BAND_LINES = 12;
+const KEY_CELL_CHARS = 80;
 /** Rule stacks looked at on one page (bounded work on a page of thousands of rules). */
 const MAX_STACKS = 100;
 
@@ -95,13 +95,17 @@ export function findRuleBandTables(lines: Line[], rules: HRule[], body: number, 
     // the header: one line right above the first rule, inside the stack's width
     const top = stack[0]!.y;
     const headLine = lines.find((l) => l.y1 <= top + tol && top - l.y1 < 0.8 * body && l.x0 >= x0 && l.x1 <= x1);
-    const head = headLine ? headLine.segs.flatMap((s) => s.words).filter((w) => !taken.has(w)) : [];
-    // browsers and word processors pad cells by a few points: a gutter is narrower than an em, wider than a word space
-    const cols = gutterColumns([...bands.flat(), ...head], 0.4 * body);
+    // browsers and word processors pad cells by a few points: a gutter is narrower than an em, only
+    // wider than the word spaces of the text around it
+    const minGap = Math.max(0.2 * body, 1.3 * wordSpace(bands.flat()));
+    const cols = gutterColumns(bands.flat(), minGap);
     if (cols.length < 2) continue;
     const cellsOf = (ws: Word[]): string[] => cols.map(([a, b]) => cellText(ws.filter((w) => w.x0 >= a - 0.01 && w.x1 <= b + 0.01)));
-    const records = bands.map(cellsOf);
-    if (bands.some((b) => lineCount(b, body) > MAX_BAND_LINES)) continue;
+    // rules between records make each band one record; three rules (booktabs: above and below the
+    // header, below the body) leave the body's records in one band, split where records start
+    const recordWords = bands.length === 2 ? [bands[0]!, ...splitRecords(bands[1]!, cols)] : bands;
+    const records = recordWords.map(cellsOf);
+    if (recordWords.length < 2 || recordWords.some((b) => lineCount(b, body) > MAX_BAND_LINES)) continue;
     if (records.filter((r) => r.filter(Boolean).length >= 2).length * 3 < records.length * 2) continue;
     if (!cols.some((_, k) => records.every((r) => r[k]!.length <= KEY_CELL_CHARS))) continue;
     if (!records.some((r) => r.some((c) => c.length > 60))) continue;
@@ -111,16 +115,16 @@ export function findRuleBandTables(lines: Line[], rules: HRule[], body: number, 
     // a region alignment already reads as a table (short cells, record rules) stays with findTables
     const region = lines.filter((l) => (l.y0 + l.y1) / 2 > (headLine?.y0 ?? top) - tol && (l.y0 + l.y1) / 2 < bottom && l.x0 >= x0 && l.x1 <= x1);
     if (findTables(region, body).length) continue;
-    const header = head.length ? cellsOf(head) : undefined;
-    const rows: TableRows = (header && header.filter(Boolean).length >= 2 ? [header, ...records] : records).map((r) => r.map((text) => ({ text })));
-    const mine = new Set([...bands.flat(), ...(header ? head : [])]);
+    const header = headLine ? headerRow(headLine, cols, taken, minGap) : undefined;
+    const rows: TableRows = (header ? [header.cells, ...records] : records).map((r) => r.map((text) => ({ text })));
+    const mine = new Set([...recordWords.flat(), ...(header?.words ?? [])]);
     for (const w of mine) taken.add(w);
     out.push({ rows, words: mine, ...union([...mine]) });
   }
   return out;
 }
 
-/** Stacks of rules of one extent (ends within 2 tol), each rule at most 10 text sizes below the last; at most MAX_STACKS. */
+/** Stacks of rules of one extent (ends within 2 tol), each rule at most a band of records below the last (booktabs: the body between two rules); at most MAX_STACKS. */
 function ruleStacks(rules: HRule[], body: number, tol: number): HRule[][] {
   const open = new Map<string, HRule[]>();
   const stacks: HRule[][] = [];
@@ -129,12 +133,77 @@ function ruleStacks(rules: HRule[], body: number, tol: number): HRule[][] {
     const key = `${Math.round(r.x0 / (2 * tol))}:${Math.round(r.x1 / (2 * tol))}`;
     const s = open.get(key);
     const last = s?.[s.length - 1];
-    if (s && last && r.y - last.y <= 10 * body) { if (r.y - last.y > 0.5 * body) s.push(r); continue; }
+    if (s && last && r.y - last.y <= 40 * body) { if (r.y - last.y > 0.5 * body) s.push(r); continue; }
     const fresh = [r];
     open.set(key, fresh);
     stacks.push(fresh);
   }
   return stacks.filter((s) => s.length >= 3).slice(0, MAX_STACKS);
+}
+
+/**
+ * The line above a stack's first rule as its header row: its words by their centres in the columns (a
+ * column reaching to the middle of the gutters beside it), two columns or more filled. A caption or
+ * title runs over a gutter with a word space and is no header.
+ */
+function headerRow(line: Line, cols: [number, number][], taken: Set<Word>, minGap: number): { cells: string[]; words: Word[] } | undefined {
+  const edges = cols.map(([a, b], k) => [k ? (cols[k - 1]![1] + a) / 2 : -Infinity, k + 1 < cols.length ? (b + cols[k + 1]![0]) / 2 : Infinity] as const);
+  const colOf = (w: Word) => edges.findIndex(([a, b]) => (w.x0 + w.x1) / 2 >= a && (w.x0 + w.x1) / 2 < b);
+  const byCol: Word[][] = cols.map(() => []);
+  const words: Word[] = [];
+  const ws = line.segs.flatMap((seg) => seg.words).filter((w) => !taken.has(w)).sort((a, b) => a.x0 - b.x0);
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i]!, p = ws[i - 1];
+    // two words a word space apart in different columns: running text over a gutter
+    if (p && colOf(p) !== colOf(w) && w.x0 - p.x1 < minGap) return undefined;
+    byCol[colOf(w)]!.push(w);
+    words.push(w);
+  }
+  const cells = byCol.map((ws) => cellText(ws));
+  return cells.filter(Boolean).length >= 2 ? { cells, words } : undefined;
+}
+
+/** The median gap between words next to each other on a line (a word space of the text). */
+function wordSpace(words: Word[]): number {
+  const sorted = [...words].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
+  const gaps: number[] = [];
+  for (let i = 1; i < sorted.length; i++) {
+    const p = sorted[i - 1]!, w = sorted[i]!;
+    if (Math.abs(p.y0 + p.y1 - w.y0 - w.y1) < 0.5 * (w.y1 - w.y0) && w.x0 > p.x1) gaps.push(w.x0 - p.x1);
+  }
+  gaps.sort((a, b) => a - b);
+  return gaps[gaps.length >> 1] ?? 0;
+}
+
+/**
+ * A band's words as records. A record starts on a line with text in the first column and another;
+ * where some such lines stand further below the line above than the text's line pitch (cell padding
+ * between records), only those start records: the others are a first cell wrapped beside a long one
+ * ("Who plays Thoros of Myr in" / "Game of Thrones?" beside a passage).
+ */
+function splitRecords(words: Word[], cols: [number, number][]): Word[][] {
+  const colOf = (w: Word) => cols.findIndex(([a, b]) => w.x0 >= a - 0.01 && w.x1 <= b + 0.01);
+  const lines: Word[][] = [];
+  for (const w of [...words].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1))) {
+    const l = lines[lines.length - 1];
+    if (l && Math.abs(l[0]!.y0 + l[0]!.y1 - w.y0 - w.y1) < 0.5 * (w.y1 - w.y0)) l.push(w);
+    else lines.push([w]);
+  }
+  const top = (l: Word[]) => Math.min(...l.map((w) => w.y0));
+  const pitches = lines.slice(1).map((l, i) => top(l) - top(lines[i]!)).sort((a, b) => a - b);
+  const pitch = pitches[pitches.length >> 1] ?? 0;
+  const opens = lines.map((l, i) => {
+    const used = new Set(l.map(colOf));
+    return i === 0 || (used.has(0) && used.size >= 2);
+  });
+  const spaced = lines.map((l, i) => i > 0 && top(l) - top(lines[i - 1]!) > 1.25 * pitch);
+  const bySpace = opens.some((o, i) => o && spaced[i]);
+  const out: Word[][] = [];
+  lines.forEach((l, i) => {
+    if (i === 0 || (opens[i] && (!bySpace || spaced[i]))) out.push([...l]);
+    else out[out.length - 1]!.push(...l);
+  });
+  return out;
 }
 
 /** Columns: the x-ranges words cover, merged where closer than `minGap`. */
