@@ -8,8 +8,8 @@
 import type { Line, Segment } from './page-text';
 import { union } from './extract';
 
-/** A gutter at least this wide (body sizes) between page columns. */
-const MIN_GUTTER = 1.5;
+/** A gutter at least this wide (body sizes) between page columns (papers set theirs a little over an em wide). */
+const MIN_GUTTER = 1.0;
 /** Lines of running text (a segment of this many words) each side needs. */
 const PROSE_WORDS = 7;
 /** In a narrow column (a paper's), a line of fewer words that fills its column is running text too. */

@@ -50,3 +50,26 @@ describe('a header row set off its columns', () => {
     assert.deepEqual(rows[1], ['North', '1,200', '1,350', '1,410', '1,500', 'revised']);
   });
 });
+
+describe('a header set a word space apart over its columns', () => {
+  // "Type #N IB Top-5 Top-20" as set in a paper: the header's words a word space apart (one segment
+  // over every column), and a row label that runs close to the next column ("G.+BM25(1) 127+128"):
+  // at segment level the columns all merge into one; the gutters at word level are the columns
+  it('is a table of its word-level columns', () => {
+    const x = [310, 364, 405, 426, 459];
+    const words: Word[] = [];
+    let hx = 310;
+    for (const t of ['Type', '#N', 'IB', 'Top-5', 'Top-20']) { words.push(word(t, hx, 100)); hx += CHAR * t.length + 3; }
+    // the header's words sit over their columns: move them there, a word space apart at most
+    const head = words.splice(0);
+    head.forEach((w, k) => { const wd = w.x1 - w.x0; w.x0 = Math.max(x[k]!, k ? head[k - 1]!.x1 + 3 : x[k]!); w.x1 = w.x0 + wd; });
+    words.push(...head);
+    const rows = [['Random', '7', 'x', '47.0', '64.3'], ['BM25', '7', 'x', '50.0', '63.3'], ['Gold', '31', 'v', '52.1', '70.8'], ['G.+BM25(1)', '127+128', 'v', '65.8', '78.0']];
+    rows.forEach((r, i) => r.forEach((t, c) => words.push(word(t, c === 1 && i === 3 ? 310 + CHAR * 10 + 3 : x[c]!, 118 + 14 * i))));
+    const p: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h: [], v: [] } };
+    const tables = layoutPage(p, { tables: true }).filter((e) => e.type === 'Table');
+    assert.equal(tables.length, 1, JSON.stringify(layoutPage(p, { tables: true }).map((e) => [e.type, e.text])));
+    const got = rowsOf(String(tables[0]!.metadata.text_as_html));
+    assert.deepEqual(got.slice(1), rows);
+  });
+});

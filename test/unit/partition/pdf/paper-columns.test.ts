@@ -37,7 +37,8 @@ const RIGHT = [
 const ROWS = [['Method', 'Precision', 'Recall', 'F1'], ['Rules', '0.71', '0.64', '0.67'], ['Layout', '0.88', '0.83', '0.85'], ['Ours', '0.93', '0.91', '0.92']];
 const AFTER = ['The method that keeps the structure is best on every', 'measure, most of all on recall of the table cells.'];
 
-function paper(): Uint8Array {
+/** The page; `right`: where the right column starts (the gutter after the left column's longest line, about 306). */
+function paper(right = 320): Uint8Array {
   const o: PageOptions = { size: SIZE };
   const text: NonNullable<PageOptions['text']> = [];
   const centred = (t: string, y: number, size: number) => text.push({ x: 306 - textWidth(t, { size }) / 2, y, t, size });
@@ -46,16 +47,16 @@ function paper(): Uint8Array {
   LEFT.forEach((t, i) => text.push({ x: 50, y: 680 - i * 13, t }));
   let x = 50;
   for (const w of STRETCHED.split(' ')) { text.push({ x, y: 680 - LEFT.length * 13, t: w }); x += textWidth(w, o) + 1.5 * SIZE; }
-  RIGHT.forEach((t, i) => text.push({ x: 320, y: 680 - i * 13, t }));
-  AFTER.forEach((t, i) => text.push({ x: 320, y: 560 - i * 13, t }));
+  RIGHT.forEach((t, i) => text.push({ x: right, y: 680 - i * 13, t }));
+  AFTER.forEach((t, i) => text.push({ x: right, y: 560 - i * 13, t }));
   return tablePdf([{
-    tables: [{ rows: ROWS, x: 330, top: 636, rowHeight: 14, rules: false, colWidths: [70, 60, 50, 40] }],
+    tables: [{ rows: ROWS, x: right + 10, top: 636, rowHeight: 14, rules: false, colWidths: [70, 60, 50, 40] }],
     options: { ...o, text, width: 612, height: 792 },
   }]);
 }
 
-it('a two-column page under a title: the table holds its own rows only, a stretched line stays in its paragraph', async () => {
-  const r = await partition({ data: paper(), filename: 'paper.pdf' }, { strategy: 'fast' });
+for (const [name, right] of [['', 320], [' (a gutter of little more than an em)', 303]] as const) it(`a two-column page under a title: the table holds its own rows only, a stretched line stays in its paragraph${name}`, async () => {
+  const r = await partition({ data: paper(right), filename: 'paper.pdf' }, { strategy: 'fast' });
   const dump = r.elements.map((e) => `${e.type}: ${e.text}`).join('\n');
   const tables = r.elements.filter((e) => e.type === 'Table');
   assert.equal(tables.length, 1, dump);

@@ -33,7 +33,15 @@ export function findTables(lines: Line[], body: number): { start: number; end: n
     const rows = lines.slice(i, j + 1);
     const multi = rows.filter((r) => r.segs.length >= 2);
     if (multi.length >= 3) {
-      const cols = columnsOf(rows.flatMap((r) => r.segs));
+      // a header segment over several columns (a header "IB Top-5 Top-20" set a word space apart)
+      // joins them all at segment level: the gutters at word level then stand for the columns, when
+      // no word of a line below the first two runs over a gutter (a list's dot leaders do)
+      let cols = columnsOf(rows.flatMap((r) => r.segs));
+      if (cols.length < 2) {
+        const fine = wordColumns(rows, 0.6 * body);
+        const crosses = (r: Line) => r.segs.some((g) => g.words.some((w) => fine.filter(([a, b]) => Math.min(b, w.x1) - Math.max(a, w.x0) > 0).length >= 2));
+        if (fine.length >= 2 && !rows.slice(2).some(crosses)) cols = fine;
+      }
       // Dot leaders ("Total . . . . . 11,062") are spacing, not words.
       const avgCell = multi.reduce((s, r) => s + r.segs.reduce((a, g) => a + stripLeaders(g.text).length, 0) / r.segs.length, 0) / multi.length;
       const cells = multi.flatMap((r) => r.segs);
@@ -154,7 +162,7 @@ function buildGrid(rows: Line[], segCols: [number, number][], body: number, rule
   const fine = wordColumns(rows, 0.6 * body);
   // more columns at word level: figures set close together; fewer: a header row set off its columns
   // (centred over left-aligned values) made columns of its own, which the body's gutters do not have
-  const cols = fine.length > segCols.length || (fine.length >= 2 && fine.length < segCols.length && keepsCells(rows, fine)) ? fine : segCols;
+  const cols = fine.length > segCols.length || sameColumns(fine, segCols) || (fine.length >= 2 && fine.length < segCols.length && keepsCells(rows, fine)) ? fine : segCols;
   const spans = new Map<string[], Map<number, number>>();
   const lineRows = rows.map((r) => {
     const row = cols.map(() => '');
@@ -198,6 +206,9 @@ function buildGrid(rows: Line[], segCols: [number, number][], body: number, rule
   }
   return { grid, spans };
 }
+
+const sameColumns = (a: [number, number][], b: [number, number][]): boolean =>
+  a.length === b.length && a.every(([x0, x1], k) => Math.abs(x0 - b[k]![0]) < 0.5 && Math.abs(x1 - b[k]![1]) < 0.5);
 
 /**
  * Whether every line's cells stay apart in `cols`: each segment's words fall in one column, and no two
