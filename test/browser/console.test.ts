@@ -128,7 +128,9 @@ test('keyboard and phone width: signed in and partitioned with keys alone, two s
   const { page, problems } = await watchedPage(browser);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${svc.url}/`);
-  // -- sign in without the mouse: the key field takes the first Tab, Enter submits --
+  // -- sign in without the mouse: the key field takes the first Tab, Enter submits (once the console,
+  // -- past "Connecting…", shows the form) --
+  await page.getByLabel('API key').waitFor();
   const focusedLabel = () => page.evaluate('document.activeElement?.labels?.[0]?.textContent?.trim() ?? document.activeElement?.outerHTML?.slice(0, 80)');
   for (let i = 0; i < 5 && (await focusedLabel()) !== 'API key'; i++) await page.keyboard.press('Tab');
   assert.equal(await focusedLabel(), 'API key');
