@@ -247,6 +247,8 @@ test('workflows: created in the page, run, its job watched to COMPLETED; notific
   await page.screenshot({ path: join(ARTIFACTS, 'notifications.png') });
   await page.getByRole('button', { name: 'Mark all read' }).click();
   await page.getByTestId('unread-badge').waitFor({ state: 'detached' });
+  // the list redraws after the badge: wait for its last unread row to go
+  await page.locator('.inbox li.unread').first().waitFor({ state: 'detached' });
   assert.equal(await page.locator('.inbox li.unread').count(), 0);
   assert.deepEqual(problems, []);
 });
