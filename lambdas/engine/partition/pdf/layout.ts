@@ -289,21 +289,15 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     // Ruled tables first: their words leave the text flow before alignment is looked at.
     const words = allLines.flatMap((l) => l.segs.flatMap((s) => s.words));
     const ruled = findRuledTables(page.rules, words, (w) => (page.warnings ??= []).push(w));
-    if (ruled.length) {
-      for (const t of ruled) {
-        const tw = words.filter((w) => t.words.has(w));
-        const segs = wordsToLines(tw).flatMap((l) => l.segs);
-        blocks.push({ lines: segs, size: body, table: t.rows, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1 });
-      }
-      const taken = new Set(ruled.flatMap((t) => [...t.words]));
-      allLines = wordsToLines(words.filter((w) => !taken.has(w)));
-    }
     // Records between rules that hold running text (alignment alone reads them as prose).
-    const banded = findRuleBandTables(allLines, page.rules.h, body, page.rules.tol);
-    if (banded.length) {
-      for (const t of banded) blocks.push({ lines: wordsToLines([...t.words]).flatMap((l) => l.segs), size: body, table: t.rows, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1 });
-      const taken = new Set(banded.flatMap((t) => [...t.words]));
-      allLines = wordsToLines(allLines.flatMap((l) => l.segs.flatMap((s) => s.words)).filter((w) => !taken.has(w)));
+    const taken = new Set(ruled.flatMap((t) => [...t.words]));
+    const rest = ruled.length ? wordsToLines(words.filter((w) => !taken.has(w))) : allLines;
+    const banded = findRuleBandTables(rest, page.rules.h, body, page.rules.tol);
+    const found = [...ruled, ...banded];
+    if (found.length) {
+      for (const t of found) blocks.push({ lines: wordsToLines(words.filter((w) => t.words.has(w))).flatMap((l) => l.segs), size: body, table: t.rows, x0: t.x0, y0: t.y0, x1: t.x1, y1: t.y1 });
+      for (const t of banded) for (const w of t.words) taken.add(w);
+      allLines = banded.length ? wordsToLines(words.filter((w) => !taken.has(w))) : rest;
     }
   }
   // Unruled tables are looked for in each page column (columns.ts); blocks never cross columns anyway.

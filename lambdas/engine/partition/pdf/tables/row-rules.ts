@@ -6,7 +6,7 @@ import type { TableRows } from '../../table-html';
 import type { Box, HRule, Line, Word } from '../page-text';
 import { union } from '../extract';
 import { mergeH, TOL } from './grid';
-import { cellText } from './ruled';
+import { cellText, wordLines } from './ruled';
 import { findTables } from './unruled';
 
 /** Rules that span most of the box's width, merged and sorted top to bottom. */
@@ -105,7 +105,7 @@ export function findRuleBandTables(lines: Line[], rules: HRule[], body: number, 
     // header, below the body) leave the body's records in one band, split where records start
     const recordWords = bands.length === 2 ? [bands[0]!, ...splitRecords(bands[1]!, cols)] : bands;
     const records = recordWords.map(cellsOf);
-    if (recordWords.length < 2 || recordWords.some((b) => lineCount(b, body) > MAX_BAND_LINES)) continue;
+    if (recordWords.length < 2 || recordWords.some((b) => wordLines(b).length > MAX_BAND_LINES)) continue;
     if (records.filter((r) => r.filter(Boolean).length >= 2).length * 3 < records.length * 2) continue;
     if (!cols.some((_, k) => records.every((r) => r[k]!.length <= KEY_CELL_CHARS))) continue;
     if (!records.some((r) => r.some((c) => c.length > 60))) continue;
@@ -165,12 +165,8 @@ function headerRow(line: Line, cols: [number, number][], taken: Set<Word>, minGa
 
 /** The median gap between words next to each other on a line (a word space of the text). */
 function wordSpace(words: Word[]): number {
-  const sorted = [...words].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
   const gaps: number[] = [];
-  for (let i = 1; i < sorted.length; i++) {
-    const p = sorted[i - 1]!, w = sorted[i]!;
-    if (Math.abs(p.y0 + p.y1 - w.y0 - w.y1) < 0.5 * (w.y1 - w.y0) && w.x0 > p.x1) gaps.push(w.x0 - p.x1);
-  }
+  for (const l of wordLines(words)) for (let i = 1; i < l.length; i++) if (l[i]!.x0 > l[i - 1]!.x1) gaps.push(l[i]!.x0 - l[i - 1]!.x1);
   gaps.sort((a, b) => a - b);
   return gaps[gaps.length >> 1] ?? 0;
 }
@@ -183,12 +179,7 @@ function wordSpace(words: Word[]): number {
  */
 function splitRecords(words: Word[], cols: [number, number][]): Word[][] {
   const colOf = (w: Word) => cols.findIndex(([a, b]) => w.x0 >= a - 0.01 && w.x1 <= b + 0.01);
-  const lines: Word[][] = [];
-  for (const w of [...words].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1))) {
-    const l = lines[lines.length - 1];
-    if (l && Math.abs(l[0]!.y0 + l[0]!.y1 - w.y0 - w.y1) < 0.5 * (w.y1 - w.y0)) l.push(w);
-    else lines.push([w]);
-  }
+  const lines = wordLines(words);
   const top = (l: Word[]) => Math.min(...l.map((w) => w.y0));
   const pitches = lines.slice(1).map((l, i) => top(l) - top(lines[i]!)).sort((a, b) => a - b);
   const pitch = pitches[pitches.length >> 1] ?? 0;
@@ -216,9 +207,4 @@ function gutterColumns(words: Word[], minGap: number): [number, number][] {
     else cols.push([a, b]);
   }
   return cols;
-}
-
-function lineCount(words: Word[], body: number): number {
-  const ys = [...new Set(words.map((w) => Math.round((w.y0 + w.y1) / body)))];
-  return ys.length;
 }

@@ -14,7 +14,7 @@ export interface FoundTable extends Box {
 
 /** Words of one cell in reading order: lines top to bottom, words left to right (glued pieces without a space). */
 export function cellText(words: Word[]): string {
-  return cellLines(words).map((l) => l.map((w, i) => (i && w.glue ? '' : ' ') + w.t).join('').trim()).join(' ');
+  return wordLines(words).map((l) => l.map((w, i) => (i && w.glue ? '' : ' ') + w.t).join('').trim()).join(' ');
 }
 
 /**
@@ -34,7 +34,8 @@ export function wordUnits(words: Word[]): Word[][] {
   return units;
 }
 
-function cellLines(words: Word[]): Word[][] {
+/** Words grouped into lines (centres within half a text size), top to bottom, each left to right. */
+export function wordLines(words: Word[]): Word[][] {
   if (!words.length) return [];
   const sorted = [...words].sort((a, b) => (a.y0 + a.y1) - (b.y0 + b.y1));
   const lines: Word[][] = [];
@@ -59,7 +60,7 @@ function cellLines(words: Word[]): Word[][] {
 function stackedRows(g: Grid, byCell: Word[][]): boolean {
   const counts = new Map<number, number[]>();
   g.cells.forEach((c, i) => {
-    const lines = cellLines(byCell[i]!);
+    const lines = wordLines(byCell[i]!);
     const n = lines.length;
     // Short values or labels per line (figures, codes, dot-leader labels), not wrapped sentences.
     const chars = lines.reduce((a, l) => a + l.map((w) => w.t).join('').replace(/\.{2,}|(?:\. )+/g, '').length, 0);
