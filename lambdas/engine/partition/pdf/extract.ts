@@ -162,8 +162,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   const matPtr = base + 32;
   const nameBuf = base + 64;
   const textPtr = base + 512;
-  X.FPDFText_GetText(tp, 0, n, textPtr);
-  const u16 = new Uint16Array(heap(m).HEAPU8.buffer, textPtr, n).slice();
+  const u16 = charCodes(n, X.FPDFText_GetText(tp, 0, n, textPtr), new Uint16Array(heap(m).HEAPU8.buffer, textPtr, n), (i) => X.FPDFText_GetUnicode(tp, i));
   const styles = new Map<number, FontStyle>();
   let lastObj = -1;
   let lastStyle: FontStyle = { bold: false, italic: false, mono: false, dingbat: false };
@@ -382,6 +381,20 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
  * the gap. A table cell's trailing space hugs its own word and leaves the gap to the next cell open.
  * Only words set wide apart are looked at: a glyph box lookup for a few words a page.
  */
+/**
+ * One UTF-16 unit per character index (PDFium gives a character outside the BMP two indices, one per
+ * surrogate). FPDFText_GetText leaves out a glyph without any character (a symbol drawn with code 0
+ * and no Unicode mapping), which moved every later character onto the box of the one before it
+ * ("D" of the next line left alone, "epartment"); when its count is short, each character is asked
+ * for, the lost ones as unmapped (0xFFFE, as GetText reports them elsewhere).
+ */
+function charCodes(n: number, written: number, text: Uint16Array, unicode: (i: number) => number): Uint16Array {
+  if (written === n + 1) return text.slice();
+  const out = new Uint16Array(n);
+  for (let i = 0; i < n; i++) { const c = unicode(i); out[i] = c === 0 || c > 0xffff ? 0xfffe : c; }
+  return out;
+}
+
 function reachFollowingSpaces(words: RawWord[], u16: Uint16Array, real: (i: number) => boolean, box: (i: number) => number[]): void {
   for (let k = 0; k + 1 < words.length; k++) {
     const a = words[k]!, b = words[k + 1]!;

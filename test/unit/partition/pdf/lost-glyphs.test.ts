@@ -11,6 +11,7 @@ import { shutdownPagePool } from '../../../../lambdas/engine/partition/pdf/pool'
 import { PdfDocument } from '../../../../lambdas/engine/partition/pdf/pdfium';
 import { extractPage } from '../../../../lambdas/engine/partition/pdf/extract';
 import { cjkPdf, type PageSpec, type Run } from '../../../support/cjk-pdf';
+import { onePagePdf } from '../../../support/pdf-writer';
 
 after(async () => { await shutdownPagePool(); });
 
@@ -77,5 +78,27 @@ describe('glyphs without a character inside a line', () => {
     ];
     const lines = await segments([{ runs: [...row(760, 'Name', 'Value'), ...row(746, 'Size', 'Large')] }], '\u0000');
     assert.deepEqual(lines, [['Name', 'Value'], ['Size', 'Large']]);
+  });
+});
+
+describe('a glyph without any character (code 0, no Unicode mapping)', () => {
+  // An author line with a mail symbol drawn from a symbol font as code 0: FPDFText_GetText leaves the
+  // glyph out, and every later character took the box of the one before it.
+  const content = [
+    'BT /F1 12 Tf 72 700 Td (Written by the first author \\() Tj ET',
+    'BT /F2 12 Tf 240 700 Td <00> Tj ET',
+    'BT /F1 12 Tf 252 700 Td (\\), and the second one) Tj ET',
+    'BT /F1 12 Tf 72 686 Td (Department of Physics, University of Somewhere) Tj ET',
+  ].join('\n');
+  const pdf = () => onePagePdf(content, ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>', '<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats >>']);
+
+  it('leaves the characters after it on their own glyphs', async () => {
+    const doc = await PdfDocument.open(pdf());
+    try {
+      const lines = extractPage(doc, 0, { images: false, links: false }).lines.map((l) => l.segs.map((s) => s.text));
+      assert.deepEqual(lines, [['Written by the first author (', '), and the second one'], ['Department of Physics, University of Somewhere']]);
+    } finally { doc.close(); }
+    const out = await partition({ data: pdf(), filename: 'symbol.pdf' }, { strategy: 'fast' });
+    assert.ok(out.elements.some((e) => e.text.includes('Department of Physics, University of Somewhere')), JSON.stringify(out.elements.map((e) => e.text)));
   });
 });
