@@ -25,6 +25,8 @@ export interface Block extends Box {
   table?: TableRows;
   /** A figure drawn as vector art: its lines are the labels set in it (figures.ts). */
   figure?: boolean;
+  /** A display formula whose pieces line up like a table's cells (tables/unruled.ts `formula`). */
+  formula?: boolean;
 }
 
 export interface LayoutOptions {
@@ -307,6 +309,12 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     const pending: Segment[] = [];
     tables.forEach((t, n) => {
       for (; li < t.start; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
+      if (t.formula) {
+        const rows = lines.slice(t.start, t.end + 1);
+        blocks.push({ lines: rows.flatMap((r) => [...r.segs].sort((a, b) => a.x0 - b.x0)), size: body, formula: true, ...union(rows) });
+        li = t.end + 1;
+        return;
+      }
       // A table whose records are bounded by rules runs down to its bottom rule.
       const end = page.rules ? extendToRules(lines, t.start, t.end, tables[n + 1]?.start ?? lines.length, page.rules.h, body, page.rules.tol) : t.end;
       const rows = lines.slice(t.start, end + 1);
@@ -329,7 +337,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   const out: Element[] = [];
   const langOpts = { layoutBlock: true, ...(opts.languages?.length ? { languages: opts.languages } : {}) };
   // the page's lowest text block, when it stands alone on its line (a folio, not a row of labels)
-  const textBlocks = ordered.filter((b) => b.lines.length && !b.table && !b.figure);
+  const textBlocks = ordered.filter((b) => b.lines.length && !b.table && !b.figure && !b.formula);
   const lowestY = Math.max(...textBlocks.map((b) => b.y0));
   const onLowest = textBlocks.filter((b) => b.y1 > lowestY);
   const lowest = onLowest.length === 1 ? onLowest[0] : undefined;
@@ -356,6 +364,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     }
     const raw = blockText(b);
     if (!raw) continue;
+    if (b.formula) { out.push(makeElement('Formula', raw, md)); continue; }
     const type = classifyBlock(b, raw, page, body, langOpts, b === lowest);
     // a list item's bullet is layout, not text (the library's clean_bullets); a box to tick is the answer
     const text = type === 'ListItem' ? listItemText(raw) : raw;

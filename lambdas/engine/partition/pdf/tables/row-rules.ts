@@ -114,7 +114,7 @@ export function findRuleBandTables(lines: Line[], rules: HRule[], body: number, 
     if (words.some((w) => (w.y0 + w.y1) / 2 > top && (w.y0 + w.y1) / 2 < bottom && (w.x1 < x0 || w.x0 > x1))) continue;
     // a region alignment already reads as a table (short cells, record rules) stays with findTables
     const region = lines.filter((l) => (l.y0 + l.y1) / 2 > (headLine?.y0 ?? top) - tol && (l.y0 + l.y1) / 2 < bottom && l.x0 >= x0 && l.x1 <= x1);
-    if (findTables(region, body).length) continue;
+    if (findTables(region, body).some((t) => !t.formula)) continue;
     const header = headLine ? headerRow(headLine, cols, taken, minGap) : undefined;
     const rows: TableRows = (header ? [header.cells, ...records] : records).map((r) => r.map((text) => ({ text })));
     const mine = new Set([...recordWords.flat(), ...(header?.words ?? [])]);

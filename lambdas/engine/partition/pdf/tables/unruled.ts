@@ -6,9 +6,17 @@ import type { TableRows } from '../../table-html';
 const LEADER = /^[.\u2026·]+$/;
 const stripLeaders = (t: string) => t.replace(/(?:\s*[.\u2026·]){2,}\s*/g, ' ').trim();
 
-/** Runs of consecutive lines with 2+ short cells whose columns line up. */
-export function findTables(lines: Line[], body: number): { start: number; end: number; cols: [number, number][] }[] {
-  const out: { start: number; end: number; cols: [number, number][] }[] = [];
+export interface AlignedRun {
+  start: number;
+  end: number;
+  cols: [number, number][];
+  /** A display formula whose pieces line up like cells (see `formula`): one Formula, not a table. */
+  formula?: boolean;
+}
+
+/** Runs of consecutive lines with 2+ short cells whose columns line up (tables, and formulas set so). */
+export function findTables(lines: Line[], body: number): AlignedRun[] {
+  const out: AlignedRun[] = [];
   let i = 0;
   const isRow = (l: Line) => l.segs.length >= 2 && l.segs.every((s) => stripLeaders(s.text).length <= 60) && !l.segs.some((s) => s.words.some((w) => w.rotated));
   while (i < lines.length) {
@@ -29,6 +37,7 @@ export function findTables(lines: Line[], body: number): { start: number; end: n
     }
     // A caption or title line (a long run of words across much of the table) stays text.
     const titleLike = (l: Line) => l.segs.length <= 3 && l.segs.some((g) => g.words.length >= 5);
+    const runStart = i;
     while (i < j && titleLike(lines[i]!)) i++;
     const rows = lines.slice(i, j + 1);
     const multi = rows.filter((r) => r.segs.length >= 2);
@@ -48,7 +57,8 @@ export function findTables(lines: Line[], body: number): { start: number; end: n
       const avgWords = cells.reduce((a, g) => a + g.words.filter((w) => !LEADER.test(w.t)).length, 0) / cells.length;
       const aligned = multi.filter((r) => r.segs.length >= Math.min(2, cols.length)).length / multi.length;
       // Columns of prose (two-column layouts) have long, wordy cells; tables have short ones.
-      if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8 && !lineNumbered(rows)) {
+      if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8 && formula(multi)) out.push({ start: runStart, end: j, cols, formula: true });
+      else if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8 && !lineNumbered(rows)) {
         // Column headers above the body (often wrapped over several short lines) belong to it.
         const x0 = rows.reduce((m, r) => Math.min(m, r.x0), Infinity) - body, x1 = rows.reduce((m, r) => Math.max(m, r.x1), -Infinity) + body;
         const floor = out.length ? out[out.length - 1]!.end + 1 : 0;
@@ -77,6 +87,23 @@ export function findTables(lines: Line[], body: number): { start: number; end: n
   }
   return out;
 }
+
+/**
+ * A display formula: its pieces (a fraction's numerator and denominator, sums, exponents) line up
+ * like cells, but on most of its lines words of several sizes are set above or below each other
+ * (superscripts and subscripts); a table's row is set in one size. And it has a relation or an
+ * operator somewhere.
+ */
+function formula(multi: Line[]): boolean {
+  const scripted = (l: Line) => {
+    const words = l.segs.flatMap((g) => g.words);
+    const big = words.reduce((m, w) => (w.size > m.size ? w : m), words[0]!);
+    return words.some((w) => w.size < big.size / 1.25 && Math.abs(w.y0 + w.y1 - big.y0 - big.y1) / 2 > 0.15 * big.size);
+  };
+  return multi.filter(scripted).length * 2 >= multi.length && multi.some((l) => l.segs.some((g) => MATH.test(g.text)));
+}
+/** Relations and operators of mathematics (a formula has one; labels of a slanted drawing do not). */
+const MATH = /[=<>\u2264\u2265\u2248\u2260\u2211\u220f\u222b\u2208\u2209\u2282\u2200\u2203\u2202\u2207\u221a\u00b1\u00d7\u00f7\u2212\u2192\u21d2]/;
 
 /** Column ranges: the union of overlapping x-intervals of cells. */
 export function columnsOf(segs: Segment[]): [number, number][] {

@@ -1,0 +1,49 @@
+// A display formula whose pieces line up like cells (a fraction's numerator and denominator, a sum's
+// limits, exponents set apart from their base) was read as an unruled table. On most of its lines
+// words of several sizes sit above or below each other (scripts) and it holds a relation or an
+// operator: one Formula element (the library's type for it), in its place in the text. A table with
+// a footnote mark on one row stays a table.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { partitionDocument as partition } from '../../../../lambdas/engine/partition/pipeline';
+import { shutdownPagePool } from '../../../../lambdas/engine/partition/pdf/pool';
+import { onePagePdf } from '../../../support/pdf-writer';
+
+after(async () => { await shutdownPagePool(); });
+
+/** Text at `x` with its baseline `y` points below the page's top. */
+const at = (x: number, y: number, size: number, text: string) => `BT /F1 ${size} Tf ${x} ${792 - y} Td (${text}) Tj ET`;
+const times = ['<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>'];
+const paragraph = (y: number, lines: string[]) => lines.map((l, i) => at(72, y + i * 13.6, 10.9, l));
+
+const run = async (content: string[]) =>
+  (await partition({ data: onePagePdf(content.join('\n'), times), filename: 'paper.pdf' }, { strategy: 'hi_res' })).elements.map((e) => [e.type, e.text]);
+
+describe('a display formula set in pieces', () => {
+  it('is one Formula between its paragraphs, not a table', async () => {
+    const out = await run([
+      ...paragraph(150, ['The similarity between a question and a passage is', 'measured by the loss below, over the positive and', 'the negative passages of each training instance:']),
+      at(120, 205, 10.9, 'L\\(q, p1, p2, ..., pn\\)'), at(262, 205, 10.9, '\\(2\\)'),
+      at(150, 222, 10.9, 'e'), at(170, 219, 8, 'sim\\(q,p+\\)'), at(215, 224, 6, 'i'),
+      at(82, 232, 10.9, '=  - log'), at(133, 240, 8, 'sim\\(q,p+\\)'), at(186, 236, 10.9, 'Sn'), at(219, 240, 8, 'sim\\(q,p-\\) .'),
+      at(128, 250, 10.9, 'e'), at(163, 250, 6, 'i +'), at(197, 250, 10.9, 'j=1 e'), at(249, 252, 6, 'i,j'),
+      ...paragraph(275, ['Positive and negative passages are taken from the', 'retrieval results of the question in the training data.']),
+    ]);
+    assert.deepEqual(out.map(([t]) => t), ['NarrativeText', 'Formula', 'NarrativeText'], JSON.stringify(out));
+    assert.match(out[1]![1]!, /^L\(q, p1, p2, \.\.\., pn\) \(2\) .*= - log.*i,j$/);
+  });
+
+  it('a table with a footnote mark on one of its rows stays a table', async () => {
+    const row = (y: number, cells: string[]) => cells.map((c, k) => at(100 + 90 * k, y, 10, c));
+    const out = await run([
+      ...paragraph(150, ['Results of the three methods on the development set', 'are given in the table below, with their cost.']),
+      ...row(200, ['Method', 'Accuracy', 'Cost']),
+      ...row(214, ['Baseline', '61.2', '1.0']),
+      ...row(228, ['Ours', '74.5', '1.4']), at(300, 225, 6, 'a'),
+      ...row(242, ['Oracle', '80.0', '3.2']),
+      ...row(256, ['Random', '33.3', '0.1']),
+    ]);
+    assert.ok(out.some(([t, x]) => t === 'Table' && x!.startsWith('Method Accuracy Cost Baseline 61.2 1.0')), JSON.stringify(out));
+    assert.ok(!out.some(([t]) => t === 'Formula'));
+  });
+});
