@@ -12,6 +12,7 @@ import { type GlyphBox, hasRtlUnit, isRtlLine, isRtlPage, logicalOrder, rtlWordP
 import { joinJustifiedGaps } from './justified';
 import type { Box, Line, PageLink, RawPage, Segment, Word } from './page-text';
 import { glueMonospaced, glueTracked } from './tracking';
+import { glueScripts } from './superscripts';
 
 /** A word as PDFium reports it, in user space, before the page's reading frame is known. */
 interface RawWord extends ScriptWord {
@@ -90,6 +91,7 @@ export function extractPage(doc: PdfDocument, index: number, opts: { images: boo
     markGlue(words);
     if (tp) glueTracked(words, (w) => innerGap(m, scratch, tp, w.chars));
     glueMonospaced(words);
+    if (tp) glueScripts(words, (a, b) => { for (let i = a + 1; i < b; i++) if (!rawExports(m).FPDFText_IsGenerated(tp, i)) return true; return false; });
     const frame = makeFrame(dominantTurn(words), box);
     raw.width = frame.width;
     raw.height = frame.height;
@@ -370,18 +372,6 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
 }
 
 /**
- * A word reaches the space that follows it in the content, so that a wide gap the content fills with
- * one space is not read as a column gap. Fonts whose ToUnicode map leaves glyphs out (or maps them to
- * a space) open such gaps: PDFium drops the glyph without a trace (a hole as wide as the glyph between
- * the word and its space), or reports it as a space as wide as the glyph (and drops the real space
- * after it). One lost letter at a word's end split a line into two segments, then read as two columns
- * or two paragraphs. Where two words follow each other in the content with one real space between
- * them and the space hugs the second word, the first word's box is stretched to the space when a hole
- * of at most a font size and a half lies between them, or over the space when the space itself fills
- * the gap. A table cell's trailing space hugs its own word and leaves the gap to the next cell open.
- * Only words set wide apart are looked at: a glyph box lookup for a few words a page.
- */
-/**
  * One UTF-16 unit per character index (PDFium gives a character outside the BMP two indices, one per
  * surrogate). FPDFText_GetText leaves out a glyph without any character (a symbol drawn with code 0
  * and no Unicode mapping), which moved every later character onto the box of the one before it
@@ -395,6 +385,18 @@ function charCodes(n: number, written: number, text: Uint16Array, unicode: (i: n
   return out;
 }
 
+/**
+ * A word reaches the space that follows it in the content, so that a wide gap the content fills with
+ * one space is not read as a column gap. Fonts whose ToUnicode map leaves glyphs out (or maps them to
+ * a space) open such gaps: PDFium drops the glyph without a trace (a hole as wide as the glyph between
+ * the word and its space), or reports it as a space as wide as the glyph (and drops the real space
+ * after it). One lost letter at a word's end split a line into two segments, then read as two columns
+ * or two paragraphs. Where two words follow each other in the content with one real space between
+ * them and the space hugs the second word, the first word's box is stretched to the space when a hole
+ * of at most a font size and a half lies between them, or over the space when the space itself fills
+ * the gap. A table cell's trailing space hugs its own word and leaves the gap to the next cell open.
+ * Only words set wide apart are looked at: a glyph box lookup for a few words a page.
+ */
 function reachFollowingSpaces(words: RawWord[], u16: Uint16Array, real: (i: number) => boolean, box: (i: number) => number[]): void {
   for (let k = 0; k + 1 < words.length; k++) {
     const a = words[k]!, b = words[k + 1]!;
