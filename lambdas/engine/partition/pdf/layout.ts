@@ -4,7 +4,7 @@
 // coordinates. Units are the page's own (points for PDF, pixels for OCR); thresholds scale with the
 // text size.
 import { appendAll, makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
-import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, listItemText, type ClassifyOptions } from '../classify';
+import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, listItemText, underNonAlphaRatio, type ClassifyOptions } from '../classify';
 import { mirrorColumns, tableText, tableToHtml, type TableRows } from '../table-html';
 import { union, wordsToLines } from './extract';
 import type { Box, Line, RawPage, Segment } from './page-text';
@@ -393,6 +393,9 @@ function classifyBlock(b: Block, text: string, page: RawPage, body: number, lang
   // A long sentence-like block is body text to a layout model even when the verb stand-in finds no
   // verb ("2 For instance, the score ... drops from above 80% to less than 40%.").
   if (type === 'UncategorizedText' && text.split(' ').length >= 12 && /[.!?]["')\]]?$/.test(text) && isPossibleNarrativeText(text, { ...langOpts, languages: ['und'] })) type = 'NarrativeText';
+  // So is any other run of eight words or more (an author line, affiliations, keywords): the
+  // library's hi_res types a text region by its layout label, Text, whatever its verbs or capitals.
+  if (type === 'UncategorizedText' && text.split(' ').length >= 8 && !underNonAlphaRatio(text)) type = 'NarrativeText';
   const words = b.lines.flatMap((l) => l.words);
   const allBold = words.length > 0 && words.every((w) => w.bold);
   const larger = b.size >= body * 1.15;

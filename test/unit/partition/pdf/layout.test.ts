@@ -74,3 +74,18 @@ test('a long sentence-like block without a recognised verb is narrative text; sh
   assert.equal(els.find((e) => e.text.startsWith('2 For instance'))?.type, 'NarrativeText');
   assert.notEqual(els.find((e) => e.text.startsWith('Vol 3'))?.type, 'NarrativeText');
 });
+
+test('a block of eight words or more that no rule types is body text, as a layout model labels it', () => {
+  // the library's hi_res types a text region by its layout label (Text: NarrativeText), whatever
+  // its verbs or capitals; an author line or a keyword line is such a region
+  const els = layoutPage(page([
+    [seg('Some body text that is long enough to be the body of the page and more.', 100, 100)],
+    [seg('Ada Lovelace1, Charles Babbage2, Mary Somerville3, Grace Brewster Hopper4, Alan Turing5 and Emmy Noether6', 100, 200)],
+    [seg('Keywords: Document Parsing · Table Structure · Page Layout · Dense Retrieval · Open Source Benchmarks', 100, 300)],
+    [seg('Ref. 12-B (rev. 4)', 100, 400)],
+  ]), {});
+  const type = (start: string) => els.find((e) => e.text.startsWith(start))?.type;
+  assert.equal(type('Ada Lovelace1'), 'NarrativeText');
+  assert.equal(type('Keywords:'), 'NarrativeText');
+  assert.equal(type('Ref. 12-B'), 'UncategorizedText');
+});
