@@ -377,6 +377,9 @@ export function isEmailAddress(text: string): boolean {
 const PAGE_NUMBER_RE =
   /^(?:(?:page|pg\.?|p\.)\s*)?[-\u2013\u2014(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014)\]]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
 /** Page-number-like text: "3", "- 3 -", "Page 3", "Page 3 of 10", "iv". */
+/** The start of a caption: "Figure 3:", "Table 1.", "FIG. 2 –", "Chart IV -". */
+export const CAPTION_START = /^(fig(ure)?\.?|table|tab\.|chart|graph|diagram|plate)\s*[0-9IVX]+[a-z]?\s*[:.\u2013\u2014-]/i;
+
 export function isPageNumberLike(text: string): boolean {
   const t = text.trim();
   return t.length > 0 && t.length <= 20 && PAGE_NUMBER_RE.test(t);

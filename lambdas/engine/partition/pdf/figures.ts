@@ -7,6 +7,7 @@
 // Not a figure: a filled area that holds text (a table's shaded row, a coloured box behind a
 // paragraph) is a background; a region whose text reads as running text (a long line, much text), or
 // that covers most of the page, is not taken; a caption ("Figure 2: ...") stays outside.
+import { CAPTION_START } from '../classify';
 import type { Box, Line, Segment } from './page-text';
 import type { Art, Rules } from './tables/paths';
 
@@ -37,8 +38,6 @@ const share = (b: Box, page: { width: number; height: number }): number => ((b.x
 export function shownPictures(images: Box[], page: { width: number; height: number }): Box[] {
   return images.filter((b) => share(b, page) >= PICTURE_SHARE.min && share(b, page) <= PICTURE_SHARE.max);
 }
-/** A caption beside the figure stays text. */
-const CAPTION = /^(fig(ure)?\.?|table|tab\.|chart|graph|diagram|plate)\s*[0-9IVX]+[a-z]?\s*[:.\u2013\u2014-]/i;
 
 export interface Figure extends Box {
   /** The segments set in the figure, taken out of the page's text. */
@@ -90,7 +89,7 @@ export function findFigures(lines: Line[], rules: Rules, body: number, page: { w
     // outside a picture are the page's text)
     // (a picture alone takes only the text set on it: beside a bitmap is the page's text, a running head)
     const drawnToo = g.shapes > g.pictures.length;
-    const label = (s: Segment): boolean => s.words.length <= MAX_LABEL_WORDS && !CAPTION.test(s.text) && (inside(s, region)
+    const label = (s: Segment): boolean => s.words.length <= MAX_LABEL_WORDS && !CAPTION_START.test(s.text) && (inside(s, region)
       || (drawnToo && !s.words.every((w) => w.bold) && !strips(s) && s.size <= 1.1 * body && near(s, region, LABEL_X_EM * body, LABEL_Y_EM * body)
         && inside(s, region, MAX_LABEL_EM * body) && !inParagraph(s, segs)));
     const own = segs.filter((s) => !taken.has(s) && label(s));
@@ -101,7 +100,7 @@ export function findFigures(lines: Line[], rules: Rules, body: number, page: { w
     if (!own.length || own.reduce((n, s) => n + s.text.length, 0) > MAX_TEXT_CHARS) continue;
     // a segment that only grazes the region (running text beside the figure) keeps the figure off it
     const mine = new Set(own);
-    if (segs.some((s) => !mine.has(s) && !CAPTION.test(s.text) && overlaps(s, region, -0.2 * body) && s.words.length > MAX_LABEL_WORDS)) continue;
+    if (segs.some((s) => !mine.has(s) && !CAPTION_START.test(s.text) && overlaps(s, region, -0.2 * body) && s.words.length > MAX_LABEL_WORDS)) continue;
     for (const s of own) taken.add(s);
     const box = own.reduce((b, s) => ({ x0: Math.min(b.x0, s.x0), y0: Math.min(b.y0, s.y0), x1: Math.max(b.x1, s.x1), y1: Math.max(b.y1, s.y1) }), region);
     figures.push({ ...box, segs: own, pictures: g.pictures.map((b) => original.get(b) ?? b) });

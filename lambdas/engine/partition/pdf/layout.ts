@@ -4,7 +4,7 @@
 // coordinates. Units are the page's own (points for PDF, pixels for OCR); thresholds scale with the
 // text size.
 import { appendAll, makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
-import { classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, listItemText, underNonAlphaRatio, type ClassifyOptions } from '../classify';
+import { CAPTION_START, classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, listItemText, underNonAlphaRatio, type ClassifyOptions } from '../classify';
 import { mirrorColumns, tableText, tableToHtml, type TableRows } from '../table-html';
 import { union, wordsToLines } from './extract';
 import type { Box, Line, RawPage, Segment } from './page-text';
@@ -388,7 +388,7 @@ function classifyBlock(b: Block, text: string, page: RawPage, body: number, lang
   // page's lowest text, in its bottom fifth, one short line that reads as a page number.
   if (lowest && b.y0 >= page.height * 0.8 && b.lines.length === 1 && isPageNumberLike(text)) return 'PageNumber';
   // Captions ("Figure 3: ...", "Table 1. ...", "FIG. 2 – ...") as the layout model labels them.
-  if (/^(fig(ure)?\.?|table|tab\.)\s*[0-9IVX]+[a-z]?\s*[:.\u2013\u2014-]\s*\S/i.test(text) && text.length <= 400) return 'FigureCaption';
+  if (CAPTION_START.test(text) && text.length <= 400) return 'FigureCaption';
   let type = classifyText(text, langOpts);
   // A long sentence-like block is body text to a layout model even when the verb stand-in finds no
   // verb ("2 For instance, the score ... drops from above 80% to less than 40%.").

@@ -125,3 +125,34 @@ describe('record rules: bad input stays bounded', () => {
     assert.ok(Date.now() - started < 30_000, `${Date.now() - started} ms`);
   });
 });
+
+describe('short booktabs tables in a paper\'s column', () => {
+  // a header and two rows between a top rule, a rule under the header and a bottom rule, in the right
+  // column of a two-column page; under its caption another table with rules of the same extent
+  const prose = 'When training the final model we use the passages of the collection that best match the gold context as the positive passages and the rest as negatives.';
+  const row = (y: number, cells: [string, number][]) => cells.flatMap(([t, x]) => cell(t, x, y));
+  function paperPage(): RawPage {
+    const words: Word[] = [];
+    words.push(...cell(`${prose} ${prose} ${prose} ${prose}`, 60, 60, 215), ...cell(`${prose} ${prose}`, 310, 225, 215));
+    const h: HRule[] = [63, 82, 115, 160, 179, 212].map((y) => ({ y, x0: 308, x1: 525 }));
+    // the header's words a little under an em apart: one segment, as a paper sets them
+    words.push(...row(68, [['Top-1', 366], ['Top-5', 400], ['Top-20', 434], ['Top-100', 473]]));
+    words.push(...row(88, [['Gold', 312], ['44.9', 370], ['66.8', 407], ['78.1', 446], ['85.0', 491]]));
+    words.push(...row(101, [['Dist. Sup.', 312], ['43.9', 370], ['65.3', 407], ['77.1', 446], ['84.4', 491]]));
+    words.push(...cell('Table 5: Retrieval accuracy on the development set, trained on passages that match the gold context.', 310, 125, 215));
+    words.push(...row(165, [['Loss', 312], ['Top-1', 366], ['Top-5', 402], ['Top-20', 440], ['Top-100', 485]]));
+    words.push(...row(185, [['NLL', 312], ['44.9', 370], ['66.8', 407], ['78.1', 446], ['85.0', 491]]));
+    words.push(...row(198, [['Triplet', 312], ['41.6', 370], ['65.0', 407], ['77.2', 446], ['84.5', 491]]));
+    return { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h, v: [] } };
+  }
+
+  it('are tables of their own, the caption between them text, the other column prose', () => {
+    const els = layoutPage(paperPage(), { tables: true });
+    const tables = els.filter((e) => e.type === 'Table').map((t) => rowsOf(String(t.metadata.text_as_html)));
+    assert.deepEqual(tables[0], [['', 'Top-1', 'Top-5', 'Top-20', 'Top-100'], ['Gold', '44.9', '66.8', '78.1', '85.0'], ['Dist. Sup.', '43.9', '65.3', '77.1', '84.4']], JSON.stringify(els.map((e) => [e.type, e.text])));
+    assert.deepEqual(tables[1]?.[2], ['Triplet', '41.6', '65.0', '77.2', '84.5']);
+    assert.equal(tables.length, 2);
+    assert.ok(els.some((e) => e.type === 'FigureCaption' && e.text.startsWith('Table 5:')));
+    assert.ok(els.filter((e) => e.type === 'NarrativeText').every((e) => e.text.startsWith('When training') && !/Top-|44\.9/.test(e.text)));
+  });
+});

@@ -4,7 +4,8 @@
 // wrapped cell (which alignment alone reads as prose).
 import type { TableRows } from '../../table-html';
 import type { Box, HRule, Line, Word } from '../page-text';
-import { union } from '../extract';
+import { CAPTION_START } from '../../classify';
+import { union, wordsToLines } from '../extract';
 import { mergeH, TOL } from './grid';
 import { cellText, wordLines } from './ruled';
 import { findTables } from './unruled';
@@ -83,18 +84,12 @@ export function findRuleBandTables(lines: Line[], rules: HRule[], body: number, 
   const out: BandTable[] = [];
   const taken = new Set<Word>();
   const words = lines.flatMap((l) => l.segs.flatMap((s) => s.words)).filter((w) => !w.rotated);
-  for (const stack of ruleStacks(mergeH(rules, tol), body, tol)) {
+  for (const whole of ruleStacks(mergeH(rules, tol), body, tol)) for (const { stack, bands } of tablesOfStack(whole, words.filter((w) => !taken.has(w)), tol)) {
     const x0 = stack[0]!.x0 - tol, x1 = stack[0]!.x1 + tol;
-    const within = words.filter((w) => !taken.has(w) && w.x0 >= x0 && w.x1 <= x1);
-    const bands: Word[][] = [];
-    for (let i = 0; i + 1 < stack.length; i++) {
-      const [a, b] = [stack[i]!.y, stack[i + 1]!.y];
-      bands.push(within.filter((w) => (w.y0 + w.y1) / 2 > a && (w.y0 + w.y1) / 2 < b));
-    }
     if (bands.length < 2 || bands.some((b) => !b.length)) continue;
     // the header: one line right above the first rule, inside the stack's width
     const top = stack[0]!.y;
-    const headLine = lines.find((l) => l.y1 <= top + tol && top - l.y1 < 0.8 * body && l.x0 >= x0 && l.x1 <= x1);
+    const headLine = wordsToLines(words.filter((w) => !taken.has(w) && w.x0 >= x0 && w.x1 <= x1 && w.y1 <= top + tol && top - w.y1 < 0.8 * body))[0];
     // browsers and word processors pad cells by a few points: a gutter is narrower than an em, only
     // wider than the word spaces of the text around it
     const minGap = Math.max(0.2 * body, 1.3 * wordSpace(bands.flat()));
@@ -108,12 +103,17 @@ export function findRuleBandTables(lines: Line[], rules: HRule[], body: number, 
     if (recordWords.length < 2 || recordWords.some((b) => wordLines(b).length > MAX_BAND_LINES)) continue;
     if (records.filter((r) => r.filter(Boolean).length >= 2).length * 3 < records.length * 2) continue;
     if (!cols.some((_, k) => records.every((r) => r[k]!.length <= KEY_CELL_CHARS))) continue;
-    if (!records.some((r) => r.some((c) => c.length > 60))) continue;
-    // text beside the stack (a table side by side with it, a column) leaves the region to findTables
+    // short cells only: three columns at least (two columns of short text between rules can be a
+    // boxed note or a form's lines); findTables below leaves it alone when alignment reads it
+    if (!records.some((r) => r.some((c) => c.length > 60)) && cols.length < 3) continue;
+    // text set close beside the stack (within an em: a table side by side with it) leaves the region
+    // to findTables; text a column gutter away is the page's other column
     const bottom = stack[stack.length - 1]!.y;
-    if (words.some((w) => (w.y0 + w.y1) / 2 > top && (w.y0 + w.y1) / 2 < bottom && (w.x1 < x0 || w.x0 > x1))) continue;
+    const rowBand = (w: Word) => (w.y0 + w.y1) / 2 > top && (w.y0 + w.y1) / 2 < bottom;
+    if (words.some((w) => rowBand(w) && ((w.x1 < x0 && w.x1 > x0 - body) || (w.x0 > x1 && w.x0 < x1 + body)))) continue;
     // a region alignment already reads as a table (short cells, record rules) stays with findTables
-    const region = lines.filter((l) => (l.y0 + l.y1) / 2 > (headLine?.y0 ?? top) - tol && (l.y0 + l.y1) / 2 < bottom && l.x0 >= x0 && l.x1 <= x1);
+    const head = headLine?.y0 ?? top;
+    const region = wordsToLines(words.filter((w) => (w.y0 + w.y1) / 2 > head - tol && (w.y0 + w.y1) / 2 < bottom && w.x0 >= x0 && w.x1 <= x1));
     if (findTables(region, body).some((t) => !t.formula)) continue;
     const header = headLine ? headerRow(headLine, cols, taken, minGap) : undefined;
     const rows: TableRows = (header ? [header.cells, ...records] : records).map((r) => r.map((text) => ({ text })));
@@ -122,6 +122,32 @@ export function findRuleBandTables(lines: Line[], rules: HRule[], body: number, 
     out.push({ rows, words: mine, ...union([...mine]) });
   }
   return out;
+}
+
+/**
+ * A stack's tables: the stack split at every band that opens with a caption ("Table 5: ..." between
+ * one table's bottom rule and the next one's top rule, both of one extent), each part with its
+ * bands of words (the words between each two of its rules, within its extent).
+ */
+function tablesOfStack(stack: HRule[], words: Word[], tol: number): { stack: HRule[]; bands: Word[][] }[] {
+  const x0 = stack[0]!.x0 - tol, x1 = stack[0]!.x1 + tol;
+  const within = words.filter((w) => w.x0 >= x0 && w.x1 <= x1);
+  const out: { stack: HRule[]; bands: Word[][] }[] = [];
+  let part = { stack: [stack[0]!], bands: [] as Word[][] };
+  for (let i = 0; i + 1 < stack.length; i++) {
+    const [a, b] = [stack[i]!.y, stack[i + 1]!.y];
+    const band = within.filter((w) => (w.y0 + w.y1) / 2 > a && (w.y0 + w.y1) / 2 < b);
+    const first = wordLines(band)[0];
+    if (first && CAPTION_START.test(cellText(first))) {
+      out.push(part);
+      part = { stack: [stack[i + 1]!], bands: [] };
+      continue;
+    }
+    part.stack.push(stack[i + 1]!);
+    part.bands.push(band);
+  }
+  out.push(part);
+  return out.filter((p) => p.stack.length >= 3);
 }
 
 /** Stacks of rules of one extent (ends within 2 tol), each rule at most a band of records below the last (booktabs: the body between two rules); at most MAX_STACKS. */
@@ -163,10 +189,19 @@ function headerRow(line: Line, cols: [number, number][], taken: Set<Word>, minGa
   return cells.filter(Boolean).length >= 2 ? { cells, words } : undefined;
 }
 
-/** The median gap between words next to each other on a line (a word space of the text). */
+/**
+ * The median gap between words next to each other on a line that is no wider than a word space can
+ * be (under half the text size): a word space of the text. A table of short cells has more gutters
+ * than word spaces, and their median would be a gutter.
+ */
 function wordSpace(words: Word[]): number {
   const gaps: number[] = [];
-  for (const l of wordLines(words)) for (let i = 1; i < l.length; i++) if (l[i]!.x0 > l[i - 1]!.x1) gaps.push(l[i]!.x0 - l[i - 1]!.x1);
+  for (const l of wordLines(words)) {
+    for (let i = 1; i < l.length; i++) {
+      const g = l[i]!.x0 - l[i - 1]!.x1;
+      if (g > 0 && g < 0.45 * Math.max(l[i]!.size, l[i - 1]!.size)) gaps.push(g);
+    }
+  }
   gaps.sort((a, b) => a - b);
   return gaps[gaps.length >> 1] ?? 0;
 }
