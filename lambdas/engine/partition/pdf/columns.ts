@@ -80,13 +80,19 @@ export function pageColumns(lines: Line[], body: number): Line[][] {
   const n = group[group.length - 1]! + 1;
   if (n < 2) return [lines];
   const side = (s: Segment) => (spans(s) ? 0 : group[rangeOf(s)]!);
-  // Rows of short cells on both sides of a gutter are one table across it (a full-width table on a
-  // page in two columns), not two columns side by side.
-  let across = 0;
+  // Rows of short cells on both sides of a gutter, one under the other, are one table across it (a
+  // full-width table on a page in two columns), not two columns side by side. Short lines that meet
+  // here and there (a heading beside a table row, a formula's last line beside a caption) are not.
+  let across = 0, run = 0;
+  let last: Line | undefined;
   for (const l of lines) {
     const sides = new Map<number, number>();
     for (const s of l.segs) sides.set(side(s), Math.max(sides.get(side(s)) ?? 0, s.words.length));
-    if (sides.size >= 2 && [...sides.values()].every((w) => w <= 3)) across++;
+    if (sides.size >= 2 && [...sides.values()].every((w) => w <= 3)) {
+      run = last && l.y0 - last.y1 < 2 * body ? run + 1 : 1;
+      across = Math.max(across, run);
+      last = l;
+    } else if (l.segs.length) { run = 0; last = undefined; }
   }
   if (across >= 3) return [lines];
   return Array.from({ length: n }, (_, k) => lines.flatMap((l) => {
