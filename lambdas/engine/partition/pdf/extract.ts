@@ -136,6 +136,7 @@ function toWord(r: RawWord, f: PageFrame): Word {
   const b = mapBox(f, r.box[0], r.box[1], r.box[2], r.box[3]);
   const w: Word = { t: r.t, ...b, size: r.size, bold: r.bold, italic: r.italic };
   if (r.glue) w.glue = true;
+  if (r.mono) w.mono = true;
   if (r.vertical) {
     w.rotated = true;
     w.vertical = true;

@@ -77,6 +77,28 @@ export function joinNumberLabels(segs: Segment[]): Segment[] {
   return [joined, ...segs.slice(2)];
 }
 
+/** Spaces (of a monospaced font's advance, about 0.6 em) a code line may hold in a row. */
+const MONO_RUN_SPACES = 8;
+
+/**
+ * Segments of one line set in a monospaced font, a few spaces apart ("data0  up  10.0.0.1/24"): a
+ * code listing or a terminal's output aligns its words with runs of spaces, which split the line
+ * into segments as wide gaps do. Joined again (lines alignment reads as a table are taken before).
+ */
+export function joinMonoRuns(segs: Segment[]): Segment[] {
+  if (segs.length < 2) return segs;
+  const out: Segment[] = [segs[0]!];
+  for (const s of segs.slice(1)) {
+    const p = out[out.length - 1]!;
+    const mono = (g: Segment) => g.words.every((w) => w.mono && !w.rotated);
+    const gap = s.x0 - p.x1;
+    if (mono(p) && mono(s) && gap >= 0 && gap <= MONO_RUN_SPACES * 0.6 * Math.max(p.size, s.size, 1) && Math.abs(p.size - s.size) <= 0.1 * Math.max(p.size, s.size)) {
+      out[out.length - 1] = { ...union([p, s]), words: [...p.words, ...s.words], text: `${p.text} ${s.text}`, size: Math.max(p.size, s.size) };
+    } else out.push(s);
+  }
+  return out;
+}
+
 /** Largest gap between the lines of a right-to-left paragraph, in text sizes. */
 const RTL_LINE_GAP = 0.9;
 
@@ -308,7 +330,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     let li = 0;
     const pending: Segment[] = [];
     tables.forEach((t, n) => {
-      for (; li < t.start; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
+      for (; li < t.start; li++) appendAll(pending, joinMonoRuns(joinNumberLabels(lines[li]!.segs)));
       if (t.formula) {
         const rows = lines.slice(t.start, t.end + 1);
         blocks.push({ lines: rows.flatMap((r) => [...r.segs].sort((a, b) => a.x0 - b.x0)), size: body, formula: true, ...union(rows) });
@@ -328,7 +350,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       }
       li = end + 1;
     });
-    for (; li < lines.length; li++) appendAll(pending, joinNumberLabels(lines[li]!.segs));
+    for (; li < lines.length; li++) appendAll(pending, joinMonoRuns(joinNumberLabels(lines[li]!.segs)));
     appendAll(blocks, buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55));
   }
 

@@ -12,6 +12,8 @@ export interface Word extends Box {
   rotated?: boolean;
   /** Follows the previous word without a space (letter-spaced CJK text). */
   glue?: boolean;
+  /** Set in a monospaced (fixed-pitch) font: a code listing's or a terminal's text. */
+  mono?: boolean;
   /** A column of vertical CJK writing, read top to bottom (also `rotated`: kept out of lines). */
   vertical?: boolean;
 }
