@@ -10,6 +10,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { partitionDocument as partition } from '../../../../lambdas/engine/partition/pipeline';
 import { shutdownPagePool } from '../../../../lambdas/engine/partition/pdf/pool';
+import { pageColumns } from '../../../../lambdas/engine/partition/pdf/columns';
+import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/extract';
+import type { Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 import { tablePdf } from '../../../support/table-pdf';
 
 after(async () => { await shutdownPagePool(); });
@@ -62,5 +65,35 @@ describe('an unruled table in one column of a two-column page', () => {
     // the row marks (a picture font's glyphs, "y") are words of their own before each label
     assert.match(tables[0]!.text, /^State funded legal aid CSOs (y )*Persons with disabilities \* \* /);
     assert.ok(!tables[0]!.text.includes('regional (district) level'), 'no text of the left page in the table');
+  });
+});
+
+describe('page columns: short lines that meet across the gutter', () => {
+  // A full-width table on a two-column page has short cells on both sides of the gutter on rows one
+  // under the other; short lines that meet only here and there (a heading beside a table row, a
+  // formula's end beside a one-word line) do not make the page one column. Three such meetings
+  // apart kept a paper's page whole, and a table in its right column took the left column's lines.
+  const W = 5, SP = 3;
+  const words = (text: string, x: number, y: number): Word[] => {
+    let cx = x;
+    return text.split(' ').map((t) => { const w = { t, x0: cx, x1: cx + W * t.length, y0: y, y1: y + 10, size: 10, bold: false, italic: false } as Word; cx = w.x1 + SP; return w; });
+  };
+  const prose = 'the text of a column runs on over its lines';
+  const page = (right: (string | string[])[], left: string[]) => wordsToLines(right.flatMap((r, i) => {
+    const y = 100 + 13 * i;
+    const cells = typeof r === 'string' ? words(r, 310, y) : r.flatMap((c, k) => words(c, 310 + 75 * k, y));
+    return [...cells, ...words(left[i]!, 60, y)];
+  }));
+
+  it('meeting at scattered rows: two columns', () => {
+    const right = [prose, prose, prose, ['Questions', '79,168', '8,757'], ['TriviaQA', '78,785', '8,837'], ['Curated', '1,353', '694'], '2 Method', prose, 'alone.', prose, prose];
+    const left = [prose, prose, prose, '1 Introduction', prose, prose, 'interpolation', prose, 'x = y', prose, prose];
+    assert.equal(pageColumns(page(right, left), 10).length, 2);
+  });
+
+  it('rows of short cells on both sides, one under the other: one table across the page', () => {
+    const right = [prose, prose, prose, ['0.71', '0.64'], ['0.88', '0.83'], ['0.93', '0.91'], prose, prose, prose];
+    const left = [prose, prose, prose, 'Rules 12', 'Layout 14', 'Ours 16', prose, prose, prose];
+    assert.equal(pageColumns(page(right, left), 10).length, 1);
   });
 });

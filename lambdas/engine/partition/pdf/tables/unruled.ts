@@ -222,16 +222,27 @@ function buildGrid(rows: Line[], segCols: [number, number][], body: number, rule
     }
     for (; i < j; i++) {
       const row = lineRows[i]!;
-      // A single-cell line continues the cell above it (wrapped text) when the row above has that column.
+      // A single-cell line continues the cell above it (wrapped text) when the row above has that
+      // column and the line's first word would not have fit after that cell's text (a label of its
+      // own under a short one, "Operating expenses" under "Cost of revenue", starts a row).
       const prev = grid[grid.length - 1];
       if (filledOf(row) === 1 && prev && rows[i]!.segs.length === 1) {
         const k = row.findIndex(Boolean);
-        if (prev[k]) { prev[k] = `${prev[k]} ${row[k]}`; continue; }
+        if (prev[k] && !wouldHaveFit(rows[i - 1], rows[i]!.segs[0]!, cols, k)) { prev[k] = `${prev[k]} ${row[k]}`; continue; }
       }
       grid.push(row);
     }
   }
   return { grid, spans };
+}
+
+/** Whether the first word of `seg` would have fit on the line above after its text in column k. */
+function wouldHaveFit(above: Line | undefined, seg: Segment, cols: [number, number][], k: number): boolean {
+  const mine = above?.segs.filter((s) => nearest(cols, (s.x0 + s.x1) / 2) === k) ?? [];
+  const first = seg.words[0];
+  if (!mine.length || !first) return false;
+  const end = Math.max(...mine.map((s) => s.x1));
+  return end + 0.3 * first.size + (first.x1 - first.x0) <= cols[k]![1] - 0.5;
 }
 
 const sameColumns = (a: [number, number][], b: [number, number][]): boolean =>

@@ -1,0 +1,40 @@
+// Rows of an unruled table: a line holding one cell continues the cell above it when its text is
+// that cell's wrapped text, and starts a row of its own when its first word would have fit after
+// the text above (a label under a short one: a statement's "Operating expenses" under "Cost of
+// revenue", heading the indented rows below it). Both are lines with one cell in the label column.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
+import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/extract';
+import type { RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
+
+const SIZE = 10, CHAR = 5, SPACE = 3;
+function words(text: string, x: number, y: number): Word[] {
+  return text.split(' ').map((t) => { const w = { t, x0: x, x1: x + CHAR * t.length, y0: y, y1: y + SIZE, size: SIZE, bold: false, italic: false } as Word; x = w.x1 + SPACE; return w; });
+}
+/** A row: its label at x (indent), its figures right-aligned at 330 and 400. */
+const row = (y: number, label: string, a = '', b = '', x = 60): Word[] => [
+  ...words(label, x, y),
+  ...(a ? words(a, 330 - CHAR * a.length, y) : []),
+  ...(b ? words(b, 400 - CHAR * b.length, y) : []),
+];
+
+it('a label under a short one starts a row; a wrapped label continues its cell', () => {
+  const lines = [
+    row(100, 'Item', '2025', '2024'),
+    row(113, 'Total revenue', '510,325', '470,042'),
+    row(126, 'Cost of revenue', '(301,118)', '(279,664)'),
+    row(139, 'Operating expenses'),
+    row(152, 'Research and development', '(61,204)', '(55,317)', 72),
+    row(165, 'Selling, general and administrative', '(88,730)', '(84,015)', 72),
+    row(178, 'Revenue from licences granted to', '12,400', '9,800'),
+    row(191, 'partners abroad'),
+    row(204, 'Operating income', '59,273', '51,046'),
+  ].flat();
+  const page: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(lines), links: [], images: [], chars: 0, unmapped: 0 };
+  const tables = layoutPage(page, { tables: true }).filter((e) => e.type === 'Table');
+  assert.equal(tables.length, 1);
+  const html = String(tables[0]!.metadata.text_as_html);
+  assert.match(html, /<tr><td>Cost of revenue<\/td><td>\(301,118\)<\/td><td>\(279,664\)<\/td><\/tr><tr><td>Operating expenses<\/td><td><\/td><td><\/td><\/tr>/, html);
+  assert.match(html, /<tr><td>Revenue from licences granted to partners abroad<\/td><td>12,400<\/td><td>9,800<\/td><\/tr>/, html);
+});
