@@ -40,12 +40,19 @@ export function joinJustifiedGaps(lines: Line[], makeSegment: (words: Word[], rt
       // a run: segments apart by gaps narrow enough to be stretched spaces, in one direction
       let e = k;
       while (e + 1 < line.segs.length && line.segs[e + 1]!.x0 - line.segs[e]!.x1 < MAX_STRETCH_EM * em && !!line.segs[e + 1]!.rtl === !!line.segs[k]!.rtl) e++;
-      const run = line.segs.slice(k, e + 1);
-      if (run.length > 1 && !rowsAround(run, near, em) && (coveredByNeighbour(run, near, em, sameSize) || evenlyStretched(run, near, em))) {
-        out.push(makeSegment(run.flatMap((s) => s.words), !!run[0]!.rtl));
-      } else {
-        out.push(...run);
-      }
+      const stretched = (run: Segment[]) => run.length > 1 && !rowsAround(run, near, em) && (coveredByNeighbour(run, near, em, sameSize) || evenlyStretched(run, near, em));
+      const join = (run: Segment[]): Segment[] => {
+        if (stretched(run)) return [makeSegment(run.flatMap((s) => s.words), !!run[0]!.rtl)];
+        // a narrow column gutter (under two ems) next to a stretched line: the widest gap, well over
+        // the others, parts the run, and each side is looked at on its own
+        const gaps = run.slice(1).map((r, g) => r.x0 - run[g]!.x1);
+        if (gaps.length < 2) return run;
+        const widest = gaps.indexOf(Math.max(...gaps));
+        const others = gaps.filter((_, g) => g !== widest);
+        if (gaps[widest]! < 1.4 * Math.max(...others)) return run;
+        return [...join(run.slice(0, widest + 1)), ...join(run.slice(widest + 1))];
+      };
+      out.push(...join(line.segs.slice(k, e + 1)));
       k = e + 1;
     }
     line.segs = out;

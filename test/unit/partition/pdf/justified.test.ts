@@ -45,3 +45,16 @@ it('a justified right-to-left paragraph\'s stretched spaces are joined', () => {
   const lines = join([justified(100, [60, 20, 45, 30]), justified(116, [25, 50, 30, 55]), justified(132, [40, 40, 20, 60])]);
   assert.deepEqual(lines.map((l) => l.segs.length), [1, 1, 1]);
 });
+
+it('a stretched line beside a narrow column gutter (under two ems) is joined on its side of the gutter', () => {
+  // left column: one segment 60-290; gutter 18 points; right column 308-535, its spaces stretched to
+  // 10.5 points (0.9 em): the gutter and the stretched spaces are all under two ems apart
+  const left = segment([word('left', 60, 290, 100)], false);
+  const widths = [41, 9, 41, 38, 30, 16];
+  const gap = (535 - 308 - widths.reduce((a, b) => a + b, 0)) / (widths.length - 1);
+  let x = 308;
+  const right = widths.map((w, k) => { const s = segment([word(`r${k}`, x, x + w, 100)], false); x += w + gap; return s; });
+  const l: Line = { segs: [left, ...right], x0: 60, x1: 535, y0: 100, y1: 100 + SIZE };
+  const [out] = join([l]);
+  assert.deepEqual(out!.segs.map((s) => s.text), ['left', 'r0 r1 r2 r3 r4 r5']);
+});

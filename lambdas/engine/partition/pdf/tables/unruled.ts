@@ -35,8 +35,6 @@ export function findTables(lines: Line[], body: number): AlignedRun[] {
       if (next.segs.length === 1 && after && isRow(after) && next.x0 >= left - body) { j += 2; continue; }
       break;
     }
-    // A caption or title line (a long run of words across much of the table) stays text.
-    const titleLike = (l: Line) => l.segs.length <= 3 && l.segs.some((g) => g.words.length >= 5);
     const runStart = i;
     while (i < j && titleLike(lines[i]!)) i++;
     const rows = lines.slice(i, j + 1);
@@ -68,8 +66,7 @@ export function findTables(lines: Line[], body: number): AlignedRun[] {
           const above = lines[k - 1]!, below = lines[k]!;
           if (below.y0 - above.y1 > 3.5 * body || above.x0 < x0 || above.x1 > x1) break;
           if (above.segs.some((g) => g.text.length > 60)) break;
-          // A caption or title line (a long run of words across much of the table) stays text.
-          if (above.segs.length <= 3 && above.segs.some((g) => g.words.length >= 5)) break;
+          if (titleLike(above)) break;
           k--;
           if (above.segs.length >= 2) multiAbove = true;
         }
@@ -104,6 +101,17 @@ function formula(multi: Line[]): boolean {
 }
 /** Relations and operators of mathematics (a formula has one; labels of a slanted drawing do not). */
 const MATH = /[=<>\u2264\u2265\u2248\u2260\u2211\u220f\u222b\u2208\u2209\u2282\u2200\u2203\u2202\u2207\u221a\u00b1\u00d7\u00f7\u2212\u2192\u21d2]/;
+
+/**
+ * A caption or title line above or at the top of a table: a long run of words, alone on its line or
+ * after a caption's label ("Table 2" | "Results ..."). Several runs of a few words each, one of them
+ * long, are a header over groups of columns ("% of Total" | "inter-annotator agreement (%)").
+ */
+function titleLike(l: Line): boolean {
+  if (l.segs.length > 3 || !l.segs.some((g) => g.words.length >= 5)) return false;
+  return l.segs.length === 1 || CAPTION_LABEL.test(l.segs[0]!.text) || l.segs.some((g) => g.words.length >= 8);
+}
+const CAPTION_LABEL = /^(fig(ure)?|table|tab)[.:]?\s*[0-9IVX]+/i;
 
 /** Column ranges: the union of overlapping x-intervals of cells. */
 export function columnsOf(segs: Segment[]): [number, number][] {
