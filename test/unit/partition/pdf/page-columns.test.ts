@@ -12,6 +12,7 @@ import { partitionDocument as partition } from '../../../../lambdas/engine/parti
 import { shutdownPagePool } from '../../../../lambdas/engine/partition/pdf/pool';
 import { pageColumns } from '../../../../lambdas/engine/partition/pdf/columns';
 import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/extract';
+import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import type { Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 import { tablePdf } from '../../../support/table-pdf';
 
@@ -95,5 +96,23 @@ describe('page columns: short lines that meet across the gutter', () => {
     const right = [prose, prose, prose, ['0.71', '0.64'], ['0.88', '0.83'], ['0.93', '0.91'], prose, prose, prose];
     const left = [prose, prose, prose, 'Rules 12', 'Layout 14', 'Ours 16', prose, prose, prose];
     assert.equal(pageColumns(page(right, left), 10).length, 1);
+  });
+});
+
+describe('text boxes side by side', () => {
+  it('a bold heading over a short paragraph in each of two boxes is text, not a table', () => {
+    const W = 5, SP = 3;
+    const words = (text: string, x: number, y: number, bold = false): Word[] => {
+      let cx = x;
+      return text.split(' ').map((t) => { const w = { t, x0: cx, x1: cx + W * t.length, y0: y, y1: y + 12, size: 12, bold, italic: false } as Word; cx = w.x1 + SP; return w; });
+    };
+    const lines = wordsToLines([
+      ...words('North', 60, 100, true), ...words('South', 330, 100, true),
+      ...words('Strong growth in enterprise accounts,', 60, 120), ...words('Slower quarter; two large deals', 330, 120),
+      ...words('driven by the renewal campaign.', 60, 135), ...words('moved into the next quarter.', 330, 135),
+    ]);
+    const els = layoutPage({ page: 1, width: 612, height: 792, lines, links: [], images: [], chars: 0, unmapped: 0 }, { tables: true });
+    assert.ok(!els.some((e) => e.type === 'Table'), JSON.stringify(els.map((e) => [e.type, e.text])));
+    assert.ok(els.some((e) => e.text === 'Strong growth in enterprise accounts, driven by the renewal campaign.'));
   });
 });

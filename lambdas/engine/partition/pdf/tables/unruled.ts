@@ -51,7 +51,9 @@ export function findTables(lines: Line[], body: number): AlignedRun[] {
       }
       // Dot leaders ("Total . . . . . 11,062") are spacing, not words.
       const avgCell = multi.reduce((s, r) => s + r.segs.reduce((a, g) => a + stripLeaders(g.text).length, 0) / r.segs.length, 0) / multi.length;
-      const cells = multi.flatMap((r) => r.segs);
+      // measured below the first row: short headings over boxes of wrapped prose (two text boxes side
+      // by side, each a bold heading and a paragraph) are no table's header
+      const cells = multi.slice(multi.length >= 3 ? 1 : 0).flatMap((r) => r.segs);
       const avgWords = cells.reduce((a, g) => a + g.words.filter((w) => !LEADER.test(w.t)).length, 0) / cells.length;
       const aligned = multi.filter((r) => r.segs.length >= Math.min(2, cols.length)).length / multi.length;
       // Columns of prose (two-column layouts) have long, wordy cells; tables have short ones.
