@@ -34,6 +34,7 @@ function scratchFor(m: WrappedPdfiumModule): Scratch {
 }
 
 const BOLD_NAME = /bold|black|heavy|semibold|demibold|extrabold|ultrabold|,b$|-b$|\.b$/i;
+const REGULAR_NAME = /roman|regu|book|light|thin|medium|normal/i;
 const ITALIC_NAME = /italic|oblique|slanted|,i$|-i$|\.i$|kursiv/i;
 
 function fontStyle(m: WrappedPdfiumModule, font: number, buf: number): FontStyle {
@@ -46,7 +47,12 @@ function fontStyle(m: WrappedPdfiumModule, font: number, buf: number): FontStyle
   const anglePtr = buf + 260;
   let angle = 0;
   if (m.FPDFFont_GetItalicAngle(font, anglePtr)) angle = heap(m).HEAP32[anglePtr >> 2]!;
-  const bold = weight >= 600 || (flags & (1 << 18)) !== 0 || BOLD_NAME.test(name.replace(/^[A-Z]{6}\+/, ''));
+  // A face named for its weight is that weight: PDFium estimates the weight from the descriptor's
+  // StemV when the font gives none, and writers set StemV loosely (Ghostscript gives Times-Roman 139,
+  // which PDFium reads as 695: every word of such a document came out bold). The estimate and the
+  // ForceBold flag decide only for a name that says nothing ("F1", "Arial").
+  const base = name.replace(/^[A-Z]{6}\+/, '');
+  const bold = BOLD_NAME.test(base) || (!REGULAR_NAME.test(base) && (weight >= 600 || (flags & (1 << 18)) !== 0));
   const italic = angle !== 0 || (flags & (1 << 6)) !== 0 || ITALIC_NAME.test(name);
   // FixedPitch (flag bit 1), or a typewriter face named as such when the descriptor does not say
   const mono = (flags & 1) !== 0 || MONO_NAME.test(name.replace(/^[A-Z]{6}\+/, ''));

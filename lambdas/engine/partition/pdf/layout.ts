@@ -425,6 +425,9 @@ function classifyBlock(b: Block, text: string, page: RawPage, body: number, lang
   if (type === 'Title' && !allBold && !larger && text.split(' ').length > 6 && b.lines.length > 1) type = 'NarrativeText';
   // A numbered section heading ("2. Offices") set larger than the body: a title, not a list item.
   if (type === 'ListItem' && larger && NUMBERED_HEADING.test(text) && b.lines.length <= 2 && text.split(' ').length <= 12 && !/[.:;,]$/.test(text)) type = 'Title';
+  // So is one set bold in the body size on a line of its own ("1. Introduction" of a report set with
+  // troff or a word processor): a few words without closing punctuation.
+  if (type === 'ListItem' && allBold && NUMBERED_HEADING.test(text) && b.lines.length === 1 && text.split(' ').length <= 8 && !/[.:;,!?]$/.test(text)) type = 'Title';
   return type;
 }
 

@@ -1,9 +1,13 @@
 // Numbered section headings in PDFs (issue 29): "1. Overview" set larger than the body is a section
-// title with its depth, not a list item; a numbered list in the body's size stays a list.
+// title with its depth, not a list item; a numbered list in the body's size stays a list. So is a
+// bold one in the body's size alone on its line, which needs bold told right (a font's StemV).
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
 import { partitionDocument as partition } from '../../../../lambdas/engine/partition/pipeline';
 import { shutdownPagePool } from '../../../../lambdas/engine/partition/pdf/pool';
+import { PdfDocument } from '../../../../lambdas/engine/partition/pdf/pdfium';
+import { extractPage } from '../../../../lambdas/engine/partition/pdf/extract';
+import { onePagePdf } from '../../../support/pdf-writer';
 import { reportPdf } from '../../../support/report-pdf';
 
 after(async () => { await shutdownPagePool(); });
@@ -26,4 +30,37 @@ it('numbered headings set larger are titles under the document title; numbered b
   const top = elements.find((e) => e.text === 'Annual Report of the Offices')!;
   const overview = elements.find((e) => e.text === '1. Overview')!;
   assert.equal(overview.metadata.parent_id, top.element_id, 'a section under the document title');
+});
+
+it('a numbered heading set bold in the body size, on a line of its own, is a title; a bold numbered step with a sentence is a list item', async () => {
+  const data = reportPdf([
+    ['1. Introduction', 10, true],
+    ['Storage arrays are sold on their peak throughput, but real workloads mix reads and writes.', 10, false],
+    ['2. Install the package and restart the server.', 10, true],
+    ['3. Results', 10, true],
+    ['The mixed figure is close to the harmonic mean of the read and the write figures.', 10, false],
+  ]);
+  const { elements } = await partition({ data, filename: 'report.pdf' }, { strategy: 'fast' });
+  const type = (t: string) => elements.find((e) => e.text === t)?.type;
+  assert.equal(type('1. Introduction'), 'Title', JSON.stringify(elements.map((e) => [e.type, e.text])));
+  assert.equal(type('3. Results'), 'Title');
+  assert.equal(type('2. Install the package and restart the server.'), 'ListItem');
+});
+
+it('a face named Roman is not bold though its descriptor\'s stem width says so (Ghostscript\'s Times-Roman: StemV 139)', async () => {
+  const widths = `/FirstChar 32 /LastChar 126 /Widths [${Array.from({ length: 95 }, (_, i) => 400 + 100 * (i % 3)).join(' ')}]`;
+  const font = (name: string, desc: number) => `<< /Type /Font /Subtype /Type1 /BaseFont /${name} ${widths} /FontDescriptor ${desc} 0 R >>`;
+  const descriptor = (name: string, stem: number) => `<< /Type /FontDescriptor /FontName /${name} /Flags 34 /FontBBox [0 -218 932 688] /ItalicAngle 0 /Ascent 688 /Descent -218 /CapHeight 676 /StemV ${stem} >>`;
+  const content = ['BT /F1 10 Tf 72 700 Td (Regular text set in the roman face of the font.) Tj ET', 'BT /F2 10 Tf 72 680 Td (A bold line) Tj ET', 'BT /F3 10 Tf 72 660 Td (A face named for nothing) Tj ET'].join('\n');
+  // fonts are objects 4-6, the content 7, the descriptors 8-10 (onePagePdf)
+  const pdf = onePagePdf(content, [font('ABCDEF+Times-Roman', 8), font('ABCDEF+Times-Bold', 9), font('ABCDEF+F3', 10)],
+    [descriptor('ABCDEF+Times-Roman', 139), descriptor('ABCDEF+Times-Bold', 169), descriptor('ABCDEF+F3', 169)]);
+  const doc = await PdfDocument.open(pdf);
+  try {
+    const words = extractPage(doc, 0, { images: false, links: false }).lines.flatMap((l) => l.segs.flatMap((s) => s.words));
+    const bold = (t: string) => words.find((w) => w.t === t)?.bold;
+    assert.equal(bold('Regular'), false);
+    assert.equal(bold('bold'), true);
+    assert.equal(bold('nothing'), true, 'a name that says nothing: the estimate from the stem width stands');
+  } finally { doc.close(); }
 });
