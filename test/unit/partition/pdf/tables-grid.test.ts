@@ -101,6 +101,20 @@ describe('ruled tables with words', () => {
     assert.equal(t!.rows[0]![0]!.text, 'first line second');
   });
 
+  it('a body set without rules between vertical rules is a row per line; two cells wrapped alike stay one row', () => {
+    // a frame, a rule under the header, rules between the columns: the body's lines are its rows
+    const xs = [0, 60, 120, 180];
+    const { h: frame, v } = lattice(xs, [0, 20, 80]);
+    const body = ['Alpha Reads Writes', 'Beta Mixed Reads', 'Gamma Reads Writes'].flatMap((l, i) => l.split(' ').map((t, k) => word(t, 5 + 60 * k, 25 + 15 * i)));
+    const [t] = findRuledTables({ h: frame, v }, [word('Array', 5, 5), word('Best', 65, 5), word('Worst', 125, 5), ...body]);
+    assert.deepEqual(t!.rows.map((r) => r.map((c) => c.text)), [['Array', 'Best', 'Worst'], ['Alpha', 'Reads', 'Writes'], ['Beta', 'Mixed', 'Reads'], ['Gamma', 'Reads', 'Writes']]);
+    // text wrapped in two cells of one row: lines that run on (lower case) are one cell
+    const wide = lattice([0, 150, 300], [0, 20, 60]);
+    const wrapped = [word('Name', 5, 5), word('Note', 155, 5), word('Static', 5, 25), word('address', 50, 25), word('or', 100, 25), word('only', 5, 40), word('Jumbo', 155, 25), word('frames', 200, 25), word('on', 250, 25), word('every', 155, 40), word('port', 195, 40)];
+    const [u] = findRuledTables(wide, wrapped);
+    assert.deepEqual(u!.rows.map((r) => r.map((c) => c.text)), [['Name', 'Note'], ['Static address or only', 'Jumbo frames on every port']]);
+  });
+
   it('a box around one value, one row of boxes, or boxed prose is not a table', () => {
     const box = lattice([0, 200], [0, 40]);
     assert.deepEqual(findRuledTables(box, [word('Total', 10, 10)]), []);

@@ -3,7 +3,7 @@
 // chart's axes) is dropped, and its words stay in the page's text flow.
 import type { TableRows } from '../../table-html';
 import type { Box, Word } from '../page-text';
-import { findGrids, intervalOf, pruneEmpty, type Grid } from './grid';
+import { findGrids, intervalOf, pruneEmpty, type Grid, type GridCell } from './grid';
 import type { Rules } from './paths';
 
 export interface FoundTable extends Box {
@@ -73,8 +73,53 @@ function stackedRows(g: Grid, byCell: Word[][]): boolean {
   return false;
 }
 
+/**
+ * Rows of a body set without rules inside a ruled frame (a table with vertical rules only, or a box
+ * with a rule under its header): a grid row whose cells with text each hold the same number of lines,
+ * the lines level across the cells, entries rather than text wrapped at the cell's edge (below). Such
+ * a row is as many rows as it has lines; without this, its cells read a column at a time ("Alpha Beta
+ * Gamma"). The grid with the rows split, or undefined when no row is so.
+ */
+function splitStackedRows(g: Grid, byCell: Word[][]): Grid | undefined {
+  const cuts: number[] = [];
+  for (let r = 0; r + 1 < g.ys.length; r++) {
+    if (g.cells.some((c) => c.row <= r && c.row + c.rowspan > r && c.rowspan > 1)) continue;
+    const mine = g.cells.map((c, i) => ({ c, lines: wordLines(byCell[i]!) })).filter(({ c, lines }) => c.row === r && lines.length);
+    const k = mine[0]?.lines.length ?? 0;
+    if (mine.length < 2 || k < 2 || mine.some(({ lines }) => lines.length !== k)) continue;
+    const size = Math.max(...mine.flatMap(({ lines }) => lines.flat().map((w) => w.size)), 1);
+    const mid = (l: Word[]) => (Math.min(...l.map((w) => w.y0)) + Math.max(...l.map((w) => w.y1))) / 2;
+    const level = Array.from({ length: k }, (_, j) => mine.map(({ lines }) => mid(lines[j]!))).every((ms) => Math.max(...ms) - Math.min(...ms) < 0.5 * size);
+    // entries: in some cell every line leaves room for the next one's first word (in narrow columns
+    // entries fill them as wrapped text does: then three lines in three cells or more, which wrapped
+    // text does not match); no line opens in lower case (wrapped text runs on)
+    const entries = mine.some(({ c, lines }) => lines.slice(0, -1).every((l, j) => {
+      const next = lines[j + 1]![0]!;
+      return Math.max(...l.map((w) => w.x1)) + 0.3 * next.size + (next.x1 - next.x0) < g.xs[c.col + c.colspan]! - 0.5 * size;
+    }));
+    const opens = mine.every(({ lines }) => lines.slice(1).every((l) => !/^\p{Ll}/u.test(l[0]!.t)));
+    if (!level || !opens || !(entries || (k >= 3 && mine.length >= 3))) continue;
+    for (let j = 0; j + 1 < k; j++) {
+      const bottom = Math.max(...mine.map(({ lines }) => Math.max(...lines[j]!.map((w) => w.y1))));
+      const top = Math.min(...mine.map(({ lines }) => Math.min(...lines[j + 1]!.map((w) => w.y0))));
+      cuts.push((bottom + top) / 2);
+    }
+  }
+  if (!cuts.length) return undefined;
+  const ys = [...g.ys, ...cuts].sort((a, b) => a - b);
+  const rowOf = (y: number) => ys.findIndex((v) => Math.abs(v - y) < 1e-6);
+  const cells: GridCell[] = [];
+  for (const c of g.cells) {
+    const r0 = rowOf(g.ys[c.row]!), r1 = rowOf(g.ys[c.row + c.rowspan]!);
+    // a cell of a split row becomes one cell per line; a cell spanning rows keeps its span
+    if (c.rowspan === 1 && r1 - r0 > 1) for (let r = r0; r < r1; r++) cells.push({ ...c, row: r, rowspan: 1, y0: ys[r]!, y1: ys[r + 1]! });
+    else cells.push({ ...c, row: r0, rowspan: r1 - r0 });
+  }
+  return { ...g, ys, cells };
+}
+
 /** Fills one grid; undefined when it is not a table. */
-function fillGrid(g: Grid, words: Word[]): FoundTable | undefined {
+function fillGrid(g: Grid, words: Word[], depth = 0): FoundTable | undefined {
   const nr = g.ys.length - 1, nc = g.xs.length - 1;
   const owner = new Int32Array(nr * nc).fill(-1);
   g.cells.forEach((c, i) => {
@@ -91,6 +136,8 @@ function fillGrid(g: Grid, words: Word[]): FoundTable | undefined {
     for (const w of unit) { byCell[i]!.push(w); inside.add(w); }
   }
   if (stackedRows(g, byCell)) return undefined;
+  const split = depth === 0 ? splitStackedRows(g, byCell) : undefined;
+  if (split) return fillGrid(split, words, 1);
   const filled = g.cells.map((c, i) => ({ ...c, text: cellText(byCell[i]!) }));
   const { cells, nrows, ncols } = pruneEmpty(filled, nr, nc);
   const texts = cells.filter((c) => c.text);
