@@ -18,6 +18,7 @@ import { pageColumns } from './columns';
 import { markBullets } from './bullets';
 import { isRtlPage } from './bidi';
 import { findFigures, shownPictures } from './figures';
+import { joinFormulaPieces } from './formulas';
 
 export interface Block extends Box {
   lines: Segment[];
@@ -351,7 +352,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       li = end + 1;
     });
     for (; li < lines.length; li++) appendAll(pending, joinMonoRuns(joinNumberLabels(lines[li]!.segs)));
-    appendAll(blocks, buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55));
+    appendAll(blocks, joinFormulaPieces(buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55), blockText, body));
   }
 
   const imageBlocks: Block[] = pictures.map((im) => ({ lines: [], size: 0, ...im }));

@@ -7,6 +7,8 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { partitionDocument as partition } from '../../../../lambdas/engine/partition/pipeline';
 import { shutdownPagePool } from '../../../../lambdas/engine/partition/pdf/pool';
+import { joinFormulaPieces } from '../../../../lambdas/engine/partition/pdf/formulas';
+import type { Segment } from '../../../../lambdas/engine/partition/pdf/page-text';
 import { onePagePdf } from '../../../support/pdf-writer';
 
 after(async () => { await shutdownPagePool(); });
@@ -45,5 +47,31 @@ describe('a display formula set in pieces', () => {
     ]);
     assert.ok(out.some(([t, x]) => t === 'Table' && x!.startsWith('Method Accuracy Cost Baseline 61.2 1.0')), JSON.stringify(out));
     assert.ok(!out.some(([t]) => t === 'Formula'));
+  });
+});
+
+describe('a display formula set in pieces that do not line up as cells', () => {
+  it('is one Formula; a page number below stays a page number', async () => {
+    // T_mix = 2 / (1/T_r + 1/T_w): the "2" above the bar, the denominator's fractions below it
+    const out = await run([
+      ...paragraph(150, ['The mixed figure is close to the harmonic mean of the', 'read and the write figures, as the model predicts:']),
+      at(200, 186, 10, '2'),
+      at(150, 195, 10, 'T'), at(156, 197, 7, 'mix'), at(170, 195, 10, '='),
+      at(190, 204, 10, '1'), at(222, 204, 10, '1'), at(206, 209, 10, '+'),
+      at(188, 215, 10, 'T'), at(194, 217, 7, 'r'), at(220, 215, 10, 'T'), at(226, 217, 7, 'w'),
+      ...paragraph(245, ['Gamma has the highest read figure but the lowest write', 'figure, so its mixed figure is the lowest of the three.']),
+      at(300, 760, 10, '7'),
+    ]);
+    assert.deepEqual(out.map(([t]) => t), ['NarrativeText', 'Formula', 'NarrativeText', 'PageNumber'], JSON.stringify(out));
+    assert.match(out[1]![1]!, /^2 Tmix = 1 \+ 1 Tr Tw$/);
+  });
+
+  it('a block set in mathematical italic letters is a Formula by itself', () => {
+    const seg = (text: string): Segment => ({ text, words: [], size: 10, x0: 100, x1: 200, y0: 200, y1: 210 });
+    const block = (text: string): { lines: Segment[]; formula?: boolean; x0: number; x1: number; y0: number; y1: number } => ({ lines: [seg(text)], x0: 100, x1: 200, y0: 200, y1: 210 });
+    const text = (b: { lines: Segment[] }) => b.lines.map((l) => l.text).join(' ');
+    const [math, prose] = joinFormulaPieces([block('\u{1D460}(\u{1D45E}, \u{1D45D}) = \u{1D706}BM25(\u{1D45E}, \u{1D45D})'), block('where the weight is set per question')], text, 10);
+    assert.equal(math!.formula, true);
+    assert.equal(prose!.formula, undefined);
   });
 });

@@ -2,6 +2,7 @@
 // columns line up, with the header lines above them; cells are the segments placed in the columns.
 import type { Line, Segment } from '../page-text';
 import type { TableRows } from '../../table-html';
+import { formula } from '../formulas';
 
 const LEADER = /^[.\u2026·]+$/;
 const stripLeaders = (t: string) => t.replace(/(?:\s*[.\u2026·]){2,}\s*/g, ' ').trim();
@@ -86,23 +87,6 @@ export function findTables(lines: Line[], body: number): AlignedRun[] {
   }
   return out;
 }
-
-/**
- * A display formula: its pieces (a fraction's numerator and denominator, sums, exponents) line up
- * like cells, but on most of its lines words of several sizes are set above or below each other
- * (superscripts and subscripts); a table's row is set in one size. And it has a relation or an
- * operator somewhere.
- */
-function formula(multi: Line[]): boolean {
-  const scripted = (l: Line) => {
-    const words = l.segs.flatMap((g) => g.words);
-    const big = words.reduce((m, w) => (w.size > m.size ? w : m), words[0]!);
-    return words.some((w) => w.size < big.size / 1.25 && Math.abs(w.y0 + w.y1 - big.y0 - big.y1) / 2 > 0.15 * big.size);
-  };
-  return multi.filter(scripted).length * 2 >= multi.length && multi.some((l) => l.segs.some((g) => MATH.test(g.text)));
-}
-/** Relations and operators of mathematics (a formula has one; labels of a slanted drawing do not). */
-const MATH = /[=<>\u2264\u2265\u2248\u2260\u2211\u220f\u222b\u2208\u2209\u2282\u2200\u2203\u2202\u2207\u221a\u00b1\u00d7\u00f7\u2212\u2192\u21d2]/;
 
 /**
  * A caption or title line above or at the top of a table: a long run of words, alone on its line or
