@@ -142,6 +142,11 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // Line starts and ends along the writing direction (x mirrored for right-to-left lines).
         const start = (x: Box) => (rtl ? -x.x1 : x.x0), end = (x: Box) => (rtl ? -x.x0 : x.x1);
         if (start(s) > start(last) + 0.6 * (last.x1 - last.x0) && start(s) > start(b) + 4 * h) continue;
+        // A line alone in its block, then a line set further in whose first word would have fit after
+        // it: a heading over an indented paragraph, or a term over its definition (the first line of
+        // a hanging list item is full: its next word did not fit).
+        const first = s.words[0];
+        if (!rtl && first && b.lines.length === 1 && s.x0 > last.x0 + 1.5 * h && last.x1 + 0.3 * h + (first.x1 - first.x0) < s.x1) continue;
         const lastBold = last.words.every((w) => w.bold);
         const sBold = s.words.every((w) => w.bold);
         if (lastBold !== sBold && (lastBold || b.lines.length > 1)) continue;
@@ -424,6 +429,8 @@ function classifyBlock(b: Block, text: string, page: RawPage, body: number, lang
   const larger = b.size >= body * 1.15;
   if (type === 'NarrativeText' && (allBold || larger) && b.lines.length <= 3 && !/[.:;,]$/.test(text) && isPossibleTitle(text, langOpts)) type = 'Title';
   if (type === 'Title' && !allBold && !larger && text.split(' ').length > 6 && b.lines.length > 1) type = 'NarrativeText';
+  // a sentence of five words or more, closed by its full stop, in the body's weight and size
+  if (type === 'Title' && !allBold && !larger && text.split(' ').length >= 5 && /[.!?]$/.test(text) && !/^\d+(\.\d+)*\.?\s/.test(text)) type = 'NarrativeText';
   // A numbered section heading ("2. Offices") set larger than the body: a title, not a list item.
   if (type === 'ListItem' && larger && NUMBERED_HEADING.test(text) && b.lines.length <= 2 && text.split(' ').length <= 12 && !/[.:;,]$/.test(text)) type = 'Title';
   // So is one set bold in the body size on a line of its own ("1. Introduction" of a report set with

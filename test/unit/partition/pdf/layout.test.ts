@@ -89,3 +89,19 @@ test('a block of eight words or more that no rule types is body text, as a layou
   assert.equal(type('Keywords:'), 'NarrativeText');
   assert.equal(type('Ref. 12-B'), 'UncategorizedText');
 });
+
+test('a line alone over a line set further in that would have fit after it starts a new block; a full first line of a hanging item does not', () => {
+  // a manual page: a heading at the margin, an option indented under it, its description further in
+  const els = layoutPage(page([
+    [seg('Some body text that is long enough to be the body of the page and more.', 100, 100)],
+    [seg('OPTIONS', 100, 200)],
+    [seg('--verbose', 136, 211)],
+    [seg('Print every request and reply in full.', 172, 222)],
+    // a hanging list item: its first line is full, its second line set in under its text
+    [seg('1. The first item of the list runs over the whole width of its', 100, 300)],
+    [seg('column and goes on below.', 116, 311)],
+  ]), {});
+  assert.deepEqual(els.map((e) => e.text).slice(1, 4), ['OPTIONS', '--verbose', 'Print every request and reply in full.']);
+  assert.equal(els.find((e) => e.text.startsWith('Print'))?.type, 'NarrativeText', 'a sentence closed by its full stop');
+  assert.ok(els.some((e) => e.text.endsWith('width of its column and goes on below.')), JSON.stringify(els.map((e) => e.text)));
+});
