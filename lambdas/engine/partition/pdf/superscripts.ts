@@ -15,14 +15,14 @@ export function glueScripts<W extends ScriptWord & { chars: [number, number] }>(
   for (let i = 1; i < words.length; i++) {
     const p = words[i - 1]!, w = words[i]!;
     if (w.glue || p.turn !== 0 || w.turn !== 0 || p.vertical || w.vertical) continue;
-    // a break PDFium generated lies between them (adjacent indices: a split of the extractor's own)
-    if (w.chars[0] - p.chars[1] < 2 || contentSpace(p.chars[1], w.chars[0])) continue;
     const big = Math.max(p.size, w.size, 1), small = Math.max(Math.min(p.size, w.size), 1);
     const gap = (w.box[0] - p.box[2]) / big;
     if (gap < -TOUCH_EM || gap > TOUCH_EM) continue;
     // boxes y-up: [left, bottom, right, top]; the two share part of a line's band
     const shared = Math.min(p.box[3], w.box[3]) - Math.max(p.box[1], w.box[1]);
     if (shared <= 0.2 * small) continue;
+    // a break PDFium generated lies between them (adjacent indices: a split of the extractor's own)
+    if (w.chars[0] - p.chars[1] < 2 || contentSpace(p.chars[1], w.chars[0])) continue;
     w.glue = true;
   }
 }
