@@ -474,6 +474,21 @@ function innerGap(m: WrappedPdfiumModule, scratch: Scratch, tp: number, [s, e]: 
  * PDFs), sorts each line left to right and splits it into segments at wide gaps. Rotated words
  * each form their own line.
  */
+/**
+ * A word of the line's size already stands where `w` does: `w` is on the next line, though the line's
+ * band reaches it (a larger heading in one page column spans two lines of the next column, and
+ * their words were read as one line, interleaved). Marks, scripts and one-letter pieces may stack.
+ */
+function stacksOn(line: Word[], w: Word): boolean {
+  if ([...w.t].length < 2) return false;
+  for (let i = line.length - 1; i >= 0 && i >= line.length - 200; i--) {
+    const o = line[i]!;
+    if ([...o.t].length < 2 || Math.abs(o.size - w.size) > 0.2 * Math.max(o.size, w.size)) continue;
+    if (Math.min(o.x1, w.x1) - Math.max(o.x0, w.x0) > 0.5 * Math.min(o.x1 - o.x0, w.x1 - w.x0)) return true;
+  }
+  return false;
+}
+
 export function wordsToLines(words: Word[]): Line[] {
   const upright = words.filter((w) => !w.rotated);
   const sorted = upright.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
@@ -486,7 +501,7 @@ export function wordsToLines(words: Word[]): Line[] {
       const l = open[k]!;
       const overlap = Math.min(l.y1, w.y1) - Math.max(l.y0, w.y0);
       const lh = l.y1 - l.y0;
-      if (overlap >= 0.5 * Math.min(h, lh) && Math.abs(w.size - l.size) <= 0.6 * Math.max(w.size, l.size)) { target = l; break; }
+      if (overlap >= 0.5 * Math.min(h, lh) && Math.abs(w.size - l.size) <= 0.6 * Math.max(w.size, l.size) && !stacksOn(l.words, w)) { target = l; break; }
       if (w.y0 > l.y1 + 2 * lh) { open.splice(k, 1); }
     }
     if (target) {

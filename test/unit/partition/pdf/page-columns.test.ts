@@ -116,3 +116,15 @@ describe('text boxes side by side', () => {
     assert.ok(els.some((e) => e.text === 'Strong growth in enterprise accounts, driven by the renewal campaign.'));
   });
 });
+
+describe('a heading in one column beside two lines of the next', () => {
+  it('the two lines stay two lines, each in its order (the heading\'s band reaches both)', () => {
+    const mk = (text: string, x: number, y: number, size: number): Word[] => {
+      let cx = x;
+      return text.split(' ').map((t) => { const w = { t, x0: cx, x1: cx + 0.5 * size * t.length, y0: y, y1: y + size, size, bold: false, italic: false } as Word; cx = w.x1 + 0.3 * size; return w; });
+    };
+    const lines = wordsToLines([...mk('Market news', 60, 100, 13), ...mk('Article paragraph four describes', 230, 96, 9), ...mk('the events of the week', 230, 106.5, 9)]);
+    const texts = lines.flatMap((l) => l.segs.map((s) => s.text));
+    assert.ok(texts.includes('Article paragraph four describes') && texts.includes('the events of the week'), JSON.stringify(texts));
+  });
+});
