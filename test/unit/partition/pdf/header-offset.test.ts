@@ -95,3 +95,19 @@ describe('a header over groups of columns', () => {
     assert.match(html, /^<table><tr><td><\/td><td><\/td><td>Share<\/td><td colspan="2">Quarterly sales in thousands \(units\)<\/td><\/tr><tr><td>Region<\/td>/, html);
   });
 });
+
+describe('a header cell spanning two header rows', () => {
+  it('set halfway between them, it joins the first of them (no row of its own)', () => {
+    const words: Word[] = [];
+    words.push(...cell('Sales', LEFT + COL + 3, 82), ...cell('Costs', LEFT + 3 * COL + 3, 82));
+    words.push(...cell('Region', LEFT + 3, 88));
+    HEAD.slice(1).forEach((t, c) => words.push(...cell(t, LEFT + COL * (c + 1) + 3, 94)));
+    BODY.forEach((r, i) => r.forEach((t, c) => words.push(...cell(t, LEFT + COL * c + 3, 112 + 18 * i))));
+    const p: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h: [], v: [] } };
+    const tables = layoutPage(p, { tables: true }).filter((e) => e.type === 'Table');
+    assert.equal(tables.length, 1);
+    const rows = rowsOf(String(tables[0]!.metadata.text_as_html).replace(/ colspan="\d+"/g, ''));
+    assert.deepEqual(rows[0]!.filter(Boolean), ['Region', 'Sales', 'Costs'], JSON.stringify(rows));
+    assert.deepEqual(rows[1], ['', 'Q1', 'Q2', 'Q3', 'Q4']);
+  });
+});

@@ -3,6 +3,7 @@
 import type { Line, Segment } from '../page-text';
 import type { TableRows } from '../../table-html';
 import { formula } from '../formulas';
+import { union } from '../extract';
 
 const LEADER = /^[.\u2026·]+$/;
 const stripLeaders = (t: string) => t.replace(/(?:\s*[.\u2026·]){2,}\s*/g, ' ').trim();
@@ -179,11 +180,12 @@ export function tableRows(rows: Line[], segCols: [number, number][], body = 10, 
   });
 }
 
-function buildGrid(rows: Line[], segCols: [number, number][], body: number, rules?: number[]): { grid: string[][]; spans: Map<string[], Map<number, number>> } {
-  const fine = wordColumns(rows, 0.6 * body);
+function buildGrid(lines: Line[], segCols: [number, number][], body: number, rules?: number[]): { grid: string[][]; spans: Map<string[], Map<number, number>> } {
+  const fine = wordColumns(lines, 0.6 * body);
   // more columns at word level: figures set close together; fewer: a header row set off its columns
   // (centred over left-aligned values) made columns of its own, which the body's gutters do not have
-  const cols = fine.length > segCols.length || sameColumns(fine, segCols) || (fine.length >= 2 && fine.length < segCols.length && keepsCells(rows, fine)) ? fine : segCols;
+  const cols = fine.length > segCols.length || sameColumns(fine, segCols) || (fine.length >= 2 && fine.length < segCols.length && keepsCells(lines, fine)) ? fine : segCols;
+  const rows = joinOffsetLines(lines, cols);
   const spans = new Map<string[], Map<number, number>>();
   const lineRows = rows.map((r) => {
     const row = cols.map(() => '');
@@ -237,6 +239,30 @@ function wouldHaveFit(above: Line | undefined, seg: Segment, cols: [number, numb
   if (!mine.length || !first) return false;
   const end = Math.max(...mine.map((s) => s.x1));
   return end + 0.3 * first.size + (first.x1 - first.x0) <= cols[k]![1] - 0.5;
+}
+
+/**
+ * A header cell spanning two header rows, set halfway between them ("Class" between "% of Total" and
+ * "Train"): a line overlapping the height of the line above and of the line below, filling none of
+ * their columns, with no text of its own columns just above or below it (a wrapped cell's next line:
+ * then it is a line of that cell). It joins the row above, where a cell spanning rows starts.
+ */
+function joinOffsetLines(lines: Line[], cols: [number, number][]): Line[] {
+  const colsOf = (l: Line) => new Set(l.segs.map((g) => nearest(cols, (g.x0 + g.x1) / 2)));
+  const overlaps = (a: Line, b: Line) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0.2 * Math.min(a.y1 - a.y0, b.y1 - b.y0);
+  const shares = (a: Line, b: Line) => { const ka = colsOf(a); return [...colsOf(b)].some((k) => ka.has(k)); };
+  const out: Line[] = [];
+  lines.forEach((l, i) => {
+    const p = lines[i - 1], n = lines[i + 1];
+    const h = l.y1 - l.y0;
+    const spanning = !!p && !!n && overlaps(p, l) && overlaps(l, n) && !shares(l, p) && !shares(l, n)
+      && !lines.some((m, j) => Math.abs(j - i) <= 3 && m !== l && m !== p && m !== n && shares(l, m) && Math.max(m.y0 - l.y1, l.y0 - m.y1) < 0.5 * h);
+    if (spanning && out.length) {
+      const segs = [...out[out.length - 1]!.segs, ...l.segs].sort((a, b) => a.x0 - b.x0);
+      out[out.length - 1] = { segs, ...union(segs) };
+    } else out.push(l);
+  });
+  return out;
 }
 
 const sameColumns = (a: [number, number][], b: [number, number][]): boolean =>
