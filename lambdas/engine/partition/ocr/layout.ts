@@ -41,7 +41,26 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
     if (cur.length) segs.push(toSegment(logicalOrder(cur, rtl), rtl));
     lines.push({ segs, ...union(segs) });
   }
-  return { page, width, height, lines, links: [], images: [], chars: 0, unmapped: 0, ...(rules ? { rules } : {}) };
+  return { page, width, height, lines: acrossPage(lines), links: [], images: [], chars: 0, unmapped: 0, ...(rules ? { rules } : {}) };
+}
+
+/**
+ * OCR lines side by side at one height as one line across the page, top to bottom, as the text layer
+ * groups its lines (pdf/extract.ts wordsToLines): the OCR reads a table that spans a page's column
+ * gutter as one block a side, and its rows came out as two tables, the left halves and the right
+ * halves. Page columns and tables are then found as on a text-layer page (columns.ts, tables/).
+ */
+function acrossPage(lines: Line[]): Line[] {
+  const out: Line[] = [];
+  for (const l of [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)) {
+    const h = l.y1 - l.y0;
+    const k = out.findIndex((o) => Math.min(o.y1, l.y1) - Math.max(o.y0, l.y0) > 0.5 * Math.min(o.y1 - o.y0, h)
+      && Math.abs(o.y0 + o.y1 - l.y0 - l.y1) < 0.5 * Math.min(o.y1 - o.y0, h) && !o.segs.some((g) => g.x0 < l.x1 && l.x0 < g.x1));
+    if (k < 0) { out.push(l); continue; }
+    const segs = [...out[k]!.segs, ...l.segs].sort((a, b) => a.x0 - b.x0);
+    out[k] = { segs, ...union(segs) };
+  }
+  return out.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
 }
 
 /** What a ruling line reads as when OCR meets one. */

@@ -1,0 +1,32 @@
+// OCR lines side by side at one height are one line across the page (ocr/layout.ts acrossPage), as
+// the text layer groups lines: the OCR reads a table that spans a page's column gutter as a block a
+// side, and its rows came out as two tables, the left halves and the right halves.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { ocrPageElements } from '../../../lambdas/engine/partition/ocr/layout';
+import type { OcrLine, OcrResult } from '../../../lambdas/engine/partition/ocr/tesseract';
+
+const H = 24, CH = 13;
+/** An OCR line of cells [text, x] at y (words 13 px a character, 8 px apart). */
+function line(y: number, cells: [string, number][]): OcrLine {
+  const words = cells.flatMap(([t, x]) => {
+    let cx = x;
+    return t.split(' ').map((w) => { const o = { text: w, confidence: 95, x0: cx, y0: y, x1: cx + CH * w.length, y1: y + H }; cx = o.x1 + 8; return o; });
+  });
+  return { words, x0: words[0]!.x0, y0: y, x1: words.at(-1)!.x1, y1: y + H };
+}
+const prose = (x: number, y: number) => line(y, [['the text of this column runs on over its lines here', x]]);
+
+it('a table across a two-column page read as a block a side is one table', () => {
+  const rows: [string, string, string, string][] = [['Class', 'Count', 'All', 'Fin'], ['Caption', '22524', '84-89', '40-61'], ['Footnote', '6318', '83-91', 'n/a'], ['Formula', '25027', '83-85', 'n/a']];
+  const left = rows.map((r, i) => line(400 + 40 * i, [[r[0], 200], [r[1], 420]]));
+  const right = rows.map((r, i) => line(400 + 40 * i, [[r[2], 900], [r[3], 1120]]));
+  const cols = [0, 1, 2, 3, 4, 5].flatMap((i) => [prose(100, 100 + 40 * i), prose(860, 100 + 40 * i)]);
+  const after = [0, 1, 2, 3].flatMap((i) => [prose(100, 700 + 40 * i), prose(860, 700 + 40 * i)]);
+  // Tesseract's order: the left column's blocks, then the right column's
+  const ocr: OcrResult = { lines: [...cols.filter((_, k) => k % 2 === 0), ...left, ...after.filter((_, k) => k % 2 === 0), ...cols.filter((_, k) => k % 2 === 1), ...right, ...after.filter((_, k) => k % 2 === 1)], confidence: 95 };
+  const els = ocrPageElements(ocr, 1, 1600, 2000, { coordinates: false, languages: ['eng'], tableHtml: true });
+  const tables = els.filter((e) => e.type === 'Table');
+  assert.equal(tables.length, 1, JSON.stringify(els.map((e) => [e.type, e.text])));
+  assert.equal(tables[0]!.text, rows.flat().join(' '));
+});
