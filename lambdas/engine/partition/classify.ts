@@ -376,10 +376,14 @@ export function isEmailAddress(text: string): boolean {
 
 const PAGE_NUMBER_RE =
   /^(?:(?:page|pg\.?|p\.)\s*)?[-\u2013\u2014(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-\u2013\u2014)\]]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i;
-/** Page-number-like text: "3", "- 3 -", "Page 3", "Page 3 of 10", "iv". */
-/** The start of a caption: "Figure 3:", "Table 1.", "FIG. 2 –", "Chart IV -". */
-export const CAPTION_START = /^(fig(ure)?\.?|table|tab\.|chart|graph|diagram|plate)\s*[0-9IVX]+[a-z]?\s*[:.\u2013\u2014-]/i;
+/** A caption's label: "Figure 3", "Table 1", "FIG. 2", "Tab. 4a", "Chart IV", "Table: 5". */
+const CAPTION_LABEL_SRC = String.raw`^(?:fig(?:ure)?|table|tab|chart|graph|diagram|plate)[.:]?\s*[0-9IVX]+[a-z]?`;
+/** A line that opens with a caption's label (a caption line split after its label, a table's title run). */
+export const CAPTION_LABEL = new RegExp(CAPTION_LABEL_SRC, 'i');
+/** The start of a caption, its label and punctuation: "Figure 3:", "Table 1.", "FIG. 2 –", "Chart IV -". */
+export const CAPTION_START = new RegExp(String.raw`${CAPTION_LABEL_SRC}\s*[:.\u2013\u2014-]`, 'i');
 
+/** Page-number-like text: "3", "- 3 -", "Page 3", "Page 3 of 10", "iv". */
 export function isPageNumberLike(text: string): boolean {
   const t = text.trim();
   return t.length > 0 && t.length <= 20 && PAGE_NUMBER_RE.test(t);

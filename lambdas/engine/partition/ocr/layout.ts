@@ -2,7 +2,7 @@
 // columns, simple tables and classification come from one layout engine (pdf/layout.ts).
 // Coordinates are pixels of the OCR'd image (PixelSpace).
 import type { Element } from '../../elements';
-import { toSegment, union } from '../pdf/extract';
+import { bandOverlap, toSegment, union } from '../pdf/lines';
 import type { Line, RawPage, Word } from '../pdf/page-text';
 import { layoutPage } from '../pdf/layout';
 import { isRtlLine, isRtlPage, logicalOrder, wordClass } from '../pdf/bidi';
@@ -54,7 +54,7 @@ function acrossPage(lines: Line[]): Line[] {
   const out: Line[] = [];
   for (const l of [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)) {
     const h = l.y1 - l.y0;
-    const k = out.findIndex((o) => Math.min(o.y1, l.y1) - Math.max(o.y0, l.y0) > 0.5 * Math.min(o.y1 - o.y0, h)
+    const k = out.findIndex((o) => bandOverlap(o, l) > 0.5
       && Math.abs(o.y0 + o.y1 - l.y0 - l.y1) < 0.5 * Math.min(o.y1 - o.y0, h) && !o.segs.some((g) => g.x0 < l.x1 && l.x0 < g.x1));
     if (k < 0) { out.push(l); continue; }
     const segs = [...out[k]!.segs, ...l.segs].sort((a, b) => a.x0 - b.x0);

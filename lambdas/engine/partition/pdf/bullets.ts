@@ -5,7 +5,8 @@
 // which the layout and the classifier read as list markers.
 import type { Line } from './page-text';
 import type { Mark } from './tables/paths';
-import { SYMBOL_MARKER, toSegment } from './extract';
+import { toSegment } from './lines';
+import { SYMBOL_MARKER } from './raw-words';
 
 const MARKER: Record<Mark['kind'], string> = { disc: '\u2022', circle: '\u25e6', box: SYMBOL_MARKER };
 

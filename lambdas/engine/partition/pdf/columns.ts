@@ -6,7 +6,7 @@
 // span the page (a paper's title and abstract, a full-width paragraph or caption between the column
 // sections) do not close a gutter: they go with the first column.
 import type { Line, Segment } from './page-text';
-import { union } from './extract';
+import { union } from './lines';
 
 /** A gutter at least this wide (body sizes) between page columns (papers set theirs a little over an em wide). */
 const MIN_GUTTER = 1.0;

@@ -7,22 +7,13 @@ import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { heap, rawExports, type PdfDocument, Scratch } from './pdfium';
 import { makeFrame, mapBox, type PageFrame, type QuarterTurn, turnOf, type UserBox } from './frame';
 import { extractRules } from './tables/paths';
-import { markGlue, mergeVertical, type ScriptWord } from './scripts';
-import { type GlyphBox, hasRtlUnit, isRtlLine, isRtlPage, logicalOrder, rtlWordPieces } from './bidi';
-import { joinJustifiedGaps } from './justified';
-import type { Box, Line, PageLink, RawPage, Segment, Word } from './page-text';
+import { markGlue, mergeVertical } from './scripts';
+import { type GlyphBox, hasRtlUnit, rtlWordPieces } from './bidi';
+import { wordsToLines } from './lines';
+import type { Box, PageLink, RawPage, Word } from './page-text';
+import { charCodes, mergeMarkers, type RawWord, reachFollowingSpaces, SYMBOL_MARKER } from './raw-words';
 import { glueMonospaced, glueTracked } from './tracking';
 import { glueScripts } from './superscripts';
-
-/** A word as PDFium reports it, in user space, before the page's reading frame is known. */
-interface RawWord extends ScriptWord {
-  /** Baseline origin (user space), when known. */
-  origin?: [number, number];
-  bold: boolean;
-  italic: boolean;
-  /** Indices of the word's first and last character in the text page. */
-  chars: [number, number];
-}
 
 interface FontStyle { bold: boolean; italic: boolean; mono: boolean; dingbat: boolean }
 
@@ -71,16 +62,7 @@ const MONO_NAME = /courier|consol|menlo|monaco|mono|code|typewriter|^(?:cm|lm|sf
 
 const MARK = /\p{M}/u;
 
-/**
- * What a symbol font's glyph without a Unicode name (PDFium reports its C1 control code, 0x80-0x9f:
- * checkboxes and boxes of forms and questionnaires) becomes in the text: one white square a run. The
- * layout and the classifier read it as a list marker at the start of a line (classify.ts UNICODE_BULLETS).
- */
-export const SYMBOL_MARKER = '\u25a1';
 const isSymbolCode = (c: number) => c >= 0x80 && c <= 0x9f;
-
-/** Minimum gap (in font sizes) between words that splits a line into segments. */
-const SEGMENT_GAP_EM = 1.1;
 
 export function extractPage(doc: PdfDocument, index: number, opts: { images: boolean; links: boolean; rules?: boolean; art?: boolean }): RawPage {
   const m = doc.m;
@@ -97,7 +79,7 @@ export function extractPage(doc: PdfDocument, index: number, opts: { images: boo
     markGlue(words);
     if (tp) glueTracked(words, (w) => innerGap(m, scratch, tp, w.chars));
     glueMonospaced(words);
-    if (tp) glueScripts(words, (a, b) => { for (let i = a + 1; i < b; i++) if (!rawExports(m).FPDFText_IsGenerated(tp, i)) return true; return false; });
+    if (tp) { const X = rawExports(m); glueScripts(words, (a, b) => { for (let i = a + 1; i < b; i++) if (!X.FPDFText_IsGenerated(tp, i)) return true; return false; }); }
     const frame = makeFrame(dominantTurn(words), box);
     raw.width = frame.width;
     raw.height = frame.height;
@@ -378,78 +360,6 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   return mergeMarkers(words);
 }
 
-/**
- * One UTF-16 unit per character index (PDFium gives a character outside the BMP two indices, one per
- * surrogate). FPDFText_GetText leaves out a glyph without any character (a symbol drawn with code 0
- * and no Unicode mapping), which moved every later character onto the box of the one before it
- * ("D" of the next line left alone, "epartment"); when its count is short, each character is asked
- * for, the lost ones as unmapped (0xFFFE, as GetText reports them elsewhere).
- */
-function charCodes(n: number, written: number, text: Uint16Array, unicode: (i: number) => number): Uint16Array {
-  if (written === n + 1) return text.slice();
-  const out = new Uint16Array(n);
-  for (let i = 0; i < n; i++) { const c = unicode(i); out[i] = c === 0 || c > 0xffff ? 0xfffe : c; }
-  return out;
-}
-
-/**
- * A word reaches the space that follows it in the content, so that a wide gap the content fills with
- * one space is not read as a column gap. Fonts whose ToUnicode map leaves glyphs out (or maps them to
- * a space) open such gaps: PDFium drops the glyph without a trace (a hole as wide as the glyph between
- * the word and its space), or reports it as a space as wide as the glyph (and drops the real space
- * after it). One lost letter at a word's end split a line into two segments, then read as two columns
- * or two paragraphs. Where two words follow each other in the content with one real space between
- * them and the space hugs the second word, the first word's box is stretched to the space when a hole
- * of at most a font size and a half lies between them, or over the space when the space itself fills
- * the gap. A table cell's trailing space hugs its own word and leaves the gap to the next cell open.
- * Only words set wide apart are looked at: a glyph box lookup for a few words a page.
- */
-function reachFollowingSpaces(words: RawWord[], u16: Uint16Array, real: (i: number) => boolean, box: (i: number) => number[]): void {
-  for (let k = 0; k + 1 < words.length; k++) {
-    const a = words[k]!, b = words[k + 1]!;
-    const sp = a.chars[1] + 1;
-    if (b.chars[0] !== sp + 1 || u16[sp] !== 32 || a.turn !== 0 || b.turn !== 0) continue;
-    const size = Math.max(a.size, b.size, 1);
-    if (Math.abs(a.box[1] - b.box[1]) > 0.3 * size) continue;
-    const ltr = b.box[0] >= a.box[2];
-    const gap = ltr ? b.box[0] - a.box[2] : a.box[0] - b.box[2];
-    if (gap <= SEGMENT_GAP_EM * size || gap > 3 * size || !real(sp)) continue;
-    const g = box(sp);
-    if (Number.isNaN(g[0])) continue;
-    const sx0 = Math.min(g[0]!, g[2]!), sx1 = Math.max(g[0]!, g[2]!);
-    const near = 0.3 * size;
-    // Along the reading direction: the space's edge toward `a` and its edge toward `b`.
-    const [toA, toB] = ltr ? [sx0 - a.box[2], b.box[0] - sx1] : [a.box[0] - sx1, sx0 - b.box[2]];
-    if (Math.abs(toB) >= near || toA <= -near || toA > 1.5 * size) continue;
-    if (ltr) a.box[2] = toA < near ? sx1 : sx0;
-    else a.box[0] = toA < near ? sx0 : sx1;
-  }
-}
-
-/**
- * Symbol markers (SYMBOL_MARKER words) next to each other on a line are one marker (a box and the tick
- * drawn over it), and a marker takes the size and weight of the text it opens: the box's own font would
- * make its line look larger and bold, and split the line from the lines of its item that follow.
- */
-function mergeMarkers(words: RawWord[]): RawWord[] {
-  const out: RawWord[] = [];
-  const sameLine = (a: RawWord, b: RawWord) => a.turn === b.turn && Math.abs(a.box[1] - b.box[1]) < Math.max(a.size, b.size) && b.box[0] - a.box[2] < 2 * Math.max(a.size, b.size);
-  for (const w of words) {
-    const prev = out[out.length - 1];
-    if (prev && prev.t === SYMBOL_MARKER && w.t === SYMBOL_MARKER && sameLine(prev, w)) {
-      prev.box = [Math.min(prev.box[0], w.box[0]), Math.min(prev.box[1], w.box[1]), Math.max(prev.box[2], w.box[2]), Math.max(prev.box[3], w.box[3])];
-      continue;
-    }
-    if (prev && prev.t === SYMBOL_MARKER && w.t !== SYMBOL_MARKER && sameLine(prev, w)) {
-      prev.size = w.size;
-      prev.bold = w.bold;
-      prev.italic = w.italic;
-    }
-    out.push(w);
-  }
-  return out;
-}
-
 /** Median gap (points) between the loose boxes of consecutive glyphs of an upright word; bounded work. */
 function innerGap(m: WrappedPdfiumModule, scratch: Scratch, tp: number, [s, e]: [number, number]): number | undefined {
   if (e <= s || e - s > 64) return undefined;
@@ -467,111 +377,6 @@ function innerGap(m: WrappedPdfiumModule, scratch: Scratch, tp: number, [s, e]: 
   if (!gaps.length) return undefined;
   gaps.sort((a, b) => a - b);
   return gaps[gaps.length >> 1];
-}
-
-/**
- * Groups words into lines by vertical overlap (content-stream order is not reading order in many
- * PDFs), sorts each line left to right and splits it into segments at wide gaps. Rotated words
- * each form their own line.
- */
-/**
- * A word of the line's size already stands where `w` does: `w` is on the next line, though the line's
- * band reaches it (a larger heading in one page column spans two lines of the next column, and
- * their words were read as one line, interleaved). Marks, scripts and one-letter pieces may stack.
- */
-function stacksOn(line: Word[], w: Word): boolean {
-  if ([...w.t].length < 2) return false;
-  for (let i = line.length - 1; i >= 0 && i >= line.length - 200; i--) {
-    const o = line[i]!;
-    if ([...o.t].length < 2 || Math.abs(o.size - w.size) > 0.2 * Math.max(o.size, w.size)) continue;
-    if (Math.min(o.x1, w.x1) - Math.max(o.x0, w.x0) > 0.5 * Math.min(o.x1 - o.x0, w.x1 - w.x0)) return true;
-  }
-  return false;
-}
-
-export function wordsToLines(words: Word[]): Line[] {
-  const upright = words.filter((w) => !w.rotated);
-  const sorted = upright.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
-  const lines: { words: Word[]; y0: number; y1: number; size: number }[] = [];
-  const open: typeof lines = [];
-  for (const w of sorted) {
-    const h = Math.max(w.y1 - w.y0, 0.1);
-    let target: (typeof lines)[number] | undefined;
-    for (let k = open.length - 1; k >= 0; k--) {
-      const l = open[k]!;
-      const overlap = Math.min(l.y1, w.y1) - Math.max(l.y0, w.y0);
-      const lh = l.y1 - l.y0;
-      if (overlap >= 0.5 * Math.min(h, lh) && Math.abs(w.size - l.size) <= 0.6 * Math.max(w.size, l.size) && !stacksOn(l.words, w)) { target = l; break; }
-      if (w.y0 > l.y1 + 2 * lh) { open.splice(k, 1); }
-    }
-    if (target) {
-      target.words.push(w);
-      // The line's band follows its main text, not superscripts.
-      if (w.size >= target.size * 0.9) { target.y0 = Math.min(target.y0, w.y0); target.y1 = Math.max(target.y1, w.y1); target.size = Math.max(target.size, w.size); }
-    } else {
-      const l = { words: [w], y0: w.y0, y1: w.y1, size: w.size };
-      lines.push(l);
-      open.push(l);
-      if (open.length > 64) open.shift();
-    }
-  }
-  const out: Line[] = [];
-  const pageRtl = isRtlPage(sorted.map((w) => w.t));
-  for (const l of lines) {
-    l.words.sort((a, b) => a.x0 - b.x0);
-    out.push(toLine(l.words, pageRtl));
-  }
-  for (const w of words) if (w.rotated) out.push(toLine([w]));
-  out.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
-  return joinJustifiedGaps(out, (ws, rtl) => toSegment(logicalOrder([...ws].sort((a, b) => a.x0 - b.x0), rtl), rtl));
-}
-
-/**
- * Splits a line (words left to right) at wide gaps and backward jumps; the words of each segment go
- * in reading order (right to left in a line of a right-to-left script, bidi.ts).
- */
-function toLine(words: Word[], pageRtl = false): Line {
-  const segs: Segment[] = [];
-  let cur: Word[] = [];
-  const rtl = isRtlLine(words.map((w) => w.t), pageRtl);
-  const flush = () => { if (cur.length) segs.push(toSegment(logicalOrder(cur, rtl), rtl)); cur = []; };
-  for (const w of words) {
-    const prev = cur[cur.length - 1];
-    if (prev) {
-      const gap = w.x0 - prev.x1;
-      const em = Math.max(prev.size, w.size, 1);
-      const vOverlap = Math.min(prev.y1, w.y1) - Math.max(prev.y0, w.y0);
-      if (gap > SEGMENT_GAP_EM * em || vOverlap < -0.2 * em || prev.rotated || w.rotated) flush();
-    }
-    cur.push(w);
-  }
-  flush();
-  return { segs, ...union(segs) };
-}
-
-export function toSegment(words: Word[], rtl = false): Segment {
-  let size = 0;
-  for (const w of words) size = Math.max(size, w.size);
-  let text = '';
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!, prev = words[i - 1];
-    if (!prev) { text = w.t; continue; }
-    // Glued glyphs stay glued only next to each other (sorting may have moved a word between them).
-    const glued = w.glue && w.x0 >= prev.x0 && w.x0 - prev.x1 < Math.max(w.size, 1);
-    text += (glued ? '' : ' ') + w.t;
-  }
-  return { words, text, size, ...union(words), ...(rtl ? { rtl } : {}) };
-}
-
-export function union(boxes: Box[]): Box {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const b of boxes) {
-    if (b.x0 < x0) x0 = b.x0;
-    if (b.y0 < y0) y0 = b.y0;
-    if (b.x1 > x1) x1 = b.x1;
-    if (b.y1 > y1) y1 = b.y1;
-  }
-  return { x0, y0, x1, y1 };
 }
 
 function extractLinks(m: WrappedPdfiumModule, scratch: Scratch, doc: PdfDocument, page: number, frame: PageFrame): PageLink[] {

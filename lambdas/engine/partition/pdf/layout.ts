@@ -1,12 +1,12 @@
 // Page layout from positioned words (PDF text layer or OCR): table detection on runs of multi-cell
-// lines, paragraph blocks by proximity, reading order by recursive XY-cut (vertical cuts first, so
-// columns are read top to bottom before the next column), then elements with emphasis, links and
-// coordinates. Units are the page's own (points for PDF, pixels for OCR); thresholds scale with the
-// text size.
-import { appendAll, makeElement, type Coordinates, type Element, type ElementType } from '../../elements';
-import { CAPTION_START, classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, listItemText, underNonAlphaRatio, type ClassifyOptions } from '../classify';
+// lines, paragraph blocks by proximity, reading order (reading-order.ts: recursive XY-cut, columns
+// read top to bottom before the next column), then elements typed (block-types.ts) with emphasis,
+// links and coordinates. Units are the page's own (points for PDF, pixels for OCR); thresholds scale
+// with the text size.
+import { appendAll, makeElement, type Coordinates, type Element } from '../../elements';
+import { listItemText } from '../classify';
 import { mirrorColumns, tableText, tableToHtml, type TableRows } from '../table-html';
-import { union, wordsToLines } from './extract';
+import { union, wordsToLines } from './lines';
 import type { Box, Line, RawPage, Segment } from './page-text';
 import { findRuledTables } from './tables/ruled';
 import { columnsOf, findTables, tableRows } from './tables/unruled';
@@ -19,6 +19,9 @@ import { markBullets } from './bullets';
 import { isRtlPage } from './bidi';
 import { findFigures, shownPictures } from './figures';
 import { joinFormulaPieces } from './formulas';
+import { isVertical, orderBlocks } from './reading-order';
+import { joinMonoRuns, joinNumberLabels } from './segment-joins';
+import { addEmphasis, addLinks, classifyBlock } from './block-types';
 
 export interface Block extends Box {
   lines: Segment[];
@@ -26,7 +29,7 @@ export interface Block extends Box {
   table?: TableRows;
   /** A figure drawn as vector art: its lines are the labels set in it (figures.ts). */
   figure?: boolean;
-  /** A display formula whose pieces line up like a table's cells (tables/unruled.ts `formula`). */
+  /** A display formula, one Formula element (formulas.ts: pieces lined up like cells, or lying about as pieces). */
   formula?: boolean;
 }
 
@@ -53,52 +56,8 @@ const median = (xs: number[]): number => {
 };
 
 /** "1. ", "2) ", "(a) ", "iv. " at the start of a line: a new list item. */
-/** A section number and its heading: "2. Offices", "3) Results", "4.1. Scope". */
-const NUMBERED_HEADING = /^\d{1,2}(\.\d{1,2})*[.)]\s+\p{L}/u;
 const NUMBERED_START = /^(\d{1,2}[.)]|\(\d{1,2}\)|\([a-z]\)|[ivx]{1,4}\.)\s+\S/;
 const BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\u25a1\u2610-\u2612\uf0b7\uf0a7\u27a2\u00b7*\-\u2013]\s|^[\u2022\u25cf\u25aa\u25a1\uf0b7]/;
-
-/** A section or page number on its own: "1", "2.3", "4.", "IV". */
-const NUMBER_LABEL = /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[IVX]{1,4}\.?)$/;
-
-/**
- * Segments of one line, with a leading number label joined to the text that follows it on the same
- * line ("1 | Introduction", "2 | Z. Shen et al."): a layout model boxes a numbered heading or a running
- * head as one region, while the word gap after the number splits the line into segments.
- */
-export function joinNumberLabels(segs: Segment[]): Segment[] {
-  if (segs.length < 2) return segs;
-  const a = segs[0]!, b = segs[1]!;
-  const h = Math.max(Math.min(a.size, b.size), 1);
-  const gap = b.x0 - a.x1;
-  if (!NUMBER_LABEL.test(a.text.trim()) || NUMBER_LABEL.test(b.text.trim()) || !/\p{L}/u.test(b.text)) return segs;
-  if (gap < 0 || gap > 4 * h || Math.abs(a.size - b.size) > 0.3 * Math.max(a.size, b.size)) return segs;
-  if (a.words.some((w) => w.rotated) || b.words.some((w) => w.rotated)) return segs;
-  const joined: Segment = { ...union([a, b]), words: [...a.words, ...b.words], text: `${a.text} ${b.text}`, size: Math.max(a.size, b.size) };
-  return [joined, ...segs.slice(2)];
-}
-
-/** Spaces (of a monospaced font's advance, about 0.6 em) a code line may hold in a row. */
-const MONO_RUN_SPACES = 8;
-
-/**
- * Segments of one line set in a monospaced font, a few spaces apart ("data0  up  10.0.0.1/24"): a
- * code listing or a terminal's output aligns its words with runs of spaces, which split the line
- * into segments as wide gaps do. Joined again (lines alignment reads as a table are taken before).
- */
-export function joinMonoRuns(segs: Segment[]): Segment[] {
-  if (segs.length < 2) return segs;
-  const out: Segment[] = [segs[0]!];
-  for (const s of segs.slice(1)) {
-    const p = out[out.length - 1]!;
-    const mono = (g: Segment) => g.words.every((w) => w.mono && !w.rotated);
-    const gap = s.x0 - p.x1;
-    if (mono(p) && mono(s) && gap >= 0 && gap <= MONO_RUN_SPACES * 0.6 * Math.max(p.size, s.size, 1) && Math.abs(p.size - s.size) <= 0.1 * Math.max(p.size, s.size)) {
-      out[out.length - 1] = { ...union([p, s]), words: [...p.words, ...s.words], text: `${p.text} ${s.text}`, size: Math.max(p.size, s.size) };
-    } else out.push(s);
-  }
-  return out;
-}
 
 /** Largest gap between the lines of a right-to-left paragraph, in text sizes. */
 const RTL_LINE_GAP = 0.9;
@@ -178,74 +137,6 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
   }
   return blocks;
 }
-
-/** Recursive XY-cut: vertical (column) cuts first, then horizontal bands; else top-to-bottom. */
-export function readingOrder<T extends Box>(items: T[], body: number): T[] {
-  if (items.length <= 1) return items;
-  const v = cut(items, 'x', Math.max(0.5 * body, 2));
-  if (v.length > 1) return v.flatMap((g) => readingOrder(g, body));
-  const h = cut(items, 'y', 0.01);
-  if (h.length > 1) {
-    // Consecutive bands that share column gutters are one multi-column region (e.g. a row of
-    // figures above two text columns): merge them so columns are read top to bottom. So is a band
-    // that only continues one column of the region above (a column running on below the other one's
-    // end, cut off where both happen to have a paragraph gap).
-    const merged: T[][] = [];
-    const vGap = Math.max(0.5 * body, 2);
-    for (const band of h) {
-      const prev = merged[merged.length - 1];
-      if (prev && cut(prev, 'x', vGap).length > 1 && cut([...prev, ...band], 'x', vGap).length > 1
-        && (cut(band, 'x', vGap).length > 1 || continuesColumn(prev, band, body))) {
-        appendAll(prev, band);
-      } else {
-        merged.push([...band]);
-      }
-    }
-    if (merged.length > 1) return merged.flatMap((g) => readingOrder(g, body));
-    return readingOrder(merged[0]!, body);
-  }
-  return [...items].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
-}
-
-/**
- * Reading order of a page's blocks. A page written mostly vertically (Japanese, Chinese) or in a
- * right-to-left script (Arabic, Hebrew) reads its columns right to left: the XY-cut runs on the
- * page mirrored left to right.
- */
-function orderBlocks(blocks: Block[], body: number, width: number): Block[] {
-  let rightToLeft = 0, all = 0;
-  for (const b of blocks) for (const l of b.lines) { all += l.text.length; if (isVertical(l) || l.rtl) rightToLeft += l.text.length; }
-  if (rightToLeft <= 0.5 * all) return readingOrder(blocks, body);
-  const mirrored = blocks.map((b) => ({ ...b, x0: width - b.x1, x1: width - b.x0, block: b }));
-  return readingOrder(mirrored, body).map((m) => m.block);
-}
-
-/** The band starts within a few lines below the items of the region above that it stands under. */
-function continuesColumn(region: Box[], band: Box[], body: number): boolean {
-  const x0 = Math.min(...band.map((b) => b.x0)), x1 = Math.max(...band.map((b) => b.x1));
-  const above = region.filter((r) => r.x0 < x1 && r.x1 > x0);
-  if (!above.length) return false;
-  const top = Math.min(...band.map((b) => b.y0));
-  return top - Math.max(...above.map((r) => r.y1)) <= 3 * body;
-}
-
-function cut<T extends Box>(items: T[], axis: 'x' | 'y', minGap: number): T[][] {
-  const lo = axis === 'x' ? 'x0' : 'y0';
-  const hi = axis === 'x' ? 'x1' : 'y1';
-  const sorted = [...items].sort((a, b) => a[lo] - b[lo]);
-  const groups: T[][] = [];
-  let cur: T[] = [];
-  let maxHi = -Infinity;
-  for (const it of sorted) {
-    if (cur.length && it[lo] > maxHi + minGap) { groups.push(cur); cur = []; }
-    cur.push(it);
-    maxHi = Math.max(maxHi, it[hi]);
-  }
-  if (cur.length) groups.push(cur);
-  return groups;
-}
-
-const isVertical = (s: Segment): boolean => s.words.length > 0 && s.words.every((w) => w.vertical);
 
 /** A figure's labels line by line, left to right: "0 50 100 Text Table Figure". */
 function figureText(b: Block): string {
@@ -403,76 +294,4 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     out.push(makeElement(type, text, md));
   }
   return out;
-}
-
-function classifyBlock(b: Block, text: string, page: RawPage, body: number, langOpts: ClassifyOptions, lowest: boolean): ElementType {
-  const inTop = b.y1 <= page.height * 0.07;
-  const inBottom = b.y0 >= page.height * 0.93;
-  if ((inTop || inBottom) && text.length <= 100) {
-    if (isPageNumberLike(text)) return 'PageNumber';
-    return inTop ? 'Header' : 'Footer';
-  }
-  // The folio a few lines under the body (LaTeX sets it about an inch above the page's edge): the
-  // page's lowest text, in its bottom fifth, one short line that reads as a page number.
-  if (lowest && b.y0 >= page.height * 0.8 && b.lines.length === 1 && isPageNumberLike(text)) return 'PageNumber';
-  // Captions ("Figure 3: ...", "Table 1. ...", "FIG. 2 – ...") as the layout model labels them.
-  if (CAPTION_START.test(text) && text.length <= 400) return 'FigureCaption';
-  let type = classifyText(text, langOpts);
-  // A long sentence-like block is body text to a layout model even when the verb stand-in finds no
-  // verb ("2 For instance, the score ... drops from above 80% to less than 40%.").
-  if (type === 'UncategorizedText' && text.split(' ').length >= 12 && /[.!?]["')\]]?$/.test(text) && isPossibleNarrativeText(text, { ...langOpts, languages: ['und'] })) type = 'NarrativeText';
-  // So is any other run of eight words or more (an author line, affiliations, keywords): the
-  // library's hi_res types a text region by its layout label, Text, whatever its verbs or capitals.
-  if (type === 'UncategorizedText' && text.split(' ').length >= 8 && !underNonAlphaRatio(text)) type = 'NarrativeText';
-  const words = b.lines.flatMap((l) => l.words);
-  const allBold = words.length > 0 && words.every((w) => w.bold);
-  const larger = b.size >= body * 1.15;
-  if (type === 'NarrativeText' && (allBold || larger) && b.lines.length <= 3 && !/[.:;,]$/.test(text) && isPossibleTitle(text, langOpts)) type = 'Title';
-  if (type === 'Title' && !allBold && !larger && text.split(' ').length > 6 && b.lines.length > 1) type = 'NarrativeText';
-  // a sentence of five words or more, closed by its full stop, in the body's weight and size
-  if (type === 'Title' && !allBold && !larger && text.split(' ').length >= 5 && /[.!?]$/.test(text) && !/^\d+(\.\d+)*\.?\s/.test(text)) type = 'NarrativeText';
-  // A numbered section heading ("2. Offices") set larger than the body: a title, not a list item.
-  if (type === 'ListItem' && larger && NUMBERED_HEADING.test(text) && b.lines.length <= 2 && text.split(' ').length <= 12 && !/[.:;,]$/.test(text)) type = 'Title';
-  // So is one set bold in the body size on a line of its own ("1. Introduction" of a report set with
-  // troff or a word processor): a few words without closing punctuation.
-  if (type === 'ListItem' && allBold && NUMBERED_HEADING.test(text) && b.lines.length === 1 && text.split(' ').length <= 8 && !/[.:;,!?]$/.test(text)) type = 'Title';
-  return type;
-}
-
-function addEmphasis(b: Block, md: Record<string, unknown>): void {
-  const contents: string[] = [];
-  const tags: string[] = [];
-  let run: string[] = [];
-  let runTag = '';
-  const flush = () => { if (run.length) { contents.push(run.join(' ')); tags.push(runTag); } run = []; runTag = ''; };
-  for (const l of b.lines) {
-    for (const w of l.words) {
-      const tag = w.bold ? 'b' : w.italic ? 'i' : '';
-      if (tag !== runTag) flush();
-      if (tag) { runTag = tag; run.push(w.t); }
-    }
-  }
-  flush();
-  if (contents.length) { md.emphasized_text_contents = contents; md.emphasized_text_tags = tags; }
-}
-
-function addLinks(b: Block, text: string, page: RawPage, md: Record<string, unknown>): void {
-  if (!page.links.length) return;
-  const urls: string[] = [], texts: string[] = [], starts: number[] = [];
-  for (const link of page.links) {
-    if (link.x1 < b.x0 || link.x0 > b.x1 || link.y1 < b.y0 || link.y0 > b.y1) continue;
-    const inside: string[] = [];
-    for (const l of b.lines) {
-      for (const w of l.words) {
-        const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
-        if (cx >= link.x0 - 1 && cx <= link.x1 + 1 && cy >= link.y0 - 1 && cy <= link.y1 + 1) inside.push(w.t);
-      }
-    }
-    if (!inside.length) continue;
-    const lt = inside.join(' ');
-    urls.push(link.url);
-    texts.push(lt);
-    starts.push(text.indexOf(lt));
-  }
-  if (urls.length) { md.link_urls = urls; md.link_texts = texts; md.link_start_indexes = starts; }
 }

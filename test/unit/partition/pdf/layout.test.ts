@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { joinNumberLabels, layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
+import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
+import { joinNumberLabels } from '../../../../lambdas/engine/partition/pdf/segment-joins';
 import type { RawPage, Segment, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 
 function seg(text: string, x0: number, y0: number, size = 10): Segment {

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { partitionDocument as partition } from '../../../../lambdas/engine/partition/pipeline';
 import { shutdownPagePool } from '../../../../lambdas/engine/partition/pdf/pool';
 import { pageColumns } from '../../../../lambdas/engine/partition/pdf/columns';
-import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/extract';
+import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import type { Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 import { tablePdf } from '../../../support/table-pdf';

@@ -2,7 +2,7 @@
 // left one first, whatever horizontal gaps the page happens to have.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readingOrder } from '../../../../lambdas/engine/partition/pdf/layout';
+import { readingOrder } from '../../../../lambdas/engine/partition/pdf/reading-order';
 
 const box = (name: string, x0: number, y0: number, x1: number, y1: number) => ({ name, x0, y0, x1, y1 });
 const BODY = 10;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
-import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/extract';
+import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
 import type { RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 
 const SIZE = 10, CHAR = 5, SPACE = 3;

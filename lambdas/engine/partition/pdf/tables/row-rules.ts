@@ -5,7 +5,7 @@
 import type { TableRows } from '../../table-html';
 import type { Box, HRule, Line, Word } from '../page-text';
 import { CAPTION_START } from '../../classify';
-import { union, wordsToLines } from '../extract';
+import { union, wordsToLines } from '../lines';
 import { mergeH, TOL } from './grid';
 import { cellText, wordLines } from './ruled';
 import { findTables } from './unruled';

@@ -2,7 +2,7 @@
 // table draws its own row lines) is two tables. The gutter can be narrower than the tables' own column
 // gaps, so alignment alone cannot split it; the rules can.
 import type { Line } from '../page-text';
-import { union } from '../extract';
+import { union } from '../lines';
 import type { HRule } from './paths';
 
 /** The x of a gutter that every horizontal rule over the region stays clear of, with 2+ rules each side. */

@@ -3,7 +3,8 @@
 import type { Line, Segment } from '../page-text';
 import type { TableRows } from '../../table-html';
 import { formula } from '../formulas';
-import { union } from '../extract';
+import { bandOverlap, union } from '../lines';
+import { CAPTION_LABEL } from '../../classify';
 
 const LEADER = /^[.\u2026·]+$/;
 const stripLeaders = (t: string) => t.replace(/(?:\s*[.\u2026·]){2,}\s*/g, ' ').trim();
@@ -98,7 +99,6 @@ function titleLike(l: Line): boolean {
   if (l.segs.length > 3 || !l.segs.some((g) => g.words.length >= 5)) return false;
   return l.segs.length === 1 || CAPTION_LABEL.test(l.segs[0]!.text) || l.segs.some((g) => g.words.length >= 8);
 }
-const CAPTION_LABEL = /^(fig(ure)?|table|tab)[.:]?\s*[0-9IVX]+/i;
 
 /** Column ranges: the union of overlapping x-intervals of cells. */
 export function columnsOf(segs: Segment[]): [number, number][] {
@@ -249,7 +249,7 @@ function wouldHaveFit(above: Line | undefined, seg: Segment, cols: [number, numb
  */
 function joinOffsetLines(lines: Line[], cols: [number, number][]): Line[] {
   const colsOf = (l: Line) => new Set(l.segs.map((g) => nearest(cols, (g.x0 + g.x1) / 2)));
-  const overlaps = (a: Line, b: Line) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0.2 * Math.min(a.y1 - a.y0, b.y1 - b.y0);
+  const overlaps = (a: Line, b: Line) => bandOverlap(a, b) > 0.2;
   const shares = (a: Line, b: Line) => { const ka = colsOf(a); return [...colsOf(b)].some((k) => ka.has(k)); };
   const out: Line[] = [];
   lines.forEach((l, i) => {

@@ -1,0 +1,81 @@
+// What a page block is (its element type) and the metadata its words carry (emphasis, links), once the
+// layout (layout.ts) has made the block.
+import type { ElementType } from '../../elements';
+import { CAPTION_START, classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, underNonAlphaRatio, type ClassifyOptions } from '../classify';
+import type { Block } from './layout';
+import type { RawPage } from './page-text';
+
+/** A section number and its heading: "2. Offices", "3) Results", "4.1. Scope". */
+const NUMBERED_HEADING = /^\d{1,2}(\.\d{1,2})*[.)]\s+\p{L}/u;
+
+export function classifyBlock(b: Block, text: string, page: RawPage, body: number, langOpts: ClassifyOptions, lowest: boolean): ElementType {
+  const inTop = b.y1 <= page.height * 0.07;
+  const inBottom = b.y0 >= page.height * 0.93;
+  if ((inTop || inBottom) && text.length <= 100) {
+    if (isPageNumberLike(text)) return 'PageNumber';
+    return inTop ? 'Header' : 'Footer';
+  }
+  // The folio a few lines under the body (LaTeX sets it about an inch above the page's edge): the
+  // page's lowest text, in its bottom fifth, one short line that reads as a page number.
+  if (lowest && b.y0 >= page.height * 0.8 && b.lines.length === 1 && isPageNumberLike(text)) return 'PageNumber';
+  // Captions ("Figure 3: ...", "Table 1. ...", "FIG. 2 – ...") as the layout model labels them.
+  if (CAPTION_START.test(text) && text.length <= 400) return 'FigureCaption';
+  let type = classifyText(text, langOpts);
+  // A long sentence-like block is body text to a layout model even when the verb stand-in finds no
+  // verb ("2 For instance, the score ... drops from above 80% to less than 40%.").
+  if (type === 'UncategorizedText' && text.split(' ').length >= 12 && /[.!?]["')\]]?$/.test(text) && isPossibleNarrativeText(text, { ...langOpts, languages: ['und'] })) type = 'NarrativeText';
+  // So is any other run of eight words or more (an author line, affiliations, keywords): the
+  // library's hi_res types a text region by its layout label, Text, whatever its verbs or capitals.
+  if (type === 'UncategorizedText' && text.split(' ').length >= 8 && !underNonAlphaRatio(text)) type = 'NarrativeText';
+  const words = b.lines.flatMap((l) => l.words);
+  const allBold = words.length > 0 && words.every((w) => w.bold);
+  const larger = b.size >= body * 1.15;
+  if (type === 'NarrativeText' && (allBold || larger) && b.lines.length <= 3 && !/[.:;,]$/.test(text) && isPossibleTitle(text, langOpts)) type = 'Title';
+  if (type === 'Title' && !allBold && !larger && text.split(' ').length > 6 && b.lines.length > 1) type = 'NarrativeText';
+  // a sentence of five words or more, closed by its full stop, in the body's weight and size
+  if (type === 'Title' && !allBold && !larger && text.split(' ').length >= 5 && /[.!?]$/.test(text) && !/^\d+(\.\d+)*\.?\s/.test(text)) type = 'NarrativeText';
+  // A numbered section heading ("2. Offices") set larger than the body: a title, not a list item.
+  if (type === 'ListItem' && larger && NUMBERED_HEADING.test(text) && b.lines.length <= 2 && text.split(' ').length <= 12 && !/[.:;,]$/.test(text)) type = 'Title';
+  // So is one set bold in the body size on a line of its own ("1. Introduction" of a report set with
+  // troff or a word processor): a few words without closing punctuation.
+  if (type === 'ListItem' && allBold && NUMBERED_HEADING.test(text) && b.lines.length === 1 && text.split(' ').length <= 8 && !/[.:;,!?]$/.test(text)) type = 'Title';
+  return type;
+}
+
+export function addEmphasis(b: Block, md: Record<string, unknown>): void {
+  const contents: string[] = [];
+  const tags: string[] = [];
+  let run: string[] = [];
+  let runTag = '';
+  const flush = () => { if (run.length) { contents.push(run.join(' ')); tags.push(runTag); } run = []; runTag = ''; };
+  for (const l of b.lines) {
+    for (const w of l.words) {
+      const tag = w.bold ? 'b' : w.italic ? 'i' : '';
+      if (tag !== runTag) flush();
+      if (tag) { runTag = tag; run.push(w.t); }
+    }
+  }
+  flush();
+  if (contents.length) { md.emphasized_text_contents = contents; md.emphasized_text_tags = tags; }
+}
+
+export function addLinks(b: Block, text: string, page: RawPage, md: Record<string, unknown>): void {
+  if (!page.links.length) return;
+  const urls: string[] = [], texts: string[] = [], starts: number[] = [];
+  for (const link of page.links) {
+    if (link.x1 < b.x0 || link.x0 > b.x1 || link.y1 < b.y0 || link.y0 > b.y1) continue;
+    const inside: string[] = [];
+    for (const l of b.lines) {
+      for (const w of l.words) {
+        const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+        if (cx >= link.x0 - 1 && cx <= link.x1 + 1 && cy >= link.y0 - 1 && cy <= link.y1 + 1) inside.push(w.t);
+      }
+    }
+    if (!inside.length) continue;
+    const lt = inside.join(' ');
+    urls.push(link.url);
+    texts.push(lt);
+    starts.push(text.indexOf(lt));
+  }
+  if (urls.length) { md.link_urls = urls; md.link_texts = texts; md.link_start_indexes = starts; }
+}

@@ -1,0 +1,72 @@
+// Reading order of a page's blocks: a recursive XY-cut (columns first, then bands), mirrored for a
+// page written right to left or vertically.
+import { appendAll } from '../../elements';
+import type { Box, Segment } from './page-text';
+
+/** Recursive XY-cut: vertical (column) cuts first, then horizontal bands; else top-to-bottom. */
+export function readingOrder<T extends Box>(items: T[], body: number): T[] {
+  if (items.length <= 1) return items;
+  const v = cut(items, 'x', Math.max(0.5 * body, 2));
+  if (v.length > 1) return v.flatMap((g) => readingOrder(g, body));
+  const h = cut(items, 'y', 0.01);
+  if (h.length > 1) {
+    // Consecutive bands that share column gutters are one multi-column region (e.g. a row of
+    // figures above two text columns): merge them so columns are read top to bottom. So is a band
+    // that only continues one column of the region above (a column running on below the other one's
+    // end, cut off where both happen to have a paragraph gap).
+    const merged: T[][] = [];
+    const vGap = Math.max(0.5 * body, 2);
+    for (const band of h) {
+      const prev = merged[merged.length - 1];
+      if (prev && cut(prev, 'x', vGap).length > 1 && cut([...prev, ...band], 'x', vGap).length > 1
+        && (cut(band, 'x', vGap).length > 1 || continuesColumn(prev, band, body))) {
+        appendAll(prev, band);
+      } else {
+        merged.push([...band]);
+      }
+    }
+    if (merged.length > 1) return merged.flatMap((g) => readingOrder(g, body));
+    return readingOrder(merged[0]!, body);
+  }
+  return [...items].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+}
+
+/**
+ * Reading order of a page's blocks. A page written mostly vertically (Japanese, Chinese) or in a
+ * right-to-left script (Arabic, Hebrew) reads its columns right to left: the XY-cut runs on the
+ * page mirrored left to right.
+ */
+export function orderBlocks<B extends Box & { lines: Segment[] }>(blocks: B[], body: number, width: number): B[] {
+  let rightToLeft = 0, all = 0;
+  for (const b of blocks) for (const l of b.lines) { all += l.text.length; if (isVertical(l) || l.rtl) rightToLeft += l.text.length; }
+  if (rightToLeft <= 0.5 * all) return readingOrder(blocks, body);
+  const mirrored = blocks.map((b) => ({ ...b, x0: width - b.x1, x1: width - b.x0, block: b }));
+  return readingOrder(mirrored, body).map((m) => m.block);
+}
+
+/** The band starts within a few lines below the items of the region above that it stands under. */
+function continuesColumn(region: Box[], band: Box[], body: number): boolean {
+  const x0 = Math.min(...band.map((b) => b.x0)), x1 = Math.max(...band.map((b) => b.x1));
+  const above = region.filter((r) => r.x0 < x1 && r.x1 > x0);
+  if (!above.length) return false;
+  const top = Math.min(...band.map((b) => b.y0));
+  return top - Math.max(...above.map((r) => r.y1)) <= 3 * body;
+}
+
+function cut<T extends Box>(items: T[], axis: 'x' | 'y', minGap: number): T[][] {
+  const lo = axis === 'x' ? 'x0' : 'y0';
+  const hi = axis === 'x' ? 'x1' : 'y1';
+  const sorted = [...items].sort((a, b) => a[lo] - b[lo]);
+  const groups: T[][] = [];
+  let cur: T[] = [];
+  let maxHi = -Infinity;
+  for (const it of sorted) {
+    if (cur.length && it[lo] > maxHi + minGap) { groups.push(cur); cur = []; }
+    cur.push(it);
+    maxHi = Math.max(maxHi, it[hi]);
+  }
+  if (cur.length) groups.push(cur);
+  return groups;
+}
+
+export const isVertical = (s: Segment): boolean => s.words.length > 0 && s.words.every((w) => w.vertical);

@@ -1,0 +1,46 @@
+// Segments of one line joined again where a gap between them is not a column's or a cell's: a number
+// label and its heading, the space-aligned words of a code listing. layout.ts runs them on each line.
+import { union } from './lines';
+import type { Segment } from './page-text';
+
+/** A section or page number on its own: "1", "2.3", "4.", "IV". */
+const NUMBER_LABEL = /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[IVX]{1,4}\.?)$/;
+
+/**
+ * Segments of one line, with a leading number label joined to the text that follows it on the same
+ * line ("1 | Introduction", "2 | Z. Shen et al."): a layout model boxes a numbered heading or a running
+ * head as one region, while the word gap after the number splits the line into segments.
+ */
+export function joinNumberLabels(segs: Segment[]): Segment[] {
+  if (segs.length < 2) return segs;
+  const a = segs[0]!, b = segs[1]!;
+  const h = Math.max(Math.min(a.size, b.size), 1);
+  const gap = b.x0 - a.x1;
+  if (!NUMBER_LABEL.test(a.text.trim()) || NUMBER_LABEL.test(b.text.trim()) || !/\p{L}/u.test(b.text)) return segs;
+  if (gap < 0 || gap > 4 * h || Math.abs(a.size - b.size) > 0.3 * Math.max(a.size, b.size)) return segs;
+  if (a.words.some((w) => w.rotated) || b.words.some((w) => w.rotated)) return segs;
+  const joined: Segment = { ...union([a, b]), words: [...a.words, ...b.words], text: `${a.text} ${b.text}`, size: Math.max(a.size, b.size) };
+  return [joined, ...segs.slice(2)];
+}
+
+/** Spaces (of a monospaced font's advance, about 0.6 em) a code line may hold in a row. */
+const MONO_RUN_SPACES = 8;
+
+/**
+ * Segments of one line set in a monospaced font, a few spaces apart ("data0  up  10.0.0.1/24"): a
+ * code listing or a terminal's output aligns its words with runs of spaces, which split the line
+ * into segments as wide gaps do. Joined again (lines alignment reads as a table are taken before).
+ */
+export function joinMonoRuns(segs: Segment[]): Segment[] {
+  if (segs.length < 2) return segs;
+  const out: Segment[] = [segs[0]!];
+  for (const s of segs.slice(1)) {
+    const p = out[out.length - 1]!;
+    const mono = (g: Segment) => g.words.every((w) => w.mono && !w.rotated);
+    const gap = s.x0 - p.x1;
+    if (mono(p) && mono(s) && gap >= 0 && gap <= MONO_RUN_SPACES * 0.6 * Math.max(p.size, s.size, 1) && Math.abs(p.size - s.size) <= 0.1 * Math.max(p.size, s.size)) {
+      out[out.length - 1] = { ...union([p, s]), words: [...p.words, ...s.words], text: `${p.text} ${s.text}`, size: Math.max(p.size, s.size) };
+    } else out.push(s);
+  }
+  return out;
+}
