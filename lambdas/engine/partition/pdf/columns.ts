@@ -9,20 +9,26 @@ import type { Line, Segment } from './page-text';
 import { union } from './lines';
 
 /** A gutter at least this wide (body sizes) between page columns (papers set theirs a little over an em wide). */
-const MIN_GUTTER = 1.0;
+const MIN_GUTTER = 0.6;
 /** Lines of running text (a segment of this many words) each side needs. */
 const PROSE_WORDS = 7;
 /** In a narrow column (a paper's), a line of fewer words that fills its column is running text too. */
 const NARROW_PROSE_WORDS = 5;
 const FILLS = 0.85;
 const PROSE_LINES = 3;
+/** Largest gap (body sizes) between lines of a page's head. */
+const HEAD_GAP = 4;
 /** A gutter is crossed by at most this share of the lines the page's busiest point has (its spanning lines). */
 const MAX_SPANNING = 0.25;
 
-/** The page's lines split into page columns, left to right; one group when the page is not in columns. */
-export function pageColumns(lines: Line[], body: number): Line[][] {
+/**
+ * The page's lines split into page columns, left to right (one group when the page is not in columns),
+ * and the page's head: lines above the columns' running text set across them (read before them).
+ */
+export function pageColumns(lines: Line[], body: number): { head: Line[]; columns: Line[][] } {
+  const whole = { head: [], columns: [lines] };
   const all = lines.flatMap((l) => l.segs).filter((s) => !s.words.some((w) => w.rotated));
-  if (all.length < 2 * PROSE_LINES) return [lines];
+  if (all.length < 2 * PROSE_LINES) return whole;
   const left = Math.floor(Math.min(...all.map((s) => s.x0))), right = Math.ceil(Math.max(...all.map((s) => s.x1)));
   // How many segments cover each point across the page; a gutter is a run of points few of them
   // cover (the lines that span it), at least MIN_GUTTER wide.
@@ -65,20 +71,33 @@ export function pageColumns(lines: Line[], body: number): Line[][] {
   // Segments across a gutter span the page (a paper's title, a full-width paragraph): not in a column.
   const spans = (s: Segment) => !cols.some(([a, b]) => s.x0 >= a - 1 && s.x1 <= b + 1);
   const segs = all.filter((s) => !spans(s));
-  if (cols.length < 2) return [lines];
+  if (cols.length < 2) return whole;
   const rangeOf = (s: Segment) => cols.findIndex(([a, b]) => s.x0 >= a - 1 && s.x1 <= b + 1);
+  const isProse = (s: Segment) => { const [a, b] = cols[rangeOf(s)]!; return s.words.length >= PROSE_WORDS || (s.words.length >= NARROW_PROSE_WORDS && s.x1 - s.x0 >= FILLS * (b - a)); };
   const prose = cols.map(() => 0);
-  for (const s of segs) {
-    const k = rangeOf(s);
-    const [a, b] = cols[k]!;
-    if (s.words.length >= PROSE_WORDS || (s.words.length >= NARROW_PROSE_WORDS && s.x1 - s.x0 >= FILLS * (b - a))) prose[k]!++;
-  }
+  for (const s of segs) if (isProse(s)) prose[rangeOf(s)]!++;
   // Split only at gutters with running text right beside them on both sides (a column of page
   // numbers or of table figures beyond a gutter stays with its neighbour).
   const group: number[] = [0];
   for (let k = 1; k < cols.length; k++) group.push(group[k - 1]! + (prose[k - 1]! >= PROSE_LINES && prose[k]! >= PROSE_LINES ? 1 : 0));
   const n = group[group.length - 1]! + 1;
-  if (n < 2) return [lines];
+  if (n < 2) return whole;
+  // The page's head: its top lines from a line spanning the page (a paper's title) down to the first
+  // line in one column, each spanning or with parts on both sides of a gutter close under the line
+  // before, above the columns' running text (authors and affiliations set side by side), read across
+  // before the columns.
+  const proseTop = Math.min(...segs.filter(isProse).map((s) => s.y0));
+  const head = new Set<Line>();
+  let headEnd: number | undefined;
+  for (const l of [...lines].sort((a, b) => a.y0 - b.y0)) {
+    if (!l.segs.length || l.segs.every((s) => s.words.some((w) => w.rotated))) continue;
+    const sides = new Set(l.segs.map((s) => (spans(s) ? -1 : group[rangeOf(s)]!)));
+    const spanning = sides.has(-1) && sides.size === 1;
+    if (!(spanning || (headEnd !== undefined && sides.size >= 2 && l.y1 <= proseTop && l.y0 - headEnd < HEAD_GAP * body))) break;
+    head.add(l);
+    headEnd = l.y1;
+  }
+  if (![...head].some((l) => l.segs.some((s) => !spans(s)))) head.clear();
   const side = (s: Segment) => (spans(s) ? 0 : group[rangeOf(s)]!);
   // Rows of short cells on both sides of a gutter, one under the other, are one table across it (a
   // full-width table on a page in two columns), not two columns side by side. Short lines that meet
@@ -94,9 +113,11 @@ export function pageColumns(lines: Line[], body: number): Line[][] {
       last = l;
     } else if (l.segs.length) { run = 0; last = undefined; }
   }
-  if (across >= 3) return [lines];
-  return Array.from({ length: n }, (_, k) => lines.flatMap((l) => {
+  if (across >= 3) return whole;
+  const columns = Array.from({ length: n }, (_, k) => lines.flatMap((l) => {
+    if (head.has(l)) return [];
     const mine = l.segs.filter((s) => side(s) === k);
     return mine.length ? [{ segs: mine, ...union(mine) }] : [];
   }));
+  return { head: [...head], columns };
 }

@@ -31,6 +31,8 @@ export interface Block extends Box {
   figure?: boolean;
   /** A display formula, one Formula element (formulas.ts: pieces lined up like cells, or lying about as pieces). */
   formula?: boolean;
+  /** Set above the page's columns and across them (authors side by side): read before the columns. */
+  head?: boolean;
 }
 
 export interface LayoutOptions {
@@ -222,7 +224,11 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     }
   }
   // Unruled tables are looked for in each page column (columns.ts); blocks never cross columns anyway.
-  for (const lines of opts.tables === false ? [allLines] : pageColumns(allLines, body)) {
+  const { head, columns } = opts.tables === false ? { head: [], columns: [allLines] } : pageColumns(allLines, body);
+  if (head.length) {
+    for (const b of buildBlocks(head.flatMap((l) => joinNumberLabels(l.segs)), body)) blocks.push({ ...b, head: true });
+  }
+  for (const lines of columns) {
     const tables = opts.tables === false ? [] : findTables(lines, body);
     let li = 0;
     const pending: Segment[] = [];

@@ -66,20 +66,75 @@ export function wordsToLines(words: Word[]): Line[] {
   }
   const out: Line[] = [];
   const pageRtl = isRtlPage(sorted.map((w) => w.t));
-  for (const l of lines) {
-    l.words.sort((a, b) => a.x0 - b.x0);
-    out.push(toLine(l.words, pageRtl));
-  }
+  for (const l of lines) l.words.sort((a, b) => a.x0 - b.x0);
+  const gutters = narrowGutters(lines.map((l) => l.words));
+  for (const l of lines) out.push(toLine(l.words, pageRtl, gutters));
   for (const w of words) if (w.rotated) out.push(toLine([w]));
   out.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   return joinJustifiedGaps(out, (ws, rtl) => toSegment(logicalOrder([...ws].sort((a, b) => a.x0 - b.x0), rtl), rtl));
+}
+
+/** A line parts at a narrow gutter where its gap there is at least this wide (ems). */
+const MIN_GAP_AT_GUTTER_EM = 0.5;
+/** Lines of running text ending at a narrow gutter, and lines starting at it, that make it one. */
+const GUTTER_LINES = 6;
+/** Words a run of running text holds (a line's part in one column). */
+const GUTTER_RUN_WORDS = 4;
+/** Bins per point of the page's width in which runs and words are counted. */
+const BINS_PER_PT = 2;
+
+/**
+ * Page gutters narrower than a segment gap (LaTeX's article class sets two columns 10 pt apart, an em
+ * of its body text): lines of both columns at one height then read as one segment, interleaving the
+ * columns. A gutter is an x that many runs of running text end just before and many start just after
+ * (the columns' justified edges), and that few words of any line cross (the lines that span the page:
+ * title, abstract, a full-width caption). A page's margin has runs on one side only; a river of spaces
+ * in one column is crossed by the column's other lines; a table's cells are not runs. Returns the x of
+ * each gutter (the middle of its least crossed stretch).
+ */
+function narrowGutters(lines: Word[][]): number[] {
+  let x1 = 0;
+  for (const ws of lines) for (const w of ws) x1 = Math.max(x1, w.x1);
+  if (!(x1 > 0) || x1 > 20_000 || lines.length < GUTTER_LINES) return [];
+  const n = Math.ceil(x1 * BINS_PER_PT) + 2;
+  const ends = new Uint16Array(n), starts = new Uint16Array(n), crossed = new Uint16Array(n);
+  const bin = (x: number) => Math.min(n - 1, Math.max(0, Math.round(x * BINS_PER_PT)));
+  for (const ws of lines) {
+    let runStart = 0;
+    for (let i = 0; i < ws.length; i++) {
+      const w = ws[i]!, next = ws[i + 1];
+      for (let k = bin(w.x0) + 1; k < bin(w.x1); k++) crossed[k]++;
+      const em = Math.max(w.size, 1);
+      // a run of words ends where the next word is a gutter's width away (or none follows)
+      if (next && next.x0 - w.x1 < MIN_GAP_AT_GUTTER_EM * Math.max(em, next.size)) continue;
+      if (i + 1 - runStart >= GUTTER_RUN_WORDS) {
+        for (let k = bin(w.x1); k <= bin(w.x1 + SEGMENT_GAP_EM * em); k++) ends[k]++;
+        const s = ws[runStart]!;
+        for (let k = bin(s.x0 - SEGMENT_GAP_EM * Math.max(s.size, 1)); k <= bin(s.x0); k++) starts[k]++;
+      }
+      runStart = i + 1;
+    }
+  }
+  const out: number[] = [];
+  const ok = (k: number) => ends[k]! >= GUTTER_LINES && starts[k]! >= GUTTER_LINES && crossed[k]! <= Math.max(2, 0.25 * Math.min(ends[k]!, starts[k]!));
+  for (let k = 0; k < n; k++) {
+    if (!ok(k)) continue;
+    // the middle of the run's least crossed stretch
+    let best = k, bestEnd = k;
+    for (; k + 1 < n && ok(k + 1); k++) {
+      if (crossed[k + 1]! < crossed[best]!) best = bestEnd = k + 1;
+      else if (crossed[k + 1]! === crossed[best]! && bestEnd === k) bestEnd = k + 1;
+    }
+    out.push((best + bestEnd) / 2 / BINS_PER_PT);
+  }
+  return out;
 }
 
 /**
  * Splits a line (words left to right) at wide gaps and backward jumps; the words of each segment go
  * in reading order (right to left in a line of a right-to-left script, bidi.ts).
  */
-function toLine(words: Word[], pageRtl = false): Line {
+function toLine(words: Word[], pageRtl = false, gutters: number[] = []): Line {
   const segs: Segment[] = [];
   let cur: Word[] = [];
   const rtl = isRtlLine(words.map((w) => w.t), pageRtl);
@@ -90,7 +145,8 @@ function toLine(words: Word[], pageRtl = false): Line {
       const gap = w.x0 - prev.x1;
       const em = Math.max(prev.size, w.size, 1);
       const vOverlap = Math.min(prev.y1, w.y1) - Math.max(prev.y0, w.y0);
-      if (gap > SEGMENT_GAP_EM * em || vOverlap < -0.2 * em || prev.rotated || w.rotated) flush();
+      const atGutter = gap >= MIN_GAP_AT_GUTTER_EM * em && gutters.some((x) => prev.x1 <= x && x <= w.x0);
+      if (gap > SEGMENT_GAP_EM * em || atGutter || vOverlap < -0.2 * em || prev.rotated || w.rotated) flush();
     }
     cur.push(w);
   }

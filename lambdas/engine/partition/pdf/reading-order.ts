@@ -1,6 +1,7 @@
 // Reading order of a page's blocks: a recursive XY-cut (columns first, then bands), mirrored for a
 // page written right to left or vertically.
 import { appendAll } from '../../elements';
+import { union } from './lines';
 import type { Box, Segment } from './page-text';
 
 /** Recursive XY-cut: vertical (column) cuts first, then horizontal bands; else top-to-bottom. */
@@ -32,11 +33,37 @@ export function readingOrder<T extends Box>(items: T[], body: number): T[] {
 }
 
 /**
+ * Top to bottom, and left to right among items whose tops are within half a text size of the row's
+ * first (a raised footnote mark, "‡Princeton", puts its block's top a little above its neighbours').
+ */
+function byRows<T extends Box & { lines: Segment[] }>(items: T[], body: number): T[] {
+  const sorted = [...items].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  // a block's place in its row is where its first line starts (a block may run on under its neighbours)
+  const start = (b: T) => b.lines[0]?.x0 ?? b.x0;
+  const out: T[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i + 1;
+    while (j < sorted.length && sorted[j]!.y0 - sorted[i]!.y0 < 0.5 * body) j++;
+    appendAll(out, sorted.slice(i, j).sort((a, b) => start(a) - start(b)));
+    i = j;
+  }
+  return out;
+}
+
+/**
  * Reading order of a page's blocks. A page written mostly vertically (Japanese, Chinese) or in a
  * right-to-left script (Arabic, Hebrew) reads its columns right to left: the XY-cut runs on the
- * page mirrored left to right.
+ * page mirrored left to right. A page's head (layout.ts `Block.head`) is read before the rest.
  */
-export function orderBlocks<B extends Box & { lines: Segment[] }>(blocks: B[], body: number, width: number): B[] {
+export function orderBlocks<B extends Box & { lines: Segment[]; head?: boolean }>(blocks: B[], body: number, width: number): B[] {
+  const head = blocks.filter((b) => b.head);
+  if (!head.length) return inDirection(blocks, body, width);
+  // the head is read as one region where it stands among the rest (a sidebar beside it comes first)
+  const region = { lines: head.flatMap((b) => b.lines), ...union(head) } as unknown as B;
+  return inDirection([region, ...blocks.filter((b) => !b.head)], body, width).flatMap((b) => (b === region ? byRows(head, body) : [b]));
+}
+
+function inDirection<B extends Box & { lines: Segment[] }>(blocks: B[], body: number, width: number): B[] {
   let rightToLeft = 0, all = 0;
   for (const b of blocks) for (const l of b.lines) { all += l.text.length; if (isVertical(l) || l.rtl) rightToLeft += l.text.length; }
   if (rightToLeft <= 0.5 * all) return readingOrder(blocks, body);

@@ -89,13 +89,13 @@ describe('page columns: short lines that meet across the gutter', () => {
   it('meeting at scattered rows: two columns', () => {
     const right = [prose, prose, prose, ['Questions', '79,168', '8,757'], ['TriviaQA', '78,785', '8,837'], ['Curated', '1,353', '694'], '2 Method', prose, 'alone.', prose, prose];
     const left = [prose, prose, prose, '1 Introduction', prose, prose, 'interpolation', prose, 'x = y', prose, prose];
-    assert.equal(pageColumns(page(right, left), 10).length, 2);
+    assert.equal(pageColumns(page(right, left), 10).columns.length, 2);
   });
 
   it('rows of short cells on both sides, one under the other: one table across the page', () => {
     const right = [prose, prose, prose, ['0.71', '0.64'], ['0.88', '0.83'], ['0.93', '0.91'], prose, prose, prose];
     const left = [prose, prose, prose, 'Rules 12', 'Layout 14', 'Ours 16', prose, prose, prose];
-    assert.equal(pageColumns(page(right, left), 10).length, 1);
+    assert.equal(pageColumns(page(right, left), 10).columns.length, 1);
   });
 });
 

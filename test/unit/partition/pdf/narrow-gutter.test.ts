@@ -1,0 +1,93 @@
+// Page columns set closer than a segment gap (issue 29). LaTeX's article class sets its two columns 10 pt
+// apart, an em of its 10 pt body text, under the gap (1.1 em) that splits a line into segments: the
+// lines of both columns at one height read as one line ("report rainfall every noise. The parameters"),
+// page columns were never found, and a table in the right column took the left column's lines as its
+// first column. The pages here are built from word boxes set as pdfTeX sets them: justified lines
+// ending flush at the gutter, a title and authors side by side across the top.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
+import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
+import type { Line, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
+
+const SIZE = 10, CHAR = 5.8, SPACE = 3.3;
+
+/** A line's words from x0, justified to end at x1 when given (spaces stretched alike). */
+function line(text: string, x0: number, y: number, x1?: number): Word[] {
+  const parts = text.split(' ');
+  const natural = parts.reduce((n, t) => n + CHAR * t.length, 0) + SPACE * (parts.length - 1);
+  const space = x1 === undefined || parts.length < 2 ? SPACE : SPACE + (x1 - x0 - natural) / (parts.length - 1);
+  let cx = x0;
+  return parts.map((t) => {
+    const w = { t, x0: cx, x1: cx + CHAR * t.length, y0: y, y1: y + SIZE, size: SIZE, bold: false, italic: false } as Word;
+    cx = w.x1 + space;
+    return w;
+  });
+}
+
+const LEFT = [
+  'Networks of gauges report rainfall every few',
+  'minutes, yet their readings wander over months',
+  'as the funnels clog and the pivots of their',
+  'buckets wear, so that heavy showers are under',
+  'reported while light rain tips the bucket too',
+  'early and is over reported by the same gauge.',
+  'Field crews visit each site rarely, and any fix',
+  'has to work from a few measurements.',
+];
+const RIGHT = [
+  'The parameters are estimated by minimising the',
+  'squared error of the gauge factors measured at',
+  'each visit, with a penalty that keeps the drift',
+  'of neighbouring gauges close to one another in',
+  'the same season, and the penalty weight is set',
+  'by cross validation over the visits of a year.',
+  'A gauge with fewer than three visits borrows',
+  'strength from the gauges around it.',
+];
+const GUTTER_L = 300, GUTTER_R = 310, PAGE_L = 54, PAGE_R = 556;
+
+function twoColumns(top: number): Word[] {
+  return LEFT.flatMap((t, i) => [
+    ...line(t, PAGE_L, top + 12 * i, i === LEFT.length - 1 ? undefined : GUTTER_L),
+    ...line(RIGHT[i]!, GUTTER_R, top + 12 * i, i === RIGHT.length - 1 ? undefined : PAGE_R),
+  ]);
+}
+
+const texts = (lines: Line[]) => lines.map((l) => l.segs.map((s) => s.text));
+
+describe('a page gutter as narrow as a word space and a half', () => {
+  it('parts each line into its two columns', () => {
+    const lines = wordsToLines(twoColumns(100));
+    assert.deepEqual(texts(lines), LEFT.map((t, i) => [t, RIGHT[i]]));
+  });
+
+  it('leaves one wide column of justified lines whole', () => {
+    const lines = wordsToLines(LEFT.flatMap((t, i) => line(`${t} ${RIGHT[i]}`, PAGE_L, 100 + 12 * i, i === LEFT.length - 1 ? undefined : PAGE_R)));
+    assert.deepEqual(texts(lines), LEFT.map((t, i) => [`${t} ${RIGHT[i]}`]));
+  });
+
+  it('leaves a table of short cells a little apart as it was (cells, not columns of running text)', () => {
+    const rows = ['North', 'South', 'East', 'West', 'Centre', 'Coast', 'Hills'].map((r, i) => [
+      ...line(`${r} region`, PAGE_L, 100 + 12 * i), ...line(`${10 + i} gauges`, PAGE_L + 60, 100 + 12 * i),
+    ]);
+    const lines = wordsToLines(rows.flat());
+    for (const l of lines) assert.equal(l.segs.length, 1, JSON.stringify(texts([l])));
+  });
+
+  it("reads the title and the authors set side by side first, then each column's paragraph", () => {
+    const words = [
+      ...line('Measuring Drift in Regional Rainfall Gauges', 160, 60),
+      ...line('Maren Tollefsen', 150, 90), ...line('Okoro Ademola', 380, 90),
+      ...line('Institute of Hydrology', 140, 102), ...line('Lagos Water Centre', 370, 102),
+      ...twoColumns(140),
+    ];
+    const page = { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0 };
+    const els = layoutPage(page, { tables: true }).map((e) => e.text);
+    const at = (s: string) => els.findIndex((e) => e.includes(s));
+    assert.ok(els.includes(LEFT.join(' ')), JSON.stringify(els));
+    assert.ok(els.includes(RIGHT.join(' ')), JSON.stringify(els));
+    const order = ['Measuring Drift', 'Maren Tollefsen', 'Okoro Ademola', LEFT[0]!, RIGHT[0]!].map(at);
+    assert.deepEqual([...order].sort((a, b) => a - b), order, JSON.stringify(els));
+  });
+});
