@@ -4,14 +4,15 @@ import type { ElementType } from '../../elements';
 import { CAPTION_START, classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, underNonAlphaRatio, type ClassifyOptions } from '../classify';
 import type { Block } from './layout';
 import type { RawPage } from './page-text';
+import { pageMargin } from './reading-order';
 
 /** A section number and its heading: "2. Offices", "3) Results", "4.1. Scope". */
 const NUMBERED_HEADING = /^\d{1,2}(\.\d{1,2})*[.)]\s+\p{L}/u;
 
 export function classifyBlock(b: Block, text: string, page: RawPage, body: number, langOpts: ClassifyOptions, lowest: boolean): ElementType {
-  const inTop = b.y1 <= page.height * 0.07;
-  const inBottom = b.y0 >= page.height * 0.93;
-  if ((inTop || inBottom) && text.length <= 100) {
+  const margin = pageMargin(b, page.height, text.length);
+  const inTop = margin === 'top';
+  if (margin) {
     if (isPageNumberLike(text)) return 'PageNumber';
     return inTop ? 'Header' : 'Footer';
   }

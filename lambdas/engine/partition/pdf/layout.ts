@@ -229,7 +229,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     for (const b of buildBlocks(head.flatMap((l) => joinNumberLabels(l.segs)), body)) blocks.push({ ...b, head: true });
   }
   for (const lines of columns) {
-    const tables = opts.tables === false ? [] : findTables(lines, body);
+    const tables = opts.tables === false ? [] : findTables(lines, body, page.height);
     let li = 0;
     const pending: Segment[] = [];
     tables.forEach((t, n) => {
@@ -258,7 +258,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   }
 
   const imageBlocks: Block[] = pictures.map((im) => ({ lines: [], size: 0, ...im }));
-  const ordered = orderBlocks([...blocks, ...imageBlocks], body, page.width);
+  const ordered = orderBlocks([...blocks, ...imageBlocks], body, page);
   const out: Element[] = [];
   const langOpts = { layoutBlock: true, ...(opts.languages?.length ? { languages: opts.languages } : {}) };
   // the page's lowest text block, when it stands alone on its line (a folio, not a row of labels)

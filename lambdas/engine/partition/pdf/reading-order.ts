@@ -55,7 +55,26 @@ function byRows<T extends Box & { lines: Segment[] }>(items: T[], body: number):
  * right-to-left script (Arabic, Hebrew) reads its columns right to left: the XY-cut runs on the
  * page mirrored left to right. A page's head (layout.ts `Block.head`) is read before the rest.
  */
-export function orderBlocks<B extends Box & { lines: Segment[]; head?: boolean }>(blocks: B[], body: number, width: number): B[] {
+/** Share of the page's height its top and bottom margins take, where running heads and feet stand. */
+const MARGIN = 0.07;
+
+/** A block wholly in the page's top or bottom margin band, short enough to be a running head or foot. */
+export function pageMargin(b: Box, height: number, chars: number): 'top' | 'bottom' | undefined {
+  if (chars > 100) return undefined;
+  if (b.y1 <= height * MARGIN) return 'top';
+  if (b.y0 >= height * (1 - MARGIN)) return 'bottom';
+  return undefined;
+}
+
+export function orderBlocks<B extends Box & { lines: Segment[]; head?: boolean }>(blocks: B[], body: number, page: { width: number; height: number }): B[] {
+  // running heads first and feet last, whatever stands beside them (a table's columns would cut them apart)
+  const margin = (b: B) => (b.lines.length ? pageMargin(b, page.height, b.lines.reduce((n, l) => n + l.text.length + 1, -1)) : undefined);
+  const top = blocks.filter((b) => margin(b) === 'top'), bottom = blocks.filter((b) => margin(b) === 'bottom');
+  if (top.length || bottom.length) return [...byRows(top, body), ...orderBody(blocks.filter((b) => !margin(b)), body, page.width), ...byRows(bottom, body)];
+  return orderBody(blocks, body, page.width);
+}
+
+function orderBody<B extends Box & { lines: Segment[]; head?: boolean }>(blocks: B[], body: number, width: number): B[] {
   const head = blocks.filter((b) => b.head);
   if (!head.length) return inDirection(blocks, body, width);
   // the head is read as one region where it stands among the rest (a sidebar beside it comes first)
@@ -71,8 +90,10 @@ function inDirection<B extends Box & { lines: Segment[] }>(blocks: B[], body: nu
   return readingOrder(mirrored, body).map((m) => m.block);
 }
 
-/** The band starts within a few lines below the items of the region above that it stands under. */
+/** The band starts within a few lines below the items of the region above (columns a few lines tall) that it stands under. */
 function continuesColumn(region: Box[], band: Box[], body: number): boolean {
+  // a row of one or two lines (a running head's parts, left and right) is no columns to continue
+  if (Math.max(...region.map((r) => r.y1)) - Math.min(...region.map((r) => r.y0)) < 3 * body) return false;
   const x0 = Math.min(...band.map((b) => b.x0)), x1 = Math.max(...band.map((b) => b.x1));
   const above = region.filter((r) => r.x0 < x1 && r.x1 > x0);
   if (!above.length) return false;

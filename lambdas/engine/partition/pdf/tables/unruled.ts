@@ -5,6 +5,7 @@ import type { TableRows } from '../../table-html';
 import { formula } from '../formulas';
 import { bandOverlap, union } from '../lines';
 import { CAPTION_LABEL } from '../../classify';
+import { pageMargin } from '../reading-order';
 
 const LEADER = /^[.\u2026·]+$/;
 const stripLeaders = (t: string) => t.replace(/(?:\s*[.\u2026·]){2,}\s*/g, ' ').trim();
@@ -18,10 +19,12 @@ export interface AlignedRun {
 }
 
 /** Runs of consecutive lines with 2+ short cells whose columns line up (tables, and formulas set so). */
-export function findTables(lines: Line[], body: number): AlignedRun[] {
+export function findTables(lines: Line[], body: number, pageHeight?: number): AlignedRun[] {
   const out: AlignedRun[] = [];
   let i = 0;
-  const isRow = (l: Line) => l.segs.length >= 2 && l.segs.every((s) => stripLeaders(s.text).length <= 60) && !l.segs.some((s) => s.words.some((w) => w.rotated));
+  // a running head or foot (its left and right parts) is no table's row
+  const inMargin = (l: Line) => pageHeight !== undefined && !!pageMargin(l, pageHeight, l.segs.reduce((n, s) => n + s.text.length + 1, -1));
+  const isRow = (l: Line) => l.segs.length >= 2 && l.segs.every((s) => stripLeaders(s.text).length <= 60) && !l.segs.some((s) => s.words.some((w) => w.rotated)) && !inMargin(l);
   while (i < lines.length) {
     if (!isRow(lines[i]!)) { i++; continue; }
     let j = i;
@@ -35,7 +38,7 @@ export function findTables(lines: Line[], body: number): AlignedRun[] {
       const after = lines[j + 2];
       let left = Infinity;
       for (let k = i; k <= j; k++) left = Math.min(left, lines[k]!.x0);
-      if (next.segs.length === 1 && after && isRow(after) && next.x0 >= left - body) { j += 2; continue; }
+      if (next.segs.length === 1 && stripLeaders(next.segs[0]!.text).length <= 60 && after && isRow(after) && next.x0 >= left - body) { j += 2; continue; }
       break;
     }
     const runStart = i;

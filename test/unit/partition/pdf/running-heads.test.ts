@@ -1,0 +1,52 @@
+// Running heads and the lines above a table (issue 29), as a LaTeX report sets them (fancyhdr's head
+// "Handbook | Revision 4", a longtable continued on the next page). The head's two parts made a row
+// of two cells right above the table's continuation and became its first row; a numbered heading
+// ("4 | Visit record", two segments) took the paragraph under it into the table as a wrapped cell; and
+// the head's right part was read after the table, whose columns the reading order cut first.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
+import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
+import type { Word } from '../../../../lambdas/engine/partition/pdf/page-text';
+
+const SIZE = 11;
+
+function words(text: string, x: number, y: number): Word[] {
+  let cx = x;
+  return text.split(' ').map((t) => {
+    const w = { t, x0: cx, x1: cx + 0.5 * SIZE * t.length, y0: y, y1: y + SIZE, size: SIZE, bold: false, italic: false } as Word;
+    cx = w.x1 + 0.3 * SIZE;
+    return w;
+  });
+}
+
+/** A table of five columns, a row every 13.5 pt from `top`. */
+function table(top: number, n: number): Word[] {
+  const out: Word[] = [...words('Site', 158, top), ...words('Date', 200, top), ...words('Poured', 270, top), ...words('Recorded', 340, top), ...words('Crew', 420, top)];
+  for (let i = 1; i <= n; i++) {
+    const y = top + 13.5 * i;
+    out.push(...words(String(400 + 7 * i), 158, y), ...words(`2024-01-${10 + i}`, 200, y), ...words('500', 270, y), ...words(String(480 + i), 340, y), ...words(i % 2 ? 'Mbeki' : 'Duarte', 420, y));
+  }
+  return out;
+}
+
+const page = (ws: Word[]) => layoutPage({ page: 3, width: 612, height: 792, lines: wordsToLines(ws), links: [], images: [], chars: 0, unmapped: 0 }, { tables: true, tableHtml: true });
+
+describe('running heads and a table', () => {
+  it("a running head's two parts are no row of the table under it, and read before it", () => {
+    const els = page([...words('Field Operations Handbook', 72, 36), ...words('Revision 4', 490, 36), ...table(80, 12), ...words('3', 303, 740)]);
+    const types = els.map((e) => `${e.type}: ${e.text.slice(0, 30)}`);
+    assert.deepEqual(types.slice(0, 2), ['Header: Field Operations Handbook', 'Header: Revision 4'], JSON.stringify(types));
+    const t = els.find((e) => e.type === 'Table');
+    assert.ok(t && t.text.startsWith('Site Date Poured Recorded Crew 407'), JSON.stringify(types));
+    assert.equal(els[els.length - 1]!.type, 'PageNumber');
+  });
+
+  it('a numbered heading and the paragraph under it stay text above the table', () => {
+    const para = 'Every visit is recorded in the site log. The log for the last quarter is reproduced below.';
+    const els = page([...words('4', 72, 250), ...words('Visit record', 96, 250), ...words(para, 72, 278), ...table(306, 8)]);
+    const t = els.find((e) => e.type === 'Table');
+    assert.ok(t && t.text.startsWith('Site Date'), JSON.stringify(els.map((e) => [e.type, e.text.slice(0, 40)])));
+    assert.ok(els.some((e) => e.text === para), JSON.stringify(els.map((e) => [e.type, e.text.slice(0, 40)])));
+  });
+});
