@@ -35,6 +35,9 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   if (type === 'Title' && !allBold && !larger && text.split(' ').length > 6 && b.lines.length > 1) type = 'NarrativeText';
   // a sentence of five words or more, closed by its full stop, in the body's weight and size
   if (type === 'Title' && !allBold && !larger && text.split(' ').length >= 5 && /[.!?]$/.test(text) && !/^\d+(\.\d+)*\.?\s/.test(text)) type = 'NarrativeText';
+  // so is one set smaller than the body, numbered or not (a footnote: "1 Contractors receive ..."),
+  // when it ends a word's sentence (not an abbreviation's: "2 Z. Shen et al.")
+  if (type === 'Title' && b.size < 0.9 * body && text.split(' ').length >= 5 && /\p{L}{3,}[.!?]$/u.test(text)) type = 'NarrativeText';
   // A numbered section heading ("2. Offices") set larger than the body: a title, not a list item.
   if (type === 'ListItem' && larger && NUMBERED_HEADING.test(text) && b.lines.length <= 2 && text.split(' ').length <= 12 && !/[.:;,]$/.test(text)) type = 'Title';
   // So is one set bold in the body size on a line of its own ("1. Introduction" of a report set with

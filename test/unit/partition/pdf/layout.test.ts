@@ -106,3 +106,16 @@ test('a line alone over a line set further in that would have fit after it start
   assert.equal(els.find((e) => e.text.startsWith('Print'))?.type, 'NarrativeText', 'a sentence closed by its full stop');
   assert.ok(els.some((e) => e.text.endsWith('width of its column and goes on below.')), JSON.stringify(els.map((e) => e.text)));
 });
+
+test('a numbered footnote, set smaller than the body, is text and not a heading', () => {
+  // a LaTeX footnote: its mark a label before the text, 9 pt under 11 pt body text
+  const body = 'Body text of the page that runs on long enough to set the body size of it.';
+  const els = layoutPage(page([
+    ...[100, 113, 126, 139].map((y) => [seg(body, 100, y, 11)]),
+    [seg('1', 100, 700, 7), seg('Contractors receive the handbook with their agreement.', 106, 700, 9)],
+    // a running head's abbreviation is no sentence end
+    [seg('2 Z. Shen et al.', 100, 400, 9)],
+  ]), {});
+  assert.equal(els.find((e) => e.text.startsWith('1 Contractors'))?.type, 'NarrativeText', JSON.stringify(els.map((e) => [e.type, e.text])));
+  assert.equal(els.find((e) => e.text.startsWith('2 Z.'))?.type, 'Title');
+});
