@@ -9,6 +9,12 @@ import { pageMargin } from './reading-order';
 /** A section number and its heading: "2. Offices", "3) Results", "4.1. Scope". */
 const NUMBERED_HEADING = /^\d{1,2}(\.\d{1,2})*[.)]\s+\p{L}/u;
 
+/** A list item's label of a letter or a Roman number, in parentheses or before one: "(a) ", "b) ", "(iv) ", "ii) ". */
+const LETTER_LABEL = String.raw`\((?:[a-z]|[ivx]{1,4})\)|(?:[a-z]|[ivx]{1,4})\)`;
+const LETTERED_ITEM = new RegExp(String.raw`^(?:${LETTER_LABEL})\s+\S`, 'u');
+/** "1. ", "2) ", "(3) ", "iv. " and the lettered labels at the start of a line: a new list item. */
+export const NUMBERED_START = new RegExp(String.raw`^(?:\d{1,2}[.)]|\(\d{1,2}\)|[ivx]{1,4}\.|${LETTER_LABEL})\s+\S`, 'u');
+
 export function classifyBlock(b: Block, text: string, page: RawPage, body: number, langOpts: ClassifyOptions, lowest: boolean): ElementType {
   const margin = pageMargin(b, page.height, text.length);
   const inTop = margin === 'top';
@@ -22,6 +28,8 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   // Captions ("Figure 3: ...", "Table 1. ...", "FIG. 2 – ...") as the layout model labels them.
   if (CAPTION_START.test(text) && text.length <= 400) return 'FigureCaption';
   let type = classifyText(text, langOpts);
+  // an item lettered or numbered in Roman in parentheses ("(a) Use the restated figures", "ii) Leave out")
+  if ((type === 'NarrativeText' || type === 'UncategorizedText' || type === 'Title') && LETTERED_ITEM.test(text)) type = 'ListItem';
   // A long sentence-like block is body text to a layout model even when the verb stand-in finds no
   // verb ("2 For instance, the score ... drops from above 80% to less than 40%.").
   if (type === 'UncategorizedText' && text.split(' ').length >= 12 && /[.!?]["')\]]?$/.test(text) && isPossibleNarrativeText(text, { ...langOpts, languages: ['und'] })) type = 'NarrativeText';

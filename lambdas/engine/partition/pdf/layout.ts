@@ -21,7 +21,7 @@ import { findFigures, shownPictures } from './figures';
 import { joinFormulaPieces } from './formulas';
 import { isVertical, orderBlocks } from './reading-order';
 import { joinMonoRuns, joinNumberLabels } from './segment-joins';
-import { addEmphasis, addLinks, classifyBlock } from './block-types';
+import { addEmphasis, addLinks, classifyBlock, NUMBERED_START } from './block-types';
 
 export interface Block extends Box {
   lines: Segment[];
@@ -57,8 +57,7 @@ const median = (xs: number[]): number => {
   return s[s.length >> 1]!;
 };
 
-/** "1. ", "2) ", "(a) ", "iv. " at the start of a line: a new list item. */
-const NUMBERED_START = /^(\d{1,2}[.)]|\(\d{1,2}\)|\([a-z]\)|[ivx]{1,4}\.)\s+\S/;
+/** A bullet at the start of a line: a new list item (NUMBERED_START, block-types.ts, for labels). */
 const BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\u25a1\u2610-\u2612\uf0b7\uf0a7\u27a2\u00b7*\-\u2013]\s|^[\u2022\u25cf\u25aa\u25a1\uf0b7]/;
 
 /** Largest gap between the lines of a right-to-left paragraph, in text sizes. */

@@ -119,3 +119,14 @@ test('a numbered footnote, set smaller than the body, is text and not a heading'
   assert.equal(els.find((e) => e.text.startsWith('1 Contractors'))?.type, 'NarrativeText', JSON.stringify(els.map((e) => [e.type, e.text])));
   assert.equal(els.find((e) => e.text.startsWith('2 Z.'))?.type, 'Title');
 });
+
+test('items lettered or numbered in Roman in parentheses are list items', () => {
+  const body = 'Body text of the page that runs on long enough to set the body size of it.';
+  const els = layoutPage(page([
+    ...[100, 113, 126].map((y) => [seg(body, 100, y)]),
+    [seg('(a) Use the restated figures where an office corrected an earlier quarter.', 120, 160)],
+    [seg('(b) Leave out offices opened during the quarter.', 120, 175)],
+    [seg('ii) Publish the table.', 120, 190)],
+  ]), {});
+  for (const t of ['(a) Use', '(b) Leave', 'ii) Publish']) assert.equal(els.find((e) => e.text.startsWith(t))?.type, 'ListItem', JSON.stringify(els.map((e) => [e.type, e.text])));
+});
