@@ -2,7 +2,8 @@
 // squares as filled paths, not as text: the items then start with their words only and read as
 // paragraphs. A small dot just left of a line's first word, at the middle of its line, is that line's
 // marker: a filled one a "•", a stroked circle a "◦", a stroked square (a form's box to tick) a "□",
-// which the layout and the classifier read as list markers.
+// which the layout and the classifier read as list markers. A disc with a number in it (a slide's
+// numbered list) marks that line as a list item too.
 import type { Line } from './page-text';
 import type { Mark } from './tables/paths';
 import { toSegment } from './lines';
@@ -29,6 +30,8 @@ export function markBullets(lines: Line[], marks: Mark[]): void {
       for (let i = firstAbove(byMiddle, seg.y0); i < byMiddle.length && byMiddle[i]!.cy < seg.y1 && !mark; i++) {
         const m = byMiddle[i]!.m;
         if (m.x1 - m.x0 <= MAX_WIDTH[m.kind] * size && m.x1 <= first.x0 && first.x0 - m.x1 <= MAX_DISTANCE * size && m.x0 > before) mark = m;
+        // a ball with the item's number in it (a slide's numbered list)
+        else if (m.kind === 'disc' && ITEM_NUMBER.test(first.t) && m.x1 - m.x0 <= 1.2 * size && encloses(m, first) && m.x0 > before) mark = m;
       }
       if (!mark) continue;
       l.segs[k] = toSegment([{ t: MARKER[mark.kind], x0: mark.x0, y0: seg.y0, x1: mark.x1, y1: seg.y1, size, bold: first.bold, italic: false }, ...seg.words]);
@@ -36,6 +39,13 @@ export function markBullets(lines: Line[], marks: Mark[]): void {
     }
   }
 }
+
+/** A numbered list's label set inside its marker: one or two digits, or a letter. */
+const ITEM_NUMBER = /^(?:\d{1,2}|\p{L})$/u;
+const encloses = (m: Mark, w: { x0: number; y0: number; x1: number; y1: number }) => {
+  const cx = (w.x0 + w.x1) / 2, cy = (w.y0 + w.y1) / 2;
+  return cx > m.x0 && cx < m.x1 && cy > m.y0 && cy < m.y1;
+};
 
 /** Index of the first entry whose middle is below `y` (strictly greater), by binary search. */
 function firstAbove(sorted: { cy: number }[], y: number): number {

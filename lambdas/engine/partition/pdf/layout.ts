@@ -10,7 +10,7 @@ import { union, wordsToLines } from './lines';
 import type { Box, Line, RawPage, Segment } from './page-text';
 import { findRuledTables } from './tables/ruled';
 import { columnsOf, findTables, tableRows } from './tables/unruled';
-import { ruleGutter, splitRows } from './tables/side-by-side';
+import { beyondRules, ruleGutter, splitRows } from './tables/side-by-side';
 import { extendToRules, findRuleBandTables, recordRules } from './tables/row-rules';
 import { joinText, separator } from './scripts';
 import { TITLE_SIZE_KEY } from '../hierarchy';
@@ -241,12 +241,15 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       }
       // A table whose records are bounded by rules runs down to its bottom rule.
       const end = page.rules ? extendToRules(lines, t.start, t.end, tables[n + 1]?.start ?? lines.length, page.rules.h, body, page.rules.tol) : t.end;
-      const rows = lines.slice(t.start, end + 1);
-      // Tables side by side whose own row rules stop at a common gutter are read as two.
+      let rows = lines.slice(t.start, end + 1);
+      // Text beyond both ends of the table's rules is not in it; tables side by side whose own row
+      // rules stop at a common gutter are read as two.
+      const beyond = page.rules ? beyondRules(rows, page.rules.h, body) : undefined;
+      if (beyond) { rows = beyond.inside; appendAll(pending, beyond.outside); }
       const gutter = page.rules ? ruleGutter(rows, page.rules.h, body) : undefined;
       const parts = gutter === undefined ? [rows] : splitRows(rows, gutter);
       for (const part of parts) {
-        const cols = parts.length > 1 || end !== t.end ? columnsOf(part.flatMap((r) => r.segs)) : t.cols;
+        const cols = parts.length > 1 || end !== t.end || beyond ? columnsOf(part.flatMap((r) => r.segs)) : t.cols;
         const table = tableRows(part, cols, body, page.rules && recordRules(part, page.rules.h, page.rules.tol));
         blocks.push({ lines: part.flatMap((r) => r.segs), size: body, table, ...union(part) });
       }

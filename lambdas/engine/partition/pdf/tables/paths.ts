@@ -24,7 +24,7 @@ const MIN_RULE = 2;
 const MARK_MIN = 1.2, MARK_MAX = 9;
 const MAX_MARKS = 2000;
 
-const OBJ_PATH = 2, OBJ_FORM = 5;
+const OBJ_PATH = 2, OBJ_SHADING = 4, OBJ_FORM = 5;
 const SEG_LINETO = 0, SEG_BEZIERTO = 1, SEG_MOVETO = 2;
 
 type Matrix = [number, number, number, number, number, number];
@@ -151,10 +151,23 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
     flush();
   };
 
+  // a small shaded disc or square (a slide's list bullet drawn as a lit ball) is a mark
+  const shading = (obj: number, parent: Matrix) => {
+    if (!X.FPDFPageObj_GetBounds(obj, buf, buf + 4, buf + 8, buf + 12)) return;
+    const f = heap(m).HEAPF32, o = buf >> 2;
+    const [l, b, r, t] = [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!];
+    const pts: number[] = [];
+    for (const [x, y] of [[l, b], [r, t]] as const) pts.push(x * parent[0] + y * parent[2] + parent[4], x * parent[1] + y * parent[3] + parent[5]);
+    const box = boxOf(pts);
+    const w = box.x1 - box.x0, h = box.y1 - box.y0;
+    if (w >= MARK_MIN && h >= MARK_MIN && w <= MARK_MAX && h <= MARK_MAX && w < 1.6 * h && h < 1.6 * w && (out.marks ??= []).length < MAX_MARKS) out.marks.push({ ...box, kind: 'disc' });
+  };
+
   const walk = (obj: number, parent: Matrix, depth: number) => {
     if (over || ++objects > MAX_OBJECTS) { over = true; return; }
     const type = X.FPDFPageObj_GetType(obj);
     if (type === OBJ_PATH) path(obj, parent);
+    else if (type === OBJ_SHADING) shading(obj, parent);
     else if (type === OBJ_FORM && depth < 8) {
       const mt = concat(matrixOf(obj), parent);
       const k = X.FPDFFormObj_CountObjects(obj);
