@@ -70,7 +70,47 @@ function simpleTable(lines: string[]): string {
   return tableHtml(rows);
 }
 
-export function rstToHtml(src: string): string {
+/** Directives whose title and body are text of the document (admonitions, tables, figures' captions, quotes). */
+const CONTENT_DIRECTIVES = new Set([
+  'table', 'csv-table', 'list-table', 'note', 'warning', 'tip', 'hint', 'important', 'attention', 'caution',
+  'danger', 'error', 'admonition', 'topic', 'sidebar', 'rubric', 'container', 'epigraph', 'highlights',
+  'pull-quote', 'compound', 'figure', 'image', 'seealso', 'versionadded', 'versionchanged', 'deprecated',
+]);
+/** Directives whose argument is a file, not text: only their body (a figure's caption) is read. */
+const MEDIA_DIRECTIVES = new Set(['figure', 'image']);
+/** Directives nested in directives read at most this deep (a note in a note...). */
+const MAX_DIRECTIVE_DEPTH = 8;
+
+/** A csv-table's body: comma-separated cells, double-quoted where they hold commas. */
+function csvRows(block: string[]): string[][] {
+  return block.filter((l) => l.trim()).map((l) => {
+    const cells: string[] = [];
+    const re = /\s*(?:"((?:[^"]|"")*)"|([^,]*))\s*(?:,|$)/gy;
+    let m: RegExpExecArray | null;
+    while (re.lastIndex < l.length && (m = re.exec(l)) !== null) {
+      cells.push((m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2] ?? '').trim());
+      if (m[0] === '') break;
+    }
+    return cells;
+  });
+}
+
+/** A list-table's body: a bullet list of rows, each a bullet list of cells. */
+function listTableRows(block: string[]): string[][] {
+  const rows: string[][] = [];
+  for (const l of block) {
+    const m = /^(\s*)[-*+]\s+(?:[-*+]\s+)?(.*)$/.exec(l);
+    if (m && m[1]!.length === 0) rows.push(/^\s*[-*+]\s+[-*+]\s+/.test(l) ? [m[2]!.trim()] : []);
+    else if (m && rows.length) rows[rows.length - 1]!.push(m[2]!.trim());
+    else if (l.trim() && rows.length) {
+      const row = rows[rows.length - 1]!;
+      if (row.length) row[row.length - 1] = `${row[row.length - 1]} ${l.trim()}`;
+    }
+  }
+  return rows;
+}
+
+export function rstToHtml(src: string, depth = 0): string {
   const lines = src.replace(/\r\n?/g, '\n').replace(/\t/g, '        ').split('\n');
   const styles: string[] = [];
   const out: string[] = [];
@@ -144,8 +184,27 @@ export function rstToHtml(src: string): string {
       out.push(`<pre><code>${escapeHtml(block.join('\n'))}</code></pre>`);
       continue;
     }
+    const other = /^\.\.\s+([\w-]+)::\s*(.*)$/.exec(line);
+    if (other && CONTENT_DIRECTIVES.has(other[1]!.toLowerCase())) {
+      // a directive whose body is the document's text (a table with its caption, a note, a figure's
+      // caption): its options skipped, its title and body read as any other text
+      closeList();
+      const name = other[1]!.toLowerCase();
+      i++;
+      while (i < lines.length && /^\s+:\w[\w-]*:/.test(lines[i]!)) i++;
+      const block = indentedBlock(indentOf(line));
+      const title = other[2]!.trim();
+      if (name === 'csv-table' || name === 'list-table') {
+        if (title) out.push(`<p>${inline(title)}</p>`);
+        out.push(tableHtml(name === 'csv-table' ? csvRows(block) : listTableRows(block)));
+      } else {
+        if (title && !MEDIA_DIRECTIVES.has(name)) out.push(`<p>${inline(title)}</p>`);
+        if (block.length && depth < MAX_DIRECTIVE_DEPTH) out.push(rstToHtml(block.join('\n'), depth + 1));
+      }
+      continue;
+    }
     if (/^\.\.\s/.test(line) || line.trim() === '..') {
-      // comment or other directive: skip it and its indented body
+      // a comment, or a directive without text of the document (contents, meta, raw, include...): skipped with its indented body
       i++;
       indentedBlock(indentOf(line));
       continue;
@@ -166,13 +225,26 @@ export function rstToHtml(src: string): string {
       continue;
     }
     closeList();
+    // a definition list: a term, its definition set in under it on the next line
+    if (next.trim() && indentOf(next) > indentOf(line) && !/::\s*$/.test(line)) {
+      const items: string[] = [];
+      while (i < lines.length && lines[i]!.trim() && indentOf(lines[i + 1] ?? '') > indentOf(lines[i]!) && lines[i + 1]!.trim()) {
+        const term = lines[i++]!.trim();
+        const def = indentedBlock(indentOf(lines[i - 1]!));
+        items.push(`<dt>${inline(term)}</dt><dd>${depth < MAX_DIRECTIVE_DEPTH ? rstToHtml(def.join('\n'), depth + 1) : escapeHtml(def.join(' '))}</dd>`);
+        while (i < lines.length && !lines[i]!.trim()) i++;
+      }
+      out.push(`<dl>${items.join('')}</dl>`);
+      continue;
+    }
     const para: string[] = [];
     while (i < lines.length && lines[i]!.trim() && !(para.length && ADORNMENT.test(lines[i]!))) para.push(lines[i++]!.trim());
     let text = para.join('\n');
     let literal = false;
     if (text.endsWith('::')) {
       literal = true;
-      text = text.endsWith(' ::') ? text.slice(0, -3) : text.slice(0, -1);
+      // "::" alone introduces the block and leaves no text; "text ::" leaves "text"; "text::" leaves "text:"
+      text = text.trim() === '::' ? '' : text.endsWith(' ::') ? text.slice(0, -3) : text.slice(0, -1);
     }
     if (text.trim()) out.push(`<p>${inline(text)}</p>`);
     if (literal) {

@@ -72,6 +72,31 @@ test('example-10k.html (2.4 MB) partitions with tables', async () => {
   assert.ok(els.filter((e) => e.type === 'Table').length > 50);
 });
 
+test('rst: text inside directives is kept (a table with its caption, notes, csv and list tables), definition lists, "::" alone', async () => {
+  // pandoc writes a captioned table as a table directive; its body was skipped as an unknown directive
+  const src = [
+    'Fault codes', '-----------', '', '.. table:: Logger fault codes', '', '   ==== ========', '   Code Severity', '   ==== ========',
+    '   E01  High', '   E02  Low', '   ==== ========', '', '.. note::', '', '   Check the battery before you leave.', '',
+    '.. csv-table:: Visits', '   :header-rows: 1', '', '   Site, Crew', '   "0412, north", Mbeki', '',
+    '.. list-table::', '', '   * - Term', '     - Meaning', '   * - Drift', '     - Change over time', '',
+    'Gauge', '   A device that measures rain.', '', '::', '', '   logger-cli export', '',
+    '.. contents::', '', '.. a comment that is not text', '',
+  ].join('\n');
+  const els = await partition('rst', src);
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), [
+    'Title: Fault codes',
+    'UncategorizedText: Logger fault codes',
+    'Table: Code Severity E01 High E02 Low',
+    'NarrativeText: Check the battery before you leave.',
+    'UncategorizedText: Visits',
+    'Table: Site Crew 0412, north Mbeki',
+    'Table: Term Meaning Drift Change over time',
+    'UncategorizedText: Gauge',
+    'NarrativeText: A device that measures rain.',
+    'CodeSnippet: logger-cli export',
+  ]);
+});
+
 test('md, rst, org: headings, lists, code blocks', async () => {
   const md = await partition('md', '# Guide\n\nSome text explains how the tool works.\n\n- one\n- two\n\n```bash\nnpm test\n```\n\n[docs](https://d.test)\n');
   assert.deepEqual(types(md), ['Title', 'NarrativeText', 'ListItem', 'ListItem', 'CodeSnippet', 'UncategorizedText']);
