@@ -15,6 +15,9 @@ const SKIP_DESTINATIONS = new Set([
   'template', 'userprops', 'docvar', 'wgrffmtfilter', 'mmathPr', 'xe', 'tc', 'falt', 'panose',
 ]);
 
+/** A list item's label set in a paragraph's text before a tab: "1.", "b)", "(iv)" (bullets classify as list items by themselves). */
+const LIST_LABEL = /^(?:<[bi]>)*\s*(?:\d{1,3}[.)]|[a-zA-Z][.)]|\(\w{1,4}\))\t/;
+
 const SYMBOLS: Record<string, string> = {
   emdash: '\u2014', endash: '\u2013', lquote: '\u2018', rquote: '\u2019', ldblquote: '\u201c', rdblquote: '\u201d',
   bullet: '\u2022', emspace: '\u2003', enspace: '\u2002', qmspace: '\u2005', tab: '\t', line: '\n',
@@ -42,6 +45,7 @@ export function rtfToHtml(rtf: string): string {
   let para = ''; // current paragraph HTML
   let paraHasText = false;
   let outline = -1;
+  let listPara = false;
   let inTable = false;
   let cell = '';
   let row: string[] = [];
@@ -92,8 +96,14 @@ export function rtfToHtml(rtf: string): string {
       if (rows.length) {
         flushTable();
       }
-      const tag = outline >= 0 ? `h${Math.min(6, outline + 1)}` : 'p';
-      html += `<${tag}>${para.replace(/\n/g, '<br/>')}</${tag}>\n`;
+      const body = para.replace(/\n/g, '<br/>');
+      // a list's paragraph: Word marks it with a list (\ls, its label in a skipped \listtext group);
+      // other writers set the label in the text, a tab after it
+      if (outline < 0 && (listPara || LIST_LABEL.test(para))) html += `<ul><li>${body}</li></ul>\n`;
+      else {
+        const tag = outline >= 0 ? `h${Math.min(6, outline + 1)}` : 'p';
+        html += `<${tag}>${body}</${tag}>\n`;
+      }
     }
     para = '';
     paraHasText = false;
@@ -215,6 +225,10 @@ export function rtfToHtml(rtf: string): string {
         case 'pard':
           outline = -1;
           inTable = false;
+          listPara = false;
+          break;
+        case 'ls':
+          listPara = true;
           break;
         case 'outlinelevel':
           outline = param ?? 0;

@@ -153,6 +153,26 @@ test('csv/tsv: delimiter sniffing, quotes, one table', async () => {
   assert.equal(tsv[0]!.metadata.text_as_html, '<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>');
 });
 
+test('rtf: list paragraphs are list items (a Word list with its label in \\listtext, a label set before a tab)', async () => {
+  const rtf = [
+    '{\\rtf1\\ansi{\\fonttbl{\\f0 Arial;}}',
+    '{\\pard Pack the kit before you leave the depot.\\par}',
+    '{\\pard\\li360\\fi-360 1.\\tab Charge the field laptop.\\par}',
+    '{\\pard\\li360\\fi-360 2.\\tab Download the site list.\\par}',
+    '{\\pard\\ls1\\ilvl0{\\listtext \\u8226 ?\\tab}Check the flask for cracks.\\par}',
+    '{\\pard 2024 was a good year for the network.\\par}',
+    '}',
+  ].join('\n');
+  const els = await partition('rtf', rtf);
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), [
+    'NarrativeText: Pack the kit before you leave the depot.',
+    'ListItem: 1. Charge the field laptop.',
+    'ListItem: 2. Download the site list.',
+    'ListItem: Check the flask for cracks.',
+    'NarrativeText: 2024 was a good year for the network.',
+  ]);
+});
+
 test('rtf: paragraphs, headings, escapes, tables', async () => {
   const rtf = '{\\rtf1\\ansi\\ansicpg1252{\\fonttbl{\\f0 Arial;}}{\\*\\generator x;}\n{\\pard\\outlinelevel0\\b Big Title\\par}\n{\\pard Caf\\\'e9 na\\u239?ve text was written by the author here.\\par}\n{\\trowd\\cellx1000\\cellx2000\\pard\\intbl a\\cell b\\cell\\row}\n}';
   const els = await partition('rtf', rtf);
