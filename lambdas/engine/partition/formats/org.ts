@@ -23,6 +23,11 @@ function inline(text: string): string {
 
 const indentOf = (l: string): number => l.length - l.trimStart().length;
 
+/** A plain list's item: "- text", "+ text", "1. text", "2) text" (indented: nested). */
+const ITEM = /^(\s*)([-+]|\d+[.)])\s+(.*)$/;
+/** A drawer closes within this many lines, or its opening line is read as text. */
+const MAX_DRAWER_LINES = 1000;
+
 export function orgToHtml(src: string): string {
   const lines = src.replace(/\r\n?/g, '\n').split('\n');
   const out: string[] = [];
@@ -47,6 +52,13 @@ export function orgToHtml(src: string): string {
       i++;
       continue;
     }
+    // a drawer (:PROPERTIES: ... :END:, :LOGBOOK: ...) and a headline's planning line are metadata, not text
+    if (/^\s*:[\w-]+:\s*$/.test(line) && !/^\s*:END:\s*$/i.test(line)) {
+      let j = i + 1;
+      while (j < lines.length && j - i <= MAX_DRAWER_LINES && !/^\s*:END:\s*$/i.test(lines[j]!)) j++;
+      if (j < lines.length && /^\s*:END:\s*$/i.test(lines[j]!)) { i = j + 1; continue; }
+    }
+    if (/^\s*(?:(?:SCHEDULED|DEADLINE|CLOSED):\s*[<[][^>\]]*[>\]]\s*)+$/.test(line)) { i++; continue; }
     const block = /^\s*#\+begin_(\w+)/i.exec(line);
     if (block) {
       closeList();
@@ -67,6 +79,7 @@ export function orgToHtml(src: string): string {
     if (kw) {
       closeList();
       if (kw[1]!.toLowerCase() === 'title' && kw[2]) out.push(`<h1>${inline(kw[2])}</h1>`);
+      else if (kw[1]!.toLowerCase() === 'caption' && kw[2]) out.push(`<p>${inline(kw[2])}</p>`);
       i++;
       continue;
     }
@@ -86,7 +99,7 @@ export function orgToHtml(src: string): string {
       out.push(`<table>${rows.join('')}</table>`);
       continue;
     }
-    const item = /^(\s*)([-+]|\d+[.)])\s+(.*)$/.exec(line);
+    const item = ITEM.exec(line);
     if (item && !(item[1] === '' && item[2] === '*')) {
       const kind = /^[-+]$/.test(item[2]!) ? 'ul' : 'ol';
       if (listOpen !== kind) {
@@ -97,7 +110,8 @@ export function orgToHtml(src: string): string {
       const textIndent = line.length - item[3]!.length;
       const body = [item[3]!.replace(/^\[[ X-]\]\s*/, '')];
       i++;
-      while (i < lines.length && lines[i]!.trim() && indentOf(lines[i]!) >= textIndent) body.push(lines[i++]!.trim());
+      // the item's text runs on over lines set in under it, up to a nested item (an item of its own)
+      while (i < lines.length && lines[i]!.trim() && indentOf(lines[i]!) >= textIndent && !ITEM.test(lines[i]!)) body.push(lines[i++]!.trim());
       out.push(`<li>${inline(body.join('\n'))}</li>`);
       continue;
     }

@@ -97,6 +97,24 @@ test('rst: text inside directives is kept (a table with its caption, notes, csv 
   ]);
 });
 
+test('org: drawers and planning lines are no text, a nested item is an item of its own, a caption is kept', async () => {
+  const src = [
+    '* Before you leave', '  SCHEDULED: <2026-12-07 Mon>', '  :PROPERTIES:', '  :CUSTOM_ID: before-you-leave', '  :END:',
+    '1. Charge the field laptop.', '2. Pack the calibration flask.', '   - Check the flask for cracks.', '3. Download the site list.',
+    '| Code | Severity |', '|------+----------|', '| E01  | High     |', '#+caption: Logger fault codes',
+  ].join('\n');
+  const els = await partition('org', src);
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), [
+    'Title: Before you leave',
+    'ListItem: Charge the field laptop.',
+    'ListItem: Pack the calibration flask.',
+    'ListItem: Check the flask for cracks.',
+    'ListItem: Download the site list.',
+    'Table: Code Severity E01 High',
+    'UncategorizedText: Logger fault codes',
+  ]);
+});
+
 test('md, rst, org: headings, lists, code blocks', async () => {
   const md = await partition('md', '# Guide\n\nSome text explains how the tool works.\n\n- one\n- two\n\n```bash\nnpm test\n```\n\n[docs](https://d.test)\n');
   assert.deepEqual(types(md), ['Title', 'NarrativeText', 'ListItem', 'ListItem', 'CodeSnippet', 'UncategorizedText']);
