@@ -1,13 +1,16 @@
 // What a page block is (its element type) and the metadata its words carry (emphasis, links), once the
 // layout (layout.ts) has made the block.
 import type { ElementType } from '../../elements';
-import { CAPTION_START, classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, underNonAlphaRatio, type ClassifyOptions } from '../classify';
+import { CAPTION_LABEL, CAPTION_START, classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, underNonAlphaRatio, type ClassifyOptions } from '../classify';
 import type { Block } from './layout';
 import type { RawPage } from './page-text';
 import { pageMargin } from './reading-order';
 
 /** A section number and its heading: "2. Offices", "3) Results", "4.1. Scope". */
 const NUMBERED_HEADING = /^\d{1,2}(\.\d{1,2})*[.)]\s+\p{L}/u;
+
+/** A caption's label and nothing else: "TABLE I", "Fig. 3". */
+const CAPTION_LABEL_ALONE = new RegExp(`${CAPTION_LABEL.source}[.:]?$`, 'i');
 
 /** A list item's label of a letter or a Roman number, in parentheses or before one: "(a) ", "b) ", "(iv) ", "ii) ". */
 const LETTER_LABEL = String.raw`\((?:[a-z]|[ivx]{1,4})\)|(?:[a-z]|[ivx]{1,4})\)`;
@@ -27,6 +30,8 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   if (lowest && b.y0 >= page.height * 0.8 && b.lines.length === 1 && isPageNumberLike(text)) return 'PageNumber';
   // Captions ("Figure 3: ...", "Table 1. ...", "FIG. 2 – ...") as the layout model labels them.
   if (CAPTION_START.test(text) && text.length <= 400) return 'FigureCaption';
+  // so is a label on a line of its own over the caption's text ("TABLE I" / "FIELD TRIAL RESULTS")
+  if (b.lines.length >= 2 && CAPTION_LABEL_ALONE.test(b.lines[0]!.text.trim()) && text.length <= 400) return 'FigureCaption';
   let type = classifyText(text, langOpts);
   // an item lettered or numbered in Roman in parentheses ("(a) Use the restated figures", "ii) Leave out")
   if ((type === 'NarrativeText' || type === 'UncategorizedText' || type === 'Title') && LETTERED_ITEM.test(text)) type = 'ListItem';

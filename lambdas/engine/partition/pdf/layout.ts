@@ -60,6 +60,12 @@ const median = (xs: number[]): number => {
 /** A bullet at the start of a line: a new list item (NUMBERED_START, block-types.ts, for labels). */
 const BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\u25a1\u2610-\u2612\uf0b7\uf0a7\u27a2\u00b7*\-\u2013]\s|^[\u2022\u25cf\u25aa\u25a1\uf0b7]/;
 
+/** A short line whose letters are all capitals (small capitals read as capitals): "IV. CONCLUSION". */
+function capsHeading(text: string): boolean {
+  const letters = text.match(/\p{L}/gu) ?? [];
+  return letters.length >= 3 && text.split(' ').length <= 8 && letters.every((c) => c === c.toUpperCase() && c !== c.toLowerCase());
+}
+
 /** Largest gap between the lines of a right-to-left paragraph, in text sizes. */
 const RTL_LINE_GAP = 0.9;
 
@@ -107,6 +113,9 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // a hanging list item is full: its next word did not fit).
         const first = s.words[0];
         if (!rtl && first && b.lines.length === 1 && s.x0 > last.x0 + 1.5 * h && last.x1 + 0.3 * h + (first.x1 - first.x0) < s.x1) continue;
+        // A short line alone in its block, in capitals (or small capitals), over a line that is not: a
+        // heading ("I. INTRODUCTION", "REFERENCES") over its section's first paragraph.
+        if (b.lines.length === 1 && capsHeading(last.text) && !capsHeading(s.text)) continue;
         const lastBold = last.words.every((w) => w.bold);
         const sBold = s.words.every((w) => w.bold);
         if (lastBold !== sBold && (lastBold || b.lines.length > 1)) continue;

@@ -130,3 +130,20 @@ test('items lettered or numbered in Roman in parentheses are list items', () => 
   ]), {});
   for (const t of ['(a) Use', '(b) Leave', 'ii) Publish']) assert.equal(els.find((e) => e.text.startsWith(t))?.type, 'ListItem', JSON.stringify(els.map((e) => [e.type, e.text])));
 });
+
+test('a heading in capitals over its first paragraph is a block of its own; a caption label on its own line opens a caption', () => {
+  // IEEE style: a centred small-capitals heading right over an indented paragraph, a table's label
+  // "TABLE I" over its caption line
+  const els = layoutPage(page([
+    [seg('I. INTRODUCTION', 120, 100)],
+    [seg('Telemetry gauges report every few minutes whether or not it', 64, 112)],
+    [seg('rains. During dry weeks these reports carry no information.', 54, 124)],
+    [seg('TABLE I', 150, 200)],
+    [seg('FIELD TRIAL RESULTS', 130, 210)],
+  ]), {});
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`).slice(0, 3), [
+    'Title: I. INTRODUCTION',
+    'NarrativeText: Telemetry gauges report every few minutes whether or not it rains. During dry weeks these reports carry no information.',
+    'FigureCaption: TABLE I FIELD TRIAL RESULTS',
+  ]);
+});
