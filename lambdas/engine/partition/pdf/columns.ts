@@ -105,6 +105,7 @@ export function pageColumns(lines: Line[], body: number): { head: Line[]; column
   let across = 0, run = 0;
   let last: Line | undefined;
   for (const l of lines) {
+    if (head.has(l)) continue; // authors side by side over the columns are no table rows
     const sides = new Map<number, number>();
     for (const s of l.segs) sides.set(side(s), Math.max(sides.get(side(s)) ?? 0, s.words.length));
     if (sides.size >= 2 && [...sides.values()].every((w) => w <= 3)) {

@@ -92,6 +92,19 @@ describe('page columns: short lines that meet across the gutter', () => {
     assert.equal(pageColumns(page(right, left), 10).columns.length, 2);
   });
 
+  it('authors side by side in rows of short lines over the columns: the page head, not a table across it', () => {
+    // an ACM paper: three authors' lines side by side under the title, then two columns
+    const right = ['Tomas Ruiz', 'Andes Sensing', 'Quito, Ecuador', prose, prose, prose, prose, prose];
+    const left = ['Lena Fischer', 'Alpine Data Lab', 'Innsbruck, Austria', prose, prose, prose, prose, prose];
+    const title = words('Counting Raindrops at Scale in the Alps and the Andes', 150, 80);
+    const lines = wordsToLines([...title, ...page(right, left).flatMap((l) => l.segs.flatMap((s) => s.words))]);
+    const r = pageColumns(lines, 10);
+    assert.equal(r.columns.length, 2);
+    assert.deepEqual(r.head.map((l) => l.segs.map((s) => s.text).join(' | ')), [
+      'Counting Raindrops at Scale in the Alps and the Andes', 'Lena Fischer | Tomas Ruiz', 'Alpine Data Lab | Andes Sensing', 'Innsbruck, Austria | Quito, Ecuador',
+    ]);
+  });
+
   it('rows of short cells on both sides, one under the other: one table across the page', () => {
     const right = [prose, prose, prose, ['0.71', '0.64'], ['0.88', '0.83'], ['0.93', '0.91'], prose, prose, prose];
     const left = [prose, prose, prose, 'Rules 12', 'Layout 14', 'Ours 16', prose, prose, prose];
