@@ -128,6 +128,10 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         const endsSentence = /[.!?:\u201d"')\]\u061f\u06d4]$/.test(last.text);
         if (endsSentence && end(last) < end(b) - 2 * h && b.x1 - b.x0 > 10 * h) continue;
         if (endsSentence && start(s) > start(b) + 0.7 * h && start(s) < start(b) + 4 * h && b.lines.length > 1) continue;
+        // so when the block is a paragraph's last line alone (run on from the foot of the column
+        // before), stopping short of where the indented line goes on to (a reference's first line
+        // set on to the margin, its next lines hanging, is no paragraph's end)
+        if (endsSentence && b.lines.length === 1 && start(s) > start(last) + 0.7 * h && start(s) < start(last) + 4 * h && end(s) > end(last) + 2 * h) continue;
         if (last.words.some((w) => w.rotated)) continue;
         target = b;
         break;

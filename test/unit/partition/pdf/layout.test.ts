@@ -147,3 +147,19 @@ test('a heading in capitals over its first paragraph is a block of its own; a ca
     'FigureCaption: TABLE I FIELD TRIAL RESULTS',
   ]);
 });
+
+test("a paragraph's last line alone at a column's top, then an indented line, is the end of that paragraph", () => {
+  const els = layoutPage(page([
+    [seg('negative passages for each question.', 72, 65)],
+    [seg('The trick of in-batch negatives has been used in the full batch', 83, 79)],
+    [seg('setting and more recently for mini-batch training of models.', 72, 92)],
+    // a reference's first line set on to the margin, its next line hanging: one reference
+    [seg('Omar Khattab and Matei Zaharia. 2020. ColBERT: Efficient and', 72, 200)],
+    [seg('effective passage search over BERT. In SIGIR.', 83, 213)],
+  ]), {});
+  assert.deepEqual(els.map((e) => e.text), [
+    'negative passages for each question.',
+    'The trick of in-batch negatives has been used in the full batch setting and more recently for mini-batch training of models.',
+    'Omar Khattab and Matei Zaharia. 2020. ColBERT: Efficient and effective passage search over BERT. In SIGIR.',
+  ]);
+});
