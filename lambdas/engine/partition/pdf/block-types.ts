@@ -2,9 +2,22 @@
 // layout (layout.ts) has made the block.
 import type { ElementType } from '../../elements';
 import { CAPTION_LABEL, CAPTION_START, classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, underNonAlphaRatio, type ClassifyOptions } from '../classify';
-import type { Block } from './layout';
-import type { RawPage } from './page-text';
+import type { Box, RawPage, Segment } from './page-text';
+import type { TableRows } from '../table-html';
 import { pageMargin } from './reading-order';
+
+/** A paragraph, table, figure or formula of a page, as the layout (layout.ts) builds it. */
+export interface Block extends Box {
+  lines: Segment[];
+  size: number;
+  table?: TableRows;
+  /** A figure drawn as vector art: its lines are the labels set in it (figures.ts). */
+  figure?: boolean;
+  /** A display formula, one Formula element (formulas.ts: pieces lined up like cells, or lying about as pieces). */
+  formula?: boolean;
+  /** Set above the page's columns and across them (authors side by side): read before the columns. */
+  head?: boolean;
+}
 
 /** A section number and its heading: "2. Offices", "3) Results", "4.1. Scope". */
 const NUMBERED_HEADING = /^\d{1,2}(\.\d{1,2})*[.)]\s+\p{L}/u;

@@ -21,19 +21,7 @@ import { findFigures, shownPictures } from './figures';
 import { joinFormulaPieces } from './formulas';
 import { isVertical, orderBlocks } from './reading-order';
 import { joinMonoRuns, joinNumberLabels } from './segment-joins';
-import { addEmphasis, addLinks, classifyBlock, NUMBERED_START } from './block-types';
-
-export interface Block extends Box {
-  lines: Segment[];
-  size: number;
-  table?: TableRows;
-  /** A figure drawn as vector art: its lines are the labels set in it (figures.ts). */
-  figure?: boolean;
-  /** A display formula, one Formula element (formulas.ts: pieces lined up like cells, or lying about as pieces). */
-  formula?: boolean;
-  /** Set above the page's columns and across them (authors side by side): read before the columns. */
-  head?: boolean;
-}
+import { addEmphasis, addLinks, type Block, classifyBlock, NUMBERED_START } from './block-types';
 
 export interface LayoutOptions {
   languages?: string[];
