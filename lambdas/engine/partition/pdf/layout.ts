@@ -5,7 +5,7 @@
 // with the text size.
 import { appendAll, makeElement, type Coordinates, type Element } from '../../elements';
 import { listItemText } from '../classify';
-import { mirrorColumns, tableText, tableToHtml, type TableRows } from '../table-html';
+import { mirrorColumns, tableText, tableToHtml } from '../table-html';
 import { union, wordsToLines } from './lines';
 import type { Box, Line, RawPage, Segment } from './page-text';
 import { findRuledTables } from './tables/ruled';
