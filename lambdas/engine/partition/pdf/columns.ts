@@ -57,6 +57,13 @@ export function pageColumns(lines: Line[], body: number): { head: Line[]; column
         k = j;
       }
       if (best![1] - best![0] >= MIN_GUTTER * body) runs.push([best![0], best![1], least]);
+      // a narrow gutter with a short line in it (the page's folio centred under two columns): the run
+      // as a whole, crossed by as many lines as cross it most
+      else {
+        let most = 0;
+        for (let k = x; k < e; k++) most = Math.max(most, cover[k]!);
+        runs.push([x, e, most]);
+      }
     }
     x = e;
   }

@@ -75,6 +75,19 @@ describe('a page gutter as narrow as a word space and a half', () => {
     for (const l of lines) assert.equal(l.segs.length, 1, JSON.stringify(texts([l])));
   });
 
+  it("finds the columns with the page's folio centred in the gutter, and a numbered heading in the second column stays whole", () => {
+    // the right column's section ends early; its next heading stands beside the left column's last lines
+    const right = RIGHT.slice(0, 6);
+    const words = [
+      ...LEFT.flatMap((t, i) => line(t, PAGE_L, 100 + 12 * i, i === LEFT.length - 1 ? undefined : GUTTER_L)),
+      ...right.flatMap((t, i) => line(t, GUTTER_R, 100 + 12 * i, PAGE_R)),
+      ...line('2', GUTTER_R, 184), ...line('Spring', GUTTER_R + 25, 184), ...line('1', 303, 740),
+    ];
+    const page = { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0 };
+    const els = layoutPage(page, { tables: true }).map((e) => `${e.type}: ${e.text}`);
+    assert.deepEqual(els, [`NarrativeText: ${LEFT.join(' ')}`, `NarrativeText: ${right.join(' ')}`, 'Title: 2 Spring', 'PageNumber: 1']);
+  });
+
   it("reads the title and the authors set side by side first, then each column's paragraph", () => {
     const words = [
       ...line('Measuring Drift in Regional Rainfall Gauges', 160, 60),
