@@ -6,6 +6,7 @@ import { formula } from '../formulas';
 import { bandOverlap, union } from '../lines';
 import { CAPTION_LABEL } from '../../classify';
 import { pageMargin } from '../reading-order';
+import { keyValueRun, LIST_LABEL } from './key-value';
 
 const LEADER = /^[.\u2026·]+$/;
 const stripLeaders = (t: string) => t.replace(/(?:\s*[.\u2026·]){2,}\s*/g, ' ').trim();
@@ -27,6 +28,12 @@ export function findTables(lines: Line[], body: number, pageHeight?: number): Al
   const isRow = (l: Line) => l.segs.length >= 2 && l.segs.every((s) => stripLeaders(s.text).length <= 60) && !l.segs.some((s) => s.words.some((w) => w.rotated)) && !inMargin(l);
   while (i < lines.length) {
     if (!isRow(lines[i]!)) { i++; continue; }
+    const terms = inMargin(lines[i]!) ? undefined : keyValueRun(lines, i, body);
+    if (terms !== undefined) {
+      out.push({ start: i, end: terms, cols: columnsOf(lines.slice(i, terms + 1).flatMap((r) => r.segs)) });
+      i = terms + 1;
+      continue;
+    }
     let j = i;
     while (j + 1 < lines.length) {
       const next = lines[j + 1]!;
@@ -63,8 +70,11 @@ export function findTables(lines: Line[], body: number, pageHeight?: number): Al
       const avgWords = cells.reduce((a, g) => a + g.words.filter((w) => !LEADER.test(w.t)).length, 0) / cells.length;
       const aligned = multi.filter((r) => r.segs.length >= Math.min(2, cols.length)).length / multi.length;
       // Columns of prose (two-column layouts) have long, wordy cells; tables have short ones.
-      if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8 && formula(multi)) out.push({ start: runStart, end: j, cols, formula: true });
-      else if (cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8 && !lineNumbered(rows)) {
+      // items of a list (a label, its text beside it) are no table of two columns
+      const listed = cols.length === 2 && multi.every((r) => r.segs.length === 2 && LIST_LABEL.test(r.segs[0]!.text.trim()));
+      const tabular = !listed && cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8;
+      if (tabular && formula(multi)) out.push({ start: runStart, end: j, cols, formula: true });
+      else if (tabular && !lineNumbered(rows)) {
         // Column headers above the body (often wrapped over several short lines) belong to it.
         const x0 = rows.reduce((m, r) => Math.min(m, r.x0), Infinity) - body, x1 = rows.reduce((m, r) => Math.max(m, r.x1), -Infinity) + body;
         const floor = out.length ? out[out.length - 1]!.end + 1 : 0;
