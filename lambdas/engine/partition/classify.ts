@@ -286,11 +286,13 @@ export const UNICODE_BULLETS = [
 ];
 const BULLET_CLASS = UNICODE_BULLETS.map((b) => `\\u${b.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 // A bullet is one bullet character, not a run of them ("------" is a rule, not a list item). The
-// ASCII "-" and "*" count only when followed by a space, so "-337" and "*args" keep their text.
-const GLYPH_CLASS = UNICODE_BULLETS.filter((b) => b !== '-' && b !== '*')
+// ASCII "-" and "*" and the en dash count only when followed by a space, so "-337", "*args" and
+// "–output" (a command's option, LaTeX's "--") keep their text.
+const SPACED_BULLETS = ['-', '*', '\u2013'];
+const GLYPH_CLASS = UNICODE_BULLETS.filter((b) => !SPACED_BULLETS.includes(b))
   .map((b) => `\\u${b.charCodeAt(0).toString(16).padStart(4, '0')}`)
   .join('');
-const BULLET_START_RE = new RegExp(`^(?:[${GLYPH_CLASS}](?![${BULLET_CLASS}])|[-*](?=\\s))`, 'u');
+const BULLET_START_RE = new RegExp(`^(?:[${GLYPH_CLASS}](?![${BULLET_CLASS}])|[-*\\u2013](?=\\s))`, 'u');
 const BULLET_STRIP_RE = new RegExp(`^\\s*[${BULLET_CLASS}]\\s?`, 'u');
 const NUMBERED_LIST_RE = /^\d+(\.|\))\s(.+)/su;
 

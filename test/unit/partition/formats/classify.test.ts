@@ -48,6 +48,10 @@ test('predicates', () => {
   assert.equal(exceedsCapRatio('Risk Factors Of The Company'), true);
   assert.equal(underNonAlphaRatio('----1234----'), true);
   assert.equal(isBulletedText('\u25cf item'), true);
+  // an en dash opens an item only before a space: "–output" is a command's option (LaTeX sets "--" so)
+  assert.equal(isBulletedText('\u2013 item'), true);
+  assert.equal(isBulletedText('\u2013output The file the export is written to'), false);
+  assert.equal(stripBullet('\u2013output'), '\u2013output');
   assert.equal(isUsCityStateZip('Springfield, Illinois 62701'), true);
   assert.equal(isEmailAddress('not an email'), false);
   assert.equal(isPageNumberLike('Page 3 of 10'), true);
