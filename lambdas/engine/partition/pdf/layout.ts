@@ -54,11 +54,23 @@ function capsHeading(text: string): boolean {
   return letters.length >= 3 && text.split(' ').length <= 8 && letters.every((c) => c === c.toUpperCase() && c !== c.toLowerCase());
 }
 
+/** The size most of a segment's letters are set in. */
+function textSize(s: Segment): number {
+  const by = new Map<number, number>();
+  for (const w of s.words) {
+    const n = (w.t.match(/\p{L}/gu) ?? []).length;
+    if (n) by.set(Math.round(w.size * 10) / 10, (by.get(Math.round(w.size * 10) / 10) ?? 0) + n);
+  }
+  let best = s.size, most = 0;
+  for (const [size, n] of by) if (n > most) { best = size; most = n; }
+  return best;
+}
+
 /** Largest gap between the lines of a right-to-left paragraph, in text sizes. */
 const RTL_LINE_GAP = 0.9;
 
 /** Groups segments into paragraph blocks (stream order first, geometry decides). */
-function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap = 0.55): Block[] {
+function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap = 0.55, exactSizes = true): Block[] {
   const blocks: Block[] = [];
   const open: Block[] = [];
   const rotatedOpen: Block[] = [];
@@ -104,6 +116,10 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // A short line alone in its block, in capitals (or small capitals), over a line that is not: a
         // heading ("I. INTRODUCTION", "REFERENCES") over its section's first paragraph.
         if (b.lines.length === 1 && capsHeading(last.text) && !capsHeading(s.text)) continue;
+        // so is one whose text is set larger than the line under it (a subsection heading 10.9 pt over
+        // 9 pt text; a bullet's or a mark's glyph does not count), where sizes are the fonts' own (OCR
+        // estimates them from its boxes)
+        if (exactSizes && b.lines.length === 1 && textSize(last) >= 1.15 * textSize(s) && !/[.,;]$/.test(last.text)) continue;
         const lastBold = last.words.every((w) => w.bold);
         const sBold = s.words.every((w) => w.bold);
         if (lastBold !== sBold && (lastBold || b.lines.length > 1)) continue;
@@ -226,7 +242,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   // Unruled tables are looked for in each page column (columns.ts); blocks never cross columns anyway.
   const { head, columns } = opts.tables === false ? { head: [], columns: [allLines] } : pageColumns(allLines, body);
   if (head.length) {
-    for (const b of buildBlocks(head.flatMap((l) => joinNumberLabels(l.segs)), body)) blocks.push({ ...b, head: true });
+    for (const b of buildBlocks(head.flatMap((l) => joinNumberLabels(l.segs)), body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr)) blocks.push({ ...b, head: true });
   }
   for (const lines of columns) {
     const tables = opts.tables === false ? [] : findTables(lines, body, page.height);
@@ -257,7 +273,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       li = end + 1;
     });
     for (; li < lines.length; li++) appendAll(pending, joinMonoRuns(joinNumberLabels(lines[li]!.segs)));
-    appendAll(blocks, joinFormulaPieces(buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55), blockText, body));
+    appendAll(blocks, joinFormulaPieces(buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr), blockText, body));
   }
 
   const imageBlocks: Block[] = pictures.map((im) => ({ lines: [], size: 0, ...im }));

@@ -163,3 +163,19 @@ test("a paragraph's last line alone at a column's top, then an indented line, is
     'Omar Khattab and Matei Zaharia. 2020. ColBERT: Efficient and effective passage search over BERT. In SIGIR.',
   ]);
 });
+
+test('a heading set larger than the text under it is a block of its own; a bullet glyph larger than its item is not', () => {
+  const els = layoutPage(page([
+    [seg('1.1 Contributions', 72, 100, 10.9)],
+    [seg('We make three contributions. First, a fault detector that compares', 72, 113, 9)],
+    [seg('each gauge with its neighbours.', 72, 124, 9)],
+    // a list item whose bullet is set in a larger font than its words
+    [{ ...seg('Several tests are used to', 72, 200, 9), words: [{ ...seg('\u2022', 72, 200, 10.5).words[0]!, size: 10.5 }, ...seg('Several tests are used to', 80, 200, 9).words], size: 10.5, text: '\u2022 Several tests are used to' }],
+    [seg('diagnose breast cancer.', 80, 211, 9)],
+  ]), {});
+  assert.deepEqual(els.map((e) => e.text), [
+    '1.1 Contributions',
+    'We make three contributions. First, a fault detector that compares each gauge with its neighbours.',
+    'Several tests are used to diagnose breast cancer.',
+  ], JSON.stringify(els.map((e) => [e.type, e.text])));
+});
