@@ -18,11 +18,13 @@ const EDGE_TOLERANCE = 4;
 /** A larger grid is not rebuilt (its cells' texts are read as shapes instead). */
 const MAX_GRID_POSITIONS = 250_000;
 
-/** Sorted boundaries, near-equal values merged. */
-function boundaries(values: number[]): number[] {
-  const sorted = [...values].sort((a, b) => a - b);
+/** Sorted boundaries, values closer than the tolerance (under half the smallest extent) merged. */
+function boundaries(edges: [number, number][]): number[] {
+  const smallest = Math.min(...edges.map(([a, b]) => b - a));
+  const tolerance = Math.min(EDGE_TOLERANCE, smallest / 2);
+  const sorted = edges.flat().sort((a, b) => a - b);
   const out: number[] = [];
-  for (const v of sorted) if (!out.length || v - out[out.length - 1]! > EDGE_TOLERANCE) out.push(v);
+  for (const v of sorted) if (!out.length || v - out[out.length - 1]! > tolerance) out.push(v);
   return out;
 }
 
@@ -42,8 +44,8 @@ function nearest(bounds: number[], v: number): number {
 export function pptTableRows(cells: PptCell[]): TableRows | undefined {
   const boxes = cells.filter((c) => c.right > c.left && c.bottom > c.top);
   if (boxes.length < 2 || !boxes.some((c) => c.text)) return undefined;
-  const xs = boundaries(boxes.flatMap((c) => [c.left, c.right]));
-  const ys = boundaries(boxes.flatMap((c) => [c.top, c.bottom]));
+  const xs = boundaries(boxes.map((c) => [c.left, c.right]));
+  const ys = boundaries(boxes.map((c) => [c.top, c.bottom]));
   const nCols = xs.length - 1;
   const nRows = ys.length - 1;
   if (nCols < 1 || nRows < 1 || nCols * nRows > MAX_GRID_POSITIONS) return undefined;

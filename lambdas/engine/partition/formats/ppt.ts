@@ -107,7 +107,11 @@ export const partitionPpt: FormatPartitioner = async (data, ctx) => {
     slides = readPpt(data);
   } catch (err) {
     const encrypted = err instanceof UnprocessableDocument && /encrypted/.test(err.message);
-    if (!encrypted && findSoffice()) return partitionPptx(await convertWithSoffice(data, 'ppt', 'pptx'), { ...ctx, filetype: 'pptx' });
+    if (!encrypted && findSoffice()) {
+      // LibreOffice may read what this reader cannot; when it cannot either, the reader's error says why
+      const pptx = await convertWithSoffice(data, 'ppt', 'pptx').catch(() => undefined);
+      if (pptx) return partitionPptx(pptx, { ...ctx, filetype: 'pptx' });
+    }
     if (err instanceof DomainError) throw err;
     throw new UnprocessableDocument(`ppt: cannot read the presentation (${(err as Error).message})`);
   }

@@ -77,3 +77,13 @@ test('ppt: a group without table properties stays text, shape by shape', async (
   assert.equal(els.filter((e) => e.type === 'Table').length, 0);
   assert.deepEqual(els.map((e) => e.text), ['Results by Group', 'Group', 'Item', 'Yes', 'No', 'Alpha', '1', '4']);
 });
+
+test('ppt table: rows left at a unit\'s height (LibreOffice lets them grow with their text) are each a row', async () => {
+  const texts = [['Sample', 'Depth'], ['Upper pool', '2 m'], ['Lower pool', '5 m'], ['Outlet', '1 m']];
+  const unitRows: Cell[] = texts.flatMap((row, r) => row.map((t, c) => ({ l: c * 400, t: 128 + r, r: (c + 1) * 400, b: 129 + r, text: t })));
+  const els = await partition('ppt', deck(group(unitRows, true)));
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['Title', 'Results by Group'],
+    ['Table', 'Sample Depth Upper pool 2 m Lower pool 5 m Outlet 1 m'],
+  ]);
+});
