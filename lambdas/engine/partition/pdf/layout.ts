@@ -20,7 +20,7 @@ import { isRtlPage } from './bidi';
 import { findFigures, shownPictures } from './figures';
 import { joinFormulaPieces } from './formulas';
 import { isVertical, orderBlocks } from './reading-order';
-import { joinMonoRuns, joinNumberLabels } from './segment-joins';
+import { joinMonoRuns, joinLabels } from './segment-joins';
 import { addEmphasis, addLinks, type Block, classifyBlock, NUMBERED_START } from './block-types';
 
 export interface LayoutOptions {
@@ -242,14 +242,14 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   // Unruled tables are looked for in each page column (columns.ts); blocks never cross columns anyway.
   const { head, columns } = opts.tables === false ? { head: [], columns: [allLines] } : pageColumns(allLines, body);
   if (head.length) {
-    for (const b of buildBlocks(head.flatMap((l) => joinNumberLabels(l.segs)), body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr)) blocks.push({ ...b, head: true });
+    for (const b of buildBlocks(head.flatMap((l) => joinLabels(l.segs)), body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr)) blocks.push({ ...b, head: true });
   }
   for (const lines of columns) {
     const tables = opts.tables === false ? [] : findTables(lines, body, page.height);
     let li = 0;
     const pending: Segment[] = [];
     tables.forEach((t, n) => {
-      for (; li < t.start; li++) appendAll(pending, joinMonoRuns(joinNumberLabels(lines[li]!.segs)));
+      for (; li < t.start; li++) appendAll(pending, joinMonoRuns(joinLabels(lines[li]!.segs)));
       if (t.formula) {
         const rows = lines.slice(t.start, t.end + 1);
         blocks.push({ lines: rows.flatMap((r) => [...r.segs].sort((a, b) => a.x0 - b.x0)), size: body, formula: true, ...union(rows) });
@@ -272,7 +272,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       }
       li = end + 1;
     });
-    for (; li < lines.length; li++) appendAll(pending, joinMonoRuns(joinNumberLabels(lines[li]!.segs)));
+    for (; li < lines.length; li++) appendAll(pending, joinMonoRuns(joinLabels(lines[li]!.segs)));
     appendAll(blocks, joinFormulaPieces(buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr), blockText, body));
   }
 

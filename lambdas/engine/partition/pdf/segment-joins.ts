@@ -1,25 +1,32 @@
 // Segments of one line joined again where a gap between them is not a column's or a cell's: a number
-// label and its heading, the space-aligned words of a code listing. layout.ts runs them on each line.
+// label and its heading, a bullet and its item, the space-aligned words of a code listing. layout.ts
+// runs them on each line.
 import { union } from './lines';
 import type { Segment } from './page-text';
 
 /** A section or page number on its own: "1", "2.3", "4.", "IV". */
 const NUMBER_LABEL = /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[IVX]{1,4}\.?)$/;
 
+/** A list bullet's glyph on its own (not "-", "*" or a middle dot, which stand alone in tables and between words). */
+const BULLET_GLYPH = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\u25a1\u25b6\u25ba\u2610-\u2612\u27a2\u27a4\uf0a7\uf0b7\uf0d8\uf076]$/u;
+
 /**
- * Segments of one line, with a leading number label joined to the text that follows it on the same
- * line ("1 | Introduction", "2 | Z. Shen et al."): a layout model boxes a numbered heading or a running
- * head as one region, while the word gap after the number splits the line into segments.
+ * Segments of one line, with a leading label joined to the text that follows it on the same line: a
+ * number ("1 | Introduction", "2 | Z. Shen et al."), as a layout model boxes a numbered heading or a
+ * running head as one region, while the word gap after the number splits the line into segments; and
+ * a bullet's glyph, which word processors set a tab stop (an em and a half, more than a segment gap)
+ * before the item's text ("• | Nitrate levels fell"), in a symbol font of its own size.
  */
-export function joinNumberLabels(segs: Segment[]): Segment[] {
+export function joinLabels(segs: Segment[]): Segment[] {
   if (segs.length < 2) return segs;
   const a = segs[0]!, b = segs[1]!;
   const h = Math.max(Math.min(a.size, b.size), 1);
   const gap = b.x0 - a.x1;
-  if (!NUMBER_LABEL.test(a.text.trim()) || NUMBER_LABEL.test(b.text.trim()) || !/\p{L}/u.test(b.text)) return segs;
-  if (gap < 0 || gap > 4 * h || Math.abs(a.size - b.size) > 0.3 * Math.max(a.size, b.size)) return segs;
+  const bullet = BULLET_GLYPH.test(a.text.trim());
+  if (!(bullet || NUMBER_LABEL.test(a.text.trim())) || NUMBER_LABEL.test(b.text.trim()) || !/\p{L}/u.test(b.text)) return segs;
+  if (gap < 0 || gap > 4 * h || (!bullet && Math.abs(a.size - b.size) > 0.3 * Math.max(a.size, b.size))) return segs;
   if (a.words.some((w) => w.rotated) || b.words.some((w) => w.rotated)) return segs;
-  const joined: Segment = { ...union([a, b]), words: [...a.words, ...b.words], text: `${a.text} ${b.text}`, size: Math.max(a.size, b.size) };
+  const joined: Segment = { ...union([a, b]), words: [...a.words, ...b.words], text: `${a.text} ${b.text}`, size: bullet ? b.size : Math.max(a.size, b.size) };
   return [joined, ...segs.slice(2)];
 }
 

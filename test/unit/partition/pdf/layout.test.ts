@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
-import { joinNumberLabels } from '../../../../lambdas/engine/partition/pdf/segment-joins';
+import { joinLabels } from '../../../../lambdas/engine/partition/pdf/segment-joins';
 import type { RawPage, Segment, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 
 function seg(text: string, x0: number, y0: number, size = 10): Segment {
@@ -23,15 +23,32 @@ function page(lines: Segment[][]): RawPage {
 }
 
 test('a leading number label joins the text after it on the same line', () => {
-  const joined = joinNumberLabels([seg('1', 100, 200, 12), seg('Introduction', 120, 200, 12)]);
+  const joined = joinLabels([seg('1', 100, 200, 12), seg('Introduction', 120, 200, 12)]);
   assert.equal(joined.length, 1);
   assert.equal(joined[0]!.text, '1 Introduction');
   assert.equal(joined[0]!.x0, 100);
-  assert.equal(joinNumberLabels([seg('2.3', 100, 200), seg('Related Work', 125, 200)])[0]!.text, '2.3 Related Work');
+  assert.equal(joinLabels([seg('2.3', 100, 200), seg('Related Work', 125, 200)])[0]!.text, '2.3 Related Work');
   // far apart (another column), two numbers, or text first: unchanged
-  assert.equal(joinNumberLabels([seg('12', 100, 200), seg('Results', 300, 200)]).length, 2);
-  assert.equal(joinNumberLabels([seg('12', 100, 200), seg('34', 120, 200)]).length, 2);
-  assert.equal(joinNumberLabels([seg('Results', 100, 200), seg('12', 150, 200)]).length, 2);
+  assert.equal(joinLabels([seg('12', 100, 200), seg('Results', 300, 200)]).length, 2);
+  assert.equal(joinLabels([seg('12', 100, 200), seg('34', 120, 200)]).length, 2);
+  assert.equal(joinLabels([seg('Results', 100, 200), seg('12', 150, 200)]).length, 2);
+});
+
+test('a bullet set a tab stop before its item (a word processor\'s list) makes a list item of each line', () => {
+  const els = layoutPage(page([
+    [seg('The findings of the survey are listed below, one per line of the list:', 72, 100)],
+    [seg('\u2022', 84, 120, 10), seg('Levels fell at most of the stations.', 108, 120)],
+    [seg('\u2022', 84, 136, 10), seg('Turbidity rose after the storms, then fell.', 108, 136)],
+    [seg('\u2022', 84, 152, 10), seg('Two stations need new sensors soon.', 108, 152)],
+  ]), {});
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['NarrativeText', 'The findings of the survey are listed below, one per line of the list:'],
+    ['ListItem', 'Levels fell at most of the stations.'],
+    ['ListItem', 'Turbidity rose after the storms, then fell.'],
+    ['ListItem', 'Two stations need new sensors soon.'],
+  ]);
+  // a dash alone before a cell's text is no bullet
+  assert.equal(joinLabels([seg('-', 100, 200), seg('Results', 124, 200)]).length, 2);
 });
 
 test('a line opening with a middle dot continues a dot-separated line', () => {
