@@ -38,3 +38,25 @@ it('a label under a short one starts a row; a wrapped label continues its cell',
   assert.match(html, /<tr><td>Cost of revenue<\/td><td>\(301,118\)<\/td><td>\(279,664\)<\/td><\/tr><tr><td>Operating expenses<\/td><td><\/td><td><\/td><\/tr>/, html);
   assert.match(html, /<tr><td>Revenue from licences granted to partners abroad<\/td><td>12,400<\/td><td>9,800<\/td><\/tr>/, html);
 });
+
+/** A word processor's table: cells left-aligned at 60, 180, 300 and 400; rows 14.5 apart, a cell's wrapped lines 11.5. */
+const cells = (y: number, ...texts: string[]): Word[] => texts.flatMap((t, k) => (t ? words(t, [60, 180, 300, 400][k]!, y) : []));
+
+it('a header wrapped to the bottom of its row heads its cell, a last row wrapped keeps its last line', () => {
+  const lines = [
+    cells(100, '', '', 'Detection'),
+    cells(111.5, 'Parameter', 'Method', 'limit', 'Unit'),
+    cells(126, 'Nitrate', 'Chromatography', '0.05', 'mg/L'),
+    cells(140.5, 'Phosphate', 'Colorimetry', '0.01', 'mg/L'),
+    cells(155, 'Turbidity', 'Nephelometry', '0.1', 'NTU'),
+    cells(169.5, 'Dissolved', 'Probe', '0.2', 'mg/L'),
+    cells(181, 'oxygen'),
+    words('The values above are the medians over the whole of the campaign.', 60, 206),
+  ].flat();
+  const page: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(lines), links: [], images: [], chars: 0, unmapped: 0 };
+  const els = layoutPage(page, { tables: true });
+  assert.deepEqual(els.map((e) => e.type), ['Table', 'NarrativeText']);
+  const html = String(els[0]!.metadata.text_as_html);
+  assert.match(html, /^<table><tr><td>Parameter<\/td><td>Method<\/td><td>Detection limit<\/td><td>Unit<\/td><\/tr>/, html);
+  assert.match(html, /<tr><td>Dissolved oxygen<\/td><td>Probe<\/td><td>0.2<\/td><td>mg\/L<\/td><\/tr><\/table>$/, html);
+});

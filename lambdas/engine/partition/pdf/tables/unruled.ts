@@ -95,12 +95,40 @@ export function findTables(lines: Line[], body: number, pageHeight?: number): Al
         const fine = wordColumns(lines.slice(start, j + 1), 0.6 * body);
         const hcols = fine.length > tcols.length ? fine : tcols;
         while (top - 1 >= floor && start - top < 2 && spanningHeader(lines[top - 1]!, lines[top]!, hcols, body)) top--;
-        out.push({ start: top, end: j, cols: tcols });
+        out.push({ start: top, end: trailingWraps(lines, start, j, tcols, body), cols: tcols });
       }
     }
-    i = j + 1;
+    i = out.length && out[out.length - 1]!.end > j ? out[out.length - 1]!.end + 1 : j + 1;
   }
   return out;
+}
+
+/**
+ * The last line of a table with the lines right after its last row that wrap that row's cells: each a
+ * single short segment inside one column, under text of that column, set closer to the line above
+ * than the table's rows are to each other (a word processor's table: a cell's lines at the line
+ * spacing, rows a paragraph's spacing apart). A paragraph after the table stands further off.
+ */
+function trailingWraps(lines: Line[], start: number, end: number, cols: [number, number][], body: number): number {
+  let rowGap = Infinity;
+  for (let k = start + 1; k <= end; k++) {
+    if (lines[k]!.segs.length >= 2 && lines[k - 1]!.segs.length >= 2) rowGap = Math.min(rowGap, lines[k]!.y0 - lines[k - 1]!.y1);
+  }
+  if (rowGap === Infinity) return end;
+  let last = end;
+  while (last + 1 < lines.length && last - end < 3) {
+    const above = lines[last]!, l = lines[last + 1]!;
+    const gap = l.y0 - above.y1;
+    if (l.segs.length !== 1 || gap < -0.2 * body || gap > Math.min(0.5 * body, 0.7 * rowGap)) break;
+    const s = l.segs[0]!;
+    const over = (a: number, b: number, g: { x0: number; x1: number }) => Math.min(b, g.x1) - Math.max(a, g.x0) > 0;
+    const inside = cols.filter(([a, b]) => over(a, b, s));
+    if (inside.length !== 1 || stripLeaders(s.text).length > 60) break;
+    const [a, b] = inside[0]!;
+    if (s.x0 < a - 0.5 * body || !above.segs.some((g) => over(a, b, g))) break;
+    last++;
+  }
+  return last;
 }
 
 /**
@@ -220,7 +248,17 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
   const grid: string[][] = [];
   const filledOf = (row: string[]) => row.filter(Boolean).length;
   const bandOf = (r: Line) => (rules ? rules.filter((y) => y < (r.y0 + r.y1) / 2).length : -1);
-  for (let i = 0; i < rows.length;) {
+  // A header cell wrapped to the bottom of its row (the row's other cells on its last line): its first
+  // lines stand alone above the row, each cell aligned with the row's cell of its column, a line's
+  // spacing above it. They head that cell ("Detection" over "limit").
+  let lead = 0;
+  while (lead < 2 && lead + 1 < rows.length && !spans.has(lineRows[lead]!) && bandOf(rows[lead]!) === bandOf(rows[lead + 1]!)
+    && headsCells(rows[lead]!, rows[lead + 1]!, lineRows[lead]!, lineRows[lead + 1]!, cols, body)) lead++;
+  if (lead) {
+    const head = lineRows[lead]!;
+    head.forEach((_, k) => { head[k] = lineRows.slice(0, lead + 1).map((row) => row[k]).filter(Boolean).join(' '); });
+  }
+  for (let i = lead; i < rows.length;) {
     let j = i + 1;
     while (rules && j < rows.length && bandOf(rows[j]!) === bandOf(rows[i]!)) j++;
     const first = lineRows[i]!;
@@ -243,6 +281,28 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
     }
   }
   return { grid, spans };
+}
+
+/**
+ * Whether `line` (cells `row`) is the top of wrapped cells of the line under it (`next`, cells
+ * `nextRow`, labels): fewer cells, each over a cell of `next` and aligned with it (left edges, centres
+ * or right edges within half a text size), at most half a text size above it.
+ */
+function headsCells(line: Line, next: Line, row: string[], nextRow: string[], cols: [number, number][], body: number): boolean {
+  const filled = row.filter(Boolean).length;
+  if (!filled || filled >= nextRow.filter(Boolean).length) return false;
+  // a header row holds labels: a row of figures under a line is a record under the end of the one
+  // before it (a table going on from the page before)
+  if (nextRow.some((c) => /\d/.test(c) && /^[\d\s.,:%$€£()+\-\u2010-\u2013/]+$/u.test(c))) return false;
+  const gap = next.y0 - line.y1;
+  if (gap < -0.2 * body || gap > 0.5 * body) return false;
+  const tol = 0.5 * body;
+  return line.segs.every((s) => {
+    const k = nearest(cols, (s.x0 + s.x1) / 2);
+    const under = next.segs.filter((g) => nearest(cols, (g.x0 + g.x1) / 2) === k);
+    return under.length === 1 && !!nextRow[k]
+      && [s.x0 - under[0]!.x0, s.x0 + s.x1 - under[0]!.x0 - under[0]!.x1, s.x1 - under[0]!.x1].some((d, n) => Math.abs(d) <= (n === 1 ? 2 * tol : tol));
+  });
 }
 
 /** Whether the first word of `seg` would have fit on the line above after its text in column k. */
