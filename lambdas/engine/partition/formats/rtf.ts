@@ -34,8 +34,46 @@ interface State {
   uc: number;
 }
 
+/** A style's name that makes its paragraphs headings: "Heading 2" (level 2), "heading", "Title". */
+const HEADING_STYLE = /^(?:heading|title)\s*(\d)?$/i;
+/** Characters of the stylesheet read at most (a stylesheet is a few kilobytes; Word's run to ~100 KB). */
+const MAX_STYLESHEET = 1_000_000;
+
+/**
+ * Outline levels (0-based) of the stylesheet's heading styles, by style number: a style's own
+ * \outlinelevel, or its name ("Heading 2" is level 1). Word writes \outlinelevel into each heading
+ * paragraph; LibreOffice only names the style (\s2 ... Heading 2;) and refers to it.
+ */
+function headingStyles(rtf: string): Map<number, number> {
+  const out = new Map<number, number>();
+  const at = rtf.indexOf('{\\stylesheet');
+  if (at < 0) return out;
+  let depth = 0, start = -1;
+  const end = Math.min(rtf.length, at + MAX_STYLESHEET);
+  for (let i = at; i < end; i++) {
+    const ch = rtf[i];
+    if (ch === '\\') { i++; continue; }
+    if (ch === '{') { depth++; if (depth === 2) start = i; }
+    else if (ch === '}') {
+      if (depth === 2 && start >= 0) {
+        const def = rtf.slice(start + 1, i);
+        const num = /^\s*\\s(\d+)\b/.exec(def);
+        const level = /\\outlinelevel(\d)/.exec(def);
+        const name = /([^\\;{}]*?)\s*;\s*$/.exec(def.replace(/\\[a-z]+-?\d* ?/gi, ''));
+        const named = name ? HEADING_STYLE.exec(name[1]!.trim()) : null;
+        // character, table and unnumbered styles are no paragraph's style
+        if (num && level) out.set(Number(num[1]), Number(level[1]));
+        else if (num && named) out.set(Number(num[1]), named[1] ? Math.max(0, Number(named[1]) - 1) : 0);
+      }
+      if (--depth === 0) break;
+    }
+  }
+  return out;
+}
+
 export function rtfToHtml(rtf: string): string {
   if (!/^\s*\{\\rtf/.test(rtf)) throw new UnprocessableDocument('rtf: the document does not start with {\\rtf');
+  const styleLevels = headingStyles(rtf);
   let codepage = 'windows-1252';
   const stack: State[] = [];
   let st: State = { skip: false, htmltag: false, htmlrtf: false, bold: false, italic: false, uc: 1 };
@@ -231,7 +269,11 @@ export function rtfToHtml(rtf: string): string {
           listPara = true;
           break;
         case 'outlinelevel':
-          outline = param ?? 0;
+          if (!st.skip) outline = param ?? 0;
+          break;
+        case 's':
+          // a paragraph's style: a heading style gives its level (an explicit \outlinelevel after it wins)
+          if (!st.skip && outline < 0 && styleLevels.has(param ?? 0)) outline = styleLevels.get(param ?? 0)!;
           break;
         case 'b':
           st.bold = param !== 0;

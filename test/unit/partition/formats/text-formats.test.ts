@@ -191,6 +191,28 @@ test('rtf: list paragraphs are list items (a Word list with its label in \\listt
   ]);
 });
 
+test('rtf: a paragraph in a heading style is a heading of its level (the style names it or gives its outline level)', async () => {
+  const rtf = [
+    '{\\rtf1\\ansi{\\fonttbl{\\f0 Arial;}}',
+    '{\\stylesheet{\\s0\\snext0 Normal;}{\\s1\\sbasedon0\\snext0\\b\\fs32 Heading 1;}{\\s2\\sbasedon0\\snext0\\b\\fs28 heading 2;}',
+    '{\\s7\\sbasedon0\\outlinelevel2\\b Sub-sub section;}{\\s9\\sbasedon0 Heading;}}',
+    '{\\pard\\plain\\s1\\b\\fs32 Methods\\par}',
+    '{\\pard\\plain\\s0 The samples were taken from the river every week.\\par}',
+    '{\\pard\\plain\\s2\\b\\fs28 Sampling\\par}',
+    '{\\pard\\plain\\s7\\b Bottles\\par}',
+    '{\\pard\\plain\\s9 Not numbered by level\\par}',
+    '}',
+  ].join('\n');
+  const els = await partitionWithHierarchy('rtf', rtf);
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.category_depth]), [
+    ['Title', 'Methods', 0],
+    ['NarrativeText', 'The samples were taken from the river every week.', undefined],
+    ['Title', 'Sampling', 1],
+    ['Title', 'Bottles', 2],
+    ['Title', 'Not numbered by level', 0],
+  ]);
+});
+
 test('rtf: paragraphs, headings, escapes, tables', async () => {
   const rtf = '{\\rtf1\\ansi\\ansicpg1252{\\fonttbl{\\f0 Arial;}}{\\*\\generator x;}\n{\\pard\\outlinelevel0\\b Big Title\\par}\n{\\pard Caf\\\'e9 na\\u239?ve text was written by the author here.\\par}\n{\\trowd\\cellx1000\\cellx2000\\pard\\intbl a\\cell b\\cell\\row}\n}';
   const els = await partition('rtf', rtf);
