@@ -245,7 +245,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     for (const b of buildBlocks(head.flatMap((l) => joinLabels(l.segs)), body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr)) blocks.push({ ...b, head: true });
   }
   for (const lines of columns) {
-    const tables = opts.tables === false ? [] : findTables(lines, body, page.height);
+    const tables = opts.tables === false ? [] : findTables(lines, body, page.height, page.rules?.h);
     let li = 0;
     const pending: Segment[] = [];
     tables.forEach((t, n) => {

@@ -60,3 +60,18 @@ it('a header wrapped to the bottom of its row heads its cell, a last row wrapped
   assert.match(html, /^<table><tr><td>Parameter<\/td><td>Method<\/td><td>Detection limit<\/td><td>Unit<\/td><\/tr>/, html);
   assert.match(html, /<tr><td>Dissolved oxygen<\/td><td>Probe<\/td><td>0.2<\/td><td>mg\/L<\/td><\/tr><\/table>$/, html);
 });
+
+it('a header over a rule and one row (a table\'s part on a page of its own) is a table; without the rule, two lines', () => {
+  const lines = [
+    words('Observations at the two sites.', 60, 80),
+    cells(100, 'Site', 'Observation', 'Value'),
+    cells(114.5, 'Upper reach', 'Clear after a long', '12.5'),
+    cells(126, '', 'dry spell'),
+    words('The second site was sampled in the following week by the same team.', 60, 150),
+  ].flat();
+  const page = (h: { y: number; x0: number; x1: number }[]): RawPage => ({ page: 1, width: 612, height: 792, lines: wordsToLines(lines), links: [], images: [], chars: 0, unmapped: 0, rules: { h, v: [] } });
+  const els = layoutPage(page([{ y: 112, x0: 58, x1: 330 }]), { tables: true });
+  assert.deepEqual(els.map((e) => e.type), ['NarrativeText', 'Table', 'NarrativeText'], JSON.stringify(els.map((e) => e.text)));
+  assert.equal(els[1]!.metadata.text_as_html, '<table><tr><td>Site</td><td>Observation</td><td>Value</td></tr><tr><td>Upper reach</td><td>Clear after a long dry spell</td><td>12.5</td></tr></table>');
+  assert.ok(!layoutPage(page([]), { tables: true }).some((e) => e.type === 'Table'));
+});

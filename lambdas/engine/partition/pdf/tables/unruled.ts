@@ -1,6 +1,6 @@
 // Unruled tables from text alignment: runs of lines split into several short segments whose
 // columns line up, with the header lines above them; cells are the segments placed in the columns.
-import type { Line, Segment } from '../page-text';
+import type { HRule, Line, Segment } from '../page-text';
 import type { TableRows } from '../../table-html';
 import { formula } from '../formulas';
 import { bandOverlap, union } from '../lines';
@@ -20,7 +20,7 @@ export interface AlignedRun {
 }
 
 /** Runs of consecutive lines with 2+ short cells whose columns line up (tables, and formulas set so). */
-export function findTables(lines: Line[], body: number, pageHeight?: number): AlignedRun[] {
+export function findTables(lines: Line[], body: number, pageHeight?: number, hRules: HRule[] = []): AlignedRun[] {
   const out: AlignedRun[] = [];
   let i = 0;
   // a running head or foot (its left and right parts) is no table's row
@@ -52,7 +52,7 @@ export function findTables(lines: Line[], body: number, pageHeight?: number): Al
     while (i < j && titleLike(lines[i]!)) i++;
     const rows = lines.slice(i, j + 1);
     const multi = rows.filter((r) => r.segs.length >= 2);
-    if (multi.length >= 3) {
+    if (multi.length >= 3 || ruledHeader(multi, hRules, body)) {
       // a header segment over several columns (a header "IB Top-5 Top-20" set a word space apart)
       // joins them all at segment level: the gutters at word level then stand for the columns, when
       // no word of a line below the first two runs over a gutter (a list's dot leaders do)
@@ -129,6 +129,20 @@ function trailingWraps(lines: Line[], start: number, end: number, cols: [number,
     last++;
   }
   return last;
+}
+
+/**
+ * Two rows of three or more cells, each cell of the second under one of the first, with a rule drawn
+ * between them across all of them: a table's header and its one row (a table's part that a page
+ * break left on a page of its own, its header repeated). Two lines of aligned text make no table.
+ */
+function ruledHeader(multi: Line[], hRules: HRule[], body: number): boolean {
+  if (multi.length !== 2) return false;
+  const [head, row] = multi as [Line, Line];
+  if (head.segs.length < 3 || row.segs.length < 3 || head.segs.length !== row.segs.length) return false;
+  if (!row.segs.every((g, k) => Math.min(g.x1, head.segs[k]!.x1) - Math.max(g.x0, head.segs[k]!.x0) > 0)) return false;
+  const x0 = Math.min(head.x0, row.x0), x1 = Math.max(head.x1, row.x1);
+  return hRules.some((r) => r.y >= head.y1 - 0.2 * body && r.y <= row.y0 + 0.2 * body && r.x0 <= x0 + body && r.x1 >= x1 - body);
 }
 
 /**
