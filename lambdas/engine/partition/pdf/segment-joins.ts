@@ -7,8 +7,12 @@ import type { Segment } from './page-text';
 /** A section or page number on its own: "1", "2.3", "4.", "IV". */
 const NUMBER_LABEL = /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[IVX]{1,4}\.?)$/;
 
-/** A list bullet's glyph on its own (not "-", "*" or a middle dot, which stand alone in tables and between words). */
-const BULLET_GLYPH = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\u25a1\u25b6\u25ba\u2610-\u2612\u27a2\u27a4\uf0a7\uf0b7\uf0d8\uf076]$/u;
+/**
+ * A list bullet's glyph on its own: the discs, squares and arrows of bullets, and a dash or an "o" (a
+ * nested list's bullet in word processors' default lists) set apart from the text (not "*" or a middle
+ * dot, which stand alone between words).
+ */
+const BULLET_GLYPH = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\u25a1\u25b6\u25ba\u2610-\u2612\u27a2\u27a4\uf0a7\uf0b7\uf0d8\uf076\u2013\-o]$/u;
 
 /**
  * Segments of one line, with a leading label joined to the text that follows it on the same line: a
@@ -26,7 +30,9 @@ export function joinLabels(segs: Segment[]): Segment[] {
   if (!(bullet || NUMBER_LABEL.test(a.text.trim())) || NUMBER_LABEL.test(b.text.trim()) || !/\p{L}/u.test(b.text)) return segs;
   if (gap < 0 || gap > 4 * h || (!bullet && Math.abs(a.size - b.size) > 0.3 * Math.max(a.size, b.size))) return segs;
   if (a.words.some((w) => w.rotated) || b.words.some((w) => w.rotated)) return segs;
-  const joined: Segment = { ...union([a, b]), words: [...a.words, ...b.words], text: `${a.text} ${b.text}`, size: bullet ? b.size : Math.max(a.size, b.size) };
+  // an "o" set as a bullet is the white bullet it stands for (the classifier's list marks know it)
+  const label = bullet && a.text.trim() === 'o' ? { ...a, text: '\u25e6', words: a.words.map((w) => ({ ...w, t: '\u25e6' })) } : a;
+  const joined: Segment = { ...union([a, b]), words: [...label.words, ...b.words], text: `${label.text} ${b.text}`, size: bullet ? b.size : Math.max(a.size, b.size) };
   return [joined, ...segs.slice(2)];
 }
 

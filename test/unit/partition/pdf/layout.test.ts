@@ -47,8 +47,10 @@ test('a bullet set a tab stop before its item (a word processor\'s list) makes a
     ['ListItem', 'Turbidity rose after the storms, then fell.'],
     ['ListItem', 'Two stations need new sensors soon.'],
   ]);
-  // a dash alone before a cell's text is no bullet
-  assert.equal(joinLabels([seg('-', 100, 200), seg('Results', 124, 200)]).length, 2);
+  // a nested list's dash or "o" is a bullet too; text far off is no item's
+  assert.equal(joinLabels([seg('\u2013', 100, 200), seg('Nested item one', 124, 200)])[0]!.text, '\u2013 Nested item one');
+  assert.equal(joinLabels([seg('o', 100, 200), seg('Nested item two', 124, 200)])[0]!.text, '\u25e6 Nested item two');
+  assert.equal(joinLabels([seg('\u2022', 100, 200), seg('Results', 300, 200)]).length, 2);
 });
 
 test('a line opening with a middle dot continues a dot-separated line', () => {
