@@ -18,6 +18,7 @@ import { UnprocessableDocument } from '../../../errors';
 import { DocxStyles, onOff, outlineLevel, rPrSize } from './docx-styles';
 import { alternateBranch, textBoxesIn } from './docx-boxes';
 import { countBreaks, readTableRows, singleCell } from './docx-tables';
+import { formulaText, inlineMath, ommlToLatex, onlyMath } from './omml';
 
 /** Text boxes in tables in text boxes…: content nested deeper than this is left out, with a warning. */
 const MAX_NESTING = 8;
@@ -58,7 +59,7 @@ interface Para {
   emph: { text: string; tag: string; start: number }[];
   /** text offsets of page breaks (rendered or explicit) inside the paragraph */
   breaks: number[];
-  /** characters of text that came from Office Math (m:oMath) */
+  /** characters of text that came from Office Math (m:oMath, as LaTeX with its $ delimiters) */
   mathChars: number;
 }
 
@@ -210,9 +211,11 @@ class DocxReader {
           return;
         case 'oMath':
         case 'oMathPara': {
-          const start = para.text.length;
-          for (const c of n.children) visit(c, link);
-          para.mathChars += para.text.slice(start).replace(/\s/g, '').length;
+          // Office Math as LaTeX, set off by $ in the paragraph's text (classify drops them for a
+          // paragraph that is only a formula)
+          const math = inlineMath(ommlToLatex(n));
+          para.text += math;
+          para.mathChars += math.replace(/\s/g, '').length;
           return;
         }
         case 'tab':
@@ -350,7 +353,7 @@ class DocxReader {
   private classify(para: Para, text: string, md: ElementMetadata): Element {
     const style = para.styleName;
     // a paragraph that is only Office Math is a formula
-    if (para.mathChars > 0 && para.mathChars >= text.replace(/\s/g, '').length) return makeElement('Formula', text, md);
+    if (onlyMath(text, para.mathChars)) return makeElement('Formula', formulaText(text), md);
     // a heading style (by name through basedOn, or an outline level) wins over its numbering:
     // numbered headings ("1.2 Scope") are headings
     if (para.headingDepth !== undefined) return makeElement('Title', text, { ...md, category_depth: para.headingDepth });

@@ -107,6 +107,12 @@ export function slideInheritance(files: Map<string, Uint8Array>, slideRels: Rels
 }
 
 export function position(shape: DomElement, inherited: Inherited): [number, number] {
+  // a shape in alternatives (mc:AlternateContent: one holding math, ink ...) stands where its branch's shape does
+  if (localName(shape) === 'AlternateContent') {
+    const branch = firstChild(shape, 'Choice') ?? firstChild(shape, 'Fallback');
+    const inner = branch ? childElements(branch).find((c) => ['sp', 'grpSp', 'graphicFrame', 'pic', 'cxnSp'].includes(localName(c))) : undefined;
+    return inner ? position(inner, inherited) : [0, 0];
+  }
   const own = ownPosition(shape);
   if (own) return own;
   for (const k of placeholderKeys(shape)) {

@@ -15,6 +15,7 @@ import {
 } from './common';
 import { clampSpan, tableToHtml, tableText, type TableRows } from '../table-html';
 import { chartElements } from './charts';
+import { formulaText, inlineMath, ommlToLatex, onlyMath } from './omml';
 import { commentAuthors, commentElements, slideCommentParts } from './pptx-comments';
 import {
   findFirst, inheritedBullet, NOTHING_INHERITED, ownBullet, position, readRels, slideInheritance, type Inherited, type Rels,
@@ -36,6 +37,8 @@ export interface ParaText {
   ownBullet?: boolean;
   links: { url: string; text: string }[];
   emph: { text: string; tag: string }[];
+  /** characters of text that came from Office Math (a14:m), with the $ around it */
+  mathChars?: number;
 }
 
 function readParagraph(p: DomElement, rels: Rels): ParaText {
@@ -60,6 +63,12 @@ function readParagraph(p: DomElement, rels: Rels): ParaText {
       }
     } else if (n === 'br') {
       out.text += '\n';
+    } else if (n === 'm') {
+      // Office Math (a14:m around m:oMath or m:oMathPara) as inline LaTeX
+      const math = childElements(c).find((x) => localName(x) === 'oMath' || localName(x) === 'oMathPara');
+      const latex = math ? inlineMath(ommlToLatex(math)) : '';
+      out.text += latex;
+      out.mathChars = (out.mathChars ?? 0) + latex.replace(/\s/g, '').length;
     }
   }
   return out;
@@ -78,6 +87,7 @@ export function paragraphElement(para: ParaText, md: ElementMetadata, asTitle: b
     meta.emphasized_text_tags = para.emph.map((e) => e.tag);
   }
   if (asTitle) return makeElement('Title', text, { ...meta, category_depth: 0 });
+  if (onlyMath(text, para.mathChars ?? 0)) return makeElement('Formula', formulaText(text), meta);
   if (para.bulleted || isBulletedText(text)) {
     return makeElement('ListItem', stripBullet(text) || text, { ...meta, category_depth: para.level });
   }

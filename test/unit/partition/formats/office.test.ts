@@ -62,13 +62,16 @@ test('docx: headings, hierarchy, lists, emphasis, links, tables, headers/footers
   assert.equal(page2!.metadata.page_number, 2);
 });
 
-test('docx: a paragraph of Office Math is a Formula', async () => {
+test('docx: a paragraph of Office Math is a Formula in LaTeX; math inside a paragraph is set off by $', async () => {
   const M = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
-  const body = `<w:p ${M}><m:oMathPara><m:oMath><m:r><m:t>E=mc</m:t></m:r><m:sSup><m:e/><m:sup><m:r><m:t>2</m:t></m:r></m:sup></m:sSup></m:oMath></m:oMathPara></w:p>` +
-    p('Energy equals mass times the speed of light squared, as he showed.');
+  const sup = (base: string, exp: string) => `<m:sSup><m:e><m:r><m:t>${base}</m:t></m:r></m:e><m:sup><m:r><m:t>${exp}</m:t></m:r></m:sup></m:sSup>`;
+  const body = `<w:p ${M}><m:oMathPara><m:oMath><m:r><m:t>E=m</m:t></m:r>${sup('c', '2')}</m:oMath></m:oMathPara></w:p>` +
+    `<w:p ${M}><w:r><w:t xml:space="preserve">The area of a circle is </w:t></w:r><m:oMath><m:r><m:t>π</m:t></m:r>${sup('r', '2')}</m:oMath><w:r><w:t xml:space="preserve"> for a radius </w:t></w:r><m:oMath><m:r><m:t>r</m:t></m:r></m:oMath><w:r><w:t>.</w:t></w:r></w:p>`;
   const els = await partition('docx', docx(body));
-  assert.deepEqual(types(els), ['Formula', 'NarrativeText']);
-  assert.equal(els[0]!.text, 'E=mc2');
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['Formula', 'E=mc^{2}'],
+    ['NarrativeText', 'The area of a circle is $\\pi r^{2}$ for a radius $r$.'],
+  ]);
 });
 
 test('docx without page breaks has no page_number; corpus page-breaks.docx counts pages', async () => {
@@ -208,6 +211,30 @@ test('pptx: slides in presentation order, shapes top to bottom, notes with inclu
   // a title placeholder without its own position takes the layout's (here below the body)
   const inherited = await partition('pptx', pptx(false, true));
   assert.deepEqual(inherited.slice(0, 3).map((e) => e.text), ['Point one', 'Sub point', 'First Slide Title']);
+});
+
+test('pptx: Office Math as LaTeX (inline between $, a paragraph of math a Formula), a shape in alternatives placed where it stands', async () => {
+  const A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:a14="http://schemas.microsoft.com/office/drawing/2010/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
+  const sp = (y: number, ph: string, paras: string): string =>
+    `<p:sp><p:nvSpPr><p:cNvPr id="1" name="s"/><p:cNvSpPr/><p:nvPr>${ph}</p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="${y}"/><a:ext cx="1" cy="1"/></a:xfrm></p:spPr><p:txBody>${paras}</p:txBody></p:sp>`;
+  const run = (t: string) => `<a:r><a:t>${t}</a:t></a:r>`;
+  const sup = '<m:sSup><m:e><m:r><m:t>c</m:t></m:r></m:e><m:sup><m:r><m:t>2</m:t></m:r></m:sup></m:sSup>';
+  const frac = '<m:f><m:num><m:r><m:t>a</m:t></m:r></m:num><m:den><m:r><m:t>b</m:t></m:r></m:den></m:f>';
+  const body = `<a:p><a:pPr><a:buNone/></a:pPr>${run('The energy is ')}<a14:m><m:oMath><m:r><m:t>E=m</m:t></m:r>${sup}</m:oMath></a14:m>${run(' at rest.')}</a:p>` +
+    `<a:p><a:pPr><a:buNone/></a:pPr><a14:m><m:oMathPara><m:oMath>${frac}</m:oMath></m:oMathPara></a14:m></a:p>`;
+  const slide = `<p:sld ${A}><p:cSld><p:spTree><mc:AlternateContent><mc:Choice Requires="a14">${sp(300, '<p:ph idx="1"/>', body)}</mc:Choice>` +
+    `<mc:Fallback>${sp(300, '<p:ph idx="1"/>', `<a:p>${run('picture of the formula')}</a:p>`)}</mc:Fallback></mc:AlternateContent>${sp(10, '<p:ph type="title"/>', `<a:p>${run('Energy')}</a:p>`)}</p:spTree></p:cSld></p:sld>`;
+  const data = zipSync({
+    'ppt/presentation.xml': strToU8(`<p:presentation ${A}><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`),
+    'ppt/_rels/presentation.xml.rels': strToU8('<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="x" Target="slides/slide1.xml"/></Relationships>'),
+    'ppt/slides/slide1.xml': strToU8(slide),
+  });
+  const els = await partition('pptx', data);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['Title', 'Energy'],
+    ['NarrativeText', 'The energy is $E=mc^{2}$ at rest.'],
+    ['Formula', '\\frac{a}{b}'],
+  ]);
 });
 
 test('xlsx values as the library reads them: raw numbers, dates, booleans, inline strings', async () => {
