@@ -18,7 +18,8 @@ import { UnprocessableDocument } from '../../../errors';
 import { DocxStyles, onOff, outlineLevel, rPrSize } from './docx-styles';
 import { alternateBranch, textBoxesIn } from './docx-boxes';
 import { countBreaks, readTableRows, singleCell } from './docx-tables';
-import { formulaText, inlineMath, ommlToLatex, onlyMath } from './omml';
+import { ommlToLatex } from './omml';
+import { formulaText, inlineMath, onlyMath } from './math-latex';
 
 /** Text boxes in tables in text boxes…: content nested deeper than this is left out, with a warning. */
 const MAX_NESTING = 8;

@@ -16,6 +16,8 @@ import {
 } from './common';
 import { BadRequest } from '../../../errors';
 import { textToElements } from './text';
+import { isDisplayMath, mathmlToLatex } from './mathml';
+import { formulaText, inlineMath, onlyMath } from './math-latex';
 import { capExceeded, MAX_HTML_NESTING, MAX_XML_NODES } from '../limits';
 
 const DROP = new Set([
@@ -59,6 +61,10 @@ class HtmlWalker {
   private emph: { tag: string; start: number; end: number }[] = [];
   private stack: Ctx[] = [{ kind: 'text', level: 0, listDepth: 0 }];
   private inPre = 0;
+  /** Characters of the buffered text that are formulas (with their $). */
+  private mathChars = 0;
+  /** The TeX of the formula just read: an image of it after it (a fallback rendering) is no Image of its own. */
+  private lastMath: string[] = [];
 
   constructor(private readonly opts: HtmlOptions) {}
 
@@ -73,6 +79,7 @@ class HtmlWalker {
   private visit(n: DomNode): void {
     if (n.type === 'text') {
       this.buf += n.data;
+      if (/\S/.test(n.data)) this.lastMath = [];
       return;
     }
     if (n.type === 'cdata') {
@@ -106,6 +113,10 @@ class HtmlWalker {
       this.walk(n.children);
       this.flush();
       this.stack.pop();
+      return;
+    }
+    if (name === 'math') {
+      this.emitMath(n);
       return;
     }
     if (name === 'img') {
@@ -152,12 +163,18 @@ class HtmlWalker {
     const raw = this.buf;
     const links = this.links;
     const emph = this.emph;
+    const mathChars = this.mathChars;
     this.buf = '';
     this.links = [];
     this.emph = [];
+    this.mathChars = 0;
     const ctx = this.ctx;
     const text = ctx.kind === 'code' ? raw.replace(/^\n+/, '').replace(/\s+$/, '') : normalizeSpace(raw);
     if (!text || !/\S/.test(text)) return;
+    if (ctx.kind === 'text' && onlyMath(text, mathChars)) {
+      this.out.push(makeElement('Formula', formulaText(text), { ...this.opts.metadata }));
+      return;
+    }
     if (isBulletedText(text) && !stripBullet(text)) return; // a lone bullet character
     const md: ElementMetadata = { ...this.opts.metadata };
     if (links.length) {
@@ -196,6 +213,24 @@ class HtmlWalker {
   }
 
   /**
+   * A <math> formula as LaTeX: inline, set off by $ in its paragraph's text; set as a display (block)
+   * formula, a Formula of its own.
+   */
+  private emitMath(math: DomElement): void {
+    const latex = mathmlToLatex(math);
+    if (!latex) return;
+    if (isDisplayMath(math) && this.ctx.kind === 'text') {
+      this.flush();
+      this.out.push(makeElement('Formula', latex, { ...this.opts.metadata }));
+    } else {
+      const inline = inlineMath(latex);
+      this.buf += inline;
+      this.mathChars += inline.length;
+    }
+    this.lastMath = [latex, normalizeSpace(math.attribs['alttext'] ?? '')].filter(Boolean);
+  }
+
+  /**
    * An <img> with a source and alt text ends the text before it and is an Image (its alt text, URL or
    * inline data), as the library's ImageBlock. Unlike the library, an image without alt text makes
    * nothing: alt="" marks an image decorative, and unlabelled ones are mostly spacers and tracking
@@ -205,6 +240,8 @@ class HtmlWalker {
     const src = (img.attribs['data-src'] ?? '').trim() || (img.attribs['src'] ?? '').trim();
     const alt = normalizeSpace(img.attribs['alt'] ?? '');
     if (!src || !alt) return;
+    // a formula's picture right after the formula itself (a fallback for readers without MathML)
+    if (this.lastMath.some((t) => t === alt || t === alt.replace(/^\{\\displaystyle\s*([\s\S]*)\}$/, '$1').trim())) return;
     this.flush();
     const inline = /^data:(image\/[^;,]+);base64,(.*)$/s.exec(src);
     const md: ElementMetadata = { ...this.opts.metadata };

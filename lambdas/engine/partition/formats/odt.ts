@@ -6,10 +6,26 @@ import { UnprocessableDocument } from '../../../errors';
 import { corrupt, escapeHtml, firstChild, isTag, localName, parseXml, readZip, zipText, type DomNode } from './common';
 import { htmlToElements } from './html';
 import { clampSpan } from '../table-html';
+import { isDisplayMath, mathmlToLatex } from './mathml';
 
 const SKIP = new Set(['annotation', 'note', 'tracked-changes', 'sequence-decls', 'forms', 'variable-decls', 'user-field-decls', 'bookmark-start', 'bookmark-end', 'soft-page-break']);
 
-export function odtToHtml(contentXml: string): string {
+/**
+ * An embedded formula object (draw:object, its own content.xml in the package) as HTML MathML that
+ * carries its LaTeX: the HTML partitioner sets it in its paragraph between $, or as a Formula.
+ */
+function formulaHtml(href: string, objectXml: (path: string) => string | undefined): string {
+  const dir = href.replace(/^\.\//, '').replace(/\/$/, '');
+  const xml = dir ? objectXml(`${dir}/content.xml`) : undefined;
+  if (!xml) return '';
+  const math = firstChild(parseXml(xml), 'math') ?? firstChild(parseXml(xml), 'math:math');
+  if (!math) return '';
+  const latex = mathmlToLatex(math);
+  if (!latex) return '';
+  return `<math display="${isDisplayMath(math) ? 'block' : 'inline'}"><semantics><annotation encoding="application/x-tex">${escapeHtml(latex)}</annotation></semantics></math>`;
+}
+
+export function odtToHtml(contentXml: string, objectXml: (path: string) => string | undefined = () => undefined): string {
   const doc = parseXml(contentXml);
   const root = firstChild(doc, 'document-content');
   const body = root ? firstChild(root, 'body') : undefined;
@@ -94,6 +110,9 @@ export function odtToHtml(contentXml: string): string {
       case 'line-break':
         html += '<br/>';
         return;
+      case 'object':
+        html += formulaHtml(n.attribs['xlink:href'] ?? '', objectXml);
+        return;
       case 'section':
       case 'text-box':
         html += '<div>';
@@ -109,11 +128,12 @@ export function odtToHtml(contentXml: string): string {
 }
 
 export const partitionOdt: FormatPartitioner = async (data, ctx) => {
-  const files = readZip(data, 'odt', (n) => n === 'content.xml');
+  // the document and its embedded objects' content (formulas)
+  const files = readZip(data, 'odt', (n) => n === 'content.xml' || /^[^/]+\/content\.xml$/.test(n));
   const xml = zipText(files, 'content.xml');
   if (!xml) throw new UnprocessableDocument('odt: content.xml is missing (not an OpenDocument text?)');
   try {
-    return htmlToElements(odtToHtml(xml), { shortText: 'title', languages: ctx.options.languages });
+    return htmlToElements(odtToHtml(xml, (path) => zipText(files, path)), { shortText: 'title', languages: ctx.options.languages });
   } catch (err) {
     return corrupt('odt', err);
   }

@@ -4,45 +4,7 @@
 // limits, delimiters, functions, accents, bars, boxes, limits, matrices and equation arrays; runs'
 // characters that have a LaTeX command (Greek letters, relations, operators, arrows) are written as it.
 import { attr, childElements, firstChild, isTag, localName, type DomElement, type DomNode } from './common';
-
-/** Nesting read at most (a formula nests a few levels; a hostile file could nest thousands). */
-const MAX_DEPTH = 64;
-
-const SYMBOLS: Record<string, string> = {
-  α: '\\alpha', β: '\\beta', γ: '\\gamma', δ: '\\delta', ε: '\\epsilon', ϵ: '\\epsilon', ζ: '\\zeta', η: '\\eta',
-  θ: '\\theta', ϑ: '\\vartheta', ι: '\\iota', κ: '\\kappa', λ: '\\lambda', μ: '\\mu', ν: '\\nu', ξ: '\\xi', π: '\\pi',
-  ρ: '\\rho', σ: '\\sigma', ς: '\\varsigma', τ: '\\tau', υ: '\\upsilon', φ: '\\phi', ϕ: '\\phi', χ: '\\chi',
-  ψ: '\\psi', ω: '\\omega', Γ: '\\Gamma', Δ: '\\Delta', Θ: '\\Theta', Λ: '\\Lambda', Ξ: '\\Xi', Π: '\\Pi',
-  Σ: '\\Sigma', Υ: '\\Upsilon', Φ: '\\Phi', Ψ: '\\Psi', Ω: '\\Omega',
-  '≤': '\\leq', '≥': '\\geq', '≠': '\\neq', '≈': '\\approx', '≡': '\\equiv', '∼': '\\sim', '≅': '\\cong',
-  '∝': '\\propto', '±': '\\pm', '∓': '\\mp', '×': '\\times', '÷': '\\div', '·': '\\cdot', '⋅': '\\cdot',
-  '∘': '\\circ', '∗': '\\ast', '∞': '\\infty', '∂': '\\partial', '∇': '\\nabla', '∈': '\\in', '∉': '\\notin',
-  '⊂': '\\subset', '⊆': '\\subseteq', '⊃': '\\supset', '⊇': '\\supseteq', '∪': '\\cup', '∩': '\\cap',
-  '∅': '\\emptyset', '∀': '\\forall', '∃': '\\exists', '¬': '\\neg', '∧': '\\wedge', '∨': '\\vee',
-  '→': '\\rightarrow', '←': '\\leftarrow', '↔': '\\leftrightarrow', '⇒': '\\Rightarrow', '⇐': '\\Leftarrow',
-  '⇔': '\\Leftrightarrow', '↦': '\\mapsto', '…': '\\ldots', '⋯': '\\cdots', '⋮': '\\vdots', '⋱': '\\ddots',
-  '′': "'", '″': "''", '∠': '\\angle', '⊥': '\\perp', '∥': '\\parallel', 'ℏ': '\\hbar', 'ℓ': '\\ell',
-  '−': '-', '∣': '|',
-};
-
-/** n-ary operators by their character (an m:nary without m:chr is an integral). */
-const NARY: Record<string, string> = {
-  '∑': '\\sum', '∏': '\\prod', '∐': '\\coprod', '∫': '\\int', '∬': '\\iint', '∭': '\\iiint', '∮': '\\oint',
-  '⋃': '\\bigcup', '⋂': '\\bigcap', '⋁': '\\bigvee', '⋀': '\\bigwedge', '⨁': '\\bigoplus', '⨂': '\\bigotimes',
-};
-
-/** Accents (m:acc's m:chr; a circumflex by default). */
-const ACCENTS: Record<string, string> = {
-  '\u0302': '\\hat', '^': '\\hat', '\u0303': '\\tilde', '~': '\\tilde', '\u0304': '\\bar', '\u0305': '\\overline',
-  '\u0307': '\\dot', '\u0308': '\\ddot', '\u20d7': '\\vec', '\u2192': '\\vec', '\u030c': '\\check', '\u0301': '\\acute',
-  '\u0300': '\\grave', '\u0306': '\\breve',
-};
-
-/** Delimiters written after \left and \right. */
-const DELIMITERS: Record<string, string> = { '{': '\\{', '}': '\\}', '': '.', '⟨': '\\langle', '⟩': '\\rangle', '‖': '\\|', '⌊': '\\lfloor', '⌋': '\\rfloor', '⌈': '\\lceil', '⌉': '\\rceil' };
-
-/** Function names LaTeX has a command for. */
-const FUNCTIONS = new Set(['sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'sinh', 'cosh', 'tanh', 'arcsin', 'arccos', 'arctan', 'log', 'ln', 'exp', 'lim', 'max', 'min', 'sup', 'inf', 'det', 'dim', 'ker', 'gcd', 'deg', 'arg']);
+import { ACCENTS, DELIMITERS, FUNCTIONS, joined, MAX_DEPTH, NARY, SYMBOLS } from './math-latex';
 
 /** A property's m:val (m:chr, m:begChr, m:type ...) under an element's m:xxxPr. */
 function prop(el: DomElement, pr: string, name: string): string | undefined {
@@ -61,13 +23,6 @@ function runText(r: DomElement): string {
     for (const c of t.children) if (c.type === 'text') s += c.data;
   }
   return joined([...s].map((ch) => SYMBOLS[ch] ?? ch));
-}
-
-/** Pieces of LaTeX in a row: a command before a letter gets the space that ends it ("\\pi r", "\\alpha\\leq"). */
-function joined(parts: string[]): string {
-  let out = '';
-  for (const p of parts) out += /^[a-zA-Z]/.test(p) && /\\[a-zA-Z]+$/.test(out) ? ` ${p}` : p;
-  return out;
 }
 
 /** The LaTeX of an OMML element's children, in order. */
@@ -175,11 +130,3 @@ export function ommlToLatex(math: DomElement): string {
   return children(math, 0).trim();
 }
 
-/** A paragraph's text where math is set off by $ ("$a$ and $b$"), as inline LaTeX. */
-export const inlineMath = (latex: string): string => (latex ? `$${latex}$` : '');
-
-/** Whether a paragraph is only math: its math (with the $ around it) is all its visible text. */
-export const onlyMath = (text: string, mathChars: number): boolean => mathChars > 0 && mathChars >= text.replace(/\s/g, '').length;
-
-/** The text of a paragraph that is only math, as a Formula's: its pieces without their $. */
-export const formulaText = (text: string): string => text.replace(/\$(\s*)\$/g, '$1').replace(/^\$|\$$/g, '');

@@ -15,7 +15,8 @@ import {
 } from './common';
 import { clampSpan, tableToHtml, tableText, type TableRows } from '../table-html';
 import { chartElements } from './charts';
-import { formulaText, inlineMath, ommlToLatex, onlyMath } from './omml';
+import { ommlToLatex } from './omml';
+import { formulaText, inlineMath, onlyMath } from './math-latex';
 import { commentAuthors, commentElements, slideCommentParts } from './pptx-comments';
 import {
   findFirst, inheritedBullet, NOTHING_INHERITED, ownBullet, position, readRels, slideInheritance, type Inherited, type Rels,

@@ -151,6 +151,26 @@ test('pptx: slide numbers, title, bullets with depth, tables', async () => {
   assert.ok(t?.metadata.text_as_html?.startsWith('<table><tr><td>Column 1</td>'));
 });
 
+test('odt: formula objects (MathML in their own content.xml) as LaTeX, inline between $ or a Formula of their own', async () => {
+  const NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"';
+  const object = (dir: string) => `<draw:frame><draw:object xlink:href="./${dir}" xlink:type="simple"/></draw:frame>`;
+  const content = `<office:document-content ${NS}><office:body><office:text>` +
+    `<text:p>The energy of a body is ${object('Formula-0/')} at rest.</text:p><text:p>${object('Formula-1/')}</text:p>` +
+    `</office:text></office:body></office:document-content>`;
+  const M = 'xmlns="http://www.w3.org/1998/Math/MathML"';
+  const data = zipSync({
+    mimetype: strToU8('application/vnd.oasis.opendocument.text'),
+    'content.xml': strToU8(content),
+    'Formula-0/content.xml': strToU8(`<math ${M}><mi>E</mi><mo>=</mo><mi>m</mi><msup><mi>c</mi><mn>2</mn></msup></math>`),
+    'Formula-1/content.xml': strToU8(`<math ${M} display="block"><mfrac><mi>a</mi><mi>b</mi></mfrac></math>`),
+  });
+  const els = await partition('odt', data);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['NarrativeText', 'The energy of a body is $E=mc^{2}$ at rest.'],
+    ['Formula', '\\frac{a}{b}'],
+  ]);
+});
+
 test('odt and epub from the corpus', async () => {
   const odt = await partition('odt', corpusDoc('simple.odt'));
   assert.deepEqual(types(odt), ['Title', 'ListItem', 'ListItem', 'Title', 'NarrativeText', 'NarrativeText', 'UncategorizedText', 'Address']);

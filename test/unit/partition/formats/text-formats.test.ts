@@ -59,6 +59,20 @@ const x = 1;
   assert.ok(!els.some((e) => /Home|alert/.test(e.text)));
 });
 
+test('html: MathML as LaTeX, inline between $, a display formula a Formula; a TeX annotation taken as written, its fallback picture dropped', async () => {
+  const html = '<h1>Physics</h1><p>The energy is <math><mi>E</mi><mo>=</mo><mi>m</mi><msup><mi>c</mi><mn>2</mn></msup></math> at rest.</p>' +
+    '<math display="block"><munderover><mo>\u2211</mo><mrow><mi>i</mi><mo>=</mo><mn>1</mn></mrow><mi>n</mi></munderover><mfrac><mi>a</mi><msqrt><mi>b</mi></msqrt></mfrac></math>' +
+    '<p>Squared: <span><math alttext="{\\displaystyle x^{2}}"><semantics><mrow><msup><mi>x</mi><mn>2</mn></msup></mrow><annotation encoding="application/x-tex">{\\displaystyle x^{2}}</annotation></semantics></math>' +
+    '<img src="x.svg" alt="{\\displaystyle x^{2}}"></span> here.</p>';
+  const els = await partition('html', html);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['Title', 'Physics'],
+    ['NarrativeText', 'The energy is $E=mc^{2}$ at rest.'],
+    ['Formula', '\\sum_{i=1}^{n}\\frac{a}{\\sqrt{b}}'],
+    ['NarrativeText', 'Squared: $x^{2}$ here.'],
+  ]);
+});
+
 test('html: encoding from the option, from <meta charset>, and cp1252 corpus file', async () => {
   const bytes = new Uint8Array(iconv.encode('<meta charset="windows-1252"><p>Sch\u00f6ne Gr\u00fc\u00dfe an alle, die heute hier sind.</p>', 'cp1252'));
   assert.match((await partition('html', bytes))[0]!.text, /Sch\u00f6ne Gr\u00fc\u00dfe/);
