@@ -103,4 +103,18 @@ describe('a page gutter as narrow as a word space and a half', () => {
     const order = ['Measuring Drift', 'Maren Tollefsen', 'Okoro Ademola', LEFT[0]!, RIGHT[0]!].map(at);
     assert.deepEqual([...order].sort((a, b) => a - b), order, JSON.stringify(els));
   });
+
+  it('reads the columns above and below a ruled table across the page whose middle cells cover the gutter', () => {
+    // the table's words cross the gutter: among all the page's words it is no gutter; the text around
+    // the table (its words regrouped, lines.ts wordsToLines) finds it again
+    const xs = [PAGE_L, 200, 420, PAGE_R], ys = [230, 250, 270, 290, 310, 330, 350];
+    const table = ys.slice(0, -1).flatMap((y, r) => [...line(`key${r}`, 60, y + 5), ...line(`middle-cell-value${r}`, 260, y + 5), ...line(`v${r}`, 430, y + 5)]);
+    const words = [...twoColumns(100), ...table, ...twoColumns(370)];
+    assert.equal(wordsToLines(words)[0]!.segs.length, 1, 'one segment across the gutter among all the words');
+    const rules = { h: ys.map((y) => ({ y, x0: PAGE_L, x1: PAGE_R })), v: xs.map((x) => ({ x, y0: ys[0]!, y1: ys[ys.length - 1]! })) };
+    const page = { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules };
+    const els = layoutPage(page, { tables: true }).map((e) => `${e.type}: ${e.text.slice(0, 40)}`);
+    const left = `NarrativeText: ${LEFT.join(' ').slice(0, 40)}`, right = `NarrativeText: ${RIGHT.join(' ').slice(0, 40)}`;
+    assert.deepEqual(els, [left, right, `Table: ${'key0 middle-cell-value0 v0 key1 middle-cell-value1'.slice(0, 40)}`, left, right]);
+  });
 });
