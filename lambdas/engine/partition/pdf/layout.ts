@@ -54,16 +54,23 @@ function capsHeading(text: string): boolean {
   return letters.length >= 3 && text.split(' ').length <= 8 && letters.every((c) => c === c.toUpperCase() && c !== c.toLowerCase());
 }
 
-/** The size most of a segment's letters are set in. */
-function textSize(s: Segment): number {
+/** The size that weighs most (sizes as rounded by the caller; the first to reach the most on a tie), undefined for none. */
+function commonestSize(weighted: [size: number, weight: number][]): number | undefined {
   const by = new Map<number, number>();
-  for (const w of s.words) {
-    const n = (w.t.match(/\p{L}/gu) ?? []).length;
-    if (n) by.set(Math.round(w.size * 10) / 10, (by.get(Math.round(w.size * 10) / 10) ?? 0) + n);
-  }
-  let best = s.size, most = 0;
+  for (const [size, n] of weighted) by.set(size, (by.get(size) ?? 0) + n);
+  let best: number | undefined, most = -1;
   for (const [size, n] of by) if (n > most) { best = size; most = n; }
   return best;
+}
+
+/** The size most of a segment's letters are set in. */
+function textSize(s: Segment): number {
+  const weighted: [number, number][] = [];
+  for (const w of s.words) {
+    const n = (w.t.match(/\p{L}/gu) ?? []).length;
+    if (n) weighted.push([Math.round(w.size * 10) / 10, n]);
+  }
+  return commonestSize(weighted) ?? s.size;
 }
 
 /** Largest gap between the lines of a right-to-left paragraph, in text sizes. */
@@ -196,14 +203,7 @@ function coordinatesOf(b: Box, page: RawPage, system: 'PointSpace' | 'PixelSpace
 
 /** Body text size of a page: the most common segment size weighted by characters. */
 function bodySize(segs: Segment[]): number {
-  const w = new Map<number, number>();
-  for (const s of segs) {
-    const k = Math.round(s.size * 2) / 2;
-    w.set(k, (w.get(k) ?? 0) + s.text.length);
-  }
-  let best = 0, bestW = -1;
-  for (const [k, n] of w) if (n > bestW) { best = k; bestW = n; }
-  return best || median(segs.map((s) => s.size)) || 10;
+  return commonestSize(segs.map((s) => [Math.round(s.size * 2) / 2, s.text.length])) || median(segs.map((s) => s.size)) || 10;
 }
 
 /** Turns a page's words into elements in reading order. */
