@@ -21,7 +21,8 @@ import { findFigures, shownPictures } from './figures';
 import { joinFormulaPieces } from './formulas';
 import { isVertical, orderBlocks } from './reading-order';
 import { joinMonoRuns, joinNumberLabels } from './segment-joins';
-import { addEmphasis, addLinks, type Block, classifyBlock, NUMBERED_START } from './block-types';
+import { addEmphasis, addLinks, type Block, classifyBlock } from './block-types';
+import { LINE_BULLET_START, NUMBERED_START } from '../list-labels';
 
 export interface LayoutOptions {
   languages?: string[];
@@ -44,9 +45,6 @@ const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[s.length >> 1]!;
 };
-
-/** A bullet at the start of a line: a new list item (NUMBERED_START, block-types.ts, for labels). */
-const BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\u25a1\u2610-\u2612\uf0b7\uf0a7\u27a2\u00b7*\-\u2013]\s|^[\u2022\u25cf\u25aa\u25a1\uf0b7]/;
 
 /** A short line whose letters are all capitals (small capitals read as capitals): "IV. CONCLUSION". */
 function capsHeading(text: string): boolean {
@@ -133,7 +131,7 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // A line opening with a middle dot continues a line that already uses it as a separator
         // ("Keywords: A \u00b7 B \u00b7" / "\u00b7 C \u00b7 D"), it is not a bullet.
         const dotContinues = /^\u00b7\s/.test(s.text) && / \u00b7 /.test(last.text);
-        if ((BULLET_START.test(s.text) && !dotContinues) || NUMBERED_START.test(s.text)) continue;
+        if ((LINE_BULLET_START.test(s.text) && !dotContinues) || NUMBERED_START.test(s.text)) continue;
         // Paragraph ends: the previous line stops short after closing punctuation, or this line is
         // indented after a line that ends a sentence.
         const endsSentence = /[.!?:\u201d"')\]\u061f\u06d4]$/.test(last.text);
