@@ -9,21 +9,10 @@ import { describe, it } from 'node:test';
 import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import type { Line, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
-
-const SIZE = 10, CHAR = 5.8, SPACE = 3.3;
+import { typeset } from '../../../support/page-words';
 
 /** A line's words from x0, justified to end at x1 when given (spaces stretched alike). */
-function line(text: string, x0: number, y: number, x1?: number): Word[] {
-  const parts = text.split(' ');
-  const natural = parts.reduce((n, t) => n + CHAR * t.length, 0) + SPACE * (parts.length - 1);
-  const space = x1 === undefined || parts.length < 2 ? SPACE : SPACE + (x1 - x0 - natural) / (parts.length - 1);
-  let cx = x0;
-  return parts.map((t) => {
-    const w = { t, x0: cx, x1: cx + CHAR * t.length, y0: y, y1: y + SIZE, size: SIZE, bold: false, italic: false } as Word;
-    cx = w.x1 + space;
-    return w;
-  });
-}
+const line = typeset({ size: 10, char: 5.8, space: 3.3 });
 
 const LEFT = [
   'Networks of gauges report rainfall every few',
