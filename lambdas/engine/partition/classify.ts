@@ -3,6 +3,7 @@
 // nlp/patterns.py: the same thresholds and checks, with lightweight stand-ins for NLTK's sentence
 // tokenizer, word tokenizer and part-of-speech tagger (only "does it contain a verb" is needed).
 import type { ElementType } from '../elements';
+import { BOX_START, BULLET_START, BULLET_STRIP, NUMBERED_ITEM } from './list-labels';
 
 export interface ClassifyOptions {
   /** ISO 639-3 / 639-1 codes; the verb check only applies to English (the library's behaviour). */
@@ -278,46 +279,25 @@ export function isPossibleTitle(text: string, opts: ClassifyOptions = {}): boole
   return true;
 }
 
-/** Bullet characters recognised at the start of a list item (the library's UNICODE_BULLETS plus a few common glyphs). */
-export const UNICODE_BULLETS = [
-  '\u0095', '\u2022', '\u2023', '\u2043', '\u3164', '\u204C', '\u204D', '\u2219', '\u25CB', '\u25CF',
-  '\u25D8', '\u25E6', '\u2619', '\u2765', '\u2767', '\u29BE', '\u29BF', '-', '\uF0B7', '*', '\u00B7',
-  '\u25AA', '\u25A0', '\u2013', '\u27A2', '\uF0A7', '\uF076', '\uF0D8', '\u25A1', '\u2610', '\u2611', '\u2612',
-];
-const BULLET_CLASS = UNICODE_BULLETS.map((b) => `\\u${b.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-// A bullet is one bullet character, not a run of them ("------" is a rule, not a list item). The
-// ASCII "-" and "*" and the en dash count only when followed by a space, so "-337", "*args" and
-// "–output" (a command's option, LaTeX's "--") keep their text.
-const SPACED_BULLETS = ['-', '*', '\u2013'];
-const GLYPH_CLASS = UNICODE_BULLETS.filter((b) => !SPACED_BULLETS.includes(b))
-  .map((b) => `\\u${b.charCodeAt(0).toString(16).padStart(4, '0')}`)
-  .join('');
-const BULLET_START_RE = new RegExp(`^(?:[${GLYPH_CLASS}](?![${BULLET_CLASS}])|[-*\\u2013](?=\\s))`, 'u');
-const BULLET_STRIP_RE = new RegExp(`^\\s*[${BULLET_CLASS}]\\s?`, 'u');
-const NUMBERED_LIST_RE = /^\d+(\.|\))\s(.+)/su;
-
 export function isBulletedText(text: string): boolean {
-  return BULLET_START_RE.test(text.trim());
+  return BULLET_START.test(text.trim());
 }
 
 /** "1. Something" / "2) Something" (the library's is_possible_numbered_list). */
 export function isPossibleNumberedList(text: string): boolean {
-  return NUMBERED_LIST_RE.test(text.trim());
+  return NUMBERED_ITEM.test(text.trim());
 }
 
 /** Removes a leading bullet character (and the space after it), like the library's clean_bullets. */
 export function stripBullet(text: string): string {
   const t = text.trim();
-  if (!BULLET_START_RE.test(t)) return t;
-  return t.replace(BULLET_STRIP_RE, '').trim();
+  if (!BULLET_START.test(t)) return t;
+  return t.replace(BULLET_STRIP, '').trim();
 }
-
-/** Boxes to tick (a form's answers): at the start of a list item they are its answer, ticked or not. */
-const BOX_START_RE = /^[\u25A1\u2610\u2611\u2612]/u;
 
 /** A list item's text without its bullet, as the library's clean_bullets leaves it; a box to tick stays. */
 export function listItemText(text: string): string {
-  return BOX_START_RE.test(text.trim()) ? text.trim() : stripBullet(text) || text.trim();
+  return BOX_START.test(text.trim()) ? text.trim() : stripBullet(text) || text.trim();
 }
 
 const US_STATES =

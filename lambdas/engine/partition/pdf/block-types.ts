@@ -2,6 +2,7 @@
 // layout (layout.ts) has made the block.
 import type { ElementType } from '../../elements';
 import { CAPTION_LABEL, CAPTION_START, classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, underNonAlphaRatio, type ClassifyOptions } from '../classify';
+import { LETTERED_ITEM } from '../list-labels';
 import type { Box, RawPage, Segment } from './page-text';
 import type { TableRows } from '../table-html';
 import { pageMargin } from './reading-order';
@@ -24,12 +25,6 @@ const NUMBERED_HEADING = /^\d{1,2}(\.\d{1,2})*[.)]\s+\p{L}/u;
 
 /** A caption's label and nothing else: "TABLE I", "Fig. 3". */
 const CAPTION_LABEL_ALONE = new RegExp(`${CAPTION_LABEL.source}[.:]?$`, 'i');
-
-/** A list item's label of a letter or a Roman number, in parentheses or before one: "(a) ", "b) ", "(iv) ", "ii) ". */
-const LETTER_LABEL = String.raw`\((?:[a-z]|[ivx]{1,4})\)|(?:[a-z]|[ivx]{1,4})\)`;
-const LETTERED_ITEM = new RegExp(String.raw`^(?:${LETTER_LABEL})\s+\S`, 'u');
-/** "1. ", "2) ", "(3) ", "iv. " and the lettered labels at the start of a line: a new list item. */
-export const NUMBERED_START = new RegExp(String.raw`^(?:\d{1,2}[.)]|\(\d{1,2}\)|[ivx]{1,4}\.|${LETTER_LABEL})\s+\S`, 'u');
 
 export function classifyBlock(b: Block, text: string, page: RawPage, body: number, langOpts: ClassifyOptions, lowest: boolean): ElementType {
   const margin = pageMargin(b, page.height, text.length);

@@ -21,7 +21,8 @@ import { findFigures, shownPictures } from './figures';
 import { joinFormulaPieces } from './formulas';
 import { isVertical, orderBlocks } from './reading-order';
 import { joinMonoRuns, joinLabels } from './segment-joins';
-import { addEmphasis, addLinks, type Block, classifyBlock, NUMBERED_START } from './block-types';
+import { addEmphasis, addLinks, type Block, classifyBlock } from './block-types';
+import { LINE_BULLET_START, NUMBERED_START } from '../list-labels';
 
 export interface LayoutOptions {
   languages?: string[];
@@ -45,25 +46,29 @@ const median = (xs: number[]): number => {
   return s[s.length >> 1]!;
 };
 
-/** A bullet at the start of a line: a new list item (NUMBERED_START, block-types.ts, for labels). */
-const BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\u25a1\u2610-\u2612\uf0b7\uf0a7\u27a2\u00b7*\-\u2013]\s|^[\u2022\u25cf\u25aa\u25a1\uf0b7]/;
-
 /** A short line whose letters are all capitals (small capitals read as capitals): "IV. CONCLUSION". */
 function capsHeading(text: string): boolean {
   const letters = text.match(/\p{L}/gu) ?? [];
   return letters.length >= 3 && text.split(' ').length <= 8 && letters.every((c) => c === c.toUpperCase() && c !== c.toLowerCase());
 }
 
-/** The size most of a segment's letters are set in. */
-function textSize(s: Segment): number {
+/** The size that weighs most (sizes as rounded by the caller; the first to reach the most on a tie), undefined for none. */
+function commonestSize(weighted: [size: number, weight: number][]): number | undefined {
   const by = new Map<number, number>();
-  for (const w of s.words) {
-    const n = (w.t.match(/\p{L}/gu) ?? []).length;
-    if (n) by.set(Math.round(w.size * 10) / 10, (by.get(Math.round(w.size * 10) / 10) ?? 0) + n);
-  }
-  let best = s.size, most = 0;
+  for (const [size, n] of weighted) by.set(size, (by.get(size) ?? 0) + n);
+  let best: number | undefined, most = -1;
   for (const [size, n] of by) if (n > most) { best = size; most = n; }
   return best;
+}
+
+/** The size most of a segment's letters are set in. */
+function textSize(s: Segment): number {
+  const weighted: [number, number][] = [];
+  for (const w of s.words) {
+    const n = (w.t.match(/\p{L}/gu) ?? []).length;
+    if (n) weighted.push([Math.round(w.size * 10) / 10, n]);
+  }
+  return commonestSize(weighted) ?? s.size;
 }
 
 /** Largest gap between the lines of a right-to-left paragraph, in text sizes. */
@@ -126,7 +131,7 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // A line opening with a middle dot continues a line that already uses it as a separator
         // ("Keywords: A \u00b7 B \u00b7" / "\u00b7 C \u00b7 D"), it is not a bullet.
         const dotContinues = /^\u00b7\s/.test(s.text) && / \u00b7 /.test(last.text);
-        if ((BULLET_START.test(s.text) && !dotContinues) || NUMBERED_START.test(s.text)) continue;
+        if ((LINE_BULLET_START.test(s.text) && !dotContinues) || NUMBERED_START.test(s.text)) continue;
         // Paragraph ends: the previous line stops short after closing punctuation, or this line is
         // indented after a line that ends a sentence.
         const endsSentence = /[.!?:\u201d"')\]\u061f\u06d4]$/.test(last.text);
@@ -196,14 +201,7 @@ function coordinatesOf(b: Box, page: RawPage, system: 'PointSpace' | 'PixelSpace
 
 /** Body text size of a page: the most common segment size weighted by characters. */
 function bodySize(segs: Segment[]): number {
-  const w = new Map<number, number>();
-  for (const s of segs) {
-    const k = Math.round(s.size * 2) / 2;
-    w.set(k, (w.get(k) ?? 0) + s.text.length);
-  }
-  let best = 0, bestW = -1;
-  for (const [k, n] of w) if (n > bestW) { best = k; bestW = n; }
-  return best || median(segs.map((s) => s.size)) || 10;
+  return commonestSize(segs.map((s) => [Math.round(s.size * 2) / 2, s.text.length])) || median(segs.map((s) => s.size)) || 10;
 }
 
 /** Turns a page's words into elements in reading order. */

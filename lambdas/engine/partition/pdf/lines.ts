@@ -37,8 +37,13 @@ function twoChars(t: string): boolean {
  * Groups words into lines by vertical overlap (content-stream order is not reading order in many
  * PDFs), sorts each line left to right and splits it into segments at wide gaps. Rotated words
  * each form their own line.
+ *
+ * `gutters`: narrow page gutters to split lines at, given instead of looked for among these words
+ * (narrowGutters): `[]` where only the lines' words and boxes are read. Words regrouped for their
+ * segments look again, not at the page's: a table across the page hides a gutter of the text around
+ * it (layout.ts reads the page less its tables), page text across a table's columns hides theirs.
  */
-export function wordsToLines(words: Word[]): Line[] {
+export function wordsToLines(words: Word[], opts: { gutters?: number[] } = {}): Line[] {
   const upright = words.filter((w) => !w.rotated);
   const sorted = upright.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
   const lines: { words: Word[]; y0: number; y1: number; size: number }[] = [];
@@ -67,7 +72,7 @@ export function wordsToLines(words: Word[]): Line[] {
   const out: Line[] = [];
   const pageRtl = isRtlPage(sorted.map((w) => w.t));
   for (const l of lines) l.words.sort((a, b) => a.x0 - b.x0);
-  const gutters = narrowGutters(lines.map((l) => l.words));
+  const gutters = opts.gutters ?? narrowGutters(lines.map((l) => l.words));
   for (const l of lines) out.push(toLine(l.words, pageRtl, gutters));
   for (const w of words) if (w.rotated) out.push(toLine([w]));
   out.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);

@@ -17,7 +17,7 @@ export interface RawWord extends ScriptWord {
 /**
  * What a symbol font's glyph without a Unicode name (PDFium reports its C1 control code, 0x80-0x9f:
  * checkboxes and boxes of forms and questionnaires) becomes in the text: one white square a run. The
- * layout and the classifier read it as a list marker at the start of a line (classify.ts UNICODE_BULLETS).
+ * layout and the classifier read it as a list marker at the start of a line (list-labels.ts UNICODE_BULLETS).
  */
 export const SYMBOL_MARKER = '\u25a1';
 

@@ -2,17 +2,11 @@
 // label and its heading, a bullet and its item, the space-aligned words of a code listing. layout.ts
 // runs them on each line.
 import { union } from './lines';
+import { LONE_BULLET } from '../list-labels';
 import type { Segment } from './page-text';
 
 /** A section or page number on its own: "1", "2.3", "4.", "IV". */
 const NUMBER_LABEL = /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[IVX]{1,4}\.?)$/;
-
-/**
- * A list bullet's glyph on its own: the discs, squares and arrows of bullets, and a dash or an "o" (a
- * nested list's bullet in word processors' default lists) set apart from the text (not "*" or a middle
- * dot, which stand alone between words).
- */
-const BULLET_GLYPH = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\u25a1\u25b6\u25ba\u2610-\u2612\u27a2\u27a4\uf0a7\uf0b7\uf0d8\uf076\u2013\-o]$/u;
 
 /**
  * Segments of one line, with a leading label joined to the text that follows it on the same line: a
@@ -26,7 +20,7 @@ export function joinLabels(segs: Segment[]): Segment[] {
   const a = segs[0]!, b = segs[1]!;
   const h = Math.max(Math.min(a.size, b.size), 1);
   const gap = b.x0 - a.x1;
-  const bullet = BULLET_GLYPH.test(a.text.trim());
+  const bullet = LONE_BULLET.test(a.text.trim());
   if (!(bullet || NUMBER_LABEL.test(a.text.trim())) || NUMBER_LABEL.test(b.text.trim()) || !/\p{L}/u.test(b.text)) return segs;
   if (gap < 0 || gap > 4 * h || (!bullet && Math.abs(a.size - b.size) > 0.3 * Math.max(a.size, b.size))) return segs;
   if (a.words.some((w) => w.rotated) || b.words.some((w) => w.rotated)) return segs;

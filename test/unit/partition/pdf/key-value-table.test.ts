@@ -7,17 +7,9 @@ import { describe, it } from 'node:test';
 import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import type { Word } from '../../../../lambdas/engine/partition/pdf/page-text';
+import { typeset } from '../../../support/page-words';
 
-const SIZE = 11;
-
-function words(text: string, x: number, y: number): Word[] {
-  let cx = x;
-  return text.split(' ').map((t) => {
-    const w = { t, x0: cx, x1: cx + 0.5 * SIZE * t.length, y0: y, y1: y + SIZE, size: SIZE, bold: false, italic: false } as Word;
-    cx = w.x1 + 0.3 * SIZE;
-    return w;
-  });
-}
+const words = typeset({ size: 11 });
 
 const page = (ws: Word[]) => layoutPage({ page: 1, width: 612, height: 792, lines: wordsToLines(ws), links: [], images: [], chars: 0, unmapped: 0 }, { tables: true, tableHtml: true });
 

@@ -40,12 +40,14 @@ test('a bullet set a tab stop before its item (a word processor\'s list) makes a
     [seg('\u2022', 84, 120, 10), seg('Levels fell at most of the stations.', 108, 120)],
     [seg('\u2022', 84, 136, 10), seg('Turbidity rose after the storms, then fell.', 108, 136)],
     [seg('\u2022', 84, 152, 10), seg('Two stations need new sensors soon.', 108, 152)],
+    [seg('o', 120, 168, 10), seg('One of them in the spring.', 144, 168)],
   ]), {});
   assert.deepEqual(els.map((e) => [e.type, e.text]), [
     ['NarrativeText', 'The findings of the survey are listed below, one per line of the list:'],
     ['ListItem', 'Levels fell at most of the stations.'],
     ['ListItem', 'Turbidity rose after the storms, then fell.'],
     ['ListItem', 'Two stations need new sensors soon.'],
+    ['ListItem', 'One of them in the spring.'],
   ]);
   // a nested list's dash or "o" is a bullet too; text far off is no item's
   assert.equal(joinLabels([seg('\u2013', 100, 200), seg('Nested item one', 124, 200)])[0]!.text, '\u2013 Nested item one');

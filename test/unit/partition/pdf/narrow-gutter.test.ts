@@ -9,21 +9,10 @@ import { describe, it } from 'node:test';
 import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import type { Line, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
-
-const SIZE = 10, CHAR = 5.8, SPACE = 3.3;
+import { typeset } from '../../../support/page-words';
 
 /** A line's words from x0, justified to end at x1 when given (spaces stretched alike). */
-function line(text: string, x0: number, y: number, x1?: number): Word[] {
-  const parts = text.split(' ');
-  const natural = parts.reduce((n, t) => n + CHAR * t.length, 0) + SPACE * (parts.length - 1);
-  const space = x1 === undefined || parts.length < 2 ? SPACE : SPACE + (x1 - x0 - natural) / (parts.length - 1);
-  let cx = x0;
-  return parts.map((t) => {
-    const w = { t, x0: cx, x1: cx + CHAR * t.length, y0: y, y1: y + SIZE, size: SIZE, bold: false, italic: false } as Word;
-    cx = w.x1 + space;
-    return w;
-  });
-}
+const line = typeset({ size: 10, char: 5.8, space: 3.3 });
 
 const LEFT = [
   'Networks of gauges report rainfall every few',
@@ -102,5 +91,19 @@ describe('a page gutter as narrow as a word space and a half', () => {
     assert.ok(els.includes(RIGHT.join(' ')), JSON.stringify(els));
     const order = ['Measuring Drift', 'Maren Tollefsen', 'Okoro Ademola', LEFT[0]!, RIGHT[0]!].map(at);
     assert.deepEqual([...order].sort((a, b) => a - b), order, JSON.stringify(els));
+  });
+
+  it('reads the columns above and below a ruled table across the page whose middle cells cover the gutter', () => {
+    // the table's words cross the gutter: among all the page's words it is no gutter; the text around
+    // the table (its words regrouped, lines.ts wordsToLines) finds it again
+    const xs = [PAGE_L, 200, 420, PAGE_R], ys = [230, 250, 270, 290, 310, 330, 350];
+    const table = ys.slice(0, -1).flatMap((y, r) => [...line(`key${r}`, 60, y + 5), ...line(`middle-cell-value${r}`, 260, y + 5), ...line(`v${r}`, 430, y + 5)]);
+    const words = [...twoColumns(100), ...table, ...twoColumns(370)];
+    assert.equal(wordsToLines(words)[0]!.segs.length, 1, 'one segment across the gutter among all the words');
+    const rules = { h: ys.map((y) => ({ y, x0: PAGE_L, x1: PAGE_R })), v: xs.map((x) => ({ x, y0: ys[0]!, y1: ys[ys.length - 1]! })) };
+    const page = { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules };
+    const els = layoutPage(page, { tables: true }).map((e) => `${e.type}: ${e.text.slice(0, 40)}`);
+    const left = `NarrativeText: ${LEFT.join(' ').slice(0, 40)}`, right = `NarrativeText: ${RIGHT.join(' ').slice(0, 40)}`;
+    assert.deepEqual(els, [left, right, `Table: ${'key0 middle-cell-value0 v0 key1 middle-cell-value1'.slice(0, 40)}`, left, right]);
   });
 });

@@ -15,6 +15,7 @@ import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import type { Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 import { tablePdf } from '../../../support/table-pdf';
+import { typeset } from '../../../support/page-words';
 
 after(async () => { await shutdownPagePool(); });
 
@@ -74,11 +75,7 @@ describe('page columns: short lines that meet across the gutter', () => {
   // under the other; short lines that meet only here and there (a heading beside a table row, a
   // formula's end beside a one-word line) do not make the page one column. Three such meetings
   // apart kept a paper's page whole, and a table in its right column took the left column's lines.
-  const W = 5, SP = 3;
-  const words = (text: string, x: number, y: number): Word[] => {
-    let cx = x;
-    return text.split(' ').map((t) => { const w = { t, x0: cx, x1: cx + W * t.length, y0: y, y1: y + 10, size: 10, bold: false, italic: false } as Word; cx = w.x1 + SP; return w; });
-  };
+  const words = typeset({ size: 10, char: 5, space: 3 });
   const prose = 'the text of a column runs on over its lines';
   const page = (right: (string | string[])[], left: string[]) => wordsToLines(right.flatMap((r, i) => {
     const y = 100 + 13 * i;
@@ -114,13 +111,9 @@ describe('page columns: short lines that meet across the gutter', () => {
 
 describe('text boxes side by side', () => {
   it('a bold heading over a short paragraph in each of two boxes is text, not a table', () => {
-    const W = 5, SP = 3;
-    const words = (text: string, x: number, y: number, bold = false): Word[] => {
-      let cx = x;
-      return text.split(' ').map((t) => { const w = { t, x0: cx, x1: cx + W * t.length, y0: y, y1: y + 12, size: 12, bold, italic: false } as Word; cx = w.x1 + SP; return w; });
-    };
+    const words = typeset({ size: 12, char: 5, space: 3 }), bold = typeset({ size: 12, char: 5, space: 3, bold: true });
     const lines = wordsToLines([
-      ...words('North', 60, 100, true), ...words('South', 330, 100, true),
+      ...bold('North', 60, 100), ...bold('South', 330, 100),
       ...words('Strong growth in enterprise accounts,', 60, 120), ...words('Slower quarter; two large deals', 330, 120),
       ...words('driven by the renewal campaign.', 60, 135), ...words('moved into the next quarter.', 330, 135),
     ]);
@@ -132,10 +125,7 @@ describe('text boxes side by side', () => {
 
 describe('a heading in one column beside two lines of the next', () => {
   it('the two lines stay two lines, each in its order (the heading\'s band reaches both)', () => {
-    const mk = (text: string, x: number, y: number, size: number): Word[] => {
-      let cx = x;
-      return text.split(' ').map((t) => { const w = { t, x0: cx, x1: cx + 0.5 * size * t.length, y0: y, y1: y + size, size, bold: false, italic: false } as Word; cx = w.x1 + 0.3 * size; return w; });
-    };
+    const mk = (text: string, x: number, y: number, size: number): Word[] => typeset({ size })(text, x, y);
     const lines = wordsToLines([...mk('Market news', 60, 100, 13), ...mk('Article paragraph four describes', 230, 96, 9), ...mk('the events of the week', 230, 106.5, 9)]);
     const texts = lines.flatMap((l) => l.segs.map((s) => s.text));
     assert.ok(texts.includes('Article paragraph four describes') && texts.includes('the events of the week'), JSON.stringify(texts));

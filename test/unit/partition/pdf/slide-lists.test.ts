@@ -10,8 +10,8 @@ import { partitionDocument as partition } from '../../../../lambdas/engine/parti
 import { shutdownPagePool } from '../../../../lambdas/engine/partition/pdf/pool';
 import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
-import type { Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 import { writePdf } from '../../../support/pdf-writer';
+import { typeset } from '../../../support/page-words';
 
 after(async () => { await shutdownPagePool(); });
 
@@ -54,10 +54,7 @@ describe('slide lists with shaded balls for bullets', () => {
 
 describe('a paragraph beside a table on a slide', () => {
   it("stays text: the table's rule ends short of it", () => {
-    const words = (text: string, x: number, y: number): Word[] => {
-      let cx = x;
-      return text.split(' ').map((t) => { const w = { t, x0: cx, x1: cx + 5 * t.length, y0: y, y1: y + 11, size: 11, bold: false, italic: false } as Word; cx = w.x1 + 3.3; return w; });
-    };
+    const words = typeset({ size: 11, char: 5, space: 3.3 });
     const lines = wordsToLines([
       ...words('Region', 191, 101), ...words('Error (mm)', 237, 101),
       ...words('Pooled estimates cut the error of', 7, 115), ...words('Fjords', 191, 115), ...words('20.6', 270, 115),

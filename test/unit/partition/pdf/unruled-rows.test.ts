@@ -7,11 +7,10 @@ import { it } from 'node:test';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
 import type { RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
+import { typeset } from '../../../support/page-words';
 
-const SIZE = 10, CHAR = 5, SPACE = 3;
-function words(text: string, x: number, y: number): Word[] {
-  return text.split(' ').map((t) => { const w = { t, x0: x, x1: x + CHAR * t.length, y0: y, y1: y + SIZE, size: SIZE, bold: false, italic: false } as Word; x = w.x1 + SPACE; return w; });
-}
+const CHAR = 5;
+const words = typeset({ size: 10, char: CHAR, space: 3 });
 /** A row: its label at x (indent), its figures right-aligned at 330 and 400. */
 const row = (y: number, label: string, a = '', b = '', x = 60): Word[] => [
   ...words(label, x, y),

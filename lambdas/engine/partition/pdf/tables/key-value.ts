@@ -6,6 +6,7 @@
 // between columns at 11 pt) is parted at the description column.
 import type { Line, Segment } from '../page-text';
 import { toSegment } from '../lines';
+import { ANY_LABEL } from '../../list-labels';
 
 /** Rows a table of terms needs. */
 const MIN_ROWS = 3;
@@ -13,11 +14,6 @@ const MIN_ROWS = 3;
 const TERM_WORDS = 4;
 /** Wrapped lines a description runs over at most before the next term. */
 const MAX_WRAPPED = 8;
-
-/** A list item's or a reference's label, not a term: "1.", "(a)", "[12]", "•" (a bare number too). */
-const LABEL = /^(?:[([]?[\p{N}ivxlIVXL]{1,4}[.)\]]?|[([]?\p{L}[.)\]]|[\u2022\u2023\u25cf\u25e6\u25aa\u25a0\u2013\u2014*-])$/u;
-/** A label marked as one by its punctuation or glyph ("1.", "2)", "(a)", "[4]", "•"): a list's, never a table cell's. */
-export const LIST_LABEL = /^(?:[\p{N}]{1,3}[.)]|[([][\p{N}\p{L}]{1,4}[)\]]|\p{L}[.)]|[\u2022\u2023\u25cf\u25e6\u25aa\u25a0\u2013\u2014*-])$/u;
 
 /**
  * The last line of a table of terms starting at line `i`, or undefined; rows whose term and description
@@ -46,7 +42,7 @@ export function keyValueRun(lines: Line[], i: number, body: number): number | un
 function isTermRow(l: Line): boolean {
   if (l.segs.length !== 2) return false;
   const [term, desc] = l.segs as [Segment, Segment];
-  return term.words.length <= TERM_WORDS && !LABEL.test(term.text.trim()) && desc.words.length >= 1 && /\p{L}/u.test(term.text);
+  return term.words.length <= TERM_WORDS && !ANY_LABEL.test(term.text.trim()) && desc.words.length >= 1 && /\p{L}/u.test(term.text);
 }
 
 /** The segment parted where a word starts at the description column, at least a word space after the one before. */

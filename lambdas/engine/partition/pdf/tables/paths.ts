@@ -35,6 +35,8 @@ const concat = (m1: Matrix, m2: Matrix): Matrix => [
   m1[2] * m2[0] + m1[3] * m2[2], m1[2] * m2[1] + m1[3] * m2[3],
   m1[4] * m2[0] + m1[5] * m2[2] + m2[4], m1[4] * m2[1] + m1[5] * m2[3] + m2[5],
 ];
+/** The point (x, y) through m (p' = p × m). */
+const apply = (m: Matrix, x: number, y: number): [number, number] => [x * m[0] + y * m[2] + m[4], x * m[1] + y * m[3] + m[5]];
 
 /** `art`: also keep the drawn shapes figures are made of (only the output with pictures looks for figures). */
 export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, frame: PageFrame, art = true): Rules {
@@ -92,7 +94,7 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
       if (!seg || !X.FPDFPathSegment_GetPoint(seg, buf, buf + 4)) continue;
       const f = heap(m).HEAPF32;
       const x = f[buf >> 2]!, y = f[(buf + 4) >> 2]!;
-      pts.push(x * mt[0] + y * mt[2] + mt[4], x * mt[1] + y * mt[3] + mt[5]);
+      pts.push(...apply(mt, x, y));
       kinds.push(X.FPDFPathSegment_GetType(seg));
       closes.push(!!X.FPDFPathSegment_GetClose(seg));
     }
@@ -156,9 +158,7 @@ export function extractRules(m: WrappedPdfiumModule, buf: number, page: number, 
     if (!X.FPDFPageObj_GetBounds(obj, buf, buf + 4, buf + 8, buf + 12)) return;
     const f = heap(m).HEAPF32, o = buf >> 2;
     const [l, b, r, t] = [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!];
-    const pts: number[] = [];
-    for (const [x, y] of [[l, b], [r, t]] as const) pts.push(x * parent[0] + y * parent[2] + parent[4], x * parent[1] + y * parent[3] + parent[5]);
-    const box = boxOf(pts);
+    const box = boxOf([...apply(parent, l, b), ...apply(parent, r, t)]);
     const w = box.x1 - box.x0, h = box.y1 - box.y0;
     if (w >= MARK_MIN && h >= MARK_MIN && w <= MARK_MAX && h <= MARK_MAX && w < 1.6 * h && h < 1.6 * w && (out.marks ??= []).length < MAX_MARKS) out.marks.push({ ...box, kind: 'disc' });
   };

@@ -87,9 +87,10 @@ export function findRuleBandTables(lines: Line[], rules: HRule[], body: number, 
   for (const whole of ruleStacks(mergeH(rules, tol), body, tol)) for (const { stack, bands } of tablesOfStack(whole, words.filter((w) => !taken.has(w)), tol)) {
     const x0 = stack[0]!.x0 - tol, x1 = stack[0]!.x1 + tol;
     if (bands.length < 2 || bands.some((b) => !b.length)) continue;
-    // the header: one line right above the first rule, inside the stack's width
+    // the header: one line right above the first rule, inside the stack's width (its words and top
+    // are read, not its segments: no gutters looked for)
     const top = stack[0]!.y;
-    const headLine = wordsToLines(words.filter((w) => !taken.has(w) && w.x0 >= x0 && w.x1 <= x1 && w.y1 <= top + tol && top - w.y1 < 0.8 * body))[0];
+    const headLine = wordsToLines(words.filter((w) => !taken.has(w) && w.x0 >= x0 && w.x1 <= x1 && w.y1 <= top + tol && top - w.y1 < 0.8 * body), { gutters: [] })[0];
     // browsers and word processors pad cells by a few points: a gutter is narrower than an em, only
     // wider than the word spaces of the text around it
     const minGap = Math.max(0.2 * body, 1.3 * wordSpace(bands.flat()));

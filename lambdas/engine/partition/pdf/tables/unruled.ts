@@ -6,7 +6,8 @@ import { formula } from '../formulas';
 import { bandOverlap, union } from '../lines';
 import { CAPTION_LABEL } from '../../classify';
 import { pageMargin } from '../reading-order';
-import { keyValueRun, LIST_LABEL } from './key-value';
+import { keyValueRun } from './key-value';
+import { LIST_LABEL } from '../../list-labels';
 
 const LEADER = /^[.\u2026·]+$/;
 const stripLeaders = (t: string) => t.replace(/(?:\s*[.\u2026·]){2,}\s*/g, ' ').trim();
