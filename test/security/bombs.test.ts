@@ -41,7 +41,7 @@ const QUICK_HOSTILE = [
   'docx: 1 KB document.xml declaring 4 GB', 'docx: 100,000 zip entries', 'docx: 5,000 directory entries sharing one 1 MB body',
   'docx: 200,000 nested paragraphs', 'docx: truncated in the middle', 'docx: corrupt deflate stream', 'docx: member flagged encrypted',
   'xlsx: 190 MB sheet declaring 10 KB', 'xlsx: 4 million shared strings', 'xlsx: two cells spanning the whole grid', 'pptx: 190 MB slide',
-  'pptx: 12,000 slides', 'odt: 190 MB content.xml', 'epub: 190 MB chapter', 'epub: container.xml nested 100,000 deep',
+  'pptx: 12,000 slides', 'odt: 190 MB content.xml', 'odp: 190 MB content.xml', 'odp: shapes grouped 100,000 deep', 'epub: 190 MB chapter', 'epub: container.xml nested 100,000 deep',
   'gzip: 190 MB, size trailer claiming 10 bytes', 'gzip: truncated', 'gzip: the docx bomb, gzipped', 'xml: nested a million deep',
   'xml: billion laughs', 'xml: external entity', 'html: table cell spanning a million columns', 'text: 2.5 million paragraphs',
   'eml: 10,000 attachments', 'eml: the docx bomb attached', 'pdf: truncated', 'pdf: header then junk', 'png: declares 100,000 x 100,000 pixels',

@@ -1,5 +1,6 @@
 // DrawingML chart parts (c:chartSpace) and a one-slide-per-chart pptx around them, for the chart tests:
-// series with cached names, categories (or scatter x values) and values, as PowerPoint and Excel write them.
+// series with cached names, categories (or scatter x values) and values, as PowerPoint and Excel write them;
+// and OpenDocument chart objects (ods, odp).
 import { strToU8, zipSync } from 'fflate';
 
 export interface ChartSeries {
@@ -67,4 +68,18 @@ export function pptxWithCharts(slides: { title: string; chart: string }[]): Uint
   files['ppt/presentation.xml'] = strToU8(`<p:presentation ${P}><p:sldIdLst>${slides.map((_, k) => `<p:sldId id="${256 + k}" r:id="rId${k + 1}"/>`).join('')}</p:sldIdLst></p:presentation>`);
   files['ppt/_rels/presentation.xml.rels'] = rels(slides.map((_, k) => rel(`rId${k + 1}`, `slides/slide${k + 1}.xml`)).join(''));
   return zipSync(files);
+}
+
+/** An OpenDocument chart object as LibreOffice writes it: title, series ranges into its local table. */
+export function odfChart(title: string, plot: string, rows: (string | number | null)[][]): string {
+  const cell = (v: string | number | null) => v === null ? '<table:table-cell/>'
+    : typeof v === 'number' ? `<table:table-cell office:value-type="float" office:value="${v}"><text:p>${v}</text:p></table:table-cell>`
+      : `<table:table-cell office:value-type="string"><text:p>${v}</text:p></table:table-cell>`;
+  const [head, ...body] = rows;
+  return '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0">'
+    + `<office:body><office:chart><chart:chart chart:class="chart:bar"><chart:title><text:p>${title}</text:p></chart:title>`
+    + `<chart:plot-area>${plot}</chart:plot-area>`
+    + `<table:table table:name="local-table"><table:table-header-rows><table:table-row>${head!.map(cell).join('')}</table:table-row></table:table-header-rows>`
+    + `<table:table-rows>${body.map((r) => `<table:table-row>${r.map(cell).join('')}</table:table-row>`).join('')}</table:table-rows></table:table>`
+    + '</chart:chart></office:chart></office:body></office:document-content>';
 }

@@ -22,6 +22,7 @@ const MIME = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   odt: 'application/vnd.oasis.opendocument.text',
+  odp: 'application/vnd.oasis.opendocument.presentation',
   epub: 'application/epub+zip',
 };
 
@@ -206,6 +207,9 @@ const SLIDE_TAIL = '</p:spTree></p:cSld></p:sld>';
 
 const ODT_HEAD = '<?xml version="1.0"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:text>';
 const ODT_TAIL = '</office:text></office:body></office:document-content>';
+const ODP_HEAD = '<?xml version="1.0"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:presentation><draw:page>';
+const ODP_TAIL = '</draw:page></office:presentation></office:body></office:document-content>';
+const odpWith = (content: Member): Buffer => zip([{ name: 'mimetype', data: MIME.odp, stored: true }, { ...content, name: 'content.xml' }]);
 
 function epubWith(chapter: Member, container?: string): Buffer {
   return zip([
@@ -363,6 +367,10 @@ const MAKERS: Maker[] = [
       { name: 'mimetype', data: MIME.odt, stored: true },
       { name: 'content.xml', raw: bombStream(ODT_HEAD, '<text:p>An odt bomb paragraph.</text:p>', BOMB_BYTES, ODT_TAIL) },
     ])],
+  ['odp: 190 MB content.xml', 'bomb.odp', MIME.odp, () =>
+    odpWith({ name: 'c', raw: bombStream(ODP_HEAD, '<draw:custom-shape><text:p>An odp bomb shape.</text:p></draw:custom-shape>', BOMB_BYTES, ODP_TAIL) })],
+  ['odp: shapes grouped 100,000 deep', 'deep.odp', MIME.odp, () =>
+    odpWith({ name: 'c', data: Buffer.concat([Buffer.from(ODP_HEAD), repeat('<draw:g>', 100_000 * 8), Buffer.from(`<draw:custom-shape><text:p>deep</text:p></draw:custom-shape>${ODP_TAIL}`)]) })],
   ['epub: 190 MB chapter', 'bomb.epub', MIME.epub, () =>
     epubWith({ name: 'c', raw: bombStream('<html><body>', '<p>An epub bomb paragraph.</p>', BOMB_BYTES, '</body></html>') })],
   ['epub: container.xml nested 100,000 deep', 'deep.epub', MIME.epub, () => epubWith({ name: 'c', data: '<html><body><p>x</p></body></html>' }, `<?xml version="1.0"?>${'<c>'.repeat(100_000)}`)],

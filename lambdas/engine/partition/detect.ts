@@ -14,7 +14,7 @@ export interface Detection {
 
 const EXT_TYPES: Record<string, FileType> = {
   pdf: 'pdf', docx: 'docx', doc: 'doc', pptx: 'pptx', ppt: 'ppt', xlsx: 'xlsx', xls: 'xls',
-  csv: 'csv', tsv: 'tsv', odt: 'odt', ods: 'ods', rtf: 'rtf', epub: 'epub', html: 'html', htm: 'html',
+  csv: 'csv', tsv: 'tsv', odt: 'odt', ods: 'ods', odp: 'odp', rtf: 'rtf', epub: 'epub', html: 'html', htm: 'html',
   xml: 'xml', md: 'md', markdown: 'md', rst: 'rst', org: 'org', txt: 'txt', text: 'txt', log: 'txt',
   eml: 'eml', msg: 'msg', json: 'json', jpg: 'jpg', jpeg: 'jpg', png: 'png', tif: 'tiff', tiff: 'tiff',
   bmp: 'bmp', heic: 'heic', heif: 'heic',
@@ -98,14 +98,34 @@ export function zipMemberNames(d: Uint8Array, limit = 20_000): string[] {
   return names;
 }
 
+/** Kinds that are zip containers: the caller's hint decides among them when the members do not. */
+const ZIP_TYPES: FileType[] = ['docx', 'pptx', 'xlsx', 'odt', 'ods', 'odp', 'epub'];
+const ODF_TYPES: FileType[] = ['odt', 'ods', 'odp'];
+
+/**
+ * The content of an ODF/EPUB container's "mimetype" member: stored (uncompressed) as the first member,
+ * its size in the local header. Undefined when the first member is not such a stored mimetype.
+ */
+function storedMimetype(d: Uint8Array): string | undefined {
+  if (d.length < 30 || ascii(d, 30, 38) !== 'mimetype') return undefined;
+  const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
+  const method = view.getUint16(8, true);
+  const size = view.getUint32(18, true);
+  const nameLen = view.getUint16(26, true);
+  const extraLen = view.getUint16(28, true);
+  if (method !== 0 || nameLen !== 8 || size === 0 || size > 200) return undefined;
+  const start = 30 + nameLen + extraLen;
+  return ascii(d, start, start + size).trim();
+}
+
 function detectZip(d: Uint8Array, hint?: FileType): Detection {
-  // ODF/EPUB put an uncompressed "mimetype" member first.
-  if (ascii(d, 30, 38) === 'mimetype') {
-    const mt = ascii(d, 38, 38 + 80);
-    if (mt.startsWith('application/vnd.oasis.opendocument.text')) return { filetype: 'odt', mime: FILETYPE_MIME.odt };
-    if (mt.startsWith('application/vnd.oasis.opendocument.spreadsheet')) return { filetype: 'ods', mime: FILETYPE_MIME.ods };
-    if (mt.startsWith('application/epub+zip')) return { filetype: 'epub', mime: FILETYPE_MIME.epub };
-    if (mt.startsWith('application/vnd.oasis.opendocument')) return { mime: mt.split(/[^\w./+-]/)[0]! };
+  // ODF/EPUB put an uncompressed "mimetype" member first; a variant (a template, a master document:
+  // "...text-template", "...text-master") is read as its kind
+  const mt = storedMimetype(d);
+  if (mt) {
+    const ft = fileTypeFromMime(mt.replace(/^(application\/vnd\.oasis\.opendocument\.[a-z]+)-[a-z-]+$/, '$1'));
+    if (ft && ZIP_TYPES.includes(ft)) return { filetype: ft, mime: FILETYPE_MIME[ft] };
+    if (mt.startsWith('application/vnd.oasis.opendocument')) return { mime: mt };
   }
   const names = zipMemberNames(d);
   const has = (prefix: string) => names.some((n) => n.startsWith(prefix));
@@ -114,9 +134,12 @@ function detectZip(d: Uint8Array, hint?: FileType): Detection {
   if (has('xl/')) return { filetype: 'xlsx', mime: FILETYPE_MIME.xlsx };
   if (names.includes('mimetype') && has('META-INF/')) {
     if (names.some((n) => n.endsWith('.opf') || n.endsWith('.xhtml'))) return { filetype: 'epub', mime: FILETYPE_MIME.epub };
-    if (names.includes('content.xml')) return { filetype: 'odt', mime: FILETYPE_MIME.odt };
+    if (names.includes('content.xml')) {
+      const ft = hint && ODF_TYPES.includes(hint) ? hint : 'odt';
+      return { filetype: ft, mime: FILETYPE_MIME[ft] };
+    }
   }
-  if (hint && ['docx', 'pptx', 'xlsx', 'odt', 'ods', 'epub'].includes(hint)) return { filetype: hint, mime: FILETYPE_MIME[hint] };
+  if (hint && ZIP_TYPES.includes(hint)) return { filetype: hint, mime: FILETYPE_MIME[hint] };
   return { mime: 'application/zip' };
 }
 

@@ -4,7 +4,7 @@ import type { Element } from '../elements';
 
 /** Canonical file kinds the engine dispatches on (detected by content, extension as a hint). */
 export const FILE_TYPES = [
-  'pdf', 'docx', 'doc', 'pptx', 'ppt', 'xlsx', 'xls', 'csv', 'tsv', 'odt', 'ods', 'rtf', 'epub',
+  'pdf', 'docx', 'doc', 'pptx', 'ppt', 'xlsx', 'xls', 'csv', 'tsv', 'odt', 'ods', 'odp', 'rtf', 'epub',
   'html', 'xml', 'md', 'rst', 'org', 'txt', 'eml', 'msg', 'json',
   'jpg', 'png', 'tiff', 'bmp', 'heic',
 ] as const;
@@ -23,6 +23,7 @@ export const FILETYPE_MIME: Record<FileType, string> = {
   tsv: 'text/tab-separated-values',
   odt: 'application/vnd.oasis.opendocument.text',
   ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  odp: 'application/vnd.oasis.opendocument.presentation',
   rtf: 'text/rtf',
   epub: 'application/epub',
   html: 'text/html',

@@ -43,6 +43,16 @@ describe('detectFileType', () => {
     assert.equal(detectFileType(epub, 'a').filetype, 'epub');
     const ods = zipSync({ mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }], 'content.xml': strToU8('<x/>') });
     assert.deepEqual(detectFileType(ods, 'a'), { filetype: 'ods', mime: 'application/vnd.oasis.opendocument.spreadsheet' });
+    // the mimetype member is read to its own size, whatever member follows it
+    const odf = (mime: string) => zipSync({ mimetype: [strToU8(mime), { level: 0 }], 'content.xml': strToU8('<x/>'), 'META-INF/manifest.xml': strToU8('<x/>') });
+    assert.deepEqual(detectFileType(odf('application/vnd.oasis.opendocument.presentation'), 'a'), { filetype: 'odp', mime: 'application/vnd.oasis.opendocument.presentation' });
+    assert.equal(detectFileType(odf('application/vnd.oasis.opendocument.presentation-template'), 'a.otp').filetype, 'odp');
+    assert.equal(detectFileType(odf('application/vnd.oasis.opendocument.text-master'), 'a.odm').filetype, 'odt');
+    assert.deepEqual(detectFileType(odf('application/vnd.oasis.opendocument.graphics'), 'a.odg'), { mime: 'application/vnd.oasis.opendocument.graphics' });
+    // a compressed mimetype member (against the spec): the members and the caller's hint decide
+    const deflated = zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.presentation'), 'content.xml': strToU8('<x/>'), 'META-INF/manifest.xml': strToU8('<x/>') }, { level: 9 });
+    assert.equal(detectFileType(deflated, 'a.odp').filetype, 'odp');
+    assert.equal(detectFileType(deflated, 'a').filetype, 'odt');
     const other = detectFileType(zipSync({ 'a.txt': strToU8('hi') }), 'a.zip');
     assert.equal(other.filetype, undefined);
     assert.equal(other.mime, 'application/zip');

@@ -9,6 +9,7 @@ import { partitionXml } from './xml';
 import { partitionDocx } from './docx';
 import { partitionPptx } from './pptx';
 import { partitionOdt } from './odt';
+import { partitionOdp } from './odp';
 import { partitionEpub } from './epub';
 import { partitionRtf } from './rtf';
 import { partitionEml, partitionMsg } from './email';
@@ -33,6 +34,7 @@ export const FORMAT_PARTITIONERS: Partial<Record<FileType, FormatPartitioner>> =
   docx: partitionDocx,
   pptx: partitionPptx,
   odt: partitionOdt,
+  odp: partitionOdp,
   epub: partitionEpub,
   rtf: partitionRtf,
   eml: partitionEml,

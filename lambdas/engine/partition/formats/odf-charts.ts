@@ -9,6 +9,11 @@ import { MAX_CHART_ROWS, MAX_CHART_SERIES } from '../limits';
 import type { ChartData } from './charts';
 import { columnIndex, scanXml, unprefixed as local } from './common';
 
+/** The part of an embedded object (a draw:object's xlink:href, "./Object 1") holding its content. */
+export const objectPart = (href: string): string => `${href.replace(/^\.\//, '').replace(/\/$/, '')}/content.xml`;
+/** Whether an embedded object's content is a chart (an object may also be a formula or a document). */
+export const isOdfChart = (xml: string): boolean => /<office:chart[\s>]/.test(xml);
+
 const repeat = (v: string | undefined, cap: number): number => Math.max(1, Math.min(Number(v ?? 1) || 1, cap));
 /** Rows and columns of the local table read at most (headers and labels beyond the chart caps). */
 const MAX_ROWS = MAX_CHART_ROWS + 2;

@@ -7,6 +7,7 @@
 import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_WORKBOOK_CELLS } from '../limits';
 import { readZip, scanXml, unprefixed as local, zipText } from './common';
+import { isOdfChart, objectPart } from './odf-charts';
 import type { SheetCell, SheetData } from './xlsx-reader';
 
 const repeat = (v: string | undefined): number => Math.max(1, Math.min(Number(v ?? 1) || 1, 1_048_576));
@@ -51,7 +52,7 @@ export function readOds(data: Uint8Array): SheetData[] {
         return;
       }
       if (n === 'object' && name.startsWith('draw:') && sheet && a['xlink:href']) {
-        const part = `${a['xlink:href'].replace(/^\.\//, '').replace(/\/$/, '')}/content.xml`;
+        const part = objectPart(a['xlink:href']);
         if (!objects.has(sheet)) objects.set(sheet, new Set());
         objects.get(sheet)!.add(part);
       }
@@ -113,7 +114,7 @@ function readCharts(data: Uint8Array, objects: Map<SheetData, Set<string>>): voi
   for (const [sheet, parts] of objects) {
     for (const name of parts) {
       const part = zipText(files, name);
-      if (part && /<office:chart[\s>]/.test(part)) (sheet.charts ??= []).push({ xml: part, format: 'odf' });
+      if (part && isOdfChart(part)) (sheet.charts ??= []).push({ xml: part, format: 'odf' });
     }
   }
 }

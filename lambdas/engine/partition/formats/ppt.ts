@@ -13,9 +13,8 @@ import { delimiter, join } from 'node:path';
 import type { FormatPartitioner } from '../types';
 import { DomainError, UnprocessableDocument, UnsupportedMediaType } from '../../../errors';
 import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
-import { isPossibleNarrativeText } from '../classify';
 import { tableText, tableToHtml } from '../table-html';
-import { paragraphElement, partitionPptx } from './pptx';
+import { noteElement, paragraphElement, partitionPptx } from './pptx';
 import { readPpt, TEXT_TYPE, type PptSlide, type PptText } from './ppt-reader';
 
 const OLE_SIGNATURE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
@@ -90,7 +89,7 @@ function slidesToElements(slides: PptSlide[], includeNotes: boolean, languages?:
     if (includeNotes) {
       for (const p of slide.notes.flatMap((t) => t.paragraphs)) {
         const text = p.text.trim();
-        if (text) els.push(makeElement(isPossibleNarrativeText(text, { languages }) ? 'NarrativeText' : 'UncategorizedText', text, md));
+        if (text) els.push(noteElement(text, md, languages));
       }
     }
     appendAll(out, els);

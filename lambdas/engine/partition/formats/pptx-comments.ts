@@ -7,7 +7,7 @@
 import { makeElement, type Element, type ElementMetadata } from '../../elements';
 import { childElements, descendants, firstChild, localName, parseXml, textContent, zipText, type DomElement } from './common';
 
-interface Author {
+export interface Author {
   name: string;
   initials: string;
 }
@@ -33,6 +33,12 @@ function label(author: Author | undefined, time: string | undefined): string {
   return parts.length ? `[${parts.join(', ')}]: ` : '';
 }
 
+/** One comment (or reply) as a NarrativeText "[author: ..., time: ...]: text"; undefined when it has no text. */
+export function commentElement(author: Author | undefined, time: string | undefined, text: string, md: ElementMetadata): Element | undefined {
+  const t = text.replace(/[ \t]+/g, ' ').trim();
+  return t ? makeElement('NarrativeText', label(author, time) + t, { ...md }) : undefined;
+}
+
 /** Paragraph texts of a DrawingML text body, one line each. */
 function bodyText(body: DomElement): string {
   return childElements(body, 'p')
@@ -45,8 +51,8 @@ function bodyText(body: DomElement): string {
 export function commentElements(xml: string, authors: Map<string, Author>, md: ElementMetadata): Element[] {
   const out: Element[] = [];
   const push = (c: DomElement, text: string, time: string | undefined): void => {
-    const t = text.replace(/[ \t]+/g, ' ').trim();
-    if (t) out.push(makeElement('NarrativeText', label(authors.get(c.attribs['authorId'] ?? ''), time) + t, { ...md }));
+    const el = commentElement(authors.get(c.attribs['authorId'] ?? ''), time, text, md);
+    if (el) out.push(el);
   };
   const root = childElements(parseXml(xml)).find((e) => localName(e) === 'cmLst');
   for (const cm of root ? childElements(root, 'cm') : []) {

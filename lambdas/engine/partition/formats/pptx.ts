@@ -176,6 +176,11 @@ function shapeElements(
   }
 }
 
+/** A speaker-notes paragraph: said about the slide, typed by the text heuristics without list or title rules. */
+export function noteElement(text: string, md: ElementMetadata, languages?: string[]): Element {
+  return makeElement(isPossibleNarrativeText(text, { languages }) ? 'NarrativeText' : 'UncategorizedText', text, md);
+}
+
 function notesElements(files: Map<string, Uint8Array>, notesPath: string, md: ElementMetadata, languages?: string[]): Element[] {
   const xml = zipText(files, notesPath);
   if (!xml) return [];
@@ -192,7 +197,7 @@ function notesElements(files: Map<string, Uint8Array>, notesPath: string, md: El
     for (const p of childElements(body, 'p')) {
       const para = readParagraph(p, rels);
       const text = para.text.trim();
-      if (text) out.push(makeElement(isPossibleNarrativeText(text, { languages }) ? 'NarrativeText' : 'UncategorizedText', text, md));
+      if (text) out.push(noteElement(text, md, languages));
     }
   }
   return out;

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { chartXml, pptxWithCharts } from '../../../support/charts';
+import { chartXml, odfChart, pptxWithCharts } from '../../../support/charts';
 import { EOF, RT, biffStream, bof, cellHead, f64, longStr, oleFile, record, shortStr, u16, u8, workbook, xlsxWorkbook } from '../../../support/workbooks';
 import { context, partition, partitionWithHierarchy } from './helpers';
 import { FORMAT_PARTITIONERS } from '../../../../lambdas/engine/partition/formats/index';
@@ -127,20 +127,6 @@ test('xlsx: a chart drawn on a sheet follows the sheet\'s table; a chartsheet gi
     ['Table', 'Part Left 3 Right 7', 2, 'Trend'],
   ]);
 });
-
-/** An OpenDocument chart object as LibreOffice writes it: title, series ranges into its local table. */
-function odfChart(title: string, plot: string, rows: (string | number | null)[][]): string {
-  const cell = (v: string | number | null) => v === null ? '<table:table-cell/>'
-    : typeof v === 'number' ? `<table:table-cell office:value-type="float" office:value="${v}"><text:p>${v}</text:p></table:table-cell>`
-      : `<table:table-cell office:value-type="string"><text:p>${v}</text:p></table:table-cell>`;
-  const [head, ...body] = rows;
-  return '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0">'
-    + `<office:body><office:chart><chart:chart chart:class="chart:bar"><chart:title><text:p>${title}</text:p></chart:title>`
-    + `<chart:plot-area>${plot}</chart:plot-area>`
-    + `<table:table table:name="local-table"><table:table-header-rows><table:table-row>${head!.map(cell).join('')}</table:table-row></table:table-header-rows>`
-    + `<table:table-rows>${body.map((r) => `<table:table-row>${r.map(cell).join('')}</table:table-row>`).join('')}</table:table-rows></table:table>`
-    + '</chart:chart></office:chart></office:body></office:document-content>';
-}
 
 test('ods: a chart object on a sheet gives its title and a Table of category x series, after the sheet\'s table', async () => {
   const ods = unzipSync(workbook('ods', { Data: [['Year', 'Count'], ['2019', 120], ['2020', 130]] }));

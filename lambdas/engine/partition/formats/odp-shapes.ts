@@ -1,0 +1,61 @@
+// The reading order of a slide's shapes (draw:page's drawing children: frames, custom shapes,
+// rectangles, lines, groups...), as the PPTX partitioner orders them: top-to-bottom, then
+// left-to-right, document order among equals. A shape's place is its svg:y / svg:x (a line's or
+// connector's svg:y1 / svg:x1, a rotated shape's draw:transform translation), in any ODF length unit; a
+// group (draw:g, or a shape in a hyperlink, draw:a) stands where its topmost and leftmost shapes do and
+// gives its shapes in document order. Groups are opened with an explicit stack, so their nesting costs no
+// recursion (the XML caps bound it: limits.ts).
+import { childElements, localName, type DomElement } from './common';
+
+/** Millimetres per ODF length unit. */
+const MM: Record<string, number> = { mm: 1, cm: 10, in: 25.4, pt: 25.4 / 72, pc: 25.4 / 6, px: 25.4 / 96 };
+
+function length(v: string | undefined): number | undefined {
+  const m = v ? /^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*([a-z]*)\s*$/i.exec(v) : null;
+  const unit = m ? MM[(m[2] || 'mm').toLowerCase()] : undefined;
+  return m && unit !== undefined ? Number(m[1]) * unit : undefined;
+}
+
+/** [y, x] of a shape that says where it is. */
+function ownPosition(shape: DomElement): [number, number] | undefined {
+  const a = shape.attribs;
+  let x = length(a['svg:x'] ?? a['svg:x1']);
+  let y = length(a['svg:y'] ?? a['svg:y1']);
+  if (x === undefined || y === undefined) {
+    const t = /translate\s*\(\s*([^\s,)]+)[\s,]+([^\s,)]+)\s*\)/.exec(a['draw:transform'] ?? '');
+    x = length(t?.[1]);
+    y = length(t?.[2]);
+  }
+  return x !== undefined && y !== undefined ? [y, x] : undefined;
+}
+
+const isGroup = (el: DomElement): boolean => el.name === 'draw:g' || el.name === 'draw:a';
+/** Drawing elements that are not shapes of the slide. */
+const NOT_SHAPES = new Set(['page-thumbnail', 'layer-set']);
+const isShape = (el: DomElement): boolean => (el.name.startsWith('draw:') || el.name.startsWith('dr3d:')) && !NOT_SHAPES.has(localName(el));
+
+/** The shapes of a group, groups within it opened, in document order. */
+function groupShapes(group: DomElement): DomElement[] {
+  const out: DomElement[] = [];
+  const stack = childElements(group).filter(isShape).reverse();
+  while (stack.length) {
+    const s = stack.pop()!;
+    if (!isGroup(s)) out.push(s);
+    else for (const c of childElements(s).filter(isShape).reverse()) stack.push(c);
+  }
+  return out;
+}
+
+/** The slide's shapes (groups opened) in reading order. */
+export function readingOrder(page: DomElement): DomElement[] {
+  const items = childElements(page)
+    .filter(isShape)
+    .map((s, i) => {
+      const shapes = isGroup(s) ? groupShapes(s) : [s];
+      let pos: [number, number] | undefined;
+      for (const p of shapes.map(ownPosition)) if (p) pos = pos ? [Math.min(pos[0], p[0]), Math.min(pos[1], p[1])] : p;
+      return { shapes, i, pos: pos ?? [0, 0] };
+    });
+  items.sort((a, b) => a.pos[0] - b.pos[0] || a.pos[1] - b.pos[1] || a.i - b.i);
+  return items.flatMap((x) => x.shapes);
+}
