@@ -38,8 +38,12 @@ export const BOX_START = /^[\u25A1\u2610\u2611\u2612]/u;
  * square bullets ("•", "●", "▪", "□", U+F0B7), which may touch their text, and no look at what follows.
  */
 export const LINE_BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u25e6\u25aa\u25a0\u25a1\u2610-\u2612\uf0b7\uf0a7\u27a2\u00b7*\-\u2013]\s|^[\u2022\u25cf\u25aa\u25a1\uf0b7]/;
-/** A list item's label of a letter or a Roman number, in parentheses or before one: "(a) ", "b) ", "(iv) ", "ii) ". */
-const LETTER_LABEL = String.raw`\((?:[a-z]|[ivx]{1,4})\)|(?:[a-z]|[ivx]{1,4})\)`;
+/**
+ * A list item's label of a letter or a Roman number, in parentheses or before one: "(a) ", "b) ", "(iv) ",
+ * "ii) "; a small letter and a period before a capital ("a. A nested step": a nested level's label in word
+ * processors' numbered lists; a sentence's last word is no single small letter before a capital).
+ */
+const LETTER_LABEL = String.raw`\((?:[a-z]|[ivx]{1,4})\)|(?:[a-z]|[ivx]{1,4})\)|[a-z]\.(?=\s+\p{Lu})`;
 /** A block that opens with a lettered label (block-types.ts: a ListItem, whatever the text reads as). */
 export const LETTERED_ITEM = new RegExp(String.raw`^(?:${LETTER_LABEL})\s+\S`, 'u');
 /**

@@ -55,6 +55,21 @@ test('a bullet set a tab stop before its item (a word processor\'s list) makes a
   assert.equal(joinLabels([seg('\u2022', 100, 200), seg('Results', 300, 200)]).length, 2);
 });
 
+test('a nested numbered list\'s "a." items are items of their own, under the numbered one', () => {
+  const els = layoutPage(page([
+    [seg('1. First step of the procedure for this part.', 84, 100)],
+    [seg('a. A nested sub step with more detail.', 120, 116)],
+    [seg('b. Another nested sub step.', 120, 132)],
+    [seg('2. Second step of the procedure.', 84, 148)],
+  ]), {});
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['ListItem', '1. First step of the procedure for this part.'],
+    ['ListItem', 'a. A nested sub step with more detail.'],
+    ['ListItem', 'b. Another nested sub step.'],
+    ['ListItem', '2. Second step of the procedure.'],
+  ]);
+});
+
 test('a line opening with a middle dot continues a dot-separated line', () => {
   const els = layoutPage(page([
     [seg('Some body text that is long enough to be the body of the page and more.', 100, 100)],
