@@ -2,7 +2,7 @@
 // writes Office Math: a TeX annotation the writer kept is taken as it is; otherwise each presentation
 // element maps to its LaTeX construct (scripts, fractions, radicals, operators with limits, accents,
 // fences, tables) and characters with a LaTeX command are written as it.
-import { childElements, isTag, localName, textContent, type DomElement, type DomNode } from './common';
+import { childElements, firstChild, isTag, localName, parseXml, textContent, type DomElement, type DomNode } from './common';
 import { ACCENTS, FUNCTIONS, joined, MAX_DEPTH, NARY, SYMBOLS } from './math-latex';
 
 const group = (s: string): string => `{${s}}`;
@@ -95,3 +95,12 @@ export function mathmlToLatex(math: DomElement): string {
 
 /** Whether a <math> element is set as a display formula (a block of its own). */
 export const isDisplayMath = (math: DomElement): boolean => math.attribs['display'] === 'block' || math.attribs['mode'] === 'display';
+
+/** An OpenDocument formula object's content.xml (MathML at its root) as LaTeX and how it is set; undefined for other objects. */
+export function odfFormula(xml: string): { latex: string; display: boolean } | undefined {
+  if (!/<(?:math:)?math[\s>]/.test(xml)) return undefined;
+  const doc = parseXml(xml);
+  const math = firstChild(doc, 'math') ?? firstChild(doc, 'math:math');
+  const latex = math ? mathmlToLatex(math) : '';
+  return math && latex ? { latex, display: isDisplayMath(math) } : undefined;
+}

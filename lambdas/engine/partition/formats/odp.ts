@@ -14,6 +14,7 @@ import { tableText, tableToHtml } from '../table-html';
 import { childElements, corrupt, descendants, firstChild, localName, parseXml, readZip, textContent, zipText, type DomElement } from './common';
 import { chartElements } from './charts';
 import { isOdfChart, objectPart, readOdfChart } from './odf-charts';
+import { odfFormula } from './mathml';
 import { odfParagraphs, readOdfStyles, type OdfStyles } from './odf-text';
 import { odfTableRows } from './odf-tables';
 import { readingOrder } from './odp-shapes';
@@ -114,7 +115,10 @@ export const partitionOdp: FormatPartitioner = async (data, ctx) => {
       const md: ElementMetadata = { page_number: i + 1 };
       const object = (href: string): Element[] => {
         const part = zipText(objects, objectPart(href));
-        return part && isOdfChart(part) ? chartElements(part, md, (m) => ctx.warn(m), `odp slide ${i + 1}`, readOdfChart) : [];
+        if (part && isOdfChart(part)) return chartElements(part, md, (m) => ctx.warn(m), `odp slide ${i + 1}`, readOdfChart);
+        // a formula object: its LaTeX
+        const formula = part ? odfFormula(part) : undefined;
+        return formula ? [makeElement('Formula', formula.latex, md)] : [];
       };
       const slide: Slide = { md, styles, languages: ctx.options.languages, object };
       const slideEls: Element[] = [];

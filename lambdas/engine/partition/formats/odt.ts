@@ -6,7 +6,8 @@ import { UnprocessableDocument } from '../../../errors';
 import { corrupt, escapeHtml, firstChild, isTag, localName, parseXml, readZip, zipText, type DomNode } from './common';
 import { htmlToElements } from './html';
 import { clampSpan } from '../table-html';
-import { isDisplayMath, mathmlToLatex } from './mathml';
+import { odfFormula } from './mathml';
+import { objectPart } from './odf-charts';
 
 const SKIP = new Set(['annotation', 'note', 'tracked-changes', 'sequence-decls', 'forms', 'variable-decls', 'user-field-decls', 'bookmark-start', 'bookmark-end', 'soft-page-break']);
 
@@ -15,14 +16,10 @@ const SKIP = new Set(['annotation', 'note', 'tracked-changes', 'sequence-decls',
  * carries its LaTeX: the HTML partitioner sets it in its paragraph between $, or as a Formula.
  */
 function formulaHtml(href: string, objectXml: (path: string) => string | undefined): string {
-  const dir = href.replace(/^\.\//, '').replace(/\/$/, '');
-  const xml = dir ? objectXml(`${dir}/content.xml`) : undefined;
-  if (!xml) return '';
-  const math = firstChild(parseXml(xml), 'math') ?? firstChild(parseXml(xml), 'math:math');
-  if (!math) return '';
-  const latex = mathmlToLatex(math);
-  if (!latex) return '';
-  return `<math display="${isDisplayMath(math) ? 'block' : 'inline'}"><semantics><annotation encoding="application/x-tex">${escapeHtml(latex)}</annotation></semantics></math>`;
+  const xml = href ? objectXml(objectPart(href)) : undefined;
+  const f = xml ? odfFormula(xml) : undefined;
+  if (!f) return '';
+  return `<math display="${f.display ? 'block' : 'inline'}"><semantics><annotation encoding="application/x-tex">${escapeHtml(f.latex)}</annotation></semantics></math>`;
 }
 
 export function odtToHtml(contentXml: string, objectXml: (path: string) => string | undefined = () => undefined): string {

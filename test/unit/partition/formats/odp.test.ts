@@ -201,3 +201,10 @@ test('odp: hostile nesting and repeats stay bounded: deep groups and lists are r
   assert.deepEqual((await FORMAT_PARTITIONERS.odp!(broken, ctx)).map((e) => e.text), ['Still here']);
   assert.match(ctx.warnings.join('\n'), /odp slide 1: the chart could not be read/);
 });
+
+test('odp: a formula object is a Formula in LaTeX', async () => {
+  const math = '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block"><semantics><mrow><mi>E</mi><mo>=</mo><mi>m</mi><msup><mi>c</mi><mn>2</mn></msup></mrow><annotation encoding="StarMath 5.0">E = m c^2</annotation></semantics></math>';
+  const data = odp({ pages: page('Energy', frame('title', '1cm', '1cm', p('Energy')) + `<draw:frame ${at('1cm', '5cm')}><draw:object xlink:href="./Object 1"/></draw:frame>`), parts: { 'Object 1/content.xml': math } });
+  const els = await partition('odp', data);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [['Title', 'Energy'], ['Formula', 'E=mc^{2}']]);
+});
