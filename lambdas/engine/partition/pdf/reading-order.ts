@@ -8,7 +8,7 @@ import type { Box, Segment } from './page-text';
 export function readingOrder<T extends Box>(items: T[], body: number): T[] {
   if (items.length <= 1) return items;
   const v = cut(items, 'x', Math.max(0.5 * body, 2));
-  if (v.length > 1) return v.flatMap((g) => readingOrder(g, body));
+  if (v.length > 1 && sideBySide(v)) return v.flatMap((g) => readingOrder(g, body));
   const h = cut(items, 'y', 0.01);
   if (h.length > 1) {
     // Consecutive bands that share column gutters are one multi-column region (e.g. a row of
@@ -30,6 +30,16 @@ export function readingOrder<T extends Box>(items: T[], body: number): T[] {
     return readingOrder(merged[0]!, body);
   }
   return [...items].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+}
+
+/**
+ * Whether the groups of a vertical cut stand side by side: two of them share some height. Groups one
+ * wholly above the other (a short heading centred over a paragraph that stops before the middle) are
+ * bands, read top to bottom, whatever gap their sides leave.
+ */
+function sideBySide(groups: Box[][]): boolean {
+  const spans = groups.map((g) => [Math.min(...g.map((b) => b.y0)), Math.max(...g.map((b) => b.y1))] as const);
+  return spans.some(([a0, a1], i) => spans.some(([b0, b1], j) => i !== j && Math.min(a1, b1) > Math.max(a0, b0)));
 }
 
 /**

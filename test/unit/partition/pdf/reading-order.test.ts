@@ -50,3 +50,10 @@ test('a full-width paragraph between two two-column regions still separates them
   ];
   assert.deepEqual(order(items), ['a left', 'a right', 'middle', 'b left', 'b right']);
 });
+
+test('a short heading centred over a paragraph that stops before the middle is read before it, not as a column beside it', () => {
+  // a spreadsheet printed with its sheet's name as the page's centred header, one short line under it
+  assert.deepEqual(order([box('paragraph', 58, 79, 261, 89), box('heading', 284, 58, 312, 70)]), ['heading', 'paragraph']);
+  // side by side, sharing height: columns, the left one first
+  assert.deepEqual(order([box('right', 284, 58, 500, 200), box('left', 58, 79, 261, 300)]), ['left', 'right']);
+});
