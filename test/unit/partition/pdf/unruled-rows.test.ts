@@ -74,3 +74,18 @@ it('a header over a rule and one row (a table\'s part on a page of its own) is a
   assert.equal(els[1]!.metadata.text_as_html, '<table><tr><td>Site</td><td>Observation</td><td>Value</td></tr><tr><td>Upper reach</td><td>Clear after a long dry spell</td><td>12.5</td></tr></table>');
   assert.ok(!layoutPage(page([]), { tables: true }).some((e) => e.type === 'Table'));
 });
+
+it('a label after a blank row starts a row of its own; two columns of short cells are one table across it', () => {
+  // a sheet printed to PDF: rows 12.7 apart (2.5 between lines), a blank row, a group's label, its row
+  const lines = [
+    cells(100, 'Name', 'Team'),
+    cells(112.7, 'Ada', 'Field'),
+    cells(125.4, 'Ben', 'Lab'),
+    cells(150.8, 'Contractors'),
+    cells(163.5, 'Cy', 'Survey'),
+  ].flat();
+  const page: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(lines), links: [], images: [], chars: 0, unmapped: 0 };
+  const els = layoutPage(page, { tables: true });
+  assert.deepEqual(els.map((e) => e.type), ['Table'], JSON.stringify(els.map((e) => e.text)));
+  assert.equal(els[0]!.metadata.text_as_html, '<table><tr><td>Name</td><td>Team</td></tr><tr><td>Ada</td><td>Field</td></tr><tr><td>Ben</td><td>Lab</td></tr><tr><td>Contractors</td><td></td></tr><tr><td>Cy</td><td>Survey</td></tr></table>');
+});

@@ -12,6 +12,8 @@ import { ANY_LABEL } from '../../list-labels';
 const MIN_ROWS = 3;
 /** Words a term holds at most. */
 const TERM_WORDS = 4;
+/** Words a description holds on average, at least, when none wraps (fewer: a plain table's cells). */
+const DESCRIPTION_WORDS = 4;
 /** Wrapped lines a description runs over at most before the next term. */
 const MAX_WRAPPED = 8;
 
@@ -24,18 +26,21 @@ export function keyValueRun(lines: Line[], i: number, body: number): number | un
   if (!isTermRow(first)) return undefined;
   const kx = first.segs[0]!.x0, vx = first.segs[1]!.x0;
   const at = (x: number, to: number) => Math.abs(x - to) < 0.25 * body;
-  let end = i, rows = 1;
+  let end = i, rows = 1, wrapped = 0, words = first.segs[1]!.words.length;
   for (let k = i + 1; k < lines.length && k - end <= MAX_WRAPPED + 1; k++) {
     const l = lines[k]!;
     if (l.y0 - lines[k - 1]!.y1 > 1.5 * body || l.segs.some((s) => s.words.some((w) => w.rotated))) break;
-    if (isTermRow(l) && at(l.segs[0]!.x0, kx) && at(l.segs[1]!.x0, vx)) { rows++; end = k; continue; }
-    if (l.segs.length === 1 && at(l.x0, vx)) continue; // a description's wrapped line
+    if (isTermRow(l) && at(l.segs[0]!.x0, kx) && at(l.segs[1]!.x0, vx)) { rows++; end = k; words += l.segs[1]!.words.length; continue; }
+    if (l.segs.length === 1 && at(l.x0, vx)) { wrapped++; continue; } // a description's wrapped line
     const parted = l.segs.length === 1 && at(l.x0, kx) ? partAt(l.segs[0]!, vx, body) : undefined;
-    if (parted && isTermRow({ ...l, segs: parted })) { l.segs = parted; rows++; end = k; continue; }
+    if (parted && isTermRow({ ...l, segs: parted })) { l.segs = parted; rows++; end = k; words += parted[1]!.words.length; continue; }
     break;
   }
   // the last description's wrapped lines
-  while (end + 1 < lines.length && lines[end + 1]!.segs.length === 1 && at(lines[end + 1]!.x0, vx) && lines[end + 1]!.y0 - lines[end]!.y1 <= 1.5 * body) end++;
+  while (end + 1 < lines.length && lines[end + 1]!.segs.length === 1 && at(lines[end + 1]!.x0, vx) && lines[end + 1]!.y0 - lines[end]!.y1 <= 1.5 * body) { end++; wrapped++; }
+  // short descriptions on one line each are a plain table's cells: alignment reads them (with what
+  // follows a blank row) as it reads any table
+  if (!wrapped && words < DESCRIPTION_WORDS * rows) return undefined;
   return rows >= MIN_ROWS ? end : undefined;
 }
 

@@ -262,6 +262,10 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
   });
   const grid: string[][] = [];
   const filledOf = (row: string[]) => row.filter(Boolean).length;
+  // the gap between rows of several cells, the most common one (rounded to half points)
+  const gaps: number[] = [];
+  for (let k = 1; k < rows.length; k++) if (rows[k]!.segs.length >= 2 && rows[k - 1]!.segs.length >= 2) gaps.push(rows[k]!.y0 - rows[k - 1]!.y1);
+  const rowGap = commonGap(gaps);
   const bandOf = (r: Line) => (rules ? rules.filter((y) => y < (r.y0 + r.y1) / 2).length : -1);
   // A header cell wrapped to the bottom of its row (the row's other cells on its last line): its first
   // lines stand alone above the row, each cell aligned with the row's cell of its column, a line's
@@ -286,9 +290,10 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
       const row = lineRows[i]!;
       // A single-cell line continues the cell above it (wrapped text) when the row above has that
       // column and the line's first word would not have fit after that cell's text (a label of its
-      // own under a short one, "Operating expenses" under "Cost of revenue", starts a row).
+      // own under a short one, "Operating expenses" under "Cost of revenue", starts a row), and it
+      // stands no further off than rows stand from each other (a label after a blank row starts one).
       const prev = grid[grid.length - 1];
-      if (filledOf(row) === 1 && prev && rows[i]!.segs.length === 1) {
+      if (filledOf(row) === 1 && prev && rows[i]!.segs.length === 1 && rows[i]!.y0 - rows[i - 1]!.y1 <= rowGap + 0.5 * body) {
         const k = row.findIndex(Boolean);
         if (prev[k] && !wouldHaveFit(rows[i - 1], rows[i]!.segs[0]!, cols, k)) { prev[k] = `${prev[k]} ${row[k]}`; continue; }
       }
@@ -318,6 +323,14 @@ function headsCells(line: Line, next: Line, row: string[], nextRow: string[], co
     return under.length === 1 && !!nextRow[k]
       && [s.x0 - under[0]!.x0, s.x0 + s.x1 - under[0]!.x0 - under[0]!.x1, s.x1 - under[0]!.x1].some((d, n) => Math.abs(d) <= (n === 1 ? 2 * tol : tol));
   });
+}
+
+/** The most common of the gaps (half points); Infinity when there is none (nothing to compare with). */
+function commonGap(gaps: number[]): number {
+  if (!gaps.length) return Infinity;
+  const count = new Map<number, number>();
+  for (const g of gaps) { const k = Math.round(g * 2) / 2; count.set(k, (count.get(k) ?? 0) + 1); }
+  return [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
 }
 
 /** Whether the first word of `seg` would have fit on the line above after its text in column k. */
