@@ -17,7 +17,7 @@ import {
 import { BadRequest } from '../../../errors';
 import { textToElements } from './text';
 import { isDisplayMath, mathmlToLatex } from './mathml';
-import { formulaText, inlineMath, onlyMath } from './math-latex';
+import { formulaText, inlineMath, onlyMath, withoutDisplayStyle } from './math-latex';
 import { capExceeded, MAX_HTML_NESTING, MAX_XML_NODES } from '../limits';
 
 const DROP = new Set([
@@ -241,7 +241,7 @@ class HtmlWalker {
     const alt = normalizeSpace(img.attribs['alt'] ?? '');
     if (!src || !alt) return;
     // a formula's picture right after the formula itself (a fallback for readers without MathML)
-    if (this.lastMath.some((t) => t === alt || t === alt.replace(/^\{\\displaystyle\s*([\s\S]*)\}$/, '$1').trim())) return;
+    if (this.lastMath.some((t) => t === alt || t === withoutDisplayStyle(alt))) return;
     this.flush();
     const inline = /^data:(image\/[^;,]+);base64,(.*)$/s.exec(src);
     const md: ElementMetadata = { ...this.opts.metadata };

@@ -49,6 +49,14 @@ export function joined(parts: string[]): string {
   return out;
 }
 
+/** A group of LaTeX: a script's or an argument's braces. */
+export const group = (s: string): string => `{${s}}`;
+/** A script's base: braced unless one character or one command ("c^{2}", "\\alpha_{i}", "{(a+b)}^{2}"). */
+export const base = (s: string): string => ([...s].length === 1 || /^\\[a-zA-Z]+$/.test(s) ? s : group(s));
+
+/** TeX as a writer annotates a formula, without the {\\displaystyle ...} around it. */
+export const withoutDisplayStyle = (tex: string): string => tex.replace(/^\{\\displaystyle\s*([\s\S]*)\}$/, '$1').trim();
+
 /** A paragraph's text where math is set off by $ ("$a$ and $b$"), as inline LaTeX. */
 export const inlineMath = (latex: string): string => (latex ? `$${latex}$` : '');
 

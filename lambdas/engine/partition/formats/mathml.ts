@@ -3,10 +3,8 @@
 // element maps to its LaTeX construct (scripts, fractions, radicals, operators with limits, accents,
 // fences, tables) and characters with a LaTeX command are written as it.
 import { childElements, firstChild, isTag, localName, parseXml, textContent, type DomElement, type DomNode } from './common';
-import { ACCENTS, FUNCTIONS, joined, MAX_DEPTH, NARY, SYMBOLS } from './math-latex';
+import { ACCENTS, base, FUNCTIONS, group, joined, MAX_DEPTH, NARY, SYMBOLS, withoutDisplayStyle } from './math-latex';
 
-const group = (s: string): string => `{${s}}`;
-const base = (s: string): string => ([...s].length === 1 || /^\\[a-zA-Z]+$/.test(s) ? s : group(s));
 
 /** A token's characters as LaTeX. */
 function token(text: string): string {
@@ -20,10 +18,7 @@ function token(text: string): string {
 function texAnnotation(sem: DomElement): string | undefined {
   const a = childElements(sem).find((c) => localName(c) === 'annotation' && /tex/i.test(c.attribs['encoding'] ?? ''));
   if (!a) return undefined;
-  let t = textContent(a).trim();
-  const m = /^\{\\displaystyle\s*([\s\S]*)\}$/.exec(t);
-  if (m) t = m[1]!.trim();
-  return t || undefined;
+  return withoutDisplayStyle(textContent(a).trim()) || undefined;
 }
 
 function node(n: DomNode, depth: number): string {

@@ -4,7 +4,7 @@
 // limits, delimiters, functions, accents, bars, boxes, limits, matrices and equation arrays; runs'
 // characters that have a LaTeX command (Greek letters, relations, operators, arrows) are written as it.
 import { attr, childElements, firstChild, isTag, localName, type DomElement, type DomNode } from './common';
-import { ACCENTS, DELIMITERS, FUNCTIONS, joined, MAX_DEPTH, NARY, SYMBOLS } from './math-latex';
+import { ACCENTS, base, DELIMITERS, FUNCTIONS, group, joined, MAX_DEPTH, NARY, SYMBOLS } from './math-latex';
 
 /** A property's m:val (m:chr, m:begChr, m:type ...) under an element's m:xxxPr. */
 function prop(el: DomElement, pr: string, name: string): string | undefined {
@@ -36,9 +36,6 @@ function arg(el: DomElement, name: string, depth: number): string {
   return c ? children(c, depth).trim() : '';
 }
 
-const group = (s: string): string => `{${s}}`;
-/** A script's base: braced unless one character or one command ("c^{2}", "\\alpha_{i}", "{(a+b)}^{2}"). */
-const base = (s: string): string => ([...s].length === 1 || /^\\[a-zA-Z]+$/.test(s) ? s : group(s));
 
 function node(n: DomNode, depth: number): string {
   if (!isTag(n) || depth > MAX_DEPTH) return '';
@@ -84,8 +81,8 @@ function node(n: DomNode, depth: number): string {
       return `${FUNCTIONS.has(name) ? `\\${name}` : name}${group(arg(el, 'e', depth))}`;
     }
     case 'limLow': {
-      const base = arg(el, 'e', depth);
-      return `${FUNCTIONS.has(base) ? `\\${base}` : base}_${group(arg(el, 'lim', depth))}`;
+      const name = arg(el, 'e', depth);
+      return `${FUNCTIONS.has(name) ? `\\${name}` : name}_${group(arg(el, 'lim', depth))}`;
     }
     case 'limUpp':
       return `${base(arg(el, 'e', depth))}^${group(arg(el, 'lim', depth))}`;
