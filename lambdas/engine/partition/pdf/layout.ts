@@ -75,7 +75,17 @@ function textSize(s: Segment): number {
 const RTL_LINE_GAP = 0.9;
 
 /** Groups segments into paragraph blocks (stream order first, geometry decides). */
-function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap = 0.55, exactSizes = true): Block[] {
+/** Every word of the line in a monospaced font, none turned. */
+const monoLine = (s: Segment) => s.words.every((w) => w.mono && !w.rotated);
+
+/** Most of the page's text is set in a monospaced font (a typescript, a terminal capture, a plain-text file printed). */
+function monoProse(segs: Segment[]): boolean {
+  let mono = 0, all = 0;
+  for (const s of segs) for (const w of s.words) { all += w.t.length; if (w.mono) mono += w.t.length; }
+  return mono > 0.5 * all;
+}
+
+function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap = 0.55, exactSizes = true, listings = true): Block[] {
   const blocks: Block[] = [];
   const open: Block[] = [];
   const rotatedOpen: Block[] = [];
@@ -110,6 +120,11 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         if (Math.abs(s.size - last.size) > sizeTolerance * Math.max(s.size, last.size)) continue;
         const overlap = Math.min(s.x1, b.x1) - Math.max(s.x0, b.x0);
         if (overlap <= 0) continue;
+        // A code listing amid proportional text: its lines are indented by nesting, not by paragraph,
+        // and hold no headings, bullets or sentences, so set close under a listing's line, in a
+        // monospaced font too, a line belongs to it (the rules below would split a function's body from
+        // its first line as a paragraph from its heading).
+        if (listings && monoLine(s) && b.lines.every(monoLine)) { target = b; break; }
         // Line starts and ends along the writing direction (x mirrored for right-to-left lines).
         const start = (x: Box) => (rtl ? -x.x1 : x.x0), end = (x: Box) => (rtl ? -x.x0 : x.x1);
         if (start(s) > start(last) + 0.6 * (last.x1 - last.x0) && start(s) > start(b) + 4 * h) continue;
@@ -209,6 +224,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   const allSegs = page.lines.flatMap((l) => l.segs);
   if (!allSegs.length && !(opts.images && page.images.length)) return [];
   const body = bodySize(allSegs);
+  const listings = !monoProse(allSegs);
   const blocks: Block[] = [];
   let allLines = page.lines;
   // large images are Image elements (hi_res-like output)
@@ -240,7 +256,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   // Unruled tables are looked for in each page column (columns.ts); blocks never cross columns anyway.
   const { head, columns } = opts.tables === false ? { head: [], columns: [allLines] } : pageColumns(allLines, body);
   if (head.length) {
-    for (const b of buildBlocks(head.flatMap((l) => joinLabels(l.segs)), body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr)) blocks.push({ ...b, head: true });
+    for (const b of buildBlocks(head.flatMap((l) => joinLabels(l.segs)), body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr, listings)) blocks.push({ ...b, head: true });
   }
   for (const lines of columns) {
     const tables = opts.tables === false ? [] : findTables(lines, body, page.height, page.rules?.h);
@@ -271,7 +287,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       li = end + 1;
     });
     for (; li < lines.length; li++) appendAll(pending, joinMonoRuns(joinLabels(lines[li]!.segs)));
-    appendAll(blocks, joinFormulaPieces(buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr), blockText, body));
+    appendAll(blocks, joinFormulaPieces(buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr, listings), blockText, body));
   }
 
   const imageBlocks: Block[] = pictures.map((im) => ({ lines: [], size: 0, ...im }));

@@ -29,6 +29,24 @@ describe('a code listing in a monospaced font', () => {
     assert.match(out[1]![1], /show data0 data0 up 10\.20\.30\.40\/24 mtu 9000$/);
   });
 
+  it('a listing whose lines are indented under a short first line is one element', async () => {
+    // Browsers and word processors print a <pre> block as lines of a monospaced font, the body of a
+    // function set in under its first line: the rule for a heading over an indented paragraph split
+    // "def mean(values):" from its body, which became a Title.
+    const at = (x: number, y: number, t: string) => `BT /F2 9 Tf ${x} ${y} Td (${t}) Tj ET`;
+    const out = await elements([
+      sans(700, 'The mean of the readings is computed by the function below, then rounded.'),
+      at(80, 680, 'def mean(values):'),
+      at(101.6, 669, 'total = sum(values)'),
+      at(101.6, 658, 'return total / len(values)'),
+      at(80, 647, 'print(mean([1, 2, 3]))'),
+      sans(620, 'The result is kept with the other figures of the survey.'),
+    ]);
+    assert.equal(out.length, 3, JSON.stringify(out));
+    assert.equal(out[1]![1], 'def mean(values): total = sum(values) return total / len(values) print(mean([1, 2, 3]))');
+    assert.notEqual(out[1]![0], 'Title');
+  });
+
   it('lines in columns are still a table', async () => {
     const out = await elements([
       sans(700, 'The pods of the deployment are listed below with their state:'),
