@@ -14,6 +14,9 @@ const SKIP = new Set(['annotation', 'note', 'tracked-changes', 'sequence-decls',
 /**
  * An embedded formula object (draw:object, its own content.xml in the package) as HTML MathML that
  * carries its LaTeX: the HTML partitioner sets it in its paragraph between $, or as a Formula.
+ * Unlike odp.ts (a formula object is a slide's shape of its own), it is not made a Formula here: where
+ * it stands decides that (a display formula in a list item or heading stays in its text, a paragraph
+ * of nothing but formulas is one), and the HTML step already decides it for any <math>.
  */
 function formulaHtml(href: string, objectXml: (path: string) => string | undefined): string {
   const xml = href ? objectXml(objectPart(href)) : undefined;

@@ -8,9 +8,9 @@ import { CAPTION_LABEL } from '../../classify';
 import { pageMargin } from '../reading-order';
 import { keyValueRun } from './key-value';
 import { LIST_LABEL } from '../../list-labels';
+import { commonGap, headsCells, nearest, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
 
 const LEADER = /^[.\u2026·]+$/;
-const stripLeaders = (t: string) => t.replace(/(?:\s*[.\u2026·]){2,}\s*/g, ' ').trim();
 
 export interface AlignedRun {
   start: number;
@@ -105,34 +105,6 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
 }
 
 /**
- * The last line of a table with the lines right after its last row that wrap that row's cells: each a
- * single short segment inside one column, under text of that column, set closer to the line above
- * than the table's rows are to each other (a word processor's table: a cell's lines at the line
- * spacing, rows a paragraph's spacing apart). A paragraph after the table stands further off.
- */
-function trailingWraps(lines: Line[], start: number, end: number, cols: [number, number][], body: number): number {
-  let rowGap = Infinity;
-  for (let k = start + 1; k <= end; k++) {
-    if (lines[k]!.segs.length >= 2 && lines[k - 1]!.segs.length >= 2) rowGap = Math.min(rowGap, lines[k]!.y0 - lines[k - 1]!.y1);
-  }
-  if (rowGap === Infinity) return end;
-  let last = end;
-  while (last + 1 < lines.length && last - end < 3) {
-    const above = lines[last]!, l = lines[last + 1]!;
-    const gap = l.y0 - above.y1;
-    if (l.segs.length !== 1 || gap < -0.2 * body || gap > Math.min(0.5 * body, 0.7 * rowGap)) break;
-    const s = l.segs[0]!;
-    const over = (a: number, b: number, g: { x0: number; x1: number }) => Math.min(b, g.x1) - Math.max(a, g.x0) > 0;
-    const inside = cols.filter(([a, b]) => over(a, b, s));
-    if (inside.length !== 1 || stripLeaders(s.text).length > 60) break;
-    const [a, b] = inside[0]!;
-    if (s.x0 < a - 0.5 * body || !above.segs.some((g) => over(a, b, g))) break;
-    last++;
-  }
-  return last;
-}
-
-/**
  * Two rows of three or more cells, each cell of the second under one of the first, with a rule drawn
  * between them across all of them: a table's header and its one row (a table's part that a page
  * break left on a page of its own, its header repeated). Two lines of aligned text make no table.
@@ -204,12 +176,6 @@ export function wordColumns(rows: Line[], minGap: number): [number, number][] {
   }
   return cols;
 }
-
-const nearest = (cols: [number, number][], cx: number): number => {
-  let k = cols.findIndex(([a, b]) => cx >= a && cx <= b);
-  if (k < 0) k = cols.reduce((best, c, idx) => (Math.abs((c[0] + c[1]) / 2 - cx) < Math.abs((cols[best]![0] + cols[best]![1]) / 2 - cx) ? idx : best), 0);
-  return k;
-};
 
 /**
  * The table's cells, one row per line, wrapped single cells joined to the row above. With `rules`
@@ -301,45 +267,6 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
     }
   }
   return { grid, spans };
-}
-
-/**
- * Whether `line` (cells `row`) is the top of wrapped cells of the line under it (`next`, cells
- * `nextRow`, labels): fewer cells, each over a cell of `next` and aligned with it (left edges, centres
- * or right edges within half a text size), at most half a text size above it.
- */
-function headsCells(line: Line, next: Line, row: string[], nextRow: string[], cols: [number, number][], body: number): boolean {
-  const filled = row.filter(Boolean).length;
-  if (!filled || filled >= nextRow.filter(Boolean).length) return false;
-  // a header row holds labels: a row of figures under a line is a record under the end of the one
-  // before it (a table going on from the page before)
-  if (nextRow.some((c) => /\d/.test(c) && /^[\d\s.,:%$€£()+\-\u2010-\u2013/]+$/u.test(c))) return false;
-  const gap = next.y0 - line.y1;
-  if (gap < -0.2 * body || gap > 0.5 * body) return false;
-  const tol = 0.5 * body;
-  return line.segs.every((s) => {
-    const k = nearest(cols, (s.x0 + s.x1) / 2);
-    const under = next.segs.filter((g) => nearest(cols, (g.x0 + g.x1) / 2) === k);
-    return under.length === 1 && !!nextRow[k]
-      && [s.x0 - under[0]!.x0, s.x0 + s.x1 - under[0]!.x0 - under[0]!.x1, s.x1 - under[0]!.x1].some((d, n) => Math.abs(d) <= (n === 1 ? 2 * tol : tol));
-  });
-}
-
-/** The most common of the gaps (half points); Infinity when there is none (nothing to compare with). */
-function commonGap(gaps: number[]): number {
-  if (!gaps.length) return Infinity;
-  const count = new Map<number, number>();
-  for (const g of gaps) { const k = Math.round(g * 2) / 2; count.set(k, (count.get(k) ?? 0) + 1); }
-  return [...count].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
-}
-
-/** Whether the first word of `seg` would have fit on the line above after its text in column k. */
-function wouldHaveFit(above: Line | undefined, seg: Segment, cols: [number, number][], k: number): boolean {
-  const mine = above?.segs.filter((s) => nearest(cols, (s.x0 + s.x1) / 2) === k) ?? [];
-  const first = seg.words[0];
-  if (!mine.length || !first) return false;
-  const end = Math.max(...mine.map((s) => s.x1));
-  return end + 0.3 * first.size + (first.x1 - first.x0) <= cols[k]![1] - 0.5;
 }
 
 /**
