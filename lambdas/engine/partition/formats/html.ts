@@ -313,6 +313,8 @@ function cellText(cell: DomElement): string {
     else if (isTag(n)) {
       const name = n.name.toLowerCase();
       if (DROP.has(name)) return;
+      // a formula in a cell is LaTeX between $ as in a paragraph (display or not: the cell holds it)
+      if (name === 'math') { s += ` ${inlineMath(mathmlToLatex(n))} `; return; }
       if (name === 'br' || name === 'p' || name === 'div' || name === 'li' || name === 'tr') s += ' ';
       for (const c of n.children) rec(c);
       if (name === 'td' || name === 'th' || name === 'p' || name === 'div') s += ' ';

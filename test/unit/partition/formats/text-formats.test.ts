@@ -71,6 +71,10 @@ test('html: MathML as LaTeX, inline between $, a display formula a Formula; a Te
     ['Formula', '\\sum_{i=1}^{n}\\frac{a}{\\sqrt{b}}'],
     ['NarrativeText', 'Squared: $x^{2}$ here.'],
   ]);
+  // in a table's cell too (a cell's text is read apart from the paragraphs)
+  const [table] = await partition('html', '<table><tr><th>Law</th><th>Formula</th></tr><tr><td>Energy</td><td><math><mi>E</mi><mo>=</mo><mi>m</mi><msup><mi>c</mi><mn>2</mn></msup></math></td></tr></table>');
+  assert.equal(table!.text, 'Law Formula Energy $E=mc^{2}$');
+  assert.match(table!.metadata.text_as_html!, /<td>\$E=mc\^\{2\}\$<\/td>/);
 });
 
 test('html: encoding from the option, from <meta charset>, and cp1252 corpus file', async () => {
