@@ -21,6 +21,7 @@ import { findFigures, shownPictures } from './figures';
 import { joinFormulaPieces } from './formulas';
 import { isVertical, orderBlocks } from './reading-order';
 import { joinMonoRuns, joinLabels } from './segment-joins';
+import { boxedRegions } from './boxes';
 import { addEmphasis, addLinks, type Block, classifyBlock } from './block-types';
 import { LINE_BULLET_START, NUMBERED_START } from '../list-labels';
 
@@ -253,8 +254,12 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       allLines = banded.length ? wordsToLines(words.filter((w) => !taken.has(w))) : rest;
     }
   }
+  // A box drawn around text with other text beside it is laid out on its own, as a column (boxes.ts).
+  const boxed = opts.tables !== false && page.rules ? boxedRegions(allLines, page.rules, body) : undefined;
+  if (boxed?.boxes.length) allLines = boxed.rest;
   // Unruled tables are looked for in each page column (columns.ts); blocks never cross columns anyway.
   const { head, columns } = opts.tables === false ? { head: [], columns: [allLines] } : pageColumns(allLines, body);
+  if (boxed) columns.push(...boxed.boxes);
   if (head.length) {
     for (const b of buildBlocks(head.flatMap((l) => joinLabels(l.segs)), body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr, listings)) blocks.push({ ...b, head: true });
   }
