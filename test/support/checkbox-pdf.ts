@@ -3,8 +3,16 @@
 // the bare code), in a larger font than the answer's text, and some answers wrap onto a second line.
 import { onePagePdf } from './pdf-writer';
 
-/** items: [question, ...answers]; an answer given as two strings wraps onto a second line. */
-export function checkboxPdf(items: [string, ...(string | [string, string])[]][]): Uint8Array {
+/** A box to tick, most of an em tall. */
+export const BOX_GLYPH = '1000 0 0 0 1000 1000 d1 50 50 900 900 re S';
+/** A list's bullet: a dot a third of an em across, about the middle of the x-height (as TeX's math symbol font draws it). */
+export const DOT_GLYPH = '1000 0 150 200 450 500 d1 150 200 300 300 re f';
+
+/**
+ * items: [question, ...answers]; an answer given as two strings wraps onto a second line. `glyph`: the
+ * Type3 glyph procedure drawn before each answer.
+ */
+export function checkboxPdf(items: [string, ...(string | [string, string])[]][], glyph = BOX_GLYPH): Uint8Array {
   let y = 700;
   const ops: string[] = [];
   for (const [q, ...answers] of items) {
@@ -22,7 +30,7 @@ export function checkboxPdf(items: [string, ...(string | [string, string])[]][])
     }
     y -= 8;
   }
-  const box = '1000 0 0 0 1000 1000 d1 50 50 900 900 re S';
+  const box = glyph;
   return onePagePdf(
     ops.join('\n'),
     [

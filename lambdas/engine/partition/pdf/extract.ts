@@ -11,7 +11,7 @@ import { markGlue, mergeVertical } from './scripts';
 import { type GlyphBox, hasRtlUnit, rtlWordPieces } from './bidi';
 import { wordsToLines } from './lines';
 import type { Box, PageLink, RawPage, Word } from './page-text';
-import { charCodes, mergeMarkers, type RawWord, reachFollowingSpaces, SYMBOL_MARKER } from './raw-words';
+import { charCodes, mergeMarkers, type RawWord, reachFollowingSpaces, SYMBOL_BULLET, SYMBOL_MARKER } from './raw-words';
 import { glueMonospaced, glueTracked } from './tracking';
 import { glueScripts } from './superscripts';
 
@@ -146,12 +146,13 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   const n = X.FPDFText_CountChars(tp);
   if (n <= 0) return [];
   raw.chars = n;
-  // Scratch layout: [0,16) rect, [16,32) origin, [32,56) matrix, [64,330) font name, [512, ...) text.
+  // Scratch layout: [0,16) rect, [16,32) origin, [32,56) matrix, [64,330) font name, [336,368) a glyph's box, [512, ...) text.
   const base = scratch.get(512 + (n + 1) * 2);
   const rect = base;
   const originPtr = base + 16;
   const matPtr = base + 32;
   const nameBuf = base + 64;
+  const glyphPtr = base + 336;
   const textPtr = base + 512;
   const u16 = charCodes(n, X.FPDFText_GetText(tp, 0, n, textPtr), new Uint16Array(heap(m).HEAPU8.buffer, textPtr, n), (i) => X.FPDFText_GetUnicode(tp, i));
   const styles = new Map<number, FontStyle>();
@@ -287,6 +288,25 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     }
   };
 
+  // A symbol glyph without a name: the glyph's own box against its line's height tells a list's
+  // bullet (a dot about the x-height's middle, under half an em either way: TeX's math symbol font
+  // draws itemize's bullet so) from a box to tick (most of an em tall) and from a glyph without ink.
+  const symbolMark = (i: number): string => {
+    if (!X.FPDFText_GetCharBox(tp, i, glyphPtr, glyphPtr + 8, glyphPtr + 16, glyphPtr + 24)) return SYMBOL_MARKER;
+    const h64 = heap(m).HEAPF64, o = glyphPtr >> 3;
+    const [l, r, bottom, top] = [h64[o]!, h64[o + 1]!, h64[o + 2]!, h64[o + 3]!];
+    const em = X.FPDFText_GetFontSize(tp, i) * matrixScale(i);
+    const dot = (d: number) => d > 0.05 * em && d < 0.5 * em; // inked (an empty glyph is no bullet), small
+    return em > 0 && dot(r - l) && dot(top - bottom) ? SYMBOL_BULLET : SYMBOL_MARKER;
+  };
+
+  /** The text matrix's vertical scale at a character (PDFs that draw with a 1pt font and a scaling matrix). */
+  const matrixScale = (i: number): number => {
+    if (!X.FPDFText_GetMatrix(tp, i, matPtr)) return 1;
+    const f = heap(m).HEAPF32, o = matPtr >> 2;
+    return Math.hypot(f[o + 2]!, f[o + 3]!) || 1;
+  };
+
   const emitWord = (s: number, e: number, a: number[], b: number[], order?: number[]) => {
     let t = '';
     for (let j = 0; j <= (order ? order.length - 1 : e - s); j++) {
@@ -297,7 +317,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
       if (c === 2 || (c === 0xfffe && X.FPDFText_GetUnicode(tp, i) === 2)) t += '-';
       else if (c === 0xfffe || c === 0xffff || c === 0xfffd) raw.unmapped++;
       // -- a symbol font's glyph without a name (a C1 control code: a checkbox, a box): one marker --
-      else if (isSymbolCode(c)) { if (!t.endsWith(SYMBOL_MARKER)) t += SYMBOL_MARKER; }
+      else if (isSymbolCode(c)) { const mark = symbolMark(i); if (!t.endsWith(mark)) t += mark; }
       else t += String.fromCharCode(c);
     }
     if (!t) return;

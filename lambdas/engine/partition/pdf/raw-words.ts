@@ -21,6 +21,9 @@ export interface RawWord extends ScriptWord {
  */
 export const SYMBOL_MARKER = '\u25a1';
 
+/** What a symbol font's small unnamed glyph (a dot under half an em, a list's bullet) becomes in the text. */
+export const SYMBOL_BULLET = '\u2022';
+
 /**
  * One UTF-16 unit per character index (PDFium gives a character outside the BMP two indices, one per
  * surrogate). FPDFText_GetText leaves out a glyph without any character (a symbol drawn with code 0
@@ -77,9 +80,13 @@ export function reachFollowingSpaces(words: RawWord[], u16: Uint16Array, real: (
 export function mergeMarkers(words: RawWord[]): RawWord[] {
   const out: RawWord[] = [];
   const sameLine = (a: RawWord, b: RawWord) => a.turn === b.turn && Math.abs(a.box[1] - b.box[1]) < Math.max(a.size, b.size) && b.box[0] - a.box[2] < 2 * Math.max(a.size, b.size);
+  // a small unnamed glyph (read as a bullet, extract.ts) drawn over a box is its tick
+  const over = (a: RawWord, b: RawWord) => b.box[0] <= a.box[2] && a.box[0] <= b.box[2];
+  const marker = (a: RawWord, b: RawWord) => (a.t === SYMBOL_MARKER && (b.t === SYMBOL_MARKER || (b.t === SYMBOL_BULLET && over(a, b)))) || (a.t === SYMBOL_BULLET && b.t === SYMBOL_MARKER && over(a, b));
   for (const w of words) {
     const prev = out[out.length - 1];
-    if (prev && prev.t === SYMBOL_MARKER && w.t === SYMBOL_MARKER && sameLine(prev, w)) {
+    if (prev && marker(prev, w) && sameLine(prev, w)) {
+      prev.t = SYMBOL_MARKER;
       prev.box = [Math.min(prev.box[0], w.box[0]), Math.min(prev.box[1], w.box[1]), Math.max(prev.box[2], w.box[2]), Math.max(prev.box[3], w.box[3])];
       continue;
     }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { partitionDocument } from '../../../../lambdas/engine/partition/pipeline';
 import { shutdownPagePool } from '../../../../lambdas/engine/partition/pdf/pool';
-import { checkboxPdf, markedRowsPdf } from '../../../support/checkbox-pdf';
+import { checkboxPdf, DOT_GLYPH, markedRowsPdf } from '../../../support/checkbox-pdf';
 
 after(() => shutdownPagePool());
 
@@ -19,6 +19,15 @@ test('pdf: answers opened by an unnamed symbol glyph (a checkbox) are list items
   for (const answer of ['Yes, on paper', 'No', 'Staff only', 'Anyone who asks']) assert.ok(items.some((t) => t.endsWith(answer)), `${answer}: ${JSON.stringify(items)}`);
   assert.ok(items.some((t) => /Yes, electronically, in a system shared by every office of the region and its partners$/.test(t)), `the wrapped answer is one item: ${JSON.stringify(items)}`);
   for (const e of elements) assert.doesNotMatch(e.text, /[\u0080-\u009f]/, 'no C1 control code in the text');
+});
+
+test('pdf: an unnamed symbol glyph that is a small dot is a bullet, not a box to tick', async () => {
+  // pdfTeX's itemize draws its bullet from the math symbol font without a Unicode name: the items
+  // read as "\u25a1 Upland stations ...", a box to tick kept in the text
+  const data = checkboxPdf([['The results of the survey:', 'Upland stations recede faster', 'Seasons differ more than stations']], DOT_GLYPH);
+  const { elements } = await partitionDocument({ data, filename: 'list.pdf' }, { strategy: 'fast' });
+  const items = elements.filter((e) => e.type === 'ListItem').map((e) => e.text);
+  assert.deepEqual(items, ['Upland stations recede faster', 'Seasons differ more than stations']);
 });
 
 test('pdf: marks drawn in a picture font against a label are words of their own, the label whole', async () => {
