@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
+import { tableRows } from '../../../../lambdas/engine/partition/pdf/tables/unruled';
 import type { RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 import { typeset } from '../../../support/page-words';
 
@@ -88,4 +89,24 @@ it('a label after a blank row starts a row of its own; two columns of short cell
   const els = layoutPage(page, { tables: true });
   assert.deepEqual(els.map((e) => e.type), ['Table'], JSON.stringify(els.map((e) => e.text)));
   assert.equal(els[0]!.metadata.text_as_html, '<table><tr><td>Name</td><td>Team</td></tr><tr><td>Ada</td><td>Field</td></tr><tr><td>Ben</td><td>Lab</td></tr><tr><td>Contractors</td><td></td></tr><tr><td>Cy</td><td>Survey</td></tr></table>');
+});
+
+it('header cells set a little closer than a column gap are cells of their own, not one spanning them', () => {
+  // LaTeX sets a tabular's columns two \tabcolsep apart (12 pt, about an em of 11 pt text): the
+  // right-aligned headers "Upland Lowland All stations" made one segment, and placed word by word on
+  // the figures' columns, "All" fell nearer the middle column than its own: one cell spanning three
+  const w = typeset({ size: 11, char: 5.5, space: 3.7 });
+  const right = (t: string, x1: number, y: number) => w(t, x1 - 5.5 * t.length, y);
+  const header = [...w('Season', 202, 375), ...w('Upland', 255.7, 375), ...w('Lowland', 300.6, 375), ...w('All stations', 351.1, 375)];
+  const body = ['Winter 12.4 18.1 15.2', 'Spring 9.8 14.6 12.0', 'Summer 6.1 9.9 7.7'].flatMap((r, i) => {
+    const [s, a, b, c] = r.split(' ');
+    const y = 394 + 13.5 * i;
+    return [...w(s!, 202, y), ...right(a!, 288.7, y), ...right(b!, 341.1, y), ...right(c!, 408, y)];
+  });
+  const lines = wordsToLines([...header, ...body]);
+  assert.equal(lines[0]!.segs.length, 2, 'the headers after the first are one segment');
+  // the columns of the figures' segments, as findTables gives them
+  const rows = tableRows(lines, [[202, 241.9], [266.7, 288.7], [319.1, 341.1], [386, 408]], 11);
+  assert.deepEqual(rows[0]!.map((c) => [c.text, c.colspan ?? 1]), [['Season', 1], ['Upland', 1], ['Lowland', 1], ['All stations', 1]]);
+  assert.deepEqual(rows[1]!.map((c) => c.text), ['Winter', '12.4', '18.1', '15.2']);
 });

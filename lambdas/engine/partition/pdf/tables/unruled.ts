@@ -1,6 +1,6 @@
 // Unruled tables from text alignment: runs of lines split into several short segments whose
 // columns line up, with the header lines above them; cells are the segments placed in the columns.
-import type { HRule, Line, Segment } from '../page-text';
+import type { HRule, Line, Segment, Word } from '../page-text';
 import type { TableRows } from '../../table-html';
 import { formula } from '../formulas';
 import { bandOverlap, union } from '../lines';
@@ -212,6 +212,11 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
   const lineRows = rows.map((r) => {
     const row = cols.map(() => '');
     for (const seg of r.segs) {
+      const runs = cellRuns(seg, cols);
+      if (runs && runs.every(([k]) => !row[k])) {
+        for (const [k, t] of runs) row[k] = t;
+        continue;
+      }
       const span = spanOf(seg, cols, row);
       if (span) {
         row[span[0]] = seg.text;
@@ -320,6 +325,33 @@ function keepsCells(rows: Line[], cols: [number, number][]): boolean {
  * centred over its sub-columns; close-set figures stay apart): [first column, number of columns].
  * Only over columns still empty on its line.
  */
+/**
+ * A segment whose words stand in runs set clearly further apart than a word space (over 0.6 em, and
+ * twice its closest words' gap), each run over a column of its own: cells a little closer than the
+ * line's segment gap (LaTeX sets columns two \tabcolsep apart, 12 pt, about an em of 11 pt text), not a
+ * cell spanning them ("Upland Lowland All stations" over three right-aligned columns: read by word,
+ * "All" fell nearer the middle column than its own). Undefined otherwise: [column, text] of each run.
+ */
+function cellRuns(seg: Segment, cols: [number, number][]): [number, string][] | undefined {
+  const ws = seg.words;
+  if (ws.length < 2 || cols.length < 2) return undefined;
+  const gaps = ws.slice(1).map((w, i) => w.x0 - ws[i]!.x1);
+  const em = Math.max(seg.size, 1);
+  const wide = (g: number) => g > 0.6 * em && g > 2 * Math.max(Math.min(...gaps), 0.15 * em);
+  if (!gaps.some(wide)) return undefined;
+  const runs: Word[][] = [[ws[0]!]];
+  gaps.forEach((g, i) => (wide(g) ? runs.push([ws[i + 1]!]) : runs[runs.length - 1]!.push(ws[i + 1]!)));
+  const out: [number, string][] = [];
+  for (const run of runs) {
+    const x0 = run[0]!.x0, x1 = run[run.length - 1]!.x1;
+    const over = cols.map(([a, b], k) => [k, Math.min(b, x1) - Math.max(a, x0)] as const).filter(([, o]) => o > 0);
+    // over one column only, and not one an earlier run took
+    if (over.length !== 1 || out.some(([k]) => k === over[0]![0])) return undefined;
+    out.push([over[0]![0], run.map((w) => w.t).join(' ')]);
+  }
+  return out;
+}
+
 function spanOf(seg: Segment, cols: [number, number][], row: string[]): [number, number] | undefined {
   const over: number[] = [];
   cols.forEach(([a, b], k) => { if (Math.min(b, seg.x1) - Math.max(a, seg.x0) > 0) over.push(k); });
