@@ -30,3 +30,26 @@ it('a table across a two-column page read as a block a side is one table', () =>
   assert.equal(tables.length, 1, JSON.stringify(els.map((e) => [e.type, e.text])));
   assert.equal(tables[0]!.text, rows.flat().join(' '));
 });
+
+it('a footnote mark read as punctuation keeps its word, and a word too unsure to keep leaves no column gap', () => {
+  // "storm.!" (the raised "1" after "storm." read as "!", confidence 17) was dropped, and the hole it
+  // left split its line in two: "... within hours of a" and "This makes them ..." as two paragraphs
+  const para = (y: number, t: string, unsure: Record<string, number> = {}): OcrLine => {
+    const l = line(y, [[t, 100]]);
+    for (const w of l.words) if (unsure[w.text] !== undefined) w.confidence = unsure[w.text]!;
+    return l;
+  };
+  const ocr: OcrResult = {
+    lines: [
+      para(100, 'Small catchments respond quickly to rainfall and their flow changes within'),
+      para(140, 'hours of a storm.! This makes them useful for studying how soils store water', { 'storm.!': 17 }),
+      para(180, 'between events and how that storage changes with the seasons of the whole year', { 'storage': 8 }),
+      para(220, 'in every catchment we looked at.'),
+    ],
+    confidence: 90,
+  };
+  const els = ocrPageElements(ocr, 1, 1600, 2000, { coordinates: false, languages: ['eng'], tableHtml: true });
+  assert.deepEqual(els.map((e) => e.type), ['NarrativeText'], JSON.stringify(els.map((e) => [e.type, e.text])));
+  assert.match(els[0]!.text, /hours of a storm\.! This makes them useful/);
+  assert.match(els[0]!.text, /how that changes with the seasons/);
+});

@@ -12,13 +12,26 @@ import type { OcrLine, OcrResult, OcrWord } from './tesseract';
 /** Words below this confidence are noise (speckles, picture textures). */
 const MIN_WORD_CONFIDENCE = 30;
 
+/**
+ * Words kept: confident ones, and less confident ones that read as a word (three letters or more, a
+ * stop after it, and at most two marks after that: a footnote's raised number read as "storm.!").
+ * Short low-confidence fragments are usually speckles or bits of rotated text.
+ */
+const keepWord = (lineWords: number) => (w: OcrWord): boolean =>
+  (w.confidence >= MIN_WORD_CONFIDENCE || (w.confidence >= 15 && /^[\p{L}\p{N}]{3,}[.,;:]?[!'\u2019"*\d]{0,2}$/u.test(w.text)))
+  && !(w.text.length <= 3 && w.confidence < 70 && lineWords <= 2);
+
+/** Where a gap from `end` to `next` really starts: past the words left out that fill it, each within `gap` of the last. */
+function bridged(end: number, next: number, left: OcrWord[], gap: number): number {
+  for (const d of left) if (d.x0 >= end - 1 && d.x1 <= next + 1 && d.x0 - end <= gap) end = Math.max(end, d.x1);
+  return end;
+}
+
 export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height: number, rules?: Rules): RawPage {
   const lines: Line[] = [];
   const pageRtl = isRtlPage(ocr.lines.flatMap((l) => l.words.map((w) => w.text)));
   for (const l of ocr.lines) {
-    const kept = l.words.filter((w) => (w.confidence >= MIN_WORD_CONFIDENCE || (w.confidence >= 15 && /^[\p{L}\p{N}]{3,}[.,;:]?$/u.test(w.text)))
-      // Short low-confidence fragments are usually speckles or bits of rotated text.
-      && !(w.text.length <= 3 && w.confidence < 70 && l.words.length <= 2));
+    const kept = l.words.filter(keepWord(l.words.length));
     if (!kept.length) continue;
     const hs = kept.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
     // Line size from its tallest words (ascenders plus descenders), stable from line to line.
@@ -31,11 +44,14 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
     if (rtl || words.some((w) => wordClass(w.t) === 'R')) words.sort((a, b) => a.x0 - b.x0);
     // Split at wide gaps (columns, table cells): more than ~2 character heights (heading numbers
     // such as "1  Introduction" stay with their text).
+    // A word left out (too unsure) between two words bridges their gap: the gap it leaves is no
+    // column's. Not a table's rule read as a glyph ("|", "l"), which stands in a gap between cells.
+    const left = l.words.filter((w) => !kept.includes(w) && /[\p{L}\p{N}].*[\p{L}\p{N}]/u.test(w.text) && !RULE_GLYPHS.test(w.text)).sort((a, b) => a.x0 - b.x0);
     const segs = [];
     let cur: Word[] = [];
     for (const w of words) {
       const prev = cur[cur.length - 1];
-      if (prev && w.x0 - prev.x1 > 2.2 * size) { segs.push(toSegment(logicalOrder(cur, rtl), rtl)); cur = []; }
+      if (prev && w.x0 - bridged(prev.x1, w.x0, left, 2.2 * size) > 2.2 * size) { segs.push(toSegment(logicalOrder(cur, rtl), rtl)); cur = []; }
       cur.push(w);
     }
     if (cur.length) segs.push(toSegment(logicalOrder(cur, rtl), rtl));
