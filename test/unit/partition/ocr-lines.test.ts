@@ -53,3 +53,29 @@ it('a footnote mark read as punctuation keeps its word, and a word too unsure to
   assert.match(els[0]!.text, /hours of a storm\.! This makes them useful/);
   assert.match(els[0]!.text, /how that changes with the seasons/);
 });
+
+it('bullets read as a letter are bullets, and a mark read in a blank between headers is no word', () => {
+  // Tesseract reads a list's round bullet as "e" (unsure), and the blank between two table headers
+  // as "~~": the items were paragraphs opening with "e", and the headers one segment the table left out
+  const at = (y: number, cells: [string, number][], unsure: Record<string, number> = {}): OcrLine => {
+    const l = line(y, cells);
+    for (const w of l.words) if (unsure[w.text] !== undefined) w.confidence = unsure[w.text]!;
+    return l;
+  };
+  const ocr: OcrResult = {
+    lines: [
+      at(100, [['The stations fall into two groups by how fast they recede:', 100]]),
+      at(140, [['e', 130], ['Upland stations recede faster than lowland ones', 170]], { e: 25 }),
+      at(180, [['e', 130], ['The difference between seasons is larger', 170]], { e: 56 }),
+      at(260, [['Season', 200], ['~~', 300], ['Upland', 360], ['Lowland', 500], ['Total', 640]], { '~~': 31 }),
+      at(300, [['Winter', 200], ['12.4', 386], ['18.1', 539], ['15.2', 653]]),
+      at(340, [['Spring', 200], ['9.8', 399], ['14.6', 539], ['12.0', 653]]),
+      at(380, [['Summer', 200], ['6.1', 399], ['9.9', 552], ['7.7', 666]]),
+    ],
+    confidence: 90,
+  };
+  const els = ocrPageElements(ocr, 1, 1600, 2000, { coordinates: false, languages: ['eng'], tableHtml: true });
+  const out = els.map((e) => [e.type, e.text]);
+  assert.deepEqual(out.slice(1, 3), [['ListItem', 'Upland stations recede faster than lowland ones'], ['ListItem', 'The difference between seasons is larger']], JSON.stringify(out));
+  assert.deepEqual(out[3], ['Table', 'Season Upland Lowland Total Winter 12.4 18.1 15.2 Spring 9.8 14.6 12.0 Summer 6.1 9.9 7.7'], JSON.stringify(out));
+});

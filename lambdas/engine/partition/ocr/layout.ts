@@ -15,11 +15,18 @@ const MIN_WORD_CONFIDENCE = 30;
 /**
  * Words kept: confident ones, and less confident ones that read as a word (three letters or more, a
  * stop after it, and at most two marks after that: a footnote's raised number read as "storm.!").
- * Short low-confidence fragments are usually speckles or bits of rotated text.
+ * Short low-confidence fragments are usually speckles or bits of rotated text, and unsure marks
+ * alone within a line are the blank between words read as something.
  */
-const keepWord = (lineWords: number) => (w: OcrWord): boolean =>
+/** Marks that never stand alone in running text (a dash or a plus between words may: a separator). */
+const STRAY_MARKS = /^[~_^`'"\u2018\u2019\u201c\u201d,.:;!\u00a6]+$/u;
+
+const keepWord = (lineWords: number) => (w: OcrWord, i: number): boolean =>
   (w.confidence >= MIN_WORD_CONFIDENCE || (w.confidence >= 15 && /^[\p{L}\p{N}]{3,}[.,;:]?[!'\u2019"*\d]{0,2}$/u.test(w.text)))
-  && !(w.text.length <= 3 && w.confidence < 70 && lineWords <= 2);
+  && !(w.text.length <= 3 && w.confidence < 70 && lineWords <= 2)
+  // marks alone, read unsure within a line ("~~" in the blank between two table headers): a line's
+  // first may be its bullet
+  && !(i > 0 && w.confidence < 60 && STRAY_MARKS.test(w.text));
 
 /** Where a gap from `end` to `next` really starts: past the words left out that fill it, each within `gap` of the last. */
 function bridged(end: number, next: number, left: OcrWord[], gap: number): number {
@@ -27,16 +34,41 @@ function bridged(end: number, next: number, left: OcrWord[], gap: number): numbe
   return end;
 }
 
+/** What OCR reads a list's bullet as, besides the marks the classifier takes for bullets already. */
+const BULLET_MISREAD = /^[eoa\u00ab\u00bb\u00b0\u00a9\u00ae@\u00a2]$/u;
+
+/**
+ * The first words of lines that are a list's bullets read as a letter or a sign ("e The difference
+ * ..."): unsure, set apart from the line's next word, and in two lines or more at one x with their
+ * texts starting at one x too (a list). Read as "\u2022".
+ */
+function misreadBullets(lines: OcrLine[]): Set<OcrWord> {
+  const cands = lines.flatMap((l) => {
+    const [b, next] = l.words;
+    if (!b || !next || !BULLET_MISREAD.test(b.text) || b.confidence >= 80) return [];
+    const h = Math.max(next.y1 - next.y0, 1);
+    return next.x0 - b.x1 >= 0.5 * h ? [{ b, next, h }] : [];
+  });
+  const out = new Set<OcrWord>();
+  for (const c of cands) {
+    const near = (a: number, b: number) => Math.abs(a - b) <= 0.5 * c.h;
+    if (cands.some((d) => d !== c && near(d.b.x0, c.b.x0) && near(d.next.x0, c.next.x0))) out.add(c.b);
+  }
+  return out;
+}
+
 export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height: number, rules?: Rules): RawPage {
   const lines: Line[] = [];
   const pageRtl = isRtlPage(ocr.lines.flatMap((l) => l.words.map((w) => w.text)));
+  const bullets = misreadBullets(ocr.lines);
   for (const l of ocr.lines) {
-    const kept = l.words.filter(keepWord(l.words.length));
+    const keep = keepWord(l.words.length);
+    const kept = l.words.filter((w, i) => bullets.has(w) || keep(w, i));
     if (!kept.length) continue;
     const hs = kept.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
     // Line size from its tallest words (ascenders plus descenders), stable from line to line.
     const size = Math.max(hs[Math.min(hs.length - 1, Math.floor(hs.length * 0.9))]! * 0.75, 1);
-    const words: Word[] = kept.map((w) => ({ t: w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size, bold: false, italic: false }));
+    const words: Word[] = kept.map((w) => ({ t: bullets.has(w) ? '\u2022' : w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size, bold: false, italic: false }));
     // A line with right-to-left words may come in reading order: its words go left to right, then
     // each segment in reading order again (bidi.ts). Other lines keep the OCR's order (the words
     // of a line of text turned on its side share one x).
