@@ -22,9 +22,9 @@ const SAME_GAP_EM = 0.12;
 
 /**
  * Joins the segments of lines at gaps that are stretched spaces; `makeSegment` builds a segment from
- * words in any order.
+ * words in any order. `gutters`: the x of the page's narrow column gutters (lines.ts narrowGutters).
  */
-export function joinJustifiedGaps(lines: Line[], makeSegment: (words: Word[], rtl: boolean) => Segment): Line[] {
+export function joinJustifiedGaps(lines: Line[], makeSegment: (words: Word[], rtl: boolean) => Segment, gutters: number[] = []): Line[] {
   const upright = lines.filter((l) => l.segs.every((s) => !s.words.some((w) => w.rotated)));
   for (let i = 0; i < upright.length; i++) {
     const line = upright[i]!;
@@ -37,9 +37,11 @@ export function joinJustifiedGaps(lines: Line[], makeSegment: (words: Word[], rt
     const out: Segment[] = [];
     let k = 0;
     while (k < line.segs.length) {
-      // a run: segments apart by gaps narrow enough to be stretched spaces, in one direction
+      // a run: segments apart by gaps narrow enough to be stretched spaces, in one direction, and
+      // not across a page gutter (a stretched space can be wider than a narrow gutter beside it)
       let e = k;
-      while (e + 1 < line.segs.length && line.segs[e + 1]!.x0 - line.segs[e]!.x1 < MAX_STRETCH_EM * em && !!line.segs[e + 1]!.rtl === !!line.segs[k]!.rtl) e++;
+      const across = (a: Segment, b: Segment) => gutters.some((g) => g > a.x1 - 1 && g < b.x0 + 1);
+      while (e + 1 < line.segs.length && line.segs[e + 1]!.x0 - line.segs[e]!.x1 < MAX_STRETCH_EM * em && !!line.segs[e + 1]!.rtl === !!line.segs[k]!.rtl && !across(line.segs[e]!, line.segs[e + 1]!)) e++;
       const stretched = (run: Segment[]) => run.length > 1 && !rowsAround(run, near, em) && (coveredByNeighbour(run, near, em, sameSize) || evenlyStretched(run, near, em));
       const join = (run: Segment[]): Segment[] => {
         if (stretched(run)) return [makeSegment(run.flatMap((s) => s.words), !!run[0]!.rtl)];

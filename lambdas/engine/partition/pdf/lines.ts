@@ -76,7 +76,7 @@ export function wordsToLines(words: Word[], opts: { gutters?: number[] } = {}): 
   for (const l of lines) out.push(toLine(l.words, pageRtl, gutters));
   for (const w of words) if (w.rotated) out.push(toLine([w]));
   out.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
-  return joinJustifiedGaps(out, (ws, rtl) => toSegment(logicalOrder([...ws].sort((a, b) => a.x0 - b.x0), rtl), rtl));
+  return joinJustifiedGaps(out, (ws, rtl) => toSegment(logicalOrder([...ws].sort((a, b) => a.x0 - b.x0), rtl), rtl), gutters);
 }
 
 /** A line parts at a narrow gutter where its gap there is at least this wide (ems). */

@@ -106,4 +106,17 @@ describe('a page gutter as narrow as a word space and a half', () => {
     const left = `NarrativeText: ${LEFT.join(' ').slice(0, 40)}`, right = `NarrativeText: ${RIGHT.join(' ').slice(0, 40)}`;
     assert.deepEqual(els, [left, right, `Table: ${'key0 middle-cell-value0 v0 key1 middle-cell-value1'.slice(0, 40)}`, left, right]);
   });
+
+  it('keeps a sentence\'s stretched space, wider than the gutter, inside its column', () => {
+    // pdfTeX sets a sentence's end a wider space than a word's, and justification stretches it past
+    // the 10 pt gutter: the run of gaps narrow enough to be stretched spaces ran across the gutter,
+    // the gutter was taken for a space and the stretched space for the column's edge ("season model."
+    // alone, "Flow peak result" and the right column's line as one segment)
+    const words = [...twoColumns(100), ...twoColumns(220)].filter((w) => Math.abs(w.y0 - 136) > 1 || w.x0 > GUTTER_L);
+    const first = line('buckets wear, so heavy showers.', PAGE_L, 136);
+    const rest = line('Light rain', first.at(-1)!.x1 + 14.8, 136, GUTTER_L);
+    const lines = wordsToLines([...words, ...first, ...rest]);
+    const third = lines.find((l) => Math.abs(l.y0 - 136) < 1)!;
+    assert.deepEqual(third.segs.map((s) => s.text), ['buckets wear, so heavy showers. Light rain', RIGHT[3]]);
+  });
 });

@@ -110,3 +110,23 @@ it('header cells set a little closer than a column gap are cells of their own, n
   assert.deepEqual(rows[0]!.map((c) => [c.text, c.colspan ?? 1]), [['Season', 1], ['Upland', 1], ['Lowland', 1], ['All stations', 1]]);
   assert.deepEqual(rows[1]!.map((c) => c.text), ['Winter', '12.4', '18.1', '15.2']);
 });
+
+it("a table at a column's top keeps its header set closer than a segment gap, and not the next section's heading", () => {
+  // LaTeX's tabular: "Site Winter Summer" one segment (its cells 10 pt apart), which the lines above
+  // the body did not count as a header row: it joined the caption. The next section's numbered heading
+  // 35 pt under the last row ("2" and its name, two segments) was taken for a row of the table.
+  const w = typeset({ size: 10, char: 5, space: 3.3 });
+  const right = (t: string, x1: number, y: number) => w(t, x1 - 5 * t.length, y);
+  const lines = wordsToLines([
+    ...w('Table 1: Recession constants.', 360.8, 233),
+    ...w('Site', 371.4, 247), ...w('Winter', 401.4, 247), ...w('Summer', 441.4, 247),
+    ...[['A', '12.1', '6.3'], ['B', '10.4', '5.9'], ['C', '14.0', '7.2']].flatMap(([s, a, b], i) => [...w(s!, 371.4, 263 + 12 * i), ...right(a!, 430.5, 263 + 12 * i), ...right(b!, 478.4, 263 + 12 * i)]),
+    ...w('2', 310.6, 323), ...w('Section number 2', 334.8, 323),
+    ...w('The constants of the upland sites are shorter in every', 310.6, 343),
+    ...w('season than those of the lowland sites, as expected.', 310.6, 355),
+  ]);
+  const page: RawPage = { page: 1, width: 612, height: 792, lines, links: [], images: [], chars: 0, unmapped: 0 };
+  const els = layoutPage(page, { tables: true }).map((e) => [e.type, e.text]);
+  assert.ok(els.some(([t, x]) => t === 'Table' && x === 'Site Winter Summer A 12.1 6.3 B 10.4 5.9 C 14.0 7.2'), JSON.stringify(els));
+  assert.ok(els.some(([t, x]) => t === 'Title' && x === '2 Section number 2'), JSON.stringify(els));
+});

@@ -20,6 +20,21 @@ export interface AlignedRun {
   formula?: boolean;
 }
 
+/**
+ * A line more than two of the rows' line pitches below them none of whose cells starts where a cell of
+ * theirs starts or ends where one ends: the next section's numbered heading under a table at a column's top ("2" and "Section
+ * name" 20 pt under the last row), not a row after a blank one.
+ */
+function farAndAstray(rows: Line[], next: Line, body: number): boolean {
+  if (rows.length < 2) return false;
+  const pitches = rows.slice(1).map((r, k) => r.y0 - rows[k]!.y0).sort((a, b) => a - b);
+  const pitch = pitches[pitches.length >> 1]!;
+  if (!(pitch > 0) || next.y0 - rows[rows.length - 1]!.y0 <= 2.2 * pitch) return false;
+  const starts = rows.flatMap((r) => r.segs.map((s) => s.x0)), ends = rows.flatMap((r) => r.segs.map((s) => s.x1));
+  const near = (xs: number[], x: number) => xs.some((e) => Math.abs(e - x) < 0.5 * body);
+  return !next.segs.some((s) => near(starts, s.x0) || near(ends, s.x1));
+}
+
 /** Runs of consecutive lines with 2+ short cells whose columns line up (tables, and formulas set so). */
 export function findTables(lines: Line[], body: number, pageHeight?: number, hRules: HRule[] = []): AlignedRun[] {
   const out: AlignedRun[] = [];
@@ -41,6 +56,7 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
       const prev = lines[j]!;
       const vgap = next.y0 - prev.y1;
       if (vgap > 3 * body || vgap < -2 * body) break;
+      if (farAndAstray(lines.slice(i, j + 1), next, body)) break;
       if (isRow(next)) { j++; continue; }
       // A single-cell line inside a table (wrapped cell or a row with one value) when the table goes on.
       const after = lines[j + 2];
@@ -80,17 +96,20 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
         const x0 = rows.reduce((m, r) => Math.min(m, r.x0), Infinity) - body, x1 = rows.reduce((m, r) => Math.max(m, r.x1), -Infinity) + body;
         const floor = out.length ? out[out.length - 1]!.end + 1 : 0;
         let k = i;
-        let multiAbove = false;
+        let multiAbove = false, segsAbove = false;
         while (k - 1 >= floor && i - (k - 1) <= 6) {
           const above = lines[k - 1]!, below = lines[k]!;
           if (below.y0 - above.y1 > 3.5 * body || above.x0 < x0 || above.x1 > x1) break;
           if (above.segs.some((g) => g.text.length > 60)) break;
           if (titleLike(above)) break;
           k--;
-          if (above.segs.length >= 2) multiAbove = true;
+          if (above.segs.length >= 2) multiAbove = segsAbove = true;
+          // headers set closer than a segment gap, each over a column of the body (LaTeX's tabular)
+          else if ((cellRuns(above.segs[0]!, cols)?.length ?? 0) >= 2) multiAbove = true;
         }
         const start = multiAbove ? k : i;
-        const tcols = start === i ? cols : columnsOf(lines.slice(start, j + 1).flatMap((r) => r.segs));
+        // such a header is one segment across the columns: the body's columns stand
+        const tcols = start === i || !segsAbove ? cols : columnsOf(lines.slice(start, j + 1).flatMap((r) => r.segs));
         // A header spanning several columns ("Field" over "Bits | Name") stands alone on its line above.
         let top = start;
         const fine = wordColumns(lines.slice(start, j + 1), 0.6 * body);
@@ -337,7 +356,9 @@ function cellRuns(seg: Segment, cols: [number, number][]): [number, string][] | 
   if (ws.length < 2 || cols.length < 2) return undefined;
   const gaps = ws.slice(1).map((w, i) => w.x0 - ws[i]!.x1);
   const em = Math.max(seg.size, 1);
-  const wide = (g: number) => g > 0.6 * em && g > 2 * Math.max(Math.min(...gaps), 0.15 * em);
+  // wider than a word space: twice the line's closest words' gap, or every gap is (headers alone on their line)
+  const closest = Math.min(...gaps);
+  const wide = (g: number) => g > 0.6 * em && (g > 2 * Math.max(closest, 0.15 * em) || closest > 0.6 * em);
   if (!gaps.some(wide)) return undefined;
   const runs: Word[][] = [[ws[0]!]];
   gaps.forEach((g, i) => (wide(g) ? runs.push([ws[i + 1]!]) : runs[runs.length - 1]!.push(ws[i + 1]!)));
