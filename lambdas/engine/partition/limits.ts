@@ -24,6 +24,13 @@ export const MAX_XML_DEPTH = 1_000;
  * handbook's document.xml has about 75,000; a million tree nodes take a few hundred MB of heap.
  */
 export const MAX_XML_NODES = 1_000_000;
+/**
+ * Elements of a part streamed without a tree (a worksheet): only time is at stake, about 1.5 s a
+ * million. A sheet formatted down to its last row writes an empty element for each of a million rows
+ * (or each styled empty cell), which the tree's cap refused; a 64 MB part holds at most about 5
+ * million of the smallest.
+ */
+export const MAX_STREAMED_XML_NODES = 8_000_000;
 /** HTML nesting beyond which a document is read as plain text, with a warning (a DOM walk that deep costs too much). */
 export const MAX_HTML_NESTING = 2000;
 /** Markdown nesting (blockquote markers + list indentation levels) beyond which it is read as plain text (marked is super-linear in list depth). */

@@ -86,9 +86,10 @@ export interface XmlSink {
  * A small, fast XML tokenizer (the base of parseXml, and used directly to stream large parts such as
  * spreadsheet sheets without building a tree). Comments, processing instructions and doctypes are
  * skipped (so no DTD entity is ever expanded); CDATA becomes text; malformed markup is kept as text.
- * Nesting depth and the number of tags are capped (limits.ts) as they are read.
+ * Nesting depth and the number of tags are capped (limits.ts) as they are read: `maxNodes` tags, a
+ * tree's cap unless the caller streams.
  */
-export function scanXml(xml: string, sink: XmlSink): void {
+export function scanXml(xml: string, sink: XmlSink, maxNodes = MAX_XML_NODES): void {
   const n = xml.length;
   let i = 0;
   let depth = 0;
@@ -138,7 +139,7 @@ export function scanXml(xml: string, sink: XmlSink): void {
       sink.close(name);
       continue;
     }
-    if (++nodes > MAX_XML_NODES) throw capExceeded('XML: the number of elements', MAX_XML_NODES);
+    if (++nodes > maxNodes) throw capExceeded('XML: the number of elements', maxNodes);
     const attribs: Record<string, string> = {};
     if (m[3]) {
       ATTR_RE.lastIndex = 0;

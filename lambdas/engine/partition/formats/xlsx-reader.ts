@@ -7,7 +7,7 @@
 // errors as text.
 import { posix } from 'node:path';
 import { UnprocessableDocument } from '../../../errors';
-import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_TEXT_CHARS } from '../limits';
+import { capExceeded, MAX_STREAMED_XML_NODES, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_TEXT_CHARS } from '../limits';
 import { childElements, columnIndex, descendants, firstChild, parseXml, readZip, scanXml, unprefixed as local, zipText } from './common';
 import { sheetChartParts, type ChartPart } from './charts';
 
@@ -185,7 +185,7 @@ function readSheetCells(xml: string, sheetName: string, sc: SheetContext, cells:
       if (inIs) inline += data;
       else if (inV) value += data;
     },
-  });
+  }, MAX_STREAMED_XML_NODES);
 }
 
 function sharedText(index: number, sc: SheetContext): string {

@@ -32,3 +32,17 @@ test('below the cap every cell gets the folded shared string', () => {
   assert.equal(sheets[0]!.cells.length, 30);
   assert.ok(sheets[0]!.cells.every((c) => c.v === 'a shared string'));
 });
+
+test('a sheet formatted down to its last row (an empty element for each of a million rows) is read, not refused', () => {
+  // Excel writes <row r="N" s="1" customFormat="1"/> for every formatted row: past a million
+  // elements the tree's cap refused the workbook with a 413, though the sheet is streamed
+  const rows = ['<row r="1"><c r="A1" t="inlineStr"><is><t>Year</t></is></c><c r="B1" t="inlineStr"><is><t>Count</t></is></c></row>', '<row r="2"><c r="A2"><v>2020</v></c><c r="B2"><v>5</v></c></row>'];
+  for (let r = 3; r <= 1_048_576; r++) rows.push(`<row r="${r}" spans="1:20" s="1" customFormat="1"/>`);
+  const data = zipSync({
+    'xl/workbook.xml': strToU8('<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>'),
+    'xl/_rels/workbook.xml.rels': strToU8('<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>'),
+    'xl/worksheets/sheet1.xml': strToU8(`<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="A1:T1048576"/><sheetData>${rows.join('')}</sheetData></worksheet>`),
+  }, { level: 6 });
+  const [sheet] = readXlsx(data);
+  assert.deepEqual(sheet!.cells.map((c) => c.v), ['Year', 'Count', '2020', '5']);
+});
