@@ -5,7 +5,7 @@
 // times) are expanded only where they hold text, and every cell counts against MAX_WORKBOOK_CELLS.
 // Charts embedded on a sheet (draw:object) come with the sheet, read by odf-charts.ts.
 import { UnprocessableDocument } from '../../../errors';
-import { capExceeded, MAX_WORKBOOK_CELLS } from '../limits';
+import { capExceeded, MAX_STREAMED_XML_NODES, MAX_WORKBOOK_CELLS } from '../limits';
 import { readZip, scanXml, unprefixed as local, zipText } from './common';
 import { isOdfChart, objectPart } from './odf-charts';
 import type { SheetCell, SheetData } from './xlsx-reader';
@@ -101,7 +101,7 @@ export function readOds(data: Uint8Array): SheetData[] {
     text(data) {
       if (cell && !skip) cell.text += data;
     },
-  });
+  }, MAX_STREAMED_XML_NODES);
   readCharts(data, objects);
   return sheets;
 }

@@ -72,7 +72,7 @@ function sharedStrings(xml: string | undefined): string[] {
     text(data) {
       if (cur !== undefined && inT && !inPhonetic) cur += data;
     },
-  });
+  }, MAX_STREAMED_XML_NODES);
   return out;
 }
 
