@@ -11,7 +11,7 @@ import { markGlue, mergeVertical } from './scripts';
 import { type GlyphBox, hasRtlUnit, rtlWordPieces } from './bidi';
 import { wordsToLines } from './lines';
 import type { Box, PageLink, RawPage, Word } from './page-text';
-import { charCodes, mergeMarkers, type RawWord, reachFollowingSpaces, SYMBOL_BULLET, SYMBOL_MARKER } from './raw-words';
+import { charCodes, controlGlyph, mergeMarkers, type RawWord, reachFollowingSpaces, SYMBOL_BULLET, SYMBOL_MARKER } from './raw-words';
 import { glueMonospaced, glueTracked } from './tracking';
 import { glueScripts } from './superscripts';
 
@@ -318,6 +318,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
       else if (c === 0xfffe || c === 0xffff || c === 0xfffd) raw.unmapped++;
       // -- a symbol font's glyph without a name (a C1 control code: a checkbox, a box): one marker --
       else if (isSymbolCode(c)) { const mark = symbolMark(i); if (!t.endsWith(mark)) t += mark; }
+      else if (c < 0x20) t += controlGlyph(c, u16[i - 1], u16[i + 1]) ?? '';
       else t += String.fromCharCode(c);
     }
     if (!t) return;
@@ -351,7 +352,9 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
 
   for (let i = 0; i < n; i++) {
     const c = u16[i]!;
-    const brk = c === 13 || c === 10;
+    // PDFium's line breaks are generated; a font's own glyph at code 0x0A or 0x0D (OT1's "Ω" and "fl"
+    // in a bitmap font without names) is a glyph (controlGlyph)
+    const brk = (c === 13 || c === 10) && X.FPDFText_IsGenerated(tp, i) !== 0;
     const space = c === 32 || c === 9 || c === 0xa0 || c === 0 || c === 0x3000;
     if (c === 0) raw.unmapped++;
     // PDFium puts a space before a combining mark drawn as its own text object after its letter

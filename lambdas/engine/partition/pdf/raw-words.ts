@@ -21,6 +21,29 @@ export interface RawWord extends ScriptWord {
  */
 export const SYMBOL_MARKER = '\u25a1';
 
+/**
+ * Glyphs that PDFium reports as their bare control code (0x0B-0x1F): fonts without a Unicode mapping
+ * or glyph names, above all the bitmap (Type 3) fonts pdfTeX embeds for LaTeX's T1-encoded text where
+ * the scalable ones are missing, whose "fi" came out as U+001C ("\u001crst", "o\u001ecer"). Read with
+ * the T1 (Cork) encoding those fonts use: quotes, dashes, dotless i and j, and the ligatures ff fi fl
+ * ffi ffl at 0x1B-0x1F. Codes 0x0B-0x0F are T1's cedilla, ogonek and quotes, but inside a word they
+ * are the older OT1 encoding's ligatures (ff fi fl ffi ffl).
+ */
+const T1_LOW: Record<number, string> = {
+  0x0b: '\u00b8', 0x0c: '\u02db', 0x0d: '\u201a', 0x0e: '\u2039', 0x0f: '\u203a',
+  0x10: '\u201c', 0x11: '\u201d', 0x12: '\u201e', 0x13: '\u00ab', 0x14: '\u00bb', 0x15: '\u2013', 0x16: '\u2014', 0x17: '',
+  0x18: '0', 0x19: '\u0131', 0x1a: '\u0237', 0x1b: 'ff', 0x1c: 'fi', 0x1d: 'fl', 0x1e: 'ffi', 0x1f: 'ffl',
+};
+const OT1_LIGATURES: Record<number, string> = { 0x0b: 'ff', 0x0c: 'fi', 0x0d: 'fl', 0x0e: 'ffi', 0x0f: 'ffl' };
+const isLetter = (c: number | undefined) => c !== undefined && /\p{L}/u.test(String.fromCharCode(c));
+
+/** The text of a glyph reported as control code `c` (0x0B-0x1F), between the codes before and after it; undefined for others. */
+export function controlGlyph(c: number, before: number | undefined, after: number | undefined): string | undefined {
+  if (c < 0x0b || c > 0x1f) return undefined;
+  if (c <= 0x0f && (isLetter(before) || isLetter(after))) return OT1_LIGATURES[c];
+  return T1_LOW[c];
+}
+
 /** What a symbol font's small unnamed glyph (a dot under half an em, a list's bullet) becomes in the text. */
 export const SYMBOL_BULLET = '\u2022';
 
