@@ -26,6 +26,12 @@ const NUMBERED_HEADING = /^\d{1,2}(\.\d{1,2})*[.)]\s+\p{L}/u;
 /** A caption's label and nothing else: "TABLE I", "Fig. 3". */
 const CAPTION_LABEL_ALONE = new RegExp(`${CAPTION_LABEL.source}[.:]?$`, 'i');
 
+/** Letters all capitals (three or more). */
+export const allCaps = (text: string): boolean => {
+  const letters = text.match(/\p{L}/gu) ?? [];
+  return letters.length >= 3 && letters.every((c) => c === c.toUpperCase() && c !== c.toLowerCase());
+};
+
 export function classifyBlock(b: Block, text: string, page: RawPage, body: number, langOpts: ClassifyOptions, lowest: boolean): ElementType {
   const margin = pageMargin(b, page.height, text.length);
   const inTop = margin === 'top';
@@ -59,6 +65,9 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   // so is one set smaller than the body, numbered or not (a footnote: "1 Contractors receive ..."),
   // when it ends a word's sentence (not an abbreviation's: "2 Z. Shen et al.")
   if (type === 'Title' && b.size < 0.9 * body && text.split(' ').length >= 5 && /\p{L}{3,}[.!?]$/u.test(text)) type = 'NarrativeText';
+  // A short line of capitals without closing punctuation is a heading, though a word of it reads as a
+  // verb ("II. RELATED WORK" in small capitals)
+  if (type === 'NarrativeText' && b.lines.length === 1 && text.split(' ').length <= 8 && !/[.:;,!?]$/.test(text) && allCaps(text) && isPossibleTitle(text, langOpts)) type = 'Title';
   // A numbered section heading ("2. Offices") set larger than the body: a title, not a list item.
   if (type === 'ListItem' && larger && NUMBERED_HEADING.test(text) && b.lines.length <= 2 && text.split(' ').length <= 12 && !/[.:;,]$/.test(text)) type = 'Title';
   // So is one set bold in the body size on a line of its own ("1. Introduction" of a report set with

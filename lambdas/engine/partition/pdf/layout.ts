@@ -22,7 +22,7 @@ import { joinFormulaPieces } from './formulas';
 import { isVertical, orderBlocks } from './reading-order';
 import { joinMonoRuns, joinLabels } from './segment-joins';
 import { boxedRegions } from './boxes';
-import { addEmphasis, addLinks, type Block, classifyBlock } from './block-types';
+import { addEmphasis, addLinks, allCaps, type Block, classifyBlock } from './block-types';
 import { LINE_BULLET_START, NUMBERED_START } from '../list-labels';
 
 export interface LayoutOptions {
@@ -49,8 +49,7 @@ const median = (xs: number[]): number => {
 
 /** A short line whose letters are all capitals (small capitals read as capitals): "IV. CONCLUSION". */
 function capsHeading(text: string): boolean {
-  const letters = text.match(/\p{L}/gu) ?? [];
-  return letters.length >= 3 && text.split(' ').length <= 8 && letters.every((c) => c === c.toUpperCase() && c !== c.toLowerCase());
+  return allCaps(text) && text.split(' ').length <= 8;
 }
 
 /** The size that weighs most (sizes as rounded by the caller; the first to reach the most on a tie), undefined for none. */
@@ -140,7 +139,9 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // so is one whose text is set larger than the line under it (a subsection heading 10.9 pt over
         // 9 pt text; a bullet's or a mark's glyph does not count), where sizes are the fonts' own (OCR
         // estimates them from its boxes)
-        if (exactSizes && b.lines.length === 1 && textSize(last) >= 1.15 * textSize(s) && !/[.,;]$/.test(last.text)) continue;
+        // (not when both lines are in capitals: small capitals set most letters smaller, "TABLE I" over
+        // "DRIFT BY SENSOR TYPE" of one caption)
+        if (exactSizes && b.lines.length === 1 && textSize(last) >= 1.15 * textSize(s) && !/[.,;]$/.test(last.text) && !(capsHeading(last.text) && capsHeading(s.text))) continue;
         const lastBold = last.words.every((w) => w.bold);
         const sBold = s.words.every((w) => w.bold);
         if (lastBold !== sBold && (lastBold || b.lines.length > 1)) continue;

@@ -64,3 +64,20 @@ it('a face named Roman is not bold though its descriptor\'s stem width says so (
     assert.equal(bold('nothing'), true, 'a name that says nothing: the estimate from the stem width stands');
   } finally { doc.close(); }
 });
+
+it('a heading in small capitals whose word reads as a verb is a title; a caption\'s label over its small-capital text is one caption', async () => {
+  // IEEE's section headings and table captions are set in small capitals: "II. RELATED WORK" read as a
+  // sentence ("related" a verb), and "TABLE I" (8 pt) over "DRIFT BY SENSOR TYPE" (6.4 pt small
+  // capitals) split as a larger heading over smaller text: two Titles
+  const data = onePagePdf([
+    'BT /F1 10 Tf 72 700 Td (II. R) Tj /F1 8 Tf (ELATED ) Tj /F1 10 Tf (W) Tj /F1 8 Tf (ORK) Tj ET',
+    'BT /F1 10 Tf 72 680 Td (Earlier work measured the drift of each sensor against a reference gauge.) Tj ET',
+    'BT /F1 8 Tf 150 640 Td (TABLE I) Tj ET',
+    'BT /F1 8 Tf 128 631 Td (DRIFT) Tj /F1 6.4 Tf ( BY SENSOR TYPE) Tj ET',
+    'BT /F1 10 Tf 72 600 Td (The drift of the pressure sensors is the largest of the three kinds.) Tj ET',
+  ].join('\n'), ['<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>']);
+  const { elements } = await partition({ data, filename: 'ieee.pdf' }, { strategy: 'fast' });
+  const out = elements.map((e) => [e.type, e.text]);
+  assert.ok(out.some(([t, x]) => t === 'Title' && x === 'II. RELATED WORK'), JSON.stringify(out));
+  assert.ok(out.some(([t, x]) => t === 'FigureCaption' && x === 'TABLE I DRIFT BY SENSOR TYPE'), JSON.stringify(out));
+});
