@@ -165,6 +165,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   let generatedGap = false;
   let sawRealGap = true;
 
+
   const looseBox = (i: number): [number, number, number, number] => {
     if (!X.FPDFText_GetLooseCharBox(tp, i, rect)) return [NaN, NaN, NaN, NaN];
     const f = heap(m).HEAPF32;
@@ -307,6 +308,13 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     return Math.hypot(f[o + 2]!, f[o + 3]!) || 1;
   };
 
+  /** The character draws ink (not a control code written into a string, which has no glyph). */
+  const inked = (i: number): boolean => {
+    if (!X.FPDFText_GetCharBox(tp, i, glyphPtr, glyphPtr + 8, glyphPtr + 16, glyphPtr + 24)) return false;
+    const h64 = heap(m).HEAPF64, o = glyphPtr >> 3;
+    return h64[o + 1]! - h64[o]! > 0.1 && h64[o + 3]! - h64[o + 2]! > 0.1;
+  };
+
   const emitWord = (s: number, e: number, a: number[], b: number[], order?: number[]) => {
     let t = '';
     for (let j = 0; j <= (order ? order.length - 1 : e - s); j++) {
@@ -352,9 +360,10 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
 
   for (let i = 0; i < n; i++) {
     const c = u16[i]!;
-    // PDFium's line breaks are generated; a font's own glyph at code 0x0A or 0x0D (OT1's "Ω" and "fl"
-    // in a bitmap font without names) is a glyph (controlGlyph)
-    const brk = (c === 13 || c === 10) && X.FPDFText_IsGenerated(tp, i) !== 0;
+    // PDFium's line breaks are generated, and a CR or LF written into a string draws nothing: both
+    // break the line; a font's own inked glyph at code 0x0A or 0x0D (OT1's "Ω" and "fl" in a bitmap
+    // font without names) is a glyph (controlGlyph)
+    const brk = (c === 13 || c === 10) && (X.FPDFText_IsGenerated(tp, i) !== 0 || !inked(i));
     const space = c === 32 || c === 9 || c === 0xa0 || c === 0 || c === 0x3000;
     if (c === 0) raw.unmapped++;
     // PDFium puts a space before a combining mark drawn as its own text object after its letter

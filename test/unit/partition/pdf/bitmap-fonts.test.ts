@@ -39,3 +39,11 @@ test('pdf: the ligatures and dashes of a T1-encoded bitmap font read as text, no
   assert.match(text, /an old OT1 file with flat ffiles/, text);
   for (const e of elements) assert.doesNotMatch(e.text, /[\u0000-\u001f]/, JSON.stringify(e.text));
 });
+
+test('pdf: a CR or LF written into a string of an ordinary font still parts its words', async () => {
+  const data = onePagePdf('BT /F1 10 Tf 72 700 Td (First part\\rSecond part of the line) Tj ET\nBT /F1 10 Tf 72 680 Td (Another line\\nwith a newline inside) Tj ET', ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>']);
+  const { elements } = await partitionDocument({ data, filename: 'cr.pdf' }, { strategy: 'fast' });
+  const text = elements.map((e) => e.text).join(' ');
+  assert.match(text, /First part Second part of the line/, text);
+  assert.match(text, /Another line with a newline inside/, text);
+});
