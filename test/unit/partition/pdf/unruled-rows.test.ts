@@ -130,3 +130,25 @@ it("a table at a column's top keeps its header set closer than a segment gap, an
   assert.ok(els.some(([t, x]) => t === 'Table' && x === 'Site Winter Summer A 12.1 6.3 B 10.4 5.9 C 14.0 7.2'), JSON.stringify(els));
   assert.ok(els.some(([t, x]) => t === 'Title' && x === '2 Section number 2'), JSON.stringify(els));
 });
+
+it('a cell wrapped over several lines inside the body keeps the table whole (a browser\'s print of a procedure table)', () => {
+  // rows 20 apart, a cell's lines 13; the description column wraps over two and three lines
+  const lines = [
+    words('The steps of the procedure, with who carries out each.', 60, 80),
+    cells(100, 'Step', 'Description', '', 'Owner'),
+    cells(120, '1', 'Collect the samples at every', '', 'Field team'),
+    cells(133, '', 'station before the heat rises'),
+    cells(146, '', 'and label each vial.'),
+    cells(166, '2', 'Ship the vials in cooled', '', 'Logistics'),
+    cells(179, '', 'boxes within two days.'),
+    cells(199, '3', 'Analyse each sample twice.', '', 'Laboratory'),
+    words('The results are kept for ten years in the central archive of the agency.', 60, 230),
+  ].flat();
+  const page: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(lines), links: [], images: [], chars: 0, unmapped: 0 };
+  const els = layoutPage(page, { tables: true });
+  assert.deepEqual(els.map((e) => e.type), ['NarrativeText', 'Table', 'NarrativeText'], JSON.stringify(els.map((e) => e.text)));
+  assert.equal(els[1]!.metadata.text_as_html, '<table><tr><td>Step</td><td>Description</td><td>Owner</td></tr>'
+    + '<tr><td>1</td><td>Collect the samples at every station before the heat rises and label each vial.</td><td>Field team</td></tr>'
+    + '<tr><td>2</td><td>Ship the vials in cooled boxes within two days.</td><td>Logistics</td></tr>'
+    + '<tr><td>3</td><td>Analyse each sample twice.</td><td>Laboratory</td></tr></table>');
+});

@@ -8,7 +8,7 @@ import { CAPTION_LABEL } from '../../classify';
 import { pageMargin } from '../reading-order';
 import { keyValueRun } from './key-value';
 import { LIST_LABEL } from '../../list-labels';
-import { commonGap, headsCells, nearest, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
+import { commonGap, headsCells, innerWraps, nearest, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
 
 const LEADER = /^[.\u2026·]+$/;
 
@@ -63,6 +63,9 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
       let left = Infinity;
       for (let k = i; k <= j; k++) left = Math.min(left, lines[k]!.x0);
       if (next.segs.length === 1 && stripLeaders(next.segs[0]!.text).length <= 60 && after && isRow(after) && next.x0 >= left - body) { j += 2; continue; }
+      // a cell wrapped over several lines, each in its column, the table going on under them
+      const wraps = innerWraps(lines, j + 1, columnsOf(lines.slice(i, j + 1).filter(isRow).flatMap((r) => r.segs)), body, isRow);
+      if (wraps) { j += wraps + 1; continue; }
       break;
     }
     const runStart = i;
