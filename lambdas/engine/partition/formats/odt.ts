@@ -3,7 +3,7 @@
 // paragraphs (its ODT path converts to DOCX and keeps the 0.14-era typing seen in the expected output).
 import type { FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../errors';
-import { corrupt, escapeHtml, firstChild, isTag, localName, parseXml, readZip, zipText, type DomNode } from './common';
+import { alongStyleChain, childElements, corrupt, escapeHtml, firstChild, isTag, localName, parseXml, readZip, zipText, type DomElement, type DomNode } from './common';
 import { htmlToElements } from './html';
 import { clampSpan } from '../table-html';
 import { odfFormula } from './mathml';
@@ -25,9 +25,50 @@ function formulaHtml(href: string, objectXml: (path: string) => string | undefin
   return `<math display="${f.display ? 'block' : 'inline'}"><semantics><annotation encoding="application/x-tex">${escapeHtml(f.latex)}</annotation></semantics></math>`;
 }
 
-export function odtToHtml(contentXml: string, objectXml: (path: string) => string | undefined = () => undefined): string {
+interface OdfStyle { name: string; display: string; parent?: string; outline?: number }
+
+/** The paragraph styles of content.xml's and styles.xml's style lists, by name. */
+function paragraphStyles(roots: (DomElement | undefined)[]): Map<string, OdfStyle> {
+  const out = new Map<string, OdfStyle>();
+  for (const root of roots) {
+    for (const list of root ? ['styles', 'automatic-styles'].map((n) => firstChild(root, n)) : []) {
+      for (const st of list ? childElements(list, 'style') : []) {
+        const name = st.attribs['style:name'];
+        if (!name || st.attribs['style:family'] !== 'paragraph') continue;
+        const outline = Number(st.attribs['style:default-outline-level']);
+        out.set(name, {
+          name,
+          display: (st.attribs['style:display-name'] ?? name.replace(/_20_/g, ' ')).toLowerCase(),
+          parent: st.attribs['style:parent-style-name'],
+          outline: Number.isInteger(outline) && outline >= 1 ? outline : undefined,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The heading level (1-6) a paragraph style gives through its parents: an outline level, a "Heading N"
+ * style, Title (1) or Subtitle (2). A word processor's import (of HTML, of Word) writes headings as
+ * ordinary paragraphs of such a style, or of an automatic style whose parent is one.
+ */
+function styleHeading(styles: Map<string, OdfStyle>, name: string | undefined): number | undefined {
+  const level = alongStyleChain(name, (k) => styles.get(k), (st) => st.parent, (st) => {
+    if (st.outline !== undefined) return st.outline;
+    if (st.display === 'title') return 1;
+    if (st.display === 'subtitle') return 2;
+    const m = /^heading (\d)$/.exec(st.display);
+    return m ? Number(m[1]) : undefined;
+  });
+  return level === undefined ? undefined : Math.min(6, Math.max(1, level));
+}
+
+export function odtToHtml(contentXml: string, objectXml: (path: string) => string | undefined = () => undefined, stylesXml?: string): string {
   const doc = parseXml(contentXml);
   const root = firstChild(doc, 'document-content');
+  const styles = paragraphStyles([root, stylesXml ? firstChild(parseXml(stylesXml), 'document-styles') : undefined]);
+  let inTable = 0;
   const body = root ? firstChild(root, 'body') : undefined;
   const text = body ? firstChild(body, 'text') : undefined;
   if (!text) throw new UnprocessableDocument('odt: content.xml has no office:text body');
@@ -49,11 +90,15 @@ export function odtToHtml(contentXml: string, objectXml: (path: string) => strin
         html += `</h${level}>`;
         return;
       }
-      case 'p':
-        html += '<p>';
+      case 'p': {
+        // a paragraph of a heading style, outside tables (a cell's text stays the cell's)
+        const level = inTable ? undefined : styleHeading(styles, n.attribs['text:style-name']);
+        const tag = level ? `h${level}` : 'p';
+        html += `<${tag}>`;
         kids();
-        html += '</p>';
+        html += `</${tag}>`;
         return;
+      }
       case 'list':
         html += '<ul>';
         kids();
@@ -67,7 +112,9 @@ export function odtToHtml(contentXml: string, objectXml: (path: string) => strin
         return;
       case 'table':
         html += '<table>';
+        inTable++;
         kids();
+        inTable--;
         html += '</table>';
         return;
       case 'table-row': {
@@ -129,11 +176,11 @@ export function odtToHtml(contentXml: string, objectXml: (path: string) => strin
 
 export const partitionOdt: FormatPartitioner = async (data, ctx) => {
   // the document and its embedded objects' content (formulas)
-  const files = readZip(data, 'odt', (n) => n === 'content.xml' || /^[^/]+\/content\.xml$/.test(n));
+  const files = readZip(data, 'odt', (n) => n === 'content.xml' || n === 'styles.xml' || /^[^/]+\/content\.xml$/.test(n));
   const xml = zipText(files, 'content.xml');
   if (!xml) throw new UnprocessableDocument('odt: content.xml is missing (not an OpenDocument text?)');
   try {
-    return htmlToElements(odtToHtml(xml, (path) => zipText(files, path)), { shortText: 'title', languages: ctx.options.languages });
+    return htmlToElements(odtToHtml(xml, (path) => zipText(files, path), zipText(files, 'styles.xml')), { shortText: 'title', languages: ctx.options.languages });
   } catch (err) {
     return corrupt('odt', err);
   }

@@ -171,6 +171,35 @@ test('odt: formula objects (MathML in their own content.xml) as LaTeX, inline be
   ]);
 });
 
+test('odt: a paragraph of a heading style (an automatic style whose parent is Heading 1, as an import writes it) is a heading; in a table cell it stays the cell\'s text', async () => {
+  const NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"';
+  const content = `<office:document-content ${NS}><office:automatic-styles>` +
+    `<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Heading_20_1"/>` +
+    `<style:style style:name="P2" style:family="paragraph" style:parent-style-name="Outline"/></office:automatic-styles>` +
+    `<office:body><office:text><text:p text:style-name="P1">Inventory report</text:p>` +
+    `<text:p text:style-name="Text_20_body">The stock was counted in the spring by the whole team.</text:p>` +
+    `<text:p text:style-name="P2">Counting method</text:p>` +
+    `<text:p text:style-name="Text_20_body">Each shelf was counted twice by two different people.</text:p>` +
+    `<table:table><table:table-row><table:table-cell><text:p text:style-name="P1">Shelf</text:p></table:table-cell>` +
+    `<table:table-cell><text:p>Count</text:p></table:table-cell></table:table-row></table:table>` +
+    `</office:text></office:body></office:document-content>`;
+  const styles = `<office:document-styles ${NS}><office:styles>` +
+    `<style:style style:name="Heading" style:family="paragraph"/>` +
+    `<style:style style:name="Heading_20_1" style:display-name="Heading 1" style:family="paragraph" style:parent-style-name="Heading"/>` +
+    `<style:style style:name="Outline" style:family="paragraph" style:default-outline-level="2"/>` +
+    `<style:style style:name="Text_20_body" style:display-name="Text body" style:family="paragraph"/>` +
+    `</office:styles></office:document-styles>`;
+  const data = zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.text'), 'content.xml': strToU8(content), 'styles.xml': strToU8(styles) });
+  const els = await partition('odt', data);
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.category_depth]), [
+    ['Title', 'Inventory report', 0],
+    ['NarrativeText', 'The stock was counted in the spring by the whole team.', undefined],
+    ['Title', 'Counting method', 1],
+    ['NarrativeText', 'Each shelf was counted twice by two different people.', undefined],
+    ['Table', 'Shelf Count', undefined],
+  ]);
+});
+
 test('odt and epub from the corpus', async () => {
   const odt = await partition('odt', corpusDoc('simple.odt'));
   assert.deepEqual(types(odt), ['Title', 'ListItem', 'ListItem', 'Title', 'NarrativeText', 'NarrativeText', 'UncategorizedText', 'Address']);
