@@ -12,15 +12,15 @@ import type { OcrLine, OcrResult, OcrWord } from './tesseract';
 /** Words below this confidence are noise (speckles, picture textures). */
 const MIN_WORD_CONFIDENCE = 30;
 
+/** Marks that never stand alone in running text (a dash or a plus between words may: a separator). */
+const STRAY_MARKS = /^[~_^`'"\u2018\u2019\u201c\u201d,.:;!\u00a6]+$/u;
+
 /**
  * Words kept: confident ones, and less confident ones that read as a word (three letters or more, a
  * stop after it, and at most two marks after that: a footnote's raised number read as "storm.!").
  * Short low-confidence fragments are usually speckles or bits of rotated text, and unsure marks
  * alone within a line are the blank between words read as something.
  */
-/** Marks that never stand alone in running text (a dash or a plus between words may: a separator). */
-const STRAY_MARKS = /^[~_^`'"\u2018\u2019\u201c\u201d,.:;!\u00a6]+$/u;
-
 const keepWord = (lineWords: number) => (w: OcrWord, i: number): boolean =>
   (w.confidence >= MIN_WORD_CONFIDENCE || (w.confidence >= 15 && /^[\p{L}\p{N}]{3,}[.,;:]?[!'\u2019"*\d]{0,2}$/u.test(w.text)))
   && !(w.text.length <= 3 && w.confidence < 70 && lineWords <= 2)
@@ -78,7 +78,8 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
     // such as "1  Introduction" stay with their text).
     // A word left out (too unsure) between two words bridges their gap: the gap it leaves is no
     // column's. Not a table's rule read as a glyph ("|", "l"), which stands in a gap between cells.
-    const left = l.words.filter((w) => !kept.includes(w) && /[\p{L}\p{N}].*[\p{L}\p{N}]/u.test(w.text) && !RULE_GLYPHS.test(w.text)).sort((a, b) => a.x0 - b.x0);
+    const keptSet = new Set(kept);
+    const left = l.words.filter((w) => !keptSet.has(w) && /[\p{L}\p{N}].*[\p{L}\p{N}]/u.test(w.text) && !RULE_GLYPHS.test(w.text)).sort((a, b) => a.x0 - b.x0);
     const segs = [];
     let cur: Word[] = [];
     for (const w of words) {

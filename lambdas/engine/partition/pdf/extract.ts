@@ -165,7 +165,6 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   let generatedGap = false;
   let sawRealGap = true;
 
-
   const looseBox = (i: number): [number, number, number, number] => {
     if (!X.FPDFText_GetLooseCharBox(tp, i, rect)) return [NaN, NaN, NaN, NaN];
     const f = heap(m).HEAPF32;
@@ -293,12 +292,18 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
   // bullet (a dot about the x-height's middle, under half an em either way: TeX's math symbol font
   // draws itemize's bullet so) from a box to tick (most of an em tall) and from a glyph without ink.
   const symbolMark = (i: number): string => {
-    if (!X.FPDFText_GetCharBox(tp, i, glyphPtr, glyphPtr + 8, glyphPtr + 16, glyphPtr + 24)) return SYMBOL_MARKER;
-    const h64 = heap(m).HEAPF64, o = glyphPtr >> 3;
-    const [l, r, bottom, top] = [h64[o]!, h64[o + 1]!, h64[o + 2]!, h64[o + 3]!];
+    const g = glyphBox(i);
+    if (!g) return SYMBOL_MARKER;
     const em = X.FPDFText_GetFontSize(tp, i) * matrixScale(i);
     const dot = (d: number) => d > 0.05 * em && d < 0.5 * em; // inked (an empty glyph is no bullet), small
-    return em > 0 && dot(r - l) && dot(top - bottom) ? SYMBOL_BULLET : SYMBOL_MARKER;
+    return em > 0 && dot(g.right - g.left) && dot(g.top - g.bottom) ? SYMBOL_BULLET : SYMBOL_MARKER;
+  };
+
+  /** A character's glyph box (PDFium's tight box, in page space); null when PDFium has none. */
+  const glyphBox = (i: number): { left: number; right: number; bottom: number; top: number } | null => {
+    if (!X.FPDFText_GetCharBox(tp, i, glyphPtr, glyphPtr + 8, glyphPtr + 16, glyphPtr + 24)) return null;
+    const h64 = heap(m).HEAPF64, o = glyphPtr >> 3;
+    return { left: h64[o]!, right: h64[o + 1]!, bottom: h64[o + 2]!, top: h64[o + 3]! };
   };
 
   /** The text matrix's vertical scale at a character (PDFs that draw with a 1pt font and a scaling matrix). */
@@ -310,9 +315,8 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
 
   /** The character draws ink (not a control code written into a string, which has no glyph). */
   const inked = (i: number): boolean => {
-    if (!X.FPDFText_GetCharBox(tp, i, glyphPtr, glyphPtr + 8, glyphPtr + 16, glyphPtr + 24)) return false;
-    const h64 = heap(m).HEAPF64, o = glyphPtr >> 3;
-    return h64[o + 1]! - h64[o]! > 0.1 && h64[o + 3]! - h64[o + 2]! > 0.1;
+    const g = glyphBox(i);
+    return g !== null && g.right - g.left > 0.1 && g.top - g.bottom > 0.1;
   };
 
   const emitWord = (s: number, e: number, a: number[], b: number[], order?: number[]) => {
@@ -333,13 +337,8 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     // Effective size: the nominal font size scaled by the text matrix (PDFs that draw with a
     // 1pt font and a scaling matrix report 1 otherwise).
     const nominal = X.FPDFText_GetFontSize(tp, s);
-    let scale = 1, turn: QuarterTurn = 0;
-    if (X.FPDFText_GetMatrix(tp, s, matPtr)) {
-      const f = heap(m).HEAPF32, o = matPtr >> 2;
-      const [ma, mb, mc, md] = [f[o]!, f[o + 1]!, f[o + 2]!, f[o + 3]!];
-      scale = Math.hypot(mc, md) || 1;
-      turn = turnOf(ma, mb);
-    }
+    const scale = matrixScale(s);
+    const turn = charTurn(s);
     const size = nominal * scale || Math.abs(a[1]! - a[3]!) || 1;
     const style = styleAt(s);
     const x0 = Math.min(a[0]!, b[0]!, a[2]!, b[2]!);
