@@ -342,12 +342,6 @@ function keepsCells(rows: Line[], cols: [number, number][]): boolean {
 }
 
 /**
- * A segment that covers two or more columns while its words sit in fewer of them, one of its words
- * reaches over a gutter, or two of its words a word space apart stand either side of one (a header
- * centred over its sub-columns; close-set figures stay apart): [first column, number of columns].
- * Only over columns still empty on its line.
- */
-/**
  * A segment whose words stand in runs set clearly further apart than a word space (over 0.6 em, and
  * twice its closest words' gap), each run over a column of its own: cells a little closer than the
  * line's segment gap (LaTeX sets columns two \tabcolsep apart, 12 pt, about an em of 11 pt text), not a
@@ -376,6 +370,12 @@ function cellRuns(seg: Segment, cols: [number, number][]): [number, string][] | 
   return out;
 }
 
+/**
+ * A segment that covers two or more columns while its words sit in fewer of them, one of its words
+ * reaches over a gutter, or two of its words a word space apart stand either side of one (a header
+ * centred over its sub-columns; close-set figures stay apart): [first column, number of columns].
+ * Only over columns still empty on its line.
+ */
 function spanOf(seg: Segment, cols: [number, number][], row: string[]): [number, number] | undefined {
   const over: number[] = [];
   cols.forEach(([a, b], k) => { if (Math.min(b, seg.x1) - Math.max(a, seg.x0) > 0) over.push(k); });
