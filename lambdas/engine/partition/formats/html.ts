@@ -5,7 +5,7 @@
 // blocks are classified by the text heuristics. Links and b/strong/i/em emphasis are recorded;
 // script/style/nav/head are dropped. parent_id is left to the pipeline's hierarchy step.
 import type { Document } from 'domhandler';
-import { makeElement, type Element, type ElementMetadata } from '../../elements';
+import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import {
   isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleTitle, isUsCityStateZip, stripBullet,
@@ -65,6 +65,8 @@ class HtmlWalker {
   private mathChars = 0;
   /** The TeX of the formula just read: an image of it after it (a fallback rendering) is no Image of its own. */
   private lastMath: string[] = [];
+  /** Images met inside the buffered text: they follow its element. */
+  private inlineImages: Element[] = [];
 
   constructor(private readonly opts: HtmlOptions) {}
 
@@ -158,8 +160,16 @@ class HtmlWalker {
     this.stack.pop();
   }
 
-  /** Emits the buffered inline text as one element. */
+  /** Emits the buffered inline text as one element, then the images set inside that text. */
   flush(): void {
+    this.emitText();
+    if (this.inlineImages.length) {
+      appendAll(this.out, this.inlineImages);
+      this.inlineImages = [];
+    }
+  }
+
+  private emitText(): void {
     const raw = this.buf;
     const links = this.links;
     const emph = this.emph;
@@ -242,7 +252,6 @@ class HtmlWalker {
     if (!src || !alt) return;
     // a formula's picture right after the formula itself (a fallback for readers without MathML)
     if (this.lastMath.some((t) => t === alt || t === withoutDisplayStyle(alt))) return;
-    this.flush();
     const inline = /^data:(image\/[^;,]+);base64,(.*)$/s.exec(src);
     const md: ElementMetadata = { ...this.opts.metadata };
     if (inline) {
@@ -251,7 +260,14 @@ class HtmlWalker {
     } else {
       md.image_url = src;
     }
-    this.out.push(makeElement('Image', alt, md));
+    const image = makeElement('Image', alt, md);
+    // set inside running text (an icon, a badge, a markdown image mid-sentence) it follows its
+    // paragraph, which stays whole; on its own, or before any text, it stands where it is
+    if (/\S/.test(this.buf)) this.inlineImages.push(image);
+    else {
+      this.flush();
+      this.out.push(image);
+    }
   }
 
   private classify(text: string): string {
