@@ -50,8 +50,8 @@ describe('tables on scanned pages and images', () => {
     const [t] = tablesOf(r.elements);
     assert.match(t!.metadata.text_as_html!, /<td colspan="6">Literacy Status<\/td>/);
     assert.match(t!.metadata.text_as_html!, /<td rowspan="2">State<\/td>/);
-    // Text in the OCR's line order (as the library's OCR'd table text): the header lines, then the rows.
-    assert.match(t!.text, /Literacy Status .*College Kerala 2400 7\.2 0\.5 25\.3/);
+    // Text row by row, as every format writes a table: the header rows, then the body.
+    assert.match(t!.text, /^State Literacy Status .*College Kerala 2400 7\.2 0\.5 25\.3/);
     const rest = outside(r.elements);
     for (const w of ['Kerala', 'Maharashtra', 'Pooled', 'Illiterate']) assert.ok(!rest.includes(w), `${w} is not repeated outside the tables`);
   });
@@ -78,6 +78,11 @@ describe('tables on scanned pages and images', () => {
     assert.equal(rest.length, 0);
     const html = t!.metadata.text_as_html!;
     assert.match(html, /<td colspan="2">Results<\/td>/);
+    // Row by row: the header row, then each category's row. The library's expected output for this
+    // image (../shared/corpus/expected/*/table-multi-row-column-cells.png.json) follows its OCR's
+    // lines ("Results" first, a wrapped header's lines apart): text accuracy about 0.73 against it,
+    // under the partition scorer's 0.8 match, so that row's table agreement stays below 1.0 on purpose.
+    assert.match(t!.text, /^Disability Category Participants .* Results Accuracy Time to complete Blind 5 1 4 /);
     // A "1" alone in a cell: Tesseract drops it once the frame is painted out; the first reading has it.
     for (const row of ['Blind</td><td>5</td><td>1</td><td>4', 'Low Vision</td><td>5</td><td>2</td><td>3', 'Dexterity</td><td>5</td><td>4</td><td>1', 'Mobility</td><td>3</td><td>3</td><td>0']) {
       assert.ok(html.includes(row), `${row} in ${html}`);

@@ -313,15 +313,15 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       continue;
     }
     if (b.table) {
-      // Text-layer tables read row by row, left to right (a merged cell once, where it starts), as
-      // every other format writes a table and as a reader takes it in (a decision of an earlier issue:
-      // the library's own PDF Table text stacks each column, which one corpus output still shows, see
-      // test/unit/partition/pdf.test.ts). OCR'd tables keep the OCR's line order (a wrapped or
-      // row-spanning header read line by line, as the library's OCR'd table text reads). The cell
-      // structure, with spans, is in text_as_html.
+      // A table reads row by row, left to right (a merged cell once, where it starts), from the text
+      // layer or OCR alike, as every other format writes a table and as a reader takes it in (issue
+      // 29's decision: the library's own PDF Table text stacks each column, and its OCR'd table text
+      // follows the OCR's lines, which two corpus outputs still show, see test/unit/partition/pdf.test.ts
+      // and test/integration/partition/scan-tables.test.ts). The cell structure, with spans, is in
+      // text_as_html.
       // A table of a right-to-left script is read from its right-hand column.
       const rows = isRtlPage(b.table.flatMap((r) => r.map((c) => c.text))) ? mirrorColumns(b.table) : b.table;
-      const text = opts.ocr ? blockText(b) : tableText(rows);
+      const text = tableText(rows);
       if (!text) continue;
       out.push(makeElement('Table', text, opts.tableHtml === false ? md : { ...md, text_as_html: tableToHtml(rows) }));
       continue;
