@@ -156,3 +156,47 @@ describe('short booktabs tables in a paper\'s column', () => {
     assert.ok(els.filter((e) => e.type === 'NarrativeText').every((e) => e.text.startsWith('When training') && !/Top-|44\.9/.test(e.text)));
   });
 });
+
+describe('rows grouped between rules', () => {
+  it('booktabs groups with a label centred beside them (\\multirow) or on their first row: each line a row (figures do not wrap)', () => {
+    const at = (y: number, ...cells: string[]) => cells.flatMap((t, c) => (t ? cell(t, [60, 150, 300, 360][c]!, y) : []));
+    const words = [
+      at(100, 'Family', 'Method', 'Set X', 'Set Y'),
+      at(117, '', 'Ridge', '0.71', '0.65'), at(130, 'Linear', 'Lasso', '0.69', '0.66'), at(143, '', 'Elastic net', '0.72', '0.67'),
+      // the second group: two rows, its label set halfway between them
+      at(160, '', 'Random forest', '0.81', '0.77'), at(166.5, 'Trees'), at(173, '', 'Boosting', '0.84', '0.79'),
+      // the third: its label on its first row
+      at(190, 'Kernels', 'RBF SVM', '0.78', '0.74'), at(203, '', 'Gaussian process', '0.77', '0.75'),
+    ].flat();
+    const h: HRule[] = [97, 113, 157, 187, 217].map((y) => ({ y, x0: 57, x1: 400 }));
+    const p: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h, v: [] } };
+    const tables = layoutPage(p, { tables: true }).filter((e) => e.type === 'Table');
+    assert.equal(tables.length, 1);
+    assert.deepEqual(rowsOf(String(tables[0]!.metadata.text_as_html)), [
+      ['Family', 'Method', 'Set X', 'Set Y'],
+      ['', 'Ridge', '0.71', '0.65'], ['Linear', 'Lasso', '0.69', '0.66'], ['', 'Elastic net', '0.72', '0.67'],
+      ['Trees', 'Random forest', '0.81', '0.77'], ['', 'Boosting', '0.84', '0.79'],
+      ['Kernels', 'RBF SVM', '0.78', '0.74'], ['', 'Gaussian process', '0.77', '0.75'],
+    ]);
+  });
+
+  it('a ruled frame around rows set without rules: each line a row, though a cell lacks a line (a value left blank)', () => {
+    const xs = [55, 140, 230, 320, 400];
+    const at = (y: number, ...cells: string[]) => cells.flatMap((t, c) => (t ? cell(t, xs[c]! + 5, y) : []));
+    const words = [
+      at(100, 'Run', 'Chunks', 'Mean', 'Tables'),
+      at(117, 'Base 128', '64,058', '800.73', 'N/A'), at(130, 'Base 256', '32,051', '400.64', ''), at(143, 'Base 512', '16,046', '200.58', 'N/A'),
+      at(160, 'Chipper', '20,843', '260.57', '96.20'),
+    ].flat();
+    const h: HRule[] = [97, 113, 157, 173].map((y) => ({ y, x0: xs[0]!, x1: xs[4]! }));
+    const v = xs.map((x) => ({ x, y0: 97, y1: 173 }));
+    const p: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h, v } };
+    const tables = layoutPage(p, { tables: true }).filter((e) => e.type === 'Table');
+    assert.equal(tables.length, 1);
+    assert.deepEqual(rowsOf(String(tables[0]!.metadata.text_as_html)), [
+      ['Run', 'Chunks', 'Mean', 'Tables'],
+      ['Base 128', '64,058', '800.73', 'N/A'], ['Base 256', '32,051', '400.64', ''], ['Base 512', '16,046', '200.58', 'N/A'],
+      ['Chipper', '20,843', '260.57', '96.20'],
+    ]);
+  });
+});

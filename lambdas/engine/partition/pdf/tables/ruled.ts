@@ -75,8 +75,10 @@ function stackedRows(g: Grid, byCell: Word[][]): boolean {
 
 /**
  * Rows of a body set without rules inside a ruled frame (a table with vertical rules only, or a box
- * with a rule under its header): a grid row whose cells with text each hold the same number of lines,
- * the lines level across the cells, entries rather than text wrapped at the cell's edge (below). Such
+ * with a rule under its header): a grid row whose fullest cells (two or more, most of its cells) hold
+ * the same number of lines, level across the cells, and whose other cells' lines are each level with
+ * one of theirs,
+ * entries rather than text wrapped at the cell's edge (below). Such
  * a row is as many rows as it has lines; without this, its cells read a column at a time ("Alpha Beta
  * Gamma"). The grid with the rows split, or undefined when no row is so.
  */
@@ -85,23 +87,29 @@ function splitStackedRows(g: Grid, byCell: Word[][]): Grid | undefined {
   for (let r = 0; r + 1 < g.ys.length; r++) {
     if (g.cells.some((c) => c.row <= r && c.row + c.rowspan > r && c.rowspan > 1)) continue;
     const mine = g.cells.map((c, i) => ({ c, lines: wordLines(byCell[i]!) })).filter(({ c, lines }) => c.row === r && lines.length);
-    const k = mine[0]?.lines.length ?? 0;
-    if (mine.length < 2 || k < 2 || mine.some(({ lines }) => lines.length !== k)) continue;
+    // the cells holding the most lines, most of the row's, set its lines; a cell with fewer (an entry
+    // left blank, a value the scan lost) has each of its lines level with one of theirs (a few cells
+    // wrapped beside one-line ones are a record's wrapped text)
+    const k = Math.max(0, ...mine.map(({ lines }) => lines.length));
+    const full = mine.filter(({ lines }) => lines.length === k);
+    if (full.length < 2 || k < 2 || 2 * full.length <= mine.length) continue;
     const size = Math.max(...mine.flatMap(({ lines }) => lines.flat().map((w) => w.size)), 1);
     const mid = (l: Word[]) => (Math.min(...l.map((w) => w.y0)) + Math.max(...l.map((w) => w.y1))) / 2;
-    const level = Array.from({ length: k }, (_, j) => mine.map(({ lines }) => mid(lines[j]!))).every((ms) => Math.max(...ms) - Math.min(...ms) < 0.5 * size);
+    const levels = Array.from({ length: k }, (_, j) => full.map(({ lines }) => mid(lines[j]!)));
+    const level = levels.every((ms) => Math.max(...ms) - Math.min(...ms) < 0.5 * size)
+      && mine.every(({ lines }) => lines.length === k || lines.every((l) => levels.some((ms) => Math.abs(mid(l) - ms[0]!) < 0.5 * size)));
     // entries: in some cell every line leaves room for the next one's first word (in narrow columns
     // entries fill them as wrapped text does: then three lines in three cells or more, which wrapped
     // text does not match); no line opens in lower case (wrapped text runs on)
-    const entries = mine.some(({ c, lines }) => lines.slice(0, -1).every((l, j) => {
+    const entries = full.some(({ c, lines }) => lines.slice(0, -1).every((l, j) => {
       const next = lines[j + 1]![0]!;
       return Math.max(...l.map((w) => w.x1)) + 0.3 * next.size + (next.x1 - next.x0) < g.xs[c.col + c.colspan]! - 0.5 * size;
     }));
     const opens = mine.every(({ lines }) => lines.slice(1).every((l) => !/^\p{Ll}/u.test(l[0]!.t)));
-    if (!level || !opens || !(entries || (k >= 3 && mine.length >= 3))) continue;
+    if (!level || !opens || !(entries || (k >= 3 && full.length >= 3))) continue;
     for (let j = 0; j + 1 < k; j++) {
-      const bottom = Math.max(...mine.map(({ lines }) => Math.max(...lines[j]!.map((w) => w.y1))));
-      const top = Math.min(...mine.map(({ lines }) => Math.min(...lines[j + 1]!.map((w) => w.y0))));
+      const bottom = Math.max(...full.map(({ lines }) => Math.max(...lines[j]!.map((w) => w.y1))));
+      const top = Math.min(...full.map(({ lines }) => Math.min(...lines[j + 1]!.map((w) => w.y0))));
       cuts.push((bottom + top) / 2);
     }
   }

@@ -8,7 +8,7 @@ import { CAPTION_LABEL } from '../../classify';
 import { pageMargin } from '../reading-order';
 import { keyValueRun } from './key-value';
 import { LIST_LABEL } from '../../list-labels';
-import { commonGap, headsCells, innerWraps, nearest, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
+import { commonGap, headsCells, innerWraps, isFigure, nearest, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
 
 const LEADER = /^[.\u2026·]+$/;
 
@@ -229,7 +229,9 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
   // more columns at word level: figures set close together; fewer: a header row set off its columns
   // (centred over left-aligned values) made columns of its own, which the body's gutters do not have
   const cols = fine.length > segCols.length || sameColumns(fine, segCols) || (fine.length >= 2 && fine.length < segCols.length && keepsCells(lines, fine)) ? fine : segCols;
-  const rows = joinOffsetLines(lines, cols);
+  // cells joined to a line from a line set between it and the next (a label spanning rows)
+  const joined = new Map<Line, number>();
+  const rows = joinOffsetLines(lines, cols, joined);
   const spans = new Map<string[], Map<number, number>>();
   const lineRows = rows.map((r) => {
     const row = cols.map(() => '');
@@ -274,7 +276,11 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
     let j = i + 1;
     while (rules && j < rows.length && bandOf(rows[j]!) === bandOf(rows[i]!)) j++;
     const first = lineRows[i]!;
-    if (j - i > 1 && lineRows.slice(i + 1, j).every((row) => filledOf(row) < filledOf(first) && row.every((c, k) => !c || first[k]))) {
+    // measured without a label set between rows that joined the first (booktabs' \multirow: a rule
+    // over a group of rows, its label centred beside them, is no record of wrapped cells)
+    const own = filledOf(first) - (joined.get(rows[i]!) ?? 0);
+    // and never when a later line holds a figure under a figure (figures do not wrap: rows of values)
+    if (j - i > 1 && lineRows.slice(i + 1, j).every((row) => filledOf(row) < own && row.every((c, k) => !c || (first[k] && !(isFigure(c) && isFigure(first[k]!)))))) {
       grid.push(cols.map((_, k) => lineRows.slice(i, j).map((row) => row[k]).filter(Boolean).join(' ')));
       i = j;
       continue;
@@ -302,7 +308,7 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
  * their columns, with no text of its own columns just above or below it (a wrapped cell's next line:
  * then it is a line of that cell). It joins the row above, where a cell spanning rows starts.
  */
-function joinOffsetLines(lines: Line[], cols: [number, number][]): Line[] {
+function joinOffsetLines(lines: Line[], cols: [number, number][], joined: Map<Line, number>): Line[] {
   const colsOf = (l: Line) => new Set(l.segs.map((g) => nearest(cols, (g.x0 + g.x1) / 2)));
   const overlaps = (a: Line, b: Line) => bandOverlap(a, b) > 0.2;
   const shares = (a: Line, b: Line) => { const ka = colsOf(a); return [...colsOf(b)].some((k) => ka.has(k)); };
@@ -313,8 +319,11 @@ function joinOffsetLines(lines: Line[], cols: [number, number][]): Line[] {
     const spanning = !!p && !!n && overlaps(p, l) && overlaps(l, n) && !shares(l, p) && !shares(l, n)
       && !lines.some((m, j) => Math.abs(j - i) <= 3 && m !== l && m !== p && m !== n && shares(l, m) && Math.max(m.y0 - l.y1, l.y0 - m.y1) < 0.5 * h);
     if (spanning && out.length) {
-      const segs = [...out[out.length - 1]!.segs, ...l.segs].sort((a, b) => a.x0 - b.x0);
-      out[out.length - 1] = { segs, ...union(segs) };
+      const above = out[out.length - 1]!;
+      const segs = [...above.segs, ...l.segs].sort((a, b) => a.x0 - b.x0);
+      const merged = { segs, ...union(segs) };
+      joined.set(merged, (joined.get(above) ?? 0) + l.segs.length);
+      out[out.length - 1] = merged;
     } else out.push(l);
   });
   return out;

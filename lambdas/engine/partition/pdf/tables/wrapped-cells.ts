@@ -9,6 +9,9 @@ import type { Line, Segment } from '../page-text';
 /** A cell's text without its dot leaders ("Total . . . . . 11,062": spacing, not words). */
 export const stripLeaders = (t: string) => t.replace(/(?:\s*[.\u2026·]){2,}\s*/g, ' ').trim();
 
+/** A cell holding a figure (digits with their signs, separators, units of money, brackets): a value, which never wraps. */
+export const isFigure = (c: string): boolean => /\d/.test(c) && /^[\d\s.,:%$€£()+\-\u2010-\u2013/]+$/u.test(c);
+
 /** The column that holds x `cx`, else the one whose centre is nearest to it. */
 export const nearest = (cols: [number, number][], cx: number): number => {
   let k = cols.findIndex(([a, b]) => cx >= a && cx <= b);
@@ -69,7 +72,7 @@ export function headsCells(line: Line, next: Line, row: string[], nextRow: strin
   if (!filled || filled >= nextRow.filter(Boolean).length) return false;
   // a header row holds labels: a row of figures under a line is a record under the end of the one
   // before it (a table going on from the page before)
-  if (nextRow.some((c) => /\d/.test(c) && /^[\d\s.,:%$€£()+\-\u2010-\u2013/]+$/u.test(c))) return false;
+  if (nextRow.some(isFigure)) return false;
   const gap = next.y0 - line.y1;
   if (gap < -0.2 * body || gap > 0.5 * body) return false;
   const tol = 0.5 * body;
