@@ -76,13 +76,31 @@ export function rankTitleDepths(elements: Element[]): Element[] {
     }
     level.set(s, rank);
   }
+  const numbered: [Element, number][] = [];
   for (const el of elements) {
     const s = el.metadata[TITLE_SIZE_KEY];
     if (s === undefined) continue;
     delete el.metadata[TITLE_SIZE_KEY];
     if (el.type !== 'Title' || el.metadata.category_depth !== undefined || typeof s !== 'number') continue;
     const d = level.get(s);
-    if (d !== undefined) el.metadata.category_depth = d;
+    if (d === undefined) continue;
+    el.metadata.category_depth = d;
+    const parts = sectionNumberParts(el.text);
+    if (parts) numbered.push([el, parts]);
+  }
+  // Numbered headings nest by their numbers ("1.1.1" under "1.1" under "1"), which sizes may not tell
+  // (a third level set bold at the body's size, as the second's): their depth counts from that of the
+  // headings with the fewest parts.
+  if (numbered.length >= 2 && new Set(numbered.map(([, n]) => n)).size >= 2) {
+    const fewest = Math.min(...numbered.map(([, n]) => n));
+    const base = Math.max(0, Math.min(...numbered.filter(([, n]) => n === fewest).map(([el]) => el.metadata.category_depth!)) - (fewest - 1));
+    for (const [el, n] of numbered) el.metadata.category_depth = base + n - 1;
   }
   return elements;
+}
+
+/** How many parts a heading's section number has ("2" 1, "3.1" 2, "A.2.1" 3); 0 when it has none. */
+function sectionNumberParts(text: string): number {
+  const m = /^(\d{1,2}(?:\.\d{1,2})*|[A-Z](?:\.\d{1,2})+)\.?\s+\S/.exec(text);
+  return m ? m[1]!.split('.').length : 0;
 }

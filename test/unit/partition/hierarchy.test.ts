@@ -78,6 +78,18 @@ describe('rankTitleDepths', () => {
     assert.deepEqual(els.map((e) => e.metadata.category_depth), [2, 0, 2, 1, 3, 3, undefined]);
     assert.ok(els.every((e) => !(TITLE_SIZE_KEY in e.metadata)));
   });
+
+  it('numbered headings nest by their numbers where sizes do not tell (a third level at the second\'s size)', () => {
+    const t = (text: string, size: number) => makeElement('Title', text, { [TITLE_SIZE_KEY]: size });
+    const els = setElementHierarchy(rankTitleDepths([
+      t('A Study of Stations', 17), t('1 Introduction', 14), t('1.1 Background', 12), t('1.1.1 Prior campaigns', 11), t('2 Methods', 14), t('Acknowledgements', 14),
+    ]));
+    assert.deepEqual(els.map((e) => e.metadata.category_depth), [0, 1, 2, 3, 1, 1]);
+    assert.equal(els[3]!.metadata.parent_id, els[2]!.element_id, '1.1.1 under 1.1');
+    // a size rank alone (no numbers) or numbers of one depth only change nothing
+    const flat = rankTitleDepths([t('2019 Results', 14), t('12 Monkeys', 12), t('3 Findings', 12)]);
+    assert.deepEqual(flat.map((e) => e.metadata.category_depth), [0, 1, 1]);
+  });
 });
 
 describe('postProcess sets the hierarchy for every format, on final ids', () => {
