@@ -152,3 +152,23 @@ it('a cell wrapped over several lines inside the body keeps the table whole (a b
     + '<tr><td>2</td><td>Ship the vials in cooled boxes within two days.</td><td>Logistics</td></tr>'
     + '<tr><td>3</td><td>Analyse each sample twice.</td><td>Laboratory</td></tr></table>');
 });
+
+it('a wide description column between short ones (a landscape page\'s parameter table) is a table, its wrapped lines in their cells', () => {
+  const wide = (y: number, ...texts: string[]): Word[] => texts.flatMap((t, k) => (t ? words(t, [40, 90, 700][k]!, y) : []));
+  const lines = [
+    words('The parameters of the sampling run, each with what it sets and who may change it.', 40, 80),
+    wide(100, 'Name', 'Description', 'Owner'),
+    wide(120, 'depth', 'How far below the surface the sample is drawn, in metres, measured from the water line at the time', 'Field'),
+    wide(133, '', 'of sampling rather than from the mean level.'),
+    wide(153, 'count', 'How many vials are filled at each station before the team moves on to the next station.', 'Lab'),
+    wide(173, 'cool', 'Whether the vials travel in cooled boxes to the laboratory; always true in the summer season.', 'Logistics'),
+    words('Changes to these parameters are recorded in the station log with the date.', 40, 204),
+  ].flat();
+  const page: RawPage = { page: 1, width: 842, height: 595, lines: wordsToLines(lines), links: [], images: [], chars: 0, unmapped: 0 };
+  const els = layoutPage(page, { tables: true });
+  assert.deepEqual(els.map((e) => e.type), ['NarrativeText', 'Table', 'NarrativeText'], JSON.stringify(els.map((e) => e.text)));
+  assert.equal(els[1]!.metadata.text_as_html, '<table><tr><td>Name</td><td>Description</td><td>Owner</td></tr>'
+    + '<tr><td>depth</td><td>How far below the surface the sample is drawn, in metres, measured from the water line at the time of sampling rather than from the mean level.</td><td>Field</td></tr>'
+    + '<tr><td>count</td><td>How many vials are filled at each station before the team moves on to the next station.</td><td>Lab</td></tr>'
+    + '<tr><td>cool</td><td>Whether the vials travel in cooled boxes to the laboratory; always true in the summer season.</td><td>Logistics</td></tr></table>');
+});

@@ -41,7 +41,13 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
   let i = 0;
   // a running head or foot (its left and right parts) is no table's row
   const inMargin = (l: Line) => pageHeight !== undefined && !!pageMargin(l, pageHeight, l.segs.reduce((n, s) => n + s.text.length + 1, -1));
-  const isRow = (l: Line) => l.segs.length >= 2 && l.segs.every((s) => stripLeaders(s.text).length <= 60) && !l.segs.some((s) => s.words.some((w) => w.rotated)) && !inMargin(l);
+  // short cells, or one wide cell of text between short ones (a description column across the page)
+  const shortCells = (l: Line) => {
+    const lens = l.segs.map((s) => stripLeaders(s.text).length);
+    if (lens.every((n) => n <= 60)) return true;
+    return lens.length >= 3 && lens.filter((n) => n > 30).length === 1 && Math.max(...lens) <= 160;
+  };
+  const isRow = (l: Line) => l.segs.length >= 2 && shortCells(l) && !l.segs.some((s) => s.words.some((w) => w.rotated)) && !inMargin(l);
   while (i < lines.length) {
     if (!isRow(lines[i]!)) { i++; continue; }
     const terms = inMargin(lines[i]!) ? undefined : keyValueRun(lines, i, body);
@@ -87,12 +93,15 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
       // measured below the first row: short headings over boxes of wrapped prose (two text boxes side
       // by side, each a bold heading and a paragraph) are no table's header
       const cells = multi.slice(multi.length >= 3 ? 1 : 0).flatMap((r) => r.segs);
-      const avgWords = cells.reduce((a, g) => a + g.words.filter((w) => !LEADER.test(w.t)).length, 0) / cells.length;
+      const wordCounts = cells.map((g) => g.words.filter((w) => !LEADER.test(w.t)).length);
+      const avgWords = wordCounts.reduce((a, n) => a + n, 0) / cells.length;
+      // three columns or more, most cells a word or two: one wordy column (descriptions) is still a table's
+      const fewWords = avgWords < 4 || (cols.length >= 3 && wordCounts.sort((a, b) => a - b)[wordCounts.length >> 1]! < 3);
       const aligned = multi.filter((r) => r.segs.length >= Math.min(2, cols.length)).length / multi.length;
       // Columns of prose (two-column layouts) have long, wordy cells; tables have short ones.
       // items of a list (a label, its text beside it) are no table of two columns
       const listed = cols.length === 2 && multi.every((r) => r.segs.length === 2 && LIST_LABEL.test(r.segs[0]!.text.trim()));
-      const tabular = !listed && cols.length >= 2 && avgCell <= 40 && avgWords < 4 && aligned >= 0.8;
+      const tabular = !listed && cols.length >= 2 && avgCell <= 40 && fewWords && aligned >= 0.8;
       if (tabular && formula(multi)) out.push({ start: runStart, end: j, cols, formula: true });
       else if (tabular && !lineNumbered(rows)) {
         // Column headers above the body (often wrapped over several short lines) belong to it.

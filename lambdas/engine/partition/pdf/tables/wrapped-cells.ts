@@ -37,28 +37,29 @@ export function trailingWraps(lines: Line[], start: number, end: number, cols: [
 }
 
 /**
- * Whether `l` wraps a cell of the line above it: a single short segment inside one column, starting
- * where that column's text starts, under text of that column, at most `maxGap` below.
+ * Whether `l` wraps a cell of the line above it: a single segment of at most `maxChars` inside one
+ * column, starting where that column's text starts, under text of that column, at most `maxGap` below.
  */
-export function wrapsCell(above: Line, l: Line, cols: [number, number][], body: number, maxGap: number): boolean {
+export function wrapsCell(above: Line, l: Line, cols: [number, number][], body: number, maxGap: number, maxChars = 60): boolean {
   const gap = l.y0 - above.y1;
   if (l.segs.length !== 1 || gap < -0.2 * body || gap > maxGap) return false;
   const s = l.segs[0]!;
   const over = (a: number, b: number, g: { x0: number; x1: number }) => Math.min(b, g.x1) - Math.max(a, g.x0) > 0;
   const inside = cols.filter(([a, b]) => over(a, b, s));
-  if (inside.length !== 1 || stripLeaders(s.text).length > 60) return false;
+  if (inside.length !== 1 || stripLeaders(s.text).length > maxChars) return false;
   const [a, b] = inside[0]!;
   return s.x0 >= a - 0.5 * body && above.segs.some((g) => over(a, b, g));
 }
 
 /**
  * The number of lines from `from` on (at most four) that wrap cells of the row above them (wrapsCell,
- * set at most half a text size apart), when a row of the table follows them (`isRow`): a cell of
- * several lines inside a table's body, whose lines alignment alone reads as prose. 0 when none.
+ * set at most half a text size apart, as wide as a row's wide cell may be), when a row of the table
+ * follows them (`isRow`): a cell of several lines inside a table's body, whose lines alignment alone
+ * reads as prose. 0 when none.
  */
 export function innerWraps(lines: Line[], from: number, cols: [number, number][], body: number, isRow: (l: Line) => boolean): number {
   let n = 0;
-  while (from + n < lines.length && n < 4 && !isRow(lines[from + n]!) && wrapsCell(lines[from + n - 1]!, lines[from + n]!, cols, body, 0.5 * body)) n++;
+  while (from + n < lines.length && n < 4 && !isRow(lines[from + n]!) && wrapsCell(lines[from + n - 1]!, lines[from + n]!, cols, body, 0.5 * body, 160)) n++;
   return n > 0 && from + n < lines.length && isRow(lines[from + n]!) ? n : 0;
 }
 
