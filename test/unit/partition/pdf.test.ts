@@ -22,9 +22,9 @@ describe('PDF partitioning (fast)', () => {
     const texts = els.map((e) => e.text);
     const title = els.find((e) => e.text === 'Dense Passage Retrieval for Open-Domain Question Answering');
     assert.equal(title?.type, 'Title');
-    const abstract = texts.findIndex((t) => t.startsWith('Open-domain question answering relies on ef- ficient passage retrieval'));
+    const abstract = texts.findIndex((t) => t.startsWith('Open-domain question answering relies on efficient passage retrieval'));
     const intro = texts.findIndex((t) => t === '1 Introduction');
-    const rightCol = texts.findIndex((t) => t.startsWith('Retrieval in open-domain QA is usually imple- mented'));
+    const rightCol = texts.findIndex((t) => t.startsWith('Retrieval in open-domain QA is usually implemented'));
     assert.ok(abstract >= 0 && intro > abstract && rightCol > intro, 'left column (abstract, introduction) before the right column');
     assert.equal(els[abstract]!.type, 'NarrativeText');
     for (const e of els) {

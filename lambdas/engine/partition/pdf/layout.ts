@@ -6,6 +6,7 @@
 import { appendAll, makeElement, type Coordinates, type Element } from '../../elements';
 import { listItemText } from '../classify';
 import { mirrorColumns, tableText, tableToHtml } from '../table-html';
+import { hyphenJoin, hyphenatedWords } from './hyphens';
 import { union, wordsToLines } from './lines';
 import type { Box, Line, RawPage, Segment } from './page-text';
 import { findRuledTables } from './tables/ruled';
@@ -184,7 +185,7 @@ function figureText(b: Block): string {
   return lines.map((l) => joinText(l.segs.map((s) => s.text))).join(' ').replace(/\s+/g, ' ').trim();
 }
 
-function blockText(b: Block): string {
+function blockText(b: Block, compounds: ReadonlySet<string> = new Set()): string {
   // Vertical CJK columns read right to left; line breaks inside CJK text are not word breaks.
   if (b.lines.every(isVertical)) return joinText([...b.lines].sort((p, q) => q.x0 - p.x0 || p.y0 - q.y0).map((l) => l.text));
   if (b.lines.every((l) => l.words.every((w) => w.rotated))) return b.lines.map((l) => l.text).join(' ');
@@ -195,7 +196,8 @@ function blockText(b: Block): string {
   for (const l of b.lines) {
     const t = l.text.replace(/\s+/g, ' ').trim();
     if (!t) continue;
-    out = prev ? out + (prev.x1 >= b.x1 - prev.size ? separator(out, t) : ' ') + t : t;
+    const wraps = !!prev && prev.x1 >= b.x1 - prev.size;
+    out = !prev ? t : (wraps && hyphenJoin(out, t, compounds)) || out + (wraps ? separator(out, t) : ' ') + t;
     prev = l;
   }
   return out;
@@ -227,6 +229,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   if (!allSegs.length && !(opts.images && page.images.length)) return [];
   const body = bodySize(allSegs);
   const listings = !monoProse(allSegs);
+  const compounds = hyphenatedWords(page.lines);
   const blocks: Block[] = [];
   let allLines = page.lines;
   // large images are Image elements (hi_res-like output)
@@ -326,7 +329,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       out.push(makeElement('Table', text, opts.tableHtml === false ? md : { ...md, text_as_html: tableToHtml(rows) }));
       continue;
     }
-    const raw = blockText(b);
+    const raw = blockText(b, compounds);
     if (!raw) continue;
     if (b.formula) { out.push(makeElement('Formula', raw, md)); continue; }
     const type = classifyBlock(b, raw, page, body, langOpts, b === lowest);

@@ -1,0 +1,28 @@
+// Words hyphenated at a line's end. Justified text breaks words at syllables ("eir-" / "mod"): the
+// word is one, and is joined without its hyphen, as a reader takes it and as a search needs it. A
+// compound broken at its own hyphen ("open-" / "domain") keeps it: the page's own words tell which
+// (the compound written whole elsewhere on it, or a chain that already holds a hyphen, "state-of-the-").
+import type { Line } from './page-text';
+
+const HYPHEN_END = /(\p{Ll})[-\u00ad\u2010]$/u;
+const OPENS_LOWER = /^\p{Ll}/u;
+const strip = (w: string) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}-]+$/gu, '').toLowerCase();
+
+/** The page's words that hold a hyphen, lower case, without surrounding punctuation: the compounds hyphenJoin keeps. */
+export function hyphenatedWords(lines: readonly Line[]): Set<string> {
+  const out = new Set<string>();
+  for (const l of lines) for (const s of l.segs) for (const w of s.text.split(/\s+/)) if (w.includes('-')) out.add(strip(w));
+  return out;
+}
+
+/**
+ * `before` and `after` joined across a line break where `before` ends in a word hyphenated at the
+ * line's end and `after` goes on in lower case; undefined otherwise (the caller joins with a space).
+ */
+export function hyphenJoin(before: string, after: string, compounds: ReadonlySet<string>): string | undefined {
+  if (!HYPHEN_END.test(before) || !OPENS_LOWER.test(after)) return undefined;
+  const left = before.slice(before.lastIndexOf(' ') + 1, -1);
+  const right = after.split(/\s/, 1)[0]!;
+  const compound = left.includes('-') || compounds.has(strip(`${left}-${right}`));
+  return compound ? `${before.slice(0, -1)}-${after}` : before.slice(0, -1) + after;
+}
