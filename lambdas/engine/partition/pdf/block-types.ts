@@ -1,7 +1,7 @@
 // What a page block is (its element type) and the metadata its words carry (emphasis, links), once the
 // layout (layout.ts) has made the block.
 import type { ElementType } from '../../elements';
-import { CAPTION_LABEL, CAPTION_START, classifyText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, underNonAlphaRatio, type ClassifyOptions } from '../classify';
+import { CAPTION_LABEL, CAPTION_START, classifyText, isBulletedText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, underNonAlphaRatio, type ClassifyOptions } from '../classify';
 import { LETTERED_ITEM } from '../list-labels';
 import type { Box, RawPage, Segment } from './page-text';
 import type { TableRows } from '../table-html';
@@ -26,6 +26,19 @@ const NUMBERED_HEADING = /^\d{1,2}(\.\d{1,2})*[.)]\s+\p{L}/u;
 /** A caption's label and nothing else: "TABLE I", "Fig. 3". */
 const CAPTION_LABEL_ALONE = new RegExp(`${CAPTION_LABEL.source}[.:]?$`, 'i');
 
+const RELATION = /[=≤≥≈≠∝≡]/u;
+/**
+ * A display equation's text: short, a relation between terms on both sides, hardly a word of four
+ * letters or more (function names are shorter: "log", "max"), no statement's close ("x = 1;") nor a
+ * link's query ("?id=3&page=2").
+ */
+export function displayEquation(text: string): boolean {
+  if (text.length < 3 || text.length > 150 || /[;&?]|https?:|www\./.test(text)) return false;
+  const m = RELATION.exec(text);
+  if (!m || !/[\p{L}\p{N})\]}]\s*$/u.test(text.slice(0, m.index)) || !/^\s*[\p{L}\p{N}(\[{−\-+√∑∫]/u.test(text.slice(m.index + 1))) return false;
+  return text.split(/\s+/).filter((w) => /^\p{L}{4,}[.,:]?$/u.test(w)).length <= 1;
+}
+
 /** Letters all capitals (three or more). */
 export const allCaps = (text: string): boolean => {
   const letters = text.match(/\p{L}/gu) ?? [];
@@ -46,6 +59,9 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   if (CAPTION_START.test(text) && text.length <= 400) return 'FigureCaption';
   // so is a label on a line of its own over the caption's text ("TABLE I" / "FIELD TRIAL RESULTS")
   if (b.lines.length >= 2 && CAPTION_LABEL_ALONE.test(b.lines[0]!.text.trim()) && text.length <= 400) return 'FigureCaption';
+  // a display equation on a line or two of its own (a layout model's Formula); one set as a list's
+  // item stays the item
+  if (b.lines.length <= 2 && displayEquation(text) && !isBulletedText(text)) return 'Formula';
   let type = classifyText(text, langOpts);
   // an item lettered or numbered in Roman in parentheses ("(a) Use the restated figures", "ii) Leave out")
   if ((type === 'NarrativeText' || type === 'UncategorizedText' || type === 'Title') && LETTERED_ITEM.test(text)) type = 'ListItem';
