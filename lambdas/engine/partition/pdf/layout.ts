@@ -308,9 +308,15 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   const lowestY = Math.max(...textBlocks.map((b) => b.y0));
   const onLowest = textBlocks.filter((b) => b.y1 > lowestY);
   const lowest = onLowest.length === 1 ? onLowest[0] : undefined;
+  let formula: { el: Element; box: Box; number?: string } | undefined;
+  const closeFormula = () => {
+    if (formula?.number) formula.el.text = `${formula.el.text} ${formula.number}`;
+    formula = undefined;
+  };
   for (const b of ordered) {
     const md: Record<string, unknown> = { page_number: page.page, ...opts.extra };
     if (opts.coordinates) md.coordinates = coordinatesOf(b, page, opts.coordinates);
+    if (!b.lines.length || b.figure || b.table) closeFormula();
     if (!b.lines.length || b.figure) {
       out.push(makeElement('Image', b.figure ? figureText(b) : '', md));
       continue;
@@ -331,8 +337,23 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     }
     const raw = blockText(b, compounds);
     if (!raw) continue;
-    if (b.formula) { out.push(makeElement('Formula', raw, md)); continue; }
-    const type = classifyBlock(b, raw, page, body, langOpts, b === lowest);
+    const type = b.formula ? 'Formula' : classifyBlock(b, raw, page, body, langOpts, b === lowest);
+    // a display formula's pieces in blocks of their own (a sum's limits under it) join it, and so
+    // does its number at the right margin ("(2)"), after its text
+    if (formula && ((type === 'Formula' && stacked(formula.box, b, body)) || (EQUATION_NUMBER.test(raw) && besideRight(formula.box, b)))) {
+      if (type === 'Formula') formula.el.text = `${formula.el.text} ${raw}`;
+      else formula.number = raw;
+      formula.box = union([formula.box, b]);
+      if (opts.coordinates) formula.el.metadata.coordinates = coordinatesOf(formula.box, page, opts.coordinates);
+      continue;
+    }
+    closeFormula();
+    if (type === 'Formula') {
+      const el = makeElement('Formula', raw, md);
+      out.push(el);
+      formula = { el, box: { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 } };
+      continue;
+    }
     // a list item's bullet is layout, not text (the library's clean_bullets); a box to tick is the answer
     const text = type === 'ListItem' ? listItemText(raw) : raw;
     // the title's size ranks it among the document's titles (category_depth, hierarchy.ts)
@@ -341,5 +362,14 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     addLinks(b, text, page, md);
     out.push(makeElement(type, text, md));
   }
+  closeFormula();
   return out;
 }
+
+/** An equation's number set at the right margin: "(2)", "(3.1)", "(4a)". */
+const EQUATION_NUMBER = /^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$/;
+/** `b` sits right under or over `box`, across part of its width: a piece of the same display formula. */
+const stacked = (box: Box, b: Box, body: number): boolean =>
+  Math.max(b.y0 - box.y1, box.y0 - b.y1) < 0.8 * body && Math.min(box.x1, b.x1) > Math.max(box.x0, b.x0);
+/** `b` stands to the right of `box`, within its height: an equation's number. */
+const besideRight = (box: Box, b: Box): boolean => b.x0 >= box.x1 - 1 && b.y0 < box.y1 && b.y1 > box.y0;
