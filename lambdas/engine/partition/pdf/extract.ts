@@ -15,7 +15,7 @@ import { charCodes, controlGlyph, mergeMarkers, type RawWord, reachFollowingSpac
 import { glueMonospaced, glueTracked } from './tracking';
 import { glueScripts } from './superscripts';
 
-interface FontStyle { bold: boolean; italic: boolean; mono: boolean; dingbat: boolean }
+interface FontStyle { bold: boolean; italic: boolean; mono: boolean; dingbat: boolean; mathExtension?: boolean }
 
 const scratchByModule = new WeakMap<WrappedPdfiumModule, Scratch>();
 function scratchFor(m: WrappedPdfiumModule): Scratch {
@@ -47,8 +47,20 @@ function fontStyle(m: WrappedPdfiumModule, font: number, buf: number): FontStyle
   const italic = angle !== 0 || (flags & (1 << 6)) !== 0 || ITALIC_NAME.test(name);
   // FixedPitch (flag bit 1), or a typewriter face named as such when the descriptor does not say
   const mono = (flags & 1) !== 0 || MONO_NAME.test(name.replace(/^[A-Z]{6}\+/, ''));
-  return { bold, italic, mono, dingbat: DINGBAT_NAME.test(name) };
+  return { bold, italic, mono, dingbat: DINGBAT_NAME.test(name), ...(MATH_EXTENSION_NAME.test(base) ? { mathExtension: true } : {}) };
 }
+
+/**
+ * TeX's math extension fonts (cmex10 and its sizes): glyphs without Unicode names, which PDFium
+ * reports as the letters and control codes of their slots ("X" for the displayed sum). The slots of
+ * the big operators, radicals and delimiters, as the font's encoding places them.
+ */
+const MATH_EXTENSION_NAME = /^cmex\d+$/i;
+const MATH_EXTENSION_GLYPHS: Record<number, string> = {
+  0x00: '(', 0x01: ')', 0x02: '[', 0x03: ']', 0x08: '{', 0x09: '}', 0x10: '(', 0x11: ')', 0x12: '(', 0x13: ')', 0x1a: '{', 0x1b: '}',
+  0x48: '∮', 0x49: '∮', 0x50: '∑', 0x51: '∏', 0x52: '∫', 0x53: '⋃', 0x54: '⋂', 0x58: '∑', 0x59: '∏', 0x5a: '∫', 0x5b: '⋃', 0x5c: '⋂',
+  0x70: '√', 0x71: '√', 0x72: '√', 0x73: '√', 0x74: '√',
+};
 
 /**
  * Picture fonts: every glyph a symbol (ticks, boxes, arrows, bullets), which PDFium reports as the
@@ -330,6 +342,7 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
       else if (c === 0xfffe || c === 0xffff || c === 0xfffd) raw.unmapped++;
       // -- a symbol font's glyph without a name (a C1 control code: a checkbox, a box): one marker --
       else if (isSymbolCode(c)) { const mark = symbolMark(i); if (!t.endsWith(mark)) t += mark; }
+      else if (MATH_EXTENSION_GLYPHS[c] !== undefined && styleAt(i).mathExtension) t += MATH_EXTENSION_GLYPHS[c];
       else if (c < 0x20) t += controlGlyph(c, u16[i - 1], u16[i + 1]) ?? '';
       else t += String.fromCharCode(c);
     }
@@ -363,8 +376,10 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
     // break the line; a font's own inked glyph at code 0x0A or 0x0D (OT1's "Ω" and "fl" in a bitmap
     // font without names) is a glyph (controlGlyph)
     const brk = (c === 13 || c === 10) && (X.FPDFText_IsGenerated(tp, i) !== 0 || !inked(i));
-    const space = c === 32 || c === 9 || c === 0xa0 || c === 0 || c === 0x3000;
-    if (c === 0) raw.unmapped++;
+    // code 0 is no glyph, but a math extension font's left parenthesis
+    const zero = c === 0 && !styleAt(i).mathExtension;
+    const space = c === 32 || c === 9 || c === 0xa0 || zero || c === 0x3000;
+    if (zero) raw.unmapped++;
     // PDFium puts a space before a combining mark drawn as its own text object after its letter
     // (Arabic tanween): a mark never starts a word.
     if (c === 32 && wordStart >= 0 && i + 1 < n && hasRtlUnit(u16, i - 1, i - 1) && MARK.test(String.fromCharCode(u16[i + 1]!))) continue;

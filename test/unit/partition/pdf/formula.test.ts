@@ -87,4 +87,17 @@ describe('a display formula set in pieces that do not line up as cells', () => {
     assert.deepEqual(out.map(([t]) => t), ['NarrativeText', 'Formula', 'NarrativeText', 'NarrativeText', 'ListItem', 'PageNumber'], JSON.stringify(out));
     assert.equal(out[1]![1], 'a2 + 8 = 12 (1)', 'its number at the right margin joins it');
   });
+
+  it('TeX\'s math extension font reads its big operators and delimiters, not the letters of their slots', async () => {
+    const fonts = [...times, '<< /Type /Font /Subtype /Type1 /BaseFont /CMEX10 >>'];
+    const ex = (x: number, y: number, text: string) => `BT /F2 10.9 Tf ${x} ${792 - y} Td (${text}) Tj ET`;
+    const content = [
+      ...paragraph(150, ['The total error of the fit is the sum of the squared', 'differences between each reading and its estimate:']),
+      at(150, 190, 10.9, 'E ='), ex(172, 190, 'X'), at(185, 190, 10.9, 'y - z'),
+      ...paragraph(215, ['summed over all the stations of the network in the', 'two seasons of the campaign.']),
+    ];
+    const els = (await partition({ data: onePagePdf(content.join('\n'), fonts), filename: 'paper.pdf' }, { strategy: 'hi_res' })).elements;
+    const formula = els.find((e) => e.type === 'Formula');
+    assert.equal(formula?.text, 'E = ∑ y - z', JSON.stringify(els.map((e) => [e.type, e.text])));
+  });
 });
