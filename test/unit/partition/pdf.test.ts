@@ -64,6 +64,13 @@ describe('PDF partitioning (fast)', () => {
     assert.ok(table.text.includes('1600.01'));
   });
 
+  it('a bulleted list of long wrapped items under the page\'s head is no table (a manual\'s list of messages)', async () => {
+    const r = await partition({ data: doc('pdf2image-memory-error-test-400p.pdf'), filename: 'manual.pdf' }, { strategy: 'fast' });
+    const page = r.elements.filter((e) => e.metadata.page_number === 12);
+    assert.ok(!page.some((e) => e.type === 'Table'), JSON.stringify(page.map((e) => [e.type, e.text.slice(0, 60)])));
+    assert.ok(page.filter((e) => e.type === 'ListItem').length >= 10);
+  });
+
   it('adds coordinates, page breaks, a page offset and unique ids on request', async () => {
     const r = await partition({ data: doc('multi-column-2p.pdf'), filename: 'm.pdf' }, {
       strategy: 'fast', coordinates: true, includePageBreaks: true, startingPageNumber: 10, uniqueElementIds: true,

@@ -28,15 +28,15 @@ const CAPTION_LABEL_ALONE = new RegExp(`${CAPTION_LABEL.source}[.:]?$`, 'i');
 
 const RELATION = /[=≤≥≈≠∝≡]/u;
 /**
- * A display equation's text: short, a relation between terms on both sides, hardly a word of four
- * letters or more (function names are shorter: "log", "max"), no statement's close ("x = 1;") nor a
- * link's query ("?id=3&page=2").
+ * A display equation's text: short, a relation between terms on both sides, no word of four letters
+ * or more (function names are shorter, "log", "max"; a legend's "A = adjustments" is words), no
+ * statement's close ("x = 1;") nor a link's query ("?id=3&page=2").
  */
 export function displayEquation(text: string): boolean {
   if (text.length < 3 || text.length > 150 || /[;&?]|https?:|www\./.test(text)) return false;
   const m = RELATION.exec(text);
   if (!m || !/[\p{L}\p{N})\]}]\s*$/u.test(text.slice(0, m.index)) || !/^\s*[\p{L}\p{N}(\[{−\-+√∑∫]/u.test(text.slice(m.index + 1))) return false;
-  return text.split(/\s+/).filter((w) => /^\p{L}{4,}[.,:]?$/u.test(w)).length <= 1;
+  return !text.split(/\s+/).some((w) => /^\p{L}{4,}[.,:]?$/u.test(w));
 }
 
 /** Letters all capitals (three or more). */

@@ -81,10 +81,11 @@ describe('a display formula set in pieces that do not line up as cells', () => {
       at(160, 190, 10.9, 'a2 + 8 = 12'), at(310, 190, 10.9, '\\(1\\)'),
       ...paragraph(215, ['Here the value of a is two, as the table of readings', 'shows for each of the seasons of the campaign.']),
       at(72, 260, 10.9, 'Total = 100 readings per season of sampling work.'),
-      at(72, 290, 10.9, '- x = y + 1'),
+      at(72, 285, 10.9, 'A = adjustments'),
+      at(72, 310, 10.9, '- x = y + 1'),
       at(300, 760, 10, '7'),
     ]);
-    assert.deepEqual(out.map(([t]) => t), ['NarrativeText', 'Formula', 'NarrativeText', 'NarrativeText', 'ListItem', 'PageNumber'], JSON.stringify(out));
+    assert.deepEqual(out.map(([t]) => t), ['NarrativeText', 'Formula', 'NarrativeText', 'NarrativeText', 'Title', 'ListItem', 'PageNumber'], JSON.stringify(out));
     assert.equal(out[1]![1], 'a2 + 8 = 12 (1)', 'its number at the right margin joins it');
   });
 

@@ -100,7 +100,9 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
       const aligned = multi.filter((r) => r.segs.length >= Math.min(2, cols.length)).length / multi.length;
       // Columns of prose (two-column layouts) have long, wordy cells; tables have short ones.
       // items of a list (a label, its text beside it) are no table of two columns
-      const listed = cols.length === 2 && multi.every((r) => r.segs.length === 2 && LIST_LABEL.test(r.segs[0]!.text.trim()));
+      // (a line above them, a running head or a heading beside its number, makes them no table either)
+      const item = (r: Line) => r.segs.length === 2 && LIST_LABEL.test(r.segs[0]!.text.trim());
+      const listed = (cols.length === 2 && multi.every(item)) || (multi.length >= 3 && multi.slice(1).every(item));
       const tabular = !listed && cols.length >= 2 && avgCell <= 40 && fewWords && aligned >= 0.8;
       if (tabular && formula(multi)) out.push({ start: runStart, end: j, cols, formula: true });
       else if (tabular && !lineNumbered(rows)) {
