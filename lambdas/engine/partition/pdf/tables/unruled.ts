@@ -70,7 +70,7 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
       for (let k = i; k <= j; k++) left = Math.min(left, lines[k]!.x0);
       if (next.segs.length === 1 && stripLeaders(next.segs[0]!.text).length <= 60 && after && isRow(after) && next.x0 >= left - body) { j += 2; continue; }
       // a cell wrapped over several lines, each in its column, the table going on under them
-      const wraps = innerWraps(lines, j + 1, columnsOf(lines.slice(i, j + 1).filter(isRow).flatMap((r) => r.segs)), body, isRow);
+      const wraps = next.segs.length === 1 ? innerWraps(lines, j + 1, columnsOf(lines.slice(i, j + 1).filter(isRow).flatMap((r) => r.segs)), body, isRow) : 0;
       if (wraps) { j += wraps + 1; continue; }
       break;
     }
