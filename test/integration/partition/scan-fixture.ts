@@ -6,6 +6,7 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { deflateSync } from 'node:zlib';
 import { rgbaToPng } from '../../../lambdas/engine/partition/image/bitmap';
 import { rotateRgba } from '../../../lambdas/engine/partition/image/deskew';
+import { turnRgba } from '../../../lambdas/engine/partition/image/orient';
 import { PdfDocument } from '../../../lambdas/engine/partition/pdf/pdfium';
 import { renderPage } from '../../../lambdas/engine/partition/pdf/render';
 
@@ -25,6 +26,16 @@ export interface TableScanOptions {
   shade?: number;
   /** Clockwise rotation of the page image, degrees. */
   skew?: number;
+}
+
+/** The first page of a pdf-lib document as PDFium renders it for OCR (200 dpi). */
+async function rendered(pdf: PDFDocument): Promise<{ rgba: Uint8Array; width: number; height: number }> {
+  const doc = await PdfDocument.open(await pdf.save());
+  try {
+    return renderPage(doc, 0)!;
+  } finally {
+    doc.close();
+  }
 }
 
 /** A 4 × 6 ruled table with a paragraph above it, as a PNG scan. */
@@ -48,13 +59,7 @@ export async function tableScan(o: TableScanOptions = {}): Promise<Uint8Array> {
   for (const y of ys) page.drawLine({ start: { x: xs[0]!, y }, end: { x: xs[4]!, y }, ...line });
   for (const x of xs) page.drawLine({ start: { x, y: ys[0]! }, end: { x, y: ys[ys.length - 1]! }, ...line });
   [HEADER, ...ROWS].forEach((row, r) => row.forEach((t, c) => page.drawText(t, { x: xs[c]! + 10, y: ys[r]! - 23, size: 12, font })));
-  const doc = await PdfDocument.open(await pdf.save());
-  let img: { rgba: Uint8Array; width: number; height: number };
-  try {
-    img = renderPage(doc, 0)!;
-  } finally {
-    doc.close();
-  }
+  const img = await rendered(pdf);
   const rgba = o.skew ? rotateRgba(img.rgba, img.width, img.height, o.skew) : img.rgba;
   return rgbaToPng(rgba, img.width, img.height, (b) => deflateSync(b));
 }
@@ -66,4 +71,48 @@ export async function asScannedPdf(png: Uint8Array): Promise<Uint8Array> {
   const page = pdf.addPage([(img.width * 72) / 200, (img.height * 72) / 200]);
   page.drawImage(img, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
   return pdf.save();
+}
+
+export const TEXT_TITLE = 'Field notes from the spring survey';
+export const TEXT_PARAGRAPHS = [
+  'The morning counts began at the northern gate, where the path climbs through birch and hazel toward the old quarry. ' +
+    'Eight observers walked the fixed route in pairs, logging every bird heard or seen within fifty metres of the track.',
+  'Wet ground below the quarry held the highest numbers of the day: reed buntings, a pair of lapwings and a single grey heron ' +
+    'standing in the flooded hollow. Visibility dropped after ten, and the afternoon walk was shortened by half a kilometre.',
+  'Totals for each section are kept in the shared log, together with the weather, the names of the observers and the time ' +
+    'spent on every stretch, so that next year the counts can be compared section by section.',
+];
+
+/** Words of `text` set into lines no wider than `width` points in `font` at `size`. */
+function wrap(text: string, width: number, font: { widthOfTextAtSize(t: string, s: number): number }, size: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const w of text.split(' ')) {
+    const next = line ? `${line} ${w}` : w;
+    if (line && font.widthOfTextAtSize(next, size) > width) { lines.push(line); line = w; } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** A letter-size page of running text (a heading and three paragraphs) as RGBA pixels at 200 dpi, turned `turns` quarter turns clockwise. */
+export async function textScanRgba(turns: 0 | 1 | 2 | 3 = 0): Promise<{ rgba: Uint8Array; width: number; height: number }> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([612, 792]);
+  const font = await pdf.embedFont(StandardFonts.TimesRoman);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  page.drawText(TEXT_TITLE, { x: 72, y: 700, size: 18, font: bold });
+  let y = 660;
+  for (const para of TEXT_PARAGRAPHS) {
+    for (const line of wrap(para, 468, font, 12)) { page.drawText(line, { x: 72, y, size: 12, font }); y -= 16; }
+    y -= 12;
+  }
+  const img = await rendered(pdf);
+  return turnRgba(img.rgba, img.width, img.height, turns);
+}
+
+/** textScanRgba as a PNG. */
+export async function textScan(turns: 0 | 1 | 2 | 3 = 0): Promise<Uint8Array> {
+  const t = await textScanRgba(turns);
+  return rgbaToPng(t.rgba, t.width, t.height, (b) => deflateSync(b));
 }

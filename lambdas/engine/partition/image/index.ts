@@ -9,7 +9,7 @@ import { PNG } from 'pngjs';
 import UTIF from 'utif2';
 import { BadRequest, PayloadTooLarge, UnprocessableDocument } from '../../../errors';
 import { makeElement, type Element } from '../../elements';
-import { hasRealText, mergeReadings, ocrPageElements } from '../ocr/layout';
+import { hasRealText, mergeReadings, ocrPageElements, readsWell, wellReadChars } from '../ocr/layout';
 import { availableOcrLanguages, recognize, recognizeBest, type OcrResult } from '../ocr/tesseract';
 import type { FormatContext } from '../types';
 import { resolveVlmProvider } from '../vlm';
@@ -17,6 +17,7 @@ import { deflateSync } from 'node:zlib';
 import { rgbaToPng, resizeRgba, toGray } from './bitmap';
 import { imageSize, MAX_IMAGE_PIXELS } from './header';
 import { deskew, unskewCoordinates } from './deskew';
+import { pageTurns, turnRgba, unturnCoordinates, type Turns } from './orient';
 import { ocrInputWithLines } from './rules';
 import { pageSpan } from '../page-span';
 import { cutTiffChain } from './tiff-chain';
@@ -66,6 +67,29 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
     note = 'VLM strategy requested but no provider is configured; used local OCR instead.';
     ctx.warn(note);
   }
+  /** One page straightened, its table lines found and painted out, and OCR'd. */
+  const readPage = async (page: Decoded): Promise<PageReading> => {
+    const straight = straighten(page, data, filetype);
+    const p = straight?.page ?? page;
+    // Table lines are found first and painted out of the image OCR reads (cells read better).
+    const lines = tableLinesOf(p, data, filetype);
+    const q: Decoded = lines?.cleaned ? { encoded: lines.png, rgba: lines.cleaned, width: p.width, height: p.height } : p;
+    // Small images (screenshots, 72-dpi scans) go straight to a zoomed pass; larger ones get a
+    // native pass and a zoomed one only when their text turns out small.
+    const small = Math.max(p.width, p.height) < SMALL_IMAGE_SIDE;
+    const chose = options.languages.length > 0;
+    const read = async (d: Decoded): Promise<OcrResult> => {
+      let r = small ? await zoomedOcr(d, data, filetype, langs, Math.sqrt(SMALL_TARGET_PIXELS / (p.width * p.height)), chose) : await recognizeBest(d.encoded, langs, chose);
+      const h = medianLineHeight(r);
+      if (!small && h > 0 && h < MIN_TEXT_HEIGHT) {
+        const zoomed = await zoomedOcr(d, data, filetype, langs, TARGET_TEXT_HEIGHT / h);
+        if (zoomed.confidence >= r.confidence - 5) r = zoomed;
+      }
+      return r;
+    };
+    const ocr = q === p ? await read(p) : mergeReadings(await read(q), await read(p), lines?.rules);
+    return { p, straight, lines, ocr };
+  };
   const out: Element[] = [];
   const spanPages = last - span.first + 1;
   for (let pageNumber = span.first; pageNumber <= last; pageNumber++) {
@@ -80,36 +104,26 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
         ctx.warn(`page ${pageNumber}: VLM provider failed (${(err as Error).message}); used local OCR`);
       }
     }
-    // A skewed scan is straightened first (image/deskew.ts); coordinates are mapped back at the end.
-    const straight = straighten(page, data, filetype);
-    const p = straight?.page ?? page;
-    // Table lines are found first and painted out of the image OCR reads (cells read better).
-    const lines = tableLinesOf(p, data, filetype);
-    const q: Decoded = lines?.cleaned ? { encoded: lines.png, rgba: lines.cleaned, width: p.width, height: p.height } : p;
-    let ocr: OcrResult;
+    // A page scanned sideways or upside down is turned upright (image/orient.ts), a skewed one then
+    // straightened (image/deskew.ts); coordinates are mapped back onto the upload at the end.
+    const upright = turnUpright(page, data, filetype);
+    let reading: PageReading;
     try {
-      // Small images (screenshots, 72-dpi scans) go straight to a zoomed pass; larger ones get a
-      // native pass and a zoomed one only when their text turns out small.
-      const small = Math.max(p.width, p.height) < SMALL_IMAGE_SIDE;
-      const chose = options.languages.length > 0;
-      const read = async (d: Decoded): Promise<OcrResult> => {
-        let r = small ? await zoomedOcr(d, data, filetype, langs, Math.sqrt(SMALL_TARGET_PIXELS / (p.width * p.height)), chose) : await recognizeBest(d.encoded, langs, chose);
-        const h = medianLineHeight(r);
-        if (!small && h > 0 && h < MIN_TEXT_HEIGHT) {
-          const zoomed = await zoomedOcr(d, data, filetype, langs, TARGET_TEXT_HEIGHT / h);
-          if (zoomed.confidence >= r.confidence - 5) r = zoomed;
-        }
-        return r;
-      };
-      ocr = q === p ? await read(p) : mergeReadings(await read(q), await read(p), lines?.rules);
+      reading = await readPage(upright?.page ?? page);
+      // a turned page that reads badly is read as it came too, and the better reading kept
+      if (upright && !readsWell(reading.ocr)) {
+        const asIs = await readPage(page);
+        if (wellReadChars(asIs.ocr) > wellReadChars(reading.ocr)) { reading = asIs; upright.turns = 0; }
+      }
     } catch (err) {
       if (err instanceof UnprocessableDocument) throw err;
       throw new UnprocessableDocument(`Cannot decode the ${filetype} image: ${(err as Error)?.message ?? err}`);
     }
+    const { p, straight, lines, ocr } = reading;
     const extra = note ? { partitioner_note: note } : undefined;
     if (!hasRealText(ocr)) {
       const md: Record<string, unknown> = { page_number: pageNumber, ...extra };
-      if (options.coordinates) md.coordinates = { points: [[0, 0], [0, p.height], [p.width, p.height], [p.width, 0]], system: 'PixelSpace', layout_width: p.width, layout_height: p.height };
+      if (options.coordinates) md.coordinates = { points: [[0, 0], [0, page.height], [page.width, page.height], [page.width, 0]], system: 'PixelSpace', layout_width: page.width, layout_height: page.height };
       out.push(makeElement('Image', '', md));
       continue;
     }
@@ -130,6 +144,7 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
       }
     }
     if (straight) unskewCoordinates(els, p.width, p.height, straight.angle);
+    if (upright?.turns) unturnCoordinates(els, page.width, page.height, upright.turns);
     if (blockTypes.size && !options.coordinates) for (const el of els) delete el.metadata.coordinates;
     out.push(...els);
   }
@@ -149,16 +164,39 @@ function embedCrop(el: Element, rgba: Uint8Array, width: number, height: number,
   el.metadata.image_mime_type = 'image/png';
 }
 
+/** A page's RGBA pixels, or undefined for a BMP flavour only Tesseract reads (it is then read as it is). */
+function pixelsOf(p: Decoded, data: Uint8Array, filetype: string): Uint8Array | undefined {
+  try {
+    return p.rgba ?? decodeRgba(data, filetype);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The page straightened when it is scanned askew (and its skew), else undefined. */
 function straighten(p: Decoded, data: Uint8Array, filetype: string): { page: Decoded; angle: number } | undefined {
-  let rgba: Uint8Array;
-  try {
-    rgba = p.rgba ?? decodeRgba(data, filetype);
-  } catch {
-    return undefined; // a BMP flavour only Tesseract reads: read as it is
-  }
+  const rgba = pixelsOf(p, data, filetype);
+  if (!rgba) return undefined;
   const d = deskew(rgba, toGray(rgba, p.width, p.height), p.width, p.height);
   return d && { page: { encoded: rgbaToPng(d.rgba, p.width, p.height, deflate), rgba: d.rgba, width: p.width, height: p.height }, angle: d.angle };
+}
+
+interface PageReading {
+  /** The page as read (turned and straightened). */
+  p: Decoded;
+  straight?: { page: Decoded; angle: number };
+  lines?: ReturnType<typeof ocrInputWithLines>;
+  ocr: OcrResult;
+}
+
+/** The page turned upright when it was scanned sideways or upside down (and the quarter turns), else undefined. */
+function turnUpright(p: Decoded, data: Uint8Array, filetype: string): { page: Decoded; turns: Turns } | undefined {
+  const rgba = pixelsOf(p, data, filetype);
+  if (!rgba) return undefined;
+  const turns = pageTurns(toGray(rgba, p.width, p.height), p.width, p.height);
+  if (!turns) return undefined;
+  const t = turnRgba(rgba, p.width, p.height, turns);
+  return { page: { encoded: rgbaToPng(t.rgba, t.width, t.height, deflate), rgba: t.rgba, width: t.width, height: t.height }, turns };
 }
 
 /** Table lines of a page at its native size, when its pixels can be decoded here. */

@@ -144,6 +144,18 @@ export function hasRealText(ocr: OcrResult): boolean {
   return good >= 3;
 }
 
+/** Characters of the words read with confidence (60 or more): how much of a page a reading got. */
+export function wellReadChars(ocr: OcrResult): number {
+  let n = 0;
+  for (const l of ocr.lines) for (const w of l.words) if (w.confidence >= 60) n += w.text.length;
+  return n;
+}
+
+/** A reading with real text at a mean confidence of 60 or more (a page upside down reads about 30). */
+export function readsWell(ocr: OcrResult): boolean {
+  return hasRealText(ocr) && ocr.confidence >= 60;
+}
+
 export function ocrPageElements(
   ocr: OcrResult,
   page: number,

@@ -13,7 +13,7 @@ import { appendAll, makeElement, provisionalId } from '../../elements';
 import { PayloadTooLarge, UnprocessableDocument } from '../../../errors';
 import type { FormatContext } from '../types';
 import { availableOcrLanguages, recognizeBest } from '../ocr/tesseract';
-import { hasRealText, mergeReadings, ocrPageElements } from '../ocr/layout';
+import { hasRealText, mergeReadings, ocrPageElements, readsWell, wellReadChars } from '../ocr/layout';
 import { processPage, type PageJobOptions, type PageResult } from './pages';
 import { PdfDocument, resetPdfium } from './pdfium';
 import { pagePoolReady, processPagesInPool, warmPagePool } from './pool';
@@ -21,7 +21,8 @@ import { cropPng, renderPage } from './render';
 import { resolveVlmProvider, type VlmProvider } from '../vlm';
 import { ocrInputWithLines } from '../image/rules';
 import { deskew, unskewCoordinates } from '../image/deskew';
-import { rgbaToPng } from '../image/bitmap';
+import { rgbaToPng, toGray } from '../image/bitmap';
+import { pageTurns, turnRgba, unturnCoordinates } from '../image/orient';
 import { pageSpan } from '../page-span';
 
 /** Page count from which text-layer pages go to the worker pool once it is running... */
@@ -177,6 +178,17 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
       const { langs, missing } = availableOcrLanguages(options.ocrLanguages);
       if (missing.length) ctx.warn(`OCR language data not installed: ${missing.join(', ')}; using ${langs.join(', ')}`);
       const extra = note ? { partitioner_note: note } : undefined;
+      /** A page's pixels straightened, its table lines painted out, and OCR'd (`rendered`: the rendering itself, unturned). */
+      const readScan = async (rgba: Uint8Array, width: number, height: number, rendered?: { gray: Uint8Array; png: Uint8Array }) => {
+        const straight = deskew(rgba, rendered?.gray ?? toGray(rgba, width, height), width, height);
+        const px = straight?.rgba ?? rgba;
+        const png = rendered && !straight ? rendered.png : rgbaToPng(px, width, height, (b) => deflateSync(b, { level: 1 }));
+        // Table lines are found first and painted out of the image OCR reads (cells read better).
+        const lines = ocrInputWithLines(px, width, height, png);
+        const read = (png: Uint8Array) => recognizeBest(png, langs, options.languages.length > 0);
+        const ocr = lines.cleaned ? mergeReadings(await read(lines.png), await read(png), lines.rules) : await read(png);
+        return { ocr, lines, straight, width, height };
+      };
       // Two pages in flight keeps both OCR workers busy while the next page renders.
       const inflight: Promise<void>[] = [];
       const started = Date.now();
@@ -205,19 +217,23 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
               ctx.warn(`page ${i + 1}: VLM provider failed (${(err as Error).message}); used local OCR`);
             }
           }
-          // A page scanned askew is straightened first (image/deskew.ts); coordinates are mapped back.
-          const { width, height } = rendered;
-          const straight = deskew(rendered.rgba, rendered.gray, width, height);
-          const rgba = straight?.rgba ?? rendered.rgba;
-          const png = straight ? rgbaToPng(rgba, width, height, (b) => deflateSync(b, { level: 1 })) : rendered.png;
-          // Table lines are found first and painted out of the image OCR reads (cells read better).
-          const lines = ocrInputWithLines(rgba, width, height, png);
-          const read = (png: Uint8Array) => recognizeBest(png, langs, options.languages.length > 0);
-          const ocr = lines.cleaned ? mergeReadings(await read(lines.png), await read(png), lines.rules) : await read(png);
+          // A page scanned sideways or upside down is turned upright (image/orient.ts), one scanned
+          // askew straightened (image/deskew.ts); coordinates are mapped back onto the page.
+          const turns = pageTurns(rendered.gray, rendered.width, rendered.height);
+          const t = turnRgba(rendered.rgba, rendered.width, rendered.height, turns);
+          let r = await readScan(t.rgba, t.width, t.height, turns ? undefined : rendered);
+          let turned = turns;
+          // a turned page that reads badly is read as it came too, and the better reading kept
+          if (turns && !readsWell(r.ocr)) {
+            const asIs = await readScan(rendered.rgba, rendered.width, rendered.height, rendered);
+            if (wellReadChars(asIs.ocr) > wellReadChars(r.ocr)) { r = asIs; turned = 0; }
+          }
+          const { ocr, lines, straight, width, height } = r;
           const els = hasRealText(ocr)
             ? ocrPageElements(ocr, i + 1, width, height, { coordinates: options.coordinates || blockTypes.size > 0, languages: options.languages, tableHtml: jobOpts.tableHtml, extra, rules: lines.rules, warn: (w) => ctx.warn(`page ${i + 1}: ${w}`), sizeScale: 1 / rendered.scale })
             : [];
           if (straight) unskewCoordinates(els, width, height, straight.angle);
+          if (turned) unturnCoordinates(els, rendered.width, rendered.height, turned);
           byPage.set(i + 1, els.length ? els : [makeElement('Image', '', { page_number: i + 1, ...extra })].filter(() => ocr.lines.length > 0));
         }
         inflight.push(task);
