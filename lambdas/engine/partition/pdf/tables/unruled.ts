@@ -70,8 +70,12 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
       for (let k = i; k <= j; k++) left = Math.min(left, lines[k]!.x0);
       if (next.segs.length === 1 && stripLeaders(next.segs[0]!.text).length <= 60 && after && isRow(after) && next.x0 >= left - body) { j += 2; continue; }
       // a cell wrapped over several lines, each in its column, the table going on under them
-      const wraps = next.segs.length === 1 ? innerWraps(lines, j + 1, columnsOf(lines.slice(i, j + 1).filter(isRow).flatMap((r) => r.segs)), body, isRow) : 0;
+      const rowCols = columnsOf(lines.slice(i, j + 1).filter(isRow).flatMap((r) => r.segs));
+      const wraps = next.segs.length === 1 ? innerWraps(lines, j + 1, rowCols, body, isRow) : 0;
       if (wraps) { j += wraps + 1; continue; }
+      // a row padded apart from the one above, its long cells wrapped around its short ones
+      const band = paddedBand(lines, j + 1, rowCols, body, isRow);
+      if (band) { j = band; continue; }
       break;
     }
     const runStart = i;
@@ -135,6 +139,30 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
     i = out.length && out[out.length - 1]!.end > j ? out[out.length - 1]!.end + 1 : j + 1;
   }
   return out;
+}
+
+/**
+ * The last line of a table's row standing apart from the rows above by its cells' padding, whose long
+ * cells wrap around its short ones (cells centred in their row: a description's first line above the
+ * line of short cells, its last below): the lines from `from` on set a line's spacing apart (or
+ * overlapping), one of them a row (`isRow`) each of whose cells stands in one of the table's columns,
+ * every other segment inside one column where its text starts and no longer than a wide cell, all in
+ * the table's text size. Undefined when the lines are no such row.
+ */
+function paddedBand(lines: Line[], from: number, cols: [number, number][], body: number, isRow: (l: Line) => boolean): number | undefined {
+  let m = from;
+  while (m + 1 < lines.length && m - from < 5 && lines[m + 1]!.y0 - lines[m]!.y1 <= 0.3 * body) m++;
+  const band = lines.slice(from, m + 1);
+  if (band.length < 2 || !band.some(isRow)) return undefined;
+  // in the table's type (not the small print of a picture beside it), each segment in one column
+  const size = (g: Segment) => Math.abs(g.size - body) <= 0.15 * body;
+  const column = (g: Segment) => {
+    const over = cols.filter(([a, b]) => Math.min(b, g.x1) - Math.max(a, g.x0) > 0);
+    return over.length === 1 ? over[0]! : undefined;
+  };
+  // wrapped lines start where their column's text starts; a row's cells may be aligned either way
+  const wrapped = (g: Segment) => { const c = column(g); return !!c && g.x0 >= c[0] - 0.5 * body && stripLeaders(g.text).length <= 160; };
+  return band.every((l) => l.segs.every(size) && (isRow(l) ? l.segs.every((g) => !!column(g)) : l.segs.every(wrapped))) ? m : undefined;
 }
 
 /**
@@ -258,6 +286,9 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
         (spans.get(row) ?? spans.set(row, new Map()).get(row)!).set(span[0], span[1]);
         continue;
       }
+      // a segment over one column only (a wrapped line running past the column's other lines) is its cell
+      const over = cols.map(([a, b], k) => (Math.min(b, seg.x1) - Math.max(a, seg.x0) > 0 ? k : -1)).filter((k) => k >= 0);
+      if (over.length === 1 && !row[over[0]!]) { row[over[0]!] = seg.text; continue; }
       const words = cols === segCols ? [{ t: seg.text, x0: seg.x0, x1: seg.x1 }] : seg.words;
       for (const w of words) {
         const k = nearest(cols, (w.x0 + w.x1) / 2);
@@ -283,9 +314,17 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
     const head = lineRows[lead]!;
     head.forEach((_, k) => { head[k] = lineRows.slice(0, lead + 1).map((row) => row[k]).filter(Boolean).join(' '); });
   }
+  // without rules, rows set apart by their cells' padding group the lines of each record
+  const records = rules ? undefined : paddedRecords(rows, body);
   for (let i = lead; i < rows.length;) {
     let j = i + 1;
     while (rules && j < rows.length && bandOf(rows[j]!) === bandOf(rows[i]!)) j++;
+    if (records) {
+      while (j < rows.length && records[j] === records[i]) j++;
+      const merged = j - i > 1 ? recordRow(lineRows.slice(i, j)) : undefined;
+      if (merged) { grid.push(merged); i = j; continue; }
+      j = i + 1;
+    }
     const first = lineRows[i]!;
     // measured without a label set between rows that joined the first (booktabs' \multirow: a rule
     // over a group of rows, its label centred beside them, is no record of wrapped cells)
@@ -311,6 +350,42 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
     }
   }
   return { grid, spans };
+}
+
+/**
+ * Records of a table whose rows stand apart by their cells' padding (an HTML or word-processor table
+ * without rules): the gaps between its lines fall in two groups, a line's spacing inside a cell (under
+ * 0.3 of a text size) and clearly more between rows, and no two lines of as many cells stand a line's
+ * spacing apart (rows of a table set close, groups of them spaced out, are rows each). A record's
+ * number for each line; undefined when the gaps do not say.
+ */
+function paddedRecords(rows: Line[], body: number): number[] | undefined {
+  if (rows.length < 4) return undefined;
+  const gaps = rows.slice(1).map((r, k) => r.y0 - rows[k]!.y1);
+  const within = (g: number) => g <= 0.3 * body;
+  const tight = gaps.filter(within), loose = gaps.filter((g) => !within(g));
+  if (!tight.length || loose.length < 2 || Math.min(...loose) < Math.max(...tight) + 0.4 * body) return undefined;
+  if (gaps.some((g, k) => within(g) && rows[k]!.segs.length >= 2 && rows[k + 1]!.segs.length === rows[k]!.segs.length)) return undefined;
+  const ids = [0];
+  gaps.forEach((g) => ids.push(ids[ids.length - 1]! + (within(g) ? 0 : 1)));
+  return ids;
+}
+
+/**
+ * The lines of one record as one row, when they are one row's wrapped cells: one line fuller than every
+ * other (the row's line, which may stand in the middle when cells are centred), the others only in
+ * columns it fills, and no column with a figure on two lines (figures do not wrap). Undefined otherwise.
+ */
+function recordRow(lines: string[][]): string[] | undefined {
+  const filled = lines.map((row) => row.filter(Boolean).length);
+  const most = Math.max(...filled);
+  const main = lines[filled.indexOf(most)]!;
+  if (filled.filter((n) => n === most).length > 1) return undefined;
+  for (const row of lines) {
+    if (row === main) continue;
+    if (row.some((c, k) => c && (!main[k] || (isFigure(c) && lines.some((o) => o !== row && o[k] && isFigure(o[k]!)))))) return undefined;
+  }
+  return main.map((_, k) => lines.map((row) => row[k]).filter(Boolean).join(' '));
 }
 
 /**

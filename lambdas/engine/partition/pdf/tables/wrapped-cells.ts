@@ -21,18 +21,29 @@ export const nearest = (cols: [number, number][], cx: number): number => {
 
 /**
  * The last line of a table with the lines right after its last row that wrap that row's cells: each a
- * single short segment inside one column, under text of that column, set closer to the line above
+ * single segment inside one column, about as long as the table's cells at most, under text of that column, set closer to the line above
  * than the table's rows are to each other (a word processor's table: a cell's lines at the line
  * spacing, rows a paragraph's spacing apart). A paragraph after the table stands further off.
  */
 export function trailingWraps(lines: Line[], start: number, end: number, cols: [number, number][], body: number): number {
-  let rowGap = Infinity;
+  // the most common gap between two lines of several cells (lines overlapping in height are one row's
+  // parts, a cell set between two lines: no gap between rows)
+  const gaps: number[] = [];
   for (let k = start + 1; k <= end; k++) {
-    if (lines[k]!.segs.length >= 2 && lines[k - 1]!.segs.length >= 2) rowGap = Math.min(rowGap, lines[k]!.y0 - lines[k - 1]!.y1);
+    const gap = lines[k]!.y0 - lines[k - 1]!.y1;
+    if (lines[k]!.segs.length >= 2 && lines[k - 1]!.segs.length >= 2 && gap >= 0) gaps.push(gap);
   }
-  if (rowGap === Infinity) return end;
+  let rowGap = commonGap(gaps);
+  // rows never set next to each other (each with wrapped cells, rows padded apart): the widest gap inside the table
+  if (rowGap === Infinity) for (let k = start + 1; k <= end; k++) rowGap = Math.max(rowGap === Infinity ? 0 : rowGap, lines[k]!.y0 - lines[k - 1]!.y1);
+  if (!(rowGap > 0) || rowGap === Infinity) return end;
+  // a wrapped line about as long as the table's longest cell line (a description column; lines of a
+  // cell differ in length), sixty characters at least
+  let longest = 0;
+  for (let k = start; k <= end; k++) for (const g of lines[k]!.segs) longest = Math.max(longest, stripLeaders(g.text).length);
+  longest = Math.max(60, Math.min(160, 1.5 * longest));
   let last = end;
-  while (last + 1 < lines.length && last - end < 3 && wrapsCell(lines[last]!, lines[last + 1]!, cols, body, Math.min(0.5 * body, 0.7 * rowGap))) last++;
+  while (last + 1 < lines.length && last - end < 3 && wrapsCell(lines[last]!, lines[last + 1]!, cols, body, Math.min(0.5 * body, 0.7 * rowGap), longest)) last++;
   return last;
 }
 

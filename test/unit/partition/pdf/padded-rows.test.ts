@@ -1,0 +1,99 @@
+// Rows of an unruled table set apart by their cells' padding (an HTML table printed by a browser, a
+// word processor's table without borders): a row's long cell wraps over several lines while its short
+// cells stand on one of them, in the middle when cells are centred vertically. The lines of a row stand
+// a line's spacing apart, rows further; each row is one row of the table, the lines of its last row
+// included. Rows set close and spaced out in groups stay rows each.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
+import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
+import type { RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
+import { typeset } from '../../../support/page-words';
+
+const words = typeset({ size: 10, char: 5, space: 3 });
+/** Cells left-aligned at 60, 130, 480 and 530 on the line whose top is y. */
+const cells = (y: number, ...texts: string[]): Word[] => texts.flatMap((t, k) => (t ? words(t, [60, 130, 480, 530][k]!, y) : []));
+const page = (lines: Word[]): RawPage => ({ page: 1, width: 612, height: 792, lines: wordsToLines(lines), links: [], images: [], chars: 0, unmapped: 0 });
+const rowsOf = (html: string) => [...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((r) => [...r[1]!.matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1]!));
+
+// a cell's lines 11.5 apart (1.5 between them), rows 8 points of padding further
+const LINE = 11.5, PAD = 8;
+
+it('cells centred in rows of wrapped descriptions: one row each, the last row\'s last line in it', () => {
+  let y = 100;
+  const at = (lines: number) => { const top = y; y += lines * LINE + PAD; return top; };
+  const t0 = at(1), t1 = at(3), t2 = at(1), t3 = at(3);
+  const lines = [
+    words('The tasks below are done each season by the site team.', 60, 80),
+    cells(t0, 'Task', 'Description', 'Hours', 'Crew'),
+    cells(t1, '', 'Clear leaves and moss from every gutter and downpipe'),
+    cells(t1 + LINE, 'Gutters', 'on the main building, then flush each run with', '6', '2'),
+    cells(t1 + 2 * LINE, '', 'water to check that it drains freely.'),
+    cells(t2, 'Boiler', 'Annual service by a registered engineer.', '3', '1'),
+    cells(t3, '', 'Inspect slates, flashing and ridge tiles from the'),
+    cells(t3 + LINE, 'Roof', 'scaffold tower and note any that are loose or', '5', '3'),
+    cells(t3 + 2 * LINE, '', 'cracked for the contractor.'),
+    words('Hours are per visit, and the crew is the number of people needed on site.', 60, y + 14),
+  ].flat();
+  const els = layoutPage(page(lines), { tables: true });
+  assert.deepEqual(els.map((e) => e.type), ['NarrativeText', 'Table', 'NarrativeText'], JSON.stringify(els.map((e) => e.text)));
+  assert.deepEqual(rowsOf(String(els[1]!.metadata.text_as_html)), [
+    ['Task', 'Description', 'Hours', 'Crew'],
+    ['Gutters', 'Clear leaves and moss from every gutter and downpipe on the main building, then flush each run with water to check that it drains freely.', '6', '2'],
+    ['Boiler', 'Annual service by a registered engineer.', '3', '1'],
+    ['Roof', 'Inspect slates, flashing and ridge tiles from the scaffold tower and note any that are loose or cracked for the contractor.', '5', '3'],
+  ]);
+});
+
+it('short cells centred between the two lines of long descriptions (a landscape page): each pair of lines one row', () => {
+  const desc = (y: number, t: string) => words(t, 130, y);
+  // a description's two lines 11.5 apart; the row's short cells half a line down, between them
+  const rowAt = (y: number, label: string, l1: string, l2: string, a: string, b: string) => [
+    desc(y, l1), cells(y + LINE / 2, label, '', a, b), desc(y + LINE, l2),
+  ].flat();
+  const lines = [
+    cells(100, 'Task', 'Description', 'Hours', 'Crew'),
+    rowAt(100 + LINE + PAD, 'Gutters', 'Clear leaves and moss from every gutter and downpipe on the main', 'building, then flush each run.', '6', '2'),
+    rowAt(100 + 3 * LINE + 2 * PAD, 'Roof', 'Inspect slates, flashing and ridge tiles from the scaffold tower', 'and note any that are loose.', '5', '3'),
+    rowAt(100 + 5 * LINE + 3 * PAD, 'Doors', 'Check that every fire door closes fully on its own from any angle', 'and that none is wedged open.', '4', '2'),
+  ].flat();
+  const els = layoutPage(page(lines), { tables: true });
+  assert.deepEqual(els.map((e) => e.type), ['Table'], JSON.stringify(els.map((e) => e.text)));
+  assert.deepEqual(rowsOf(String(els[0]!.metadata.text_as_html)), [
+    ['Task', 'Description', 'Hours', 'Crew'],
+    ['Gutters', 'Clear leaves and moss from every gutter and downpipe on the main building, then flush each run.', '6', '2'],
+    ['Roof', 'Inspect slates, flashing and ridge tiles from the scaffold tower and note any that are loose.', '5', '3'],
+    ['Doors', 'Check that every fire door closes fully on its own from any angle and that none is wedged open.', '4', '2'],
+  ]);
+});
+
+it('cells at the top of padded rows: the last row\'s wrapped lines, longer than sixty characters, stay in it', () => {
+  const lines = [
+    cells(100, 'Task', 'Description', 'Hours', 'Crew'),
+    cells(100 + LINE + PAD, 'Boiler', 'Annual service by a registered engineer.', '3', '1'),
+    cells(100 + 2 * (LINE + PAD), 'Roof', 'Inspect slates, flashing and ridge tiles from the', '5', '3'),
+    cells(100 + 3 * LINE + 2 * PAD, '', 'scaffold tower on the north side, and note any that are loose, cracked'),
+    cells(100 + 4 * LINE + 2 * PAD, '', 'or missing.'),
+    words('Hours are per visit.', 60, 100 + 5 * LINE + 2 * PAD + 14),
+  ].flat();
+  const els = layoutPage(page(lines), { tables: true });
+  assert.deepEqual(els.map((e) => e.type), ['Table', 'NarrativeText'], JSON.stringify(els.map((e) => e.text)));
+  assert.deepEqual(rowsOf(String(els[0]!.metadata.text_as_html)).pop(), ['Roof', 'Inspect slates, flashing and ridge tiles from the scaffold tower on the north side, and note any that are loose, cracked or missing.', '5', '3']);
+});
+
+it('rows set close in groups spaced apart, a group\'s label on its own line: every line a row', () => {
+  const fig = (y: number, label: string, a: string, b: string): Word[] => [...words(label, 60, y), ...words(a, 420, y), ...words(b, 470, y)];
+  const lines = [
+    fig(100, 'Item', '2025', '2024'),
+    words('Current assets', 60, 100 + LINE + PAD),
+    fig(100 + 2 * LINE + PAD, 'Cash', '1,200', '1,100'),
+    fig(100 + 3 * LINE + PAD, 'Receivables', '800', '750'),
+    words('Fixed assets', 60, 100 + 4 * LINE + 2 * PAD),
+    fig(100 + 5 * LINE + 2 * PAD, 'Buildings', '5,000', '5,200'),
+    fig(100 + 6 * LINE + 2 * PAD, 'Machinery', '2,300', '2,500'),
+  ].flat();
+  const els = layoutPage(page(lines), { tables: true });
+  const t = els.find((e) => e.type === 'Table');
+  assert.ok(t, JSON.stringify(els.map((e) => e.text)));
+  assert.deepEqual(rowsOf(String(t.metadata.text_as_html)).map((r) => r[0]), ['Item', 'Current assets', 'Cash', 'Receivables', 'Fixed assets', 'Buildings', 'Machinery']);
+});
