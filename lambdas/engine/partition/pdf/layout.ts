@@ -313,6 +313,7 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     if (formula?.number) formula.el.text = `${formula.el.text} ${formula.number}`;
     formula = undefined;
   };
+  const listDepth = listNesting(body);
   for (const b of ordered) {
     const md: Record<string, unknown> = { page_number: page.page, ...opts.extra };
     if (opts.coordinates) md.coordinates = coordinatesOf(b, page, opts.coordinates);
@@ -356,6 +357,9 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     }
     // a list item's bullet is layout, not text (the library's clean_bullets); a box to tick is the answer
     const text = type === 'ListItem' ? listItemText(raw) : raw;
+    // a list item's depth from its indent among the items of its list (nested lists)
+    if (type === 'ListItem') md.category_depth = listDepth(b);
+    else listDepth(undefined);
     // the title's size ranks it among the document's titles (category_depth, hierarchy.ts)
     if (type === 'Title') md[TITLE_SIZE_KEY] = Math.round(b.size * (opts.sizeScale ?? 1) * 100) / 100;
     addEmphasis(b, md);
@@ -364,6 +368,26 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   }
   closeFormula();
   return out;
+}
+
+/**
+ * Depths of a page's list items from their indents, in reading order: an item set further right than
+ * the one before it (by up to four text sizes: a nested list's indent) is a level deeper, one set back
+ * to an earlier item's indent is at that item's level. Anything else between items (`undefined`), an
+ * item above the one before it (the next column) or far right of it starts a new list.
+ */
+function listNesting(body: number): (b: Box | undefined) => number {
+  let indents: number[] = [];
+  let last: Box | undefined;
+  const tol = 0.4 * body;
+  return (b) => {
+    if (!b) { indents = []; last = undefined; return 0; }
+    if (!last || b.y0 < last.y0 || b.x0 > indents[indents.length - 1]! + 4 * body) indents = [];
+    while (indents.length && indents[indents.length - 1]! > b.x0 + tol) indents.pop();
+    if (!indents.length || b.x0 > indents[indents.length - 1]! + tol) indents.push(b.x0);
+    last = b;
+    return indents.length - 1;
+  };
 }
 
 /** An equation's number set at the right margin: "(2)", "(3.1)", "(4a)". */
