@@ -221,7 +221,16 @@ export function rstToHtml(src: string, depth = 0): string {
       const body = [bullet[3]!];
       i++;
       while (i < lines.length && lines[i]!.trim() && indentOf(lines[i]!) >= textIndent) body.push(lines[i++]!.trim());
-      out.push(`<li>${inline(body.join('\n'))}</li>`);
+      // what is set in under the item's text after a blank line (a nested list, a second paragraph) is the item's
+      let k = i;
+      while (k < lines.length && !lines[k]!.trim()) k++;
+      let nested = '';
+      if (k > i && k < lines.length && indentOf(lines[k]!) >= textIndent) {
+        i = k;
+        const block = indentedBlock(textIndent - 1).join('\n');
+        nested = depth < MAX_DIRECTIVE_DEPTH ? rstToHtml(block, depth + 1) : `<p>${escapeHtml(block)}</p>`;
+      }
+      out.push(`<li>${inline(body.join('\n'))}${nested}</li>`);
       continue;
     }
     closeList();

@@ -15,8 +15,8 @@ const SKIP_DESTINATIONS = new Set([
   'template', 'userprops', 'docvar', 'wgrffmtfilter', 'mmathPr', 'xe', 'tc', 'falt', 'panose',
 ]);
 
-/** A list item's label set in a paragraph's text before a tab: "1.", "b)", "(iv)" (bullets classify as list items by themselves). */
-const LIST_LABEL = /^(?:<[bi]>)*\s*(?:\d{1,3}[.)]|[a-zA-Z][.)]|\(\w{1,4}\))\t/;
+/** A list item's label set in a paragraph's text before a tab: "1.", "b)", "(iv)", a bullet or dash. */
+const LIST_LABEL = /^(?:<[bi]>)*\s*(?:\d{1,3}[.)]|[a-zA-Z][.)]|\(\w{1,4}\)|[\u2022\u2013\u2014\u25e6\u25aa\u25cf\u00b7o*-])\t/;
 
 const SYMBOLS: Record<string, string> = {
   emdash: '\u2014', endash: '\u2013', lquote: '\u2018', rquote: '\u2019', ldblquote: '\u201c', rdblquote: '\u201d',
@@ -84,6 +84,9 @@ export function rtfToHtml(rtf: string): string {
   let paraHasText = false;
   let outline = -1;
   let listPara = false;
+  // a paragraph's left indent (twips) and list level (\ilvl), and the indents of the list being read
+  let leftIndent = 0, listLevel = -1;
+  let listIndents: number[] = [];
   let inTable = false;
   let cell = '';
   let row: string[] = [];
@@ -137,8 +140,14 @@ export function rtfToHtml(rtf: string): string {
       const body = para.replace(/\n/g, '<br/>');
       // a list's paragraph: Word marks it with a list (\ls, its label in a skipped \listtext group);
       // other writers set the label in the text, a tab after it
-      if (outline < 0 && (listPara || LIST_LABEL.test(para))) html += `<ul><li>${body}</li></ul>\n`;
-      else {
+      if (outline < 0 && (listPara || LIST_LABEL.test(para))) {
+        // its level: Word's \ilvl, else its indent among the list's items (set further in: a level deeper)
+        while (listIndents.length && listIndents[listIndents.length - 1]! > leftIndent) listIndents.pop();
+        if (!listIndents.length || leftIndent > listIndents[listIndents.length - 1]!) listIndents.push(leftIndent);
+        const depth = Math.min(8, listLevel >= 0 ? listLevel : listIndents.length - 1);
+        html += `${'<ul>'.repeat(depth + 1)}<li>${body}</li>${'</ul>'.repeat(depth + 1)}\n`;
+      } else {
+        listIndents = [];
         const tag = outline >= 0 ? `h${Math.min(6, outline + 1)}` : 'p';
         html += `<${tag}>${body}</${tag}>\n`;
       }
@@ -264,9 +273,17 @@ export function rtfToHtml(rtf: string): string {
           outline = -1;
           inTable = false;
           listPara = false;
+          leftIndent = 0;
+          listLevel = -1;
           break;
         case 'ls':
           listPara = true;
+          break;
+        case 'ilvl':
+          if (!st.skip) listLevel = param ?? 0;
+          break;
+        case 'li':
+          if (!st.skip) leftIndent = param ?? 0;
           break;
         case 'outlinelevel':
           if (!st.skip) outline = param ?? 0;

@@ -151,6 +151,22 @@ test('md, rst, org: headings, lists, code blocks', async () => {
   assert.equal(org[6]!.text, 'a b 1 2');
 });
 
+test('rst: a list nested under an item (after a blank line, set in to its text) nests; an item\'s second paragraph stays in its list', async () => {
+  const src = 'Checklist\n=========\n\n-  Lock every door.\n\n   -  Check the fire exits.\n   -  Set the alarm.\n\n-  Switch off the lights.\n\n   Even in the cellar.\n\n#. First step\n#. Second step\n';
+  const els = await partitionWithHierarchy('rst', src);
+  const byText = new Map(els.map((e) => [e.element_id, e.text]));
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.category_depth, byText.get(e.metadata.parent_id ?? '')]), [
+    ['Title', 'Checklist', 0, undefined],
+    ['ListItem', 'Lock every door.', 1, 'Checklist'],
+    ['ListItem', 'Check the fire exits.', 2, 'Lock every door.'],
+    ['ListItem', 'Set the alarm.', 2, 'Lock every door.'],
+    ['ListItem', 'Switch off the lights.', 1, 'Checklist'],
+    ['ListItem', 'Even in the cellar.', 1, 'Checklist'],
+    ['ListItem', 'First step', 1, 'Checklist'],
+    ['ListItem', 'Second step', 1, 'Checklist'],
+  ]);
+});
+
 test('xml: leaf texts, or the raw document with xmlKeepTags', async () => {
   const xml = '<?xml version="1.0"?><catalog><book><title>Dune</title><note>The spice must flow across the desert.</note></book></catalog>';
   const els = await partition('xml', xml);
@@ -206,6 +222,28 @@ test('rtf: list paragraphs are list items (a Word list with its label in \\listt
     'ListItem: 2. Download the site list.',
     'ListItem: Check the flask for cracks.',
     'NarrativeText: 2024 was a good year for the network.',
+  ]);
+});
+
+test('rtf: nested list items take their level from Word\'s \\ilvl, or from their indent among the list\'s items', async () => {
+  const rtf = [
+    '{\\rtf1\\ansi{\\fonttbl{\\f0 Arial;}}',
+    '{\\pard\\li360\\fi-360 \\bullet\\tab Lock every door.\\par}',
+    '{\\pard\\li720\\fi-360 \\endash\\tab Check the fire exits.\\par}',
+    '{\\pard\\li360\\fi-360 \\bullet\\tab Switch off the lights.\\par}',
+    '{\\pard Then, in the office:\\par}',
+    '{\\pard\\ls1\\ilvl0{\\listtext \\u8226 ?\\tab}Empty the bins.\\par}',
+    '{\\pard\\ls1\\ilvl1{\\listtext o\\tab}Including the shredder.\\par}',
+    '}',
+  ].join('\n');
+  const els = await partitionWithHierarchy('rtf', rtf);
+  const byId = new Map(els.map((e) => [e.element_id, e.text]));
+  assert.deepEqual(els.filter((e) => e.type === 'ListItem').map((e) => [e.text, e.metadata.category_depth, byId.get(e.metadata.parent_id ?? '')]), [
+    ['Lock every door.', 1, undefined],
+    ['Check the fire exits.', 2, 'Lock every door.'],
+    ['Switch off the lights.', 1, undefined],
+    ['Empty the bins.', 1, 'Then, in the office:'],
+    ['Including the shredder.', 2, 'Empty the bins.'],
   ]);
 });
 
