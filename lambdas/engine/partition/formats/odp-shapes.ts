@@ -5,6 +5,7 @@
 // group (draw:g, or a shape in a hyperlink, draw:a) stands where its topmost and leftmost shapes do and
 // gives its shapes in document order. Groups are opened with an explicit stack, so their nesting costs no
 // recursion (the XML caps bound it: limits.ts).
+import { slideReadingOrder } from './slide-order';
 import { childElements, localName, type DomElement } from './common';
 
 /** Millimetres per ODF length unit. */
@@ -56,6 +57,6 @@ export function readingOrder(page: DomElement): DomElement[] {
       for (const p of shapes.map(ownPosition)) if (p) pos = pos ? [Math.min(pos[0], p[0]), Math.min(pos[1], p[1])] : p;
       return { shapes, i, pos: pos ?? [0, 0] };
     });
-  items.sort((a, b) => a.pos[0] - b.pos[0] || a.pos[1] - b.pos[1] || a.i - b.i);
-  return items.flatMap((x) => x.shapes);
+  // tops a twentieth of an inch apart or less are one row, read left to right
+  return slideReadingOrder(items, 1.27).flatMap((x) => x.shapes);
 }

@@ -5,6 +5,7 @@
 // paragraphs typed by the text heuristics; tables become Table, charts their title and a Table of
 // their cached data (charts.ts); speaker notes, then the slide's review comments (pptx-comments.ts),
 // are appended per slide when includeSlideNotes is set (both annotate the slide rather than show on it).
+import { slideReadingOrder } from './slide-order';
 import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import { isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleTitle, stripBullet } from '../classify';
@@ -124,6 +125,9 @@ function tableElement(tbl: DomElement, rels: Rels, md: ElementMetadata): Element
 
 const onOff = (v: string | undefined): boolean => v === '1' || v === 'true';
 
+/** Tops this close (EMU: a twentieth of an inch) are one row of shapes, read left to right. */
+const SAME_ROW = 45_720;
+
 function shapeElements(
   shapes: DomElement[],
   rels: Rels,
@@ -134,12 +138,7 @@ function shapeElements(
   languages?: string[],
   chart?: (rid: string) => Element[],
 ): void {
-  const ordered = sort
-    ? shapes
-        .map((s, i) => ({ s, i, pos: position(s, inherited) }))
-        .sort((a, b) => a.pos[0] - b.pos[0] || a.pos[1] - b.pos[1] || a.i - b.i)
-        .map((x) => x.s)
-    : shapes;
+  const ordered = sort ? slideReadingOrder(shapes.map((s, i) => ({ s, i, pos: position(s, inherited) })), SAME_ROW).map((x) => x.s) : shapes;
   for (const shape of ordered) {
     const name = localName(shape);
     if (name === 'grpSp') {

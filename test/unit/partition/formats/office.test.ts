@@ -218,19 +218,20 @@ test('ppt: not an OLE file is a 422 (the JavaScript reader is tested in ppt.test
   await assert.rejects(partition('ppt', new TextEncoder().encode('not an OLE file')), UnprocessableDocument);
 });
 
-function pptx(withNotes: boolean, inheritTitlePosition = false): Uint8Array {
+/** `besideTitle`: the body shape stands to the right of the title, its top a hair above the title's. */
+function pptx(withNotes: boolean, inheritTitlePosition = false, besideTitle = false): Uint8Array {
   const A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
   const rel = (id: string, target: string): string => `<Relationship Id="${id}" Type="x" Target="${target}"/>`;
   const rels = (body: string): Uint8Array => strToU8(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${body}</Relationships>`);
-  const sp = (y: number, ph: string, paras: string): string =>
-    `<p:sp><p:nvSpPr><p:cNvPr id="1" name="s"/><p:cNvSpPr/><p:nvPr>${ph}</p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="${y}"/><a:ext cx="1" cy="1"/></a:xfrm></p:spPr><p:txBody>${paras}</p:txBody></p:sp>`;
+  const sp = (y: number, ph: string, paras: string, x = 0): string =>
+    `<p:sp><p:nvSpPr><p:cNvPr id="1" name="s"/><p:cNvSpPr/><p:nvPr>${ph}</p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="${x}" y="${y}"/><a:ext cx="1" cy="1"/></a:xfrm></p:spPr><p:txBody>${paras}</p:txBody></p:sp>`;
   const para = (t: string, bullet = false, lvl = 0): string => `<a:p><a:pPr lvl="${lvl}">${bullet ? '<a:buChar char="•"/>' : ''}</a:pPr><a:r><a:t>${t}</a:t></a:r></a:p>`;
   const titleShape = (title: string, y: number): string =>
     inheritTitlePosition
       ? `<p:sp><p:nvSpPr><p:cNvPr id="2" name="t"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody>${para(title)}</p:txBody></p:sp>`
       : sp(y, '<p:ph type="title"/>', para(title));
   const slide = (title: string, y: number): string =>
-    `<p:sld ${A}><p:cSld><p:spTree>${sp(y + 100, '<p:ph type="body" idx="1"/>', para('Point one', true) + para('Sub point', true, 1))}${titleShape(title, y)}</p:spTree></p:cSld></p:sld>`;
+    `<p:sld ${A}><p:cSld><p:spTree>${sp(besideTitle ? y - 2 : y + 100, '<p:ph type="body" idx="1"/>', para('Point one', true) + para('Sub point', true, 1), besideTitle ? 4_000_000 : 0)}${titleShape(title, y)}</p:spTree></p:cSld></p:sld>`;
   return zipSync({
     'ppt/presentation.xml': strToU8(`<p:presentation ${A}><p:sldIdLst><p:sldId id="257" r:id="rId2"/><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`),
     'ppt/_rels/presentation.xml.rels': rels(rel('rId1', 'slides/slide1.xml') + rel('rId2', 'slides/slide2.xml')),
@@ -243,7 +244,7 @@ function pptx(withNotes: boolean, inheritTitlePosition = false): Uint8Array {
   });
 }
 
-test('pptx: slides in presentation order, shapes top to bottom, notes with includeSlideNotes', async () => {
+test('pptx: slides in presentation order, shapes top to bottom (left to right along a row), notes with includeSlideNotes', async () => {
   const els = await partition('pptx', pptx(true), { includeSlideNotes: true });
   assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.page_number]), [
     ['Title', 'First Slide Title', 1],
@@ -260,12 +261,15 @@ test('pptx: slides in presentation order, shapes top to bottom, notes with inclu
   // a title placeholder without its own position takes the layout's (here below the body)
   const inherited = await partition('pptx', pptx(false, true));
   assert.deepEqual(inherited.slice(0, 3).map((e) => e.text), ['Point one', 'Sub point', 'First Slide Title']);
+  // shapes side by side, tops a hair apart (a twentieth of an inch or less), read left to right
+  const beside = await partition('pptx', pptx(false, false, true));
+  assert.deepEqual(beside.slice(0, 3).map((e) => e.text), ['First Slide Title', 'Point one', 'Sub point']);
 });
 
 test('pptx: Office Math as LaTeX (inline between $, a paragraph of math a Formula), a shape in alternatives placed where it stands', async () => {
   const A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:a14="http://schemas.microsoft.com/office/drawing/2010/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
-  const sp = (y: number, ph: string, paras: string): string =>
-    `<p:sp><p:nvSpPr><p:cNvPr id="1" name="s"/><p:cNvSpPr/><p:nvPr>${ph}</p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="0" y="${y}"/><a:ext cx="1" cy="1"/></a:xfrm></p:spPr><p:txBody>${paras}</p:txBody></p:sp>`;
+  const sp = (y: number, ph: string, paras: string, x = 0): string =>
+    `<p:sp><p:nvSpPr><p:cNvPr id="1" name="s"/><p:cNvSpPr/><p:nvPr>${ph}</p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="${x}" y="${y}"/><a:ext cx="1" cy="1"/></a:xfrm></p:spPr><p:txBody>${paras}</p:txBody></p:sp>`;
   const run = (t: string) => `<a:r><a:t>${t}</a:t></a:r>`;
   const sup = '<m:sSup><m:e><m:r><m:t>c</m:t></m:r></m:e><m:sup><m:r><m:t>2</m:t></m:r></m:sup></m:sSup>';
   const frac = '<m:f><m:num><m:r><m:t>a</m:t></m:r></m:num><m:den><m:r><m:t>b</m:t></m:r></m:den></m:f>';
