@@ -1,7 +1,7 @@
 // Partition benchmark: pages/second and peak RSS for the large text PDFs (fast strategy, full
-// element output, median of several runs) and seconds per page for OCR (one rendered page), all
-// through partition() as the service calls it (the sandbox process: document in, elements out over
-// IPC); then the sandbox's own cost, a small document in-process vs through a warm sandbox process.
+// element output, median of several runs) and seconds per page for OCR (one rendered page, and the
+// same page upside down: its orientation found, then read upright), all through partition() as the
+// service calls it (the sandbox process: document in, elements out over IPC); then the sandbox's own cost, a small document in-process vs through a warm sandbox process.
 // Peak RSS is this process's (the service side); the sandbox process's is printed beside it.
 // First, on DA-619p.pdf in the same run: poppler's `pdftotext` (the reference, skipped with a message
 // where it is not installed), the engine through the sandbox, and the same PDF over HTTP, warm
@@ -12,11 +12,16 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { partition, shutdownPartitionSandbox } from '../../lambdas/engine/partition/index';
 import { partitionDocument } from '../../lambdas/engine/partition/pipeline';
 import { sandboxPids } from '../../lambdas/engine/partition/sandbox';
 import { shutdownOcr } from '../../lambdas/engine/partition/ocr/tesseract';
 import { shutdownPagePool } from '../../lambdas/engine/partition/pdf/pool';
+import { PdfDocument } from '../../lambdas/engine/partition/pdf/pdfium';
+import { renderPage } from '../../lambdas/engine/partition/pdf/render';
+import { rgbaToPng, toGray } from '../../lambdas/engine/partition/image/bitmap';
+import { pageTurns, turnRgba } from '../../lambdas/engine/partition/image/orient';
 import { startServiceProcess } from '../support/service-process';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -183,6 +188,18 @@ if (withOcr) {
   const warm = await timeOne('loremipsum-flat.pdf', 'ocr_only');
   const r = await timeOne('loremipsum-flat.pdf', 'ocr_only');
   console.log(`OCR loremipsum-flat.pdf (1 page, 200 dpi)            ${r.secs.toFixed(2)} s/page (cold ${warm.secs.toFixed(2)} s)  ${r.elements} elements  peak RSS ${mib(peakRss)} (sandbox ${mib(peakChild)})`);
+  // The same page scanned upside down (a PNG): finding its orientation, then reading it turned upright.
+  const doc = await PdfDocument.open(new Uint8Array(readFileSync(resolve(corpus, 'loremipsum-flat.pdf'))));
+  const page = renderPage(doc, 0)!;
+  doc.close();
+  const turned = turnRgba(page.rgba, page.width, page.height, 2);
+  const t0 = performance.now();
+  const turns = pageTurns(toGray(turned.rgba, turned.width, turned.height), turned.width, turned.height);
+  const find = performance.now() - t0;
+  const png = rgbaToPng(turned.rgba, turned.width, turned.height, (b) => deflateSync(b, { level: 1 }));
+  const t1 = performance.now();
+  const up = await partition({ data: png, filename: 'upside-down.png' }, { strategy: 'ocr_only' });
+  console.log(`OCR the same page upside down (PNG)                 ${((performance.now() - t1) / 1000).toFixed(2)} s/page  ${up.elements.length} elements  orientation found in ${find.toFixed(0)} ms (turns ${turns})`);
 }
 
 {
