@@ -1,7 +1,8 @@
 // Partition benchmark: pages/second and peak RSS for the large text PDFs (fast strategy, full
 // element output, median of several runs) and seconds per page for OCR (one rendered page, and the
 // same page upside down: its orientation found, then read upright), all through partition() as the
-// service calls it (the sandbox process: document in, elements out over IPC); then the sandbox's own cost, a small document in-process vs through a warm sandbox process.
+// service calls it (the sandbox process: document in, elements out over IPC); then the sandbox's
+// own cost, a small document in-process vs through a warm sandbox process.
 // Peak RSS is this process's (the service side); the sandbox process's is printed beside it.
 // First, on DA-619p.pdf in the same run: poppler's `pdftotext` (the reference, skipped with a message
 // where it is not installed), the engine through the sandbox, and the same PDF over HTTP, warm
