@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makeElement } from '../../../lambdas/engine/elements';
 import { toGray } from '../../../lambdas/engine/partition/image/bitmap';
-import { pageTurns, turnRgba, unturnCoordinates, unturnPoint, type Turns } from '../../../lambdas/engine/partition/image/orient';
+import { MAX_TURN_PIXELS, pageTurns, turnRgba, unturnCoordinates, unturnPoint, type Turns } from '../../../lambdas/engine/partition/image/orient';
 import { textScanRgba } from '../../integration/partition/scan-fixture';
 
 describe('orientation of a scanned page', () => {
@@ -26,6 +26,15 @@ describe('orientation of a scanned page', () => {
     const grid = new Uint8Array(w * h).fill(255);
     for (let gy = 50; gy < h - 50; gy += 24) for (let gx = 50; gx < w - 50; gx += 24) for (let y = gy; y < gy + 16; y++) grid.fill(0, y * w + gx, y * w + gx + 16);
     assert.equal(pageTurns(grid, w, h), 0);
+  });
+
+  it('a page over MAX_TURN_PIXELS is read as it comes (no second copy of a huge scan)', async () => {
+    const { rgba, width, height } = await textScanRgba(2);
+    const gray = toGray(rgba, width, height);
+    assert.equal(pageTurns(gray, width, height), 2);
+    // the same pixels, said to be a page of more pixels than the bound: not looked at
+    assert.ok(4000 * 4001 > MAX_TURN_PIXELS);
+    assert.equal(pageTurns(gray, 4000, 4001), 0);
   });
 
   it('turned pixels and points mapped back agree (every turn), and quarter turns swap width and height', () => {

@@ -7,10 +7,10 @@
 // - along a line, neighbouring letters share their baseline and differ at the top (ascenders and
 //   capitals are far more frequent than descenders in Latin, Greek and Cyrillic text): pairs sharing
 //   their top edge but not their bottom mean the baseline is above the letters (half a turn).
-// Scripts without that contrast (CJK, most Arabic) give no clear vote and stay as they are. The caller
+// Scripts without that contrast (Hangul and Han characters) give no clear vote and stay as they are. The caller
 // checks a turned reading against the page as it came (OCR confidence), so a wrong vote costs time,
 // not text. Bounded: one pass over the pixels (at most MAX_RUNS runs of ink), at most MAX_BOXES boxes
-// into a grid of buckets.
+// into a grid of buckets; pages over MAX_TURN_PIXELS are read as they come.
 import type { Element } from '../../elements';
 
 /** Quarter turns clockwise that make the page upright: 0, 1 (90°), 2 (180°) or 3 (270°). */
@@ -18,6 +18,8 @@ export type Turns = 0 | 1 | 2 | 3;
 
 interface Box { x0: number; y0: number; x1: number; y1: number }
 
+/** Pages larger than this (pixels) are read as they come (turning one makes one more copy of it in memory). */
+export const MAX_TURN_PIXELS = 16_000_000;
 /** Most letter boxes looked at (a page of small print holds a few thousand). */
 const MAX_BOXES = 20_000;
 /** Fewest neighbour pairs for any vote. */
@@ -142,6 +144,7 @@ function votes(boxes: Box[], pairs: [number, number][]): { along: number; across
  * upright already or the letters give no clear vote.
  */
 export function pageTurns(gray: Uint8Array, w: number, h: number): Turns {
+  if (w * h > MAX_TURN_PIXELS) return 0;
   let boxes = letterBoxes(inkComponents(gray, w, h), w, h);
   const pairs = neighbourPairs(boxes);
   if (pairs.length < MIN_PAIRS) return 0;
