@@ -1,16 +1,17 @@
-// Scans fed sideways or upside down turned upright before OCR. Tesseract reads only upright text:
-// a page turned a quarter read a few words of garbage, one turned half round read nothing (an empty
-// Image). The page's orientation is read from its letters, as a reader would (the docstrum idea):
+// Scans fed sideways or upside down turned upright before OCR. Tesseract reads upright text: a page
+// turned half round read nothing (an empty Image), one turned a quarter lost its table (its lines of
+// text, read as vertical ones, sometimes came through). The page's orientation is read from its
+// letters, as a reader would (the docstrum idea):
 // - the ink's connected components of letter size are found, each paired with its nearest
 //   neighbour of like size: inside words that neighbour is the next letter, so the pairs run along
 //   the lines. Pairs mostly across the page's height mean the lines run down it (a quarter turn).
 // - along a line, neighbouring letters share their baseline and differ at the top (ascenders and
 //   capitals are far more frequent than descenders in Latin, Greek and Cyrillic text): pairs sharing
 //   their top edge but not their bottom mean the baseline is above the letters (half a turn).
-// Scripts without that contrast (Hangul and Han characters) give no clear vote and stay as they are. The caller
-// checks a turned reading against the page as it came (OCR confidence), so a wrong vote costs time,
-// not text. Bounded: one pass over the pixels (at most MAX_RUNS runs of ink), at most MAX_BOXES boxes
-// into a grid of buckets; pages over MAX_TURN_PIXELS are read as they come.
+// Scripts without that contrast (Hangul and Han characters) give no clear vote and stay as they
+// are. The caller checks a turned reading against the page as it came (OCR confidence), so a wrong
+// vote costs time, not text. Bounded: one pass over the pixels (at most MAX_RUNS runs of ink), at
+// most MAX_BOXES boxes into a grid of buckets; pages over MAX_TURN_PIXELS are read as they come.
 import type { Element } from '../../elements';
 
 /** Quarter turns clockwise that make the page upright: 0, 1 (90°), 2 (180°) or 3 (270°). */
