@@ -24,6 +24,12 @@ const DROP = new Set([
   'script', 'style', 'nav', 'head', 'noscript', 'template', 'svg', 'iframe', 'object', 'embed', 'canvas',
   'select', 'button', 'input', 'textarea', 'map', 'audio', 'video', 'title', 'meta', 'link',
 ]);
+/** A footnote's link back to where it is cited ("↩︎", "^"): navigation, no text of the note (pandoc, Python-Markdown, MediaWiki). */
+const BACKLINK_CLASS = /(?:^|\s)(?:footnote-back(?:ref)?|mw-cite-backlink)(?:\s|$)/;
+/** Elements whose text is not the document's: DROP's, and footnote back-links. */
+const dropped = (n: DomElement, name: string): boolean =>
+  DROP.has(name) || n.attribs['role'] === 'doc-backlink' || BACKLINK_CLASS.test(n.attribs['class'] ?? '');
+
 const BLOCK = new Set([
   'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'blockquote', 'ul', 'ol', 'dl', 'dt',
   'dd', 'form', 'fieldset', 'figure', 'figcaption', 'address', 'center', 'hr', 'body', 'html', 'tr', 'td', 'th',
@@ -90,7 +96,7 @@ class HtmlWalker {
     }
     if (!isTag(n)) return;
     const name = n.name.toLowerCase();
-    if (DROP.has(name)) return;
+    if (dropped(n, name)) return;
     if (name === 'br') {
       this.buf += '\n';
       return;
@@ -328,7 +334,7 @@ function cellText(cell: DomElement): string {
     if (n.type === 'text') s += n.data;
     else if (isTag(n)) {
       const name = n.name.toLowerCase();
-      if (DROP.has(name)) return;
+      if (dropped(n, name)) return;
       // a formula in a cell is LaTeX between $ as in a paragraph (display or not: the cell holds it)
       if (name === 'math') { s += ` ${inlineMath(mathmlToLatex(n))} `; return; }
       if (name === 'br' || name === 'p' || name === 'div' || name === 'li' || name === 'tr') s += ' ';

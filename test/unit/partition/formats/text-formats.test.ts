@@ -59,6 +59,15 @@ const x = 1;
   assert.ok(!els.some((e) => /Home|alert/.test(e.text)));
 });
 
+test('html: a footnote\'s link back to its citation is navigation, not the note\'s text (pandoc, Python-Markdown, MediaWiki)', async () => {
+  const html = '<p>Counting starts at dawn.<a href="#r1" class="footnote-ref" role="doc-noteref"><sup>1</sup></a></p>' +
+    '<section role="doc-endnotes"><ol><li id="fn1"><p>Before sunrise, in fact.<a href="#fnref1" class="footnote-back" role="doc-backlink">\u21a9\ufe0e</a></p></li>' +
+    '<li id="fn2"><p>Weather allowing. <a class="footnote-backref" href="#fnref2">\u21a9</a></p></li>' +
+    '<li id="fn3"><span class="mw-cite-backlink"><a href="#c3">^</a></span> <span>Survey manual, chapter 2.</span></li></ol></section>';
+  const els = await partition('html', html);
+  assert.deepEqual(els.map((e) => e.text), ['Counting starts at dawn.1', 'Before sunrise, in fact.', 'Weather allowing.', 'Survey manual, chapter 2.']);
+});
+
 test('html: MathML as LaTeX, inline between $, a display formula a Formula; a TeX annotation taken as written, its fallback picture dropped', async () => {
   const html = '<h1>Physics</h1><p>The energy is <math><mi>E</mi><mo>=</mo><mi>m</mi><msup><mi>c</mi><mn>2</mn></msup></math> at rest.</p>' +
     '<math display="block"><munderover><mo>\u2211</mo><mrow><mi>i</mi><mo>=</mo><mn>1</mn></mrow><mi>n</mi></munderover><mfrac><mi>a</mi><msqrt><mi>b</mi></msqrt></mfrac></math>' +
