@@ -154,6 +154,10 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // indented after a line that ends a sentence.
         const endsSentence = /[.!?:\u201d"')\]\u061f\u06d4]$/.test(last.text);
         if (endsSentence && end(last) < end(b) - 2 * h && b.x1 - b.x0 > 10 * h) continue;
+        // a few words without closing punctuation set back to the left of a block whose line ends a
+        // sentence: the next term of a definition list (its definition set in under it), not the
+        // rest of an indented paragraph (whose last line closes with punctuation)
+        if (endsSentence && start(s) < start(b) - 0.7 * h && s.words.length <= 4 && !/[.!?:;,؟۔]$/.test(s.text)) continue;
         if (endsSentence && start(s) > start(b) + 0.7 * h && start(s) < start(b) + 4 * h && b.lines.length > 1) continue;
         // so when the block is a paragraph's last line alone (run on from the foot of the column
         // before), stopping short of where the indented line goes on to (a reference's first line

@@ -143,6 +143,26 @@ test('a line alone over a line set further in that would have fit after it start
   assert.ok(els.some((e) => e.text.endsWith('width of its column and goes on below.')), JSON.stringify(els.map((e) => e.text)));
 });
 
+test('a definition list (terms at the margin, each definition set in under it, lines evenly spaced): each term and definition apart; an indented paragraph stays whole', () => {
+  const els = layoutPage(page([
+    [seg('Downpipe', 48, 100)],
+    [seg('A vertical pipe carrying rain water from a gutter to the ground.', 78, 111.5)],
+    [seg('Flashing', 48, 123)],
+    [seg('A strip of metal sealing the joint between a roof and a wall.', 78, 134.5)],
+    [seg('Ridge tile', 48, 146)],
+    [seg('A curved tile covering the top edge of a roof.', 78, 157.5)],
+    // a paragraph whose first line is indented, its last line closing with punctuation
+    [seg('The survey covered the roofs of all four buildings this year, and it', 78, 200)],
+    [seg('found them sound.', 48, 211.5)],
+  ]), {});
+  assert.deepEqual(els.map((e) => e.text), [
+    'Downpipe', 'A vertical pipe carrying rain water from a gutter to the ground.',
+    'Flashing', 'A strip of metal sealing the joint between a roof and a wall.',
+    'Ridge tile', 'A curved tile covering the top edge of a roof.',
+    'The survey covered the roofs of all four buildings this year, and it found them sound.',
+  ]);
+});
+
 test('a numbered footnote, set smaller than the body, is text and not a heading', () => {
   // a LaTeX footnote: its mark a label before the text, 9 pt under 11 pt body text
   const body = 'Body text of the page that runs on long enough to set the body size of it.';
