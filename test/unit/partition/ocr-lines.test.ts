@@ -79,3 +79,32 @@ it('bullets read as a letter are bullets, and a mark read in a blank between hea
   assert.deepEqual(out.slice(1, 3), [['ListItem', 'Upland stations recede faster than lowland ones'], ['ListItem', 'The difference between seasons is larger']], JSON.stringify(out));
   assert.deepEqual(out[3], ['Table', 'Season Upland Lowland Total Winter 12.4 18.1 15.2 Spring 9.8 14.6 12.0 Summer 6.1 9.9 7.7'], JSON.stringify(out));
 });
+
+it('a line of body text without descenders is set in the page\'s size: a justified space after a sentence keeps it whole, its paragraph too', () => {
+  // the OCR's boxes of a line with no descender are shorter (19 px, not 24): its size read smaller, a
+  // justified line's space after a sentence (2.5 characters) split it, and its paragraph parted there
+  const words = (y: number, t: string, h: number, gapAfter: Record<string, number> = {}): OcrLine => {
+    let x = 100;
+    const ws = t.split(' ').map((w) => { const o = { text: w, confidence: 95, x0: x, y0: y, x1: x + CH * w.length, y1: y + h }; x = o.x1 + (gapAfter[w] ?? 8); return o; });
+    return { words: ws, x0: 100, y0: y, x1: ws.at(-1)!.x1, y1: y + h };
+  };
+  const ocr: OcrResult = {
+    lines: [
+      words(100, 'the passages that hold the answer are ranked by the reader', H),
+      words(133, 'as a score. Then a reader model marks each answer', 19, { 'score.': 33 }),
+      words(166, 'span in the top passages and the best one is kept', H),
+    ],
+    confidence: 95,
+  };
+  const els = ocrPageElements(ocr, 1, 1600, 2000, { coordinates: false, languages: ['eng'], tableHtml: true });
+  assert.deepEqual(els.map((e) => e.text), ['the passages that hold the answer are ranked by the reader as a score. Then a reader model marks each answer span in the top passages and the best one is kept']);
+});
+
+it('a stamp set on its side in the margin, as tall as many lines, joins none of them', () => {
+  const stamp: OcrLine = { words: [{ text: 'arXiv:2001.00001v1', confidence: 90, x0: 20, y0: 100, x1: 60, y1: 700 }], x0: 20, y0: 100, x1: 60, y1: 700 };
+  const texts = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'].map((n) => `line ${n} of the text of this column runs on here`);
+  const body = texts.map((t, i) => line(289 + 33 * i, [[t, 200]])); // the fourth centred on the stamp
+  const els = ocrPageElements({ lines: [stamp, ...body], confidence: 95 }, 1, 1600, 2000, { coordinates: false, languages: ['eng'], tableHtml: true });
+  // the line at the stamp's middle height was read with it, first of the column, and parted the paragraph
+  assert.deepEqual(els.map((e) => e.text), ['arXiv:2001.00001v1', texts.join(' ')]);
+});

@@ -61,13 +61,25 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
   const lines: Line[] = [];
   const pageRtl = isRtlPage(ocr.lines.flatMap((l) => l.words.map((w) => w.text)));
   const bullets = misreadBullets(ocr.lines);
-  for (const l of ocr.lines) {
-    const keep = keepWord(l.words.length);
-    const kept = l.words.filter((w, i) => bullets.has(w) || keep(w, i));
-    if (!kept.length) continue;
+  const keptWords = ocr.lines.map((l) => { const keep = keepWord(l.words.length); return l.words.filter((w, i) => bullets.has(w) || keep(w, i)); });
+  // Line size from its tallest words (ascenders plus descenders), stable from line to line.
+  const sizeOf = (kept: OcrWord[]) => {
     const hs = kept.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
-    // Line size from its tallest words (ascenders plus descenders), stable from line to line.
-    const size = Math.max(hs[Math.min(hs.length - 1, Math.floor(hs.length * 0.9))]! * 0.75, 1);
+    return Math.max(hs[Math.min(hs.length - 1, Math.floor(hs.length * 0.9))]! * 0.75, 1);
+  };
+  const sizes = keptWords.filter((k) => k.length).map(sizeOf).sort((a, b) => a - b);
+  const pageSize = sizes.length ? sizes[sizes.length >> 1]! : 1;
+  ocr.lines.forEach((l, li) => {
+    const kept = keptWords[li]!;
+    if (!kept.length) return;
+    // a line of running words a little smaller than the page's common size is body text without
+    // descenders (its tallest words read smaller): it is set in that size (a justified line's space
+    // after a sentence split it, and its paragraph parted there); smaller print, a table's or a
+    // note's, and a row of figures (no descenders either, its cells a few spaces apart) keep their own
+    const own = sizeOf(kept);
+    const chars = kept.map((w) => w.text).join('');
+    const running = (chars.match(/\p{Ll}/gu)?.length ?? 0) >= 0.6 * chars.length;
+    const size = running && own >= 0.7 * pageSize && own < pageSize ? pageSize : own;
     const words: Word[] = kept.map((w) => ({ t: bullets.has(w) ? '\u2022' : w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size, bold: false, italic: false }));
     // A line with right-to-left words may come in reading order: its words go left to right, then
     // each segment in reading order again (bidi.ts). Other lines keep the OCR's order (the words
@@ -80,16 +92,17 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
     // column's. Not a table's rule read as a glyph ("|", "l"), which stands in a gap between cells.
     const keptSet = new Set(kept);
     const left = l.words.filter((w) => !keptSet.has(w) && /[\p{L}\p{N}].*[\p{L}\p{N}]/u.test(w.text) && !RULE_GLYPHS.test(w.text)).sort((a, b) => a.x0 - b.x0);
+    const gap = 2.2 * size;
     const segs = [];
     let cur: Word[] = [];
     for (const w of words) {
       const prev = cur[cur.length - 1];
-      if (prev && w.x0 - bridged(prev.x1, w.x0, left, 2.2 * size) > 2.2 * size) { segs.push(toSegment(logicalOrder(cur, rtl), rtl)); cur = []; }
+      if (prev && w.x0 - bridged(prev.x1, w.x0, left, gap) > gap) { segs.push(toSegment(logicalOrder(cur, rtl), rtl)); cur = []; }
       cur.push(w);
     }
     if (cur.length) segs.push(toSegment(logicalOrder(cur, rtl), rtl));
     lines.push({ segs, ...union(segs) });
-  }
+  });
   return { page, width, height, lines: acrossPage(lines), links: [], images: [], chars: 0, unmapped: 0, ...(rules ? { rules } : {}) };
 }
 
@@ -103,7 +116,8 @@ function acrossPage(lines: Line[]): Line[] {
   const out: Line[] = [];
   for (const l of [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)) {
     const h = l.y1 - l.y0;
-    const k = out.findIndex((o) => bandOverlap(o, l) > 0.5
+    // (of like height: a stamp set on its side in the margin spans many lines and is none of them)
+    const k = out.findIndex((o) => bandOverlap(o, l) > 0.5 && Math.min(o.y1 - o.y0, h) > 0.5 * Math.max(o.y1 - o.y0, h)
       && Math.abs(o.y0 + o.y1 - l.y0 - l.y1) < 0.5 * Math.min(o.y1 - o.y0, h) && !o.segs.some((g) => g.x0 < l.x1 && l.x0 < g.x1));
     if (k < 0) { out.push(l); continue; }
     const segs = [...out[k]!.segs, ...l.segs].sort((a, b) => a.x0 - b.x0);
