@@ -72,14 +72,14 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
   ocr.lines.forEach((l, li) => {
     const kept = keptWords[li]!;
     if (!kept.length) return;
-    // a line of running words a little smaller than the page's common size is body text without
-    // descenders (its tallest words read smaller): it is set in that size (a justified line's space
-    // after a sentence split it, and its paragraph parted there); smaller print, a table's or a
-    // note's, and a row of figures (no descenders either, its cells a few spaces apart) keep their own
+    // a line of running words with no letter reaching below the baseline reads smaller (its tallest
+    // words lack descenders): within 40% under the page's common size it is body text, set in that
+    // size (a justified line's space after a sentence split it, and its paragraph parted there);
+    // smaller print with descenders, a note's, and a row of figures (cells a few spaces apart) keep their own
     const own = sizeOf(kept);
     const chars = kept.map((w) => w.text).join('');
-    const running = (chars.match(/\p{Ll}/gu)?.length ?? 0) >= 0.6 * chars.length;
-    const size = running && own >= 0.7 * pageSize && own < pageSize ? pageSize : own;
+    const running = (chars.match(/\p{Ll}/gu)?.length ?? 0) >= 0.6 * chars.length && !/[gjpqy,;()[\]{}]/.test(chars);
+    const size = running && own >= 0.6 * pageSize && own < pageSize ? pageSize : own;
     const words: Word[] = kept.map((w) => ({ t: bullets.has(w) ? '\u2022' : w.text, x0: w.x0, y0: w.y0, x1: w.x1, y1: w.y1, size, bold: false, italic: false }));
     // A line with right-to-left words may come in reading order: its words go left to right, then
     // each segment in reading order again (bidi.ts). Other lines keep the OCR's order (the words
