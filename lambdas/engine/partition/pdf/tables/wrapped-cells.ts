@@ -3,7 +3,9 @@
 // These rules tell such a line from a row: the lines that wrap a table's last row, the first lines of
 // a header cell wrapped down to the bottom of its row, and a single cell that continues the cell above
 // it (a label of its own, or one after a blank row, starts a row). The column lookup and the stripping
-// of dot leaders stand here too: unruled.ts uses them as well, and imports them from here.
+// of dot leaders stand here too: unruled.ts uses them as well, and imports them from here. Rows padded
+// apart, whose long cells wrap around their short ones (a browser's table, its cells centred), are
+// grouped here as well.
 import type { Line, Segment } from '../page-text';
 
 /** A cell's text without its dot leaders ("Total . . . . . 11,062": spacing, not words). */
@@ -111,4 +113,64 @@ export function wouldHaveFit(above: Line | undefined, seg: Segment, cols: [numbe
   if (!mine.length || !first) return false;
   const end = Math.max(...mine.map((s) => s.x1));
   return end + 0.3 * first.size + (first.x1 - first.x0) <= cols[k]![1] - 0.5;
+}
+
+/**
+ * The last line of a table's row standing apart from the rows above by its cells' padding, whose long
+ * cells wrap around its short ones (cells centred in their row: a description's first line above the
+ * line of short cells, its last below): the lines from `from` on set a line's spacing apart (or
+ * overlapping), one of them a row (`isRow`) each of whose cells stands in one of the table's columns,
+ * every other segment inside one column where its text starts and no longer than a wide cell, all in
+ * the table's text size. Undefined when the lines are no such row.
+ */
+export function paddedBand(lines: Line[], from: number, cols: [number, number][], body: number, isRow: (l: Line) => boolean): number | undefined {
+  let m = from;
+  while (m + 1 < lines.length && m - from < 5 && lines[m + 1]!.y0 - lines[m]!.y1 <= 0.3 * body) m++;
+  const band = lines.slice(from, m + 1);
+  if (band.length < 2 || !band.some(isRow)) return undefined;
+  // in the table's type (not the small print of a picture beside it), each segment in one column
+  const size = (g: Segment) => Math.abs(g.size - body) <= 0.15 * body;
+  const column = (g: Segment) => {
+    const over = cols.filter(([a, b]) => Math.min(b, g.x1) - Math.max(a, g.x0) > 0);
+    return over.length === 1 ? over[0]! : undefined;
+  };
+  // wrapped lines start where their column's text starts; a row's cells may be aligned either way
+  const wrapped = (g: Segment) => { const c = column(g); return !!c && g.x0 >= c[0] - 0.5 * body && stripLeaders(g.text).length <= 160; };
+  return band.every((l) => l.segs.every(size) && (isRow(l) ? l.segs.every((g) => !!column(g)) : l.segs.every(wrapped))) ? m : undefined;
+}
+
+/**
+ * Records of a table whose rows stand apart by their cells' padding (an HTML or word-processor table
+ * without rules): the gaps between its lines fall in two groups, a line's spacing inside a cell (under
+ * 0.3 of a text size) and clearly more between rows, and no two lines of as many cells stand a line's
+ * spacing apart (rows of a table set close, groups of them spaced out, are rows each). A record's
+ * number for each line; undefined when the gaps do not say.
+ */
+export function paddedRecords(rows: Line[], body: number): number[] | undefined {
+  if (rows.length < 4) return undefined;
+  const gaps = rows.slice(1).map((r, k) => r.y0 - rows[k]!.y1);
+  const within = (g: number) => g <= 0.3 * body;
+  const tight = gaps.filter(within), loose = gaps.filter((g) => !within(g));
+  if (!tight.length || loose.length < 2 || Math.min(...loose) < Math.max(...tight) + 0.4 * body) return undefined;
+  if (gaps.some((g, k) => within(g) && rows[k]!.segs.length >= 2 && rows[k + 1]!.segs.length === rows[k]!.segs.length)) return undefined;
+  const ids = [0];
+  gaps.forEach((g) => ids.push(ids[ids.length - 1]! + (within(g) ? 0 : 1)));
+  return ids;
+}
+
+/**
+ * The lines of one record as one row, when they are one row's wrapped cells: one line fuller than every
+ * other (the row's line, which may stand in the middle when cells are centred), the others only in
+ * columns it fills, and no column with a figure on two lines (figures do not wrap). Undefined otherwise.
+ */
+export function recordRow(lines: string[][]): string[] | undefined {
+  const filled = lines.map((row) => row.filter(Boolean).length);
+  const most = Math.max(...filled);
+  const main = lines[filled.indexOf(most)]!;
+  if (filled.filter((n) => n === most).length > 1) return undefined;
+  for (const row of lines) {
+    if (row === main) continue;
+    if (row.some((c, k) => c && (!main[k] || (isFigure(c) && lines.some((o) => o !== row && o[k] && isFigure(o[k]!)))))) return undefined;
+  }
+  return main.map((_, k) => lines.map((row) => row[k]).filter(Boolean).join(' '));
 }
