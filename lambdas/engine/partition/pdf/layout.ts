@@ -145,7 +145,10 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         if (exactSizes && b.lines.length === 1 && textSize(last) >= 1.15 * textSize(s) && !/[.,;]$/.test(last.text) && !(capsHeading(last.text) && capsHeading(s.text))) continue;
         const lastBold = last.words.every((w) => w.bold);
         const sBold = s.words.every((w) => w.bold);
-        if (lastBold !== sBold && (lastBold || b.lines.length > 1)) continue;
+        // (a bold sentence that runs on into the line under it, the rest of that line in regular
+        // type, is one paragraph: a questionnaire's bold question and its "(select all that apply)")
+        const boldRunsOn = lastBold && !!s.words[0]?.bold && !/[.!?:;]$/.test(last.text) && (b.lines.length > 1 || last.x1 - last.x0 > 25 * h);
+        if (lastBold !== sBold && !boldRunsOn && (lastBold || b.lines.length > 1)) continue;
         // A line opening with a middle dot continues a line that already uses it as a separator
         // ("Keywords: A \u00b7 B \u00b7" / "\u00b7 C \u00b7 D"), it is not a bullet.
         const dotContinues = /^\u00b7\s/.test(s.text) && / \u00b7 /.test(last.text);
