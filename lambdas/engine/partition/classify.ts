@@ -258,8 +258,18 @@ export function isPossibleNarrativeText(text: string, opts: ClassifyOptions = {}
   if (isNumeric(text)) return false;
   if (exceedsCapRatio(text, opts.capThreshold ?? 0.5, opts.layoutBlock)) return false;
   if (underNonAlphaRatio(text, opts.nonAlphaThreshold ?? 0.5)) return false;
-  if (sentenceCount(text, 3) < 2 && verbCheckApplies(text, opts.languages) && !containsVerb(text)) return false;
+  if (sentenceCount(text, 3) < 2 && verbCheckApplies(text, opts.languages) && !containsVerb(text) && !fullSentence(text)) return false;
   return true;
+}
+
+/**
+ * A sentence as written: a capital first, a word of three small letters or more and closing
+ * punctuation last ("et al." is no sentence's end), four words or more. The library
+ * asks its part-of-speech tagger for a verb; a word list cannot know every verb ("Ducks paddle about
+ * the lake."), and a sentence so set is prose whatever its words.
+ */
+function fullSentence(text: string): boolean {
+  return /^["'\u201c\u2018(]?\p{Lu}/u.test(text) && /\p{Ll}{3,}[.!?]["'\u201d\u2019)]?$/u.test(text) && text.split(/\s+/).length >= 4;
 }
 
 /** The library's ENDS_IN_PUNCT_RE: the last character is neither a word character nor a space. */

@@ -24,7 +24,8 @@ test('without requested languages the verb check applies to English-looking text
   assert.equal(classifyText('Novdiex nongv liex hufniv dav zer nier, zunxyanr niex qianrlir garhaf hufniv.'), 'NarrativeText');
   assert.equal(classifyText('http://www.example.edu/files/evaluate/tests-example.xls'), 'Title');
   assert.equal(classifyText('Important points of the plan'), 'Title');
-  assert.equal(classifyText('Novdiex nongv liex hufniv dav zer nier.', { languages: ['eng'] }), 'Title');
+  // (a line without closing punctuation: a sentence as written is prose in any language, see below)
+  assert.equal(classifyText('Novdiex nongv liex hufniv dav zer nier', { languages: ['eng'] }), 'Title');
 });
 
 test('a contraction holds a verb, with straight or curly apostrophes (the tagger splits "don\'t" into do + n\'t)', () => {
@@ -87,4 +88,17 @@ test('layout blocks keep the looser cap ratio (the library types them with its l
   assert.equal(isPossibleNarrativeText('THE COMPANY IS GROWING FAST', { layoutBlock: true }), true);
   assert.equal(classifyText('THE COMPANY IS GROWING FAST', { layoutBlock: true }), 'NarrativeText');
   assert.equal(classifyText('THE COMPANY IS GROWING FAST'), 'Title');
+});
+
+test('a sentence as written is prose though the word list knows none of its verbs; short lines and "et al." are not', () => {
+  // the library's tagger finds verbs a word list does not ("paddle"); a capitalised sentence closed
+  // by punctuation is prose in any case (an HTML paragraph, a slide's note, a text box)
+  assert.equal(isPossibleNarrativeText('Young ducks paddle about the lake.'), true);
+  assert.equal(classifyText('Some background information here.'), 'NarrativeText');
+  assert.equal(classifyText('A rectangle shape with this text inside.'), 'NarrativeText');
+  // fewer than four words, no closing punctuation, a running head's "et al.", a lowercase start
+  assert.equal(isPossibleNarrativeText('Ducks and swans.'), false);
+  assert.equal(isPossibleNarrativeText('Notes on the second slide'), false);
+  assert.equal(classifyText('J. Aligon et al.'), 'Title');
+  assert.equal(isPossibleNarrativeText('notes on the second slide.'), false);
 });

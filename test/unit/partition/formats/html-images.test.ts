@@ -15,7 +15,7 @@ test('html: <img> becomes an Image with its alt text and URL; inside a paragraph
     <img alt="no source at all"><img src=""><img src="spacer.gif" alt=""><img src="pixel.gif">
     <img src="data:image/png;base64,iVBORw0KGgo=" alt="Inline chart">`;
   const els = await partition('html', html);
-  assert.deepEqual(types(els), ['Title', 'NarrativeText', 'Image', 'UncategorizedText', 'Image', 'Image']);
+  assert.deepEqual(types(els), ['Title', 'NarrativeText', 'Image', 'NarrativeText', 'Image', 'Image']);
   const [, , heron, paragraph, lazy, inline] = els;
   assert.equal(heron!.text, 'A grey heron');
   assert.equal(heron!.metadata.image_url, 'heron.png');
