@@ -118,32 +118,42 @@ export function sniffDelimiter(text: string): string {
 const HTML_SPECIAL = /[&<>"]/;
 const INNER_SPACE = /\s\s|[\t\n\r\f\v\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 
+/** The cell without surrounding white space; most cells have none, and trim() copies every one. */
+function trimmed(cell: string): string {
+  const n = cell.length;
+  if (n === 0) return cell;
+  const a = cell.charCodeAt(0), b = cell.charCodeAt(n - 1);
+  return a > 32 && a < 127 && b > 32 && b < 127 ? cell : cell.trim();
+}
+
 function rowsToTable(rows: string[][], md: Record<string, unknown> = {}): Element | undefined {
   // a loop, not Math.max(...rows): spreading a million rows as arguments overflows the stack
   let width = 0;
   for (const r of rows) if (r.length > width) width = r.length;
   // text and HTML built in one pass over the cells (the same output as tableText/tableToHtml on the
-  // padded grid, without copying the grid)
+  // padded grid, without copying the grid), each row joined on its own and the rows then joined: one
+  // array of every tag and cell (15 million pieces for a 49 MB CSV) took 3 s to fill and join, a
+  // string a row under 1 s
+  const trs: string[] = new Array(rows.length);
+  const lines: string[] = [];
+  const tds: string[] = new Array(width);
   const words: string[] = [];
-  const html: string[] = ['<table>'];
-  for (const r of rows) {
-    html.push('<tr>');
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    words.length = 0;
     for (let c = 0; c < width; c++) {
-      const cell = c < r.length ? r[c]!.trim() : '';
-      if (!cell) {
-        html.push('<td></td>');
-        continue;
-      }
+      const cell = c < r.length ? trimmed(r[c]!) : '';
       // the regular expressions only run on cells that need them (most cells are plain)
-      html.push('<td>', HTML_SPECIAL.test(cell) ? escapeHtml(cell) : cell, '</td>');
-      words.push(INNER_SPACE.test(cell) ? cell.replace(/\s+/g, ' ') : cell);
+      tds[c] = cell && HTML_SPECIAL.test(cell) ? escapeHtml(cell) : cell;
+      if (cell) words.push(INNER_SPACE.test(cell) ? cell.replace(/\s+/g, ' ') : cell);
     }
-    html.push('</tr>');
+    trs[i] = `<tr><td>${tds.join('</td><td>')}</td></tr>`;
+    if (words.length) lines.push(words.join(' '));
   }
-  html.push('</table>');
-  const text = words.join(' ');
+  const html = `<table>${trs.join('')}</table>`;
+  const text = lines.join(' ');
   if (!text) return undefined;
-  return makeElement('Table', text, { ...md, text_as_html: html.join('') });
+  return makeElement('Table', text, { ...md, text_as_html: html });
 }
 
 function partitionDelimited(fixed?: string): FormatPartitioner {
