@@ -76,8 +76,10 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   const larger = b.size >= body * 1.15;
   if (type === 'NarrativeText' && (allBold || larger) && b.lines.length <= 3 && !/[.:;,]$/.test(text) && isPossibleTitle(text, langOpts)) type = 'Title';
   if (type === 'Title' && !allBold && !larger && text.split(' ').length > 6 && b.lines.length > 1) type = 'NarrativeText';
-  // a sentence of five words or more, closed by its full stop, in the body's weight and size
-  if (type === 'Title' && !allBold && !larger && text.split(' ').length >= 5 && /[.!?]$/.test(text) && !/^\d+(\.\d+)*\.?\s/.test(text)) type = 'NarrativeText';
+  // a sentence of five words or more, closed by its full stop, in the body's weight and size; of three
+  // or more when it ends on a word ("The first definition.", not "J. Smith et al.")
+  const words3 = text.split(' ').length;
+  if (type === 'Title' && !allBold && !larger && (words3 >= 5 ? /[.!?]$/ : /^\P{Ll}.*\p{Ll}{3,}[.!?]$/u).test(text) && words3 >= 3 && !/^\d+(\.\d+)*\.?\s/.test(text)) type = 'NarrativeText';
   // so is one set smaller than the body, numbered or not (a footnote: "1 Contractors receive ..."),
   // when it ends a word's sentence (not an abbreviation's: "2 Z. Shen et al.")
   if (type === 'Title' && b.size < 0.9 * body && text.split(' ').length >= 5 && /\p{L}{3,}[.!?]$/u.test(text)) type = 'NarrativeText';

@@ -235,3 +235,21 @@ test('a heading set larger than the text under it is a block of its own; a bulle
     'Several tests are used to diagnose breast cancer.',
   ], JSON.stringify(els.map((e) => [e.type, e.text])));
 });
+
+test('a short sentence in the body\'s weight and size, closed by a full stop after a word, is text; a heading and an author line stay titles', () => {
+  const body = (t: string, y: number) => [seg(t, 72, y)];
+  const els = layoutPage(page([
+    body('The survey team counts the birds on every pond of the valley twice a year and writes down what it saw.', 100),
+    body('Pond survey', 130),
+    body('The first definition.', 150),
+    body('J. Smith et al.', 170),
+    body('Each pond is counted from the same place on its bank, at the same hour of the morning.', 190),
+  ]), {});
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['NarrativeText', 'The survey team counts the birds on every pond of the valley twice a year and writes down what it saw.'],
+    ['Title', 'Pond survey'],
+    ['NarrativeText', 'The first definition.'],
+    ['Title', 'J. Smith et al.'],
+    ['NarrativeText', 'Each pond is counted from the same place on its bank, at the same hour of the morning.'],
+  ], JSON.stringify(els.map((e) => [e.type, e.text])));
+});
