@@ -143,6 +143,9 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // (not when both lines are in capitals: small capitals set most letters smaller, "TABLE I" over
         // "DRIFT BY SENSOR TYPE" of one caption)
         if (exactSizes && b.lines.length === 1 && textSize(last) >= 1.15 * textSize(s) && !/[.,;]$/.test(last.text) && !(capsHeading(last.text) && capsHeading(s.text))) continue;
+        // so, in an OCR'd page (sizes read from the glyphs' boxes, looser), is a short line alone set a
+        // third larger or more than the longer line under it ("Survey results" over its paragraph)
+        if (!exactSizes && b.lines.length === 1 && last.size >= 1.35 * s.size && last.words.length <= 8 && !/[.,;:]$/.test(last.text) && s.x1 - s.x0 > last.x1 - last.x0) continue;
         const lastBold = last.words.every((w) => w.bold);
         const sBold = s.words.every((w) => w.bold);
         // (a bold sentence that runs on into the line under it, the rest of that line in regular
@@ -320,7 +323,9 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
     if (formula?.number) formula.el.text = `${formula.el.text} ${formula.number}`;
     formula = undefined;
   };
-  const listDepth = listNesting(body);
+  // (an OCR'd page's size is read from the glyphs' boxes, about two thirds of the font's: a nested
+  // list's indent of half an inch is six of those)
+  const listDepth = listNesting(opts.ocr ? 1.5 * body : body);
   for (const b of ordered) {
     const md: Record<string, unknown> = { page_number: page.page, ...opts.extra };
     if (opts.coordinates) md.coordinates = coordinatesOf(b, page, opts.coordinates);
