@@ -44,6 +44,17 @@ export function isUpper(text: string): boolean {
   return text === text.toUpperCase() && text !== text.toLowerCase();
 }
 
+/** Most of the text's letters have case (Latin, Greek, Cyrillic...), not a script without it. */
+function mostlyCased(text: string): boolean {
+  let letters = 0, cased = 0;
+  for (const ch of text) {
+    if (!LETTER.test(ch)) continue;
+    letters++;
+    if (CASED.test(ch)) cased++;
+  }
+  return cased * 2 >= letters;
+}
+
 /** Python's str.istitle(). */
 export function isTitleCase(text: string): boolean {
   let cased = false;
@@ -171,7 +182,8 @@ function isAlpha(text: string): boolean {
  */
 export function exceedsCapRatio(text: string, threshold = 0.5, layoutBlock = false): boolean {
   if (sentenceCount(text, 3) > 1) return false;
-  if (isUpper(text)) return !layoutBlock;
+  // (all capitals only where letters have case: a Hebrew or Arabic sentence naming "PDF" is not)
+  if (isUpper(text) && mostlyCased(text)) return !layoutBlock;
   const tokens = layoutBlock ? wordTokenize(text) : wordTokenize(text).filter(isAlpha);
   if (tokens.length === 0) return !layoutBlock;
   let capitalized = 0;

@@ -102,3 +102,11 @@ test('a sentence as written is prose though the word list knows none of its verb
   assert.equal(classifyText('J. Aligon et al.'), 'Title');
   assert.equal(isPossibleNarrativeText('notes on the second slide.'), false);
 });
+
+test('a sentence of a script without case is not "all capitals" for naming an acronym in Latin letters', () => {
+  // Python's str.isupper() (the library's check) is true for Hebrew text with "PDF" in it: no cased
+  // letter is lowercase. Capitals are only counted where most letters have case.
+  assert.equal(classifyText('הצוות ימשיך לספור בכל שבוע עד סוף האביב, ויפרסם דוח מלא ב-PDF.'), 'NarrativeText');
+  assert.equal(classifyText('يقدم الفريق تقريرا كاملا بصيغة PDF في نهاية كل شهر للمدير.'), 'NarrativeText');
+  assert.equal(exceedsCapRatio('THE COMPANY IS GROWING FAST'), true);
+});
