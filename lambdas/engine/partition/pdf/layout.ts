@@ -128,7 +128,10 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         if (listings && monoLine(s) && b.lines.every(monoLine)) { target = b; break; }
         // Line starts and ends along the writing direction (x mirrored for right-to-left lines).
         const start = (x: Box) => (rtl ? -x.x1 : x.x0), end = (x: Box) => (rtl ? -x.x0 : x.x1);
-        if (start(s) > start(last) + 0.6 * (last.x1 - last.x0) && start(s) > start(b) + 4 * h) continue;
+        // (right-to-left lines set flush left, their ends aligned, are one paragraph's: a converter's
+        // right-to-left paragraph aligned to the left keeps its short last line at the left)
+        const endsAligned = rtl && Math.abs(end(s) - end(last)) < 0.5 * h;
+        if (start(s) > start(last) + 0.6 * (last.x1 - last.x0) && start(s) > start(b) + 4 * h && !endsAligned) continue;
         // A line alone in its block, then a line set further in whose first word would have fit after
         // it: a heading over an indented paragraph, or a term over its definition (the first line of
         // a hanging list item is full: its next word did not fit).

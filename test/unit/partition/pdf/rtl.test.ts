@@ -40,6 +40,17 @@ describe('right-to-left text in PDFs', () => {
     assert.deepEqual(t, ['זהו משפט ראשון בפסקה ארוכה שממשיך בשורה השנייה של הטקסט ומסתיים כאן.', 'פסקה שנייה מתחילה כאן']);
   });
 
+  it('reads a paragraph of Hebrew lines set flush left (a converter\'s alignment) as one element, its short last line included', async () => {
+    /** A line drawn from x = 60 on. */
+    const left = (visualWords: string[], y: number): Run => ({ ...line(visualWords, 0, y), x: 60 });
+    const t = await texts([{ runs: [
+      left(['ארוכה', 'בפסקה', 'ראשון', 'משפט', 'זהו', 'ארוכה', 'בפסקה', 'ראשון', 'משפט', 'זהו'], 760),
+      left(['07:30', 'בשעה'], 760 - PITCH),
+      left(['כאן', 'מתחילה', 'שנייה', 'פסקה'], 760 - 3 * PITCH),
+    ] }]);
+    assert.deepEqual(t, ['זהו משפט ראשון בפסקה ארוכה זהו משפט ראשון בפסקה ארוכה בשעה 07:30', 'פסקה שנייה מתחילה כאן']);
+  });
+
   it('keeps numbers and Latin runs left to right inside an RTL line', async () => {
     const t = await texts([{ runs: [
       line(['בשימוש', 'ועדיין', '2008', 'בשנת', 'יצאה', 'Python', '3', 'גרסה'], 500, 760),
