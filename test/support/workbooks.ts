@@ -13,6 +13,8 @@ export type Aoa = CellValue[][];
 export type Sheets = Record<string, Aoa> | [string, Aoa][];
 
 const entries = (sheets: Sheets): [string, Aoa][] => (Array.isArray(sheets) ? sheets : Object.entries(sheets));
+/** Merged ranges by sheet name: [first row, first column, last row, last column], 0-based. */
+export type Merges = Record<string, [number, number, number, number][]>;
 const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const colName = (c: number): string => (c >= 26 ? colName(Math.floor(c / 26) - 1) : '') + String.fromCharCode(65 + (c % 26));
 /** Days since 1899-12-30 (the 1900 date system). */
@@ -20,7 +22,7 @@ const serial = (d: Date): number => (d.getTime() - Date.UTC(1899, 11, 30)) / 86_
 
 // ---------- xlsx ----------
 
-export function xlsxWorkbook(sheets: Sheets): Uint8Array {
+export function xlsxWorkbook(sheets: Sheets, merges: Merges = {}): Uint8Array {
   const formats: string[] = [];
   const styleOf = (v: CellValue): number => {
     if (v instanceof Date) return 1;
@@ -32,7 +34,7 @@ export function xlsxWorkbook(sheets: Sheets): Uint8Array {
   };
   const files: Record<string, Uint8Array> = {};
   const list = entries(sheets);
-  list.forEach(([, aoa], i) => {
+  list.forEach(([name, aoa], i) => {
     const rows = aoa.map((row, r) => {
       const cells = row.map((v, c) => {
         if (v === null || v === '') return '';
@@ -44,7 +46,8 @@ export function xlsxWorkbook(sheets: Sheets): Uint8Array {
       });
       return `<row r="${r + 1}">${cells.join('')}</row>`;
     });
-    files[`xl/worksheets/sheet${i + 1}.xml`] = strToU8(`<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows.join('')}</sheetData></worksheet>`);
+    const merged = (merges[name] ?? []).map(([r0, c0, r1, c1]) => `<mergeCell ref="${colName(c0)}${r0 + 1}:${colName(c1)}${r1 + 1}"/>`).join('');
+    files[`xl/worksheets/sheet${i + 1}.xml`] = strToU8(`<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows.join('')}</sheetData>${merged ? `<mergeCells>${merged}</mergeCells>` : ''}</worksheet>`);
   });
   const sheetList = list.map(([name], i) => `<sheet name="${escapeXml(name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('');
   files['xl/workbook.xml'] = strToU8(`<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>${sheetList}</sheets></workbook>`);
@@ -58,7 +61,7 @@ export function xlsxWorkbook(sheets: Sheets): Uint8Array {
 
 // ---------- ods ----------
 
-export function odsWorkbook(sheets: Sheets): Uint8Array {
+export function odsWorkbook(sheets: Sheets, merges: Merges = {}): Uint8Array {
   const NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
   const cell = (v: CellValue): string => {
     if (v === null || v === '') return '<table:table-cell/>';
@@ -68,8 +71,15 @@ export function odsWorkbook(sheets: Sheets): Uint8Array {
     const n = typeof v === 'number' ? v : v.v;
     return `<table:table-cell office:value-type="float" office:value="${n}"><text:p>${n}</text:p></table:table-cell>`;
   };
+  // a merge's first cell spans its columns and rows, the cells it covers are covered-table-cell
+  const spanned = (name: string, r: number, c: number, xml: string): string => {
+    const m = (merges[name] ?? []).find(([r0, c0, r1, c1]) => r >= r0 && r <= r1 && c >= c0 && c <= c1);
+    if (!m) return xml;
+    if (r !== m[0] || c !== m[1]) return '<table:covered-table-cell/>';
+    return xml.replace('<table:table-cell', `<table:table-cell table:number-columns-spanned="${m[3] - m[1] + 1}" table:number-rows-spanned="${m[2] - m[0] + 1}"`);
+  };
   const tables = entries(sheets).map(([name, aoa]) =>
-    `<table:table table:name="${escapeXml(name)}">${aoa.map((row) => `<table:table-row>${row.length ? row.map(cell).join('') : '<table:table-cell/>'}</table:table-row>`).join('')}</table:table>`);
+    `<table:table table:name="${escapeXml(name)}">${aoa.map((row, r) => `<table:table-row>${row.length ? row.map((v, c) => spanned(name, r, c, cell(v))).join('') : '<table:table-cell/>'}</table:table-row>`).join('')}</table:table>`);
   const content = `<office:document-content ${NS}><office:body><office:spreadsheet>${tables.join('')}</office:spreadsheet></office:body></office:document-content>`;
   return zipSync({ mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }], 'content.xml': strToU8(content) });
 }
@@ -79,7 +89,7 @@ export function odsWorkbook(sheets: Sheets): Uint8Array {
 export const RT = {
   BOF: 0x0809, EOF: 0x000a, CODEPAGE: 0x0042, DATEMODE: 0x0022, FILEPASS: 0x002f, BOUNDSHEET: 0x0085, NAME: 0x0018,
   SST: 0x00fc, CONTINUE: 0x003c, FORMAT: 0x041e, XF: 0x00e0, LABELSST: 0x00fd, LABEL: 0x0204, NUMBER: 0x0203,
-  RK: 0x027e, MULRK: 0x00bd, BOOLERR: 0x0205, FORMULA: 0x0006, STRING: 0x0207,
+  RK: 0x027e, MULRK: 0x00bd, BOOLERR: 0x0205, FORMULA: 0x0006, STRING: 0x0207, MERGEDCELLS: 0x00e5,
 } as const;
 
 export const u8 = (v: number): Buffer => Buffer.from([v & 0xff]);
@@ -195,7 +205,7 @@ export function oleFile(stream: Buffer, name = 'Workbook'): Uint8Array {
 }
 
 /** An .xls of the sheets: strings through the SST (LABELSST), numbers, booleans, dates and formats through XF. */
-export function xlsWorkbook(sheets: Sheets, opts: { date1904?: boolean; maxRecord?: number } = {}): Uint8Array {
+export function xlsWorkbook(sheets: Sheets, opts: { date1904?: boolean; maxRecord?: number; merges?: Merges } = {}): Uint8Array {
   const strings: string[] = [];
   const index = new Map<string, number>();
   const formats: string[] = [];
@@ -222,6 +232,8 @@ export function xlsWorkbook(sheets: Sheets, opts: { date1904?: boolean; maxRecor
         records.push(record(RT.NUMBER, Buffer.concat([cellHead(r, c, xfOf(v)), f64(n)])));
       }
     }));
+    const merged = opts.merges?.[name] ?? [];
+    if (merged.length) records.push(record(RT.MERGEDCELLS, Buffer.concat([u16(merged.length), ...merged.map(([r0, c0, r1, c1]) => Buffer.concat([u16(r0), u16(r1), u16(c0), u16(c1)]))])));
     return { name, records };
   });
   const xf = (fmt: number): Buffer => record(RT.XF, Buffer.concat([u16(0), u16(fmt), Buffer.alloc(16)]));
@@ -236,6 +248,6 @@ export function xlsWorkbook(sheets: Sheets, opts: { date1904?: boolean; maxRecor
 }
 
 /** A workbook of the given kind ('xls' is BIFF8). */
-export function workbook(kind: 'xlsx' | 'xls' | 'ods', sheets: Sheets): Uint8Array {
-  return kind === 'xlsx' ? xlsxWorkbook(sheets) : kind === 'ods' ? odsWorkbook(sheets) : xlsWorkbook(sheets);
+export function workbook(kind: 'xlsx' | 'xls' | 'ods', sheets: Sheets, merges: Merges = {}): Uint8Array {
+  return kind === 'xlsx' ? xlsxWorkbook(sheets, merges) : kind === 'ods' ? odsWorkbook(sheets, merges) : xlsWorkbook(sheets, { merges });
 }

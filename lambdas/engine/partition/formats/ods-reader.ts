@@ -8,7 +8,7 @@ import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_STREAMED_XML_NODES, MAX_WORKBOOK_CELLS } from '../limits';
 import { readZip, scanXml, unprefixed as local, zipText } from './common';
 import { isOdfChart, objectPart } from './odf-charts';
-import type { SheetCell, SheetData } from './xlsx-reader';
+import { MAX_SHEET_MERGES, type SheetCell, type SheetData } from './xlsx-reader';
 
 const repeat = (v: string | undefined): number => Math.max(1, Math.min(Number(v ?? 1) || 1, 1_048_576));
 
@@ -70,7 +70,12 @@ export function readOds(data: Uint8Array): SheetData[] {
         if (selfClosing || n === 'covered-table-cell') {
           if (!selfClosing) skip = 1;
           col += times;
-        } else cell = { a, text: '', paras: 0, repeat: times };
+        } else {
+          cell = { a, text: '', paras: 0, repeat: times };
+          // a cell spanning columns or rows (the cells it covers follow as covered-table-cell)
+          const cs = repeat(a['table:number-columns-spanned']), rs = repeat(a['table:number-rows-spanned']);
+          if ((cs > 1 || rs > 1) && times === 1 && (sheet.merges ??= []).length < MAX_SHEET_MERGES) sheet.merges.push({ r0: row, c0: col, r1: row + rs - 1, c1: col + cs - 1 });
+        }
       } else if (cell && n === 'p') {
         if (cell.paras++ > 0) cell.text += '\n';
       } else if (cell && n === 's') cell.text += ' '.repeat(Math.min(repeat(a['text:c']), 100));

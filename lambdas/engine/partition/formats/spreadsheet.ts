@@ -10,7 +10,8 @@ import type { FormatPartitioner } from '../types';
 import { isBulletedText, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle, stripBullet } from '../classify';
 import { capExceeded, MAX_SHEET_GRID_CELLS, MAX_TABLE_CELLS } from '../limits';
 import { corrupt, decodeText, escapeHtml } from './common';
-import { readXlsx, type SheetCell, type SheetData } from './xlsx-reader';
+import { readXlsx, type SheetCell, type SheetData, type SheetMerge } from './xlsx-reader';
+import { tableText, tableToHtml, type TableRows } from '../table-html';
 import { readXls } from './xls-reader';
 import { sheetTables, type Box } from './sheet-tables';
 import { readOds } from './ods-reader';
@@ -180,7 +181,7 @@ function textElement(text: string, md: Record<string, unknown>, languages?: stri
   return makeElement('UncategorizedText', text, md);
 }
 
-function sheetElements(cells: SheetCell[], index: number, name: string, languages?: string[]): Element[] {
+function sheetElements(cells: SheetCell[], index: number, name: string, languages?: string[], merges: SheetMerge[] = []): Element[] {
   // bounds from the cells actually present (a sheet's declared range is often far larger)
   let r0 = Infinity;
   let c0 = Infinity;
@@ -213,12 +214,44 @@ function sheetElements(cells: SheetCell[], index: number, name: string, language
       // a one-row island of words right above a table heads it (a table of one row says nothing)
       out.push(makeElement('Title', rows[0]!.filter(Boolean).join(' '), md));
     } else if (rows.length) {
-      const table = rowsToTable(rows, md);
+      // merged cells inside the table, on the grid (its first row below the text rows taken off)
+      const top = box.r0 + leading.length;
+      const inside = merges
+        .map((m) => ({ r0: m.r0 - r0 - top, c0: m.c0 - c0 - box.c0, r1: m.r1 - r0 - top, c1: m.c1 - c0 - box.c0 }))
+        .filter((m) => m.r0 >= 0 && m.c0 >= 0 && m.r1 < rows.length && m.c1 < rows[0]!.length && (m.r1 > m.r0 || m.c1 > m.c0));
+      const table = inside.length ? spannedTable(rows, inside, md) : rowsToTable(rows, md);
       if (table) out.push(table);
     }
     for (const t of trailing) out.push(textElement(t, md, languages));
   });
   return out;
+}
+
+/**
+ * A sheet's table with merged cells: each merge one cell with its colspan and rowspan where it starts
+ * (its value, once), the cells it covers left out, as an HTML table writes it.
+ */
+function spannedTable(rows: string[][], merges: SheetMerge[], md: Record<string, unknown>): Element | undefined {
+  const origin = new Map<string, SheetMerge>();
+  const covered = new Set<string>();
+  for (const m of merges) {
+    const key = `${m.r0},${m.c0}`;
+    if (covered.has(key) || origin.has(key)) continue;
+    origin.set(key, m);
+    for (let r = m.r0; r <= m.r1; r++) for (let c = m.c0; c <= m.c1; c++) if (r !== m.r0 || c !== m.c0) covered.add(`${r},${c}`);
+  }
+  const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+  const table: TableRows = rows.map((row, r) => {
+    const cells: TableRows[number] = [];
+    for (let c = 0; c < width; c++) {
+      if (covered.has(`${r},${c}`)) continue;
+      const m = origin.get(`${r},${c}`);
+      cells.push({ text: row[c] ?? '', ...(m ? { colspan: m.c1 - m.c0 + 1, rowspan: m.r1 - m.r0 + 1 } : {}) });
+    }
+    return cells;
+  });
+  const text = tableText(table);
+  return text ? makeElement('Table', text, { ...md, text_as_html: tableToHtml(table) }) : undefined;
 }
 
 /** Two to six short cells of words (no numbers): a caption or heading row, not data. */
@@ -242,7 +275,7 @@ function partitionWorkbook(kind: 'xlsx' | 'xls' | 'ods'): FormatPartitioner {
     }
     const out: Element[] = [];
     sheets.forEach((sheet, i) => {
-      appendAll(out, sheetElements(sheet.cells, i + 1, sheet.name, ctx.options.languages));
+      appendAll(out, sheetElements(sheet.cells, i + 1, sheet.name, ctx.options.languages, sheet.merges));
       // the sheet's charts after its cells (a chartsheet has only charts)
       const md = { page_number: i + 1, page_name: sheet.name };
       for (const w of sheet.warnings ?? []) ctx.warn(`${kind} sheet "${sheet.name}": ${w}`);

@@ -17,7 +17,7 @@ import CFB from 'cfb';
 import iconv from 'iconv-lite';
 import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_SHEETS, MAX_WORKBOOK_TEXT_CHARS, MAX_XLS_CHARTS } from '../limits';
-import { DATE_FORMAT_IDS, excelDate, isDateFormatCode, type SheetData } from './xlsx-reader';
+import { DATE_FORMAT_IDS, excelDate, isDateFormatCode, MAX_SHEET_MERGES, type SheetData } from './xlsx-reader';
 import { BiffChartReader, CHART_RT, chartData, refCells, type BiffChart, type CellRef, type RecordCursor } from './xls-charts';
 
 const RT = {
@@ -41,6 +41,7 @@ const RT = {
   BOOLERR: 0x0205,
   FORMULA: 0x0006,
   STRING: 0x0207,
+  MERGEDCELLS: 0x00e5,
 } as const;
 /** BOF record types of BIFF2, 3 and 4 (not read). */
 const OLD_BOFS = new Set([0x0009, 0x0209, 0x0409]);
@@ -430,6 +431,15 @@ export function readXls(data: Uint8Array): SheetData[] {
           } else add(r, c, numberText(new DataView(result.buffer, result.byteOffset, 8).getFloat64(0, true), xf, g));
           break;
         }
+        case RT.MERGEDCELLS: {
+          // a count, then each range: first row, last row, first column, last column
+          const count = Math.min(rec.u16(), Math.floor((size - 2) / 8));
+          for (let k = 0; k < count && (sheet.merges ??= []).length < MAX_SHEET_MERGES; k++) {
+            const r0 = rec.u16(), r1 = rec.u16(), c0 = rec.u16(), c1 = rec.u16();
+            if (r1 >= r0 && c1 >= c0) sheet.merges.push({ r0, c0, r1, c1 });
+          }
+          break;
+        }
         case RT.STRING: {
           // a formula's string result; in BIFF8 its characters may go on in CONTINUE records
           const joined = withContinues(s, start, end);
@@ -447,6 +457,7 @@ export function readXls(data: Uint8Array): SheetData[] {
   return sheets.map((s) => {
     const out: SheetData = { name: s.name, cells: s.cells };
     if (s.warnings) out.warnings = s.warnings;
+    if (s.merges?.length) out.merges = s.merges;
     const charts = s.biffCharts.map((c) => ({ format: 'biff' as const, data: chartData(c, (ref, limit) => refTexts(ref, limit, s)) }));
     if (charts.length) out.charts = charts;
     return out;

@@ -16,9 +16,20 @@ export interface SheetCell {
   c: number;
   v: string;
 }
+/** Cells merged into one (0-based, inclusive): the value stands in the first, the rest are covered. */
+export interface SheetMerge {
+  r0: number;
+  c0: number;
+  r1: number;
+  c1: number;
+}
+/** Merged ranges read per sheet at most (the grid itself is bounded by MAX_SHEET_GRID_CELLS). */
+export const MAX_SHEET_MERGES = 100_000;
 export interface SheetData {
   name: string;
   cells: SheetCell[];
+  /** Merged ranges (xlsx mergeCell, ods spanned cells, xls MERGEDCELLS): colspan and rowspan in text_as_html. */
+  merges?: SheetMerge[];
   /** The chart parts drawn on the sheet (xlsx, ods; an xlsx chartsheet has only these). */
   charts?: ChartPart[];
   /** What was left out of the sheet while reading it (said as the document's warnings). */
@@ -122,10 +133,11 @@ export function readXlsx(data: Uint8Array): SheetData[] {
     const path = rid ? rels.get(rid) : undefined;
     const xml = path ? zipText(files, path) : undefined;
     const cells: SheetCell[] = [];
-    if (xml) readSheetCells(xml, name, { strings, normalized: [], text, dates, date1904, limit: MAX_WORKBOOK_CELLS - counted }, cells);
+    const merges: SheetMerge[] = [];
+    if (xml) readSheetCells(xml, name, { strings, normalized: [], text, dates, date1904, limit: MAX_WORKBOOK_CELLS - counted }, cells, merges);
     counted += cells.length;
     const charts = path ? sheetChartParts(files, path) : [];
-    out.push(charts.length ? { name, cells, charts } : { name, cells });
+    out.push({ name, cells, ...(charts.length ? { charts } : {}), ...(merges.length ? { merges } : {}) });
   }
   return out;
 }
@@ -143,7 +155,7 @@ interface SheetContext {
 }
 
 /** The non-empty cells of one sheet part, streamed (rows and cells without r= follow the previous one). */
-function readSheetCells(xml: string, sheetName: string, sc: SheetContext, cells: SheetCell[]): void {
+function readSheetCells(xml: string, sheetName: string, sc: SheetContext, cells: SheetCell[], merges: SheetMerge[]): void {
   let rowIdx = -1;
   let colIdx = -1;
   let cell: { t: string; s: number } | undefined;
@@ -163,6 +175,9 @@ function readSheetCells(xml: string, sheetName: string, sc: SheetContext, cells:
         cell = selfClosing ? undefined : { t: a['t'] ?? 'n', s: Number(a['s'] ?? 0) };
         value = '';
         inline = '';
+      } else if (n === 'mergeCell' && merges.length < MAX_SHEET_MERGES) {
+        const m = /^([A-Z]+)(\d+):([A-Z]+)(\d+)$/.exec(a['ref'] ?? '');
+        if (m) merges.push({ r0: Number(m[2]) - 1, c0: columnIndex(m[1]!), r1: Number(m[4]) - 1, c1: columnIndex(m[3]!) });
       } else if (!selfClosing && n === 'v') inV++;
       else if (!selfClosing && n === 'is') inIs++;
     },

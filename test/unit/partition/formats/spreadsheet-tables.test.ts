@@ -67,6 +67,25 @@ for (const kind of ['xlsx', 'xls', 'ods'] as const) {
     assert.ok(els.every((e) => e.metadata.page_name === 'Several' && e.metadata.page_number === 1));
   });
 
+  test(`${kind}: merged cells are one cell with its colspan and rowspan, their text once; a merged title row stays a Title`, async () => {
+    const counts: Aoa = [
+      ['Pond counts'],
+      [],
+      ['Pond', 'Spring', null, 'Autumn', null],
+      [null, 'Ducks', 'Grebes', 'Ducks', 'Grebes'],
+      ['North', 12, 2, 15, 1],
+      ['Lake', 44, 9, 51, 7],
+      [null, 20, 3, 18, 2],
+    ];
+    // the title merged across the table's width, the headers over their columns, a label over two rows
+    const els = await partition(kind, workbook(kind, { Counts: counts }, { Counts: [[0, 0, 0, 4], [2, 0, 3, 0], [2, 1, 2, 2], [2, 3, 2, 4], [5, 0, 6, 0]] }));
+    assert.deepEqual(types(els), ['Title', 'Table']);
+    assert.equal(els[1]!.metadata.text_as_html,
+      '<table><tr><td rowspan="2">Pond</td><td colspan="2">Spring</td><td colspan="2">Autumn</td></tr><tr><td>Ducks</td><td>Grebes</td><td>Ducks</td><td>Grebes</td></tr>'
+      + '<tr><td>North</td><td>12</td><td>2</td><td>15</td><td>1</td></tr><tr><td rowspan="2">Lake</td><td>44</td><td>9</td><td>51</td><td>7</td></tr><tr><td>20</td><td>3</td><td>18</td><td>2</td></tr></table>');
+    assert.equal(els[1]!.text, 'Pond Spring Autumn Ducks Grebes Ducks Grebes North 12 2 15 1 Lake 44 9 51 7 20 3 18 2');
+  });
+
   test(`${kind}: no cell's text is lost across sheets and tables`, async () => {
     const sheets = { Statement: statement, Several: sideBySide };
     const els = await partition(kind, workbook(kind, sheets));
@@ -97,8 +116,10 @@ test('ods: repeated rows/columns expanded where they hold text, covered cells an
   const data = zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.spreadsheet'), 'content.xml': strToU8(content) });
   const els = await partition('ods', data);
   assert.deepEqual(types(els), ['Table']);
-  assert.deepEqual(rowsOf(els[0]!.metadata.text_as_html!), [
-    ['Item', 'Amount', '', ''], ['Same', '1234.5', 'x', ''], ['Same', '1234.5', 'x', ''], ['Note', '', '', 'True'],
+  // "Amount" spans its two columns (colspan), the covered cell's text is not read
+  assert.match(els[0]!.metadata.text_as_html!, /^<table><tr><td>Item<\/td><td colspan="2">Amount<\/td><td><\/td><\/tr>/);
+  assert.deepEqual(rowsOf(els[0]!.metadata.text_as_html!).slice(1), [
+    ['Same', '1234.5', 'x', ''], ['Same', '1234.5', 'x', ''], ['Note', '', '', 'True'],
   ]);
   assert.deepEqual([els[0]!.metadata.page_name, els[0]!.metadata.page_number], ['Data', 1]);
 });
