@@ -91,6 +91,10 @@ export function rtfToHtml(rtf: string): string {
   let cell = '';
   let row: string[] = [];
   let rows: string[][] = [];
+  // each row's cell definitions (\cellx right edges, merge flags), for spans across the rows' columns
+  let rowDef: CellDef[] = [];
+  let rowDefs: CellDef[][] = [];
+  let cellFlags: Omit<CellDef, 'x'> = {};
   let runBold = false;
   let runItalic = false;
   let pendingBytes: number[] = [];
@@ -156,8 +160,9 @@ export function rtfToHtml(rtf: string): string {
     paraHasText = false;
   };
   const flushTable = (): void => {
-    if (rows.length) html += `<table>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table>\n`;
+    if (rows.length) html += tableHtml(rows, rowDefs);
     rows = [];
+    rowDefs = [];
   };
 
   const n = rtf.length;
@@ -304,6 +309,23 @@ export function rtfToHtml(rtf: string): string {
         case 'intbl':
           inTable = true;
           break;
+        case 'trowd':
+          rowDef = [];
+          cellFlags = {};
+          break;
+        case 'clvmgf':
+          cellFlags.vStart = true;
+          break;
+        case 'clvmrg':
+          cellFlags.vCont = true;
+          break;
+        case 'clmrg':
+          cellFlags.hCont = true;
+          break;
+        case 'cellx':
+          if (rowDef.length < MAX_ROW_CELLS) rowDef.push({ x: param ?? 0, ...cellFlags });
+          cellFlags = {};
+          break;
         case 'cell':
         case 'nestcell':
           endParagraph();
@@ -313,7 +335,7 @@ export function rtfToHtml(rtf: string): string {
         case 'row':
         case 'nestrow':
           endParagraph();
-          if (row.length) rows.push(row);
+          if (row.length) { rows.push(row); rowDefs.push(word === 'row' ? rowDef : []); }
           row = [];
           inTable = false;
           break;
@@ -340,9 +362,64 @@ export function rtfToHtml(rtf: string): string {
     return htmlOut;
   }
   endParagraph();
-  if (row.length) rows.push(row);
+  if (row.length) { rows.push(row); rowDefs.push([]); }
   flushTable();
   return html;
+}
+
+/** A cell's definition in its row: its right edge (\cellx, twips) and whether it starts or continues a merge. */
+interface CellDef {
+  x: number;
+  vStart?: boolean;
+  vCont?: boolean;
+  hCont?: boolean;
+}
+/** Cell definitions read per row at most. */
+const MAX_ROW_CELLS = 1000;
+/** Cell edges this close (twips) are one column's. */
+const EDGE_TOLERANCE = 20;
+
+/**
+ * A table's HTML. Where every row's cells are defined (\cellx), the columns are all the rows' cell
+ * edges: a cell wider than one column spans them (a writer's merged cell is one cell reaching further),
+ * a cell continuing a vertical merge (\clvmrg) lengthens the cell that starts it (\clvmgf), one
+ * continuing a horizontal merge (\clmrg) widens the cell before it. Otherwise cells as they come.
+ */
+function tableHtml(rows: string[][], defs: CellDef[][]): string {
+  const plain = (): string => `<table>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table>\n`;
+  if (defs.length !== rows.length || defs.some((d, k) => d.length !== rows[k]!.length || d.some((c, j) => j > 0 && c.x <= d[j - 1]!.x))) return plain();
+  // edges a point or less apart (rows written with rounding) are one
+  const xs = [...new Set(defs.flat().map((c) => c.x))].sort((a, b) => a - b);
+  const edges: number[] = [];
+  for (const x of xs) if (!edges.length || x - edges[edges.length - 1]! > EDGE_TOLERANCE) edges.push(x);
+  if (edges.length > MAX_ROW_CELLS) return plain();
+  const edgeOf = (x: number): number => edges.findIndex((e) => Math.abs(e - x) <= EDGE_TOLERANCE);
+  type Out = { text: string; col: number; colspan: number; rowspan: number };
+  const grid: Out[][] = [];
+  const open = new Map<number, Out>();
+  rows.forEach((row, r) => {
+    const out: Out[] = [];
+    let left = -1;
+    row.forEach((text, k) => {
+      const def = defs[r]![k]!;
+      const col = left + 1;
+      const right = Math.max(col, edgeOf(def.x));
+      const colspan = right - col + 1;
+      left = right;
+      // a merge's continuation is empty as a rule; any text it has joins the merged cell
+      const join = (c: Out) => { if (text) c.text = c.text ? `${c.text} ${text}` : text; };
+      const above = open.get(col);
+      if (def.vCont && above && above.colspan === colspan) { above.rowspan++; join(above); return; }
+      if (def.hCont && out.length) { out[out.length - 1]!.colspan += colspan; join(out[out.length - 1]!); return; }
+      const cell = { text, col, colspan, rowspan: 1 };
+      out.push(cell);
+      if (def.vStart) open.set(col, cell);
+      else open.delete(col);
+    });
+    grid.push(out);
+  });
+  const span = (c: Out) => `${c.colspan > 1 ? ` colspan="${c.colspan}"` : ''}${c.rowspan > 1 ? ` rowspan="${c.rowspan}"` : ''}`;
+  return `<table>${grid.map((r) => `<tr>${r.map((c) => `<td${span(c)}>${c.text}</td>`).join('')}</tr>`).join('')}</table>\n`;
 }
 
 export const partitionRtf: FormatPartitioner = async (data, ctx) => {

@@ -214,6 +214,25 @@ test('csv/tsv: delimiter sniffing, quotes, one table', async () => {
   assert.equal(tsv[0]!.metadata.text_as_html, '<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>');
 });
 
+test('rtf: merged table cells span the rows\' columns (a wider cell spans the edges it covers; \\clvmgf/\\clvmrg rows, \\clmgf/\\clmrg columns)', async () => {
+  const cells = (texts: string[]) => texts.map((t) => `\\pard\\intbl ${t}\\cell`).join(' ');
+  const rtf = [
+    '{\\rtf1\\ansi{\\fonttbl{\\f0 Arial;}}',
+    // a label over two rows, a header over two columns as one wider cell, one as \\clmgf + \\clmrg
+    `\\trowd\\clvmgf\\cellx900\\cellx2900\\clmgf\\cellx3900\\clmrg\\cellx4900 ${cells(['Pond', 'Spring', 'Autumn', ''])}\\row`,
+    `\\trowd\\clvmrg\\cellx900\\cellx1900\\cellx2900\\cellx3900\\cellx4900 ${cells(['', 'Ducks', 'Grebes', 'Ducks', 'Grebes'])}\\row`,
+    // rows written with edges a few twips off are the same columns
+    `\\trowd\\cellx900\\cellx1905\\cellx2900\\cellx3896\\cellx4900 ${cells(['North', '12', '2', '15', '1'])}\\row`,
+    '{\\pard After the table.\\par}',
+    '}',
+  ].join('\n');
+  const els = await partition('rtf', rtf);
+  const table = els.find((e) => e.type === 'Table');
+  assert.equal(table?.metadata.text_as_html, '<table><tr><td rowspan="2">Pond</td><td colspan="2">Spring</td><td colspan="2">Autumn</td></tr>'
+    + '<tr><td>Ducks</td><td>Grebes</td><td>Ducks</td><td>Grebes</td></tr><tr><td>North</td><td>12</td><td>2</td><td>15</td><td>1</td></tr></table>');
+  assert.equal(table?.text, 'Pond Spring Autumn Ducks Grebes Ducks Grebes North 12 2 15 1');
+});
+
 test('rtf: list paragraphs are list items (a Word list with its label in \\listtext, a label set before a tab)', async () => {
   const rtf = [
     '{\\rtf1\\ansi{\\fonttbl{\\f0 Arial;}}',
