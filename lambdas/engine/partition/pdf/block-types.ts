@@ -49,7 +49,7 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   // a heading set a third larger than the body at the head of the page is the page's title, not a
   // running head, though it reaches into the margin band (a word processor's heading on a page with
   // narrow margins; an OCR'd page's tight glyph boxes)
-  const bigHead = b.size >= 1.3 * body && b.lines.length <= 2 && !isPageNumberLike(text);
+  const bigHead = b.size >= 1.3 * body && b.lines.length <= 2 && !isPageNumberLike(text) && !isBulletedText(text);
   const margin = pageMargin(b, page.height, text.length) === 'top' && bigHead ? undefined : pageMargin(b, page.height, text.length);
   const inTop = margin === 'top';
   if (margin) {

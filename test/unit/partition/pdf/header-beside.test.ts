@@ -52,3 +52,23 @@ it('a header column with nothing under it, far from its neighbour, stays a colum
   assert.deepEqual(rowsOf(String(table.metadata.text_as_html))[0], ['Region', 'Q1', 'Q2', 'Notes']);
   assert.deepEqual(rowsOf(String(table.metadata.text_as_html))[1], ['North', '2,949', '5,854', '']);
 });
+
+it('a label centred between two rows (a cell spanning them, set midway) heads the first of them, not a row of its own', () => {
+  // rows 22 points apart, the label "Lake" midway between the two lake rows, "Pond" between header rows
+  /** Every cell left-aligned in its column. */
+  const left = (y: number, ...texts: string[]): Word[] => texts.flatMap((t, k) => (t ? words(t, 60 + k * CELL + 4, y) : []));
+  const els = layoutPage(page([
+    words('Birds counted on each pond, by season, with the lake counted at two of its shores.', 60, 80),
+    left(100, '', 'Spring', '', 'Autumn'),
+    left(116, 'Pond'),
+    left(132, '', 'Ducks', 'Grebes', 'Ducks', 'Grebes'),
+    left(154, 'North', '12', '2', '15', '1'),
+    left(176, '', '44', '9', '51', '7'),
+    left(187, 'Lake'),
+    left(198, '', '20', '3', '18', '2'),
+    words('The lake is counted from two places on its shore.', 60, 230),
+  ].flat()), { tables: true });
+  const table = els.find((e) => e.type === 'Table');
+  assert.ok(table, JSON.stringify(els.map((e) => e.text)));
+  assert.equal(table.text, 'Pond Spring Autumn Ducks Grebes Ducks Grebes North 12 2 15 1 Lake 44 9 51 7 20 3 18 2');
+});
