@@ -275,13 +275,13 @@ export function isPossibleNarrativeText(text: string, opts: ClassifyOptions = {}
 }
 
 /**
- * A sentence as written: a capital first, a word of three small letters or more and closing
- * punctuation last ("et al." is no sentence's end), four words or more. The library
- * asks its part-of-speech tagger for a verb; a word list cannot know every verb ("Ducks paddle about
- * the lake."), and a sentence so set is prose whatever its words.
+ * A sentence as written: a capital first (after an opening quote or dash), a word of three small
+ * letters or more and closing punctuation last ("et al." is no sentence's end), four words or more
+ * (`minWords`). The library asks its part-of-speech tagger for a verb; a word list cannot know every
+ * verb ("Ducks paddle about the lake."), and a sentence so set is prose whatever its words.
  */
-function fullSentence(text: string): boolean {
-  return /^["'\u201c\u2018(]?\p{Lu}/u.test(text) && /\p{Ll}{3,}[.!?]["'\u201d\u2019)]?$/u.test(text) && text.split(/\s+/).length >= 4;
+export function fullSentence(text: string, minWords = 4): boolean {
+  return /^["'\u201c\u2018(\-\u2013\u2014]?\p{Lu}/u.test(text) && /\p{Ll}{3,}[.!?]["'\u201d\u2019)]?$/u.test(text) && text.split(/\s+/).length >= minWords;
 }
 
 /** The library's ENDS_IN_PUNCT_RE: the last character is neither a word character nor a space. */

@@ -1,7 +1,7 @@
 // What a page block is (its element type) and the metadata its words carry (emphasis, links), once the
 // layout (layout.ts) has made the block.
 import type { ElementType } from '../../elements';
-import { CAPTION_LABEL, CAPTION_START, classifyText, isBulletedText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, underNonAlphaRatio, type ClassifyOptions } from '../classify';
+import { CAPTION_LABEL, CAPTION_START, classifyText, fullSentence, isBulletedText, isPageNumberLike, isPossibleNarrativeText, isPossibleTitle, underNonAlphaRatio, type ClassifyOptions } from '../classify';
 import { LETTERED_ITEM } from '../list-labels';
 import type { Box, RawPage, Segment } from './page-text';
 import type { TableRows } from '../table-html';
@@ -50,7 +50,8 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   // running head, though it reaches into the margin band (a word processor's heading on a page with
   // narrow margins; an OCR'd page's tight glyph boxes)
   const bigHead = b.size >= 1.3 * body && b.lines.length <= 2 && !isPageNumberLike(text) && !isBulletedText(text);
-  const margin = pageMargin(b, page.height, text.length) === 'top' && bigHead ? undefined : pageMargin(b, page.height, text.length);
+  const band = pageMargin(b, page.height, text.length);
+  const margin = band === 'top' && bigHead ? undefined : band;
   const inTop = margin === 'top';
   if (margin) {
     if (isPageNumberLike(text)) return 'PageNumber';
@@ -82,8 +83,7 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   if (type === 'Title' && !allBold && !larger && text.split(' ').length > 6 && b.lines.length > 1) type = 'NarrativeText';
   // a sentence of five words or more, closed by its full stop, in the body's weight and size; of three
   // or more when it ends on a word ("The first definition.", not "J. Smith et al.")
-  const words3 = text.split(' ').length;
-  if (type === 'Title' && !allBold && !larger && (words3 >= 5 ? /[.!?]$/ : /^\P{Ll}.*\p{Ll}{3,}[.!?]$/u).test(text) && words3 >= 3 && !/^\d+(\.\d+)*\.?\s/.test(text)) type = 'NarrativeText';
+  if (type === 'Title' && !allBold && !larger && (text.split(' ').length >= 5 ? /[.!?]$/.test(text) : fullSentence(text, 3)) && !/^\d+(\.\d+)*\.?\s/.test(text)) type = 'NarrativeText';
   // so is one set smaller than the body, numbered or not (a footnote: "1 Contractors receive ..."),
   // when it ends a word's sentence (not an abbreviation's: "2 Z. Shen et al.")
   if (type === 'Title' && b.size < 0.9 * body && text.split(' ').length >= 5 && /\p{L}{3,}[.!?]$/u.test(text)) type = 'NarrativeText';

@@ -79,6 +79,19 @@ const RTL_LINE_GAP = 0.9;
 /** Every word of the line in a monospaced font, none turned. */
 const monoLine = (s: Segment) => s.words.every((w) => w.mono && !w.rotated);
 
+/**
+ * A line alone in its block set larger than the line under it: a heading over its paragraph. Where
+ * sizes are the fonts' own, 15% larger (a subsection heading 10.9 pt over 9 pt text; a bullet's or a
+ * mark's glyph does not count), not when both lines are in capitals (small capitals set most letters
+ * smaller: "TABLE I" over "DRIFT BY SENSOR TYPE" of one caption). Where OCR estimates them from the
+ * glyphs' boxes (looser), a third larger, a few words, over a longer line ("Survey results" over its
+ * paragraph).
+ */
+function sizeHeading(line: Segment, next: Segment, exactSizes: boolean): boolean {
+  if (exactSizes) return textSize(line) >= 1.15 * textSize(next) && !/[.,;]$/.test(line.text) && !(capsHeading(line.text) && capsHeading(next.text));
+  return line.size >= 1.35 * next.size && line.words.length <= 8 && !/[.,;:]$/.test(line.text) && next.x1 - next.x0 > line.x1 - line.x0;
+}
+
 /** Most of the page's text is set in a monospaced font (a typescript, a terminal capture, a plain-text file printed). */
 function monoProse(segs: Segment[]): boolean {
   let mono = 0, all = 0;
@@ -140,15 +153,8 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // A short line alone in its block, in capitals (or small capitals), over a line that is not: a
         // heading ("I. INTRODUCTION", "REFERENCES") over its section's first paragraph.
         if (b.lines.length === 1 && capsHeading(last.text) && !capsHeading(s.text)) continue;
-        // so is one whose text is set larger than the line under it (a subsection heading 10.9 pt over
-        // 9 pt text; a bullet's or a mark's glyph does not count), where sizes are the fonts' own (OCR
-        // estimates them from its boxes)
-        // (not when both lines are in capitals: small capitals set most letters smaller, "TABLE I" over
-        // "DRIFT BY SENSOR TYPE" of one caption)
-        if (exactSizes && b.lines.length === 1 && textSize(last) >= 1.15 * textSize(s) && !/[.,;]$/.test(last.text) && !(capsHeading(last.text) && capsHeading(s.text))) continue;
-        // so, in an OCR'd page (sizes read from the glyphs' boxes, looser), is a short line alone set a
-        // third larger or more than the longer line under it ("Survey results" over its paragraph)
-        if (!exactSizes && b.lines.length === 1 && last.size >= 1.35 * s.size && last.words.length <= 8 && !/[.,;:]$/.test(last.text) && s.x1 - s.x0 > last.x1 - last.x0) continue;
+        // so is one whose text is set larger than the line under it (sizeHeading)
+        if (b.lines.length === 1 && sizeHeading(last, s, exactSizes)) continue;
         const lastBold = last.words.every((w) => w.bold);
         const sBold = s.words.every((w) => w.bold);
         // (a bold sentence that runs on into the line under it, the rest of that line in regular
