@@ -103,3 +103,60 @@ export function expandGrid(rows: TableRows): string[][] {
   const width = grid.reduce((w, g) => Math.max(w, g.length), 0);
   return grid.slice(0, rows.length).map((g) => Array.from({ length: width }, (_, i) => g[i] ?? ''));
 }
+
+/**
+ * A cell as a word processor defines it in its row (RTF's \cellx, a legacy Word row's sprmTDefTable):
+ * its right edge (twips) and whether it starts or continues a merge.
+ */
+export interface EdgeCell {
+  x: number;
+  vStart?: boolean;
+  vCont?: boolean;
+  hCont?: boolean;
+}
+
+/** Cell edges this close (twips, a point) are one column's: rows written with rounding. */
+const EDGE_TOLERANCE = 20;
+
+/**
+ * The rows of a table whose rows define their cells by their right edges: the columns are all the
+ * rows' edges, a cell wider than one column spans them (a writer's merged cell is one cell reaching
+ * further), a cell continuing a vertical merge lengthens the cell that starts it, one continuing a
+ * horizontal merge widens the cell before it; a continuation's text (empty as a rule) joins its cell.
+ * Undefined where a row's definitions do not fit its cells (the caller keeps the cells as they come).
+ */
+export function spansFromEdges(rows: string[][], defs: EdgeCell[][]): TableRows | undefined {
+  if (defs.length !== rows.length || defs.some((d, k) => d.length !== rows[k]!.length || d.some((c, j) => j > 0 && c.x <= d[j - 1]!.x))) return undefined;
+  const xs = [...new Set(defs.flat().map((c) => c.x))].sort((a, b) => a - b);
+  const edges: number[] = [];
+  for (const x of xs) if (!edges.length || x - edges[edges.length - 1]! > EDGE_TOLERANCE) edges.push(x);
+  if (edges.length > MAX_SPAN) return undefined;
+  // the first edge within tolerance of x (edges are sorted: a binary search for the first at x - tolerance)
+  const edgeOf = (x: number): number => {
+    let lo = 0, hi = edges.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (edges[mid]! < x - EDGE_TOLERANCE) lo = mid + 1; else hi = mid; }
+    return lo < edges.length && edges[lo]! <= x + EDGE_TOLERANCE ? lo : -1;
+  };
+  type Placed = TableCell & { colspan: number; rowspan: number };
+  const open = new Map<number, Placed>();
+  return rows.map((row, r) => {
+    const out: Placed[] = [];
+    let left = -1;
+    row.forEach((text, k) => {
+      const def = defs[r]![k]!;
+      const col = left + 1;
+      const right = Math.max(col, edgeOf(def.x));
+      const colspan = right - col + 1;
+      left = right;
+      const join = (c: Placed) => { if (text) c.text = c.text ? `${c.text} ${text}` : text; };
+      const above = open.get(col);
+      if (def.vCont && above && above.colspan === colspan) { above.rowspan++; join(above); return; }
+      if (def.hCont && out.length) { out[out.length - 1]!.colspan += colspan; join(out[out.length - 1]!); return; }
+      const cell: Placed = { text, colspan, rowspan: 1 };
+      out.push(cell);
+      if (def.vStart) open.set(col, cell);
+      else open.delete(col);
+    });
+    return out;
+  });
+}

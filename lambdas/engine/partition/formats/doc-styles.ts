@@ -2,13 +2,15 @@
 // binary structures ([MS-DOC]): the piece table (Clx) gives the text and where each character lies in
 // the WordDocument stream; the paragraph property pages (PlcfBtePapx → PapxFkp) give each paragraph's
 // style index (istd) and its own properties (sprms): list (sprmPIlfo, sprmPIlvl), outline level
-// (sprmPOutLvl), in a table (sprmPFInTable). The stylesheet (STSH) gives style names, their basedOn
+// (sprmPOutLvl), in a table (sprmPFInTable), a table row's cells at its end mark (sprmTDefTable's edges
+// and merges, sprmTVertMerge). The stylesheet (STSH) gives style names, their basedOn
 // chain and the list or outline level a style sets itself. The text reader (word-extractor) has none of
 // this; doc.ts matches these paragraphs to its text in order.
 // Every read is bounds-checked: a damaged or hostile file yields fewer paragraphs (or none), never an
 // error, and the partitioner falls back to the text heuristics for what is not found.
 import CFB from 'cfb';
 import { alongStyleChain, windows1252 } from './common';
+import type { EdgeCell } from '../table-html';
 
 export interface DocParagraph {
   /** Text as stored (fields reduced to their results), without the paragraph mark. */
@@ -18,6 +20,16 @@ export interface DocParagraph {
   /** Set when the paragraph is numbered or bulleted (a list, through the paragraph or its style). */
   listLevel?: number;
   inTable: boolean;
+  /** Ends a table cell (Word's cell mark) rather than a paragraph inside one. */
+  cellEnd?: boolean;
+  /** A table row's end mark: the row's cells as sprmTDefTable defines them (right edges, merges). */
+  row?: EdgeCell[];
+}
+
+/** A table row of the main text: its cells' text and, when its end mark defines them, its cells. */
+export interface DocTableRow {
+  cells: string[];
+  defs?: EdgeCell[];
 }
 
 interface Style {
@@ -36,6 +48,10 @@ const SPRM_P_ILFO = 0x460b;
 const SPRM_P_ILVL = 0x260a;
 const SPRM_P_OUTLVL = 0x2640;
 const SPRM_P_FINTABLE = 0x2416;
+const SPRM_T_DEF_TABLE = 0xd608;
+const SPRM_T_VERT_MERGE = 0xd62b;
+/** Cells a row defines at most (Word allows 63). */
+const MAX_ROW_CELLS = 1000;
 
 /** The styles and lists of the paragraphs of the main text, or [] when the file cannot be read so. */
 export function docParagraphs(data: Uint8Array): DocParagraph[] {
@@ -91,7 +107,10 @@ function readParagraphs(data: Uint8Array): DocParagraph[] {
       if (code === 0x0d || code === 0x07) {
         const run = papx.find(fc);
         const props = run ? grpprlProps(run) : undefined;
-        out.push(paragraph(text, props, styles));
+        const p = paragraph(text, props, styles);
+        if (code === 0x07) p.cellEnd = true;
+        if (props?.row) p.row = props.row;
+        out.push(p);
         if (out.length > MAX_PARAGRAPHS) return [];
         text = '';
         continue;
@@ -167,7 +186,7 @@ function papxRuns(word: Buffer, plc: Buffer): PapxIndex {
   };
 }
 
-interface Props { istd: number; ilfo?: number; ilvl?: number; outLvl?: number; inTable?: boolean }
+interface Props { istd: number; ilfo?: number; ilvl?: number; outLvl?: number; inTable?: boolean; row?: EdgeCell[] }
 
 /** The istd and the sprms this module reads from a paragraph's (or a style's) istd + grpprl. */
 function grpprlProps(b: Buffer): Props {
@@ -177,8 +196,63 @@ function grpprlProps(b: Buffer): Props {
     else if (sprm === SPRM_P_ILVL) props.ilvl = op[0];
     else if (sprm === SPRM_P_OUTLVL) props.outLvl = op[0];
     else if (sprm === SPRM_P_FINTABLE) props.inTable = op[0] !== 0;
+    else if (sprm === SPRM_T_DEF_TABLE) props.row = rowCells(op);
+    else if (sprm === SPRM_T_VERT_MERGE && op.length >= 2 && props.row?.[op[0]!]) setVertMerge(props.row[op[0]!]!, op[1]!);
   });
   return props;
+}
+
+/**
+ * A row's cells from sprmTDefTable's operand (as forEachSprm passes it: from the second byte of its
+ * size): the cell count, the cells' edges (rgdxaCenter, twips: cell k lies between edges k and k+1),
+ * then a TC80 of 20 bytes a cell whose tcgrf holds its merges (bits 0-1 horizontal, 5-6 vertical).
+ */
+function rowCells(op: Buffer): EdgeCell[] | undefined {
+  const n = op[1] ?? 0;
+  if (n < 1 || n > MAX_ROW_CELLS || op.length < 2 + (n + 1) * 2) return undefined;
+  const tcAt = 2 + (n + 1) * 2;
+  const cells: EdgeCell[] = [];
+  for (let k = 0; k < n; k++) {
+    const cell: EdgeCell = { x: op.readInt16LE(2 + (k + 1) * 2) };
+    const at = tcAt + k * 20;
+    if (at + 2 <= op.length) {
+      const tcgrf = op.readUInt16LE(at);
+      if ((tcgrf & 3) >= 2) cell.hCont = true;
+      setVertMerge(cell, (tcgrf >> 5) & 3);
+    }
+    cells.push(cell);
+  }
+  return cells;
+}
+
+/** A vertical merge code (TCGRF's vertMerge, sprmTVertMerge's flags): 1 continues the cell above, 3 starts a merge. */
+function setVertMerge(cell: EdgeCell, code: number): void {
+  delete cell.vStart;
+  delete cell.vCont;
+  if (code === 3) cell.vStart = true;
+  else if (code === 1) cell.vCont = true;
+}
+
+/**
+ * The table rows of the main text, in order: the cells (a cell's paragraphs joined) closed by each row
+ * end mark, with the cells that mark defines.
+ */
+export function docTableRows(paras: DocParagraph[]): DocTableRow[] {
+  const rows: DocTableRow[] = [];
+  let cells: string[] = [];
+  let cell: string[] = [];
+  for (const p of paras) {
+    if (!p.inTable) { cells = []; cell = []; continue; }
+    if (p.row) {
+      rows.push({ cells, defs: p.row.length === cells.length ? p.row : undefined });
+      cells = [];
+      cell = [];
+      continue;
+    }
+    if (p.text.trim()) cell.push(p.text.trim());
+    if (p.cellEnd) { cells.push(cell.join(' ')); cell = []; }
+  }
+  return rows;
 }
 
 /** Walks a grpprl; stops (keeping what was read) at a sprm whose operand runs past the end. */

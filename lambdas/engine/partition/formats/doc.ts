@@ -1,16 +1,17 @@
 // Legacy Word (.doc, OLE/Word 97-2003) partitioner: text via word-extractor (MIT), one paragraph per
 // line, typed like unstyled DOCX paragraphs; header and footer text become Header/Footer elements.
 // Table rows come out of the reader as lines of cells each closed by a tab (Word's cell mark); a run
-// of such lines is one Table. Text boxes follow the body.
+// of such lines is one Table, its merged cells spanning the columns the rows' cell definitions give
+// (doc-styles.ts reads them; spansFromEdges places them). Text boxes follow the body.
 // Styles and lists come from the binary structures (doc-styles.ts), matched to the reader's text.
 // Files word-extractor cannot read are converted to DOCX with LibreOffice when it is installed.
 import WordExtractor from 'word-extractor';
 import { makeElement, type Element } from '../../elements';
-import { rowsFromGrid, tableText, tableToHtml } from '../table-html';
+import { rowsFromGrid, spansFromEdges, tableText, tableToHtml, type EdgeCell, type TableRows } from '../table-html';
 import type { FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../errors';
 import { partitionDocx } from './docx';
-import { docParagraphs, type DocParagraph } from './doc-styles';
+import { docParagraphs, docTableRows, type DocParagraph, type DocTableRow } from './doc-styles';
 import { convertWithSoffice, findSoffice } from './ppt';
 import {
   isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle, isUsCityStateZip,
@@ -60,6 +61,33 @@ class StyledParagraphs {
   private find(key: string): number {
     for (let i = this.next; i < Math.min(this.keys.length, this.next + SEARCH_AHEAD); i++) if (this.keys[i] === key) return i;
     return -1;
+  }
+}
+
+/**
+ * The reader's table rows given their merged cells: each row matched in order, by its cells' text, to
+ * a row of the binary structures whose end mark defines its cells (spansFromEdges); a table whose
+ * rows are not all found so keeps its cells as they come.
+ */
+class TableRowDefs {
+  private next = 0;
+  private readonly keys: string[];
+  constructor(private readonly rows: DocTableRow[]) {
+    this.keys = rows.map((r) => matchKey(r.cells.join(' ')));
+  }
+
+  table(grid: string[][]): TableRows {
+    const defs: EdgeCell[][] = [];
+    for (const cells of grid) {
+      const key = matchKey(cells.join(' '));
+      let at = -1;
+      for (let i = this.next; i < Math.min(this.rows.length, this.next + SEARCH_AHEAD); i++) if (this.keys[i] === key) { at = i; break; }
+      const found = at >= 0 ? this.rows[at]!.defs : undefined;
+      if (!found || found.length !== cells.length) return rowsFromGrid(grid);
+      this.next = at + 1;
+      defs.push(found);
+    }
+    return spansFromEdges(grid, defs) ?? rowsFromGrid(grid);
   }
 }
 
@@ -115,11 +143,13 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   const raw = { filterUnicode: false };
   const headers = doc.getHeaders({ ...raw, includeFooters: false }).trim();
   if (headers) out.push(makeElement('Header', headers, { header_footer_type: 'primary' }));
-  const styled = new StyledParagraphs(docParagraphs(data));
+  const paragraphs = docParagraphs(data);
+  const styled = new StyledParagraphs(paragraphs);
+  const tables = new TableRowDefs(docTableRows(paragraphs));
   for (const block of docBodyBlocks(`${doc.getBody(raw)}\n${doc.getTextboxes({ ...raw, includeHeadersAndFooters: false })}`)) {
     if (block.kind === 'text') out.push(styled.element(block.text, ctx.options.languages));
     else {
-      const rows = rowsFromGrid(block.grid);
+      const rows = tables.table(block.grid);
       out.push(makeElement('Table', tableText(rows), { text_as_html: tableToHtml(rows) }));
     }
   }

@@ -6,6 +6,7 @@ import type { FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../errors';
 import { escapeHtml } from './common';
 import { htmlToElements } from './html';
+import { rowsFromGrid, spansFromEdges, type EdgeCell, type TableCell } from '../table-html';
 
 const SKIP_DESTINATIONS = new Set([
   'fonttbl', 'colortbl', 'stylesheet', 'info', 'pict', 'object', 'themedata', 'colorschememapping', 'datastore',
@@ -92,9 +93,9 @@ export function rtfToHtml(rtf: string): string {
   let row: string[] = [];
   let rows: string[][] = [];
   // each row's cell definitions (\cellx right edges, merge flags), for spans across the rows' columns
-  let rowDef: CellDef[] = [];
-  let rowDefs: CellDef[][] = [];
-  let cellFlags: Omit<CellDef, 'x'> = {};
+  let rowDef: EdgeCell[] = [];
+  let rowDefs: EdgeCell[][] = [];
+  let cellFlags: Omit<EdgeCell, 'x'> = {};
   let runBold = false;
   let runItalic = false;
   let pendingBytes: number[] = [];
@@ -367,59 +368,17 @@ export function rtfToHtml(rtf: string): string {
   return html;
 }
 
-/** A cell's definition in its row: its right edge (\cellx, twips) and whether it starts or continues a merge. */
-interface CellDef {
-  x: number;
-  vStart?: boolean;
-  vCont?: boolean;
-  hCont?: boolean;
-}
 /** Cell definitions read per row at most. */
 const MAX_ROW_CELLS = 1000;
-/** Cell edges this close (twips) are one column's. */
-const EDGE_TOLERANCE = 20;
 
 /**
- * A table's HTML. Where every row's cells are defined (\cellx), the columns are all the rows' cell
- * edges: a cell wider than one column spans them (a writer's merged cell is one cell reaching further),
- * a cell continuing a vertical merge (\clvmrg) lengthens the cell that starts it (\clvmgf), one
- * continuing a horizontal merge (\clmrg) widens the cell before it. Otherwise cells as they come.
+ * A table's HTML (its cells' text is HTML already): spans from the rows' cell edges where every row
+ * defines its cells (\cellx; spansFromEdges), otherwise cells as they come.
  */
-function tableHtml(rows: string[][], defs: CellDef[][]): string {
-  const plain = (): string => `<table>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table>\n`;
-  if (defs.length !== rows.length || defs.some((d, k) => d.length !== rows[k]!.length || d.some((c, j) => j > 0 && c.x <= d[j - 1]!.x))) return plain();
-  // edges a point or less apart (rows written with rounding) are one
-  const xs = [...new Set(defs.flat().map((c) => c.x))].sort((a, b) => a - b);
-  const edges: number[] = [];
-  for (const x of xs) if (!edges.length || x - edges[edges.length - 1]! > EDGE_TOLERANCE) edges.push(x);
-  if (edges.length > MAX_ROW_CELLS) return plain();
-  const edgeOf = (x: number): number => edges.findIndex((e) => Math.abs(e - x) <= EDGE_TOLERANCE);
-  type Out = { text: string; col: number; colspan: number; rowspan: number };
-  const grid: Out[][] = [];
-  const open = new Map<number, Out>();
-  rows.forEach((row, r) => {
-    const out: Out[] = [];
-    let left = -1;
-    row.forEach((text, k) => {
-      const def = defs[r]![k]!;
-      const col = left + 1;
-      const right = Math.max(col, edgeOf(def.x));
-      const colspan = right - col + 1;
-      left = right;
-      // a merge's continuation is empty as a rule; any text it has joins the merged cell
-      const join = (c: Out) => { if (text) c.text = c.text ? `${c.text} ${text}` : text; };
-      const above = open.get(col);
-      if (def.vCont && above && above.colspan === colspan) { above.rowspan++; join(above); return; }
-      if (def.hCont && out.length) { out[out.length - 1]!.colspan += colspan; join(out[out.length - 1]!); return; }
-      const cell = { text, col, colspan, rowspan: 1 };
-      out.push(cell);
-      if (def.vStart) open.set(col, cell);
-      else open.delete(col);
-    });
-    grid.push(out);
-  });
-  const span = (c: Out) => `${c.colspan > 1 ? ` colspan="${c.colspan}"` : ''}${c.rowspan > 1 ? ` rowspan="${c.rowspan}"` : ''}`;
-  return `<table>${grid.map((r) => `<tr>${r.map((c) => `<td${span(c)}>${c.text}</td>`).join('')}</tr>`).join('')}</table>\n`;
+function tableHtml(rows: string[][], defs: EdgeCell[][]): string {
+  const table = spansFromEdges(rows, defs) ?? rowsFromGrid(rows);
+  const span = (c: TableCell) => `${(c.colspan ?? 1) > 1 ? ` colspan="${c.colspan}"` : ''}${(c.rowspan ?? 1) > 1 ? ` rowspan="${c.rowspan}"` : ''}`;
+  return `<table>${table.map((r) => `<tr>${r.map((c) => `<td${span(c)}>${c.text}</td>`).join('')}</tr>`).join('')}</table>\n`;
 }
 
 export const partitionRtf: FormatPartitioner = async (data, ctx) => {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { docBodyBlocks } from '../../../../lambdas/engine/partition/formats/doc';
 import { docParagraphs } from '../../../../lambdas/engine/partition/formats/doc-styles';
+import CFB from 'cfb';
 import { CORPUS, partition } from './helpers';
 
 test('doc: consecutive lines of tab-closed cells are one table; a lone tab-ended line is text', () => {
@@ -55,4 +56,42 @@ test('doc: a damaged file gives no styled paragraphs (the text heuristics type i
   const junk = data.slice();
   for (let i = 0x200; i < junk.length; i += 7) junk[i] = (i * 31) & 0xff;
   assert.ok(Array.isArray(docParagraphs(junk)));
+});
+
+/**
+ * The docling legacy_sample.doc with merges set in its rows' cell definitions (sprmTDefTable's TC80
+ * tcgrf, as Word 97 writes a merge): the header row's third cell continues a horizontal merge, the
+ * second column's "50" starts a vertical merge the row under it continues.
+ */
+function docWithMerges(): Uint8Array {
+  const data = readFileSync(path.join(CORPUS, 'docling', 'docs', 'legacy_sample.doc'));
+  const cfb = CFB.read(data, { type: 'buffer' });
+  const entry = CFB.find(cfb, 'WordDocument')!;
+  const word = Buffer.from(entry.content as Uint8Array);
+  // -- each row's sprmTDefTable: three cells, right edges 3187, 6374, 9562 twips, then a TC80 (20 bytes) a cell --
+  const edges = Buffer.alloc(6);
+  [3187, 6374, 9562].forEach((x, k) => edges.writeInt16LE(x, k * 2));
+  const rows: number[] = [];
+  for (let at = word.indexOf(edges); at >= 0; at = word.indexOf(edges, at + 1)) rows.push(at + 6);
+  assert.equal(rows.length, 4, 'one definition a row');
+  const tcgrf = (row: number, cell: number, bits: number) => word.writeUInt16LE(word.readUInt16LE(rows[row]! + cell * 20) | bits, rows[row]! + cell * 20);
+  tcgrf(0, 2, 2); // horzMerge 2: merged with the cell before it
+  tcgrf(1, 2, 3 << 5); // vertMerge 3: first of a vertical merge
+  tcgrf(2, 2, 1 << 5); // vertMerge 1: merged with the cell above
+  CFB.utils.cfb_add(cfb, 'WordDocument', word);
+  entry.content = word;
+  return new Uint8Array(CFB.write(cfb, { type: 'buffer' }) as Buffer);
+}
+
+test('doc: merged cells (sprmTDefTable) give colspan and rowspan, the merged text once', async () => {
+  const els = await partition('doc', docWithMerges());
+  const table = els.find((e) => e.type === 'Table')!;
+  assert.equal(
+    table.metadata.text_as_html,
+    '<table><tr><td></td><td colspan="2">Food Calories per portion</td></tr>' +
+      '<tr><td>Leaves</td><td>Ash, Elm, Maple</td><td rowspan="2">50 150</td></tr>' +
+      '<tr><td>Berries</td><td>Blueberry, Strawberry, Cranberry</td></tr>' +
+      '<tr><td>Grain</td><td>Corn, Buckwheat, Barley</td><td>200</td></tr></table>',
+  );
+  assert.equal(table.text, 'Food Calories per portion Leaves Ash, Elm, Maple 50 150 Berries Blueberry, Strawberry, Cranberry Grain Corn, Buckwheat, Barley 200');
 });
