@@ -77,9 +77,18 @@ export function stylesXml(styles: StyleDef[], bodySize?: number): string {
   return `<w:styles ${W_NS}>${defaults}${styles.map(one).join('')}</w:styles>`;
 }
 
-export function docxFile(body: string, styles?: string): Uint8Array {
+/** A chart as Word draws it in a run: an inline drawing whose graphic names the chart part by `rid`. */
+export function drawingChart(rid: string): string {
+  return '<w:r><w:drawing><wp:inline><wp:extent cx="5486400" cy="3200400"/><wp:docPr id="1" name="Chart 1"/><a:graphic>' +
+    '<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart">' +
+    `<c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="${rid}"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
+}
+
+/** A .docx of `body`; `parts` are more package parts by path (a chart part and word/_rels/document.xml.rels, say). */
+export function docxFile(body: string, styles?: string, parts: Record<string, string> = {}): Uint8Array {
   return zipSync({
     'word/document.xml': strToU8(`<?xml version="1.0"?><w:document ${W_NS}><w:body>${body}</w:body></w:document>`),
     ...(styles ? { 'word/styles.xml': strToU8(styles) } : {}),
+    ...Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, strToU8(v)])),
   });
 }

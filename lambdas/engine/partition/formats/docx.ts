@@ -16,7 +16,9 @@ import {
 import { tableToHtml, tableText, type TableRows } from '../table-html';
 import { UnprocessableDocument } from '../../../errors';
 import { DocxStyles, onOff, outlineLevel, rPrSize } from './docx-styles';
-import { alternateBranch, textBoxesIn } from './docx-boxes';
+import { alternateBranch, chartsIn, textBoxesIn } from './docx-boxes';
+import { chartElements } from './charts';
+import { posix } from 'node:path';
 import { countBreaks, readTableRows, singleCell } from './docx-tables';
 import { ommlToLatex } from './omml';
 import { formulaText, inlineMath, onlyMath } from './math-latex';
@@ -31,6 +33,9 @@ interface Rel {
   target: string;
   external: boolean;
 }
+
+/** The package path of a part the main document's relationships name (relative to word/, or absolute). */
+const partPath = (target: string): string => (target.startsWith('/') ? target.slice(1) : posix.normalize(`word/${target}`));
 
 function readRels(xml: string | undefined): Map<string, Rel> {
   const rels = new Map<string, Rel>();
@@ -162,8 +167,7 @@ class DocxReader {
       const rid = ref ? attr(ref, 'id') : undefined;
       const rel = rid ? this.rels.get(rid) : undefined;
       if (!rel) continue;
-      const path = rel.target.startsWith('/') ? rel.target.slice(1) : `word/${rel.target}`;
-      const xml = zipText(this.files, path);
+      const xml = zipText(this.files, partPath(rel.target));
       if (!xml) continue;
       const root = firstChild(parseXml(xml), kind === 'header' ? 'hdr' : 'ftr');
       if (!root) continue;
@@ -309,11 +313,20 @@ class DocxReader {
     return false;
   }
 
-  /** The paragraph's fragments, then the paragraphs of the text boxes anchored in it, at the anchor's place. */
+  /**
+   * The paragraph's fragments, then the paragraphs of the text boxes anchored in it and the charts
+   * drawn in it (title and data, charts.ts), at the anchor's place.
+   */
   private emitParagraph(p: DomElement, depth: number): void {
     this.emitParagraphText(this.paragraph(p));
     const boxes = textBoxesIn(p);
     if (boxes.length && this.withinNesting(depth + 1)) for (const box of boxes) this.emitBlocks(childElements(box), depth + 1);
+    for (const ref of chartsIn(p)) {
+      const rel = this.rels.get(attr(ref, 'id') ?? '');
+      if (!rel || rel.external) continue;
+      const xml = zipText(this.files, partPath(rel.target));
+      if (xml) appendAll(this.out, chartElements(xml, this.meta(), this.warn, 'docx'));
+    }
   }
 
   private emitParagraphText(para: Para): void {

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { chartXml, odfChart, pptxWithCharts } from '../../../support/charts';
+import { alternateBox, docxFile, drawingChart, stylesXml, wPara } from '../../../support/word-docs';
 import { EOF, RT, biffStream, bof, cellHead, f64, longStr, oleFile, record, shortStr, u16, u8, workbook, xlsxWorkbook } from '../../../support/workbooks';
 import { context, partition, partitionWithHierarchy } from './helpers';
 import { FORMAT_PARTITIONERS } from '../../../../lambdas/engine/partition/formats/index';
@@ -239,4 +240,31 @@ test('xls: a chart of 10,000 cached points stays bounded: rows capped, with a wa
   const table = els.find((e) => e.type === 'Table' && e.text.startsWith('Many'))!;
   assert.equal(rowsOf(table.metadata.text_as_html!).length, MAX_CHART_ROWS + 1);
   assert.ok(ctx.warnings.some((w) => /cut to/.test(w)), ctx.warnings.join('\n'));
+});
+
+test('docx: a chart drawn in a paragraph gives its title and data where it stands; one in a text box once', async () => {
+  const sales = chartXml({ title: 'Sales by Quarter', series: [{ name: 'North', cats: ['Q1', 'Q2'], vals: [10, 12] }, { name: 'South', cats: ['Q1', 'Q2'], vals: [7, 9] }] });
+  const boxed = chartXml({ title: 'Returns', series: [{ name: 'All', cats: ['Q1', 'Q2'], vals: [1, 2] }] });
+  const rels = '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+    '<Relationship Id="rId5" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="charts/chart1.xml"/>' +
+    '<Relationship Id="rId6" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="/word/charts/chart2.xml"/>' +
+    '<Relationship Id="rId7" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="https://example.com/chart.xml" TargetMode="External"/></Relationships>';
+  const body = wPara('Quarterly Results', { style: 'Heading1' }) + wPara('The figures below are unaudited.') +
+    wPara('', { after: drawingChart('rId5') }) + wPara('Sales rose in both regions.') +
+    wPara('', { after: alternateBox(wPara('', { after: drawingChart('rId6') })) }) + wPara('', { after: drawingChart('rId7') });
+  const els = await partitionWithHierarchy('docx', docxFile(body, stylesXml([{ id: 'Heading1', name: 'heading 1' }]), {
+    'word/_rels/document.xml.rels': rels, 'word/charts/chart1.xml': sales, 'word/charts/chart2.xml': boxed,
+  }));
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['Title', 'Quarterly Results'],
+    ['NarrativeText', 'The figures below are unaudited.'],
+    ['NarrativeText', 'Sales by Quarter'],
+    ['Table', 'North South Q1 10 7 Q2 12 9'],
+    ['NarrativeText', 'Sales rose in both regions.'],
+    ['NarrativeText', 'Returns'],
+    ['Table', 'All Q1 1 Q2 2'],
+  ]);
+  assert.deepEqual(rowsOf(els[3]!.metadata.text_as_html!), [['', 'North', 'South'], ['Q1', '10', '7'], ['Q2', '12', '9']]);
+  // the chart belongs to the section it is drawn in
+  assert.equal(els[3]!.metadata.parent_id, els[0]!.element_id);
 });
