@@ -1,19 +1,30 @@
 // reStructuredText partitioner: a line-based reader for the common constructs (section titles with
 // under/overlines, bullet and enumerated lists, literal blocks and code directives, simple and grid-less
-// paragraphs, inline links/emphasis) rendered to HTML, then the HTML partitioner.
+// paragraphs, inline links/emphasis, footnotes and citations read out after the text as a writer sets
+// them) rendered to HTML, then the HTML partitioner.
 import type { FormatPartitioner } from '../types';
 import { decodeText, escapeHtml } from './common';
 import { htmlToElements } from './html';
 
 const ADORNMENT = /^([!-\/:-@\[-`{-~])\1{2,}\s*$/;
 
+/**
+ * A footnote or citation reference ("[1]_", "[#]_", "[#note]_", "[*]_", "[CIT2002]_") with the
+ * space before it: the note's text is read where the notes are (the document's end), not in the
+ * sentence.
+ */
+const NOTE_REFERENCE = /\s*\[(?:\d+|#[\w-]*|\*|[A-Za-z][\w.-]*)\]_(?![\w])/g;
+/** A footnote or citation: ".. [1] text", its body set in under it. */
+const NOTE = /^\.\.\s+\[(?:\d+|#[\w-]*|\*|[A-Za-z][\w.-]*)\](?:\s+(.*))?$/;
+
 function inline(text: string): string {
+  const plain = (t: string): string => escapeHtml(t.replace(NOTE_REFERENCE, ''));
   const parts: string[] = [];
   const re = /``(.+?)``|`([^`<]+?)\s*<([^>]+)>`__?|\*\*(.+?)\*\*|\*(.+?)\*|:[\w-]+:`(.+?)`|`(.+?)`_?/g;
   let last = 0;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
-    parts.push(escapeHtml(text.slice(last, m.index)));
+    parts.push(plain(text.slice(last, m.index)));
     if (m[1] !== undefined) parts.push(`<code>${escapeHtml(m[1])}</code>`);
     else if (m[2] !== undefined) parts.push(`<a href="${escapeHtml(m[3]!)}">${escapeHtml(m[2])}</a>`);
     else if (m[4] !== undefined) parts.push(`<strong>${escapeHtml(m[4])}</strong>`);
@@ -21,7 +32,7 @@ function inline(text: string): string {
     else parts.push(escapeHtml(m[6] ?? m[7] ?? ''));
     last = m.index + m[0].length;
   }
-  parts.push(escapeHtml(text.slice(last)));
+  parts.push(plain(text.slice(last)));
   return parts.join('');
 }
 
@@ -114,6 +125,8 @@ export function rstToHtml(src: string, depth = 0): string {
   const lines = src.replace(/\r\n?/g, '\n').replace(/\t/g, '        ').split('\n');
   const styles: string[] = [];
   const out: string[] = [];
+  /** Footnotes and citations, read out after the text. */
+  const notes: string[] = [];
   let i = 0;
   const level = (style: string): number => {
     let idx = styles.indexOf(style);
@@ -203,6 +216,21 @@ export function rstToHtml(src: string, depth = 0): string {
       }
       continue;
     }
+    const note = NOTE.exec(line);
+    if (note) {
+      // a footnote or citation: its text goes to the notes at the document's end (as a writer sets them)
+      i++;
+      const block = indentedBlock(indentOf(line));
+      const body = [note[1] ?? '', ...block].filter((l) => l.trim()).join('\n');
+      if (body.trim()) notes.push(depth < MAX_DIRECTIVE_DEPTH ? rstToHtml(body, depth + 1) : `<p>${escapeHtml(body)}</p>`);
+      continue;
+    }
+    // an empty comment ("..", a blank line after it) ends what comes before it and takes nothing
+    // after: text set in under it past the blank line is a block quote
+    if (line.trim() === '..' && !next.trim()) {
+      i++;
+      continue;
+    }
     if (/^\.\.\s/.test(line) || line.trim() === '..') {
       // a comment, or a directive without text of the document (contents, meta, raw, include...): skipped with its indented body
       i++;
@@ -262,6 +290,7 @@ export function rstToHtml(src: string, depth = 0): string {
     }
   }
   closeList();
+  if (notes.length) out.push(`<ol>${notes.map((n) => `<li>${n}</li>`).join('')}</ol>`);
   return out.join('\n');
 }
 

@@ -176,6 +176,30 @@ test('rst: a list nested under an item (after a blank line, set in to its text) 
   ]);
 });
 
+test('rst: a block quote after an empty comment is read; footnotes and citations come after the text, their references out of it', async () => {
+  const src = [
+    'Field notes', '===========', '',
+    'Ducks were counted at dawn. [1]_ The weather held [#wind]_ all week.', '',
+    '..', '',
+    '   The lake froze in the second week of January.', '',
+    '.. this is a comment', '   and its second line', '',
+    'See ``a[1]_`` in the code and the survey [CIT2002]_.', '',
+    '.. [1] Counts were made by two observers', '   walking the shore.', '',
+    '.. [#wind]', '   A north wind of 20 km/h.', '',
+    '.. [CIT2002] The regional survey of 2002.', '',
+  ].join('\n');
+  const els = await partition('rst', src);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['Title', 'Field notes'],
+    ['NarrativeText', 'Ducks were counted at dawn. The weather held all week.'],
+    ['NarrativeText', 'The lake froze in the second week of January.'],
+    ['NarrativeText', 'See a[1]_ in the code and the survey.'],
+    ['ListItem', 'Counts were made by two observers walking the shore.'],
+    ['ListItem', 'A north wind of 20 km/h.'],
+    ['ListItem', 'The regional survey of 2002.'],
+  ]);
+});
+
 test('xml: leaf texts, or the raw document with xmlKeepTags', async () => {
   const xml = '<?xml version="1.0"?><catalog><book><title>Dune</title><note>The spice must flow across the desert.</note></book></catalog>';
   const els = await partition('xml', xml);
