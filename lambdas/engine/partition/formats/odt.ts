@@ -1,5 +1,5 @@
 // ODT partitioner: content.xml (ODF text) rendered to HTML (headings by outline level, paragraphs,
-// lists, tables, links), then the HTML partitioner with the library's title heuristics for short
+// lists, tables, links; an embedded chart's title and data after its paragraph), then the HTML partitioner with the library's title heuristics for short
 // paragraphs (its ODT path converts to DOCX and keeps the 0.14-era typing seen in the expected output).
 import type { FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../errors';
@@ -7,7 +7,10 @@ import { alongStyleChain, childElements, corrupt, escapeHtml, firstChild, isTag,
 import { htmlToElements } from './html';
 import { clampSpan } from '../table-html';
 import { odfFormula } from './mathml';
-import { objectPart } from './odf-charts';
+import { isOdfChart, objectPart, readOdfChart } from './odf-charts';
+import { chartElements } from './charts';
+import { appendAll, type Element } from '../../elements';
+import { randomBytes } from 'node:crypto';
 
 const SKIP = new Set(['annotation', 'note', 'tracked-changes', 'sequence-decls', 'forms', 'variable-decls', 'user-field-decls', 'bookmark-start', 'bookmark-end', 'soft-page-break']);
 
@@ -18,8 +21,7 @@ const SKIP = new Set(['annotation', 'note', 'tracked-changes', 'sequence-decls',
  * it stands decides that (a display formula in a list item or heading stays in its text, a paragraph
  * of nothing but formulas is one), and the HTML step already decides it for any <math>.
  */
-function formulaHtml(href: string, objectXml: (path: string) => string | undefined): string {
-  const xml = href ? objectXml(objectPart(href)) : undefined;
+function formulaHtml(xml: string | undefined): string {
   const f = xml ? odfFormula(xml) : undefined;
   if (!f) return '';
   return `<math display="${f.display ? 'block' : 'inline'}"><semantics><annotation encoding="application/x-tex">${escapeHtml(f.latex)}</annotation></semantics></math>`;
@@ -64,11 +66,24 @@ function styleHeading(styles: Map<string, OdfStyle>, name: string | undefined): 
   return level === undefined ? undefined : Math.min(6, Math.max(1, level));
 }
 
-export function odtToHtml(contentXml: string, objectXml: (path: string) => string | undefined = () => undefined, stylesXml?: string): string {
+/**
+ * The document as HTML. An embedded chart outside tables is handed to `chart`, whose HTML stands in
+ * its place (partitionOdt's marker for the chart's elements); in a table cell, or without `chart`, it
+ * gives nothing.
+ */
+export function odtToHtml(
+  contentXml: string,
+  objectXml: (path: string) => string | undefined = () => undefined,
+  stylesXml?: string,
+  chart?: (xml: string) => string,
+): string {
   const doc = parseXml(contentXml);
   const root = firstChild(doc, 'document-content');
   const styles = paragraphStyles([root, stylesXml ? firstChild(parseXml(stylesXml), 'document-styles') : undefined]);
   let inTable = 0;
+  /** Paragraphs open (a text box's paragraph inside a paragraph), and what is set after the outermost one. */
+  let inPara = 0;
+  let afterPara = '';
   const body = root ? firstChild(root, 'body') : undefined;
   const text = body ? firstChild(body, 'text') : undefined;
   if (!text) throw new UnprocessableDocument('odt: content.xml has no office:text body');
@@ -83,20 +98,22 @@ export function odtToHtml(contentXml: string, objectXml: (path: string) => strin
     if (SKIP.has(name)) return;
     const kids = (): void => n.children.forEach(visit);
     switch (name) {
-      case 'h': {
-        const level = Math.min(6, Math.max(1, Number(n.attribs['text:outline-level'] ?? 1) || 1));
-        html += `<h${level}>`;
-        kids();
-        html += `</h${level}>`;
-        return;
-      }
+      case 'h':
       case 'p': {
         // a paragraph of a heading style, outside tables (a cell's text stays the cell's)
-        const level = inTable ? undefined : styleHeading(styles, n.attribs['text:style-name']);
+        const level = name === 'h'
+          ? Math.min(6, Math.max(1, Number(n.attribs['text:outline-level'] ?? 1) || 1))
+          : inTable ? undefined : styleHeading(styles, n.attribs['text:style-name']);
         const tag = level ? `h${level}` : 'p';
         html += `<${tag}>`;
+        inPara++;
         kids();
+        inPara--;
         html += `</${tag}>`;
+        if (!inPara) {
+          html += afterPara;
+          afterPara = '';
+        }
         return;
       }
       case 'list':
@@ -157,9 +174,18 @@ export function odtToHtml(contentXml: string, objectXml: (path: string) => strin
       case 'line-break':
         html += '<br/>';
         return;
-      case 'object':
-        html += formulaHtml(n.attribs['xlink:href'] ?? '', objectXml);
+      case 'object': {
+        const href = n.attribs['xlink:href'] ?? '';
+        const xml = href ? objectXml(objectPart(href)) : undefined;
+        if (xml && isOdfChart(xml)) {
+          // after the paragraph it is drawn in: the paragraph's text stays whole
+          if (chart && !inTable) {
+            if (inPara) afterPara += chart(xml);
+            else html += chart(xml);
+          }
+        } else html += formulaHtml(xml);
         return;
+      }
       case 'section':
       case 'text-box':
         html += '<div>';
@@ -180,7 +206,20 @@ export const partitionOdt: FormatPartitioner = async (data, ctx) => {
   const xml = zipText(files, 'content.xml');
   if (!xml) throw new UnprocessableDocument('odt: content.xml is missing (not an OpenDocument text?)');
   try {
-    return htmlToElements(odtToHtml(xml, (path) => zipText(files, path), zipText(files, 'styles.xml')), { shortText: 'title', languages: ctx.options.languages });
+    // a chart's place is held by a marker paragraph no document can contain (a random token), then
+    // taken by the chart's title and data (charts.ts), as in the other formats
+    const token = `odtchart${randomBytes(8).toString('hex')}n`;
+    const charts: string[] = [];
+    const html = odtToHtml(xml, (path) => zipText(files, path), zipText(files, 'styles.xml'), (chartXml) => `<div>${token}${charts.push(chartXml) - 1}</div>`);
+    const els = htmlToElements(html, { shortText: 'title', languages: ctx.options.languages });
+    if (!charts.length) return els;
+    const out: Element[] = [];
+    for (const e of els) {
+      const k = e.text.startsWith(token) ? Number(e.text.slice(token.length)) : NaN;
+      if (charts[k] !== undefined) appendAll(out, chartElements(charts[k]!, {}, (m) => ctx.warn(m), 'odt', readOdfChart));
+      else out.push(e);
+    }
+    return out;
   } catch (err) {
     return corrupt('odt', err);
   }

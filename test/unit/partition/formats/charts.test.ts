@@ -268,3 +268,35 @@ test('docx: a chart drawn in a paragraph gives its title and data where it stand
   // the chart belongs to the section it is drawn in
   assert.equal(els[3]!.metadata.parent_id, els[0]!.element_id);
 });
+
+test('odt: a chart object gives its title and a Table of category x series after its paragraph; in a table cell, nothing', async () => {
+  const NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"';
+  const object = (dir: string) => `<draw:frame><draw:object xlink:href="./${dir}" xlink:type="simple"/></draw:frame>`;
+  const content = `<office:document-content ${NS}><office:body><office:text>` +
+    '<text:h text:outline-level="1">Quarterly Results</text:h>' +
+    `<text:p>The figures below are unaudited.</text:p><text:p>${object('Object 1')}</text:p>` +
+    `<text:p>Sales rose in both regions, as the chart ${object('Object 2')} shows for returns.</text:p>` +
+    `<table:table><table:table-row><table:table-cell><text:p>Cell</text:p><text:p>${object('Object 1')}</text:p></table:table-cell><table:table-cell><text:p>Other</text:p></table:table-cell></table:table-row></table:table>` +
+    '</office:text></office:body></office:document-content>';
+  const plot = (cols: number) => '<chart:axis chart:dimension="x"><chart:categories table:cell-range-address="local-table.$A$2:.$A$3"/></chart:axis>' +
+    Array.from({ length: cols }, (_, k) => { const c = 'BC'[k]; return `<chart:series chart:values-cell-range-address="local-table.$${c}$2:.$${c}$3" chart:label-cell-address="local-table.$${c}$1"/>`; }).join('');
+  const data = zipSync({
+    mimetype: strToU8('application/vnd.oasis.opendocument.text'),
+    'content.xml': strToU8(content),
+    'Object 1/content.xml': strToU8(odfChart('Sales by Quarter', plot(2), [[null, 'North', 'South'], ['Q1', 10, 7], ['Q2', 12, 9]])),
+    'Object 2/content.xml': strToU8(odfChart('Returns', plot(1), [[null, 'All'], ['Q1', 1], ['Q2', 2]])),
+  });
+  const els = await partitionWithHierarchy('odt', data);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['Title', 'Quarterly Results'],
+    ['NarrativeText', 'The figures below are unaudited.'],
+    ['NarrativeText', 'Sales by Quarter'],
+    ['Table', 'North South Q1 10 7 Q2 12 9'],
+    ['NarrativeText', 'Sales rose in both regions, as the chart shows for returns.'],
+    ['NarrativeText', 'Returns'],
+    ['Table', 'All Q1 1 Q2 2'],
+    ['Table', 'Cell Other'],
+  ]);
+  assert.deepEqual(rowsOf(els[3]!.metadata.text_as_html!), [['', 'North', 'South'], ['Q1', '10', '7'], ['Q2', '12', '9']]);
+  assert.equal(els[3]!.metadata.parent_id, els[0]!.element_id);
+});
