@@ -1,6 +1,7 @@
 // ODT partitioner: content.xml (ODF text) rendered to HTML (headings by outline level, paragraphs,
-// lists, tables, links; an embedded chart's title and data after its paragraph), then the HTML partitioner with the library's title heuristics for short
-// paragraphs (its ODT path converts to DOCX and keeps the 0.14-era typing seen in the expected output).
+// lists, tables, links; an embedded chart's title and data after its paragraph), then the HTML
+// partitioner with the library's title heuristics for short paragraphs (its ODT path converts to DOCX
+// and keeps the 0.14-era typing seen in the expected output).
 import type { FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../errors';
 import { alongStyleChain, childElements, corrupt, escapeHtml, firstChild, isTag, localName, parseXml, readZip, zipText, type DomElement, type DomNode } from './common';
