@@ -11,6 +11,7 @@ import { union, wordsToLines } from './lines';
 import type { Box, Line, RawPage, Segment } from './page-text';
 import { findRuledTables } from './tables/ruled';
 import { columnsOf, findTables, tableRows } from './tables/unruled';
+import { splitTable } from './tables/column-starts';
 import { beyondRules, ruleGutter, splitRows } from './tables/side-by-side';
 import { extendToRules, findRuleBandTables, recordRules } from './tables/row-rules';
 import { joinText, separator } from './scripts';
@@ -76,6 +77,8 @@ function textSize(s: Segment): number {
 const RTL_LINE_GAP = 0.9;
 
 /** Groups segments into paragraph blocks (stream order first, geometry decides). */
+const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
 /** Every word of the line in a monospaced font, none turned. */
 const monoLine = (s: Segment) => s.words.every((w) => w.mono && !w.rotated);
 
@@ -307,9 +310,19 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
       if (beyond) { rows = beyond.inside; appendAll(pending, beyond.outside); }
       const gutter = page.rules ? ruleGutter(rows, page.rules.h, body) : undefined;
       const parts = gutter === undefined ? [rows] : splitRows(rows, gutter);
-      for (const part of parts) {
-        const cols = parts.length > 1 || end !== t.end || beyond ? columnsOf(part.flatMap((r) => r.segs)) : t.cols;
-        const table = tableRows(part, cols, body, page.rules && recordRules(part, page.rules.h, page.rules.tol));
+      for (const whole of parts) {
+        const cols = parts.length > 1 || end !== t.end || beyond ? columnsOf(whole.flatMap((r) => r.segs)) : t.cols;
+        const rules = page.rules && recordRules(whole, page.rules.h, page.rules.tol);
+        let part = whole;
+        let table = tableRows(part, cols, body, rules);
+        // cells padded a few points apart, taken for one segment, split where other rows start a
+        // column (born-digital text: OCR's positions are looser than a point), when no word is lost
+        const split = opts.ocr ? undefined : splitTable(part, cols);
+        const finer = split && tableRows(split.rows, split.cols, body, rules);
+        if (split && finer && wordCount(tableText(finer)) >= wordCount(tableText(table))) {
+          part = split.rows;
+          table = finer;
+        }
         blocks.push({ lines: part.flatMap((r) => r.segs), size: body, table, ...union(part) });
       }
       li = end + 1;

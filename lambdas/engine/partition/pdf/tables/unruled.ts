@@ -6,6 +6,7 @@ import { formula } from '../formulas';
 import { bandOverlap, union } from '../lines';
 import { CAPTION_LABEL } from '../../classify';
 import { pageMargin } from '../reading-order';
+import { splitTable } from './column-starts';
 import { keyValueRun } from './key-value';
 import { LIST_LABEL } from '../../list-labels';
 import { commonGap, headsCells, innerWraps, isFigure, nearest, paddedBand, paddedRecords, recordRow, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
@@ -115,6 +116,8 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
         const floor = out.length ? out[out.length - 1]!.end + 1 : 0;
         let k = i;
         let multiAbove = false, segsAbove = false;
+        // (columns set closer than a segment gap are the body's once split: column-starts.ts)
+        const headCols = splitTable(rows, cols)?.cols;
         while (k - 1 >= floor && i - (k - 1) <= 6) {
           const above = lines[k - 1]!, below = lines[k]!;
           if (below.y0 - above.y1 > 3.5 * body || above.x0 < x0 || above.x1 > x1) break;
@@ -123,7 +126,7 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
           k--;
           if (above.segs.length >= 2) multiAbove = segsAbove = true;
           // headers set closer than a segment gap, each over a column of the body (LaTeX's tabular)
-          else if ((cellRuns(above.segs[0]!, cols)?.length ?? 0) >= 2) multiAbove = true;
+          else if ((cellRuns(above.segs[0]!, cols)?.length ?? 0) >= 2 || (headCols && wordColumnsOf(above.segs[0]!, headCols) >= 2)) multiAbove = true;
         }
         const start = multiAbove ? k : i;
         // such a header is one segment across the columns: the body's columns stand
@@ -163,6 +166,17 @@ function ruledHeader(multi: Line[], hRules: HRule[], body: number): boolean {
 function titleLike(l: Line): boolean {
   if (l.segs.length > 3 || !l.segs.some((g) => g.words.length >= 5)) return false;
   return l.segs.length === 1 || CAPTION_LABEL.test(l.segs[0]!.text) || l.segs.some((g) => g.words.length >= 8);
+}
+
+/** How many of the columns the segment's words stand in, each word within one (0 when one is not). */
+function wordColumnsOf(seg: Segment, cols: [number, number][]): number {
+  const taken = new Set<number>();
+  for (const w of seg.words) {
+    const over = cols.flatMap(([a, b], k) => (Math.min(b, w.x1) - Math.max(a, w.x0) > 0 ? [k] : []));
+    if (over.length !== 1) return 0;
+    taken.add(over[0]!);
+  }
+  return taken.size;
 }
 
 /** Column ranges: the union of overlapping x-intervals of cells. */
