@@ -65,8 +65,9 @@ export function splitAtColumnStarts(rows: Line[]): Line[] {
 
 function splitOnce(rows: Line[]): Line[] {
   const segStarts = rows.map((r) => r.segs.map((s) => s.x0));
-  const wordStarts = rows.map((r) => r.segs.flatMap((s) => s.words.map((w) => w.x0)));
-  const wordEnds = rows.map((r) => r.segs.flatMap((s) => s.words.map((w) => w.x1)));
+  const rowWords = rows.map((r) => r.segs.flatMap((s) => s.words));
+  const wordStarts = rowWords.map((ws) => ws.map((w) => w.x0));
+  const wordEnds = rowWords.map((ws) => ws.map((w) => w.x1));
   const segEnds = rows.map((r) => r.segs.map((s) => s.x1));
   const space = wordSpace(rows);
   const wide = (a: number, b: number) => space !== undefined && b - a >= WIDE_GAP * space;
@@ -84,7 +85,7 @@ function splitOnce(rows: Line[]): Line[] {
     const ends = [end];
     for (let k = 0; k < rows.length; k++) {
       if (k === row) continue;
-      const ws = rows[k]!.segs.flatMap((s) => s.words);
+      const ws = rowWords[k]!;
       const at = ws.findIndex((w) => Math.abs(w.x0 - x) <= TOLERANCE);
       if (at >= 0) ends.push(at > 0 ? ws[at - 1]!.x1 : -Infinity);
     }
