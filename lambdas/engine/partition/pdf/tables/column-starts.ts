@@ -9,6 +9,8 @@ import type { Line, Segment, Word } from '../page-text';
 
 /** How near (points) a word's left edge is to another row's to start at the same place. */
 const TOLERANCE = 1;
+/** Rows of a table split at most (a page of tables set close holds far fewer). */
+const MAX_ROWS = 400;
 /** Rounds of splitting at most (each can only add segments; a table settles in two or three). */
 const MAX_ROUNDS = 4;
 /** Segments of more words are left whole: a title or a line of prose across the table, not cells. */
@@ -26,6 +28,8 @@ const WIDE_GAP = 1.5;
  * two, would join them: the grid places it).
  */
 export function splitTable(rows: Line[], cols: [number, number][]): { rows: Line[]; cols: [number, number][] } | undefined {
+  // (each word is looked for in every other row: a bound keeps a hostile page of ten thousand rows fast)
+  if (rows.length > MAX_ROWS) return undefined;
   const split = splitAtColumnStarts(rows);
   // set close, the table's columns merge on many rows; one row split (a header over two columns whose
   // words happen to start at both) is no such table
