@@ -4,7 +4,7 @@
 // where the row above starts "12"'s column with a segment of its own and the rows below start a word
 // there. Such a word starts a column: the row is split there.
 import { toSegment } from '../lines';
-import { columnsOf } from './unruled';
+import { columnsOf } from './segment-columns';
 import type { Line, Segment, Word } from '../page-text';
 
 /** How near (points) a word's left edge is to another row's to start at the same place. */

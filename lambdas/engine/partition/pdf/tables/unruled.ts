@@ -7,6 +7,7 @@ import { bandOverlap, union } from '../lines';
 import { CAPTION_LABEL } from '../../classify';
 import { pageMargin } from '../reading-order';
 import { splitTable } from './column-starts';
+import { columnsOf } from './segment-columns';
 import { keyValueRun } from './key-value';
 import { LIST_LABEL } from '../../list-labels';
 import { commonGap, headsCells, innerWraps, isFigure, nearest, paddedBand, paddedRecords, recordRow, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
@@ -179,17 +180,6 @@ function wordColumnsOf(seg: Segment, cols: [number, number][]): number {
   return taken.size;
 }
 
-/** Column ranges: the union of overlapping x-intervals of cells. */
-export function columnsOf(segs: Segment[]): [number, number][] {
-  const iv = segs.map((s) => [s.x0, s.x1] as [number, number]).sort((a, b) => a[0] - b[0]);
-  const cols: [number, number][] = [];
-  for (const [a, b] of iv) {
-    const last = cols[cols.length - 1];
-    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
-    else cols.push([a, b]);
-  }
-  return cols;
-}
 
 /**
  * Columns at word level: x-ranges covered by the words of the table's multi-cell rows, where gaps
