@@ -59,8 +59,7 @@ class StyledParagraphs {
   }
 
   private find(key: string): number {
-    for (let i = this.next; i < Math.min(this.keys.length, this.next + SEARCH_AHEAD); i++) if (this.keys[i] === key) return i;
-    return -1;
+    return findAhead(this.keys, this.next, key);
   }
 }
 
@@ -80,8 +79,7 @@ class TableRowDefs {
     const defs: EdgeCell[][] = [];
     for (const cells of grid) {
       const key = matchKey(cells.join(' '));
-      let at = -1;
-      for (let i = this.next; i < Math.min(this.rows.length, this.next + SEARCH_AHEAD); i++) if (this.keys[i] === key) { at = i; break; }
+      const at = findAhead(this.keys, this.next, key);
       const found = at >= 0 ? this.rows[at]!.defs : undefined;
       if (!found || found.length !== cells.length) return rowsFromGrid(grid);
       this.next = at + 1;
@@ -93,6 +91,12 @@ class TableRowDefs {
 
 /** How far ahead of the last matched paragraph a reader paragraph is looked for. */
 const SEARCH_AHEAD = 64;
+
+/** Where `key` stands in `keys` from `from` on, within SEARCH_AHEAD; -1 when not there. */
+function findAhead(keys: string[], from: number, key: string): number {
+  for (let i = from; i < Math.min(keys.length, from + SEARCH_AHEAD); i++) if (keys[i] === key) return i;
+  return -1;
+}
 
 /** A line of table cells: two or more cells, each closed by a tab (the last cell's mark ends the line). */
 function tableRowCells(line: string): string[] | undefined {

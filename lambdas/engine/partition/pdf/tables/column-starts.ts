@@ -120,10 +120,11 @@ function splitOnce(rows: Line[]): Line[] {
         continue;
       }
       let cur: Word[] = [];
-      const last = s.words[s.words.length - 1]!;
+      // the segment ends where other rows' cells end: a right-aligned cell may follow a wide gap in it
+      const endsAtCell = endsCell(s.words[s.words.length - 1]!.x1, k);
       s.words.forEach((w, j) => {
         const prev = s.words[j - 1];
-        if (prev && w.x0 - prev.x1 > MIN_GAP_EM * Math.max(w.size, prev.size, 1) && (((startsCell(w.x0, k) || startsColumn(w.x0, prev.x1, k) || (wide(prev.x1, w.x0) && endsCell(last.x1, k))) && startsWords(cur[0]!.x0, k)) || sameGap(prev.x1, w.x0, k))) {
+        if (prev && w.x0 - prev.x1 > MIN_GAP_EM * Math.max(w.size, prev.size, 1) && (((startsCell(w.x0, k) || startsColumn(w.x0, prev.x1, k) || (wide(prev.x1, w.x0) && endsAtCell)) && startsWords(cur[0]!.x0, k)) || sameGap(prev.x1, w.x0, k))) {
           segs.push(toSegment(cur));
           cur = [];
           split = true;
