@@ -125,7 +125,22 @@ export function pageColumns(lines: Line[], body: number): { head: Line[]; column
   const columns = Array.from({ length: n }, (_, k) => lines.flatMap((l) => {
     if (head.has(l)) return [];
     const mine = l.segs.filter((s) => side(s) === k);
-    return mine.length ? [{ segs: mine, ...union(mine) }] : [];
-  }));
+    return mine.length === l.segs.length ? [l] : regroup(mine);
+  }).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
   return { head: [...head], columns };
+}
+
+/**
+ * A column's part of a line grouped across the page, as lines of its own: text of the other column
+ * (a larger heading) reaches over two lines of this one, which were read as one line (a table's
+ * label set between two header lines and the line under it).
+ */
+function regroup(segs: Segment[]): Line[] {
+  const groups: Segment[][] = [];
+  for (const s of [...segs].sort((a, b) => a.y0 + a.y1 - b.y0 - b.y1)) {
+    const g = groups.find((ss) => ss.some((o) => Math.min(o.y1, s.y1) - Math.max(o.y0, s.y0) >= 0.5 * Math.min(o.y1 - o.y0, s.y1 - s.y0)));
+    if (g) g.push(s);
+    else groups.push([s]);
+  }
+  return groups.map((g) => { const ss = g.sort((a, b) => a.x0 - b.x0); return { segs: ss, ...union(ss) }; });
 }

@@ -231,25 +231,35 @@ export function tableGrid(rows: Line[], segCols: [number, number][], body = 10, 
 
 /** The table's cells as rows (tableGrid), with a header that spans several columns as one cell with its colspan. */
 export function tableRows(rows: Line[], segCols: [number, number][], body = 10, rules?: number[]): TableRows {
-  const { grid, spans } = buildGrid(rows, segCols, body, rules);
+  const { grid, spans, rowspans } = buildGrid(rows, segCols, body, rules);
+  // positions a cell of the row above spans down into
+  const covered = new Map<string[], Set<number>>();
+  grid.forEach((row, r) => {
+    for (const [k, n] of rowspans.get(row) ?? []) for (let d = 1; d < n; d++) (covered.get(grid[r + d]!) ?? covered.set(grid[r + d]!, new Set()).get(grid[r + d]!)!).add(k);
+  });
   return grid.map((row) => {
-    const sp = spans.get(row);
+    const sp = spans.get(row), rs = rowspans.get(row), cov = covered.get(row);
     const out: TableRows[number] = [];
     for (let k = 0; k < row.length; k++) {
-      const n = sp?.get(k);
-      if (n && n > 1) { out.push({ text: row[k]!, colspan: n }); k += n - 1; } else out.push({ text: row[k]! });
+      if (cov?.has(k)) continue;
+      const n = sp?.get(k), m = rs?.get(k);
+      const cell = { text: row[k]!, ...(n && n > 1 ? { colspan: n } : {}), ...(m && m > 1 ? { rowspan: m } : {}) };
+      out.push(cell);
+      if (n && n > 1) k += n - 1;
     }
     return out;
   });
 }
 
-function buildGrid(lines: Line[], segCols: [number, number][], body: number, rules?: number[]): { grid: string[][]; spans: Map<string[], Map<number, number>> } {
+type Spans = Map<string[], Map<number, number>>;
+
+function buildGrid(lines: Line[], segCols: [number, number][], body: number, rules?: number[]): { grid: string[][]; spans: Spans; rowspans: Spans } {
   const fine = wordColumns(lines, 0.6 * body);
   // more columns at word level: figures set close together; fewer: a header row set off its columns
   // (centred over left-aligned values) made columns of its own, which the body's gutters do not have
   const cols = fine.length > segCols.length || sameColumns(fine, segCols) || (fine.length >= 2 && fine.length < segCols.length && keepsCells(lines, fine)) ? fine : segCols;
   // cells joined to a line from a line set between it and the next (a label spanning rows)
-  const joined = new Map<Line, number>();
+  const joined = new Map<Line, Segment[]>();
   const rows = joinOffsetLines(lines, cols, joined);
   const spans = new Map<string[], Map<number, number>>();
   const lineRows = rows.map((r) => {
@@ -301,14 +311,15 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
     while (rules && j < rows.length && bandOf(rows[j]!) === bandOf(rows[i]!)) j++;
     if (records) {
       while (j < rows.length && records[j] === records[i]) j++;
-      const merged = j - i > 1 ? recordRow(lineRows.slice(i, j)) : undefined;
+      // (a line with a cell spanning columns is a header row of its own: group labels over their sub-columns)
+      const merged = j - i > 1 && !lineRows.slice(i, j).some((r) => spans.has(r)) ? recordRow(lineRows.slice(i, j)) : undefined;
       if (merged) { grid.push(merged); i = j; continue; }
       j = i + 1;
     }
     const first = lineRows[i]!;
     // measured without a label set between rows that joined the first (booktabs' \multirow: a rule
     // over a group of rows, its label centred beside them, is no record of wrapped cells)
-    const own = filledOf(first) - (joined.get(rows[i]!) ?? 0);
+    const own = filledOf(first) - (joined.get(rows[i]!)?.length ?? 0);
     // and never when a later line holds a figure under a figure (figures do not wrap: rows of values)
     if (j - i > 1 && lineRows.slice(i + 1, j).every((row) => filledOf(row) < own && row.every((c, k) => !c || (first[k] && !(isFigure(c) && isFigure(first[k]!)))))) {
       grid.push(cols.map((_, k) => lineRows.slice(i, j).map((row) => row[k]).filter(Boolean).join(' ')));
@@ -329,7 +340,30 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
       grid.push(row);
     }
   }
-  return { grid: headerBesideValues(grid, cols, body, spans), spans };
+  const rowspans = labelsSpanningRows(grid, rows, lineRows, joined, cols, spans);
+  return { grid: rowspans.size ? grid : headerBesideValues(grid, cols, body, spans), spans, rowspans };
+}
+
+/**
+ * Labels set between two rows (joinOffsetLines joined them to the upper one) span both rows where
+ * the lower one leaves their column empty: the upper row's cell with its rowspan, when both rows
+ * stand in the grid as rows of their own, one under the other.
+ */
+function labelsSpanningRows(grid: string[][], rows: Line[], lineRows: string[][], joined: Map<Line, Segment[]>, cols: [number, number][], spans: Spans): Spans {
+  const out: Spans = new Map();
+  for (const [line, segs] of joined) {
+    const i = rows.indexOf(line);
+    const upper = lineRows[i], lower = lineRows[i + 1];
+    const g = upper ? grid.indexOf(upper) : -1;
+    if (!upper || !lower || g < 0 || grid[g + 1] !== lower) continue;
+    const spannedBelow = (k: number) => [...(spans.get(lower) ?? [])].some(([k0, n]) => k0 <= k && k < k0 + n);
+    for (const s of segs) {
+      const k = nearest(cols, (s.x0 + s.x1) / 2);
+      if (!upper[k] || lower[k] || spans.get(upper)?.has(k) || spannedBelow(k)) continue;
+      (out.get(upper) ?? out.set(upper, new Map()).get(upper)!).set(k, 2);
+    }
+  }
+  return out;
 }
 
 /**
@@ -360,7 +394,7 @@ function headerBesideValues(grid: string[][], cols: [number, number][], body: nu
  * their columns, with no text of its own columns just above or below it (a wrapped cell's next line:
  * then it is a line of that cell). It joins the row above, where a cell spanning rows starts.
  */
-function joinOffsetLines(lines: Line[], cols: [number, number][], joined: Map<Line, number>): Line[] {
+function joinOffsetLines(lines: Line[], cols: [number, number][], joined: Map<Line, Segment[]>): Line[] {
   const colsOf = (l: Line) => new Set(l.segs.map((g) => nearest(cols, (g.x0 + g.x1) / 2)));
   const overlaps = (a: Line, b: Line) => bandOverlap(a, b) > 0.2;
   const shares = (a: Line, b: Line) => { const ka = colsOf(a); return [...colsOf(b)].some((k) => ka.has(k)); };
@@ -378,7 +412,7 @@ function joinOffsetLines(lines: Line[], cols: [number, number][], joined: Map<Li
       const above = out[out.length - 1]!;
       const segs = [...above.segs, ...l.segs].sort((a, b) => a.x0 - b.x0);
       const merged = { segs, ...union(segs) };
-      joined.set(merged, (joined.get(above) ?? 0) + l.segs.length);
+      joined.set(merged, [...(joined.get(above) ?? []), ...l.segs]);
       out[out.length - 1] = merged;
     } else out.push(l);
   });

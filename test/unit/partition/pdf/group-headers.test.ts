@@ -1,0 +1,68 @@
+// A borderless table under a two-line header: group labels centred over pairs of columns on the first
+// line ("PubTabNet" over "TEDS | mAP"), the sub-column labels on the second, and the first column's
+// label set between the two lines, spanning both (LaTeX's \multirow, a browser's <th rowspan=2>,
+// vertically centred). A paper's results table is set so. The two header lines are two rows: the group
+// labels span their columns (colspan), the label between the lines spans both rows (rowspan), and the
+// text reads row by row. The group line was taken for the top of wrapped cells ("PubTabNet TEDS").
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
+import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
+import type { RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
+import { typeset } from '../../../support/page-words';
+
+const SIZE = 9;
+const words = typeset({ size: SIZE, char: 4.5, space: 2.5 });
+const width = (t: string) => 4.5 * t.length + 2.5 * (t.split(' ').length - 1);
+const page = (ws: Word[]): RawPage => ({ page: 1, width: 612, height: 792, lines: wordsToLines(ws), links: [], images: [], chars: 0, unmapped: 0, rules: { h: [], v: [] } });
+const cellsOf = (html: string) => [...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((r) => [...r[1]!.matchAll(/<t[dh]([^>]*)>(.*?)<\/t[dh]>/g)].map((c) => `${c[2]}${c[1]}`));
+
+const X = [80, 130, 175, 220, 265];
+const BODY = [['EDD', '88.3', '78.1', '90.6', '80.2'], ['GTE', '93.0', '85.4', '91.0', '84.7'], ['Ours', '96.1', '90.2', '95.8', '89.9'], ['Base', '71.4', '60.2', '70.9', '58.8']];
+const centredOver = (t: string, a: number, b: number, y: number, dx: number) => words(t, dx + (X[a]! + X[b]! + width(BODY[0]![b]!)) / 2 - width(t) / 2, y);
+
+type Label = 'first' | 'second' | 'between, nearer the second' | 'between, nearer the first';
+/** The table at `top`: the group line, the sub-column line 12.5 points (a line's pitch) below, the body. */
+function table(top: number, label: Label, dx = 0): Word[] {
+  const second = top + 12.5;
+  const labelY = top + { first: 0, second: 12.5, 'between, nearer the second': 7, 'between, nearer the first': 5.5 }[label];
+  return [
+    ...words('Model', dx + X[0]!, labelY),
+    ...centredOver('PubTabNet', 1, 2, top, dx), ...centredOver('FinTabNet', 3, 4, top, dx),
+    ...['TEDS', 'mAP', 'TEDS', 'mAP'].flatMap((t, k) => words(t, dx + X[k + 1]!, second)),
+    ...BODY.flatMap((r, i) => r.flatMap((t, k) => words(t, dx + X[k]!, second + 18 + 12.5 * i))),
+  ];
+}
+const lead = words('The scores of each model on the two benchmarks are listed below for reference.', 80, 80);
+
+for (const label of ['between, nearer the second', 'between, nearer the first', 'first', 'second'] as const) {
+  const between = label.startsWith('between');
+  it(`a two-line header with group labels reads as two rows (the first column's label ${between ? `${label} line` : `on the ${label} line`})`, () => {
+    const els = layoutPage(page([...lead, ...table(110, label)]), { tables: true });
+    const t = els.find((e) => e.type === 'Table');
+    assert.ok(t, JSON.stringify(els.map((e) => e.text)));
+    const rows = cellsOf(String(t.metadata.text_as_html));
+    const modelCell = label === 'second' ? [] : [between ? 'Model rowspan="2"' : 'Model'];
+    assert.deepEqual(rows.slice(0, 2).map((r) => r.filter((c) => c !== '')), [
+      [...modelCell, 'PubTabNet colspan="2"', 'FinTabNet colspan="2"'],
+      [...(label === 'second' ? ['Model'] : []), 'TEDS', 'mAP', 'TEDS', 'mAP'],
+    ]);
+    assert.deepEqual(rows.slice(2), BODY);
+    const head = label === 'second' ? 'PubTabNet FinTabNet Model TEDS mAP TEDS mAP' : 'Model PubTabNet FinTabNet TEDS mAP TEDS mAP';
+    assert.equal(t.text, `${head} ${BODY.flat().join(' ')}`);
+  });
+}
+
+it('a heading in the other page column at the header\'s height does not join the label between the lines to either', () => {
+  // a paper in two columns: the table at the top of the right column, a larger heading in the left one
+  // level with the label between the header lines (lines are first grouped across the page)
+  const prose = (x: number, y: number) => words('the model reads each page of the scanned form in turn and', x, y);
+  const heading = typeset({ size: 12, char: 6, space: 3 })('Abstract', 60, 116.5);
+  const left = [...heading, ...[132, 144.5, 157, 169.5, 182, 194.5].flatMap((y) => prose(60, y))];
+  const right = [...table(110, 'between, nearer the second', 260), ...[200, 212.5, 225, 237.5].flatMap((y) => prose(340, y))];
+  const els = layoutPage(page([...left, ...right]), { tables: true });
+  const t = els.find((e) => e.type === 'Table');
+  assert.ok(t, JSON.stringify(els.map((e) => e.text)));
+  assert.equal(t.text, `Model PubTabNet FinTabNet TEDS mAP TEDS mAP ${BODY.flat().join(' ')}`);
+  assert.deepEqual(cellsOf(String(t.metadata.text_as_html))[0], ['Model rowspan="2"', 'PubTabNet colspan="2"', 'FinTabNet colspan="2"']);
+});
