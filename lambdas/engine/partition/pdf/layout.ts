@@ -13,6 +13,7 @@ import { findRuledTables } from './tables/ruled';
 import { findTables, tableRows } from './tables/unruled';
 import { columnsOf } from './tables/segment-columns';
 import { splitTable } from './tables/column-starts';
+import { isFigure } from './tables/wrapped-cells';
 import { beyondRules, ruleGutter, splitRows } from './tables/side-by-side';
 import { extendToRules, findRuleBandTables, recordRules } from './tables/row-rules';
 import { joinText, separator } from './scripts';
@@ -246,6 +247,60 @@ function bodySize(segs: Segment[]): number {
   return commonestSize(segs.map((s) => [Math.round(s.size * 2) / 2, s.text.length])) || median(segs.map((s) => s.size)) || 10;
 }
 
+/**
+ * The blocks of a page column (or of the page's head, `head`): its unruled tables (findTables; in the
+ * head only tables of figures: authors and affiliations set side by side line up as well) and its text.
+ */
+function columnBlocks(lines: Line[], { page, body, opts, listings }: { page: RawPage; body: number; opts: LayoutOptions; listings: boolean }, head = false): Block[] {
+  const blocks: Block[] = [];
+  const tables = opts.tables === false ? [] : findTables(lines, body, page.height, page.rules?.h).filter((t) => !head || t.formula || figureRows(lines.slice(t.start, t.end + 1)));
+  let li = 0;
+  const pending: Segment[] = [];
+  tables.forEach((t, n) => {
+    for (; li < t.start; li++) appendAll(pending, joinMonoRuns(joinLabels(lines[li]!.segs)));
+    if (t.formula) {
+      const rows = lines.slice(t.start, t.end + 1);
+      blocks.push({ lines: rows.flatMap((r) => [...r.segs].sort((a, b) => a.x0 - b.x0)), size: body, formula: true, ...union(rows) });
+      li = t.end + 1;
+      return;
+    }
+    // A table whose records are bounded by rules runs down to its bottom rule.
+    const end = page.rules ? extendToRules(lines, t.start, t.end, tables[n + 1]?.start ?? lines.length, page.rules.h, body, page.rules.tol) : t.end;
+    let rows = lines.slice(t.start, end + 1);
+    // Text beyond both ends of the table's rules is not in it; tables side by side whose own row
+    // rules stop at a common gutter are read as two.
+    const beyond = page.rules ? beyondRules(rows, page.rules.h, body) : undefined;
+    if (beyond) { rows = beyond.inside; appendAll(pending, beyond.outside); }
+    const gutter = page.rules ? ruleGutter(rows, page.rules.h, body) : undefined;
+    const parts = gutter === undefined ? [rows] : splitRows(rows, gutter);
+    for (const whole of parts) {
+      const cols = parts.length > 1 || end !== t.end || beyond ? columnsOf(whole.flatMap((r) => r.segs)) : t.cols;
+      const rules = page.rules && recordRules(whole, page.rules.h, page.rules.tol);
+      let part = whole;
+      let table = tableRows(part, cols, body, rules);
+      // cells padded a few points apart, taken for one segment, split where other rows start a
+      // column (born-digital text: OCR's positions are looser than a point), when no word is lost
+      const split = opts.ocr ? undefined : splitTable(part, cols);
+      const finer = split && tableRows(split.rows, split.cols, body, rules);
+      if (split && finer && wordCount(tableText(finer)) >= wordCount(tableText(table))) {
+        part = split.rows;
+        table = finer;
+      }
+      blocks.push({ lines: part.flatMap((r) => r.segs), size: body, table, ...union(part) });
+    }
+    li = end + 1;
+  });
+  for (; li < lines.length; li++) appendAll(pending, joinMonoRuns(joinLabels(lines[li]!.segs)));
+  appendAll(blocks, joinFormulaPieces(buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr, listings), blockText, body));
+  return blocks;
+}
+
+/** Rows most of whose cells under the first row hold figures (two in five at least). */
+function figureRows(rows: Line[]): boolean {
+  const cells = rows.slice(1).flatMap((r) => r.segs.map((g) => g.text.trim()));
+  return cells.length > 0 && cells.filter(isFigure).length >= 0.4 * cells.length;
+}
+
 /** Turns a page's words into elements in reading order. */
 export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   const allSegs = page.lines.flatMap((l) => l.segs);
@@ -287,50 +342,10 @@ export function layoutPage(page: RawPage, opts: LayoutOptions): Element[] {
   // Unruled tables are looked for in each page column (columns.ts); blocks never cross columns anyway.
   const { head, columns } = opts.tables === false ? { head: [], columns: [allLines] } : pageColumns(allLines, body);
   if (boxed) columns.push(...boxed.boxes);
-  if (head.length) {
-    for (const b of buildBlocks(head.flatMap((l) => joinLabels(l.segs)), body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr, listings)) blocks.push({ ...b, head: true });
-  }
-  for (const lines of columns) {
-    const tables = opts.tables === false ? [] : findTables(lines, body, page.height, page.rules?.h);
-    let li = 0;
-    const pending: Segment[] = [];
-    tables.forEach((t, n) => {
-      for (; li < t.start; li++) appendAll(pending, joinMonoRuns(joinLabels(lines[li]!.segs)));
-      if (t.formula) {
-        const rows = lines.slice(t.start, t.end + 1);
-        blocks.push({ lines: rows.flatMap((r) => [...r.segs].sort((a, b) => a.x0 - b.x0)), size: body, formula: true, ...union(rows) });
-        li = t.end + 1;
-        return;
-      }
-      // A table whose records are bounded by rules runs down to its bottom rule.
-      const end = page.rules ? extendToRules(lines, t.start, t.end, tables[n + 1]?.start ?? lines.length, page.rules.h, body, page.rules.tol) : t.end;
-      let rows = lines.slice(t.start, end + 1);
-      // Text beyond both ends of the table's rules is not in it; tables side by side whose own row
-      // rules stop at a common gutter are read as two.
-      const beyond = page.rules ? beyondRules(rows, page.rules.h, body) : undefined;
-      if (beyond) { rows = beyond.inside; appendAll(pending, beyond.outside); }
-      const gutter = page.rules ? ruleGutter(rows, page.rules.h, body) : undefined;
-      const parts = gutter === undefined ? [rows] : splitRows(rows, gutter);
-      for (const whole of parts) {
-        const cols = parts.length > 1 || end !== t.end || beyond ? columnsOf(whole.flatMap((r) => r.segs)) : t.cols;
-        const rules = page.rules && recordRules(whole, page.rules.h, page.rules.tol);
-        let part = whole;
-        let table = tableRows(part, cols, body, rules);
-        // cells padded a few points apart, taken for one segment, split where other rows start a
-        // column (born-digital text: OCR's positions are looser than a point), when no word is lost
-        const split = opts.ocr ? undefined : splitTable(part, cols);
-        const finer = split && tableRows(split.rows, split.cols, body, rules);
-        if (split && finer && wordCount(tableText(finer)) >= wordCount(tableText(table))) {
-          part = split.rows;
-          table = finer;
-        }
-        blocks.push({ lines: part.flatMap((r) => r.segs), size: body, table, ...union(part) });
-      }
-      li = end + 1;
-    });
-    for (; li < lines.length; li++) appendAll(pending, joinMonoRuns(joinLabels(lines[li]!.segs)));
-    appendAll(blocks, joinFormulaPieces(buildBlocks(pending, body, opts.ocr ? 0.35 : 0.2, opts.ocr ? 0.9 : 0.55, !opts.ocr, listings), blockText, body));
-  }
+  const read = { page, body, opts, listings };
+  // a table of figures set across the page's top above its columns stands in the page's head
+  if (head.length) for (const b of columnBlocks(head, read, true)) blocks.push({ ...b, head: true });
+  for (const lines of columns) appendAll(blocks, columnBlocks(lines, read));
 
   const imageBlocks: Block[] = pictures.map((im) => ({ lines: [], size: 0, ...im }));
   const ordered = orderBlocks([...blocks, ...imageBlocks], body, page);

@@ -37,6 +37,27 @@ function farAndAstray(rows: Line[], next: Line, body: number): boolean {
   return !next.segs.some((s) => near(starts, s.x0) || near(ends, s.x1));
 }
 
+/** Words a segment of running text holds at least, and that a table's short cells stay under. */
+const PROSE_WORDS = 7;
+const SHORT_CELL_WORDS = 5;
+
+/**
+ * A line of running text under rows of short cells (fewer than a third of lines `from`..`to` with a
+ * segment of SHORT_CELL_WORDS words): a segment of PROSE_WORDS words (of letters: not a dot leader's)
+ * reaching over two or more of the rows' columns. Two page columns of prose under a table of figures
+ * set across them make lines of two short segments, which read as rows: the run took them in (and then
+ * was no table, its cells wordy). A long cell in a table's own column is no such line.
+ */
+function proseAfterShortCells(lines: Line[], from: number, to: number, next: Line): boolean {
+  const prose = next.segs.filter((s) => s.words.filter((w) => /\p{L}/u.test(w.t)).length >= PROSE_WORDS);
+  if (!prose.length) return false;
+  let wordy = 0;
+  for (let k = from; k <= to; k++) if (lines[k]!.segs.some((s) => s.words.length >= SHORT_CELL_WORDS)) wordy++;
+  if (wordy * 3 >= to - from + 1) return false;
+  const cols = columnsOf(lines.slice(from, to + 1).flatMap((l) => l.segs));
+  return prose.some((s) => cols.filter(([a, b]) => Math.min(b, s.x1) - Math.max(a, s.x0) > 0).length >= 2);
+}
+
 /** Runs of consecutive lines with 2+ short cells whose columns line up (tables, and formulas set so). */
 export function findTables(lines: Line[], body: number, pageHeight?: number, hRules: HRule[] = []): AlignedRun[] {
   const out: AlignedRun[] = [];
@@ -65,6 +86,7 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
       const vgap = next.y0 - prev.y1;
       if (vgap > 3 * body || vgap < -2 * body) break;
       if (farAndAstray(lines.slice(i, j + 1), next, body)) break;
+      if (proseAfterShortCells(lines, i, j, next)) break;
       if (isRow(next)) { j++; continue; }
       // A single-cell line inside a table (wrapped cell or a row with one value) when the table goes on.
       const after = lines[j + 2];
