@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
+import { findTables } from '../../../../lambdas/engine/partition/pdf/tables/unruled';
 import type { RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 import { typeset } from '../../../support/page-words';
 
@@ -27,11 +28,18 @@ const ROWS = [
 const LEFT = ['Every page was annotated by one of a pool of', 'trained annotators, and a sample of pages was', 'annotated twice so that agreement could be', 'measured on the pages that both of them read.'];
 const RIGHT = ['Forms were the hardest kind to annotate, since', 'their fields are often set without any visible', 'structure, and their agreement is lower than', 'for the other kinds of document in the set.'];
 
-for (const [what, xs] of Object.entries(X)) it(`a table of figures across a page in two columns ends where the columns' running text starts (${what})`, () => {
+const cases = [...Object.entries(X).map(([what, xs]) => ({ what, xs, leftTop: 150, rightTop: 150, right: 0 })),
+  // a browser balances its columns: the right one may start a line higher, its first line alone;
+  // its last columns right-aligned a little apart, their labels on one segment ("Mean Low High")
+  { what: 'the right column a line higher, the last columns set close', xs: X['a column of the table over the gutter'], leftTop: 154.5, rightTop: 142, right: 3 }];
+const width = (t: string) => 4 * t.length + 2 * (t.split(' ').length - 1);
+for (const { what, xs, leftTop, rightTop, right } of cases) it(`a table of figures across a page in two columns ends where the columns' running text starts (${what})`, () => {
+  // the last `right` columns' right edges 22 points apart
+  const x = (k: number, t: string) => (k >= xs.length - right ? 400 + 22 * (k - xs.length + right) - width(t) : xs[k]!);
   const words = [
     ...text('Table 1: Counts of regions per kind and the agreement of two annotators.', 60, 50),
-    ...ROWS.flatMap((r, i) => r.flatMap((t, k) => small(t, xs[k]!, 70 + 12 * i))),
-    ...[LEFT, RIGHT].flatMap((col, c) => col.flatMap((t, i) => text(t, c ? 320 : 60, 150 + 12.5 * i, c ? 552 : 292))),
+    ...ROWS.flatMap((r, i) => r.flatMap((t, k) => small(t, x(k, t), 70 + 12 * i))),
+    ...[LEFT, RIGHT].flatMap((col, c) => col.flatMap((t, i) => text(t, c ? 320 : 60, (c ? rightTop : leftTop) + 12.5 * i, c ? 552 : 292))),
   ];
   const els = layoutPage(page(words), { tables: true });
   const tables = els.filter((e) => e.type === 'Table');
@@ -39,4 +47,19 @@ for (const [what, xs] of Object.entries(X)) it(`a table of figures across a page
   assert.equal(tables[0]!.text, ROWS.flat().join(' '));
   const prose = els.filter((e) => e.type === 'NarrativeText').map((e) => e.text);
   assert.deepEqual(prose, [LEFT.join(' '), RIGHT.join(' ')]);
+});
+
+it('the run of a table\'s rows ends at a line of running text over its columns, its header\'s labels set on one segment', () => {
+  // the page read as one column (the table's cells over the gutter); its last labels close-set, one
+  // segment across their columns ("Val Mean Low High"), the right column's first line alone under it
+  const x = (k: number, t: string) => (k >= 4 ? 320 + 22 * (k - 4) - width(t) : X['the gutter clear'][k]!);
+  const words = [
+    ...ROWS.flatMap((r, i) => r.flatMap((t, k) => small(t, x(k, t), 70 + 12 * i))),
+    ...text(RIGHT[0]!, 320, 142, 552),
+    ...LEFT.flatMap((t, i) => text(t, 60, 154.5 + 12.5 * i, 292)),
+    ...RIGHT.slice(1).flatMap((t, i) => text(t, 320, 154.5 + 12.5 * i, 552)),
+  ];
+  const lines = wordsToLines(words);
+  assert.ok(lines[0]!.segs.some((s) => s.text === 'Val Mean Low High'), JSON.stringify(lines[0]!.segs.map((s) => s.text)));
+  assert.deepEqual(findTables(lines, 10).map((t) => [t.start, t.end]), [[0, ROWS.length - 1]]);
 });

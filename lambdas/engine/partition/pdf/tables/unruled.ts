@@ -48,13 +48,14 @@ const SHORT_CELL_WORDS = 5;
  * set across them make lines of two short segments, which read as rows: the run took them in (and then
  * was no table, its cells wordy). A long cell in a table's own column is no such line.
  */
-function proseAfterShortCells(lines: Line[], from: number, to: number, next: Line): boolean {
+function proseAfterShortCells(lines: Line[], from: number, to: number, next: Line, body: number): boolean {
   const prose = next.segs.filter((s) => s.words.filter((w) => /\p{L}/u.test(w.t)).length >= PROSE_WORDS);
   if (!prose.length) return false;
   let wordy = 0;
   for (let k = from; k <= to; k++) if (lines[k]!.segs.some((s) => s.words.length >= SHORT_CELL_WORDS)) wordy++;
   if (wordy * 3 >= to - from + 1) return false;
-  const cols = columnsOf(lines.slice(from, to + 1).flatMap((l) => l.segs));
+  // (columns at word level: a header's labels set close make one segment across several)
+  const cols = wordColumns(lines.slice(from, to + 1), 0.6 * body);
   return prose.some((s) => cols.filter(([a, b]) => Math.min(b, s.x1) - Math.max(a, s.x0) > 0).length >= 2);
 }
 
@@ -86,7 +87,7 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
       const vgap = next.y0 - prev.y1;
       if (vgap > 3 * body || vgap < -2 * body) break;
       if (farAndAstray(lines.slice(i, j + 1), next, body)) break;
-      if (proseAfterShortCells(lines, i, j, next)) break;
+      if (proseAfterShortCells(lines, i, j, next, body)) break;
       if (isRow(next)) { j++; continue; }
       // A single-cell line inside a table (wrapped cell or a row with one value) when the table goes on.
       const after = lines[j + 2];
