@@ -97,3 +97,27 @@ it('rows set close in groups spaced apart, a group\'s label on its own line: eve
   assert.ok(t, JSON.stringify(els.map((e) => e.text)));
   assert.deepEqual(rowsOf(String(t.metadata.text_as_html)).map((r) => r[0]), ['Item', 'Current assets', 'Cash', 'Receivables', 'Fixed assets', 'Buildings', 'Machinery']);
 });
+
+it('rows padded apart, cells at the top of their rows: a short cell of the last row wrapped under it stays in that row', () => {
+  // a browser's table, cells aligned to the top: "2" | "September" the last row's date wrapped in a
+  // narrow column; a description's wrapped lines with a second cell in them ("miss") made the line
+  // spacing the table's common gap, and the wrapped date came out as a heading after the table
+  const at = (y: number, ...texts: string[]): Word[] => texts.flatMap((t, k) => (t ? words(t, [60, 130, 220, 290][k]!, y) : []));
+  let y = 100;
+  const next = (gap: number) => (y += LINE + gap);
+  const lines = [
+    words('Each incident of the season is listed below with its site and its kind.', 60, 80),
+    at(y, 'Date', 'Site', 'Type', 'Description'),
+    at(next(PAD), '3 July', 'Riverside', 'Near', 'A pallet fell from the second level of the racking'),
+    at(next(0), '', '', 'miss', 'while it was lowered; nobody was hurt and the'),
+    at(next(0), '', '', '', 'racking was checked the same day.'),
+    at(next(PAD), '19 Aug', 'Northfield', 'Injury', 'Minor cut to a hand while opening a'),
+    at(next(0), '', '', '', 'carton.'),
+    at(next(PAD), '2', 'Eastgate', 'Damage', 'Forklift struck a door frame.'),
+    at(next(0), 'Sept'),
+    words('Actions from each incident are tracked in the safety log of the site.', 60, next(14)),
+  ].flat();
+  const els = layoutPage(page(lines), { tables: true });
+  assert.deepEqual(els.map((e) => e.type), ['NarrativeText', 'Table', 'NarrativeText'], JSON.stringify(els.map((e) => [e.type, e.text])));
+  assert.deepEqual(rowsOf(String(els[1]!.metadata.text_as_html)).map((r) => r[0]), ['Date', '3 July', '19 Aug', '2 Sept']);
+});

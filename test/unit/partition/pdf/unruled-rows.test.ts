@@ -172,3 +172,20 @@ it('a wide description column between short ones (a landscape page\'s parameter 
     + '<tr><td>count</td><td>How many vials are filled at each station before the team moves on to the next station.</td><td>Lab</td></tr>'
     + '<tr><td>cool</td><td>Whether the vials travel in cooled boxes to the laboratory; always true in the summer season.</td><td>Logistics</td></tr></table>');
 });
+
+it('a heading set larger between two tables ends the first: it is no single-cell row, the next table\'s header no row of the first', () => {
+  const heading = typeset({ size: 13, char: 6.5, space: 3.5 });
+  const at = (y: number, ...cells: string[]) => cells.flatMap((t, k) => words(t, [60, 240, 350, 450][k]!, y));
+  const lines = [
+    at(100, 'Role', 'Headcount', 'Vacancies', 'Turnover'),
+    at(117, 'Warehouse operative', '212', '14', '18%'), at(134, 'Forklift driver', '64', '3', '9%'), at(151, 'Shift supervisor', '22', '1', '4%'),
+    heading('3. Incidents', 60, 178),
+    // the next table's columns elsewhere
+    ...[['Date', 'Site', 'Type', 'Notes'], ['3 July', 'Riverside', 'Near miss', 'Pallet fell'], ['19 Aug', 'Northfield', 'Injury', 'Cut hand']]
+      .map((r, i) => r.flatMap((t, k) => words(t, [60, 140, 215, 290][k]!, 205 + 17 * i))),
+  ].flat();
+  const els = layoutPage({ page: 1, width: 612, height: 792, lines: wordsToLines(lines), links: [], images: [], chars: 0, unmapped: 0 }, { tables: true });
+  assert.deepEqual(els.map((e) => e.type), ['Table', 'Title', 'Table'], JSON.stringify(els.map((e) => [e.type, e.text])));
+  assert.equal(els[0]!.text, 'Role Headcount Vacancies Turnover Warehouse operative 212 14 18% Forklift driver 64 3 9% Shift supervisor 22 1 4%');
+  assert.ok(els[2]!.text.startsWith('Date Site Type Notes 3 July'), els[2]!.text);
+});

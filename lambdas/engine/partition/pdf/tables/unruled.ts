@@ -89,11 +89,12 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
       if (farAndAstray(lines.slice(i, j + 1), next, body)) break;
       if (proseAfterShortCells(lines, i, j, next, body)) break;
       if (isRow(next)) { j++; continue; }
-      // A single-cell line inside a table (wrapped cell or a row with one value) when the table goes on.
+      // A single-cell line inside a table (wrapped cell or a row with one value) when the table goes on;
+      // not one set larger than the rows (a heading between two tables)
       const after = lines[j + 2];
-      let left = Infinity;
-      for (let k = i; k <= j; k++) left = Math.min(left, lines[k]!.x0);
-      if (next.segs.length === 1 && stripLeaders(next.segs[0]!.text).length <= 60 && after && isRow(after) && next.x0 >= left - body) { j += 2; continue; }
+      let left = Infinity, size = 0;
+      for (let k = i; k <= j; k++) { left = Math.min(left, lines[k]!.x0); for (const g of lines[k]!.segs) size = Math.max(size, g.size); }
+      if (next.segs.length === 1 && stripLeaders(next.segs[0]!.text).length <= 60 && after && isRow(after) && next.x0 >= left - body && next.segs[0]!.size <= 1.15 * size) { j += 2; continue; }
       // a cell wrapped over several lines, each in its column, the table going on under them
       const rowCols = columnsOf(lines.slice(i, j + 1).filter(isRow).flatMap((r) => r.segs));
       const wraps = next.segs.length === 1 ? innerWraps(lines, j + 1, rowCols, body, isRow) : 0;

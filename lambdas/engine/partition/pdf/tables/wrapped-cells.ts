@@ -38,14 +38,18 @@ export function trailingWraps(lines: Line[], start: number, end: number, cols: [
   let rowGap = commonGap(gaps);
   // rows never set next to each other (each with wrapped cells, rows padded apart): the widest gap inside the table
   if (rowGap === Infinity) for (let k = start + 1; k <= end; k++) rowGap = Math.max(rowGap === Infinity ? 0 : rowGap, lines[k]!.y0 - lines[k - 1]!.y1);
-  if (!(rowGap > 0) || rowGap === Infinity) return end;
+  // rows padded apart, a cell's lines at the line spacing (paddedRecords): a line that close wraps the
+  // last row (a wrapped cell's lines with several cells in them made the line spacing the common gap)
+  const padded = paddedRecords(lines.slice(start, end + 1), body) !== undefined;
+  if (!padded && (!(rowGap > 0) || rowGap === Infinity)) return end;
+  const maxGap = padded ? WITHIN_RECORD * body : Math.min(0.5 * body, 0.7 * rowGap);
   // a wrapped line about as long as the table's longest cell line (a description column; lines of a
   // cell differ in length), sixty characters at least
   let longest = 0;
   for (let k = start; k <= end; k++) for (const g of lines[k]!.segs) longest = Math.max(longest, stripLeaders(g.text).length);
   longest = Math.max(60, Math.min(160, 1.5 * longest));
   let last = end;
-  while (last + 1 < lines.length && last - end < 3 && wrapsCell(lines[last]!, lines[last + 1]!, cols, body, Math.min(0.5 * body, 0.7 * rowGap), longest)) last++;
+  while (last + 1 < lines.length && last - end < 3 && wrapsCell(lines[last]!, lines[last + 1]!, cols, body, maxGap, longest)) last++;
   return last;
 }
 
@@ -139,6 +143,9 @@ export function paddedBand(lines: Line[], from: number, cols: [number, number][]
   return band.every((l) => l.segs.every(size) && (isRow(l) ? l.segs.every((g) => !!column(g)) : l.segs.every(wrapped))) ? m : undefined;
 }
 
+/** The widest gap (text sizes) between the lines of one record of rows padded apart. */
+const WITHIN_RECORD = 0.3;
+
 /**
  * Records of a table whose rows stand apart by their cells' padding (an HTML or word-processor table
  * without rules): the gaps between its lines fall in two groups, a line's spacing inside a cell (under
@@ -149,7 +156,7 @@ export function paddedBand(lines: Line[], from: number, cols: [number, number][]
 export function paddedRecords(rows: Line[], body: number): number[] | undefined {
   if (rows.length < 4) return undefined;
   const gaps = rows.slice(1).map((r, k) => r.y0 - rows[k]!.y1);
-  const within = (g: number) => g <= 0.3 * body;
+  const within = (g: number) => g <= WITHIN_RECORD * body;
   const tight = gaps.filter(within), loose = gaps.filter((g) => !within(g));
   if (!tight.length || loose.length < 2 || Math.min(...loose) < Math.max(...tight) + 0.4 * body) return undefined;
   if (gaps.some((g, k) => within(g) && rows[k]!.segs.length >= 2 && rows[k + 1]!.segs.length === rows[k]!.segs.length)) return undefined;
