@@ -121,3 +121,30 @@ it('rows padded apart, cells at the top of their rows: a short cell of the last 
   assert.deepEqual(els.map((e) => e.type), ['NarrativeText', 'Table', 'NarrativeText'], JSON.stringify(els.map((e) => [e.type, e.text])));
   assert.deepEqual(rowsOf(String(els[1]!.metadata.text_as_html)).map((r) => r[0]), ['Date', '3 July', '19 Aug', '2 Sept']);
 });
+
+it('rows a word processor pads apart by a few points (cell margins): a label and a note wrapped in one row stay in it', () => {
+  // LibreOffice's table without borders: rows 3 points further apart than a cell's lines; "Long" |
+  // "Water" and "New hide" | "open" wrapped in narrow columns made a row of their own, and the last
+  // row's wrapped "permit" a heading after the table
+  const at = (y: number, ...texts: string[]): Word[] => texts.flatMap((t, k) => (t ? words(t, [60, 150, 200, 250, 300][k]!, y) : []));
+  let y = 100;
+  const next = (gap: number) => (y += LINE + gap);
+  const lines = [
+    words('The counts of each site over the season are listed below for the trust.', 60, 80),
+    at(y, 'Site', 'Visits', 'Birds', 'Kinds', 'Notes'),
+    at(next(3), 'Mill Pond', '4', '312', '21', 'Reeds cut'),
+    at(next(0), '', '', '', '', 'in May'),
+    at(next(3), 'Black Tarn', '3', '145', '12', 'Water level low'),
+    at(next(3), 'Long', '5', '488', '27', 'New hide'),
+    at(next(0), 'Water', '', '', '', 'open'),
+    at(next(3), 'Old Quarry', '2', '64', '9', 'Access by'),
+    at(next(0), '', '', '', '', 'permit'),
+    words('Counts are of birds seen on the water and its banks during each visit.', 60, next(14)),
+  ].flat();
+  const els = layoutPage(page(lines), { tables: true });
+  assert.deepEqual(els.map((e) => e.type), ['NarrativeText', 'Table', 'NarrativeText'], JSON.stringify(els.map((e) => [e.type, e.text])));
+  assert.deepEqual(rowsOf(String(els[1]!.metadata.text_as_html)), [
+    ['Site', 'Visits', 'Birds', 'Kinds', 'Notes'], ['Mill Pond', '4', '312', '21', 'Reeds cut in May'], ['Black Tarn', '3', '145', '12', 'Water level low'],
+    ['Long Water', '5', '488', '27', 'New hide open'], ['Old Quarry', '2', '64', '9', 'Access by permit'],
+  ]);
+});

@@ -158,7 +158,7 @@ export function paddedRecords(rows: Line[], body: number): number[] | undefined 
   const gaps = rows.slice(1).map((r, k) => r.y0 - rows[k]!.y1);
   const within = (g: number) => g <= WITHIN_RECORD * body;
   const tight = gaps.filter(within), loose = gaps.filter((g) => !within(g));
-  if (!tight.length || loose.length < 2 || Math.min(...loose) < Math.max(...tight) + 0.4 * body) return undefined;
+  if (!tight.length || loose.length < 2 || Math.min(...loose) < Math.max(...tight) + 0.25 * body) return undefined;
   if (gaps.some((g, k) => within(g) && rows[k]!.segs.length >= 2 && rows[k + 1]!.segs.length === rows[k]!.segs.length)) return undefined;
   const ids = [0];
   gaps.forEach((g) => ids.push(ids[ids.length - 1]! + (within(g) ? 0 : 1)));
