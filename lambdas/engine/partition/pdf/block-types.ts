@@ -51,7 +51,9 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   // narrow margins; an OCR'd page's tight glyph boxes)
   const bigHead = b.size >= 1.3 * body && b.lines.length <= 2 && !isPageNumberLike(text) && !isBulletedText(text);
   const band = pageMargin(b, page.height, text.length);
-  const margin = band === 'top' && bigHead ? undefined : band;
+  // nor is a bulleted item at its foot (a list running down into the band of a page printed with
+  // narrow margins)
+  const margin = (band === 'top' && bigHead) || (band === 'bottom' && isBulletedText(text)) ? undefined : band;
   const inTop = margin === 'top';
   if (margin) {
     if (isPageNumberLike(text)) return 'PageNumber';

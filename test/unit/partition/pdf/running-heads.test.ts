@@ -42,3 +42,15 @@ describe('running heads and a table', () => {
     assert.ok(els.some((e) => e.text === para), JSON.stringify(els.map((e) => [e.type, e.text.slice(0, 40)])));
   });
 });
+
+describe('a list running down into the margin band', () => {
+  it('a bulleted item at the foot of a page printed with narrow margins is a list item, no running foot', () => {
+    // a browser prints with margins of 0.4 inch: the body reaches the bottom band where running feet stand
+    const item = (t: string, y: number) => [...words('•', 72, y), ...words(t, 90, y)];
+    const els = page([
+      ...words('Actions', 72, 660),
+      ...item('Install depth markers at the tarn.', 690), ...item('Agree a cutting plan with the estate before spring.', 708), ...item('Repeat the survey in the autumn.', 748),
+    ]);
+    assert.deepEqual(els.map((e) => e.type), ['Title', 'ListItem', 'ListItem', 'ListItem'], JSON.stringify(els.map((e) => [e.type, e.text])));
+  });
+});
