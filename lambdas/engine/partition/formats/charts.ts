@@ -10,13 +10,15 @@ import { makeElement, type Element, type ElementMetadata } from '../../elements'
 import { MAX_CHART_ROWS, MAX_CHART_SERIES } from '../limits';
 import { tableText, tableToHtml, type TableRows } from '../table-html';
 import { posix } from 'node:path';
-import { descendants, firstChild, childElements, parseXml, scanXml, unprefixed as local, zipText } from './common';
+import { columnIndex, descendants, firstChild, childElements, parseXml, scanXml, unprefixed as local, zipText } from './common';
 
 interface Series {
   name: string;
   /** Category labels by point index (c:cat, or the x values of a scatter/bubble series). */
   cats?: Map<number, string>;
   vals: Map<number, string>;
+  /** The cell ranges the name, categories and values come from (c:f), where the part names them. */
+  refs?: Partial<Record<'tx' | 'cat' | 'val', string>>;
 }
 
 export interface ChartData {
@@ -85,10 +87,46 @@ export function readChart(xml: string): ChartData {
     },
     text(data) {
       if (inV) v += data;
+      else if (ser && target && stack[stack.length - 1] === 'f') (ser.refs ??= {})[target] = ((ser.refs?.[target] ?? '') + data).trim();
       else if (stack[stack.length - 1] === 't' && under('rich') && isChartTitle(stack)) titlePara += data;
     },
   });
   out.title = titleParas.join(' ').replace(/\s+/g, ' ').trim();
+  return out;
+}
+
+/** A workbook's cell by sheet name and 0-based row and column; undefined when empty. */
+export type CellLookup = (sheet: string, r: number, c: number) => string | undefined;
+
+/**
+ * A chart's series read from the workbook's cells where the part keeps no cache of them (a workbook
+ * written by a program, not by a spreadsheet application: openpyxl and others write the c:f ranges
+ * only). Ranges of one row or one column on a named sheet ('Data'!$B$2:$B$5), at most MAX_CHART_ROWS
+ * points.
+ */
+export function fillFromCells(chart: ChartData, cell: CellLookup): ChartData {
+  for (const ser of chart.series) {
+    const refs = ser.refs;
+    if (!refs) continue;
+    if (!ser.name && refs.tx) ser.name = rangeValues(refs.tx, cell, chart).filter(Boolean).join(' ');
+    if (!ser.cats?.size && refs.cat) ser.cats = new Map(rangeValues(refs.cat, cell, chart).map((v, i) => [i, v] as [number, string]).filter(([, v]) => v));
+    if (!ser.vals.size && refs.val) ser.vals = new Map(rangeValues(refs.val, cell, chart).map((v, i) => [i, v] as [number, string]).filter(([, v]) => v));
+  }
+  return chart;
+}
+
+/** The values of a range of one row or column ("'Sheet 1'!$A$2:$A$9", "Data!B1"), in order; [] when it is none. */
+function rangeValues(ref: string, cell: CellLookup, chart: ChartData): string[] {
+  const m = /^(?:'((?:[^']|'')+)'|([^!'(),]+))!\$?([A-Z]{1,3})\$?(\d{1,7})(?::\$?([A-Z]{1,3})\$?(\d{1,7}))?$/.exec(ref.trim());
+  if (!m) return [];
+  const sheet = m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2]!;
+  const r0 = Number(m[4]) - 1, c0 = columnIndex(m[3]!);
+  const r1 = m[6] ? Number(m[6]) - 1 : r0, c1 = m[5] ? columnIndex(m[5]) : c0;
+  if (r0 !== r1 && c0 !== c1) return [];
+  const n = Math.max(r1 - r0, c1 - c0) + 1;
+  if (n > MAX_CHART_ROWS) chart.truncated = true;
+  const out: string[] = [];
+  for (let i = 0; i < Math.min(n, MAX_CHART_ROWS); i++) out.push(cell(sheet, r0 === r1 ? r0 : r0 + i, c0 === c1 ? c0 : c0 + i) ?? '');
   return out;
 }
 

@@ -15,7 +15,7 @@ import { tableText, tableToHtml, type TableRows } from '../table-html';
 import { readXls } from './xls-reader';
 import { sheetTables, type Box } from './sheet-tables';
 import { readOds } from './ods-reader';
-import { chartElements } from './charts';
+import { chartElements, fillFromCells, readChart, type CellLookup } from './charts';
 import { readOdfChart } from './odf-charts';
 
 // ---------- delimited text ----------
@@ -274,17 +274,28 @@ function partitionWorkbook(kind: 'xlsx' | 'xls' | 'ods'): FormatPartitioner {
       return corrupt(kind, err);
     }
     const out: Element[] = [];
+    // a DrawingML chart without cached data reads its ranges from the workbook's cells
+    const fromCells = (xml: string) => fillFromCells(readChart(xml), workbookCells(sheets));
     sheets.forEach((sheet, i) => {
       appendAll(out, sheetElements(sheet.cells, i + 1, sheet.name, ctx.options.languages, sheet.merges));
       // the sheet's charts after its cells (a chartsheet has only charts)
       const md = { page_number: i + 1, page_name: sheet.name };
       for (const w of sheet.warnings ?? []) ctx.warn(`${kind} sheet "${sheet.name}": ${w}`);
       for (const c of sheet.charts ?? []) {
-        const [xml, read] = c.format === 'biff' ? ['', () => c.data] : [c.xml, c.format === 'odf' ? readOdfChart : undefined];
+        const [xml, read] = c.format === 'biff' ? ['', () => c.data] : [c.xml, c.format === 'odf' ? readOdfChart : fromCells];
         appendAll(out, chartElements(xml, md, (m) => ctx.warn(m), `${kind} sheet "${sheet.name}"`, read));
       }
     });
     return out;
+  };
+}
+
+/** A lookup of the workbook's cells by sheet name (built once, on the first chart that asks). */
+function workbookCells(sheets: SheetData[]): CellLookup {
+  let bySheet: Map<string, Map<number, string>> | undefined;
+  return (sheet, r, c) => {
+    bySheet ??= new Map(sheets.map((s) => [s.name, new Map(s.cells.map((x) => [x.r * 16_384 + x.c, x.v] as [number, string]))]));
+    return bySheet.get(sheet)?.get(r * 16_384 + c);
   };
 }
 

@@ -129,6 +129,27 @@ test('xlsx: a chart drawn on a sheet follows the sheet\'s table; a chartsheet gi
   ]);
 });
 
+test('xlsx: a chart part that keeps no cache of its data (a workbook a program wrote) reads its ranges from the cells', async () => {
+  // openpyxl and other writers give each series its c:f ranges only; the names, categories and values
+  // are the workbook's cells (on the sheet named in the range, quoted or not)
+  const ser = (k: number, name: string, cat: string, val: string) =>
+    `<c:ser><c:idx val="${k}"/><c:order val="${k}"/><c:tx><c:strRef><c:f>${name}</c:f></c:strRef></c:tx><c:cat><c:numRef><c:f>${cat}</c:f></c:numRef></c:cat><c:val><c:numRef><c:f>${val}</c:f></c:numRef></c:val></c:ser>`;
+  const bare = (title: string, series: string) => `<?xml version="1.0" encoding="UTF-8"?><c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>${title}</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart>${series}</c:barChart></c:plotArea></c:chart></c:chartSpace>`;
+  const data = xlsxWithCharts(
+    bare('Counts over time', ser(0, "'Data'!$B$1", "'Data'!$A$2:$A$3", "'Data'!$B$2:$B$3")),
+    bare('Counts again', ser(0, 'Data!B1', 'Data!$A$2:$A$3', 'Data!$B$2:$B$3') + ser(1, 'Missing!B1', 'Data!$A$2:$B$3', 'Data!$B$2:$B$3')),
+  );
+  const els = await partition('xlsx', data);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['Table', 'Year Count 2019 120 2020 130'],
+    ['NarrativeText', 'Counts over time'],
+    ['Table', 'Count 2019 120 2020 130'],
+    ['NarrativeText', 'Counts again'],
+    // (a sheet that is not there names nothing; a range over rows and columns is no series' range)
+    ['Table', 'Count Series 2 2019 120 120 2020 130 130'],
+  ]);
+});
+
 test('ods: a chart object on a sheet gives its title and a Table of category x series, after the sheet\'s table', async () => {
   const ods = unzipSync(workbook('ods', { Data: [['Year', 'Count'], ['2019', 120], ['2020', 130]] }));
   // the sheet anchors a column chart (twice: one chart, read once), a chart whose series run along
