@@ -53,7 +53,9 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   const band = pageMargin(b, page.height, text.length);
   // nor is a bulleted item at its foot (a list running down into the band of a page printed with
   // narrow margins)
-  const margin = (band === 'top' && bigHead) || (band === 'bottom' && isBulletedText(text)) ? undefined : band;
+  // nor is a sentence of six words or more at its head (a page printed with narrow margins starts
+  // with its text: running heads are titles and names, not sentences)
+  const margin = (band === 'top' && (bigHead || fullSentence(text, 6))) || (band === 'bottom' && isBulletedText(text)) ? undefined : band;
   const inTop = margin === 'top';
   if (margin) {
     if (isPageNumberLike(text)) return 'PageNumber';

@@ -43,7 +43,17 @@ describe('running heads and a table', () => {
   });
 });
 
-describe('a list running down into the margin band', () => {
+describe('text running into the margin bands of a page printed with narrow margins', () => {
+  it('a sentence at the head of the page is text; a running head\'s title and name stay Headers', () => {
+    const els = page([
+      ...words('The counts below were made at dawn on each visit to the ponds.', 72, 30),
+      ...words('Site', 72, 60), ...words('Count', 200, 60), ...words('North', 72, 75), ...words('12', 200, 75), ...words('South', 72, 90), ...words('4', 200, 90), ...words('East', 72, 105), ...words('44', 200, 105),
+    ]);
+    assert.deepEqual(els.map((e) => e.type), ['NarrativeText', 'Table'], JSON.stringify(els.map((e) => [e.type, e.text])));
+    const headed = page([...words('Field Operations Handbook', 72, 30), ...words('Revision 4', 490, 30), ...words('The counts below were made at dawn on each visit to the ponds.', 72, 80)]);
+    assert.deepEqual(headed.map((e) => e.type), ['Header', 'Header', 'NarrativeText']);
+  });
+
   it('a bulleted item at the foot of a page printed with narrow margins is a list item, no running foot', () => {
     // a browser prints with margins of 0.4 inch: the body reaches the bottom band where running feet stand
     const item = (t: string, y: number) => [...words('•', 72, y), ...words(t, 90, y)];
