@@ -66,3 +66,21 @@ it('a heading in the other page column at the header\'s height does not join the
   assert.equal(t.text, `Model PubTabNet FinTabNet TEDS mAP TEDS mAP ${BODY.flat().join(' ')}`);
   assert.deepEqual(cellsOf(String(t.metadata.text_as_html))[0], ['Model rowspan="2"', 'PubTabNet colspan="2"', 'FinTabNet colspan="2"']);
 });
+
+it('a group label narrower than its sub-columns spans the run of them it is centred over', () => {
+  // "Top-20" centred over three sub-columns, though it covers only the middle one's width; the first
+  // column's label on the group labels' line
+  const xs = [80, 140, 185, 230, 285, 330, 375];
+  const subs = ['NQ', 'WQ', 'TQ', 'NQ', 'WQ', 'TQ'];
+  const body = [['BM25', '59.1', '55.0', '66.9', '73.7', '71.1', '76.7'], ['DPR', '78.4', '73.2', '79.4', '85.4', '81.4', '85.0'], ['Both', '76.6', '71.0', '79.8', '83.8', '80.5', '84.5']];
+  const over = (t: string, a: number, b: number) => words(t, (xs[a]! + xs[b]! + width('73.7')) / 2 - width(t) / 2, 110);
+  const els = layoutPage(page([
+    ...lead, ...words('Model', xs[0]!, 110), ...over('Top-20', 1, 3), ...over('Top-100', 4, 6),
+    ...subs.flatMap((t, k) => words(t, xs[k + 1]!, 122.5)),
+    ...body.flatMap((r, i) => r.flatMap((t, k) => words(t, xs[k]!, 140.5 + 12.5 * i))),
+  ]), { tables: true });
+  const t = els.find((e) => e.type === 'Table');
+  assert.ok(t, JSON.stringify(els.map((e) => e.text)));
+  assert.deepEqual(cellsOf(String(t.metadata.text_as_html)).slice(0, 2), [['Model', 'Top-20 colspan="3"', 'Top-100 colspan="3"'], ['', ...subs]]);
+  assert.equal(t.text, `Model Top-20 Top-100 ${subs.join(' ')} ${body.flat().join(' ')}`);
+});

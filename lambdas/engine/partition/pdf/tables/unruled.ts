@@ -10,6 +10,7 @@ import { splitTable } from './column-starts';
 import { columnsOf } from './segment-columns';
 import { keyValueRun } from './key-value';
 import { LIST_LABEL } from '../../list-labels';
+import { labelsSpanningRows, narrowGroupLabels, type Spans } from './header-spans';
 import { commonGap, headsCells, innerWraps, isFigure, nearest, paddedBand, paddedRecords, recordRow, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
 
 const LEADER = /^[.\u2026·]+$/;
@@ -275,8 +276,6 @@ export function tableRows(rows: Line[], segCols: [number, number][], body = 10, 
   });
 }
 
-type Spans = Map<string[], Map<number, number>>;
-
 function buildGrid(lines: Line[], segCols: [number, number][], body: number, rules?: number[]): { grid: string[][]; spans: Spans; rowspans: Spans } {
   const fine = wordColumns(lines, 0.6 * body);
   // more columns at word level: figures set close together; fewer: a header row set off its columns
@@ -364,30 +363,9 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
       grid.push(row);
     }
   }
+  narrowGroupLabels(grid, rows, lineRows, cols, spans, body);
   const rowspans = labelsSpanningRows(grid, rows, lineRows, joined, cols, spans);
   return { grid: rowspans.size ? grid : headerBesideValues(grid, cols, body, spans), spans, rowspans };
-}
-
-/**
- * Labels set between two rows (joinOffsetLines joined them to the upper one) span both rows where
- * the lower one leaves their column empty: the upper row's cell with its rowspan, when both rows
- * stand in the grid as rows of their own, one under the other.
- */
-function labelsSpanningRows(grid: string[][], rows: Line[], lineRows: string[][], joined: Map<Line, Segment[]>, cols: [number, number][], spans: Spans): Spans {
-  const out: Spans = new Map();
-  for (const [line, segs] of joined) {
-    const i = rows.indexOf(line);
-    const upper = lineRows[i], lower = lineRows[i + 1];
-    const g = upper ? grid.indexOf(upper) : -1;
-    if (!upper || !lower || g < 0 || grid[g + 1] !== lower) continue;
-    const spannedBelow = (k: number) => [...(spans.get(lower) ?? [])].some(([k0, n]) => k0 <= k && k < k0 + n);
-    for (const s of segs) {
-      const k = nearest(cols, (s.x0 + s.x1) / 2);
-      if (!upper[k] || lower[k] || spans.get(upper)?.has(k) || spannedBelow(k)) continue;
-      (out.get(upper) ?? out.set(upper, new Map()).get(upper)!).set(k, 2);
-    }
-  }
-  return out;
 }
 
 /**
