@@ -32,3 +32,23 @@ it('items opened by drawn discs and circles are list items, one each', async () 
   // a stroked square is a box to tick: the answer's marker is the box, not a bullet
   for (const t of ['Yes, in person', 'No, online only']) assert.ok(items.includes(`\u25a1 ${t}`), `"${t}" opened by its box:\n${dump}`);
 });
+
+it('a right-to-left list\'s drawn bullets stand right of its items: each item a list item', async () => {
+  const { layoutPage } = await import('../../../../lambdas/engine/partition/pdf/layout');
+  const { wordsToLines } = await import('../../../../lambdas/engine/partition/pdf/lines');
+  // Hebrew set from the right margin (x 540): each line's words right to left, a disc 6 points right of the first
+  const line = (y: number, ...ws: string[]) => {
+    let x = 540;
+    return ws.map((t) => { const w = { t, x0: x - 5 * t.length, x1: x, y0: y, y1: y + 10, size: 10, bold: false, italic: false }; x = w.x0 - 3; return w; });
+  };
+  const words = [
+    ...line(100, 'הפעילות', 'העיקרית', 'הייתה', 'סקר', 'הציפורים', 'באגמים', 'הקטנים', 'בצפון', 'הארץ.'),
+    ...line(125, 'סקר', 'באביב'), ...line(139, 'סקר', 'בסתיו'), ...line(153, 'סקר', 'בחורף'),
+  ].map((w) => (w.y0 >= 125 ? { ...w, x0: w.x0 - 12, x1: w.x1 - 12 } : w));
+  const marks = [125, 139, 153].map((y) => ({ kind: 'disc' as const, x0: 533, x1: 537, y0: y + 3, y1: y + 7 }));
+  const els = layoutPage({ page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h: [], v: [], marks } }, { tables: true });
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['NarrativeText', 'הפעילות העיקרית הייתה סקר הציפורים באגמים הקטנים בצפון הארץ.'],
+    ['ListItem', 'סקר באביב'], ['ListItem', 'סקר בסתיו'], ['ListItem', 'סקר בחורף'],
+  ]);
+});
