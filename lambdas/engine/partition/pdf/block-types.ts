@@ -45,6 +45,9 @@ export const allCaps = (text: string): boolean => {
   return letters.length >= 3 && letters.every((c) => c === c.toUpperCase() && c !== c.toLowerCase());
 };
 
+/** A sentence of six words or more: as written in a cased script (fullSentence), or in one without case (Hebrew, Arabic) ending as a sentence does. */
+const sentence = (text: string): boolean => fullSentence(text, 6) || (/^\p{Lo}/u.test(text) && /\p{Lo}{2,}[.!?\u061f\u06d4]$/u.test(text) && text.split(/\s+/).length >= 6);
+
 export function classifyBlock(b: Block, text: string, page: RawPage, body: number, langOpts: ClassifyOptions, lowest: boolean): ElementType {
   // a heading set a third larger than the body at the head of the page is the page's title, not a
   // running head, though it reaches into the margin band (a word processor's heading on a page with
@@ -55,7 +58,7 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   // narrow margins)
   // nor is a sentence of six words or more at its head (a page printed with narrow margins starts
   // with its text: running heads are titles and names, not sentences)
-  const margin = (band === 'top' && (bigHead || fullSentence(text, 6))) || (band === 'bottom' && isBulletedText(text)) ? undefined : band;
+  const margin = (band === 'top' && (bigHead || sentence(text))) || (band === 'bottom' && isBulletedText(text)) ? undefined : band;
   const inTop = margin === 'top';
   if (margin) {
     if (isPageNumberLike(text)) return 'PageNumber';

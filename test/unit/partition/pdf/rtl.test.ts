@@ -179,3 +179,28 @@ describe('right_to_left_01.pdf (docling set)', () => {
     assert.ok(t.length <= 6, `${t.length} elements`);
   });
 });
+
+describe('right-to-left text in a table\'s cells and at the head of a page', () => {
+  // words as PDFium gives them: boxes left to right on the page, each word's letters in logical order
+  const rtlLine = (y: number, ws: string[], right = 540) => {
+    let x = right;
+    return ws.map((t) => { const w = { t, x0: x - 6 * t.length, x1: x, y0: y, y1: y + 11, size: 11, bold: false, italic: false }; x = w.x0 - 3; return w; });
+  };
+
+  it('a ruled cell of two Hebrew words reads right to left', async () => {
+    const { cellText } = await import('../../../../lambdas/engine/partition/pdf/tables/ruled');
+    // "בריכת הטחנה": the first word read stands right of the second
+    assert.equal(cellText(rtlLine(100, ['בריכת', 'הטחנה']).reverse()), 'בריכת הטחנה');
+    assert.equal(cellText(rtlLine(100, ['בריכת', 'הטחנה', '4'])), 'בריכת הטחנה 4');
+    const latin = [{ t: 'Mill', x0: 60, x1: 80, y0: 100, y1: 111, size: 11, bold: false, italic: false }, { t: 'Pond', x0: 83, x1: 103, y0: 100, y1: 111, size: 11, bold: false, italic: false }];
+    assert.equal(cellText(latin), 'Mill Pond');
+  });
+
+  it('a Hebrew sentence at the head of a page printed with narrow margins is text, not a running head', async () => {
+    const { layoutPage } = await import('../../../../lambdas/engine/partition/pdf/layout');
+    const { wordsToLines } = await import('../../../../lambdas/engine/partition/pdf/lines');
+    const words = [...rtlLine(30, 'טבלת הספירות בכל אתר בעונת האביב של השנה הזאת.'.split(' ')), ...rtlLine(60, 'הפעילות העיקרית הייתה סקר הציפורים באגמים הקטנים.'.split(' '))];
+    const els = layoutPage({ page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0 }, { tables: true });
+    assert.deepEqual(els.map((e) => e.type), ['NarrativeText', 'NarrativeText'], JSON.stringify(els.map((e) => [e.type, e.text])));
+  });
+});

@@ -3,6 +3,7 @@
 // chart's axes) is dropped, and its words stay in the page's text flow.
 import type { TableRows } from '../../table-html';
 import type { Box, Word } from '../page-text';
+import { isRtlLine, logicalOrder } from '../bidi';
 import { findGrids, intervalOf, pruneEmpty, type Grid, type GridCell } from './grid';
 import type { Rules } from './paths';
 
@@ -12,9 +13,15 @@ export interface FoundTable extends Box {
   words: Set<Word>;
 }
 
-/** Words of one cell in reading order: lines top to bottom, words left to right (glued pieces without a space). */
+/**
+ * Words of one cell in reading order: lines top to bottom, words left to right (glued pieces without a
+ * space), or right to left in a line of a right-to-left script (bidi.ts).
+ */
 export function cellText(words: Word[]): string {
-  return wordLines(words).map((l) => l.map((w, i) => (i && w.glue ? '' : ' ') + w.t).join('').trim()).join(' ');
+  return wordLines(words).map((l) => {
+    const ordered = logicalOrder(l, isRtlLine(l.map((w) => w.t)));
+    return ordered === l ? l.map((w, i) => (i && w.glue ? '' : ' ') + w.t).join('').trim() : ordered.map((w) => w.t).join(' ');
+  }).join(' ');
 }
 
 /**
