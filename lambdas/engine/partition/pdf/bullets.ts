@@ -1,8 +1,9 @@
 // List bullets drawn as shapes. Browsers (Skia) and some other producers draw a list's discs and
 // squares as filled paths, not as text: the items then start with their words only and read as
 // paragraphs. A small dot just before a line's first word (left of it; right of it in a right-to-left
-// script), at the middle of its line, is that line's marker: a filled one a "•", a stroked circle a "◦", a stroked square (a form's box to tick) a "□",
-// which the layout and the classifier read as list markers. A disc with a number in it (a slide's
+// script), at the middle of its line, is that line's marker: a filled one a "•", a stroked circle a
+// "◦", a stroked square (a form's box to tick) a "□", which the layout and the classifier read as list
+// markers. A disc with a number in it (a slide's
 // numbered list) marks that line as a list item too.
 import type { Line } from './page-text';
 import type { Mark } from './tables/paths';
