@@ -134,6 +134,7 @@ export async function partitionImage(data: Uint8Array, ctx: FormatContext): Prom
       tableHtml: options.pdfInferTableStructure !== false && !options.skipInferTableTypes.includes(filetype),
       extra,
       rules: lines?.rules,
+      dots: lines?.dots,
       warn: (w) => ctx.warn(`page ${pageNumber}: ${w}`),
     });
     if (blockTypes.size) {

@@ -8,8 +8,10 @@
 // Work is bounded: two passes over the pixels, and a page with more than MAX_RUNS long runs (a
 // halftone photo, a hatched chart) or MAX_SEGMENTS strokes is skipped with a warning.
 import { MAX_SEGMENTS, type HRule, type Rules, type VRule } from '../pdf/tables/paths';
+import type { Box } from '../pdf/page-text';
 import { deflateSync } from 'node:zlib';
 import { resizeGray, rgbaToPng, toGray } from './bitmap';
+import { filledDots } from './dots';
 import { flattenShading } from './shading';
 
 /** Long dark runs looked at per page, at most (per direction). */
@@ -256,11 +258,10 @@ export interface TableLines {
  * Table lines of a page image, scaled to its size (a page is ~40 rule-lengths across: longer than any
  * glyph stroke of its body text, shorter than a table's row or column).
  */
-export function tableLines(rgba: Uint8Array, width: number, height: number): TableLines {
+export function tableLines(rgba: Uint8Array, width: number, height: number, gray = toGray(rgba, width, height)): TableLines {
   // Big images are scanned at most MAX_SCAN_PIXELS large (bounded time); strokes are scaled back.
   const k = Math.min(1, Math.sqrt(MAX_SCAN_PIXELS / (width * height)));
   const sw = Math.max(1, Math.round(width * k)), sh = Math.max(1, Math.round(height * k));
-  const gray = toGray(rgba, width, height);
   const side = Math.min(sw, sh);
   const scanned = detectStrokes(k < 1 ? resizeGray(gray, width, height, sw, sh) : gray, sw, sh, {
     minLength: Math.max(12, side / 40), maxThickness: Math.max(3, side / 200), maxGap: Math.max(2, Math.round(side / 500)),
@@ -310,9 +311,14 @@ export function tableLines(rgba: Uint8Array, width: number, height: number): Tab
   return { rules, cleaned: out };
 }
 
-/** The PNG OCR should read (the page with its table lines painted out, else `png` itself) and the rules. */
-export function ocrInputWithLines(rgba: Uint8Array, width: number, height: number, png: Uint8Array): { png: Uint8Array; rules: Rules; cleaned?: Uint8Array } {
-  const lines = tableLines(rgba, width, height);
-  if (!lines.cleaned) return { png, rules: lines.rules };
-  return { png: rgbaToPng(lines.cleaned, width, height, (b) => deflateSync(b, { level: 1 })), rules: lines.rules, cleaned: lines.cleaned };
+/**
+ * The PNG OCR should read (the page with its table lines painted out, else `png` itself), the rules,
+ * and the page's filled dots (image/dots.ts: list bullets OCR drops).
+ */
+export function ocrInputWithLines(rgba: Uint8Array, width: number, height: number, png: Uint8Array): { png: Uint8Array; rules: Rules; cleaned?: Uint8Array; dots: Box[] } {
+  const gray = toGray(rgba, width, height);
+  const lines = tableLines(rgba, width, height, gray);
+  const dots = filledDots(gray, width, height);
+  if (!lines.cleaned) return { png, rules: lines.rules, dots };
+  return { png: rgbaToPng(lines.cleaned, width, height, (b) => deflateSync(b, { level: 1 })), rules: lines.rules, cleaned: lines.cleaned, dots };
 }

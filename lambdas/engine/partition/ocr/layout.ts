@@ -3,10 +3,10 @@
 // Coordinates are pixels of the OCR'd image (PixelSpace).
 import type { Element } from '../../elements';
 import { bandOverlap, toSegment, union } from '../pdf/lines';
-import type { Line, RawPage, Word } from '../pdf/page-text';
+import type { Box, Line, RawPage, Word } from '../pdf/page-text';
 import { layoutPage } from '../pdf/layout';
 import { isRtlLine, isRtlPage, logicalOrder, wordClass } from '../pdf/bidi';
-import type { Rules } from '../pdf/tables/paths';
+import type { Mark, Rules } from '../pdf/tables/paths';
 import type { OcrLine, OcrResult, OcrWord } from './tesseract';
 
 /** Words below this confidence are noise (speckles, picture textures). */
@@ -57,16 +57,54 @@ function misreadBullets(lines: OcrLine[]): Set<OcrWord> {
   return out;
 }
 
-export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height: number, rules?: Rules): RawPage {
+/** A dot is a bullet when it is this wide at least and at most (text sizes: a period is smaller), and ends at most MAX_DISTANCE sizes before its line's first word. */
+const DOT_MIN = 0.25, DOT_MAX = 0.6;
+const MAX_DISTANCE = 2.5;
+
+/**
+ * Bullets among the page's filled dots (image/dots.ts), which OCR drops or misreads: a dot at the
+ * middle of a line's height ending a little before its first word becomes a drawn mark, as a
+ * born-digital PDF's bullets are (pdf/bullets.ts); a first word of one or two characters that a dot
+ * fills (the bullet read as "e" or "«"), set apart from the next word, is read as "\u2022".
+ * Left-to-right lines only (the bullet of a right-to-left item stands after its first word as read).
+ */
+function dotBullets(lines: OcrLine[], kept: OcrWord[][], dots: Box[], sizeOf: (words: OcrWord[]) => number): { marks: Mark[]; words: Set<OcrWord> } {
+  const marks: Mark[] = [], words = new Set<OcrWord>();
+  if (!dots.length) return { marks, words };
+  const byY = [...dots].sort((a, b) => a.y0 - b.y0);
+  lines.forEach((l, li) => {
+    const ws = [...kept[li]!].sort((a, b) => a.x0 - b.x0);
+    const [first, next] = ws;
+    if (!first || ws.some((w) => wordClass(w.text) === 'R')) return;
+    const size = sizeOf(ws);
+    const mid = (l.y0 + l.y1) / 2, band = 0.3 * (l.y1 - l.y0);
+    const fits = (d: Box) => {
+      const dw = d.x1 - d.x0, dh = d.y1 - d.y0;
+      return dw >= DOT_MIN * size && dh >= DOT_MIN * size && dw <= DOT_MAX * size && dh <= DOT_MAX * size && Math.abs((d.y0 + d.y1) / 2 - mid) <= band;
+    };
+    for (const d of byY) {
+      if (d.y0 > l.y1) break;
+      if (d.y1 < l.y0 || !fits(d)) continue;
+      const cx = (d.x0 + d.x1) / 2;
+      if (d.x1 <= first.x0 + 1 && first.x0 - d.x1 <= MAX_DISTANCE * size) { marks.push({ ...d, kind: 'disc' }); break; }
+      if (first.text.length <= 2 && cx > first.x0 && cx < first.x1 && first.x1 - first.x0 <= 1.5 * (d.x1 - d.x0) && (!next || next.x0 - first.x1 >= 0.3 * size)) { words.add(first); break; }
+    }
+  });
+  return { marks, words };
+}
+
+export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height: number, rules?: Rules, dots: Box[] = []): RawPage {
   const lines: Line[] = [];
   const pageRtl = isRtlPage(ocr.lines.flatMap((l) => l.words.map((w) => w.text)));
-  const bullets = misreadBullets(ocr.lines);
-  const keptWords = ocr.lines.map((l) => { const keep = keepWord(l.words.length); return l.words.filter((w, i) => bullets.has(w) || keep(w, i)); });
   // Line size from its tallest words (ascenders plus descenders), stable from line to line.
   const sizeOf = (kept: OcrWord[]) => {
     const hs = kept.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
     return Math.max(hs[Math.min(hs.length - 1, Math.floor(hs.length * 0.9))]! * 0.75, 1);
   };
+  const misread = misreadBullets(ocr.lines);
+  const dotted = dotBullets(ocr.lines, ocr.lines.map((l) => { const keep = keepWord(l.words.length); return l.words.filter((w, i) => misread.has(w) || keep(w, i)); }), dots, sizeOf);
+  const bullets = new Set([...misread, ...dotted.words]);
+  const keptWords = ocr.lines.map((l) => { const keep = keepWord(l.words.length); return l.words.filter((w, i) => bullets.has(w) || keep(w, i)); });
   const sizes = keptWords.filter((k) => k.length).map(sizeOf).sort((a, b) => a - b);
   const pageSize = sizes.length ? sizes[sizes.length >> 1]! : 1;
   ocr.lines.forEach((l, li) => {
@@ -103,7 +141,8 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
     if (cur.length) segs.push(toSegment(logicalOrder(cur, rtl), rtl));
     lines.push({ segs, ...union(segs) });
   });
-  return { page, width, height, lines: acrossPage(lines), links: [], images: [], chars: 0, unmapped: 0, ...(rules ? { rules } : {}) };
+  const withMarks = dotted.marks.length ? { h: [], v: [], ...rules, marks: [...(rules?.marks ?? []), ...dotted.marks] } : rules;
+  return { page, width, height, lines: acrossPage(lines), links: [], images: [], chars: 0, unmapped: 0, ...(withMarks ? { rules: withMarks } : {}) };
 }
 
 /**
@@ -183,13 +222,15 @@ export function ocrPageElements(
     extra?: Record<string, unknown>;
     /** Lines drawn in the OCR'd image (image/rules.ts): ruled tables come from their grid. */
     rules?: Rules;
+    /** Filled dots of the image (image/dots.ts): bullets of list items OCR dropped or misread. */
+    dots?: Box[];
     warn?: (message: string) => void;
     /** Points per pixel when the image is a rendered PDF page (layout.ts LayoutOptions.sizeScale). */
     sizeScale?: number;
   },
 ): Element[] {
   if (opts.rules?.warning) opts.warn?.(opts.rules.warning);
-  const raw = ocrToRawPage(ocr, page, width, height, opts.rules);
+  const raw = ocrToRawPage(ocr, page, width, height, opts.rules, opts.dots);
   return layoutPage(raw, {
     languages: opts.languages,
     coordinates: opts.coordinates ? 'PixelSpace' : undefined,

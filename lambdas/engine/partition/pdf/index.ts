@@ -230,7 +230,7 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
           }
           const { ocr, lines, straight, width, height } = r;
           const els = hasRealText(ocr)
-            ? ocrPageElements(ocr, i + 1, width, height, { coordinates: options.coordinates || blockTypes.size > 0, languages: options.languages, tableHtml: jobOpts.tableHtml, extra, rules: lines.rules, warn: (w) => ctx.warn(`page ${i + 1}: ${w}`), sizeScale: 1 / rendered.scale })
+            ? ocrPageElements(ocr, i + 1, width, height, { coordinates: options.coordinates || blockTypes.size > 0, languages: options.languages, tableHtml: jobOpts.tableHtml, extra, rules: lines.rules, dots: lines.dots, warn: (w) => ctx.warn(`page ${i + 1}: ${w}`), sizeScale: 1 / rendered.scale })
             : [];
           if (straight) unskewCoordinates(els, width, height, straight.angle);
           if (turned) unturnCoordinates(els, rendered.width, rendered.height, turned);
