@@ -1,8 +1,9 @@
 // WordprocessingML tables: the grid of anchored cells (w:gridSpan, w:vMerge, w:gridBefore/After), the
 // one-cell tables that frame content, and page breaks rendered inside a table.
 import { appendAll } from '../../elements';
-import { attr, childElements, firstChild, isTag, localName, type DomElement, type DomNode } from './common';
+import { attr, firstChild, isTag, localName, type DomElement, type DomNode } from './common';
 import { clampSpan, type TableCell, type TableRows } from '../table-html';
+import { wordChildren } from './docx-content';
 
 /**
  * The table's anchored cells: w:gridSpan gives colspan, a w:vMerge="restart" cell grows a rowspan
@@ -13,7 +14,7 @@ export function readTableRows(tbl: DomElement, cellText: (tc: DomElement) => str
   const rows: TableRows = [];
   // the anchor cell covering each grid column in the row above (for vertical merges)
   let above = new Map<number, TableCell>();
-  for (const tr of childElements(tbl, 'tr')) {
+  for (const tr of wordChildren(tbl, 'tr')) {
     const row: TableCell[] = [];
     const here = new Map<number, TableCell>();
     const trPr = firstChild(tr, 'trPr');
@@ -50,7 +51,7 @@ export function readTableRows(tbl: DomElement, cellText: (tc: DomElement) => str
 
 /** The only cell of a one-row, one-column table (no spans), else undefined. */
 export function singleCell(tbl: DomElement): DomElement | undefined {
-  const rows = childElements(tbl, 'tr');
+  const rows = wordChildren(tbl, 'tr');
   if (rows.length !== 1) return undefined;
   const cells = cellsOf(rows[0]!);
   if (cells.length !== 1) return undefined;
@@ -61,18 +62,7 @@ export function singleCell(tbl: DomElement): DomElement | undefined {
   return cells[0];
 }
 
-function cellsOf(tr: DomElement): DomElement[] {
-  const out: DomElement[] = [];
-  for (const c of childElements(tr)) {
-    const n = localName(c);
-    if (n === 'tc') out.push(c);
-    else if (n === 'sdt') {
-      const content = firstChild(c, 'sdtContent');
-      if (content) appendAll(out, childElements(content, 'tc'));
-    }
-  }
-  return out;
-}
+const cellsOf = (tr: DomElement): DomElement[] => wordChildren(tr, 'tc');
 
 export function countBreaks(el: DomElement): number {
   let n = 0;

@@ -20,6 +20,7 @@ import { alternateBranch, chartsIn, textBoxesIn } from './docx-boxes';
 import { chartElements } from './charts';
 import { posix } from 'node:path';
 import { countBreaks, readTableRows, singleCell } from './docx-tables';
+import { wordChildren } from './docx-content';
 import { ommlToLatex } from './omml';
 import { formulaText, inlineMath, onlyMath } from './math-latex';
 
@@ -100,17 +101,7 @@ class DocxReader {
     // split the body into sections (a paragraph's pPr/sectPr ends a section)
     let section: DomElement[] = [];
     const sections: { content: DomElement[]; sectPr?: DomElement }[] = [];
-    const blocks: DomElement[] = [];
-    const flattenSdt = (el: DomElement): void => {
-      for (const c of childElements(el)) {
-        const n = localName(c);
-        if (n === 'sdt') {
-          const content = firstChild(c, 'sdtContent');
-          if (content) flattenSdt(content);
-        } else blocks.push(c);
-      }
-    };
-    flattenSdt(body);
+    const blocks = wordChildren(body);
     for (const b of blocks) {
       const n = localName(b);
       if (n === 'sectPr') {
@@ -172,14 +163,10 @@ class DocxReader {
       const root = firstChild(parseXml(xml), kind === 'header' ? 'hdr' : 'ftr');
       if (!root) continue;
       const texts: string[] = [];
-      for (const block of childElements(root)) {
+      for (const block of wordChildren(root)) {
         const n = localName(block);
         if (n === 'p') texts.push(this.paragraphWithBoxes(block, 0, []));
         else if (n === 'tbl') texts.push(tableText(this.tableRows(block, [], 0)));
-        else if (n === 'sdt') {
-          const content = firstChild(block, 'sdtContent');
-          if (content) for (const p of childElements(content, 'p')) texts.push(this.paragraphWithBoxes(p, 0, []));
-        }
       }
       const text = texts.filter(Boolean).join('\n');
       if (!text) continue;
@@ -296,10 +283,6 @@ class DocxReader {
       const n = localName(b);
       if (n === 'p') this.emitParagraph(b, depth);
       else if (n === 'tbl') this.emitTable(b, depth);
-      else if (n === 'sdt') {
-        const content = firstChild(b, 'sdtContent');
-        if (content) this.emitBlocks(childElements(content), depth);
-      }
     }
   }
 
@@ -320,7 +303,7 @@ class DocxReader {
   private emitParagraph(p: DomElement, depth: number): void {
     this.emitParagraphText(this.paragraph(p));
     const boxes = textBoxesIn(p);
-    if (boxes.length && this.withinNesting(depth + 1)) for (const box of boxes) this.emitBlocks(childElements(box), depth + 1);
+    if (boxes.length && this.withinNesting(depth + 1)) for (const box of boxes) this.emitBlocks(wordChildren(box), depth + 1);
     for (const ref of chartsIn(p)) {
       const rel = this.rels.get(attr(ref, 'id') ?? '');
       if (!rel || rel.external) continue;
@@ -405,15 +388,12 @@ class DocxReader {
   /** Text of a cell or a text box: its paragraphs (with their own boxes) and nested tables, one per line. */
   private cellText(tc: DomElement, emph: { text: string; tag: string }[], depth: number): string {
     const parts: string[] = [];
-    for (const c of childElements(tc)) {
+    for (const c of wordChildren(tc)) {
       const n = localName(c);
       if (n === 'p') {
         parts.push(this.paragraphWithBoxes(c, depth, emph));
       } else if (n === 'tbl') {
         if (this.withinNesting(depth + 1)) parts.push(tableText(this.tableRows(c, emph, depth + 1)));
-      } else if (n === 'sdt') {
-        const content = firstChild(c, 'sdtContent');
-        if (content) parts.push(this.cellText(content, emph, depth));
       }
     }
     return parts.filter(Boolean).join('\n');
@@ -434,7 +414,7 @@ class DocxReader {
     // paragraphs, lists and tables are read as if they stood in the body
     const single = singleCell(tbl);
     if (single && this.withinNesting(depth + 1)) {
-      this.emitBlocks(childElements(single), depth + 1);
+      this.emitBlocks(wordChildren(single), depth + 1);
       return;
     }
     const emph: { text: string; tag: string }[] = [];

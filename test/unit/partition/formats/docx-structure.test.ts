@@ -129,3 +129,23 @@ test('docling textbox.docx: every text box read once; text and types near the gr
   assert.equal(els.filter((e) => e.text === 'Case closed.').length, 1);
   assert.ok(els.filter((e) => e.type === 'ListItem').length >= 4);
 });
+
+test('docx content controls and custom XML around blocks, table rows and cells: their content is read where it stands', async () => {
+  // a repeating section (w:sdt around table rows), a custom XML element around a paragraph, a row and
+  // a cell, and a content control around a table: each one's text was dropped
+  const sdt = (content: string) => `<w:sdt><w:sdtPr><w:alias w:val="Section"/></w:sdtPr><w:sdtContent>${content}</w:sdtContent></w:sdt>`;
+  const custom = (content: string) => `<w:customXml w:element="item">${content}</w:customXml>`;
+  const tc = (t: string) => `<w:tc>${wPara(t)}</w:tc>`;
+  const table = `<w:tbl><w:tr>${tc('Item')}${tc('Count')}</w:tr>${sdt(`<w:tr>${tc('Pumps')}${tc('3')}</w:tr><w:tr>${tc('Seals')}${tc('12')}</w:tr>`)}` +
+    `${custom(`<w:tr>${tc('Filters')}${custom(tc('7'))}</w:tr>`)}</w:tbl>`;
+  const body = wPara('The parts counted this month are listed in the table below.') + table +
+    custom(wPara('A paragraph wrapped in custom markup is read as well.')) + sdt(custom(wTable([[wPara('a'), wPara('b')], [wPara('c'), wPara('d')]])));
+  const els = await partition('docx', docxFile(body));
+  assert.deepEqual(summary(els), [
+    'NarrativeText: The parts counted this month are listed in the table below.',
+    'Table: Item Count Pumps 3 Seals 12 Filters 7',
+    'NarrativeText: A paragraph wrapped in custom markup is read as well.',
+    'Table: a b c d',
+  ]);
+  assert.equal(els[1]!.metadata.text_as_html, '<table><tr><td>Item</td><td>Count</td></tr><tr><td>Pumps</td><td>3</td></tr><tr><td>Seals</td><td>12</td></tr><tr><td>Filters</td><td>7</td></tr></table>');
+});
