@@ -125,6 +125,9 @@ function tableElement(tbl: DomElement, rels: Rels, md: ElementMetadata): Element
 
 const onOff = (v: string | undefined): boolean => v === '1' || v === 'true';
 
+/** The shapes of a slide's tree or a group that can hold text (a shape in alternatives: one holding math, in a group too). */
+const SHAPES = ['sp', 'grpSp', 'graphicFrame', 'AlternateContent'];
+
 /** Tops this close (EMU: a twentieth of an inch) are one row of shapes, read left to right. */
 const SAME_ROW = 45_720;
 
@@ -142,7 +145,7 @@ function shapeElements(
   for (const shape of ordered) {
     const name = localName(shape);
     if (name === 'grpSp') {
-      shapeElements(childElements(shape).filter((c) => ['sp', 'grpSp', 'graphicFrame'].includes(localName(c))), rels, md, out, false, inherited, languages, chart);
+      shapeElements(childElements(shape).filter((c) => SHAPES.includes(localName(c))), rels, md, out, false, inherited, languages, chart);
     } else if (name === 'sp') {
       const body = firstChild(shape, 'txBody');
       if (!body) continue;
@@ -225,7 +228,7 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
       const tree = findFirst(doc.children.filter(isTag), 'spTree');
       const slideEls: Element[] = [];
       if (tree) {
-        const shapes = childElements(tree).filter((c) => ['sp', 'grpSp', 'graphicFrame', 'AlternateContent'].includes(localName(c)));
+        const shapes = childElements(tree).filter((c) => SHAPES.includes(localName(c)));
         const chart = (rid: string): Element[] => {
           const part = rels.get(rid);
           const xml = part ? zipText(files, part) : undefined;

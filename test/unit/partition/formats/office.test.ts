@@ -266,7 +266,7 @@ test('pptx: slides in presentation order, shapes top to bottom (left to right al
   assert.deepEqual(beside.slice(0, 3).map((e) => e.text), ['First Slide Title', 'Point one', 'Sub point']);
 });
 
-test('pptx: Office Math as LaTeX (inline between $, a paragraph of math a Formula), a shape in alternatives placed where it stands', async () => {
+test('pptx: Office Math as LaTeX (inline between $, a paragraph of math a Formula), a shape in alternatives placed where it stands, in a group too', async () => {
   const A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:a14="http://schemas.microsoft.com/office/drawing/2010/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
   const sp = (y: number, ph: string, paras: string, x = 0): string =>
     `<p:sp><p:nvSpPr><p:cNvPr id="1" name="s"/><p:cNvSpPr/><p:nvPr>${ph}</p:nvPr></p:nvSpPr><p:spPr><a:xfrm><a:off x="${x}" y="${y}"/><a:ext cx="1" cy="1"/></a:xfrm></p:spPr><p:txBody>${paras}</p:txBody></p:sp>`;
@@ -276,7 +276,10 @@ test('pptx: Office Math as LaTeX (inline between $, a paragraph of math a Formul
   const body = `<a:p><a:pPr><a:buNone/></a:pPr>${run('The energy is ')}<a14:m><m:oMath><m:r><m:t>E=m</m:t></m:r>${sup}</m:oMath></a14:m>${run(' at rest.')}</a:p>` +
     `<a:p><a:pPr><a:buNone/></a:pPr><a14:m><m:oMathPara><m:oMath>${frac}</m:oMath></m:oMathPara></a14:m></a:p>`;
   const slide = `<p:sld ${A}><p:cSld><p:spTree><mc:AlternateContent><mc:Choice Requires="a14">${sp(300, '<p:ph idx="1"/>', body)}</mc:Choice>` +
-    `<mc:Fallback>${sp(300, '<p:ph idx="1"/>', `<a:p>${run('picture of the formula')}</a:p>`)}</mc:Fallback></mc:AlternateContent>${sp(10, '<p:ph type="title"/>', `<a:p>${run('Energy')}</a:p>`)}</p:spTree></p:cSld></p:sld>`;
+    `<mc:Fallback>${sp(300, '<p:ph idx="1"/>', `<a:p>${run('picture of the formula')}</a:p>`)}</mc:Fallback></mc:AlternateContent>${sp(10, '<p:ph type="title"/>', `<a:p>${run('Energy')}</a:p>`)}` +
+    `<p:grpSp><p:nvGrpSpPr><p:cNvPr id="9" name="g"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm><a:off x="0" y="600"/><a:ext cx="1" cy="1"/><a:chOff x="0" y="0"/><a:chExt cx="1" cy="1"/></a:xfrm></p:grpSpPr>` +
+    `${sp(0, '', `<a:p>${run('Grouped label')}</a:p>`)}<mc:AlternateContent><mc:Choice Requires="a14">${sp(50, '', `<a:p><a:pPr><a:buNone/></a:pPr><a14:m><m:oMathPara><m:oMath><m:r><m:t>x=1</m:t></m:r></m:oMath></m:oMathPara></a14:m></a:p>`)}</mc:Choice>` +
+    `<mc:Fallback>${sp(50, '', `<a:p>${run('picture of x')}</a:p>`)}</mc:Fallback></mc:AlternateContent></p:grpSp></p:spTree></p:cSld></p:sld>`;
   const data = zipSync({
     'ppt/presentation.xml': strToU8(`<p:presentation ${A}><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst></p:presentation>`),
     'ppt/_rels/presentation.xml.rels': strToU8('<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="x" Target="slides/slide1.xml"/></Relationships>'),
@@ -287,6 +290,8 @@ test('pptx: Office Math as LaTeX (inline between $, a paragraph of math a Formul
     ['Title', 'Energy'],
     ['NarrativeText', 'The energy is $E=mc^{2}$ at rest.'],
     ['Formula', '\\frac{a}{b}'],
+    ['NarrativeText', 'Grouped label'],
+    ['Formula', 'x=1'],
   ]);
 });
 
