@@ -118,6 +118,8 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
         const fine = wordColumns(rows, 0.6 * body);
         const crosses = (r: Line) => r.segs.some((g) => g.words.some((w) => fine.filter(([a, b]) => Math.min(b, w.x1) - Math.max(a, w.x0) > 0).length >= 2));
         if (fine.length >= 2 && !rows.slice(2).some(crosses)) cols = fine;
+        // or cells set closer than that, a few to a row, one starting where other rows start theirs
+        else cols = splitTable(rows, cols)?.cols ?? cols;
       }
       // Dot leaders ("Total . . . . . 11,062") are spacing, not words.
       const avgCell = multi.reduce((s, r) => s + r.segs.reduce((a, g) => a + stripLeaders(g.text).length, 0) / r.segs.length, 0) / multi.length;
