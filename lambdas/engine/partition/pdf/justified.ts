@@ -7,7 +7,8 @@
 //   stretches every space of a line alike), and no neighbouring line is cut into cells under them (a
 //   table's header row can be as even, its rows below are not),
 // and in either case no neighbouring line is cut into cells lined up with the run's words (a table's
-// rows of one-word cells in columns of one width are as even as a stretched line).
+// rows of one-word cells in columns of one width are as even as a stretched line; rows padded apart
+// are looked for a little further).
 // Lines are page-wide, so on a page set in columns each column's part of a line is looked at on its
 // own: a run of segments between wider gaps.
 import type { Line, Segment, Word } from './page-text';
@@ -16,6 +17,8 @@ import type { Line, Segment, Word } from './page-text';
 const MAX_STRETCH_EM = 2;
 /** Neighbouring lines are this close (baseline to baseline, in text sizes). */
 const NEIGHBOUR_EM = 2.5;
+/** A table's rows under a header row can be this far (its cells padded apart). */
+const ROWS_EM = 4;
 /** Stretched spaces of one line are this alike (points, or this share of an em if more). */
 const SAME_GAP_PT = 1.5;
 const SAME_GAP_EM = 0.12;
@@ -30,9 +33,13 @@ export function joinJustifiedGaps(lines: Line[], makeSegment: (words: Word[], rt
     const line = upright[i]!;
     if (line.segs.length < 2) continue;
     const em = Math.max(...line.segs.map((s) => s.size), 1);
-    const near: Line[] = [];
-    for (let j = i - 1; j >= 0 && line.y0 - upright[j]!.y0 < NEIGHBOUR_EM * em; j--) near.push(upright[j]!);
-    for (let j = i + 1; j < upright.length && upright[j]!.y0 - line.y0 < NEIGHBOUR_EM * em; j++) near.push(upright[j]!);
+    const around = (reach: number): Line[] => {
+      const out: Line[] = [];
+      for (let j = i - 1; j >= 0 && line.y0 - upright[j]!.y0 < reach * em; j--) out.push(upright[j]!);
+      for (let j = i + 1; j < upright.length && upright[j]!.y0 - line.y0 < reach * em; j++) out.push(upright[j]!);
+      return out;
+    };
+    const near = around(NEIGHBOUR_EM), rows = around(ROWS_EM);
     const sameSize = (s: Segment) => Math.abs(s.size - em) < 0.2 * em;
     const out: Segment[] = [];
     let k = 0;
@@ -42,7 +49,7 @@ export function joinJustifiedGaps(lines: Line[], makeSegment: (words: Word[], rt
       let e = k;
       const across = (a: Segment, b: Segment) => gutters.some((g) => g > a.x1 - 1 && g < b.x0 + 1);
       while (e + 1 < line.segs.length && line.segs[e + 1]!.x0 - line.segs[e]!.x1 < MAX_STRETCH_EM * em && !!line.segs[e + 1]!.rtl === !!line.segs[k]!.rtl && !across(line.segs[e]!, line.segs[e + 1]!)) e++;
-      const stretched = (run: Segment[]) => run.length > 1 && !rowsAround(run, near, em) && (coveredByNeighbour(run, near, em, sameSize) || evenlyStretched(run, near, em));
+      const stretched = (run: Segment[]) => run.length > 1 && !rowsAround(run, rows, em) && (coveredByNeighbour(run, near, em, sameSize) || evenlyStretched(run, near, em));
       const join = (run: Segment[]): Segment[] => {
         if (stretched(run)) return [makeSegment(run.flatMap((s) => s.words), !!run[0]!.rtl)];
         // a narrow column gutter (under two ems) next to a stretched line: the widest gap, well over

@@ -58,3 +58,12 @@ it('a stretched line beside a narrow column gutter (under two ems) is joined on 
   const [out] = join([l]);
   assert.deepEqual(out!.segs.map((s) => s.text), ['left', 'r0 r1 r2 r3 r4 r5']);
 });
+
+it('a header row of evenly spaced words over rows padded apart (three text sizes down) keeps its cells', () => {
+  // a table printed with generous cell padding: the header's words sit 18 points apart, as even as a
+  // stretched line, and the rows under it are further than a paragraph's next line; their cells line up
+  const header = line(100, [[100, 140], [158, 198], [216, 256]], false);
+  const row = (y: number) => line(y, [[100, 112], [158, 170], [216, 228]], false);
+  const lines = join([header, row(136), row(172), row(208)]);
+  assert.deepEqual(lines.map((l) => l.segs.length), [3, 3, 3, 3]);
+});

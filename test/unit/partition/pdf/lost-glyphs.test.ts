@@ -79,6 +79,16 @@ describe('glyphs without a character inside a line', () => {
     const lines = await segments([{ runs: [...row(760, 'Name', 'Value'), ...row(746, 'Size', 'Large')] }], '\u0000');
     assert.deepEqual(lines, [['Name', 'Value'], ['Size', 'Large']]);
   });
+
+  it('nor does the space PDFium puts between two right-to-left cells, which no glyph draws', async () => {
+    // each cell its own run, a name at the right and figures left of it 16 points (1.3 ems) apart, as a
+    // browser prints a right-to-left table: PDFium reports a space between them, not flagged as
+    // generated, hugging the figure; the name was stretched over the gap and the two cells read as one
+    const cell = (logical: string, right: number, y: number): Run => ({ ...rtlLine([logical], right, y), text: /[\u0590-\u08ff]/u.test(logical) ? mirror(logical) : logical });
+    const name = width('בריכה');
+    const lines = await segments([{ runs: [cell('בריכה', 500, 760), cell('12', 500 - name - 16, 760), cell('30', 500 - name - 58, 760)] }], '\u0000');
+    assert.deepEqual(lines, [['30', '12', 'בריכה']]);
+  });
 });
 
 describe('a glyph without any character (code 0, no Unicode mapping)', () => {

@@ -165,6 +165,23 @@ describe('right-to-left tables in PDFs', () => {
   });
 });
 
+describe('a right-to-left table set close (a browser\'s, a few points of cell padding)', () => {
+  it('is found by its cells\' right edges and read cell by cell from its right-hand column', async () => {
+    // cells right-aligned in their columns (right edges 500, 372, 319, 278), 5 points past the widest
+    // cell of the column to their right: the header's last three words are one segment, the longest
+    // name runs into its row's figure, and the first header is centred over the names
+    const cell = (logical: string, right: number, y: number): Run => line(logical.split(' ').reverse(), right, y);
+    const rows = [['בריכה', 'אביב', 'קיץ', 'סתיו'], ['טחנה', '12', '30', '18'], ['מים רבים', '7', '21', '9'], ['כנסייה ישנה', '3', '11', '4']];
+    const rights = [500, 372, 319, 278];
+    const runs = rows.flatMap((r, i) => r.map((c, k) => cell(c, i === 0 && k === 0 ? 468.5 : rights[k]!, 700 - i * PITCH)));
+    const r = await partition({ data: cjkPdf([{ runs: [line(['הבריכות', 'בכל', 'הספירות'], 500, 760), ...runs] }]), filename: 'rtl-close.pdf' }, { strategy: 'fast' });
+    const table = r.elements.find((e) => e.type === 'Table');
+    assert.ok(table, JSON.stringify(r.elements.map((e) => [e.type, e.text])));
+    const html = String(table.metadata.text_as_html);
+    assert.deepEqual([...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => c[1])), rows, html);
+  });
+});
+
 describe('right_to_left_01.pdf (docling set)', () => {
   it('reads the Arabic title and paragraphs in logical order, with ligatures and marks in place', async () => {
     const file = resolve(import.meta.dirname, '../../../../../shared/corpus/docling/docs/right_to_left_01.pdf');

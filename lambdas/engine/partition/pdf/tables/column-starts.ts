@@ -5,10 +5,14 @@
 // there. Such a word starts a column: the row is split there.
 import { toSegment } from '../lines';
 import { columnsOf } from './segment-columns';
-import type { Line, Segment, Word } from '../page-text';
+import type { Box, Line, Segment, Word } from '../page-text';
 
-/** How near (points) a word's left edge is to another row's to start at the same place. */
+/**
+ * How near (points) a word's left edge is to another row's to start at the same place; a right edge
+ * (a right-to-left word's start) varies more with the last glyph's shape.
+ */
 const TOLERANCE = 1;
+const RTL_TOLERANCE = 1.5;
 /** Rows of a table split at most (a page of tables set close holds far fewer). */
 const MAX_ROWS = 400;
 /** Rounds of splitting at most (each can only add segments; a table settles in two or three). */
@@ -52,22 +56,31 @@ export function splitTable(rows: Line[], cols: [number, number][]): { rows: Line
  * comes before the word starts where at least two other rows start a word too (a bullet hung before a
  * list's text does not). The gap may be narrower than a word space (a browser pads cells by a pixel).
  * A gap half again as wide as a word space that two other rows have too, both its edges within a
- * point, splits as well (right-aligned figures before a column). Right-to-left rows and rotated words
- * are left as they are.
+ * point, splits as well (right-aligned figures before a column). Rows of words turned on their side are
+ * left as they are; a table of right-to-left rows is split mirrored (its cells start at their right edges).
  */
 export function splitAtColumnStarts(rows: Line[]): Line[] {
+  // a right-to-left table's cells start at their right edges: its rows are split mirrored
+  if (rows.filter((r) => r.segs.some((s) => s.rtl)).length * 2 > rows.length) {
+    const m = mirror(rows);
+    return unmirror(splitRounds(m.rows, RTL_TOLERANCE), rows, m.original);
+  }
+  return splitRounds(rows);
+}
+
+function splitRounds(rows: Line[], tol = TOLERANCE): Line[] {
   // a split makes a cell start that was not (the header's "Spring" once "Spring Autumn" is split, so
   // "North 12" splits): split again until nothing changes
   let out = rows;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const next = splitOnce(out);
+    const next = splitOnce(out, tol);
     if (next.every((r, k) => r === out[k])) break;
     out = next;
   }
   return out;
 }
 
-function splitOnce(rows: Line[]): Line[] {
+function splitOnce(rows: Line[], tol: number): Line[] {
   const segStarts = rows.map((r) => r.segs.map((s) => s.x0));
   const rowWords = rows.map((r) => r.segs.flatMap((s) => s.words));
   const wordStarts = rowWords.map((ws) => ws.map((w) => w.x0));
@@ -77,7 +90,7 @@ function splitOnce(rows: Line[]): Line[] {
   const wide = (a: number, b: number) => space !== undefined && b - a >= WIDE_GAP * space;
   const rowsAt = (starts: number[][], x: number, row: number): number => {
     let n = 0;
-    for (let k = 0; k < rows.length; k++) if (k !== row && starts[k]!.some((s) => Math.abs(s - x) <= TOLERANCE)) n++;
+    for (let k = 0; k < rows.length; k++) if (k !== row && starts[k]!.some((s) => Math.abs(s - x) <= tol)) n++;
     return n;
   };
   const startsCell = (x: number, row: number) => rowsAt(segStarts, x, row) >= 1 && rowsAt(wordStarts, x, row) >= 2;
@@ -90,10 +103,10 @@ function splitOnce(rows: Line[]): Line[] {
     for (let k = 0; k < rows.length; k++) {
       if (k === row) continue;
       const ws = rowWords[k]!;
-      const at = ws.findIndex((w) => Math.abs(w.x0 - x) <= TOLERANCE);
+      const at = ws.findIndex((w) => Math.abs(w.x0 - x) <= tol);
       if (at >= 0) ends.push(at > 0 ? ws[at - 1]!.x1 : -Infinity);
     }
-    return ends.length >= 3 && Math.max(...ends) - Math.min(...ends) > TOLERANCE && wide(Math.min(...ends), x);
+    return ends.length >= 3 && Math.max(...ends) - Math.min(...ends) > tol && wide(Math.min(...ends), x);
   };
   // a right-aligned cell after a wide gap: what follows ends where another row's cell ends and two
   // others' words ("Office" | "Years" over figures set right)
@@ -106,7 +119,7 @@ function splitOnce(rows: Line[]): Line[] {
     for (let k = 0; k < rows.length; k++) {
       if (k === row) continue;
       const ends = wordEnds[k]!, starts = wordStarts[k]!;
-      if (ends.some((e) => Math.abs(e - a) <= TOLERANCE) && starts.some((x) => Math.abs(x - b) <= TOLERANCE) && ++n >= 2) return true;
+      if (ends.some((e) => Math.abs(e - a) <= tol) && starts.some((x) => Math.abs(x - b) <= tol) && ++n >= 2) return true;
     }
     return false;
   };
@@ -134,6 +147,43 @@ function splitOnce(rows: Line[]): Line[] {
       segs.push(cur.length === s.words.length ? s : toSegment(cur));
     }
     return split ? { ...r, segs } : r;
+  });
+}
+
+/**
+ * The rows seen in a mirror (x becomes -x), each segment's words and each line's segments left to
+ * right there, none right-to-left: a right-to-left cell's start, its right edge, becomes a left
+ * edge. `original` maps each mirrored word back.
+ */
+function mirror(rows: Line[]): { rows: Line[]; original: Map<Word, Word> } {
+  const original = new Map<Word, Word>();
+  const flip = <B extends Box>(b: B): B => ({ ...b, x0: -b.x1, x1: -b.x0 });
+  const out = rows.map((r) => {
+    const segs = r.segs.map((s) => {
+      const words = s.words.map((w) => { const m = flip(w); original.set(m, w); return m; }).sort((a, b) => a.x0 - b.x0);
+      return toSegment(words);
+    }).sort((a, b) => a.x0 - b.x0);
+    return { ...flip(r), segs };
+  });
+  return { rows: out, original };
+}
+
+/**
+ * Split mirrored rows back in the page's coordinates: a row left whole is the original row; a split
+ * one's pieces hold the original words in their segment's order (a right-to-left segment's logical
+ * order), each piece right-to-left when its segment was, the segments left to right.
+ */
+function unmirror(split: Line[], rows: Line[], original: Map<Word, Word>): Line[] {
+  return split.map((r, k) => {
+    const row = rows[k]!;
+    if (r.segs.length === row.segs.length) return row;
+    const home = new Map<Word, { seg: Segment; at: number }>();
+    for (const seg of row.segs) seg.words.forEach((w, at) => home.set(w, { seg, at }));
+    const segs = r.segs.map((piece) => {
+      const words = piece.words.map((m) => original.get(m)!).sort((a, b) => home.get(a)!.at - home.get(b)!.at);
+      return toSegment(words, !!home.get(words[0]!)!.seg.rtl);
+    }).sort((a, b) => a.x0 - b.x0);
+    return { ...row, segs };
   });
 }
 
