@@ -106,3 +106,21 @@ it('a table whose every column some row runs into (a browser\'s, its header cent
   assert.ok(t, JSON.stringify(els.map((e) => e.text)));
   assert.deepEqual(rowsOf(String(t.metadata.text_as_html)), rows.map((r) => r.map(([c]) => c)));
 });
+
+it('one-word headers centred in cells set a cell margin apart are cells, not one text spanning the columns', () => {
+  // LibreOffice's borderless table (the word boxes of its PDF, 12-point text): the header's words are
+  // 5.4 and 6.5 points apart, under half an em but half again the names' word space (3.8), each
+  // centred over its column; the first column's longest name runs into its row's figure
+  const box = (t: string, x0: number, x1: number, y: number): Word => ({ t, x0, x1, y0: y, y1: y + 12, size: 12, bold: false, italic: false });
+  const grid: [string, number, number][][] = [
+    [['Pond', 79.9, 114.0], ['Spring', 139.8, 184.8], ['Summer', 190.2, 247.0], ['Autumn', 253.5, 307.3]],
+    [['Mill', 58.2, 81.9], ['pond', 85.8, 116.1], ['12', 138.5, 153.7], ['30', 188.8, 204.0], ['18', 251.1, 266.3]],
+    [['Long', 58.2, 88.8], ['water', 92.6, 127.7], ['7', 138.5, 146.1], ['21', 188.8, 204.0], ['9', 251.1, 258.7]],
+    [['Church', 58.2, 103.0], ['pool', 106.8, 132.7], ['3', 138.5, 146.1], ['11', 188.8, 204.0], ['4', 251.1, 258.7]],
+  ];
+  const lines = grid.flatMap((r, i) => r.map(([t, x0, x1]) => box(t, x0, x1, 120 + 31 * i)));
+  const els = layoutPage(page([...typeset({ size: 12 })('The counts below were made at dawn on each visit to the four ponds of the estate.', 58, 80), ...lines]), { tables: true });
+  const t = els.find((e) => e.type === 'Table');
+  assert.ok(t, JSON.stringify(els.map((e) => e.text)));
+  assert.deepEqual(rowsOf(String(t.metadata.text_as_html)), [['Pond', 'Spring', 'Summer', 'Autumn'], ['Mill pond', '12', '30', '18'], ['Long water', '7', '21', '9'], ['Church pool', '3', '11', '4']]);
+});

@@ -191,7 +191,7 @@ function unmirror(split: Line[], rows: Line[], original: Map<Word, Word>): Line[
  * The rows' word space: the lower quartile of the gaps between words of a segment (cells taken for
  * one segment add wider gaps; undefined without any).
  */
-function wordSpace(rows: Line[]): number | undefined {
+export function wordSpace(rows: Line[]): number | undefined {
   const gaps: number[] = [];
   for (const r of rows) for (const s of r.segs) for (let j = 1; j < s.words.length; j++) gaps.push(s.words[j]!.x0 - s.words[j - 1]!.x1);
   if (!gaps.length) return undefined;

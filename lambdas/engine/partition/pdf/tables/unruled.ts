@@ -6,7 +6,7 @@ import { formula } from '../formulas';
 import { bandOverlap, union } from '../lines';
 import { CAPTION_LABEL } from '../../classify';
 import { pageMargin } from '../reading-order';
-import { splitTable } from './column-starts';
+import { splitTable, wordSpace } from './column-starts';
 import { columnsOf } from './segment-columns';
 import { keyValueRun } from './key-value';
 import { LIST_LABEL } from '../../list-labels';
@@ -287,6 +287,7 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
   const joined = new Map<Line, Segment[]>();
   const rows = joinOffsetLines(lines, cols, joined);
   const spans = new Map<string[], Map<number, number>>();
+  const space = wordSpace(lines);
   const lineRows = rows.map((r) => {
     const row = cols.map(() => '');
     for (const seg of r.segs) {
@@ -295,7 +296,7 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
         for (const [k, t] of runs) row[k] = t;
         continue;
       }
-      const span = spanOf(seg, cols, row);
+      const span = spanOf(seg, cols, row, space);
       if (span) {
         row[span[0]] = seg.text;
         (spans.get(row) ?? spans.set(row, new Map()).get(row)!).set(span[0], span[1]);
@@ -304,7 +305,8 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
       // a segment over one column only (a wrapped line running past the column's other lines) is its cell
       const over = cols.map(([a, b], k) => (Math.min(b, seg.x1) - Math.max(a, seg.x0) > 0 ? k : -1)).filter((k) => k >= 0);
       if (over.length === 1 && !row[over[0]!]) { row[over[0]!] = seg.text; continue; }
-      const words = cols === segCols ? [{ t: seg.text, x0: seg.x0, x1: seg.x1 }] : seg.words;
+      // (a segment over free columns that is no span: its words stand in them, cells set close)
+      const words = cols === segCols && !(over.length >= 2 && over.every((k) => !row[k])) ? [{ t: seg.text, x0: seg.x0, x1: seg.x1 }] : seg.words;
       for (const w of words) {
         const k = nearest(cols, (w.x0 + w.x1) / 2);
         row[k] = row[k] ? `${row[k]} ${w.t}` : w.t;
@@ -479,16 +481,18 @@ function cellRuns(seg: Segment, cols: [number, number][]): [number, string][] | 
  * centred over its sub-columns; close-set figures stay apart): [first column, number of columns].
  * Only over columns still empty on its line.
  */
-function spanOf(seg: Segment, cols: [number, number][], row: string[]): [number, number] | undefined {
+function spanOf(seg: Segment, cols: [number, number][], row: string[], space?: number): [number, number] | undefined {
   const over: number[] = [];
   cols.forEach(([a, b], k) => { if (Math.min(b, seg.x1) - Math.max(a, seg.x0) > 0) over.push(k); });
   if (over.length < 2 || over.some((k) => row[k])) return undefined;
   const used = new Set(seg.words.map((w) => nearest(cols, (w.x0 + w.x1) / 2)));
-  // A word over a gutter, or two words of text a word space apart on either side of one.
+  // A word over a gutter, or two words of text a word space apart on either side of one: under half
+  // an em, and under a third again the table's word space where its cells have one (a word
+  // processor's cell margins set one-word headers barely further apart: cells, not one spanning text)
   const crossing = seg.words.some((w, i) => {
     if (cols.filter(([a, b]) => Math.min(b, w.x1) - Math.max(a, w.x0) > 0).length >= 2) return true;
     const p = seg.words[i - 1];
-    return !!p && w.x0 - p.x1 < 0.5 * Math.max(w.size, 1) && /\p{L}/u.test(p.t) && /\p{L}/u.test(w.t)
+    return !!p && w.x0 - p.x1 < Math.min(0.5 * Math.max(w.size, 1), space === undefined ? Infinity : 1.3 * space) && /\p{L}/u.test(p.t) && /\p{L}/u.test(w.t)
       && nearest(cols, (p.x0 + p.x1) / 2) !== nearest(cols, (w.x0 + w.x1) / 2);
   });
   return used.size < over.length || crossing ? [over[0]!, over[over.length - 1]! - over[0]! + 1] : undefined;
