@@ -78,6 +78,32 @@ export function isRtlPage(texts: string[]): boolean {
  * 3"), stay in their left-to-right order. In a left-to-right line a run of RTL words (with what
  * stands between them) is read right to left. Lines without RTL letters come back as given.
  */
+/** Paired brackets: opening, closing. */
+const PAIRS: [string, string][] = [['(', ')'], ['[', ']'], ['{', '}'], ['\u00ab', '\u00bb'], ['\u2039', '\u203a']];
+
+/**
+ * A right-to-left text with its bracket pairs the right way round. Some text layers give each bracket
+ * as the glyph drawn, and a right-to-left run draws an opening bracket with its mirror image, so the
+ * logical text reads ") 2025 (" or "]note["; PDFium mirrors them back for some producers and not for
+ * others. A closing bracket whose opening one comes after it is such a pair: both are mirrored back.
+ */
+export function pairedBrackets(text: string): string {
+  if (!/[()[\]{}\u00ab\u00bb\u2039\u203a]/u.test(text)) return text;
+  const chars = [...text];
+  for (const [open, close] of PAIRS) {
+    const opened: number[] = [], closed: number[] = [];
+    chars.forEach((c, i) => {
+      if (c === close) { if (opened.length) opened.pop(); else closed.push(i); }
+      else if (c === open) {
+        const j = closed.pop();
+        if (j === undefined) opened.push(i);
+        else { chars[j] = open; chars[i] = close; }
+      }
+    });
+  }
+  return chars.join('');
+}
+
 export function logicalOrder<T extends { t: string }>(visual: T[], rtl: boolean): T[] {
   if (visual.length < 2 || (!rtl && !visual.some((w) => ANY_RTL.test(w.t)))) return visual;
   const cls = visual.map((w) => wordClass(w.t));

@@ -20,7 +20,7 @@ import { joinText, separator } from './scripts';
 import { TITLE_SIZE_KEY } from '../hierarchy';
 import { pageColumns } from './columns';
 import { markBullets } from './bullets';
-import { isRtlPage } from './bidi';
+import { isRtlPage, pairedBrackets } from './bidi';
 import { findFigures, shownPictures } from './figures';
 import { joinFormulaPieces } from './formulas';
 import { isVertical, orderBlocks } from './reading-order';
@@ -224,7 +224,8 @@ function blockText(b: Block, compounds: ReadonlySet<string> = new Set()): string
     out = !prev ? t : (wraps && hyphenJoin(out, t, compounds)) || out + (wraps ? separator(out, t) : ' ') + t;
     prev = l;
   }
-  return out;
+  // (a bracket pair of a right-to-left paragraph may open in one segment and close in another)
+  return b.lines.some((l) => l.rtl) ? pairedBrackets(out) : out;
 }
 
 function coordinatesOf(b: Box, page: RawPage, system: 'PointSpace' | 'PixelSpace'): Coordinates {

@@ -1,7 +1,7 @@
 // Lines and segments of a PDF page's text: words grouped into lines by their bands, each line split
 // into segments (runs of words without a wide gap) in reading order. The extractor (extract.ts) builds
 // a page's lines with it; the table and OCR code regroup words the same way.
-import { isRtlLine, isRtlPage, logicalOrder } from './bidi';
+import { isRtlLine, isRtlPage, logicalOrder, pairedBrackets } from './bidi';
 import { joinJustifiedGaps } from './justified';
 import type { Box, Line, Segment, Word } from './page-text';
 
@@ -170,7 +170,7 @@ export function toSegment(words: Word[], rtl = false): Segment {
     const glued = w.glue && w.x0 >= prev.x0 && w.x0 - prev.x1 < Math.max(w.size, 1);
     text += (glued ? '' : ' ') + w.t;
   }
-  return { words, text, size, ...union(words), ...(rtl ? { rtl } : {}) };
+  return { words, text: rtl ? pairedBrackets(text) : text, size, ...union(words), ...(rtl ? { rtl } : {}) };
 }
 
 export function union(boxes: Box[]): Box {

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { partitionDocument as partition } from '../../../../lambdas/engine/partition/pipeline';
 import { shutdownPagePool } from '../../../../lambdas/engine/partition/pdf/pool';
 import { ocrPageElements } from '../../../../lambdas/engine/partition/ocr/layout';
+import { pairedBrackets } from '../../../../lambdas/engine/partition/pdf/bidi';
 import { cjkPdf, type PageSpec, type Run } from '../../../support/cjk-pdf';
 
 after(async () => { await shutdownPagePool(); });
@@ -58,6 +59,15 @@ describe('right-to-left text in PDFs', () => {
       line(['2024', '-', '2020', 'בשנים'], 500, 640),
     ] }]);
     assert.deepEqual(t, ['גרסה Python 3 יצאה בשנת 2008 ועדיין בשימוש', 'הספריות pandas and numpy נפוצות', 'בשנים 2020 - 2024']);
+  });
+
+  it('turns a right-to-left run\'s bracket pairs the right way round, whether the text layer mirrored them or not', async () => {
+    // PDFium mirrors the brackets of this producer's lines, but not the ones inside a Hebrew word
+    // ("]ראו[": the glyphs drawn), nor a browser's or LibreOffice's (") 2025 (")
+    const t = await texts([{ runs: [line(['עלו', '(2024)', 'בשנת', '[ראו]', 'המספרים'], 500, 760)] }]);
+    assert.deepEqual(t, ['המספרים [ראו] בשנת ( 2024 ) עלו']);
+    assert.equal(pairedBrackets('נוצר ) 2025 ( ונבדק ]שוב['), 'נוצר ( 2025 ) ונבדק [שוב]');
+    assert.equal(pairedBrackets('(א) ו-(ב) [ג]'), '(א) ו-(ב) [ג]');
   });
 
   it('reads RTL text stored glyph by glyph in logical order', async () => {

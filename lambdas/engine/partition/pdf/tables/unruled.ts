@@ -107,6 +107,8 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
     }
     const runStart = i;
     while (i < j && titleLike(lines[i]!)) i++;
+    // a list's items just above a table (a label, its text beside it) are no rows of it
+    if (!lines.slice(i, j + 1).every(listItemRow)) while (i < j && listItemRow(lines[i]!)) i++;
     const rows = lines.slice(i, j + 1);
     const multi = rows.filter((r) => r.segs.length >= 2);
     if (multi.length >= 3 || ruledHeader(multi, hRules, body)) {
@@ -134,8 +136,7 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
       // Columns of prose (two-column layouts) have long, wordy cells; tables have short ones.
       // items of a list (a label, its text beside it) are no table of two columns
       // (a line above them, a running head or a heading beside its number, makes them no table either)
-      const item = (r: Line) => r.segs.length === 2 && LIST_LABEL.test(r.segs[0]!.text.trim());
-      const listed = (cols.length === 2 && multi.every(item)) || (multi.length >= 3 && multi.slice(1).every(item));
+      const listed = (cols.length === 2 && multi.every(listItemRow)) || (multi.length >= 3 && multi.slice(1).every(listItemRow));
       const tabular = !listed && cols.length >= 2 && avgCell <= 40 && fewWords && aligned >= 0.8;
       if (tabular && formula(multi)) out.push({ start: runStart, end: j, cols, formula: true });
       else if (tabular && !lineNumbered(rows)) {
@@ -150,7 +151,7 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
           const above = lines[k - 1]!, below = lines[k]!;
           if (below.y0 - above.y1 > 3.5 * body || above.x0 < x0 || above.x1 > x1) break;
           if (above.segs.some((g) => g.text.length > 60)) break;
-          if (titleLike(above)) break;
+          if (titleLike(above) || listItemRow(above)) break;
           k--;
           if (above.segs.length >= 2) multiAbove = segsAbove = true;
           // headers set closer than a segment gap, each over a column of the body (LaTeX's tabular)
@@ -170,6 +171,13 @@ export function findTables(lines: Line[], body: number, pageHeight?: number, hRu
     i = out.length && out[out.length - 1]!.end > j ? out[out.length - 1]!.end + 1 : j + 1;
   }
   return out;
+}
+
+/** A list's item on a line of two segments: its label (a bullet, a number), then its text; at the right of a right-to-left line. */
+function listItemRow(r: Line): boolean {
+  if (r.segs.length !== 2) return false;
+  const label = r.segs[0]!.rtl ? r.segs[1]! : r.segs[0]!;
+  return LIST_LABEL.test(label.text.trim());
 }
 
 /**
