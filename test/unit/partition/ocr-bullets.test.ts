@@ -66,6 +66,21 @@ it('a bullet read as a letter, in one line only, is read as a bullet', () => {
   assert.equal(item?.text, 'Pump A pressure nominal', JSON.stringify(els.map((e) => [e.type, e.text])));
 });
 
+it('a dot right of a right-to-left line\'s first word (its rightmost) makes it a list item', () => {
+  // Hebrew lines, their words given left to right as the OCR boxes them, right-aligned at 1500
+  const rtlLine = (y: number, logical: string): OcrLine => {
+    const ws = logical.split(' ');
+    let x = 1500;
+    const words = ws.map((t) => { const o = { text: t, confidence: 95, x0: x - CH * t.length, y0: y, x1: x, y1: y + H }; x = o.x0 - 9; return o; }).reverse();
+    return { words, x0: words[0]!.x0, y0: y, x1: 1500, y1: y + H };
+  };
+  const lead = [rtlLine(100, 'הבדיקה של המשאבות נערכה בחודש מרץ והמסננים הוחלפו כולם'), rtlLine(140, 'שלושה ממצאים נרשמו על ידי הצוות באותו היום')];
+  const items = [rtlLine(200, 'משאבה א תקינה'), rtlLine(240, 'משאבה ב דולפת מעט'), rtlLine(280, 'המאגר כמעט ריק')];
+  const right = items.map((l) => ({ x0: l.x1 + 14, y0: l.y0 + H / 2 - 5, x1: l.x1 + 24, y1: l.y0 + H / 2 + 5 }));
+  const els = ocrPageElements({ lines: [...lead, ...items], confidence: 92 }, 1, 1700, 2200, { coordinates: false, languages: ['heb'], tableHtml: true, dots: right });
+  assert.deepEqual(els.filter((e) => e.type === 'ListItem').map((e) => e.text), ['משאבה א תקינה', 'משאבה ב דולפת מעט', 'המאגר כמעט ריק'], JSON.stringify(els.map((e) => [e.type, e.text])));
+});
+
 it('a dot the size of a period is no bullet', () => {
   const ocr: OcrResult = { lines: [...para, ...items], confidence: 92 };
   const els = ocrPageElements(ocr, 1, 1700, 2200, { coordinates: false, languages: ['eng'], tableHtml: true, dots: items.map((l) => dot(l.y0, 160, 4)) });

@@ -65,18 +65,22 @@ const MAX_DISTANCE = 2.5;
  * Bullets among the page's filled dots (image/dots.ts), which OCR drops or misreads: a dot at the
  * middle of a line's height ending a little before its first word becomes a drawn mark, as a
  * born-digital PDF's bullets are (pdf/bullets.ts); a first word of one or two characters that a dot
- * fills (the bullet read as "e" or "«"), set apart from the next word, is read as "\u2022".
- * Left-to-right lines only (the bullet of a right-to-left item stands after its first word as read).
+ * fills (the bullet read as "e" or "«"), set apart from the next word, is read as "\u2022". A
+ * right-to-left item's bullet stands right of its first word.
  */
-function dotBullets(lines: OcrLine[], kept: OcrWord[][], dots: Box[], sizeOf: (words: OcrWord[]) => number): { marks: Mark[]; words: Set<OcrWord> } {
+function dotBullets(lines: OcrLine[], kept: OcrWord[][], dots: Box[], sizeOf: (words: OcrWord[]) => number, pageRtl: boolean): { marks: Mark[]; words: Set<OcrWord> } {
   const marks: Mark[] = [], words = new Set<OcrWord>();
   if (!dots.length) return { marks, words };
   const byY = [...dots].sort((a, b) => a.y0 - b.y0);
   lines.forEach((l, li) => {
     const ws = [...kept[li]!].sort((a, b) => a.x0 - b.x0);
-    const [first, next] = ws;
-    if (!first || ws.some((w) => wordClass(w.text) === 'R')) return;
+    // the line's first words as read: from the right in a right-to-left line
+    const rtl = ws.length > 0 && isRtlLine(ws.map((w) => w.text), pageRtl);
+    const [first, next] = rtl ? [...ws].reverse() : ws;
+    if (!first) return;
     const size = sizeOf(ws);
+    const before = (d: Box) => (rtl ? d.x0 >= first.x1 - 1 && d.x0 - first.x1 <= MAX_DISTANCE * size : d.x1 <= first.x0 + 1 && first.x0 - d.x1 <= MAX_DISTANCE * size);
+    const apart = !next || (rtl ? first.x0 - next.x1 : next.x0 - first.x1) >= 0.3 * size;
     const mid = (l.y0 + l.y1) / 2, band = 0.3 * (l.y1 - l.y0);
     const fits = (d: Box) => {
       const dw = d.x1 - d.x0, dh = d.y1 - d.y0;
@@ -86,8 +90,8 @@ function dotBullets(lines: OcrLine[], kept: OcrWord[][], dots: Box[], sizeOf: (w
       if (d.y0 > l.y1) break;
       if (d.y1 < l.y0 || !fits(d)) continue;
       const cx = (d.x0 + d.x1) / 2;
-      if (d.x1 <= first.x0 + 1 && first.x0 - d.x1 <= MAX_DISTANCE * size) { marks.push({ ...d, kind: 'disc' }); break; }
-      if (first.text.length <= 2 && cx > first.x0 && cx < first.x1 && first.x1 - first.x0 <= 1.5 * (d.x1 - d.x0) && (!next || next.x0 - first.x1 >= 0.3 * size)) { words.add(first); break; }
+      if (before(d)) { marks.push({ ...d, kind: 'disc' }); break; }
+      if (first.text.length <= 2 && cx > first.x0 && cx < first.x1 && first.x1 - first.x0 <= 1.5 * (d.x1 - d.x0) && apart) { words.add(first); break; }
     }
   });
   return { marks, words };
@@ -102,7 +106,7 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
     return Math.max(hs[Math.min(hs.length - 1, Math.floor(hs.length * 0.9))]! * 0.75, 1);
   };
   const misread = misreadBullets(ocr.lines);
-  const dotted = dotBullets(ocr.lines, ocr.lines.map((l) => { const keep = keepWord(l.words.length); return l.words.filter((w, i) => misread.has(w) || keep(w, i)); }), dots, sizeOf);
+  const dotted = dotBullets(ocr.lines, ocr.lines.map((l) => { const keep = keepWord(l.words.length); return l.words.filter((w, i) => misread.has(w) || keep(w, i)); }), dots, sizeOf, pageRtl);
   const bullets = new Set([...misread, ...dotted.words]);
   const keptWords = ocr.lines.map((l) => { const keep = keepWord(l.words.length); return l.words.filter((w, i) => bullets.has(w) || keep(w, i)); });
   const sizes = keptWords.filter((k) => k.length).map(sizeOf).sort((a, b) => a - b);
