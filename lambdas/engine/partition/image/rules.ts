@@ -313,10 +313,10 @@ export function tableLines(rgba: Uint8Array, width: number, height: number, gray
 
 /**
  * The PNG OCR should read (the page with its table lines painted out, else `png` itself), the rules,
- * and the page's filled dots (image/dots.ts: list bullets OCR drops).
+ * and the page's filled dots (image/dots.ts: list bullets OCR drops). `gray`: the page's gray pixels, when
+ * the caller has them already.
  */
-export function ocrInputWithLines(rgba: Uint8Array, width: number, height: number, png: Uint8Array): { png: Uint8Array; rules: Rules; cleaned?: Uint8Array; dots: Box[] } {
-  const gray = toGray(rgba, width, height);
+export function ocrInputWithLines(rgba: Uint8Array, width: number, height: number, png: Uint8Array, gray = toGray(rgba, width, height)): { png: Uint8Array; rules: Rules; cleaned?: Uint8Array; dots: Box[] } {
   const lines = tableLines(rgba, width, height, gray);
   const dots = filledDots(gray, width, height);
   if (!lines.cleaned) return { png, rules: lines.rules, dots };

@@ -105,10 +105,13 @@ export function ocrToRawPage(ocr: OcrResult, page: number, width: number, height
     const hs = kept.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
     return Math.max(hs[Math.min(hs.length - 1, Math.floor(hs.length * 0.9))]! * 0.75, 1);
   };
+  // a line's words kept on their own merit, then with the words read as bullets (kept whatever their confidence)
+  const keepable = ocr.lines.map((l) => { const keep = keepWord(l.words.length); return l.words.map((w, i) => keep(w, i)); });
+  const keptWith = (bullets: Set<OcrWord>) => ocr.lines.map((l, li) => l.words.filter((w, i) => keepable[li]![i] || bullets.has(w)));
   const misread = misreadBullets(ocr.lines);
-  const dotted = dotBullets(ocr.lines, ocr.lines.map((l) => { const keep = keepWord(l.words.length); return l.words.filter((w, i) => misread.has(w) || keep(w, i)); }), dots, sizeOf, pageRtl);
+  const dotted = dotBullets(ocr.lines, keptWith(misread), dots, sizeOf, pageRtl);
   const bullets = new Set([...misread, ...dotted.words]);
-  const keptWords = ocr.lines.map((l) => { const keep = keepWord(l.words.length); return l.words.filter((w, i) => bullets.has(w) || keep(w, i)); });
+  const keptWords = keptWith(bullets);
   const sizes = keptWords.filter((k) => k.length).map(sizeOf).sort((a, b) => a - b);
   const pageSize = sizes.length ? sizes[sizes.length >> 1]! : 1;
   ocr.lines.forEach((l, li) => {

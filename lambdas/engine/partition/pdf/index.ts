@@ -184,7 +184,7 @@ async function partitionPdfDocument(data: Uint8Array, ctx: FormatContext): Promi
         const px = straight?.rgba ?? rgba;
         const png = rendered && !straight ? rendered.png : rgbaToPng(px, width, height, (b) => deflateSync(b, { level: 1 }));
         // Table lines are found first and painted out of the image OCR reads (cells read better).
-        const lines = ocrInputWithLines(px, width, height, png);
+        const lines = ocrInputWithLines(px, width, height, png, straight ? undefined : rendered?.gray);
         const read = (png: Uint8Array) => recognizeBest(png, langs, options.languages.length > 0);
         const ocr = lines.cleaned ? mergeReadings(await read(lines.png), await read(png), lines.rules) : await read(png);
         return { ocr, lines, straight, width, height };

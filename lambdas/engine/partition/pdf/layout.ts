@@ -282,8 +282,8 @@ function columnBlocks(lines: Line[], { page, body, opts, listings }: { page: Raw
       // cells padded a few points apart, taken for one segment, split where other rows start a
       // column (born-digital text: OCR's positions are looser than a point), when no word is lost
       // (against the rows' own segment columns when the table's were found by such a split already)
-      const own = columnsOf(part.flatMap((r) => r.segs));
-      const split = opts.ocr ? undefined : splitTable(part, cols) ?? (own.length < cols.length ? splitTable(part, own) : undefined);
+      const ownSplit = () => { const own = columnsOf(part.flatMap((r) => r.segs)); return own.length < cols.length ? splitTable(part, own) : undefined; };
+      const split = opts.ocr ? undefined : splitTable(part, cols) ?? ownSplit();
       const finer = split && tableRows(split.rows, split.cols, body, rules);
       if (split && finer && wordCount(tableText(finer)) >= wordCount(tableText(table))) {
         part = split.rows;
