@@ -32,11 +32,11 @@ export function orgToHtml(src: string): string {
   const lines = src.replace(/\r\n?/g, '\n').split('\n');
   const out: string[] = [];
   let i = 0;
-  let listOpen: 'ul' | 'ol' | null = null;
-  const closeList = (): void => {
-    if (listOpen) out.push(`</${listOpen}>`);
-    listOpen = null;
-  };
+  // the lists open, outermost first: an item set in further than its list's items opens a list inside
+  // the item before it (Org nests lists by indentation), one set in less closes the lists inside
+  const lists: { indent: number; kind: 'ul' | 'ol' }[] = [];
+  const closeInner = (): void => { out.push(`</li></${lists.pop()!.kind}>`); };
+  const closeList = (): void => { while (lists.length) closeInner(); };
   while (i < lines.length) {
     const line = lines[i]!;
     if (line.trim() === '') {
@@ -102,17 +102,20 @@ export function orgToHtml(src: string): string {
     const item = ITEM.exec(line);
     if (item && !(item[1] === '' && item[2] === '*')) {
       const kind = /^[-+]$/.test(item[2]!) ? 'ul' : 'ol';
-      if (listOpen !== kind) {
-        closeList();
+      const indent = item[1]!.length;
+      while (lists.length && lists.at(-1)!.indent > indent) closeInner();
+      if (lists.length && lists.at(-1)!.indent === indent && lists.at(-1)!.kind !== kind) closeInner();
+      if (lists.length && lists.at(-1)!.indent === indent) out.push('</li>');
+      else {
         out.push(`<${kind}>`);
-        listOpen = kind;
+        lists.push({ indent, kind });
       }
       const textIndent = line.length - item[3]!.length;
       const body = [item[3]!.replace(/^\[[ X-]\]\s*/, '')];
       i++;
       // the item's text runs on over lines set in under it, up to a nested item (an item of its own)
       while (i < lines.length && lines[i]!.trim() && indentOf(lines[i]!) >= textIndent && !ITEM.test(lines[i]!)) body.push(lines[i++]!.trim());
-      out.push(`<li>${inline(body.join('\n'))}</li>`);
+      out.push(`<li>${inline(body.join('\n'))}`);
       continue;
     }
     closeList();

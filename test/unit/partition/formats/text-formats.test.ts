@@ -176,6 +176,21 @@ test('rst: a list nested under an item (after a blank line, set in to its text) 
   ]);
 });
 
+test('org: a list set in under an item nests in it (its items a level deeper, their parent the item), a list of another kind at the same indent is a list of its own', async () => {
+  const src = '* Checklist\n1. Lock every door.\n   - Check the fire exits.\n     + Test the push bar.\n   - Set the alarm.\n2. Switch off the lights.\n- Leave the keys.\n';
+  const els = await partitionWithHierarchy('org', src);
+  const byText = new Map(els.map((e) => [e.element_id, e.text]));
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.category_depth, byText.get(e.metadata.parent_id ?? '')]), [
+    ['Title', 'Checklist', 0, undefined],
+    ['ListItem', 'Lock every door.', 1, 'Checklist'],
+    ['ListItem', 'Check the fire exits.', 2, 'Lock every door.'],
+    ['ListItem', 'Test the push bar.', 3, 'Check the fire exits.'],
+    ['ListItem', 'Set the alarm.', 2, 'Lock every door.'],
+    ['ListItem', 'Switch off the lights.', 1, 'Checklist'],
+    ['ListItem', 'Leave the keys.', 1, 'Checklist'],
+  ]);
+});
+
 test('rst: a block quote after an empty comment is read; footnotes and citations come after the text, their references out of it', async () => {
   const src = [
     'Field notes', '===========', '',
