@@ -196,9 +196,10 @@ class HtmlWalker {
     if (links.length) {
       md.link_urls = links.map((l) => l.url);
       md.link_texts = links.map((l) => normalizeSpace(raw.slice(l.start, l.end)));
-      md.link_start_indexes = links.map((l) => {
-        const before = raw.slice(0, l.start).replace(/[ \t\n\r\f\v]+/g, ' ').trimStart();
-        const linkLead = /^[ \t\n\r\f\v]/.test(raw.slice(l.start, l.end)) && before && !before.endsWith(' ') ? 1 : 0;
+      const prefixes = spacedPrefixes(raw, links.map((l) => l.start));
+      md.link_start_indexes = links.map((l, k) => {
+        const before = prefixes[k]!;
+        const linkLead = SPACE.test(raw[l.start] ?? '') && before.length && !before.endsWithSpace ? 1 : 0;
         return Math.min(text.length, before.length + linkLead);
       });
     }
@@ -326,6 +327,34 @@ class HtmlWalker {
     html += '</table>';
     this.out.push(makeElement('Table', text, { ...this.opts.metadata, text_as_html: html }));
   }
+}
+
+const SPACE = /^[ \t\n\r\f\v]$/;
+
+/**
+ * For each offset into `raw`, the text before it as normalizeSpace lays it out (runs of white space one
+ * space, leading space dropped, a trailing one kept): its length and whether it ends in that space.
+ * One pass over the text, however many offsets (a block of thousands of links stays linear).
+ */
+function spacedPrefixes(raw: string, offsets: number[]): { length: number; endsWithSpace: boolean }[] {
+  const order = offsets.map((_, k) => k).sort((a, b) => offsets[a]! - offsets[b]!);
+  const out: { length: number; endsWithSpace: boolean }[] = new Array(offsets.length);
+  let length = 0;
+  let inSpace = false;
+  let i = 0;
+  for (const k of order) {
+    for (const end = Math.min(offsets[k]!, raw.length); i < end; i++) {
+      if (SPACE.test(raw[i]!)) {
+        if (length && !inSpace) length++;
+        inSpace = true;
+      } else {
+        length++;
+        inSpace = false;
+      }
+    }
+    out[k] = { length, endsWithSpace: inSpace && length > 0 };
+  }
+  return out;
 }
 
 function cellText(cell: DomElement): string {
