@@ -290,29 +290,46 @@ class HtmlWalker {
   private emitTable(table: DomElement): void {
     const rows: string[][] = [];
     const rowSpans: string[][] = [];
-    const collect = (el: DomElement): void => {
+    const newRow = (): { cells: string[]; spans: string[] } => {
+      const row: string[] = [];
+      const spans: string[] = [];
+      rows.push(row);
+      rowSpans.push(spans);
+      return { cells: row, spans };
+    };
+    const addCell = (cell: DomElement, row: { cells: string[]; spans: string[] }): void => {
+      row.cells.push(cellText(cell));
+      let span = '';
+      for (const a of ['colspan', 'rowspan']) {
+        const v = Number(cell.attribs[a]);
+        if (Number.isInteger(v) && v > 1 && v < 1000) span += ` ${a}="${v}"`;
+      }
+      row.spans.push(span);
+    };
+    // A browser's parser puts cells met outside a <tr> into a row of their own, and shows rows and
+    // cells wrapped in other markup (an old page's <form> around its rows) as the table's: so are they here.
+    const isWrapper = (c: DomElement, name: string): boolean =>
+      name !== 'table' && name !== 'caption' && name !== 'colgroup' && !dropped(c, name);
+    const addCells = (el: DomElement, row: { cells: string[]; spans: string[] }): void => {
       for (const c of el.children) {
         if (!isTag(c)) continue;
         const name = c.name.toLowerCase();
-        if (name === 'tr') {
-          const row: string[] = [];
-          const spans: string[] = [];
-          for (const cell of c.children) {
-            if (isTag(cell) && (cell.name === 'td' || cell.name === 'th')) {
-              row.push(cellText(cell));
-              let span = '';
-              for (const a of ['colspan', 'rowspan']) {
-                const v = Number(cell.attribs[a]);
-                if (Number.isInteger(v) && v > 1 && v < 1000) span += ` ${a}="${v}"`;
-              }
-              spans.push(span);
-            }
-          }
-          rows.push(row);
-          rowSpans.push(spans);
-        } else if (name === 'thead' || name === 'tbody' || name === 'tfoot') {
-          collect(c);
+        if (name === 'td' || name === 'th') addCell(c, row);
+        else if (name !== 'tr' && isWrapper(c, name)) addCells(c, row);
+      }
+    };
+    const collect = (el: DomElement): void => {
+      let loose: { cells: string[]; spans: string[] } | undefined;
+      for (const c of el.children) {
+        if (!isTag(c)) continue;
+        const name = c.name.toLowerCase();
+        if (name === 'td' || name === 'th') {
+          addCell(c, (loose ??= newRow()));
+          continue;
         }
+        loose = undefined;
+        if (name === 'tr') addCells(c, newRow());
+        else if (isWrapper(c, name)) collect(c);
       }
     };
     collect(table);
