@@ -67,6 +67,10 @@ class HtmlWalker {
   private emph: { tag: string; start: number; end: number }[] = [];
   private stack: Ctx[] = [{ kind: 'text', level: 0, listDepth: 0 }];
   private inPre = 0;
+  /** Links and emphasis open around this point. */
+  private inlineDepth = 0;
+  /** Where the buffered text's last <br> ended (-1: none yet). */
+  private lastBreak = -1;
   /** Characters of the buffered text that are formulas (with their $). */
   private mathChars = 0;
   /** The TeX of the formula just read: an image of it after it (a fallback rendering) is no Image of its own. */
@@ -98,7 +102,15 @@ class HtmlWalker {
     const name = n.name.toLowerCase();
     if (dropped(n, name)) return;
     if (name === 'br') {
+      // a second line break with nothing between is the blank line between two paragraphs (pages and
+      // mails laid out with <br><br>): the paragraph ends; not inside a link or emphasis, whose offsets
+      // run on, nor in a list item, heading or code
+      if (this.lastBreak >= 0 && !/\S/.test(this.buf.slice(this.lastBreak)) && this.ctx.kind === 'text' && !this.inPre && !this.inlineDepth) {
+        this.flush();
+        return;
+      }
       this.buf += '\n';
+      this.lastBreak = this.buf.length;
       return;
     }
     if (name === 'table') {
@@ -145,7 +157,9 @@ class HtmlWalker {
     }
     if (name === 'a' || EMPHASIS.has(name)) {
       const start = this.buf.length;
+      this.inlineDepth++;
       this.walk(n.children);
+      this.inlineDepth--;
       const end = this.buf.length;
       if (name === 'a') {
         const href = n.attribs['href'];
@@ -181,6 +195,7 @@ class HtmlWalker {
     const emph = this.emph;
     const mathChars = this.mathChars;
     this.buf = '';
+    this.lastBreak = -1;
     this.links = [];
     this.emph = [];
     this.mathChars = 0;
