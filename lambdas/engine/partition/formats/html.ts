@@ -26,9 +26,12 @@ const DROP = new Set([
 ]);
 /** A footnote's link back to where it is cited ("↩︎", "^"): navigation, no text of the note (pandoc, Python-Markdown, MediaWiki). */
 const BACKLINK_CLASS = /(?:^|\s)(?:footnote-back(?:ref)?|mw-cite-backlink)(?:\s|$)/;
-/** Elements whose text is not the document's: DROP's, and footnote back-links. */
+/**
+ * Elements whose text is not the document's: DROP's, footnote back-links, and elements marked `hidden`
+ * (a browser renders none of them: a closed dialog's, a template's or an inactive tab's text).
+ */
 const dropped = (n: DomElement, name: string): boolean =>
-  DROP.has(name) || n.attribs['role'] === 'doc-backlink' || BACKLINK_CLASS.test(n.attribs['class'] ?? '');
+  DROP.has(name) || n.attribs['hidden'] !== undefined || n.attribs['role'] === 'doc-backlink' || BACKLINK_CLASS.test(n.attribs['class'] ?? '');
 
 const BLOCK = new Set([
   'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'blockquote', 'ul', 'ol', 'dl', 'dt',
@@ -329,6 +332,7 @@ class HtmlWalker {
       for (const c of el.children) {
         if (!isTag(c)) continue;
         const name = c.name.toLowerCase();
+        if (dropped(c, name)) continue;
         if (name === 'td' || name === 'th') addCell(c, row);
         else if (name !== 'tr' && isWrapper(c, name)) addCells(c, row);
       }
@@ -338,6 +342,7 @@ class HtmlWalker {
       for (const c of el.children) {
         if (!isTag(c)) continue;
         const name = c.name.toLowerCase();
+        if (dropped(c, name)) continue;
         if (name === 'td' || name === 'th') {
           addCell(c, (loose ??= newRow()));
           continue;

@@ -1,5 +1,6 @@
-// Paragraphs of HTML laid out with line breaks instead of <p> (old pages, mails, e-books): a blank line
-// made by two <br> in a row ends a paragraph, as a reader sees it; one <br> only breaks a line.
+// What a reader sees of HTML text. Paragraphs laid out with line breaks instead of <p> (old pages, mails,
+// e-books): a blank line made by two <br> in a row ends a paragraph; one <br> only breaks a line. Elements
+// marked hidden are not shown, so give no text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { partition, types } from './helpers';
@@ -27,4 +28,17 @@ test('html: <br><br> separates paragraphs; a single <br>, a link or emphasis acr
   assert.equal(els[4]!.type, 'ListItem');
   assert.deepEqual(els[3]!.metadata.link_start_indexes, [10]);
   assert.deepEqual(els[5]!.metadata.emphasized_text_contents, ['bold line over a blank line']);
+});
+
+test('html: elements marked hidden (an inactive tab, a hidden cell or row) give no text, as a browser shows none', async () => {
+  const html = `<h1>Plans</h1>
+    <div id="monthly"><p>The monthly plan costs 10 dollars and can be cancelled at any time.</p></div>
+    <div id="yearly" hidden><p>The yearly plan costs 100 dollars, billed once a year.</p></div>
+    <p>Questions? <span hidden="">internal note</span>Write to us.</p>
+    <table><tr><td>Plan</td><td hidden>Code</td><td>Price</td></tr><tr hidden><td>Trial</td><td>T0</td><td>0</td></tr>
+    <tr><td>Monthly</td><td hidden>M1</td><td>10</td></tr></table>`;
+  const els = await partition('html', html);
+  assert.deepEqual(types(els), ['Title', 'NarrativeText', 'NarrativeText', 'Table']);
+  assert.equal(els[2]!.text, 'Questions? Write to us.');
+  assert.equal(els[3]!.metadata.text_as_html, '<table><tr><td>Plan</td><td>Price</td></tr><tr><td>Monthly</td><td>10</td></tr></table>');
 });
