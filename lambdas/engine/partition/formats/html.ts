@@ -93,7 +93,7 @@ class HtmlWalker {
 
   private visit(n: DomNode): void {
     if (n.type === 'text') {
-      this.buf += n.data;
+      this.buf += shownText(n.data);
       if (/\S/.test(n.data)) this.lastMath = [];
       return;
     }
@@ -366,6 +366,14 @@ class HtmlWalker {
   }
 }
 
+/**
+ * Characters a browser draws nothing for: soft hyphens (a hyphen only where a line breaks), zero-width
+ * spaces, word joiners and stray byte-order marks. Left in, they split words for search ("de\u00adscribes").
+ * The joiners that shape a script's letters (ZWJ, ZWNJ) stay.
+ */
+const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
+const shownText = (s: string): string => s.replace(INVISIBLE, '');
+
 const SPACE = /^[ \t\n\r\f\v]$/;
 
 /**
@@ -397,7 +405,7 @@ function spacedPrefixes(raw: string, offsets: number[]): { length: number; endsW
 function cellText(cell: DomElement): string {
   let s = '';
   const rec = (n: DomNode): void => {
-    if (n.type === 'text') s += n.data;
+    if (n.type === 'text') s += shownText(n.data);
     else if (isTag(n)) {
       const name = n.name.toLowerCase();
       if (dropped(n, name)) return;

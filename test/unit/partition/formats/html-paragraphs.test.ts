@@ -1,6 +1,6 @@
 // What a reader sees of HTML text. Paragraphs laid out with line breaks instead of <p> (old pages, mails,
 // e-books): a blank line made by two <br> in a row ends a paragraph; one <br> only breaks a line. Elements
-// marked hidden are not shown, so give no text.
+// marked hidden are not shown, so give no text; nor do characters a browser draws nothing for.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { partition, types } from './helpers';
@@ -41,4 +41,25 @@ test('html: elements marked hidden (an inactive tab, a hidden cell or row) give 
   assert.deepEqual(types(els), ['Title', 'NarrativeText', 'NarrativeText', 'Table']);
   assert.equal(els[2]!.text, 'Questions? Write to us.');
   assert.equal(els[3]!.metadata.text_as_html, '<table><tr><td>Plan</td><td>Price</td></tr><tr><td>Monthly</td><td>10</td></tr></table>');
+});
+
+test('html: soft hyphens, zero-width spaces and word joiners, which a browser does not draw, are not in the text', async () => {
+  const html = `<h2>Donau&shy;dampf&shy;schiff&shy;fahrt</h2>
+    <p>This post de&shy;scribes a very&#8203;long&#8203;identifier and a&#x2060;joined word.</p>
+    <ul><li>Kaffee&shy;maschine</li></ul><table><tr><td>Bundes&shy;land</td><td>Ber&#8203;lin</td></tr></table>
+    <p>Persian keeps its non-joiner: \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645</p>`;
+  const els = await partition('html', html);
+  assert.deepEqual(els.map((e) => e.text), [
+    'Donaudampfschifffahrt',
+    'This post describes a verylongidentifier and ajoined word.',
+    'Kaffeemaschine',
+    'Bundesland Berlin',
+    'Persian keeps its non-joiner: \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645',
+  ]);
+  assert.equal(els[3]!.metadata.text_as_html, '<table><tr><td>Bundesland</td><td>Berlin</td></tr></table>');
+});
+
+test('markdown: a soft hyphen in Markdown text is dropped as in HTML', async () => {
+  const [p] = await partition('md', 'Die Kaffee\u00admaschine ist kaputt und muss repariert werden.\n');
+  assert.equal(p!.text, 'Die Kaffeemaschine ist kaputt und muss repariert werden.');
 });
