@@ -61,6 +61,8 @@ interface Ctx {
   level: number;
   /** Lists (ul/ol) around this point. */
   listDepth: number;
+  /** The list item this point is in: whether its ListItem is out (its text after that is a paragraph's). */
+  item?: { emitted: boolean };
 }
 
 class HtmlWalker {
@@ -127,7 +129,7 @@ class HtmlWalker {
       return;
     }
     if (name === 'li') {
-      this.block(n, { ...this.ctx, kind: 'list' });
+      this.block(n, { ...this.ctx, kind: 'list', item: { emitted: false } });
       return;
     }
     if (name === 'ul' || name === 'ol') {
@@ -153,6 +155,13 @@ class HtmlWalker {
       return;
     }
     if (BLOCK.has(name)) {
+      // the paragraphs that open a list item are that one item (a loose Markdown list's <li><p>..</p><p>..</p>)
+      if (this.ctx.kind === 'list' && !this.ctx.item?.emitted) {
+        this.buf += ' ';
+        this.walk(n.children);
+        this.buf += ' ';
+        return;
+      }
       this.flush();
       this.walk(n.children);
       this.flush();
@@ -227,12 +236,16 @@ class HtmlWalker {
       md.emphasized_text_tags = emphasized.map((e) => e.tag);
     }
     let el: Element;
-    switch (ctx.kind) {
+    // one ListItem per item, as a reader sees one bullet: text of the item after what ended its ListItem
+    // (a nested list, a code block, a table) is typed as any paragraph
+    const kind = ctx.kind === 'list' && ctx.item?.emitted ? 'text' : ctx.kind;
+    switch (kind) {
       case 'title':
         el = makeElement('Title', text, { ...md, category_depth: ctx.level - 1 });
         break;
       case 'list':
         el = makeElement('ListItem', stripBullet(text) || text, { ...md, category_depth: ctx.listDepth });
+        ctx.item!.emitted = true;
         break;
       case 'code':
         el = makeElement('CodeSnippet', text, md);
