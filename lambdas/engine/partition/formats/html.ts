@@ -38,6 +38,8 @@ const BLOCK = new Set([
   'dd', 'form', 'fieldset', 'figure', 'figcaption', 'address', 'center', 'hr', 'body', 'html', 'tr', 'td', 'th',
   'tbody', 'thead', 'tfoot', 'caption', 'details', 'summary', 'legend', 'menu', 'hgroup',
 ]);
+/** Blocks whose lines, set apart by <br>, are one paragraph. */
+const PARAGRAPH = new Set(['p', 'address']);
 const HEADING: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 const EMPHASIS = new Set(['b', 'strong', 'i', 'em']);
 
@@ -72,6 +74,8 @@ class HtmlWalker {
   private emph: { tag: string; start: number; end: number }[] = [];
   private stack: Ctx[] = [{ kind: 'text', level: 0, listDepth: 0 }];
   private inPre = 0;
+  /** Paragraphs (PARAGRAPH) open around this point. */
+  private inParagraph = 0;
   /** Links and emphasis open around this point. */
   private inlineDepth = 0;
   /** Where the buffered text's last <br> ended (-1: none yet). */
@@ -107,10 +111,12 @@ class HtmlWalker {
     const name = n.name.toLowerCase();
     if (dropped(n, name)) return;
     if (name === 'br') {
-      // a second line break with nothing between is the blank line between two paragraphs (pages and
-      // mails laid out with <br><br>): the paragraph ends; not inside a link or emphasis, whose offsets
-      // run on, nor in a list item, heading or code
-      if (this.lastBreak >= 0 && !/\S/.test(this.buf.slice(this.lastBreak)) && this.ctx.kind === 'text' && !this.inPre && !this.inlineDepth) {
+      // Text laid out with line breaks: outside a paragraph (a <div>'s or the body's lines, a mail's or a
+      // signature's) each line is an element of its own, as both the library and docling read them; in a
+      // <p> only a blank line (a second break with nothing between) ends it. Never inside a link or
+      // emphasis, whose offsets run on, nor in a list item, heading or code.
+      const blankLine = this.lastBreak >= 0 && !/\S/.test(this.buf.slice(this.lastBreak));
+      if ((blankLine || !this.inParagraph) && this.ctx.kind === 'text' && !this.inPre && !this.inlineDepth) {
         this.flush();
         return;
       }
@@ -162,8 +168,11 @@ class HtmlWalker {
         this.buf += ' ';
         return;
       }
+      const paragraph = PARAGRAPH.has(name);
       this.flush();
+      if (paragraph) this.inParagraph++;
       this.walk(n.children);
+      if (paragraph) this.inParagraph--;
       this.flush();
       return;
     }

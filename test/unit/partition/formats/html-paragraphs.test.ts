@@ -1,11 +1,11 @@
-// What a reader sees of HTML text. Paragraphs laid out with line breaks instead of <p> (old pages, mails,
-// e-books): a blank line made by two <br> in a row ends a paragraph; one <br> only breaks a line. Elements
+// What a reader sees of HTML text. Text laid out with line breaks instead of <p> (old pages, mails,
+// e-books): outside a <p> each line is an element, inside one a blank line (two <br>) ends it. Elements
 // marked hidden are not shown, so give no text; nor do characters a browser draws nothing for.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { partition, types } from './helpers';
 
-test('html: <br><br> separates paragraphs; a single <br>, a link or emphasis across it, a list item keep one element', async () => {
+test('html: <br><br> separates paragraphs; outside a <p> every <br> ends a line\'s element; a link or emphasis across it, a list item keep one element', async () => {
   const html = `<body><font face="verdana">
     When I moved to the countryside, the first thing I wanted was a vegetable garden and a few fruit trees.<br><br>
     The first mistake was planting too early. A late frost killed half of the seedlings.<br>
@@ -14,20 +14,35 @@ test('html: <br><br> separates paragraphs; a single <br>, a link or emphasis acr
     Thanks to <a href="/m">my neighbour Maria</a> for her advice.<br>Jane
     <ul><li>Sow in April.<br><br>Water in the evening.</li></ul>
     <p>A <b>bold line<br><br>over a blank line</b> stays whole.</p>
+    <p>Jane Roe<br>221B Baker Street<br>London</p>
+    <p>The first paragraph of a letter written with breaks.<br><br>The second one, after a blank line.</p>
   </font></body>`;
   const els = await partition('html', html);
   assert.deepEqual(els.map((e) => e.text), [
     'When I moved to the countryside, the first thing I wanted was a vegetable garden and a few fruit trees.',
     'The first mistake was planting too early. A late frost killed half of the seedlings.',
     'The second mistake was watering at noon, when most of the water evaporated.',
-    'Thanks to my neighbour Maria for her advice. Jane',
+    'Thanks to my neighbour Maria for her advice.',
+    'Jane',
     'Sow in April. Water in the evening.',
     'A bold line over a blank line stays whole.',
+    'Jane Roe 221B Baker Street London',
+    'The first paragraph of a letter written with breaks.',
+    'The second one, after a blank line.',
   ]);
   assert.deepEqual(types(els).slice(0, 3), ['NarrativeText', 'NarrativeText', 'NarrativeText']);
-  assert.equal(els[4]!.type, 'ListItem');
+  assert.equal(els[5]!.type, 'ListItem');
   assert.deepEqual(els[3]!.metadata.link_start_indexes, [10]);
-  assert.deepEqual(els[5]!.metadata.emphasized_text_contents, ['bold line over a blank line']);
+  assert.deepEqual(els[6]!.metadata.emphasized_text_contents, ['bold line over a blank line']);
+});
+
+test('html: lines of a <div> set apart by <br> (a mail\'s signature, a poem\'s lines) are elements of their own', async () => {
+  const html = `<div dir="ltr">Best regards,<br>Jane Roe<br>Head of Operations</div>
+    <div class="stanza"><span>But at afternoon or almost eve<br></span><span>Tis better; then the silence grows<br></span></div>`;
+  const els = await partition('html', html);
+  assert.deepEqual(els.map((e) => e.text), [
+    'Best regards,', 'Jane Roe', 'Head of Operations', 'But at afternoon or almost eve', 'Tis better; then the silence grows',
+  ]);
 });
 
 test('html: elements marked hidden (an inactive tab, a hidden cell or row) give no text, as a browser shows none', async () => {
