@@ -183,7 +183,8 @@ function detectText(text: string, hint?: FileType): FileType {
   }
   if (t.startsWith('<')) {
     if (/<!doctype html|<html[\s>]|<head[\s>]|<body[\s>]/.test(head)) return 'html';
-    if (hint === 'html' || hint === 'xml') return hint;
+    // Markdown allows HTML blocks: a README opening with a centred logo or heading in HTML is Markdown
+    if (hint === 'html' || hint === 'xml' || hint === 'md') return hint;
     if (head.startsWith('<?xml') || /^<[\w:-]+[\s>]/.test(head)) {
       if (/<(div|p|table|span|br|h[1-6])[\s>/]/.test(head) && !head.startsWith('<?xml')) return 'html';
       return 'xml';

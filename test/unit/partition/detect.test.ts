@@ -88,3 +88,15 @@ describe('detectFileType', () => {
     assert.equal(detectFileType(bytes(0x1f, 0x8b, 8, 0), 'a.gz').gzip, true);
   });
 });
+
+describe('detectFileType: Markdown opening with HTML', () => {
+  it('keeps a .md file whose first block is an HTML block (a centred logo) as Markdown', () => {
+    const readme = '<p align="center">\n  <img src="logo.svg" alt="Logo">\n</p>\n\n# fastqueue\n\nA tiny job queue.\n';
+    assert.equal(detectFileType(text(readme), 'README.md').filetype, 'md');
+    assert.equal(detectFileType(text('<div align="center"><h1>Tool</h1></div>\n\n## Install\n'), 'notes.markdown').filetype, 'md');
+    // a whole HTML document saved as .md is still HTML
+    assert.equal(detectFileType(text('<!DOCTYPE html><html><body><p>x</p></body></html>'), 'page.md').filetype, 'html');
+    // without the extension, a fragment of HTML is HTML
+    assert.equal(detectFileType(text(readme), 'README').filetype, 'html');
+  });
+});

@@ -26,15 +26,20 @@ const DROP = new Set([
 ]);
 /** A footnote's link back to where it is cited ("↩︎", "^"): navigation, no text of the note (pandoc, Python-Markdown, MediaWiki). */
 const BACKLINK_CLASS = /(?:^|\s)(?:footnote-back(?:ref)?|mw-cite-backlink)(?:\s|$)/;
-/** Elements whose text is not the document's: DROP's, and footnote back-links. */
+/**
+ * Elements whose text is not the document's: DROP's, footnote back-links, and elements marked `hidden`
+ * (a browser renders none of them: a closed dialog's, a template's or an inactive tab's text).
+ */
 const dropped = (n: DomElement, name: string): boolean =>
-  DROP.has(name) || n.attribs['role'] === 'doc-backlink' || BACKLINK_CLASS.test(n.attribs['class'] ?? '');
+  DROP.has(name) || n.attribs['hidden'] !== undefined || n.attribs['role'] === 'doc-backlink' || BACKLINK_CLASS.test(n.attribs['class'] ?? '');
 
 const BLOCK = new Set([
   'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'blockquote', 'ul', 'ol', 'dl', 'dt',
   'dd', 'form', 'fieldset', 'figure', 'figcaption', 'address', 'center', 'hr', 'body', 'html', 'tr', 'td', 'th',
   'tbody', 'thead', 'tfoot', 'caption', 'details', 'summary', 'legend', 'menu', 'hgroup',
 ]);
+/** Blocks whose lines, set apart by <br>, are one paragraph. */
+const PARAGRAPH = new Set(['p', 'address']);
 const HEADING: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 const EMPHASIS = new Set(['b', 'strong', 'i', 'em']);
 
@@ -58,6 +63,8 @@ interface Ctx {
   level: number;
   /** Lists (ul/ol) around this point. */
   listDepth: number;
+  /** The list item this point is in: whether its ListItem is out (its text after that is a paragraph's). */
+  item?: { emitted: boolean };
 }
 
 class HtmlWalker {
@@ -67,6 +74,12 @@ class HtmlWalker {
   private emph: { tag: string; start: number; end: number }[] = [];
   private stack: Ctx[] = [{ kind: 'text', level: 0, listDepth: 0 }];
   private inPre = 0;
+  /** Paragraphs (PARAGRAPH) open around this point. */
+  private inParagraph = 0;
+  /** Links and emphasis open around this point. */
+  private inlineDepth = 0;
+  /** Where the buffered text's last <br> ended (-1: none yet). */
+  private lastBreak = -1;
   /** Characters of the buffered text that are formulas (with their $). */
   private mathChars = 0;
   /** The TeX of the formula just read: an image of it after it (a fallback rendering) is no Image of its own. */
@@ -86,7 +99,7 @@ class HtmlWalker {
 
   private visit(n: DomNode): void {
     if (n.type === 'text') {
-      this.buf += n.data;
+      this.buf += shownText(n.data);
       if (/\S/.test(n.data)) this.lastMath = [];
       return;
     }
@@ -98,7 +111,17 @@ class HtmlWalker {
     const name = n.name.toLowerCase();
     if (dropped(n, name)) return;
     if (name === 'br') {
+      // Text laid out with line breaks: outside a paragraph (a <div>'s or the body's lines, a mail's or a
+      // signature's) each line is an element of its own, as both the library and docling read them; in a
+      // <p> only a blank line (a second break with nothing between) ends it. Never inside a link or
+      // emphasis, whose offsets run on, nor in a list item, heading or code.
+      const blankLine = this.lastBreak >= 0 && !/\S/.test(this.buf.slice(this.lastBreak));
+      if ((blankLine || !this.inParagraph) && this.ctx.kind === 'text' && !this.inPre && !this.inlineDepth) {
+        this.flush();
+        return;
+      }
       this.buf += '\n';
+      this.lastBreak = this.buf.length;
       return;
     }
     if (name === 'table') {
@@ -112,7 +135,7 @@ class HtmlWalker {
       return;
     }
     if (name === 'li') {
-      this.block(n, { ...this.ctx, kind: 'list' });
+      this.block(n, { ...this.ctx, kind: 'list', item: { emitted: false } });
       return;
     }
     if (name === 'ul' || name === 'ol') {
@@ -138,14 +161,26 @@ class HtmlWalker {
       return;
     }
     if (BLOCK.has(name)) {
+      // the paragraphs that open a list item are that one item (a loose Markdown list's <li><p>..</p><p>..</p>)
+      if (this.ctx.kind === 'list' && !this.ctx.item?.emitted) {
+        this.buf += ' ';
+        this.walk(n.children);
+        this.buf += ' ';
+        return;
+      }
+      const paragraph = PARAGRAPH.has(name);
       this.flush();
+      if (paragraph) this.inParagraph++;
       this.walk(n.children);
+      if (paragraph) this.inParagraph--;
       this.flush();
       return;
     }
     if (name === 'a' || EMPHASIS.has(name)) {
       const start = this.buf.length;
+      this.inlineDepth++;
       this.walk(n.children);
+      this.inlineDepth--;
       const end = this.buf.length;
       if (name === 'a') {
         const href = n.attribs['href'];
@@ -181,6 +216,7 @@ class HtmlWalker {
     const emph = this.emph;
     const mathChars = this.mathChars;
     this.buf = '';
+    this.lastBreak = -1;
     this.links = [];
     this.emph = [];
     this.mathChars = 0;
@@ -196,9 +232,10 @@ class HtmlWalker {
     if (links.length) {
       md.link_urls = links.map((l) => l.url);
       md.link_texts = links.map((l) => normalizeSpace(raw.slice(l.start, l.end)));
-      md.link_start_indexes = links.map((l) => {
-        const before = raw.slice(0, l.start).replace(/[ \t\n\r\f\v]+/g, ' ').trimStart();
-        const linkLead = /^[ \t\n\r\f\v]/.test(raw.slice(l.start, l.end)) && before && !before.endsWith(' ') ? 1 : 0;
+      const prefixes = spacedPrefixes(raw, links.map((l) => l.start));
+      md.link_start_indexes = links.map((l, k) => {
+        const before = prefixes[k]!;
+        const linkLead = SPACE.test(raw[l.start] ?? '') && before.length && !before.endsWithSpace ? 1 : 0;
         return Math.min(text.length, before.length + linkLead);
       });
     }
@@ -208,12 +245,16 @@ class HtmlWalker {
       md.emphasized_text_tags = emphasized.map((e) => e.tag);
     }
     let el: Element;
-    switch (ctx.kind) {
+    // one ListItem per item, as a reader sees one bullet: text of the item after what ended its ListItem
+    // (a nested list, a code block, a table) is typed as any paragraph
+    const kind = ctx.kind === 'list' && ctx.item?.emitted ? 'text' : ctx.kind;
+    switch (kind) {
       case 'title':
         el = makeElement('Title', text, { ...md, category_depth: ctx.level - 1 });
         break;
       case 'list':
         el = makeElement('ListItem', stripBullet(text) || text, { ...md, category_depth: ctx.listDepth });
+        ctx.item!.emitted = true;
         break;
       case 'code':
         el = makeElement('CodeSnippet', text, md);
@@ -289,29 +330,48 @@ class HtmlWalker {
   private emitTable(table: DomElement): void {
     const rows: string[][] = [];
     const rowSpans: string[][] = [];
-    const collect = (el: DomElement): void => {
+    const newRow = (): { cells: string[]; spans: string[] } => {
+      const row: string[] = [];
+      const spans: string[] = [];
+      rows.push(row);
+      rowSpans.push(spans);
+      return { cells: row, spans };
+    };
+    const addCell = (cell: DomElement, row: { cells: string[]; spans: string[] }): void => {
+      row.cells.push(cellText(cell));
+      let span = '';
+      for (const a of ['colspan', 'rowspan']) {
+        const v = Number(cell.attribs[a]);
+        if (Number.isInteger(v) && v > 1 && v < 1000) span += ` ${a}="${v}"`;
+      }
+      row.spans.push(span);
+    };
+    // A browser's parser puts cells met outside a <tr> into a row of their own, and shows rows and
+    // cells wrapped in other markup (an old page's <form> around its rows) as the table's: so are they here.
+    const isWrapper = (c: DomElement, name: string): boolean =>
+      name !== 'table' && name !== 'caption' && name !== 'colgroup' && !dropped(c, name);
+    const addCells = (el: DomElement, row: { cells: string[]; spans: string[] }): void => {
       for (const c of el.children) {
         if (!isTag(c)) continue;
         const name = c.name.toLowerCase();
-        if (name === 'tr') {
-          const row: string[] = [];
-          const spans: string[] = [];
-          for (const cell of c.children) {
-            if (isTag(cell) && (cell.name === 'td' || cell.name === 'th')) {
-              row.push(cellText(cell));
-              let span = '';
-              for (const a of ['colspan', 'rowspan']) {
-                const v = Number(cell.attribs[a]);
-                if (Number.isInteger(v) && v > 1 && v < 1000) span += ` ${a}="${v}"`;
-              }
-              spans.push(span);
-            }
-          }
-          rows.push(row);
-          rowSpans.push(spans);
-        } else if (name === 'thead' || name === 'tbody' || name === 'tfoot') {
-          collect(c);
+        if (dropped(c, name)) continue;
+        if (name === 'td' || name === 'th') addCell(c, row);
+        else if (name !== 'tr' && isWrapper(c, name)) addCells(c, row);
+      }
+    };
+    const collect = (el: DomElement): void => {
+      let loose: { cells: string[]; spans: string[] } | undefined;
+      for (const c of el.children) {
+        if (!isTag(c)) continue;
+        const name = c.name.toLowerCase();
+        if (dropped(c, name)) continue;
+        if (name === 'td' || name === 'th') {
+          addCell(c, (loose ??= newRow()));
+          continue;
         }
+        loose = undefined;
+        if (name === 'tr') addCells(c, newRow());
+        else if (isWrapper(c, name)) collect(c);
       }
     };
     collect(table);
@@ -328,10 +388,46 @@ class HtmlWalker {
   }
 }
 
+/**
+ * Characters a browser draws nothing for: soft hyphens (a hyphen only where a line breaks), zero-width
+ * spaces, word joiners and stray byte-order marks. Left in, they split words for search ("de\u00adscribes").
+ * The joiners that shape a script's letters (ZWJ, ZWNJ) stay.
+ */
+const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
+const shownText = (s: string): string => s.replace(INVISIBLE, '');
+
+const SPACE = /^[ \t\n\r\f\v]$/;
+
+/**
+ * For each offset into `raw`, the text before it as normalizeSpace lays it out (runs of white space one
+ * space, leading space dropped, a trailing one kept): its length and whether it ends in that space.
+ * One pass over the text, however many offsets (a block of thousands of links stays linear).
+ */
+function spacedPrefixes(raw: string, offsets: number[]): { length: number; endsWithSpace: boolean }[] {
+  const order = offsets.map((_, k) => k).sort((a, b) => offsets[a]! - offsets[b]!);
+  const out: { length: number; endsWithSpace: boolean }[] = new Array(offsets.length);
+  let length = 0;
+  let inSpace = false;
+  let i = 0;
+  for (const k of order) {
+    for (const end = Math.min(offsets[k]!, raw.length); i < end; i++) {
+      if (SPACE.test(raw[i]!)) {
+        if (length && !inSpace) length++;
+        inSpace = true;
+      } else {
+        length++;
+        inSpace = false;
+      }
+    }
+    out[k] = { length, endsWithSpace: inSpace && length > 0 };
+  }
+  return out;
+}
+
 function cellText(cell: DomElement): string {
   let s = '';
   const rec = (n: DomNode): void => {
-    if (n.type === 'text') s += n.data;
+    if (n.type === 'text') s += shownText(n.data);
     else if (isTag(n)) {
       const name = n.name.toLowerCase();
       if (dropped(n, name)) return;
