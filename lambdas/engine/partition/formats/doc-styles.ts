@@ -24,6 +24,8 @@ export interface DocParagraph {
   cellEnd?: boolean;
   /** A table row's end mark: the row's cells as sprmTDefTable defines them (right edges, merges). */
   row?: EdgeCell[];
+  /** In a table nested in a table's cell (sprmPItap over 1): text of the outer cell it lies in. */
+  nested?: boolean;
 }
 
 /** A table row of the main text: its cells' text and, when its end mark defines them, its cells. */
@@ -48,6 +50,7 @@ const SPRM_P_ILFO = 0x460b;
 const SPRM_P_ILVL = 0x260a;
 const SPRM_P_OUTLVL = 0x2640;
 const SPRM_P_FINTABLE = 0x2416;
+const SPRM_P_ITAP = 0x6649;
 const SPRM_T_DEF_TABLE = 0xd608;
 const SPRM_T_VERT_MERGE = 0xd62b;
 /** Cells a row defines at most (Word allows 63). */
@@ -104,19 +107,23 @@ function readParagraphs(data: Uint8Array): DocParagraph[] {
       if (code === 0x13) { fieldDepth++; hidden.push(true); continue; }
       if (code === 0x14) { if (hidden.length) hidden[hidden.length - 1] = false; continue; }
       if (code === 0x15) { if (fieldDepth) fieldDepth--; hidden.pop(); continue; }
-      if (code === 0x0d || code === 0x07) {
+      // -- a paragraph mark, a cell mark, or a section mark / page break (0x0C), where the text reader
+      // -- also starts a new line: the paragraph's properties are those of the run holding the mark --
+      if (code === 0x0d || code === 0x07 || code === 0x0c) {
         const run = papx.find(fc);
         const props = run ? grpprlProps(run) : undefined;
         const p = paragraph(text, props, styles);
         if (code === 0x07) p.cellEnd = true;
-        if (props?.row) p.row = props.row;
+        if (props?.tableDepth !== undefined && props.tableDepth > 1) p.nested = true;
+        else if (props?.row) p.row = props.row;
         out.push(p);
         if (out.length > MAX_PARAGRAPHS) return [];
         text = '';
         continue;
       }
       if (hidden.some(Boolean)) continue;
-      if (code === 0x0b || code === 0x09) text += ' ';
+      if (code === 0x0b) text += '\n'; // a line break inside the paragraph, kept as DOCX keeps w:br
+      else if (code === 0x09) text += ' ';
       else if (code >= 0x20) text += String.fromCharCode(code);
     }
   }
@@ -186,7 +193,7 @@ function papxRuns(word: Buffer, plc: Buffer): PapxIndex {
   };
 }
 
-interface Props { istd: number; ilfo?: number; ilvl?: number; outLvl?: number; inTable?: boolean; row?: EdgeCell[] }
+interface Props { istd: number; ilfo?: number; ilvl?: number; outLvl?: number; inTable?: boolean; tableDepth?: number; row?: EdgeCell[] }
 
 /** The istd and the sprms this module reads from a paragraph's (or a style's) istd + grpprl. */
 function grpprlProps(b: Buffer): Props {
@@ -196,6 +203,7 @@ function grpprlProps(b: Buffer): Props {
     else if (sprm === SPRM_P_ILVL) props.ilvl = op[0];
     else if (sprm === SPRM_P_OUTLVL) props.outLvl = op[0];
     else if (sprm === SPRM_P_FINTABLE) props.inTable = op[0] !== 0;
+    else if (sprm === SPRM_P_ITAP && op.length >= 4) props.tableDepth = op.readInt32LE(0);
     else if (sprm === SPRM_T_DEF_TABLE) props.row = rowCells(op);
     else if (sprm === SPRM_T_VERT_MERGE && op.length >= 2 && props.row?.[op[0]!]) setVertMerge(props.row[op[0]!]!, op[1]!);
   });
@@ -249,7 +257,8 @@ export function docTableRows(paras: DocParagraph[]): DocTableRow[] {
       cell = [];
       continue;
     }
-    if (p.text.trim()) cell.push(p.text.trim());
+    const text = p.text.replace(/\s+/g, ' ').trim();
+    if (text) cell.push(text);
     if (p.cellEnd) { cells.push(cell.join(' ')); cell = []; }
   }
   return rows;

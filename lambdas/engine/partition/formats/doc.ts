@@ -1,9 +1,8 @@
-// Legacy Word (.doc, OLE/Word 97-2003) partitioner: text via word-extractor (MIT), one paragraph per
-// line, typed like unstyled DOCX paragraphs; header and footer text become Header/Footer elements.
-// Table rows come out of the reader as lines of cells each closed by a tab (Word's cell mark); a run
-// of such lines is one Table, its merged cells spanning the columns the rows' cell definitions give
-// (doc-styles.ts reads them; spansFromEdges places them). Text boxes follow the body.
-// Styles and lists come from the binary structures (doc-styles.ts), matched to the reader's text.
+// Legacy Word (.doc, OLE/Word 97-2003) partitioner. The body is read from the binary structures
+// (doc-styles.ts: paragraphs by their marks, styles and lists, tables by cell and row marks with their
+// merged cells) when they hold the same text as word-extractor (MIT) reads; otherwise from the reader's
+// text, one paragraph per line, table rows as lines of tab-closed cells, styles matched to it by text.
+// Header and footer text become Header/Footer elements; text boxes follow the body.
 // Files word-extractor cannot read are converted to DOCX with LibreOffice when it is installed.
 import WordExtractor from 'word-extractor';
 import { makeElement, type Element } from '../../elements';
@@ -51,16 +50,51 @@ class StyledParagraphs {
     const at = key ? this.find(key) : -1;
     if (at < 0) return paragraphElement(text, languages);
     this.next = at + 1;
-    const p = this.paras[at]!;
-    if (p.headingDepth !== undefined) return makeElement('Title', text, { category_depth: p.headingDepth });
-    if (p.listLevel !== undefined) return makeElement('ListItem', stripBullet(text) || text, { category_depth: p.listLevel });
-    // -- a body paragraph: typed by its text, as the library types an unstyled paragraph --
-    return paragraphElement(text, languages);
+    return styledElement(this.paras[at]!, text, languages);
   }
 
   private find(key: string): number {
     return findAhead(this.keys, this.next, key);
   }
+}
+
+/** A paragraph typed by its style: a heading a Title with its depth, a list paragraph a ListItem. */
+function styledElement(p: DocParagraph, text: string, languages?: string[]): Element {
+  if (p.headingDepth !== undefined) return makeElement('Title', text, { category_depth: p.headingDepth });
+  if (p.listLevel !== undefined) return makeElement('ListItem', stripBullet(text) || text, { category_depth: p.listLevel });
+  // -- a body paragraph: typed by its text, as the library types an unstyled paragraph --
+  return paragraphElement(text, languages);
+}
+
+/**
+ * The body as the binary structures divide it: paragraphs by their marks (a line break inside one
+ * kept), tables by their cell and row marks, so a cell of several paragraphs or a nested table stays
+ * in its cell. Used when the structures hold the reader's text (none deleted by tracked changes).
+ */
+function structuredBody(paras: DocParagraph[], languages?: string[]): Element[] {
+  const out: Element[] = [];
+  const paragraph = (p: DocParagraph) => {
+    const text = p.text.replace(/[ \t]*\n[ \t]*/g, '\n').replace(/[ \t]+/g, ' ').trim();
+    if (text) out.push(styledElement(p, text, languages));
+  };
+  for (let i = 0; i < paras.length; ) {
+    if (!paras[i]!.inTable) {
+      paragraph(paras[i++]!);
+      continue;
+    }
+    let end = i;
+    while (end < paras.length && paras[end]!.inTable) end++;
+    const found = docTableRows(paras.slice(i, end));
+    const grid = found.map((r) => r.cells);
+    if (!found.length) paras.slice(i, end).forEach(paragraph);
+    else if (grid.some((r) => r.some(Boolean))) {
+      const defs = found.map((r) => r.defs);
+      const rows = (defs.every(Boolean) && spansFromEdges(grid, defs as EdgeCell[][])) || rowsFromGrid(grid);
+      out.push(makeElement('Table', tableText(rows), { text_as_html: tableToHtml(rows) }));
+    }
+    i = end;
+  }
+  return out;
 }
 
 /**
@@ -148,9 +182,13 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   const headers = doc.getHeaders({ ...raw, includeFooters: false }).trim();
   if (headers) out.push(makeElement('Header', headers, { header_footer_type: 'primary' }));
   const paragraphs = docParagraphs(data);
+  const body = doc.getBody(raw);
+  const textboxes = doc.getTextboxes({ ...raw, includeHeadersAndFooters: false });
+  const structured = paragraphs.length > 0 && matchKey(body) === matchKey(paragraphs.map((p) => p.text).join(' '));
+  if (structured) out.push(...structuredBody(paragraphs, ctx.options.languages));
   const styled = new StyledParagraphs(paragraphs);
   const tables = new TableRowDefs(docTableRows(paragraphs));
-  for (const block of docBodyBlocks(`${doc.getBody(raw)}\n${doc.getTextboxes({ ...raw, includeHeadersAndFooters: false })}`)) {
+  for (const block of docBodyBlocks(structured ? textboxes : `${body}\n${textboxes}`)) {
     if (block.kind === 'text') out.push(styled.element(block.text, ctx.options.languages));
     else {
       const rows = tables.table(block.grid);

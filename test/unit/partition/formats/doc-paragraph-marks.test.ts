@@ -1,0 +1,41 @@
+// Legacy .doc: the body follows the binary structures' paragraph, cell and row marks, so a line
+// break inside a paragraph, a section break, a cell of several paragraphs and a table nested in a
+// cell come out as DOCX gives them (the text reader alone breaks its lines at each of these).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { partition } from './helpers';
+import { inTable, innerCellEnd, listLevel, outline, rowEnd, tableDepth, word97Doc, type DocPara } from '../../../support/word97';
+
+const cell = (text: string): DocPara => ({ text, mark: 'cell', sprms: [inTable()] });
+const cellPara = (text: string): DocPara => ({ text, sprms: [inTable()] });
+const row = (edges: number[]): DocPara => ({ text: '', mark: 'cell', sprms: [inTable(), rowEnd(edges)] });
+const nested = (text: string, extra: Buffer[]): DocPara => ({ text, sprms: [inTable(), tableDepth(2), ...extra] });
+
+test('doc: line breaks, section breaks, cells of several paragraphs and nested tables keep the structure', async () => {
+  const data = word97Doc([
+    { text: 'Supplier Contact\x0bDirectory 2024', sprms: [outline(0)] },
+    { text: 'Order bolts monthly.\x0bCheck stock first.', sprms: [listLevel(0)] },
+    { text: 'Pay invoices within thirty days.', mark: 'section', sprms: [listLevel(0)] },
+    { text: 'The supplier list is reviewed every spring by the purchasing team.' },
+    cell('Name'), cell('Phone'), row([3000, 6000]),
+    cellPara('Bolt Co'), cell('Sheffield office'), cell('0114 555 0200'), row([3000, 6000]),
+    cell('Outer A'),
+    nested('inner 1', [innerCellEnd()]), nested('inner 2', [innerCellEnd()]), { text: '', sprms: [inTable(), tableDepth(2), rowEnd([1500, 3000], true)] },
+    cell(''), row([3000, 6000]),
+    { text: 'End of the directory, reviewed yearly by the team.' },
+  ]);
+  const els = await partition('doc', data);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['Title', 'Supplier Contact\nDirectory 2024'],
+    ['ListItem', 'Order bolts monthly.\nCheck stock first.'],
+    ['ListItem', 'Pay invoices within thirty days.'],
+    ['NarrativeText', 'The supplier list is reviewed every spring by the purchasing team.'],
+    ['Table', 'Name Phone Bolt Co Sheffield office 0114 555 0200 Outer A inner 1 inner 2'],
+    ['NarrativeText', 'End of the directory, reviewed yearly by the team.'],
+  ]);
+  assert.equal(
+    els[4]!.metadata.text_as_html,
+    '<table><tr><td>Name</td><td>Phone</td></tr><tr><td>Bolt Co Sheffield office</td><td>0114 555 0200</td></tr>' +
+      '<tr><td>Outer A</td><td>inner 1 inner 2</td></tr></table>',
+  );
+});
