@@ -1,5 +1,6 @@
 // Builder for small legacy Word (.doc, Word 97-2003) files in tests: one text piece (8-bit), one
-// paragraph-property page (PapxFkp) giving each paragraph its sprms, an empty stylesheet. Enough for
+// paragraph-property page (PapxFkp) giving each paragraph its sprms, one character-property page
+// (ChpxFkp) marking tracked deletions, an empty stylesheet. Enough for
 // the text reader (word-extractor) and the binary structures (doc-styles.ts) to read it.
 import CFB from 'cfb';
 
@@ -10,6 +11,8 @@ export interface DocPara {
   mark?: 'para' | 'cell' | 'section';
   /** Its paragraph properties (sprm + operand bytes, see the helpers below). */
   sprms?: Buffer[];
+  /** Characters [from, to) of its text deleted in a tracked change (sprmCFRMarkDel). */
+  deleted?: [number, number];
 }
 
 const sprm = (code: number, operand: Buffer): Buffer => {
@@ -49,7 +52,7 @@ export function word97Doc(paras: DocPara[]): Uint8Array {
   const text = paras.map((p) => p.text + markOf[p.mark ?? 'para']).join('');
   const ccp = text.length;
   const pageAt = Math.ceil((TEXT_AT + ccp) / 512) * 512;
-  const word = Buffer.alloc(pageAt + 512);
+  const word = Buffer.alloc(pageAt + 1024);
   // -- FIB: magic, 1Table, csw 14, cslw 22 (ccpText), 93 fc/lcb pairs (StshF 1, PlcfBtePapx 13, Clx 33) --
   word.writeUInt16LE(0xa5ec, 0);
   word.writeUInt16LE(0xc1, 2);
@@ -84,21 +87,44 @@ export function word97Doc(paras: DocPara[]): Uint8Array {
   fkp.writeUInt32LE(fc, paras.length * 4);
   fkp[511] = paras.length;
   if ((paras.length + 1) * 4 + paras.length * 13 > top) throw new Error('word97Doc: too many paragraphs for one page');
+  // -- the ChpxFkp (next page): a run a tracked deletion, its Chpx holding sprmCFRMarkDel; other text has none --
+  const chpx = word.subarray(pageAt + 512, pageAt + 1024);
+  const bounds = [TEXT_AT];
+  const deletedFrom = new Set<number>();
+  let at = TEXT_AT;
+  for (const p of paras) {
+    if (p.deleted) {
+      deletedFrom.add(at + p.deleted[0]);
+      bounds.push(at + p.deleted[0], at + p.deleted[1]);
+    }
+    at += p.text.length + 1;
+  }
+  bounds.push(TEXT_AT + ccp);
+  const runs = [...new Set(bounds)].sort((a, b) => a - b);
+  const crun = runs.length - 1;
+  runs.forEach((fcAt, r) => chpx.writeUInt32LE(fcAt, r * 4));
+  Buffer.from([3, 0x00, 0x08, 1]).copy(chpx, 500); // cb 3: sprmCFRMarkDel, 1
+  runs.slice(0, -1).forEach((fcAt, r) => { if (deletedFrom.has(fcAt)) chpx[(crun + 1) * 4 + r] = 250; });
+  chpx[511] = crun;
   // -- the table stream: Clx (one piece, 8-bit text at TEXT_AT), then PlcBtePapx (one page) --
   const clx = Buffer.alloc(5 + 16);
   clx[0] = 0x02;
   clx.writeUInt32LE(16, 1);
   clx.writeUInt32LE(ccp, 9);
   clx.writeUInt32LE(((TEXT_AT * 2) | 0x40000000) >>> 0, 15);
-  const bte = Buffer.alloc(12);
-  bte.writeUInt32LE(TEXT_AT, 0);
-  bte.writeUInt32LE(TEXT_AT + ccp, 4);
-  bte.writeUInt32LE(pageAt / 512, 8);
+  const bte = (page: number) => {
+    const b = Buffer.alloc(12);
+    b.writeUInt32LE(TEXT_AT, 0);
+    b.writeUInt32LE(TEXT_AT + ccp, 4);
+    b.writeUInt32LE(page, 8);
+    return b;
+  };
   const pair = (i: number, at: number, lcb: number) => { word.writeUInt32LE(at, 0x9a + i * 8); word.writeUInt32LE(lcb, 0x9e + i * 8); };
   pair(33, 0, clx.length);
-  pair(13, clx.length, bte.length);
+  pair(13, clx.length, 12);
+  pair(12, clx.length + 12, 12);
   const cfb = CFB.utils.cfb_new();
   CFB.utils.cfb_add(cfb, 'WordDocument', word);
-  CFB.utils.cfb_add(cfb, '1Table', Buffer.concat([clx, bte]));
+  CFB.utils.cfb_add(cfb, '1Table', Buffer.concat([clx, bte(pageAt / 512), bte(pageAt / 512 + 1)]));
   return new Uint8Array(CFB.write(cfb, { type: 'buffer' }) as Buffer);
 }

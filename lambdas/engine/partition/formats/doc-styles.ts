@@ -3,9 +3,11 @@
 // the WordDocument stream; the paragraph property pages (PlcfBtePapx → PapxFkp) give each paragraph's
 // style index (istd) and its own properties (sprms): list (sprmPIlfo, sprmPIlvl), outline level
 // (sprmPOutLvl), in a table (sprmPFInTable), a table row's cells at its end mark (sprmTDefTable's edges
-// and merges, sprmTVertMerge). The stylesheet (STSH) gives style names, their basedOn
-// chain and the list or outline level a style sets itself. The text reader (word-extractor) has none of
-// this; doc.ts matches these paragraphs to its text in order.
+// and merges, sprmTVertMerge); the character property pages (PlcBteChpx → ChpxFkp) the text a tracked
+// change deleted (sprmCFRMarkDel), left out as the text reader leaves it out. The stylesheet (STSH)
+// gives style names, their basedOn chain and the list or outline level a style sets itself. The text
+// reader (word-extractor) has none of this; doc.ts reads the body from these paragraphs when they hold
+// the reader's text, and otherwise matches them to its text in order.
 // Every read is bounds-checked: a damaged or hostile file yields fewer paragraphs (or none), never an
 // error, and the partitioner falls back to the text heuristics for what is not found.
 import CFB from 'cfb';
@@ -84,6 +86,7 @@ function readParagraphs(data: Uint8Array): DocParagraph[] {
   const pairs = word.readUInt16LE(fcLcbAt);
   const pair = (i: number): [number, number] => (i < pairs ? [word.readUInt32LE(fcLcbAt + 2 + i * 8), word.readUInt32LE(fcLcbAt + 6 + i * 8)] : [0, 0]);
   const [fcStsh, lcbStsh] = pair(1);
+  const [fcBteChpx, lcbBteChpx] = pair(12);
   const [fcBtePapx, lcbBtePapx] = pair(13);
   const [fcClx, lcbClx] = pair(33);
   if (!lcbClx || !lcbBtePapx || fcClx + lcbClx > table.length || fcBtePapx + lcbBtePapx > table.length) return [];
@@ -91,6 +94,7 @@ function readParagraphs(data: Uint8Array): DocParagraph[] {
   const styles = lcbStsh && fcStsh + lcbStsh <= table.length ? readStyles(table.subarray(fcStsh, fcStsh + lcbStsh)) : [];
   const papx = papxRuns(word, table.subarray(fcBtePapx, fcBtePapx + lcbBtePapx));
   const pieces = readPieces(table.subarray(fcClx, fcClx + lcbClx));
+  const deleted = lcbBteChpx && fcBteChpx + lcbBteChpx <= table.length ? deletedText(word, table.subarray(fcBteChpx, fcBteChpx + lcbBteChpx)) : undefined;
 
   const out: DocParagraph[] = [];
   let text = '';
@@ -104,6 +108,8 @@ function readParagraphs(data: Uint8Array): DocParagraph[] {
       const fc = piece.compressed ? piece.fc + (cp - piece.cpStart) : piece.fc + (cp - piece.cpStart) * 2;
       if (fc + (piece.compressed ? 1 : 2) > word.length) return out;
       const code = piece.compressed ? windows1252(word[fc]!) : word.readUInt16LE(fc);
+      // -- text a tracked change deleted is not the document's (a deleted mark joins two paragraphs) --
+      if (deleted?.has(fc)) continue;
       if (code === 0x13) { fieldDepth++; hidden.push(true); continue; }
       if (code === 0x14) { if (hidden.length) hidden[hidden.length - 1] = false; continue; }
       if (code === 0x15) { if (fieldDepth) fieldDepth--; hidden.pop(); continue; }
@@ -153,6 +159,46 @@ function readPieces(clx: Buffer): Piece[] {
   return out;
 }
 
+
+// ---- character properties: text deleted in tracked changes (CHPX in formatted disk pages) -------------
+
+const SPRM_C_FRMARKDEL = 0x0800;
+
+interface FcSet { has(fc: number): boolean }
+
+/** The file positions of text marked deleted (sprmCFRMarkDel) by the ChpxFkp runs of PlcBteChpx. */
+function deletedText(word: Buffer, plc: Buffer): FcSet | undefined {
+  const n = Math.floor((plc.length - 4) / 8);
+  const ranges: [number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    const page = (plc.readUInt32LE((n + 1) * 4 + i * 4) & 0x3fffff) * 512;
+    if (page + 512 > word.length) continue;
+    const fkp = word.subarray(page, page + 512);
+    const crun = fkp[511]!;
+    for (let r = 0; r < crun && (crun + 1) * 4 + r < 511; r++) {
+      const off = fkp[(crun + 1) * 4 + r]! * 2;
+      if (!off || off >= 511) continue;
+      const grpprl = fkp.subarray(off + 1, Math.min(511, off + 1 + fkp[off]!));
+      let del = false;
+      forEachSprm(grpprl, (sprm, op) => { if (sprm === SPRM_C_FRMARKDEL) del = (op[0]! & 1) === 1; });
+      if (del) ranges.push([fkp.readUInt32LE(r * 4), fkp.readUInt32LE((r + 1) * 4)]);
+    }
+  }
+  if (!ranges.length) return undefined;
+  ranges.sort((a, b) => a[0] - b[0]);
+  return {
+    has(fc) {
+      let lo = 0, hi = ranges.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1, [first, lim] = ranges[mid]!;
+        if (fc < first) hi = mid - 1;
+        else if (fc >= lim) lo = mid + 1;
+        else return true;
+      }
+      return false;
+    },
+  };
+}
 
 // ---- paragraph properties (PAPX in formatted disk pages) ------------------------------------------
 

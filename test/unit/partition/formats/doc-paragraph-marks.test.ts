@@ -39,3 +39,16 @@ test('doc: line breaks, section breaks, cells of several paragraphs and nested t
       '<tr><td>Outer A</td><td>inner 1 inner 2</td></tr></table>',
   );
 });
+
+test('doc: text deleted in a tracked change is left out, and the structure still read', async () => {
+  const data = word97Doc([
+    { text: 'Bicycles stay in the basement bike room.', deleted: [21, 30], sprms: [listLevel(0)] },
+    cell('Name'), cell('Phone'), row([3000, 6000]),
+    cellPara('Bolt Co'), cell('Sheffield office'), cell('0114 555 0200'), row([3000, 6000]),
+  ]);
+  const els = await partition('doc', data);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['ListItem', 'Bicycles stay in the bike room.'],
+    ['Table', 'Name Phone Bolt Co Sheffield office 0114 555 0200'],
+  ]);
+});
