@@ -96,7 +96,9 @@ export function odtToHtml(
     }
     if (!isTag(n)) return;
     const name = localName(n);
-    if (SKIP.has(name)) return;
+    // an index's source (a table of contents' text:table-of-content-source, ...) holds its templates
+    // (the title it is made with, its entries' layout), not text: the index body shows what was made
+    if (SKIP.has(name) || (n.name.startsWith('text:') && name.endsWith('-source'))) return;
     const kids = (): void => n.children.forEach(visit);
     switch (name) {
       case 'h':
