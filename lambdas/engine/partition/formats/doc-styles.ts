@@ -129,6 +129,7 @@ function readParagraphs(data: Uint8Array): DocParagraph[] {
       }
       if (hidden.some(Boolean)) continue;
       if (code === 0x0b) text += '\n'; // a line break inside the paragraph, kept as DOCX keeps w:br
+      else if (code === 0x1e) text += '-'; // a non-breaking hyphen, as DOCX gives w:noBreakHyphen (an optional one, 0x1F, is not shown)
       else if (code === 0x09) text += ' ';
       else if (code >= 0x20) text += String.fromCharCode(code);
     }

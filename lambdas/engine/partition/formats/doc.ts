@@ -29,6 +29,14 @@ export function paragraphElement(text: string, languages?: string[]): Element {
   return makeElement('UncategorizedText', text);
 }
 
+/**
+ * The reader's text with Word's hyphen marks as DOCX gives them: it keeps a non-breaking hyphen (0x1E)
+ * as that control character and writes an optional hyphen (0x1F, inside a word) as "undefined".
+ */
+function readerText(text: string): string {
+  return text.replace(/\x1e/g, '-').replace(/(?<=\p{L})undefined(?=\p{L})/gu, '');
+}
+
 /** Letters and digits only, lowercased: the reader and the binary structures agree on these. */
 const matchKey = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
@@ -179,11 +187,11 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   const out: Element[] = [];
   // the text as written: the reader's default turns curly quotes, dashes and wide spaces into ASCII
   const raw = { filterUnicode: false };
-  const headers = doc.getHeaders({ ...raw, includeFooters: false }).trim();
+  const headers = readerText(doc.getHeaders({ ...raw, includeFooters: false })).trim();
   if (headers) out.push(makeElement('Header', headers, { header_footer_type: 'primary' }));
   const paragraphs = docParagraphs(data);
-  const body = doc.getBody(raw);
-  const textboxes = doc.getTextboxes({ ...raw, includeHeadersAndFooters: false });
+  const body = readerText(doc.getBody(raw));
+  const textboxes = readerText(doc.getTextboxes({ ...raw, includeHeadersAndFooters: false }));
   const structured = paragraphs.length > 0 && matchKey(body) === matchKey(paragraphs.map((p) => p.text).join(' '));
   if (structured) out.push(...structuredBody(paragraphs, ctx.options.languages));
   const styled = new StyledParagraphs(paragraphs);
@@ -195,7 +203,7 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
       out.push(makeElement('Table', tableText(rows), { text_as_html: tableToHtml(rows) }));
     }
   }
-  const footers = doc.getFooters(raw).trim();
+  const footers = readerText(doc.getFooters(raw)).trim();
   if (footers) out.push(makeElement('Footer', footers, { header_footer_type: 'primary' }));
   return out;
 };

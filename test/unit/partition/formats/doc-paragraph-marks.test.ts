@@ -52,3 +52,14 @@ test('doc: text deleted in a tracked change is left out, and the structure still
     ['Table', 'Name Phone Bolt Co Sheffield office 0114 555 0200'],
   ]);
 });
+
+test('doc: a non-breaking hyphen is a hyphen and an optional hyphen is not shown, as in DOCX', async () => {
+  const els = await partition('doc', word97Doc([
+    { text: 'A well\x1eknown supplier of hyphen\x1fated goods delivers every week.' },
+    { text: 'Call 0114\x1e555\x1e0100 for the depot.', sprms: [listLevel(0)] },
+  ]));
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['NarrativeText', 'A well-known supplier of hyphenated goods delivers every week.'],
+    ['ListItem', 'Call 0114-555-0100 for the depot.'],
+  ]);
+});
