@@ -1,5 +1,6 @@
-// ODT tables of contents and other indexes: the index's source (its title template, its entry
-// templates) is no text of the document; only the index body, as generated, is read.
+// ODT structure: a table of contents' or other index's source (its title template, its entry
+// templates) is no text of the document, only the index body is read; a list item's label is on its
+// first paragraph only, so the paragraphs after it and a list header's are paragraphs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
@@ -27,4 +28,19 @@ test('odt: a table of contents and an illustration index give their title once, 
   assert.equal(texts.filter((t) => t === 'Table of Contents').length, 1, JSON.stringify(texts));
   assert.equal(texts.filter((t) => t === 'List of Figures').length, 1, JSON.stringify(texts));
   assert.deepEqual(texts, ['Table of Contents', 'Introduction 1', 'List of Figures', 'Introduction', 'The survey covers twelve kilometres of coastal path between the harbours.']);
+});
+
+test('odt: the later paragraphs of a list item and a list header are paragraphs; the first paragraph of an item a ListItem', async () => {
+  const els = await partition('odt', odt('<text:list><text:list-header><text:p>Checks before opening the hall:</text:p></text:list-header>' +
+    '<text:list-item><text:p>Test the fire alarms in every corridor.</text:p><text:p>Record each result in the log book kept at the desk.</text:p>' +
+    '<text:list><text:list-item><text:p>Ring the caretaker when one fails.</text:p></text:list-item></text:list></text:list-item>' +
+    '<text:list-item><text:p>Unlock the emergency exits.</text:p></text:list-item></text:list>'));
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['NarrativeText', 'Checks before opening the hall:'],
+    ['ListItem', 'Test the fire alarms in every corridor.'],
+    ['NarrativeText', 'Record each result in the log book kept at the desk.'],
+    ['ListItem', 'Ring the caretaker when one fails.'],
+    ['ListItem', 'Unlock the emergency exits.'],
+  ]);
+  assert.ok(els[3]!.metadata.category_depth! > els[1]!.metadata.category_depth!, 'the nested item is deeper');
 });
