@@ -26,8 +26,8 @@ export interface DocParagraph {
   cellEnd?: boolean;
   /** A table row's end mark: the row's cells as sprmTDefTable defines them (right edges, merges). */
   row?: EdgeCell[];
-  /** In a table nested in a table's cell (sprmPItap over 1): text of the outer cell it lies in. */
-  nested?: boolean;
+  /** How deep in tables it lies (sprmPItap): 1 in a table, 2 in a table nested in a cell, ... */
+  tableDepth?: number;
 }
 
 /** A table row of the main text: its cells' text and, when its end mark defines them, its cells. */
@@ -53,6 +53,8 @@ const SPRM_P_ILVL = 0x260a;
 const SPRM_P_OUTLVL = 0x2640;
 const SPRM_P_FINTABLE = 0x2416;
 const SPRM_P_ITAP = 0x6649;
+const SPRM_P_FINNER_TABLE_CELL = 0x244b;
+const SPRM_P_FINNER_TTP = 0x244c;
 const SPRM_T_DEF_TABLE = 0xd608;
 const SPRM_T_VERT_MERGE = 0xd62b;
 /** Cells a row defines at most (Word allows 63). */
@@ -119,9 +121,16 @@ function readParagraphs(data: Uint8Array): DocParagraph[] {
         const run = papx.find(fc);
         const props = run ? grpprlProps(run) : undefined;
         const p = paragraph(text, props, styles);
-        if (code === 0x07) p.cellEnd = true;
-        if (props?.tableDepth !== undefined && props.tableDepth > 1) p.nested = true;
-        else if (props?.row) p.row = props.row;
+        // -- a nested table's cells and rows end with paragraph marks flagged as their ends --
+        const depth = p.inTable ? Math.max(1, props?.tableDepth ?? 1) : 0;
+        if (depth > 1) {
+          p.tableDepth = depth;
+          if (props?.innerCellEnd) p.cellEnd = true;
+          if (props?.innerRowEnd && props.row) p.row = props.row;
+        } else {
+          if (code === 0x07) p.cellEnd = true;
+          if (props?.row) p.row = props.row;
+        }
         out.push(p);
         if (out.length > MAX_PARAGRAPHS) return [];
         text = '';
@@ -240,7 +249,10 @@ function papxRuns(word: Buffer, plc: Buffer): PapxIndex {
   };
 }
 
-interface Props { istd: number; ilfo?: number; ilvl?: number; outLvl?: number; inTable?: boolean; tableDepth?: number; row?: EdgeCell[] }
+interface Props {
+  istd: number; ilfo?: number; ilvl?: number; outLvl?: number; inTable?: boolean;
+  tableDepth?: number; innerCellEnd?: boolean; innerRowEnd?: boolean; row?: EdgeCell[];
+}
 
 /** The istd and the sprms this module reads from a paragraph's (or a style's) istd + grpprl. */
 function grpprlProps(b: Buffer): Props {
@@ -251,6 +263,8 @@ function grpprlProps(b: Buffer): Props {
     else if (sprm === SPRM_P_OUTLVL) props.outLvl = op[0];
     else if (sprm === SPRM_P_FINTABLE) props.inTable = op[0] !== 0;
     else if (sprm === SPRM_P_ITAP && op.length >= 4) props.tableDepth = op.readInt32LE(0);
+    else if (sprm === SPRM_P_FINNER_TABLE_CELL) props.innerCellEnd = op[0] !== 0;
+    else if (sprm === SPRM_P_FINNER_TTP) props.innerRowEnd = op[0] !== 0;
     else if (sprm === SPRM_T_DEF_TABLE) props.row = rowCells(op);
     else if (sprm === SPRM_T_VERT_MERGE && op.length >= 2 && props.row?.[op[0]!]) setVertMerge(props.row[op[0]!]!, op[1]!);
   });
@@ -288,17 +302,21 @@ function setVertMerge(cell: EdgeCell, code: number): void {
   else if (code === 1) cell.vCont = true;
 }
 
+/** How deep in tables a paragraph lies: 0 in the body, 1 in a table, 2 in a table in a cell, ... */
+export const paragraphDepth = (p: DocParagraph): number => (p.inTable ? p.tableDepth ?? 1 : 0);
+
 /**
- * The table rows of the main text, in order: the cells (a cell's paragraphs joined) closed by each row
- * end mark, with the cells that mark defines.
+ * The table rows at `depth` (1: the main text's tables), in order: the cells (a cell's paragraphs
+ * joined, a table nested in it as its text) closed by each row end mark, with the cells that mark defines.
  */
-export function docTableRows(paras: DocParagraph[]): DocTableRow[] {
+export function docTableRows(paras: DocParagraph[], depth = 1): DocTableRow[] {
   const rows: DocTableRow[] = [];
   let cells: string[] = [];
   let cell: string[] = [];
   for (const p of paras) {
-    if (!p.inTable) { cells = []; cell = []; continue; }
-    if (p.row) {
+    const at = paragraphDepth(p);
+    if (at < depth) { cells = []; cell = []; continue; }
+    if (p.row && at === depth) {
       rows.push({ cells, defs: p.row.length === cells.length ? p.row : undefined });
       cells = [];
       cell = [];
@@ -306,7 +324,7 @@ export function docTableRows(paras: DocParagraph[]): DocTableRow[] {
     }
     const text = p.text.replace(/\s+/g, ' ').trim();
     if (text) cell.push(text);
-    if (p.cellEnd) { cells.push(cell.join(' ')); cell = []; }
+    if (p.cellEnd && at === depth) { cells.push(cell.join(' ')); cell = []; }
   }
   return rows;
 }

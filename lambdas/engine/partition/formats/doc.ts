@@ -5,12 +5,12 @@
 // Header and footer text become Header/Footer elements; text boxes follow the body.
 // Files word-extractor cannot read are converted to DOCX with LibreOffice when it is installed.
 import WordExtractor from 'word-extractor';
-import { makeElement, type Element } from '../../elements';
+import { appendAll, makeElement, type Element } from '../../elements';
 import { rowsFromGrid, spansFromEdges, tableText, tableToHtml, type EdgeCell, type TableRows } from '../table-html';
 import type { FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../errors';
 import { partitionDocx } from './docx';
-import { docParagraphs, docTableRows, type DocParagraph, type DocTableRow } from './doc-styles';
+import { docParagraphs, docTableRows, paragraphDepth, type DocParagraph, type DocTableRow } from './doc-styles';
 import { convertWithSoffice, findSoffice } from './ppt';
 import {
   isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle, isUsCityStateZip,
@@ -77,30 +77,35 @@ function styledElement(p: DocParagraph, text: string, languages?: string[]): Ele
 /**
  * The body as the binary structures divide it: paragraphs by their marks (a line break inside one
  * kept), tables by their cell and row marks, so a cell of several paragraphs or a nested table stays
- * in its cell. Used when the structures hold the reader's text (none deleted by tracked changes).
+ * in its cell. Used when the structures hold the reader's text. `depth` is the table depth of the
+ * paragraphs read as paragraphs (0: the body; 1: a one-cell table's content).
  */
-function structuredBody(paras: DocParagraph[], languages?: string[]): Element[] {
+function structuredBody(paras: DocParagraph[], languages?: string[], depth = 0): Element[] {
   const out: Element[] = [];
   const paragraph = (p: DocParagraph) => {
     const text = p.text.replace(/[ \t]*\n[ \t]*/g, '\n').replace(/[ \t]+/g, ' ').trim();
     if (text) out.push(styledElement(p, text, languages));
   };
   for (let i = 0; i < paras.length; ) {
-    if (!paras[i]!.inTable) {
+    if (paragraphDepth(paras[i]!) <= depth) {
       paragraph(paras[i++]!);
       continue;
     }
     let end = i;
-    while (end < paras.length && paras[end]!.inTable) end++;
-    const found = docTableRows(paras.slice(i, end));
+    while (end < paras.length && paragraphDepth(paras[end]!) > depth) end++;
+    const run = paras.slice(i, end);
+    i = end;
+    const found = docTableRows(run, depth + 1);
     const grid = found.map((r) => r.cells);
-    if (!found.length) paras.slice(i, end).forEach(paragraph);
+    // -- a table of one cell is a frame around its content (a box, a note), as DOCX reads it: its
+    // -- paragraphs and tables are read as if they stood in the body --
+    if (found.length === 1 && found[0]!.defs?.length === 1) appendAll(out, structuredBody(run, languages, depth + 1));
+    else if (!found.length) run.forEach(paragraph);
     else if (grid.some((r) => r.some(Boolean))) {
       const defs = found.map((r) => r.defs);
       const rows = (defs.every(Boolean) && spansFromEdges(grid, defs as EdgeCell[][])) || rowsFromGrid(grid);
       out.push(makeElement('Table', tableText(rows), { text_as_html: tableToHtml(rows) }));
     }
-    i = end;
   }
   return out;
 }

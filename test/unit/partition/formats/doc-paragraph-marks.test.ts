@@ -63,3 +63,24 @@ test('doc: a non-breaking hyphen is a hyphen and an optional hyphen is not shown
     ['ListItem', 'Call 0114-555-0100 for the depot.'],
   ]);
 });
+
+test('doc: a one-cell table is a frame: its list items, paragraphs and the table nested in it read as in the body', async () => {
+  const item = (text: string): DocPara => ({ text, sprms: [inTable(), listLevel(0)] });
+  const innerCell = (text: string) => nested(text, [innerCellEnd()]);
+  const innerRow = (): DocPara => ({ text: '', sprms: [inTable(), tableDepth(2), rowEnd([1500, 3000], true)] });
+  const els = await partition('doc', word97Doc([
+    item('Hello world one'), { ...item('Hello two'), mark: 'cell' }, row([9000]),
+    { text: 'Some text before the framed table.' },
+    innerCell('Tab1'), innerCell('Tab2'), innerRow(), innerCell('A'), innerCell('B'), innerRow(),
+    cell(''), row([9000]),
+    { text: 'Some text after the framed table.' },
+  ]));
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['ListItem', 'Hello world one'],
+    ['ListItem', 'Hello two'],
+    ['NarrativeText', 'Some text before the framed table.'],
+    ['Table', 'Tab1 Tab2 A B'],
+    ['NarrativeText', 'Some text after the framed table.'],
+  ]);
+  assert.equal(els[3]!.metadata.text_as_html, '<table><tr><td>Tab1</td><td>Tab2</td></tr><tr><td>A</td><td>B</td></tr></table>');
+});
