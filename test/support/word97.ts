@@ -47,9 +47,19 @@ export function rowEnd(edges: number[], nested = false): Buffer {
 
 const TEXT_AT = 0x400;
 
-export function word97Doc(paras: DocPara[]): Uint8Array {
+/**
+ * A .doc of the paragraphs; `stories` are the header document's stories after its six separator
+ * stories (for one section: even header, odd header, even footer, odd footer, first-page header,
+ * first-page footer), each a list of paragraphs ('' for a story the section does not have).
+ */
+export function word97Doc(paras: DocPara[], stories: string[][] = []): Uint8Array {
   const markOf = { para: '\r', cell: '\x07', section: '\x0c' } as const;
-  const text = paras.map((p) => p.text + markOf[p.mark ?? 'para']).join('');
+  const main = paras.map((p) => p.text + markOf[p.mark ?? 'para']).join('');
+  const ccpText = main.length;
+  // -- the header document: a story is its paragraphs, each with its mark, and one more mark ending it --
+  const storyTexts = [...Array(6).fill(''), ...stories.map((s) => (s.length ? `${s.join('\r')}\r\r` : ''))];
+  const ccpHdd = stories.length ? storyTexts.join('').length + 1 : 0;
+  const text = main + (ccpHdd ? `${storyTexts.join('')}\r` : '');
   const ccp = text.length;
   const pageAt = Math.ceil((TEXT_AT + ccp) / 512) * 512;
   const word = Buffer.alloc(pageAt + 1024);
@@ -61,7 +71,8 @@ export function word97Doc(paras: DocPara[]): Uint8Array {
   word.writeUInt32LE(TEXT_AT + ccp, 0x1c);
   word.writeUInt16LE(14, 32);
   word.writeUInt16LE(22, 62);
-  word.writeUInt32LE(ccp, 0x4c);
+  word.writeUInt32LE(ccpText, 0x4c);
+  word.writeUInt32LE(ccpHdd, 0x54);
   word.writeUInt16LE(93, 0x98);
   word.write(text, TEXT_AT, 'latin1');
   // -- the PapxFkp: one run a paragraph, its PapxInFkp (cb 0, cb', istd 0 + sprms) packed from the page's end --
@@ -123,8 +134,17 @@ export function word97Doc(paras: DocPara[]): Uint8Array {
   pair(33, 0, clx.length);
   pair(13, clx.length, 12);
   pair(12, clx.length + 12, 12);
+  // -- PlcfHdd: where each story starts in the header document, then its end --
+  const hdd = Buffer.alloc(ccpHdd ? (storyTexts.length + 2) * 4 : 0);
+  if (ccpHdd) {
+    let cp = 0;
+    storyTexts.forEach((t, k) => { hdd.writeUInt32LE(cp, k * 4); cp += t.length; });
+    hdd.writeUInt32LE(cp, storyTexts.length * 4);
+    hdd.writeUInt32LE(cp + 1, (storyTexts.length + 1) * 4);
+    pair(11, clx.length + 24, hdd.length);
+  }
   const cfb = CFB.utils.cfb_new();
   CFB.utils.cfb_add(cfb, 'WordDocument', word);
-  CFB.utils.cfb_add(cfb, '1Table', Buffer.concat([clx, bte(pageAt / 512), bte(pageAt / 512 + 1)]));
+  CFB.utils.cfb_add(cfb, '1Table', Buffer.concat([clx, bte(pageAt / 512), bte(pageAt / 512 + 1), hdd]));
   return new Uint8Array(CFB.write(cfb, { type: 'buffer' }) as Buffer);
 }

@@ -37,6 +37,22 @@ function readerText(text: string): string {
   return text.replace(/\x1e/g, '-').replace(/(?<=\p{L})undefined(?=\p{L})/gu, '');
 }
 
+/**
+ * Header or footer text as the reader gives it, every story of the kind one after another (blank
+ * lines between): its lines with a table row's cells (each closed by a tab) spaced as DOCX spaces
+ * them, blank lines dropped, and stories that only repeat one another (a section's first-page header
+ * and its odd-page one alike, or each section's the same) kept once.
+ */
+function headerFooterText(text: string): string {
+  const stories = text.split(/\n[ \t]*\n/)
+    .map((s) => s.split('\n').map((l) => l.replace(/[ \t]+/g, ' ').trim()).filter(Boolean).join('\n'))
+    .filter(Boolean);
+  for (let period = 1; period <= stories.length / 2; period++) {
+    if (stories.length % period === 0 && stories.every((s, k) => s === stories[k % period])) return stories.slice(0, period).join('\n');
+  }
+  return stories.join('\n');
+}
+
 /** Letters and digits only, lowercased: the reader and the binary structures agree on these. */
 const matchKey = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
@@ -192,7 +208,7 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   const out: Element[] = [];
   // the text as written: the reader's default turns curly quotes, dashes and wide spaces into ASCII
   const raw = { filterUnicode: false };
-  const headers = readerText(doc.getHeaders({ ...raw, includeFooters: false })).trim();
+  const headers = headerFooterText(readerText(doc.getHeaders({ ...raw, includeFooters: false })));
   if (headers) out.push(makeElement('Header', headers, { header_footer_type: 'primary' }));
   const paragraphs = docParagraphs(data);
   const body = readerText(doc.getBody(raw));
@@ -208,7 +224,7 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
       out.push(makeElement('Table', tableText(rows), { text_as_html: tableToHtml(rows) }));
     }
   }
-  const footers = readerText(doc.getFooters(raw)).trim();
+  const footers = headerFooterText(readerText(doc.getFooters(raw)));
   if (footers) out.push(makeElement('Footer', footers, { header_footer_type: 'primary' }));
   return out;
 };

@@ -84,3 +84,14 @@ test('doc: a one-cell table is a frame: its list items, paragraphs and the table
   ]);
   assert.equal(els[3]!.metadata.text_as_html, '<table><tr><td>Tab1</td><td>Tab2</td></tr><tr><td>A</td><td>B</td></tr></table>');
 });
+
+test('doc: a header or footer repeated in several stories (first page, odd pages) is one element, its table row spaced', async () => {
+  const header = ['Harbour Authority Report', 'Prepared by\x07the finance office\x07'];
+  const data = word97Doc([{ text: 'The body paragraph of the annual report for the year.' }], [[], header, [], ['Page 1'], header, ['Page 1']]);
+  const els = await partition('doc', data);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['Header', 'Harbour Authority Report\nPrepared by the finance office'],
+    ['NarrativeText', 'The body paragraph of the annual report for the year.'],
+    ['Footer', 'Page 1'],
+  ]);
+});
