@@ -50,16 +50,19 @@ const TEXT_AT = 0x400;
 /**
  * A .doc of the paragraphs; `stories` are the header document's stories after its six separator
  * stories (for one section: even header, odd header, even footer, odd footer, first-page header,
- * first-page footer), each a list of paragraphs ('' for a story the section does not have).
+ * first-page footer), each a list of paragraphs ('' for a story the section does not have); `boxes`
+ * the text boxes' story (not with `stories`).
  */
-export function word97Doc(paras: DocPara[], stories: string[][] = []): Uint8Array {
+export function word97Doc(paras: DocPara[], stories: string[][] = [], boxes: DocPara[] = []): Uint8Array {
+  if (stories.length && boxes.length) throw new Error('word97Doc: headers or text boxes, not both');
   const markOf = { para: '\r', cell: '\x07', section: '\x0c' } as const;
   const main = paras.map((p) => p.text + markOf[p.mark ?? 'para']).join('');
   const ccpText = main.length;
   // -- the header document: a story is its paragraphs, each with its mark, and one more mark ending it --
   const storyTexts = [...Array(6).fill(''), ...stories.map((s) => (s.length ? `${s.join('\r')}\r\r` : ''))];
   const ccpHdd = stories.length ? storyTexts.join('').length + 1 : 0;
-  const text = main + (ccpHdd ? `${storyTexts.join('')}\r` : '');
+  const boxText = boxes.length ? `${boxes.map((p) => p.text + markOf[p.mark ?? 'para']).join('')}\r` : '';
+  const text = main + (ccpHdd ? `${storyTexts.join('')}\r` : '') + boxText;
   const ccp = text.length;
   const pageAt = Math.ceil((TEXT_AT + ccp) / 512) * 512;
   const word = Buffer.alloc(pageAt + 1024);
@@ -73,6 +76,7 @@ export function word97Doc(paras: DocPara[], stories: string[][] = []): Uint8Arra
   word.writeUInt16LE(22, 62);
   word.writeUInt32LE(ccpText, 0x4c);
   word.writeUInt32LE(ccpHdd, 0x54);
+  word.writeUInt32LE(boxText.length, 0x64);
   word.writeUInt16LE(93, 0x98);
   word.write(text, TEXT_AT, 'latin1');
   // -- the PapxFkp: one run a paragraph, its PapxInFkp (cb 0, cb', istd 0 + sprms) packed from the page's end --
@@ -80,7 +84,8 @@ export function word97Doc(paras: DocPara[], stories: string[][] = []): Uint8Arra
   let fc = TEXT_AT;
   let top = 511;
   const placed = new Map<string, number>(); // paragraphs of the same properties share one PapxInFkp
-  paras.forEach((p, r) => {
+  const all = [...paras, ...boxes];
+  all.forEach((p, r) => {
     fkp.writeUInt32LE(fc, r * 4);
     fc += p.text.length + 1;
     let grpprl = Buffer.concat([Buffer.alloc(2), ...(p.sprms ?? [])]);
@@ -93,11 +98,11 @@ export function word97Doc(paras: DocPara[], stories: string[][] = []): Uint8Arra
       grpprl.copy(fkp, top + 2);
       placed.set(key, top);
     }
-    fkp[(paras.length + 1) * 4 + r * 13] = placed.get(key)! / 2;
+    fkp[(all.length + 1) * 4 + r * 13] = placed.get(key)! / 2;
   });
-  fkp.writeUInt32LE(fc, paras.length * 4);
-  fkp[511] = paras.length;
-  if ((paras.length + 1) * 4 + paras.length * 13 > top) throw new Error('word97Doc: too many paragraphs for one page');
+  fkp.writeUInt32LE(fc, all.length * 4);
+  fkp[511] = all.length;
+  if ((all.length + 1) * 4 + all.length * 13 > top) throw new Error('word97Doc: too many paragraphs for one page');
   // -- the ChpxFkp (next page): a run a tracked deletion, its Chpx holding sprmCFRMarkDel; other text has none --
   const chpx = word.subarray(pageAt + 512, pageAt + 1024);
   const bounds = [TEXT_AT];

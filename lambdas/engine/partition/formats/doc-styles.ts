@@ -61,15 +61,18 @@ const SPRM_T_VERT_MERGE = 0xd62b;
 const MAX_ROW_CELLS = 1000;
 
 /** The styles and lists of the paragraphs of the main text, or [] when the file cannot be read so. */
-export function docParagraphs(data: Uint8Array): DocParagraph[] {
+export function docParagraphs(data: Uint8Array, story: Story = 'main'): DocParagraph[] {
   try {
-    return readParagraphs(data);
+    return readParagraphs(data, story);
   } catch {
     return [];
   }
 }
 
-function readParagraphs(data: Uint8Array): DocParagraph[] {
+/** The main text, or the text boxes' story (all the main text's text boxes, one after another). */
+export type Story = 'main' | 'textboxes';
+
+function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
   const cfb = CFB.read(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { type: 'buffer' });
   const stream = (name: string) => {
     const e = CFB.find(cfb, name);
@@ -83,7 +86,10 @@ function readParagraphs(data: Uint8Array): DocParagraph[] {
   const csw = word.readUInt16LE(32);
   const lwAt = 34 + csw * 2;
   const cslw = word.readUInt16LE(lwAt);
-  const ccpText = word.readInt32LE(lwAt + 2 + 3 * 4);
+  // -- the stories' lengths (ccpText, ccpFtn, ccpHdd, ccpMcr, ccpAtn, ccpEdn, ccpTxbx) lie one after another --
+  const ccp = (k: number) => Math.max(0, word.readInt32LE(lwAt + 2 + (3 + k) * 4));
+  const from = story === 'main' ? 0 : ccp(0) + ccp(1) + ccp(2) + ccp(3) + ccp(4) + ccp(5);
+  const storyEnd = from + (story === 'main' ? ccp(0) : ccp(6));
   const fcLcbAt = lwAt + 2 + cslw * 4;
   const pairs = word.readUInt16LE(fcLcbAt);
   const pair = (i: number): [number, number] => (i < pairs ? [word.readUInt32LE(fcLcbAt + 2 + i * 8), word.readUInt32LE(fcLcbAt + 6 + i * 8)] : [0, 0]);
@@ -104,9 +110,10 @@ function readParagraphs(data: Uint8Array): DocParagraph[] {
   /** Inside a field's instructions (between its begin and separator marks): not shown. */
   const hidden: boolean[] = [];
   for (const piece of pieces) {
-    if (piece.cpStart >= ccpText) break;
-    const end = Math.min(piece.cpEnd, ccpText);
-    for (let cp = piece.cpStart; cp < end; cp++) {
+    if (piece.cpStart >= storyEnd) break;
+    if (piece.cpEnd <= from) continue;
+    const end = Math.min(piece.cpEnd, storyEnd);
+    for (let cp = Math.max(from, piece.cpStart); cp < end; cp++) {
       const fc = piece.compressed ? piece.fc + (cp - piece.cpStart) : piece.fc + (cp - piece.cpStart) * 2;
       if (fc + (piece.compressed ? 1 : 2) > word.length) return out;
       const code = piece.compressed ? windows1252(word[fc]!) : word.readUInt16LE(fc);

@@ -2,7 +2,8 @@
 // (doc-styles.ts: paragraphs by their marks, styles and lists, tables by cell and row marks with their
 // merged cells) when they hold the same text as word-extractor (MIT) reads; otherwise from the reader's
 // text, one paragraph per line, table rows as lines of tab-closed cells, styles matched to it by text.
-// Header and footer text become Header/Footer elements; text boxes follow the body.
+// Header and footer text become Header/Footer elements; text boxes follow the body (their story read
+// from the structures as the body is, when they hold its text).
 // Files word-extractor cannot read are converted to DOCX with LibreOffice when it is installed.
 import WordExtractor from 'word-extractor';
 import { appendAll, makeElement, type Element } from '../../elements';
@@ -214,10 +215,14 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   const body = readerText(doc.getBody(raw));
   const textboxes = readerText(doc.getTextboxes({ ...raw, includeHeadersAndFooters: false }));
   const structured = paragraphs.length > 0 && matchKey(body) === matchKey(paragraphs.map((p) => p.text).join(' '));
-  if (structured) out.push(...structuredBody(paragraphs, ctx.options.languages));
+  if (structured) appendAll(out, structuredBody(paragraphs, ctx.options.languages));
+  // -- the text boxes' story after the body, read the same way when its structures hold its text --
+  const boxes = structured ? docParagraphs(data, 'textboxes') : [];
+  const boxesStructured = boxes.length > 0 && matchKey(textboxes) === matchKey(boxes.map((p) => p.text).join(' '));
+  if (boxesStructured) appendAll(out, structuredBody(boxes, ctx.options.languages));
   const styled = new StyledParagraphs(paragraphs);
   const tables = new TableRowDefs(docTableRows(paragraphs));
-  for (const block of docBodyBlocks(structured ? textboxes : `${body}\n${textboxes}`)) {
+  for (const block of docBodyBlocks(structured ? (boxesStructured ? '' : textboxes) : `${body}\n${textboxes}`)) {
     if (block.kind === 'text') out.push(styled.element(block.text, ctx.options.languages));
     else {
       const rows = tables.table(block.grid);

@@ -95,3 +95,18 @@ test('doc: a header or footer repeated in several stories (first page, odd pages
     ['Footer', 'Page 1'],
   ]);
 });
+
+test('doc: the text boxes keep their list items and line breaks, after the body', async () => {
+  const data = word97Doc([{ text: 'The body paragraph of the procedure for the year.' }], [], [
+    { text: 'Suggested symptoms:\x0bFever\x0bCough', sprms: [listLevel(0)] },
+    { text: 'A report must be submitted within a day.', sprms: [listLevel(0)] },
+    { text: 'The school nurse keeps the records of every case.' },
+  ]);
+  const els = await partition('doc', data);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['NarrativeText', 'The body paragraph of the procedure for the year.'],
+    ['ListItem', 'Suggested symptoms:\nFever\nCough'],
+    ['ListItem', 'A report must be submitted within a day.'],
+    ['NarrativeText', 'The school nurse keeps the records of every case.'],
+  ]);
+});
