@@ -3,9 +3,11 @@
 // the WordDocument stream; the paragraph property pages (PlcfBtePapx → PapxFkp) give each paragraph's
 // style index (istd) and its own properties (sprms): list (sprmPIlfo, sprmPIlvl), outline level
 // (sprmPOutLvl), in a table (sprmPFInTable), a table row's cells at its end mark (sprmTDefTable's edges
-// and merges, sprmTVertMerge). The stylesheet (STSH) gives style names, their basedOn
-// chain and the list or outline level a style sets itself. The text reader (word-extractor) has none of
-// this; doc.ts matches these paragraphs to its text in order.
+// and merges, sprmTVertMerge); the character property pages (PlcBteChpx → ChpxFkp) the text a tracked
+// change deleted (sprmCFRMarkDel), left out as the text reader leaves it out. The stylesheet (STSH)
+// gives style names, their basedOn chain and the list or outline level a style sets itself. The text
+// reader (word-extractor) has none of this; doc.ts reads the body from these paragraphs when they hold
+// the reader's text, and otherwise matches them to its text in order.
 // Every read is bounds-checked: a damaged or hostile file yields fewer paragraphs (or none), never an
 // error, and the partitioner falls back to the text heuristics for what is not found.
 import CFB from 'cfb';
@@ -24,6 +26,8 @@ export interface DocParagraph {
   cellEnd?: boolean;
   /** A table row's end mark: the row's cells as sprmTDefTable defines them (right edges, merges). */
   row?: EdgeCell[];
+  /** How deep in tables it lies (sprmPItap): 1 in a table, 2 in a table nested in a cell, ... */
+  tableDepth?: number;
 }
 
 /** A table row of the main text: its cells' text and, when its end mark defines them, its cells. */
@@ -48,21 +52,27 @@ const SPRM_P_ILFO = 0x460b;
 const SPRM_P_ILVL = 0x260a;
 const SPRM_P_OUTLVL = 0x2640;
 const SPRM_P_FINTABLE = 0x2416;
+const SPRM_P_ITAP = 0x6649;
+const SPRM_P_FINNER_TABLE_CELL = 0x244b;
+const SPRM_P_FINNER_TTP = 0x244c;
 const SPRM_T_DEF_TABLE = 0xd608;
 const SPRM_T_VERT_MERGE = 0xd62b;
 /** Cells a row defines at most (Word allows 63). */
 const MAX_ROW_CELLS = 1000;
 
 /** The styles and lists of the paragraphs of the main text, or [] when the file cannot be read so. */
-export function docParagraphs(data: Uint8Array): DocParagraph[] {
+export function docParagraphs(data: Uint8Array, story: Story = 'main'): DocParagraph[] {
   try {
-    return readParagraphs(data);
+    return readParagraphs(data, story);
   } catch {
     return [];
   }
 }
 
-function readParagraphs(data: Uint8Array): DocParagraph[] {
+/** The main text, or the text boxes' story (all the main text's text boxes, one after another). */
+export type Story = 'main' | 'textboxes';
+
+function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
   const cfb = CFB.read(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { type: 'buffer' });
   const stream = (name: string) => {
     const e = CFB.find(cfb, name);
@@ -76,11 +86,15 @@ function readParagraphs(data: Uint8Array): DocParagraph[] {
   const csw = word.readUInt16LE(32);
   const lwAt = 34 + csw * 2;
   const cslw = word.readUInt16LE(lwAt);
-  const ccpText = word.readInt32LE(lwAt + 2 + 3 * 4);
+  // -- the stories' lengths (ccpText, ccpFtn, ccpHdd, ccpMcr, ccpAtn, ccpEdn, ccpTxbx) lie one after another --
+  const ccp = (k: number) => Math.max(0, word.readInt32LE(lwAt + 2 + (3 + k) * 4));
+  const from = story === 'main' ? 0 : ccp(0) + ccp(1) + ccp(2) + ccp(3) + ccp(4) + ccp(5);
+  const storyEnd = from + (story === 'main' ? ccp(0) : ccp(6));
   const fcLcbAt = lwAt + 2 + cslw * 4;
   const pairs = word.readUInt16LE(fcLcbAt);
   const pair = (i: number): [number, number] => (i < pairs ? [word.readUInt32LE(fcLcbAt + 2 + i * 8), word.readUInt32LE(fcLcbAt + 6 + i * 8)] : [0, 0]);
   const [fcStsh, lcbStsh] = pair(1);
+  const [fcBteChpx, lcbBteChpx] = pair(12);
   const [fcBtePapx, lcbBtePapx] = pair(13);
   const [fcClx, lcbClx] = pair(33);
   if (!lcbClx || !lcbBtePapx || fcClx + lcbClx > table.length || fcBtePapx + lcbBtePapx > table.length) return [];
@@ -88,6 +102,7 @@ function readParagraphs(data: Uint8Array): DocParagraph[] {
   const styles = lcbStsh && fcStsh + lcbStsh <= table.length ? readStyles(table.subarray(fcStsh, fcStsh + lcbStsh)) : [];
   const papx = papxRuns(word, table.subarray(fcBtePapx, fcBtePapx + lcbBtePapx));
   const pieces = readPieces(table.subarray(fcClx, fcClx + lcbClx));
+  const deleted = lcbBteChpx && fcBteChpx + lcbBteChpx <= table.length ? deletedText(word, table.subarray(fcBteChpx, fcBteChpx + lcbBteChpx)) : undefined;
 
   const out: DocParagraph[] = [];
   let text = '';
@@ -95,28 +110,43 @@ function readParagraphs(data: Uint8Array): DocParagraph[] {
   /** Inside a field's instructions (between its begin and separator marks): not shown. */
   const hidden: boolean[] = [];
   for (const piece of pieces) {
-    if (piece.cpStart >= ccpText) break;
-    const end = Math.min(piece.cpEnd, ccpText);
-    for (let cp = piece.cpStart; cp < end; cp++) {
+    if (piece.cpStart >= storyEnd) break;
+    if (piece.cpEnd <= from) continue;
+    const end = Math.min(piece.cpEnd, storyEnd);
+    for (let cp = Math.max(from, piece.cpStart); cp < end; cp++) {
       const fc = piece.compressed ? piece.fc + (cp - piece.cpStart) : piece.fc + (cp - piece.cpStart) * 2;
       if (fc + (piece.compressed ? 1 : 2) > word.length) return out;
       const code = piece.compressed ? windows1252(word[fc]!) : word.readUInt16LE(fc);
+      // -- text a tracked change deleted is not the document's (a deleted mark joins two paragraphs) --
+      if (deleted?.has(fc)) continue;
       if (code === 0x13) { fieldDepth++; hidden.push(true); continue; }
       if (code === 0x14) { if (hidden.length) hidden[hidden.length - 1] = false; continue; }
       if (code === 0x15) { if (fieldDepth) fieldDepth--; hidden.pop(); continue; }
-      if (code === 0x0d || code === 0x07) {
+      // -- a paragraph mark, a cell mark, or a section mark / page break (0x0C), where the text reader
+      // -- also starts a new line: the paragraph's properties are those of the run holding the mark --
+      if (code === 0x0d || code === 0x07 || code === 0x0c) {
         const run = papx.find(fc);
         const props = run ? grpprlProps(run) : undefined;
         const p = paragraph(text, props, styles);
-        if (code === 0x07) p.cellEnd = true;
-        if (props?.row) p.row = props.row;
+        // -- a nested table's cells and rows end with paragraph marks flagged as their ends --
+        const depth = p.inTable ? Math.max(1, props?.tableDepth ?? 1) : 0;
+        if (depth > 1) {
+          p.tableDepth = depth;
+          if (props?.innerCellEnd) p.cellEnd = true;
+          if (props?.innerRowEnd && props.row) p.row = props.row;
+        } else {
+          if (code === 0x07) p.cellEnd = true;
+          if (props?.row) p.row = props.row;
+        }
         out.push(p);
         if (out.length > MAX_PARAGRAPHS) return [];
         text = '';
         continue;
       }
       if (hidden.some(Boolean)) continue;
-      if (code === 0x0b || code === 0x09) text += ' ';
+      if (code === 0x0b) text += '\n'; // a line break inside the paragraph, kept as DOCX keeps w:br
+      else if (code === 0x1e) text += '-'; // a non-breaking hyphen, as DOCX gives w:noBreakHyphen (an optional one, 0x1F, is not shown)
+      else if (code === 0x09) text += ' ';
       else if (code >= 0x20) text += String.fromCharCode(code);
     }
   }
@@ -146,6 +176,46 @@ function readPieces(clx: Buffer): Piece[] {
   return out;
 }
 
+
+// ---- character properties: text deleted in tracked changes (CHPX in formatted disk pages) -------------
+
+const SPRM_C_FRMARKDEL = 0x0800;
+
+interface FcSet { has(fc: number): boolean }
+
+/** The file positions of text marked deleted (sprmCFRMarkDel) by the ChpxFkp runs of PlcBteChpx. */
+function deletedText(word: Buffer, plc: Buffer): FcSet | undefined {
+  const n = Math.floor((plc.length - 4) / 8);
+  const ranges: [number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    const page = (plc.readUInt32LE((n + 1) * 4 + i * 4) & 0x3fffff) * 512;
+    if (page + 512 > word.length) continue;
+    const fkp = word.subarray(page, page + 512);
+    const crun = fkp[511]!;
+    for (let r = 0; r < crun && (crun + 1) * 4 + r < 511; r++) {
+      const off = fkp[(crun + 1) * 4 + r]! * 2;
+      if (!off || off >= 511) continue;
+      const grpprl = fkp.subarray(off + 1, Math.min(511, off + 1 + fkp[off]!));
+      let del = false;
+      forEachSprm(grpprl, (sprm, op) => { if (sprm === SPRM_C_FRMARKDEL) del = (op[0]! & 1) === 1; });
+      if (del) ranges.push([fkp.readUInt32LE(r * 4), fkp.readUInt32LE((r + 1) * 4)]);
+    }
+  }
+  if (!ranges.length) return undefined;
+  ranges.sort((a, b) => a[0] - b[0]);
+  return {
+    has(fc) {
+      let lo = 0, hi = ranges.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1, [first, lim] = ranges[mid]!;
+        if (fc < first) hi = mid - 1;
+        else if (fc >= lim) lo = mid + 1;
+        else return true;
+      }
+      return false;
+    },
+  };
+}
 
 // ---- paragraph properties (PAPX in formatted disk pages) ------------------------------------------
 
@@ -186,7 +256,10 @@ function papxRuns(word: Buffer, plc: Buffer): PapxIndex {
   };
 }
 
-interface Props { istd: number; ilfo?: number; ilvl?: number; outLvl?: number; inTable?: boolean; row?: EdgeCell[] }
+interface Props {
+  istd: number; ilfo?: number; ilvl?: number; outLvl?: number; inTable?: boolean;
+  tableDepth?: number; innerCellEnd?: boolean; innerRowEnd?: boolean; row?: EdgeCell[];
+}
 
 /** The istd and the sprms this module reads from a paragraph's (or a style's) istd + grpprl. */
 function grpprlProps(b: Buffer): Props {
@@ -196,6 +269,9 @@ function grpprlProps(b: Buffer): Props {
     else if (sprm === SPRM_P_ILVL) props.ilvl = op[0];
     else if (sprm === SPRM_P_OUTLVL) props.outLvl = op[0];
     else if (sprm === SPRM_P_FINTABLE) props.inTable = op[0] !== 0;
+    else if (sprm === SPRM_P_ITAP && op.length >= 4) props.tableDepth = op.readInt32LE(0);
+    else if (sprm === SPRM_P_FINNER_TABLE_CELL) props.innerCellEnd = op[0] !== 0;
+    else if (sprm === SPRM_P_FINNER_TTP) props.innerRowEnd = op[0] !== 0;
     else if (sprm === SPRM_T_DEF_TABLE) props.row = rowCells(op);
     else if (sprm === SPRM_T_VERT_MERGE && op.length >= 2 && props.row?.[op[0]!]) setVertMerge(props.row[op[0]!]!, op[1]!);
   });
@@ -233,24 +309,29 @@ function setVertMerge(cell: EdgeCell, code: number): void {
   else if (code === 1) cell.vCont = true;
 }
 
+/** How deep in tables a paragraph lies: 0 in the body, 1 in a table, 2 in a table in a cell, ... */
+export const paragraphDepth = (p: DocParagraph): number => (p.inTable ? p.tableDepth ?? 1 : 0);
+
 /**
- * The table rows of the main text, in order: the cells (a cell's paragraphs joined) closed by each row
- * end mark, with the cells that mark defines.
+ * The table rows at `depth` (1: the main text's tables), in order: the cells (a cell's paragraphs
+ * joined, a table nested in it as its text) closed by each row end mark, with the cells that mark defines.
  */
-export function docTableRows(paras: DocParagraph[]): DocTableRow[] {
+export function docTableRows(paras: DocParagraph[], depth = 1): DocTableRow[] {
   const rows: DocTableRow[] = [];
   let cells: string[] = [];
   let cell: string[] = [];
   for (const p of paras) {
-    if (!p.inTable) { cells = []; cell = []; continue; }
-    if (p.row) {
+    const at = paragraphDepth(p);
+    if (at < depth) { cells = []; cell = []; continue; }
+    if (p.row && at === depth) {
       rows.push({ cells, defs: p.row.length === cells.length ? p.row : undefined });
       cells = [];
       cell = [];
       continue;
     }
-    if (p.text.trim()) cell.push(p.text.trim());
-    if (p.cellEnd) { cells.push(cell.join(' ')); cell = []; }
+    const text = p.text.replace(/\s+/g, ' ').trim();
+    if (text) cell.push(text);
+    if (p.cellEnd && at === depth) { cells.push(cell.join(' ')); cell = []; }
   }
   return rows;
 }

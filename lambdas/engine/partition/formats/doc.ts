@@ -1,17 +1,17 @@
-// Legacy Word (.doc, OLE/Word 97-2003) partitioner: text via word-extractor (MIT), one paragraph per
-// line, typed like unstyled DOCX paragraphs; header and footer text become Header/Footer elements.
-// Table rows come out of the reader as lines of cells each closed by a tab (Word's cell mark); a run
-// of such lines is one Table, its merged cells spanning the columns the rows' cell definitions give
-// (doc-styles.ts reads them; spansFromEdges places them). Text boxes follow the body.
-// Styles and lists come from the binary structures (doc-styles.ts), matched to the reader's text.
+// Legacy Word (.doc, OLE/Word 97-2003) partitioner. The body is read from the binary structures
+// (doc-styles.ts: paragraphs by their marks, styles and lists, tables by cell and row marks with their
+// merged cells) when they hold the same text as word-extractor (MIT) reads; otherwise from the reader's
+// text, one paragraph per line, table rows as lines of tab-closed cells, styles matched to it by text.
+// Header and footer text become Header/Footer elements; text boxes follow the body (their story read
+// from the structures as the body is, when they hold its text).
 // Files word-extractor cannot read are converted to DOCX with LibreOffice when it is installed.
 import WordExtractor from 'word-extractor';
-import { makeElement, type Element } from '../../elements';
+import { appendAll, makeElement, type Element } from '../../elements';
 import { rowsFromGrid, spansFromEdges, tableText, tableToHtml, type EdgeCell, type TableRows } from '../table-html';
 import type { FormatPartitioner } from '../types';
 import { UnprocessableDocument } from '../../../errors';
 import { partitionDocx } from './docx';
-import { docParagraphs, docTableRows, type DocParagraph, type DocTableRow } from './doc-styles';
+import { docParagraphs, docTableRows, paragraphDepth, type DocParagraph, type DocTableRow } from './doc-styles';
 import { convertWithSoffice, findSoffice } from './ppt';
 import {
   isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle, isUsCityStateZip,
@@ -28,6 +28,30 @@ export function paragraphElement(text: string, languages?: string[]): Element {
   if (isPossibleNarrativeText(text, { languages })) return makeElement('NarrativeText', text);
   if (isPossibleTitle(text, { languages })) return makeElement('Title', text);
   return makeElement('UncategorizedText', text);
+}
+
+/**
+ * The reader's text with Word's hyphen marks as DOCX gives them: it keeps a non-breaking hyphen (0x1E)
+ * as that control character and writes an optional hyphen (0x1F, inside a word) as "undefined".
+ */
+function readerText(text: string): string {
+  return text.replace(/\x1e/g, '-').replace(/(?<=\p{L})undefined(?=\p{L})/gu, '');
+}
+
+/**
+ * Header or footer text as the reader gives it, every story of the kind one after another (blank
+ * lines between): its lines with a table row's cells (each closed by a tab) spaced as DOCX spaces
+ * them, blank lines dropped, and stories that only repeat one another (a section's first-page header
+ * and its odd-page one alike, or each section's the same) kept once.
+ */
+function headerFooterText(text: string): string {
+  const stories = text.split(/\n[ \t]*\n/)
+    .map((s) => s.split('\n').map((l) => l.replace(/[ \t]+/g, ' ').trim()).filter(Boolean).join('\n'))
+    .filter(Boolean);
+  for (let period = 1; period <= stories.length / 2; period++) {
+    if (stories.length % period === 0 && stories.every((s, k) => s === stories[k % period])) return stories.slice(0, period).join('\n');
+  }
+  return stories.join('\n');
 }
 
 /** Letters and digits only, lowercased: the reader and the binary structures agree on these. */
@@ -51,16 +75,56 @@ class StyledParagraphs {
     const at = key ? this.find(key) : -1;
     if (at < 0) return paragraphElement(text, languages);
     this.next = at + 1;
-    const p = this.paras[at]!;
-    if (p.headingDepth !== undefined) return makeElement('Title', text, { category_depth: p.headingDepth });
-    if (p.listLevel !== undefined) return makeElement('ListItem', stripBullet(text) || text, { category_depth: p.listLevel });
-    // -- a body paragraph: typed by its text, as the library types an unstyled paragraph --
-    return paragraphElement(text, languages);
+    return styledElement(this.paras[at]!, text, languages);
   }
 
   private find(key: string): number {
     return findAhead(this.keys, this.next, key);
   }
+}
+
+/** A paragraph typed by its style: a heading a Title with its depth, a list paragraph a ListItem. */
+function styledElement(p: DocParagraph, text: string, languages?: string[]): Element {
+  if (p.headingDepth !== undefined) return makeElement('Title', text, { category_depth: p.headingDepth });
+  if (p.listLevel !== undefined) return makeElement('ListItem', stripBullet(text) || text, { category_depth: p.listLevel });
+  // -- a body paragraph: typed by its text, as the library types an unstyled paragraph --
+  return paragraphElement(text, languages);
+}
+
+/**
+ * The body as the binary structures divide it: paragraphs by their marks (a line break inside one
+ * kept), tables by their cell and row marks, so a cell of several paragraphs or a nested table stays
+ * in its cell. Used when the structures hold the reader's text. `depth` is the table depth of the
+ * paragraphs read as paragraphs (0: the body; 1: a one-cell table's content).
+ */
+function structuredBody(paras: DocParagraph[], languages?: string[], depth = 0): Element[] {
+  const out: Element[] = [];
+  const paragraph = (p: DocParagraph) => {
+    const text = p.text.replace(/[ \t]*\n[ \t]*/g, '\n').replace(/[ \t]+/g, ' ').trim();
+    if (text) out.push(styledElement(p, text, languages));
+  };
+  for (let i = 0; i < paras.length; ) {
+    if (paragraphDepth(paras[i]!) <= depth) {
+      paragraph(paras[i++]!);
+      continue;
+    }
+    let end = i;
+    while (end < paras.length && paragraphDepth(paras[end]!) > depth) end++;
+    const run = paras.slice(i, end);
+    i = end;
+    const found = docTableRows(run, depth + 1);
+    const grid = found.map((r) => r.cells);
+    // -- a table of one cell is a frame around its content (a box, a note), as DOCX reads it: its
+    // -- paragraphs and tables are read as if they stood in the body --
+    if (found.length === 1 && found[0]!.defs?.length === 1) appendAll(out, structuredBody(run, languages, depth + 1));
+    else if (!found.length) run.forEach(paragraph);
+    else if (grid.some((r) => r.some(Boolean))) {
+      const defs = found.map((r) => r.defs);
+      const rows = (defs.every(Boolean) && spansFromEdges(grid, defs as EdgeCell[][])) || rowsFromGrid(grid);
+      out.push(makeElement('Table', tableText(rows), { text_as_html: tableToHtml(rows) }));
+    }
+  }
+  return out;
 }
 
 /**
@@ -145,19 +209,27 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   const out: Element[] = [];
   // the text as written: the reader's default turns curly quotes, dashes and wide spaces into ASCII
   const raw = { filterUnicode: false };
-  const headers = doc.getHeaders({ ...raw, includeFooters: false }).trim();
+  const headers = headerFooterText(readerText(doc.getHeaders({ ...raw, includeFooters: false })));
   if (headers) out.push(makeElement('Header', headers, { header_footer_type: 'primary' }));
   const paragraphs = docParagraphs(data);
+  const body = readerText(doc.getBody(raw));
+  const textboxes = readerText(doc.getTextboxes({ ...raw, includeHeadersAndFooters: false }));
+  const structured = paragraphs.length > 0 && matchKey(body) === matchKey(paragraphs.map((p) => p.text).join(' '));
+  if (structured) appendAll(out, structuredBody(paragraphs, ctx.options.languages));
+  // -- the text boxes' story after the body, read the same way when its structures hold its text --
+  const boxes = structured ? docParagraphs(data, 'textboxes') : [];
+  const boxesStructured = boxes.length > 0 && matchKey(textboxes) === matchKey(boxes.map((p) => p.text).join(' '));
+  if (boxesStructured) appendAll(out, structuredBody(boxes, ctx.options.languages));
   const styled = new StyledParagraphs(paragraphs);
   const tables = new TableRowDefs(docTableRows(paragraphs));
-  for (const block of docBodyBlocks(`${doc.getBody(raw)}\n${doc.getTextboxes({ ...raw, includeHeadersAndFooters: false })}`)) {
+  for (const block of docBodyBlocks(structured ? (boxesStructured ? '' : textboxes) : `${body}\n${textboxes}`)) {
     if (block.kind === 'text') out.push(styled.element(block.text, ctx.options.languages));
     else {
       const rows = tables.table(block.grid);
       out.push(makeElement('Table', tableText(rows), { text_as_html: tableToHtml(rows) }));
     }
   }
-  const footers = doc.getFooters(raw).trim();
+  const footers = headerFooterText(readerText(doc.getFooters(raw)));
   if (footers) out.push(makeElement('Footer', footers, { header_footer_type: 'primary' }));
   return out;
 };

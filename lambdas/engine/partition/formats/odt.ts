@@ -96,7 +96,9 @@ export function odtToHtml(
     }
     if (!isTag(n)) return;
     const name = localName(n);
-    if (SKIP.has(name)) return;
+    // an index's source (a table of contents' text:table-of-content-source, ...) holds its templates
+    // (the title it is made with, its entries' layout), not text: the index body shows what was made
+    if (SKIP.has(name) || (n.name.startsWith('text:') && name.endsWith('-source'))) return;
     const kids = (): void => n.children.forEach(visit);
     switch (name) {
       case 'h':
@@ -123,11 +125,21 @@ export function odtToHtml(
         html += '</ul>';
         return;
       case 'list-item':
-      case 'list-header':
-        html += '<li>';
-        kids();
-        html += '</li>';
+      case 'list-header': {
+        // an item's label (bullet or number) is on its first paragraph; the paragraphs after it, and
+        // a list header's, are shown in the item's indent without one: paragraphs, not list items
+        let labelled = name === 'list-item';
+        for (const c of n.children) {
+          const para = isTag(c) && (localName(c) === 'p' || localName(c) === 'h');
+          if (para && labelled) {
+            html += '<li>';
+            visit(c);
+            html += '</li>';
+          } else visit(c);
+          if (para) labelled = false;
+        }
         return;
+      }
       case 'table':
         html += '<table>';
         inTable++;

@@ -1,0 +1,46 @@
+// ODT structure: a table of contents' or other index's source (its title template, its entry
+// templates) is no text of the document, only the index body is read; a list item's label is on its
+// first paragraph only, so the paragraphs after it and a list header's are paragraphs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { strToU8, zipSync } from 'fflate';
+import { partition } from './helpers';
+
+const NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"';
+
+function odt(body: string): Uint8Array {
+  const content = `<office:document-content ${NS}><office:body><office:text>${body}</office:text></office:body></office:document-content>`;
+  return zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.text'), 'content.xml': strToU8(content) });
+}
+
+test('odt: a table of contents and an illustration index give their title once, from the index body', async () => {
+  const toc = '<text:table-of-content text:name="TOC1"><text:table-of-content-source text:outline-level="2">' +
+    '<text:index-title-template>Table of Contents</text:index-title-template>' +
+    '<text:table-of-content-entry-template text:outline-level="1"><text:index-entry-text/><text:index-entry-page-number/></text:table-of-content-entry-template>' +
+    '</text:table-of-content-source><text:index-body><text:index-title text:name="TOC1_Head"><text:p>Table of Contents</text:p></text:index-title>' +
+    '<text:p>Introduction<text:tab/>1</text:p></text:index-body></text:table-of-content>';
+  const figures = '<text:illustration-index text:name="Fig1"><text:illustration-index-source text:caption-sequence-name="Figure">' +
+    '<text:index-title-template>List of Figures</text:index-title-template></text:illustration-index-source>' +
+    '<text:index-body><text:index-title text:name="Fig1_Head"><text:p>List of Figures</text:p></text:index-title></text:index-body></text:illustration-index>';
+  const els = await partition('odt', odt(`${toc}${figures}<text:h text:outline-level="1">Introduction</text:h>` +
+    '<text:p>The survey covers twelve kilometres of coastal path between the harbours.</text:p>'));
+  const texts = els.map((e) => e.text);
+  assert.equal(texts.filter((t) => t === 'Table of Contents').length, 1, JSON.stringify(texts));
+  assert.equal(texts.filter((t) => t === 'List of Figures').length, 1, JSON.stringify(texts));
+  assert.deepEqual(texts, ['Table of Contents', 'Introduction 1', 'List of Figures', 'Introduction', 'The survey covers twelve kilometres of coastal path between the harbours.']);
+});
+
+test('odt: the later paragraphs of a list item and a list header are paragraphs; the first paragraph of an item a ListItem', async () => {
+  const els = await partition('odt', odt('<text:list><text:list-header><text:p>Checks before opening the hall:</text:p></text:list-header>' +
+    '<text:list-item><text:p>Test the fire alarms in every corridor.</text:p><text:p>Record each result in the log book kept at the desk.</text:p>' +
+    '<text:list><text:list-item><text:p>Ring the caretaker when one fails.</text:p></text:list-item></text:list></text:list-item>' +
+    '<text:list-item><text:p>Unlock the emergency exits.</text:p></text:list-item></text:list>'));
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['NarrativeText', 'Checks before opening the hall:'],
+    ['ListItem', 'Test the fire alarms in every corridor.'],
+    ['NarrativeText', 'Record each result in the log book kept at the desk.'],
+    ['ListItem', 'Ring the caretaker when one fails.'],
+    ['ListItem', 'Unlock the emergency exits.'],
+  ]);
+  assert.ok(els[3]!.metadata.category_depth! > els[1]!.metadata.category_depth!, 'the nested item is deeper');
+});
