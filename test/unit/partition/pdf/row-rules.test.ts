@@ -112,4 +112,15 @@ describe('a table with rules between its records under a captioned gap', () => {
     ]);
     assert.ok(out.some((e) => e.type === 'FigureCaption' && e.text.startsWith('Table 1.')));
   });
+
+  it('a header set left over figures set right in its column heads that column (no empty column beside it)', () => {
+    // "Area" at the cell's left, its figures at the cell's right: two runs of words a gutter apart
+    const right = (t: string, x1: number, y: number) => word(t, x1 - 6 * t.length, y);
+    const shifted = words.filter((w) => !['1.8', '3.1', '4.2'].includes(w.t));
+    const figures = [right('1.8', 236, 227), right('3.1', 236, 263), right('4.2', 236, 292)];
+    const out = layoutPage(page([...shifted, ...figures], [64, 100, 196, 216, 252, 288, 308].map(wide)), { tables: true });
+    const tables = out.filter((e) => e.type === 'Table');
+    assert.equal(tables.length, 1, JSON.stringify(out.map((e) => `${e.type}: ${e.text}`)));
+    assert.deepEqual(rowsOf(tables[0]!.metadata.text_as_html).map((r) => r.slice(0, 2)), [['Catchment', 'Area'], ['Brugga Upper', '1.8'], ['Zastler Spring', '3.1'], ['St. Wilhelm', '4.2']]);
+  });
 });

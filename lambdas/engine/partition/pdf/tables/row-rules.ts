@@ -9,6 +9,7 @@ import { union, wordsToLines } from '../lines';
 import { mergeH, TOL } from './grid';
 import { cellText, wordLines } from './ruled';
 import { findTables } from './unruled';
+import { headerBesideValues } from './header-spans';
 
 /** Rules that span most of the box's width, merged and sorted top to bottom. */
 function spanning(box: Box, rules: HRule[], tol: number): HRule[] {
@@ -117,7 +118,9 @@ export function findRuleBandTables(lines: Line[], rules: HRule[], body: number, 
     const region = wordsToLines(words.filter((w) => (w.y0 + w.y1) / 2 > head - tol && (w.y0 + w.y1) / 2 < bottom && w.x0 >= x0 && w.x1 <= x1));
     if (findTables(region, body).some((t) => !t.formula)) continue;
     const header = headLine ? headerRow(headLine, cols, taken, minGap) : undefined;
-    const rows: TableRows = (header ? [header.cells, ...records] : records).map((r) => r.map((text) => ({ text })));
+    // (a header set beside its column's figures, left- and right-aligned in one cell, heads that column)
+    const grid = headerBesideValues(header ? [header.cells, ...records] : records, cols, body);
+    const rows: TableRows = grid.map((r) => r.map((text) => ({ text })));
     const mine = new Set([...recordWords.flat(), ...(header?.words ?? [])]);
     for (const w of mine) taken.add(w);
     out.push({ rows, words: mine, ...union([...mine]) });
