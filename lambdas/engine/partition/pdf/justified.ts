@@ -4,7 +4,7 @@
 // - a neighbouring line of the same paragraph (about the same extent, one segment there) runs across
 //   them, or
 // - they are the line's stretched spaces: three or more words apart by the same width (a justifier
-//   stretches every space of a line alike), and no neighbouring line is cut into cells under them (a
+//   stretches every space of a line alike, some just under the segment gap), and no neighbouring line is cut into cells under them (a
 //   table's header row can be as even, its rows below are not),
 // and in either case no neighbouring line is cut into cells lined up with the run's words (a table's
 // rows of one-word cells in columns of one width are as even as a stretched line; rows padded apart
@@ -12,6 +12,7 @@
 // Lines are page-wide, so on a page set in columns each column's part of a line is looked at on its
 // own: a run of segments between wider gaps.
 import type { Line, Segment, Word } from './page-text';
+import { LIST_LABEL } from '../list-labels';
 
 /** Widest gap (in text sizes) that can be a stretched space. */
 const MAX_STRETCH_EM = 2;
@@ -76,10 +77,16 @@ function coveredByNeighbour(run: Segment[], near: Line[], em: number, sameSize: 
     && run.slice(1).every((r, k) => s.x0 < run[k]!.x1 - em && s.x1 > r.x0 + em)));
 }
 
-/** Single-word segments apart by gaps all alike: a line whose every space the justifier stretched. */
-function evenSingles(segs: Segment[], em: number): boolean {
-  if (segs.length < 3 || segs.some((s) => s.words.length !== 1)) return false;
-  const gaps = segs.slice(1).map((s, k) => s.x0 - segs[k]!.x1);
+/**
+ * Three words or more whose every gap, inside the segments and between them, is alike: a line whose
+ * every space the justifier stretched (some just under the segment gap, some just over it).
+ */
+function evenSpaces(segs: Segment[], em: number): boolean {
+  // (a list item's label stands a tab stop before its text: its gap is no space)
+  const all = segs.flatMap((s) => s.words);
+  const words = all.length && LIST_LABEL.test(all[0]!.t) ? all.slice(1) : all;
+  if (segs.length < 2 || words.length < 3) return false;
+  const gaps = words.slice(1).map((w, k) => w.x0 - words[k]!.x1);
   return Math.max(...gaps) - Math.min(...gaps) <= Math.max(SAME_GAP_PT, SAME_GAP_EM * em);
 }
 
@@ -110,6 +117,6 @@ function rowsAround(run: Segment[], near: Line[], em: number): boolean {
 
 /** The run is evenly stretched, and no neighbouring line is cut into cells within its extent other than evenly. */
 function evenlyStretched(run: Segment[], near: Line[], em: number): boolean {
-  if (!evenSingles(run, em)) return false;
-  return !near.some((n) => { const w = within(run, n, em); return w.length > 1 && !evenSingles(w, em); });
+  if (!evenSpaces(run, em)) return false;
+  return !near.some((n) => { const w = within(run, n, em); return w.length > 1 && !evenSpaces(w, em); });
 }

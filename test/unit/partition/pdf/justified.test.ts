@@ -67,3 +67,29 @@ it('a header row of evenly spaced words over rows padded apart (three text sizes
   const lines = join([header, row(136), row(172), row(208)]);
   assert.deepEqual(lines.map((l) => l.segs.length), [3, 3, 3, 3]);
 });
+
+it('a list item\'s justified line whose stretched spaces straddle the segment gap stays one line of its item', async () => {
+  // a browser's justified list in a narrow column: spaces stretched to about an em, some just under
+  // the width that parts a line into segments (1.1 text sizes), some just over
+  const { layoutPage } = await import('../../../../lambdas/engine/partition/pdf/layout');
+  const { wordsToLines } = await import('../../../../lambdas/engine/partition/pdf/lines');
+  const { typeset } = await import('../../../support/page-words');
+  const set = typeset({ size: 9, char: 4.5, space: 2.5 });
+  const spaced = (texts: string[], x: number, y: number, gaps: number[]): Word[] => texts.map((t, k) => {
+    const w: Word = { t, x0: x, x1: x + 4.5 * t.length, y0: y, y1: y + 9, size: 9, bold: false, italic: false };
+    x = w.x1 + (gaps[k] ?? 0);
+    return w;
+  });
+  const words = [
+    ...set('Between October and September we collected these data at each site:', 60, 88),
+    ...spaced(['\u2022', 'discharge', 'at', 'fifteen-minute', 'intervals', 'from'], 60, 100, [7, 9.7, 10.2, 9.8, 9.7]),
+    ...set('pressure transducers behind the weirs;', 72, 111),
+    ...set('\u2022', 60, 124), ...set('snow depth at two stations per catchment.', 72, 124),
+  ];
+  const els = layoutPage({ page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0 }, { tables: true });
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), [
+    'NarrativeText: Between October and September we collected these data at each site:',
+    'ListItem: discharge at fifteen-minute intervals from pressure transducers behind the weirs;',
+    'ListItem: snow depth at two stations per catchment.',
+  ]);
+});
