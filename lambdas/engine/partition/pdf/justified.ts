@@ -65,9 +65,37 @@ export function joinJustifiedGaps(lines: Line[], makeSegment: (words: Word[], rt
       out.push(...join(line.segs.slice(k, e + 1)));
       k = e + 1;
     }
-    line.segs = out;
+    line.segs = withinParagraph(out, near, line, em, sameSize, makeSegment, gutters);
   }
   return lines;
+}
+
+/**
+ * A line of few long words in a narrow column, inside a paragraph: its spaces, stretched alike, can be
+ * wider than MAX_STRETCH_EM ("sustainability   of   the"). Segments apart by less than this many text
+ * sizes are one when their spaces are all alike and the lines right above and below it are each one
+ * segment across them (a table's rows stand over and under rows cut into cells as they are).
+ */
+const MAX_PARAGRAPH_STRETCH_EM = 3.5;
+
+function withinParagraph(segs: Segment[], near: Line[], line: Line, em: number, sameSize: (s: Segment) => boolean, makeSegment: (words: Word[], rtl: boolean) => Segment, gutters: number[]): Segment[] {
+  const above = near.filter((n) => n.y0 < line.y0), below = near.filter((n) => n.y0 > line.y0);
+  const out: Segment[] = [];
+  let k = 0;
+  while (k < segs.length) {
+    let e = k;
+    const gap = (a: Segment, b: Segment) => b.x0 - a.x1;
+    // (spaces alike: a page gutter beside the line, a little wider, ends the run)
+    const alike = (g: number) => k === e || Math.abs(g - gap(segs[k]!, segs[k + 1]!)) <= Math.max(SAME_GAP_PT, SAME_GAP_EM * em);
+    while (e + 1 < segs.length && gap(segs[e]!, segs[e + 1]!) < MAX_PARAGRAPH_STRETCH_EM * em && alike(gap(segs[e]!, segs[e + 1]!)) && !!segs[e + 1]!.rtl === !!segs[k]!.rtl
+      && !gutters.some((g) => g > segs[e]!.x1 - 1 && g < segs[e + 1]!.x0 + 1)) e++;
+    const run = segs.slice(k, e + 1);
+    const joined = run.length > 1 && evenSpaces(run, em) && [above, below].every((side) => coveredByNeighbour(run, side, em, sameSize));
+    if (joined) out.push(makeSegment(run.flatMap((s) => s.words), !!run[0]!.rtl));
+    else out.push(...run);
+    k = e + 1;
+  }
+  return out;
 }
 
 /** A neighbouring line's one segment spans the run (the same paragraph) and runs across each of its gaps. */

@@ -93,3 +93,23 @@ it('a list item\'s justified line whose stretched spaces straddle the segment ga
     'ListItem: snow depth at two stations per catchment.',
   ]);
 });
+
+it('a narrow column\'s line of few long words, its spaces stretched to three ems, stays one line of its paragraph', async () => {
+  const { layoutPage } = await import('../../../../lambdas/engine/partition/pdf/layout');
+  const { wordsToLines } = await import('../../../../lambdas/engine/partition/pdf/lines');
+  const { typeset } = await import('../../../support/page-words');
+  const set = typeset({ size: 10, char: 5, space: 3 });
+  // a column from x 60 to 210; the fourth line's three words are 28 points (2.8 text sizes) apart
+  const words = [
+    ...set('The assessment of the new programme', 60, 100, 210),
+    ...set('considered the access to every one', 60, 112, 210),
+    ...set('of the stations and the ticketing', 60, 124, 210),
+    ...set('sustainability of the', 60, 136, 210),
+    ...set('materials used throughout the', 60, 148, 210),
+    ...set('project.', 60, 160),
+  ];
+  const els = layoutPage({ page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0 }, { tables: true });
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), [
+    'NarrativeText: The assessment of the new programme considered the access to every one of the stations and the ticketing sustainability of the materials used throughout the project.',
+  ]);
+});
