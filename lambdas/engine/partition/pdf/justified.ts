@@ -91,9 +91,11 @@ function withinParagraph(segs: Segment[], near: Line[], line: Line, em: number, 
       && !gutters.some((g) => g > segs[e]!.x1 - 1 && g < segs[e + 1]!.x0 + 1)) e++;
     const run = segs.slice(k, e + 1);
     const joined = run.length > 1 && evenSpaces(run, em) && [above, below].every((side) => coveredByNeighbour(run, side, em, sameSize));
+    // (a run that is no such line may still hold one from its next segment on: the page's other
+    // column's segment before a gutter as wide as the stretched spaces)
     if (joined) out.push(makeSegment(run.flatMap((s) => s.words), !!run[0]!.rtl));
-    else out.push(...run);
-    k = e + 1;
+    else out.push(segs[k]!);
+    k = joined ? e + 1 : k + 1;
   }
   return out;
 }

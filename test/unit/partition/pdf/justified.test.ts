@@ -113,3 +113,20 @@ it('a narrow column\'s line of few long words, its spaces stretched to three ems
     'NarrativeText: The assessment of the new programme considered the access to every one of the stations and the ticketing sustainability of the materials used throughout the project.',
   ]);
 });
+
+it('a stretched line of the right-hand column whose gutter is about as wide as its spaces stays one line of its paragraph', async () => {
+  const { layoutPage } = await import('../../../../lambdas/engine/partition/pdf/layout');
+  const { wordsToLines } = await import('../../../../lambdas/engine/partition/pdf/lines');
+  const { typeset } = await import('../../../support/page-words');
+  const set = typeset({ size: 9, char: 4.5, space: 2.5 });
+  // columns 60 to 297.5 and 315 to 552 (a gutter of 17.5 points, under two text sizes); the right column's
+  // third line's six words are 13.5 points apart (one and a half text sizes)
+  const left = ['The pipeline scales almost linearly with the number', 'of workers until the shared storage becomes the', 'bottleneck, at which point more workers only add', 'to the contention on the storage and the queues', 'that feed the workers with documents to convert.'];
+  const right = ['Additional storage nodes move the point at which', 'the throughput stops growing, but each of them', 'which point additional workers only add', 'to the cost of the cluster without any gain in the', 'number of documents converted per second.'];
+  const words = [
+    ...left.flatMap((t, k) => set(t, 60, 100 + 11 * k, k < 4 ? 297.5 : undefined)),
+    ...right.flatMap((t, k) => set(t, 315, 100 + 11 * k, k < 4 ? 552 : undefined)),
+  ];
+  const els = layoutPage({ page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0 }, { tables: true });
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), [`NarrativeText: ${left.join(' ')}`, `NarrativeText: ${right.join(' ')}`]);
+});
