@@ -346,6 +346,10 @@ function extractText(m: WrappedPdfiumModule, scratch: Scratch, tp: number, raw: 
       else if (c < 0x20) t += controlGlyph(c, u16[i - 1], u16[i + 1]) ?? '';
       else t += String.fromCharCode(c);
     }
+    // A soft hyphen draws nothing inside a word (a browser writes every one into the text) and is
+    // only the mark of the break before a drawn hyphen at a line's end; one that ends the word is
+    // the hyphen drawn there (hyphens.ts joins the word across the break).
+    if (t.includes('\u00ad')) t = t.replace(/\u00ad(?=.)/gsu, '');
     if (!t) return;
     // Effective size: the nominal font size scaled by the text matrix (PDFs that draw with a
     // 1pt font and a scaling matrix report 1 otherwise).

@@ -4,7 +4,7 @@
 // - a neighbouring line of the same paragraph (about the same extent, one segment there) runs across
 //   them, or
 // - they are the line's stretched spaces: three or more words apart by the same width (a justifier
-//   stretches every space of a line alike), and no neighbouring line is cut into cells under them (a
+//   stretches every space of a line alike, some just under the segment gap), and no neighbouring line is cut into cells under them (a
 //   table's header row can be as even, its rows below are not),
 // and in either case no neighbouring line is cut into cells lined up with the run's words (a table's
 // rows of one-word cells in columns of one width are as even as a stretched line; rows padded apart
@@ -12,6 +12,7 @@
 // Lines are page-wide, so on a page set in columns each column's part of a line is looked at on its
 // own: a run of segments between wider gaps.
 import type { Line, Segment, Word } from './page-text';
+import { LIST_LABEL } from '../list-labels';
 
 /** Widest gap (in text sizes) that can be a stretched space. */
 const MAX_STRETCH_EM = 2;
@@ -64,9 +65,39 @@ export function joinJustifiedGaps(lines: Line[], makeSegment: (words: Word[], rt
       out.push(...join(line.segs.slice(k, e + 1)));
       k = e + 1;
     }
-    line.segs = out;
+    line.segs = withinParagraph(out, near, line, em, sameSize, makeSegment, gutters);
   }
   return lines;
+}
+
+/**
+ * A line of few long words in a narrow column, inside a paragraph: its spaces, stretched alike, can be
+ * wider than MAX_STRETCH_EM ("sustainability   of   the"). Segments apart by less than this many text
+ * sizes are one when their spaces are all alike and the lines right above and below it are each one
+ * segment across them (a table's rows stand over and under rows cut into cells as they are).
+ */
+const MAX_PARAGRAPH_STRETCH_EM = 3.5;
+
+function withinParagraph(segs: Segment[], near: Line[], line: Line, em: number, sameSize: (s: Segment) => boolean, makeSegment: (words: Word[], rtl: boolean) => Segment, gutters: number[]): Segment[] {
+  const above = near.filter((n) => n.y0 < line.y0), below = near.filter((n) => n.y0 > line.y0);
+  const out: Segment[] = [];
+  let k = 0;
+  while (k < segs.length) {
+    let e = k;
+    const gap = (a: Segment, b: Segment) => b.x0 - a.x1;
+    // (spaces alike: a page gutter beside the line, a little wider, ends the run)
+    const alike = (g: number) => k === e || Math.abs(g - gap(segs[k]!, segs[k + 1]!)) <= Math.max(SAME_GAP_PT, SAME_GAP_EM * em);
+    while (e + 1 < segs.length && gap(segs[e]!, segs[e + 1]!) < MAX_PARAGRAPH_STRETCH_EM * em && alike(gap(segs[e]!, segs[e + 1]!)) && !!segs[e + 1]!.rtl === !!segs[k]!.rtl
+      && !gutters.some((g) => g > segs[e]!.x1 - 1 && g < segs[e + 1]!.x0 + 1)) e++;
+    const run = segs.slice(k, e + 1);
+    const joined = run.length > 1 && evenSpaces(run, em) && [above, below].every((side) => coveredByNeighbour(run, side, em, sameSize));
+    // (a run that is no such line may still hold one from its next segment on: the page's other
+    // column's segment before a gutter as wide as the stretched spaces)
+    if (joined) out.push(makeSegment(run.flatMap((s) => s.words), !!run[0]!.rtl));
+    else out.push(segs[k]!);
+    k = joined ? e + 1 : k + 1;
+  }
+  return out;
 }
 
 /** A neighbouring line's one segment spans the run (the same paragraph) and runs across each of its gaps. */
@@ -76,10 +107,16 @@ function coveredByNeighbour(run: Segment[], near: Line[], em: number, sameSize: 
     && run.slice(1).every((r, k) => s.x0 < run[k]!.x1 - em && s.x1 > r.x0 + em)));
 }
 
-/** Single-word segments apart by gaps all alike: a line whose every space the justifier stretched. */
-function evenSingles(segs: Segment[], em: number): boolean {
-  if (segs.length < 3 || segs.some((s) => s.words.length !== 1)) return false;
-  const gaps = segs.slice(1).map((s, k) => s.x0 - segs[k]!.x1);
+/**
+ * Three words or more whose every gap, inside the segments and between them, is alike: a line whose
+ * every space the justifier stretched (some just under the segment gap, some just over it).
+ */
+function evenSpaces(segs: Segment[], em: number): boolean {
+  // (a list item's label stands a tab stop before its text: its gap is no space)
+  const all = segs.flatMap((s) => s.words);
+  const words = all.length && LIST_LABEL.test(all[0]!.t) ? all.slice(1) : all;
+  if (segs.length < 2 || words.length < 3) return false;
+  const gaps = words.slice(1).map((w, k) => w.x0 - words[k]!.x1);
   return Math.max(...gaps) - Math.min(...gaps) <= Math.max(SAME_GAP_PT, SAME_GAP_EM * em);
 }
 
@@ -110,6 +147,6 @@ function rowsAround(run: Segment[], near: Line[], em: number): boolean {
 
 /** The run is evenly stretched, and no neighbouring line is cut into cells within its extent other than evenly. */
 function evenlyStretched(run: Segment[], near: Line[], em: number): boolean {
-  if (!evenSingles(run, em)) return false;
-  return !near.some((n) => { const w = within(run, n, em); return w.length > 1 && !evenSingles(w, em); });
+  if (!evenSpaces(run, em)) return false;
+  return !near.some((n) => { const w = within(run, n, em); return w.length > 1 && !evenSpaces(w, em); });
 }

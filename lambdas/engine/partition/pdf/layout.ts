@@ -75,6 +75,9 @@ function textSize(s: Segment): number {
   return commonestSize(weighted) ?? s.size;
 }
 
+/** A subsection's number before its heading: "2.2.", "3.1.4". */
+const SUBSECTION_NUMBER = /^\d{1,2}(?:\.\d{1,2})+\.?\s/;
+
 /** Largest gap between the lines of a right-to-left paragraph, in text sizes. */
 const RTL_LINE_GAP = 0.9;
 
@@ -166,6 +169,11 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // type, is one paragraph: a questionnaire's bold question and its "(select all that apply)")
         const boldRunsOn = lastBold && !!s.words[0]?.bold && !/[.!?:;]$/.test(last.text) && (b.lines.length > 1 || last.x1 - last.x0 > 25 * h);
         if (lastBold !== sBold && !boldRunsOn && (lastBold || b.lines.length > 1)) continue;
+        // so does a short italic line alone in its block over upright text, numbered as a subsection
+        // or set larger, without closing punctuation: an italic subsection heading ("2.2. Field
+        // measurements") over its first paragraph (an italic note of the text's size stays with it)
+        if (b.lines.length === 1 && last.words.every((w) => w.italic) && !s.words[0]?.italic && !/[.,;:!?]$/.test(last.text) && end(last) < end(s) - 4 * h
+          && (SUBSECTION_NUMBER.test(last.text) || textSize(last) > 1.03 * textSize(s))) continue;
         // A line opening with a middle dot continues a line that already uses it as a separator
         // ("Keywords: A \u00b7 B \u00b7" / "\u00b7 C \u00b7 D"), it is not a bullet.
         const dotContinues = /^\u00b7\s/.test(s.text) && / \u00b7 /.test(last.text);

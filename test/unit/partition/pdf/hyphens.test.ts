@@ -9,6 +9,8 @@ import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
 import type { RawPage } from '../../../../lambdas/engine/partition/pdf/page-text';
 import { typeset } from '../../../support/page-words';
+import { onePagePdf } from '../../../support/pdf-writer';
+import { partitionDocument } from '../../../../lambdas/engine/partition/pipeline';
 
 it('joins a syllable break, keeps a compound the page writes whole or a chain of hyphens', () => {
   const none = new Set<string>();
@@ -33,4 +35,23 @@ it('a paragraph set justified reads its hyphenated words whole', () => {
   const page: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(lines), links: [], images: [], chars: 0, unmapped: 0 };
   const text = layoutPage(page, { tables: true }).map((e) => e.text).join('\n');
   assert.match(text, /the central laboratory of the agency, where a further and independent cross-check with a second/, text);
+});
+
+it('soft hyphens read as the words they sit in: none inside a word, the break\'s before its drawn hyphen joins the word', async () => {
+  // a browser writes every soft hyphen of its HTML into the text (code 0xAD in WinAnsi), and at a
+  // break one before the hyphen it draws
+  const font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode 6 0 R >>';
+  const cmap = [
+    '/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Soft def',
+    '1 begincodespacerange <00> <FF> endcodespacerange',
+    '1 beginbfrange <20> <7E> <0020> endbfrange',
+    '1 beginbfchar <AD> <00AD> endbfchar',
+    'endcmap CMapName currentdict /CMap defineresource pop end end',
+  ].join('\n');
+  const content = [
+    'BT /F1 10 Tf 72 700 Td (The environ\\255mental assess\\255-) Tj ET',
+    'BT /F1 10 Tf 72 688 Td (ment of the infra\\255structure.) Tj ET',
+  ].join('\n');
+  const { elements } = await partitionDocument({ data: onePagePdf(content, [font], [`<< /Length ${cmap.length} >>\nstream\n${cmap}\nendstream`]), filename: 'soft.pdf' }, { strategy: 'fast' });
+  assert.deepEqual(elements.map((e) => e.text), ['The environmental assessment of the infrastructure.']);
 });

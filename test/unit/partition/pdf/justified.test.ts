@@ -67,3 +67,66 @@ it('a header row of evenly spaced words over rows padded apart (three text sizes
   const lines = join([header, row(136), row(172), row(208)]);
   assert.deepEqual(lines.map((l) => l.segs.length), [3, 3, 3, 3]);
 });
+
+it('a list item\'s justified line whose stretched spaces straddle the segment gap stays one line of its item', async () => {
+  // a browser's justified list in a narrow column: spaces stretched to about an em, some just under
+  // the width that parts a line into segments (1.1 text sizes), some just over
+  const { layoutPage } = await import('../../../../lambdas/engine/partition/pdf/layout');
+  const { wordsToLines } = await import('../../../../lambdas/engine/partition/pdf/lines');
+  const { typeset } = await import('../../../support/page-words');
+  const set = typeset({ size: 9, char: 4.5, space: 2.5 });
+  const spaced = (texts: string[], x: number, y: number, gaps: number[]): Word[] => texts.map((t, k) => {
+    const w: Word = { t, x0: x, x1: x + 4.5 * t.length, y0: y, y1: y + 9, size: 9, bold: false, italic: false };
+    x = w.x1 + (gaps[k] ?? 0);
+    return w;
+  });
+  const words = [
+    ...set('Between October and September we collected these data at each site:', 60, 88),
+    ...spaced(['\u2022', 'discharge', 'at', 'fifteen-minute', 'intervals', 'from'], 60, 100, [7, 9.7, 10.2, 9.8, 9.7]),
+    ...set('pressure transducers behind the weirs;', 72, 111),
+    ...set('\u2022', 60, 124), ...set('snow depth at two stations per catchment.', 72, 124),
+  ];
+  const els = layoutPage({ page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0 }, { tables: true });
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), [
+    'NarrativeText: Between October and September we collected these data at each site:',
+    'ListItem: discharge at fifteen-minute intervals from pressure transducers behind the weirs;',
+    'ListItem: snow depth at two stations per catchment.',
+  ]);
+});
+
+it('a narrow column\'s line of few long words, its spaces stretched to three ems, stays one line of its paragraph', async () => {
+  const { layoutPage } = await import('../../../../lambdas/engine/partition/pdf/layout');
+  const { wordsToLines } = await import('../../../../lambdas/engine/partition/pdf/lines');
+  const { typeset } = await import('../../../support/page-words');
+  const set = typeset({ size: 10, char: 5, space: 3 });
+  // a column from x 60 to 210; the fourth line's three words are 28 points (2.8 text sizes) apart
+  const words = [
+    ...set('The assessment of the new programme', 60, 100, 210),
+    ...set('considered the access to every one', 60, 112, 210),
+    ...set('of the stations and the ticketing', 60, 124, 210),
+    ...set('sustainability of the', 60, 136, 210),
+    ...set('materials used throughout the', 60, 148, 210),
+    ...set('project.', 60, 160),
+  ];
+  const els = layoutPage({ page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0 }, { tables: true });
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), [
+    'NarrativeText: The assessment of the new programme considered the access to every one of the stations and the ticketing sustainability of the materials used throughout the project.',
+  ]);
+});
+
+it('a stretched line of the right-hand column whose gutter is about as wide as its spaces stays one line of its paragraph', async () => {
+  const { layoutPage } = await import('../../../../lambdas/engine/partition/pdf/layout');
+  const { wordsToLines } = await import('../../../../lambdas/engine/partition/pdf/lines');
+  const { typeset } = await import('../../../support/page-words');
+  const set = typeset({ size: 9, char: 4.5, space: 2.5 });
+  // columns 60 to 297.5 and 315 to 552 (a gutter of 17.5 points, under two text sizes); the right column's
+  // third line's six words are 13.5 points apart (one and a half text sizes)
+  const left = ['The pipeline scales almost linearly with the number', 'of workers until the shared storage becomes the', 'bottleneck, at which point more workers only add', 'to the contention on the storage and the queues', 'that feed the workers with documents to convert.'];
+  const right = ['Additional storage nodes move the point at which', 'the throughput stops growing, but each of them', 'which point additional workers only add', 'to the cost of the cluster without any gain in the', 'number of documents converted per second.'];
+  const words = [
+    ...left.flatMap((t, k) => set(t, 60, 100 + 11 * k, k < 4 ? 297.5 : undefined)),
+    ...right.flatMap((t, k) => set(t, 315, 100 + 11 * k, k < 4 ? 552 : undefined)),
+  ];
+  const els = layoutPage({ page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0 }, { tables: true });
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), [`NarrativeText: ${left.join(' ')}`, `NarrativeText: ${right.join(' ')}`]);
+});

@@ -9,6 +9,9 @@ import { PdfDocument } from '../../../../lambdas/engine/partition/pdf/pdfium';
 import { extractPage } from '../../../../lambdas/engine/partition/pdf/extract';
 import { onePagePdf } from '../../../support/pdf-writer';
 import { reportPdf } from '../../../support/report-pdf';
+import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
+import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
+import { typeset } from '../../../support/page-words';
 
 after(async () => { await shutdownPagePool(); });
 
@@ -80,4 +83,24 @@ it('a heading in small capitals whose word reads as a verb is a title; a caption
   const out = elements.map((e) => [e.type, e.text]);
   assert.ok(out.some(([t, x]) => t === 'Title' && x === 'II. RELATED WORK'), JSON.stringify(out));
   assert.ok(out.some(([t, x]) => t === 'FigureCaption' && x === 'TABLE I DRIFT BY SENSOR TYPE'), JSON.stringify(out));
+});
+
+it('an italic numbered subsection heading in the text\'s size is a title over its paragraph; an italic note over its text stays in it', () => {
+  // a journal's third-level heading: italic, numbered, set right over its section's first line
+  const set = typeset({ size: 9, char: 4.5, space: 2.5 });
+  const italic = (text: string, x: number, y: number) => set(text, x, y).map((w) => ({ ...w, italic: true }));
+  const words = [
+    ...italic('2.2. Field measurements', 60, 100),
+    ...set('Between October and September we collected the following data at', 60, 112, 360),
+    ...set('each of the three sites of the study every week.', 60, 124),
+    ...italic('(Scribbled in the corner)', 60, 150),
+    ...set('Never even saw the thing, but a sword would take care of it for good', 60, 162, 360),
+    ...set('and no one would be any the wiser.', 60, 174),
+  ];
+  const els = layoutPage({ page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0 }, { tables: true });
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), [
+    'Title: 2.2. Field measurements',
+    'NarrativeText: Between October and September we collected the following data at each of the three sites of the study every week.',
+    'NarrativeText: (Scribbled in the corner) Never even saw the thing, but a sword would take care of it for good and no one would be any the wiser.',
+  ]);
 });

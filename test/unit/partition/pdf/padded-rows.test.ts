@@ -148,3 +148,29 @@ it('rows a word processor pads apart by a few points (cell margins): a label and
     ['Long Water', '5', '488', '27', 'New hide open'], ['Old Quarry', '2', '64', '9', 'Access by permit'],
   ]);
 });
+
+it('rows padded apart, cells at the top, two columns wrapping together: each record one row', () => {
+  // a word processor's borderless table (LibreOffice from a pandoc docx): the item's name and its
+  // notes both wrap, so lines of two cells each follow a row's first line at the line spacing; the
+  // fullest line of each record is its first
+  let y = 100;
+  const rec = (...lines: string[][]) => { const top = y; y += lines.length * LINE + PAD; return lines.flatMap((l, k) => cells(top + k * LINE, ...l)); };
+  const lines = [
+    words('The table lists the equipment a beginner needs in the first season.', 60, 80),
+    rec(['Item', 'Notes', 'Qty', 'Price']),
+    rec(['Langstroth', 'Includes floor,', '1', '185.00'], ['hive,', 'brood box'], ['complete', 'and roof']),
+    rec(['Super with', 'Add in May when the', '2', '64.50'], ['frames', 'colony grows']),
+    rec(['Bee suit', 'Choose a size that fits', '1', '79.90'], ['', 'over clothes']),
+    rec(['Smoker', 'Stainless steel', '1', '32.00']),
+  ].flat();
+  const els = layoutPage(page(lines), { tables: true });
+  const t = els.find((e) => e.type === 'Table');
+  assert.ok(t, JSON.stringify(els.map((e) => e.text)));
+  assert.deepEqual(rowsOf(String(t.metadata.text_as_html)), [
+    ['Item', 'Notes', 'Qty', 'Price'],
+    ['Langstroth hive, complete', 'Includes floor, brood box and roof', '1', '185.00'],
+    ['Super with frames', 'Add in May when the colony grows', '2', '64.50'],
+    ['Bee suit', 'Choose a size that fits over clothes', '1', '79.90'],
+    ['Smoker', 'Stainless steel', '1', '32.00'],
+  ]);
+});

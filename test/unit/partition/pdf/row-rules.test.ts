@@ -80,3 +80,47 @@ describe('tables with record rules', () => {
     ]);
   });
 });
+
+describe('a table with rules between its records under a captioned gap', () => {
+  // A paper's page: the abstract set between two rules as wide as the table's, prose, the table's
+  // caption, then the table (a browser's: cells centred in their rows, a wrapped first cell's lines
+  // above and below its row's figures, alignment alone reads no table). The rules are one stack of one
+  // extent; the band ending with the caption is the gap between two things, not a record.
+  const wide = (y: number): HRule => ({ y, x0: 56, x1: 400 });
+  const at = (y: number, cells: [number, string][]) => cells.flatMap(([c, t]) => prose(t, [60, 170, 250, 330][c]!, y));
+  const words = [
+    ...prose('Abstract. We measure the seasonal recharge of three small', 60, 70),
+    ...prose('catchments with isotopes and spring discharge records.', 60, 84),
+    ...prose('The three catchments drain small areas at middle elevations', 60, 140),
+    ...prose('and their bedrock is gneiss covered by slope deposits.', 60, 154),
+    ...prose('Table 1. Characteristics of the three catchments.', 60, 180),
+    ...at(200, [[0, 'Catchment'], [1, 'Area'], [2, 'Forest'], [3, 'Flow']]),
+    ...at(220, [[0, 'Brugga']]), ...at(227, [[1, '1.8'], [2, '74'], [3, '21.4']]), ...at(234, [[0, 'Upper']]),
+    ...at(256, [[0, 'Zastler']]), ...at(263, [[1, '3.1'], [2, '61'], [3, '38.9']]), ...at(270, [[0, 'Spring']]),
+    ...at(292, [[0, 'St. Wilhelm'], [1, '4.2'], [2, '68'], [3, '52.3']]),
+    ...prose('Spring discharge peaked in every year between March and May.', 60, 330),
+  ];
+  it('is found, its records from rule to rule', () => {
+    const out = layoutPage(page(words, [64, 100, 196, 216, 252, 288, 308].map(wide)), { tables: true });
+    const tables = out.filter((e) => e.type === 'Table');
+    assert.equal(tables.length, 1, JSON.stringify(out.map((e) => `${e.type}: ${e.text}`)));
+    assert.deepEqual(rowsOf(tables[0]!.metadata.text_as_html), [
+      ['Catchment', 'Area', 'Forest', 'Flow'],
+      ['Brugga Upper', '1.8', '74', '21.4'],
+      ['Zastler Spring', '3.1', '61', '38.9'],
+      ['St. Wilhelm', '4.2', '68', '52.3'],
+    ]);
+    assert.ok(out.some((e) => e.type === 'FigureCaption' && e.text.startsWith('Table 1.')));
+  });
+
+  it('a header set left over figures set right in its column heads that column (no empty column beside it)', () => {
+    // "Area" at the cell's left, its figures at the cell's right: two runs of words a gutter apart
+    const right = (t: string, x1: number, y: number) => word(t, x1 - 6 * t.length, y);
+    const shifted = words.filter((w) => !['1.8', '3.1', '4.2'].includes(w.t));
+    const figures = [right('1.8', 236, 227), right('3.1', 236, 263), right('4.2', 236, 292)];
+    const out = layoutPage(page([...shifted, ...figures], [64, 100, 196, 216, 252, 288, 308].map(wide)), { tables: true });
+    const tables = out.filter((e) => e.type === 'Table');
+    assert.equal(tables.length, 1, JSON.stringify(out.map((e) => `${e.type}: ${e.text}`)));
+    assert.deepEqual(rowsOf(tables[0]!.metadata.text_as_html).map((r) => r.slice(0, 2)), [['Catchment', 'Area'], ['Brugga Upper', '1.8'], ['Zastler Spring', '3.1'], ['St. Wilhelm', '4.2']]);
+  });
+});

@@ -1,7 +1,8 @@
 // Header cells that span: a group label narrower than the sub-columns it heads (colspan), and a label
 // set between two rows (rowspan). unruled.ts builds a table's grid line by line; these read the
 // lines' geometry once the grid stands. A label wide enough to reach over two columns is found as the
-// grid is built (spanOf there).
+// grid is built (spanOf there). A header set beside its values is merged into their column here too,
+// for tables of either kind (unruled.ts, row-rules.ts).
 import type { Line, Segment } from '../page-text';
 import { isFigure, nearest } from './wrapped-cells';
 
@@ -68,3 +69,24 @@ export function labelsSpanningRows(grid: string[][], rows: Line[], lineRows: str
   return out;
 }
 
+/**
+ * A header cell set beside its values rather than over them (a word processor's or a spreadsheet's
+ * column: the header aligned left, the figures right, each too short to reach the other): two
+ * neighbouring columns a little apart, one holding only the first row's cell, the other every cell
+ * but that row's, are one column.
+ */
+export function headerBesideValues(grid: string[][], cols: [number, number][], body: number, spans: Spans = new Map()): string[][] {
+  // (not beside cells spanning columns: their places are counted in the columns as found)
+  if (grid.length < 3 || spans.size) return grid;
+  const merge: number[] = [];
+  for (let k = 0; k + 1 < cols.length; k++) {
+    // within a cell's width of each other (a short header at one side of the cell, figures at the other)
+    if (cols[k + 1]![0] - cols[k]![1] > 4 * body) continue;
+    const only = (c: number) => !!grid[0]![c] && grid.slice(1).every((r) => !r[c]);
+    const values = (c: number) => !grid[0]![c] && grid.slice(1).filter((r) => r[c]).length >= 2;
+    if ((only(k) && values(k + 1)) || (values(k) && only(k + 1))) { merge.push(k); k++; }
+  }
+  if (!merge.length) return grid;
+  for (const row of grid) for (const k of [...merge].reverse()) row.splice(k, 2, row[k] || row[k + 1]!);
+  return grid;
+}

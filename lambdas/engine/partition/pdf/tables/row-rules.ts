@@ -9,6 +9,7 @@ import { union, wordsToLines } from '../lines';
 import { mergeH, TOL } from './grid';
 import { cellText, wordLines } from './ruled';
 import { findTables } from './unruled';
+import { headerBesideValues } from './header-spans';
 
 /** Rules that span most of the box's width, merged and sorted top to bottom. */
 function spanning(box: Box, rules: HRule[], tol: number): HRule[] {
@@ -117,7 +118,9 @@ export function findRuleBandTables(lines: Line[], rules: HRule[], body: number, 
     const region = wordsToLines(words.filter((w) => (w.y0 + w.y1) / 2 > head - tol && (w.y0 + w.y1) / 2 < bottom && w.x0 >= x0 && w.x1 <= x1));
     if (findTables(region, body).some((t) => !t.formula)) continue;
     const header = headLine ? headerRow(headLine, cols, taken, minGap) : undefined;
-    const rows: TableRows = (header ? [header.cells, ...records] : records).map((r) => r.map((text) => ({ text })));
+    // (a header set beside its column's figures, left- and right-aligned in one cell, heads that column)
+    const grid = headerBesideValues(header ? [header.cells, ...records] : records, cols, body);
+    const rows: TableRows = grid.map((r) => r.map((text) => ({ text })));
     const mine = new Set([...recordWords.flat(), ...(header?.words ?? [])]);
     for (const w of mine) taken.add(w);
     out.push({ rows, words: mine, ...union([...mine]) });
@@ -127,8 +130,10 @@ export function findRuleBandTables(lines: Line[], rules: HRule[], body: number, 
 
 /**
  * A stack's tables: the stack split at every band that opens with a caption ("Table 5: ..." between
- * one table's bottom rule and the next one's top rule, both of one extent), each part with its
- * bands of words (the words between each two of its rules, within its extent).
+ * one table's bottom rule and the next one's top rule, both of one extent) or ends with one (the
+ * caption right over a table's top rule, prose above it: an abstract's rules above a paper's table are
+ * of the table's extent), each part with its bands of words (the words between each two of its rules,
+ * within its extent).
  */
 function tablesOfStack(stack: HRule[], words: Word[], tol: number): { stack: HRule[]; bands: Word[][] }[] {
   const x0 = stack[0]!.x0 - tol, x1 = stack[0]!.x1 + tol;
@@ -138,8 +143,9 @@ function tablesOfStack(stack: HRule[], words: Word[], tol: number): { stack: HRu
   for (let i = 0; i + 1 < stack.length; i++) {
     const [a, b] = [stack[i]!.y, stack[i + 1]!.y];
     const band = within.filter((w) => (w.y0 + w.y1) / 2 > a && (w.y0 + w.y1) / 2 < b);
-    const first = wordLines(band)[0];
-    if (first && CAPTION_START.test(cellText(first))) {
+    const bandLines = wordLines(band);
+    const [first, last] = [bandLines[0], bandLines[bandLines.length - 1]];
+    if ((first && CAPTION_START.test(cellText(first))) || (last && CAPTION_START.test(cellText(last)))) {
       out.push(part);
       part = { stack: [stack[i + 1]!], bands: [] };
       continue;

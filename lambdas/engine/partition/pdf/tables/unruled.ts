@@ -10,7 +10,7 @@ import { splitTable, wordSpace } from './column-starts';
 import { columnsOf } from './segment-columns';
 import { keyValueRun } from './key-value';
 import { LIST_LABEL } from '../../list-labels';
-import { labelsSpanningRows, narrowGroupLabels, type Spans } from './header-spans';
+import { headerBesideValues, labelsSpanningRows, narrowGroupLabels, type Spans } from './header-spans';
 import { commonGap, headsCells, innerWraps, isFigure, nearest, paddedBand, paddedRecords, recordRow, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
 
 const LEADER = /^[.\u2026·]+$/;
@@ -378,28 +378,6 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
   narrowGroupLabels(grid, rows, lineRows, cols, spans, body);
   const rowspans = labelsSpanningRows(grid, rows, lineRows, joined, cols, spans);
   return { grid: rowspans.size ? grid : headerBesideValues(grid, cols, body, spans), spans, rowspans };
-}
-
-/**
- * A header cell set beside its values rather than over them (a word processor's or a spreadsheet's
- * column: the header aligned left, the figures right, each too short to reach the other): two
- * neighbouring columns a little apart, one holding only the first row's cell, the other every cell
- * but that row's, are one column.
- */
-function headerBesideValues(grid: string[][], cols: [number, number][], body: number, spans: Map<string[], Map<number, number>>): string[][] {
-  // (not beside cells spanning columns: their places are counted in the columns as found)
-  if (grid.length < 3 || spans.size) return grid;
-  const merge: number[] = [];
-  for (let k = 0; k + 1 < cols.length; k++) {
-    // within a cell's width of each other (a short header at one side of the cell, figures at the other)
-    if (cols[k + 1]![0] - cols[k]![1] > 4 * body) continue;
-    const only = (c: number) => !!grid[0]![c] && grid.slice(1).every((r) => !r[c]);
-    const values = (c: number) => !grid[0]![c] && grid.slice(1).filter((r) => r[c]).length >= 2;
-    if ((only(k) && values(k + 1)) || (values(k) && only(k + 1))) { merge.push(k); k++; }
-  }
-  if (!merge.length) return grid;
-  for (const row of grid) for (const k of [...merge].reverse()) row.splice(k, 2, row[k] || row[k + 1]!);
-  return grid;
 }
 
 /**

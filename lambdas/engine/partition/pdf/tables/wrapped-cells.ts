@@ -149,9 +149,9 @@ const WITHIN_RECORD = 0.3;
 /**
  * Records of a table whose rows stand apart by their cells' padding (an HTML or word-processor table
  * without rules): the gaps between its lines fall in two groups, a line's spacing inside a cell (under
- * 0.3 of a text size) and clearly more between rows, and no two lines of as many cells stand a line's
- * spacing apart (rows of a table set close, groups of them spaced out, are rows each). A record's
- * number for each line; undefined when the gaps do not say.
+ * 0.3 of a text size) and clearly more between rows, and no two lines of as many cells as the fullest
+ * stand a line's spacing apart (rows of a table set close, groups of them spaced out, are rows each).
+ * A record's number for each line; undefined when the gaps do not say.
  */
 export function paddedRecords(rows: Line[], body: number): number[] | undefined {
   if (rows.length < 4) return undefined;
@@ -159,7 +159,10 @@ export function paddedRecords(rows: Line[], body: number): number[] | undefined 
   const within = (g: number) => g <= WITHIN_RECORD * body;
   const tight = gaps.filter(within), loose = gaps.filter((g) => !within(g));
   if (!tight.length || loose.length < 2 || Math.min(...loose) < Math.max(...tight) + 0.25 * body) return undefined;
-  if (gaps.some((g, k) => within(g) && rows[k]!.segs.length >= 2 && rows[k + 1]!.segs.length === rows[k]!.segs.length)) return undefined;
+  // (two lines of fewer cells than the fullest line are no full rows: two cells of one record wrapping
+  // together, its item's name and its notes)
+  const fullest = Math.max(...rows.map((r) => r.segs.length));
+  if (gaps.some((g, k) => within(g) && rows[k]!.segs.length >= 2 && rows[k + 1]!.segs.length === rows[k]!.segs.length && rows[k]!.segs.length >= fullest)) return undefined;
   const ids = [0];
   gaps.forEach((g) => ids.push(ids[ids.length - 1]! + (within(g) ? 0 : 1)));
   return ids;
