@@ -1,0 +1,138 @@
+// The low-level structures of a Word 97-2003 binary document ([MS-DOC]) that doc-styles.ts reads: the
+// piece table (where each character's text lies in the WordDocument stream), the character and paragraph
+// property pages (formatted disk pages), and the walker over a property list (grpprl) of sprms. Every
+// read is bounds-checked: a damaged page or run is skipped, never an error.
+
+// ---- the piece table -------------------------------------------------------------------------
+
+export interface Piece { cpStart: number; cpEnd: number; fc: number; compressed: boolean }
+
+export function readPieces(clx: Buffer): Piece[] {
+  let at = 0;
+  // -- Prc entries (property modifiers) come first: skip them --
+  while (at < clx.length && clx[at] === 0x01) at += 3 + clx.readInt16LE(at + 1);
+  if (clx[at] !== 0x02) return [];
+  const lcb = clx.readUInt32LE(at + 1);
+  const plc = clx.subarray(at + 5, at + 5 + lcb);
+  const n = Math.floor((plc.length - 4) / 12);
+  const out: Piece[] = [];
+  for (let i = 0; i < n; i++) {
+    const cpStart = plc.readUInt32LE(i * 4), cpEnd = plc.readUInt32LE((i + 1) * 4);
+    const raw = plc.readUInt32LE((n + 1) * 4 + i * 8 + 2);
+    const compressed = (raw & 0x40000000) !== 0;
+    const fc = raw & 0x3fffffff;
+    out.push({ cpStart, cpEnd, fc: compressed ? fc / 2 : fc, compressed });
+  }
+  return out;
+}
+
+
+// ---- character properties: text deleted in tracked changes (CHPX in formatted disk pages) -------------
+
+const SPRM_C_FRMARKDEL = 0x0800;
+
+export interface FcSet { has(fc: number): boolean }
+
+/** The file positions of text marked deleted (sprmCFRMarkDel) by the ChpxFkp runs of PlcBteChpx. */
+export function deletedText(word: Buffer, plc: Buffer): FcSet | undefined {
+  const n = Math.floor((plc.length - 4) / 8);
+  const ranges: [number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    const page = (plc.readUInt32LE((n + 1) * 4 + i * 4) & 0x3fffff) * 512;
+    if (page + 512 > word.length) continue;
+    const fkp = word.subarray(page, page + 512);
+    const crun = fkp[511]!;
+    for (let r = 0; r < crun && (crun + 1) * 4 + r < 511; r++) {
+      const off = fkp[(crun + 1) * 4 + r]! * 2;
+      if (!off || off >= 511) continue;
+      const grpprl = fkp.subarray(off + 1, Math.min(511, off + 1 + fkp[off]!));
+      let del = false;
+      forEachSprm(grpprl, (sprm, op) => { if (sprm === SPRM_C_FRMARKDEL) del = (op[0]! & 1) === 1; });
+      if (del) ranges.push([fkp.readUInt32LE(r * 4), fkp.readUInt32LE((r + 1) * 4)]);
+    }
+  }
+  if (!ranges.length) return undefined;
+  ranges.sort((a, b) => a[0] - b[0]);
+  return {
+    has(fc) {
+      let lo = 0, hi = ranges.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1, [first, lim] = ranges[mid]!;
+        if (fc < first) hi = mid - 1;
+        else if (fc >= lim) lo = mid + 1;
+        else return true;
+      }
+      return false;
+    },
+  };
+}
+
+// ---- paragraph properties (PAPX in formatted disk pages) ------------------------------------------
+
+export interface PapxIndex { find(fc: number): Buffer | undefined }
+
+/** The PapxInFkp runs of the document: a run's grpprl (istd first) applies to paragraph marks in [fcFirst, fcLim). */
+export function papxRuns(word: Buffer, plc: Buffer): PapxIndex {
+  const n = Math.floor((plc.length - 4) / 8);
+  const runs: { fcFirst: number; fcLim: number; grpprl: Buffer }[] = [];
+  for (let i = 0; i < n; i++) {
+    const pn = plc.readUInt32LE((n + 1) * 4 + i * 4) & 0x3fffff;
+    const page = pn * 512;
+    if (page + 512 > word.length) continue;
+    const fkp = word.subarray(page, page + 512);
+    const crun = fkp[511]!;
+    for (let r = 0; r < crun && (crun + 1) * 4 + r * 13 < 511; r++) {
+      const fcFirst = fkp.readUInt32LE(r * 4), fcLim = fkp.readUInt32LE((r + 1) * 4);
+      const off = fkp[(crun + 1) * 4 + r * 13]! * 2;
+      if (!off || off >= 511) continue;
+      let cb = fkp[off]!, start = off + 1, size: number;
+      if (cb === 0) { cb = fkp[off + 1]!; start = off + 2; size = cb * 2; } else size = cb * 2 - 1;
+      if (start + size > 511 || size < 2) continue;
+      runs.push({ fcFirst, fcLim, grpprl: fkp.subarray(start, start + size) });
+    }
+  }
+  runs.sort((a, b) => a.fcFirst - b.fcFirst);
+  return {
+    find(fc) {
+      let lo = 0, hi = runs.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1, r = runs[mid]!;
+        if (fc < r.fcFirst) hi = mid - 1;
+        else if (fc >= r.fcLim) lo = mid + 1;
+        else return r.grpprl;
+      }
+      return undefined;
+    },
+  };
+}
+
+/** Walks a grpprl; stops (keeping what was read) at a sprm whose operand runs past the end. */
+export function forEachSprm(b: Buffer, fn: (sprm: number, operand: Buffer) => void): void {
+  let at = 0;
+  while (at + 2 <= b.length) {
+    const sprm = b.readUInt16LE(at);
+    at += 2;
+    let len: number;
+    switch (sprm >> 13) {
+      case 0: case 1: len = 1; break;
+      case 2: case 4: case 5: len = 2; break;
+      case 3: len = 4; break;
+      case 7: len = 3; break;
+      default:
+        // -- variable: a size byte; sprmTDefTable(10) has a two-byte size (the rest, plus one) --
+        if (sprm === 0xd608 || sprm === 0xd606) {
+          if (at + 2 > b.length) return;
+          len = b.readUInt16LE(at) + 1;
+        } else {
+          if (at >= b.length || b[at] === 255) return;
+          len = b[at]! + 1;
+        }
+        fn(sprm, b.subarray(at + 1, at + len));
+        at += len;
+        continue;
+    }
+    if (at + len > b.length) return;
+    fn(sprm, b.subarray(at, at + len));
+    at += len;
+  }
+}
