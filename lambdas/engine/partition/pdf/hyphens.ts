@@ -2,10 +2,13 @@
 // word is one, and is joined without its hyphen, as a reader takes it and as a search needs it. A
 // compound broken at its own hyphen ("open-" / "domain") keeps it: the page's own words tell which
 // (the compound written whole elsewhere on it, or a chain that already holds a hyphen, "state-of-the-").
+// A break after an en or em dash set close ("1990–" / "2005") joins without a space as well.
 import type { Line } from './page-text';
 
 const HYPHEN_END = /(\p{Ll})[-\u00ad\u2010]$/u;
 const OPENS_LOWER = /^\p{Ll}/u;
+const DASH_END = /[\p{L}\p{N}][\u2013\u2014]$/u;
+const OPENS_WORD = /^[\p{L}\p{N}]/u;
 const strip = (w: string) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}-]+$/gu, '').toLowerCase();
 
 /** The page's words that hold a hyphen, lower case, without surrounding punctuation: the compounds hyphenJoin keeps. */
@@ -20,6 +23,9 @@ export function hyphenatedWords(lines: readonly Line[]): Set<string> {
  * line's end and `after` goes on in lower case; undefined otherwise (the caller joins with a space).
  */
 export function hyphenJoin(before: string, after: string, compounds: ReadonlySet<string>): string | undefined {
+  // a line broken after a dash set close between words or figures ("Nash–" / "Sutcliffe", "pp. 826–" /
+  // "833"): the dash stays, no space comes in
+  if (DASH_END.test(before) && OPENS_WORD.test(after)) return before + after;
   if (!HYPHEN_END.test(before) || !OPENS_LOWER.test(after)) return undefined;
   const left = before.slice(before.lastIndexOf(' ') + 1, -1);
   const right = after.split(/\s/, 1)[0]!;

@@ -80,6 +80,8 @@ const SUBSECTION_NUMBER = /^\d{1,2}(?:\.\d{1,2})+\.?\s/;
 
 /** Largest gap between the lines of a right-to-left paragraph, in text sizes. */
 const RTL_LINE_GAP = 0.9;
+/** Largest gap between the lines of a code listing, in text sizes (a blank line in it is wider). */
+const LISTING_LINE_GAP = 0.9;
 
 /** Groups segments into paragraph blocks (stream order first, geometry decides). */
 const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;
@@ -138,7 +140,10 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // Right-to-left lines align on the right: the tests on where lines start and stop are
         // mirrored. Arabic and Hebrew fonts set lines further apart (tall marks, deep descenders).
         const rtl = !!(s.rtl && last.rtl);
-        if (vgap > (rtl ? Math.max(lineGap, RTL_LINE_GAP) : lineGap) * h || vgap < -0.6 * h) continue;
+        // (a code listing's lines stand further apart where its page sets text loosely: a web page's
+        // code block printed, its line height 1.5)
+        const listing = listings && monoLine(s) && b.lines.every(monoLine);
+        if (vgap > (rtl ? Math.max(lineGap, RTL_LINE_GAP) : listing ? Math.max(lineGap, LISTING_LINE_GAP) : lineGap) * h || vgap < -0.6 * h) continue;
         if (Math.abs(s.size - last.size) > sizeTolerance * Math.max(s.size, last.size)) continue;
         const overlap = Math.min(s.x1, b.x1) - Math.max(s.x0, b.x0);
         if (overlap <= 0) continue;
@@ -146,7 +151,7 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // and hold no headings, bullets or sentences, so set close under a listing's line, in a
         // monospaced font too, a line belongs to it (the rules below would split a function's body from
         // its first line as a paragraph from its heading).
-        if (listings && monoLine(s) && b.lines.every(monoLine)) { target = b; break; }
+        if (listing) { target = b; break; }
         // Line starts and ends along the writing direction (x mirrored for right-to-left lines).
         const start = (x: Box) => (rtl ? -x.x1 : x.x0), end = (x: Box) => (rtl ? -x.x0 : x.x1);
         // (right-to-left lines set flush left, their ends aligned, are one paragraph's: a converter's

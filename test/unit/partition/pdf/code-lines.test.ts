@@ -57,4 +57,17 @@ describe('a code listing in a monospaced font', () => {
     ]);
     assert.ok(out.some(([t, x]) => t === 'Table' && x === 'NAME STATUS AGE web-1 Running 5d web-2 Pending 1h db-0 Running 9d'), JSON.stringify(out));
   });
+
+  it('a listing set loosely (a web page\'s code block printed, its line height 1.5 or more) is one element', async () => {
+    // Courier 9 pt lines 15 points apart: more than half the text size between their boxes (the gap
+    // that parts paragraphs of proportional text)
+    const out = await elements([
+      sans(700, 'The command copies a bucket into a local directory:'),
+      mono(680, 'sync [OPTIONS] SOURCE DESTINATION'),
+      mono(665, 'sync --dry-run s3://bucket/path ./local-dir'),
+      sans(640, 'Run it without --dry-run to copy the files.'),
+    ]);
+    assert.equal(out.length, 3, JSON.stringify(out));
+    assert.deepEqual(out[1], ['NarrativeText', 'sync [OPTIONS] SOURCE DESTINATION sync --dry-run s3://bucket/path ./local-dir']);
+  });
 });

@@ -55,3 +55,11 @@ it('soft hyphens read as the words they sit in: none inside a word, the break\'s
   const { elements } = await partitionDocument({ data: onePagePdf(content, [font], [`<< /Length ${cmap.length} >>\nstream\n${cmap}\nendstream`]), filename: 'soft.pdf' }, { strategy: 'fast' });
   assert.deepEqual(elements.map((e) => e.text), ['The environmental assessment of the infrastructure.']);
 });
+
+it('a line broken after a dash set close between words or figures joins without a space; a spaced dash keeps its space', () => {
+  const none = new Set<string>();
+  assert.equal(hyphenJoin('efficiencies (Nash\u2013', 'Sutcliffe) between', none), 'efficiencies (Nash\u2013Sutcliffe) between');
+  assert.equal(hyphenJoin('Groundwater 57, 826\u2013', '833.', none), 'Groundwater 57, 826\u2013833.');
+  assert.equal(hyphenJoin('sons and daughters of the People\u2014', 'I am Sister of the Moon', none), 'sons and daughters of the People\u2014I am Sister of the Moon');
+  assert.equal(hyphenJoin('the results \u2013', 'shown below', none), undefined, 'a spaced dash');
+});

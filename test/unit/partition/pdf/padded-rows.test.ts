@@ -174,3 +174,27 @@ it('rows padded apart, cells at the top, two columns wrapping together: each rec
     ['Smoker', 'Stainless steel', '1', '32.00'],
   ]);
 });
+
+it('rows padded apart whose cells\' lines are set loosely (a browser\'s line height of 1.45): each record one row, the last one\'s wrapped option included', () => {
+  // a cell's lines 14.3 apart (4.3 between them, over 0.3 of the text size), rows 8 points further
+  const loose = 14.3;
+  let y = 100;
+  const rec = (...lines: string[][]) => { const top = y; y += lines.length * loose + PAD; return lines.flatMap((l, k) => cells(top + k * loose, ...l)); };
+  const lines = [
+    words('The options of the tool are listed below with their defaults.', 60, 80),
+    rec(['Option', 'Description', 'Default']),
+    rec(['--dry-run', 'Print the operations without changing anything.', 'false']),
+    rec(['--exclude', 'Skip files whose path matches the pattern; may be', 'none'], ['PATTERN', 'given several times.']),
+    rec(['--jobs', 'Number of parallel transfers.', '4']),
+    rec(['--log-file', 'Write the log to the given file.', 'stderr'], ['PATH']),
+  ].flat();
+  const els = layoutPage(page(lines), { tables: true });
+  assert.deepEqual(els.map((e) => e.type), ['NarrativeText', 'Table'], JSON.stringify(els.map((e) => e.text)));
+  assert.deepEqual(rowsOf(String(els[1]!.metadata.text_as_html)), [
+    ['Option', 'Description', 'Default'],
+    ['--dry-run', 'Print the operations without changing anything.', 'false'],
+    ['--exclude PATTERN', 'Skip files whose path matches the pattern; may be given several times.', 'none'],
+    ['--jobs', 'Number of parallel transfers.', '4'],
+    ['--log-file PATH', 'Write the log to the given file.', 'stderr'],
+  ]);
+});

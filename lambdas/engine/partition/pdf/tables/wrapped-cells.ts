@@ -40,9 +40,10 @@ export function trailingWraps(lines: Line[], start: number, end: number, cols: [
   if (rowGap === Infinity) for (let k = start + 1; k <= end; k++) rowGap = Math.max(rowGap === Infinity ? 0 : rowGap, lines[k]!.y0 - lines[k - 1]!.y1);
   // rows padded apart, a cell's lines at the line spacing (paddedRecords): a line that close wraps the
   // last row (a wrapped cell's lines with several cells in them made the line spacing the common gap)
-  const padded = paddedRecords(lines.slice(start, end + 1), body) !== undefined;
+  const region = lines.slice(start, end + 1);
+  const padded = paddedRecords(region, body) !== undefined;
   if (!padded && (!(rowGap > 0) || rowGap === Infinity)) return end;
-  const maxGap = padded ? WITHIN_RECORD * body : Math.min(0.5 * body, 0.7 * rowGap);
+  const maxGap = padded ? recordLineGap(region, body) : Math.min(0.5 * body, 0.7 * rowGap);
   // a wrapped line about as long as the table's longest cell line (a description column; lines of a
   // cell differ in length), sixty characters at least
   let longest = 0;
@@ -147,16 +148,28 @@ export function paddedBand(lines: Line[], from: number, cols: [number, number][]
 const WITHIN_RECORD = 0.3;
 
 /**
+ * The widest gap between the lines of one record: WITHIN_RECORD, or a quarter of a text size over the
+ * table's narrowest gap between lines where its line spacing is looser (a browser's line height of
+ * 1.5 sets a cell's lines half a text size apart).
+ */
+function recordLineGap(rows: Line[], body: number): number {
+  let least = Infinity;
+  for (let k = 1; k < rows.length; k++) least = Math.min(least, rows[k]!.y0 - rows[k - 1]!.y1);
+  return Math.max(WITHIN_RECORD * body, least + 0.25 * body);
+}
+
+/**
  * Records of a table whose rows stand apart by their cells' padding (an HTML or word-processor table
- * without rules): the gaps between its lines fall in two groups, a line's spacing inside a cell (under
- * 0.3 of a text size) and clearly more between rows, and no two lines of as many cells as the fullest
+ * without rules): the gaps between its lines fall in two groups, a line's spacing inside a cell
+ * (recordLineGap) and clearly more between rows, and no two lines of as many cells as the fullest
  * stand a line's spacing apart (rows of a table set close, groups of them spaced out, are rows each).
  * A record's number for each line; undefined when the gaps do not say.
  */
 export function paddedRecords(rows: Line[], body: number): number[] | undefined {
   if (rows.length < 4) return undefined;
   const gaps = rows.slice(1).map((r, k) => r.y0 - rows[k]!.y1);
-  const within = (g: number) => g <= WITHIN_RECORD * body;
+  const limit = recordLineGap(rows, body);
+  const within = (g: number) => g <= limit;
   const tight = gaps.filter(within), loose = gaps.filter((g) => !within(g));
   if (!tight.length || loose.length < 2 || Math.min(...loose) < Math.max(...tight) + 0.25 * body) return undefined;
   // (two lines of fewer cells than the fullest line are no full rows: two cells of one record wrapping
