@@ -31,7 +31,23 @@ const BACKLINK_CLASS = /(?:^|\s)(?:footnote-back(?:ref)?|mw-cite-backlink)(?:\s|
  * (a browser renders none of them: a closed dialog's, a template's or an inactive tab's text).
  */
 const dropped = (n: DomElement, name: string): boolean =>
-  DROP.has(name) || n.attribs['hidden'] !== undefined || n.attribs['role'] === 'doc-backlink' || BACKLINK_CLASS.test(n.attribs['class'] ?? '');
+  DROP.has(name) || n.attribs['hidden'] !== undefined || n.attribs['role'] === 'doc-backlink' || BACKLINK_CLASS.test(n.attribs['class'] ?? '') ||
+  (name === 'a' && permalink(n));
+
+/** A sign a documentation site links a heading or caption to itself with ("Install¶", "Usage #"). */
+const PERMALINK_SIGN = /^[\s\u200b]*[\u00b6\u00a7#\u{1f517}\u2693]?[\s\u200b]*$/u;
+/** A link to a place on the same page whose text is only a permalink sign (or none): navigation, no text of the heading. */
+function permalink(a: DomElement): boolean {
+  if (!(a.attribs['href'] ?? '').startsWith('#')) return false;
+  let text = '';
+  const walk = (n: DomNode): void => {
+    if (text.length > 4) return;
+    if (isTag(n)) { if (n.name.toLowerCase() !== 'img') n.children.forEach(walk); else text += 'x'; }
+    else if (n.type === 'text') text += (n as { data: string }).data;
+  };
+  a.children.forEach(walk);
+  return PERMALINK_SIGN.test(text);
+}
 
 const BLOCK = new Set([
   'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'blockquote', 'ul', 'ol', 'dl', 'dt',

@@ -28,3 +28,18 @@ test('html: a block of 20,000 links is partitioned in seconds, every link in pla
   assert.equal(block!.text.slice(starts[n - 1]!, starts[n - 1]! + 17), `Page number ${n - 1}`);
   assert.ok(elapsed < 10_000, `took ${elapsed} ms`);
 });
+
+test('html: a documentation site\'s permalink beside a heading or caption ("¶", "#", a link sign) is no text of it; a same-page link with words is kept', async () => {
+  const html = `<h1>Installation<a class="headerlink" href="#installation" title="Link to this heading">¶</a></h1>
+    <h2><a class="hash-link" href="#usage">#</a> Usage</h2>
+    <p>Run the installer, then read <a href="#usage">the usage notes</a> before the first start.</p>
+    <h3 id="limits">Limits <a href="#limits" aria-label="Permalink"><span>\u{1F517}</span></a></h3>`;
+  const els = await partition('html', html);
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), [
+    'Title: Installation',
+    'Title: Usage',
+    'NarrativeText: Run the installer, then read the usage notes before the first start.',
+    'Title: Limits',
+  ]);
+  assert.deepEqual(els[2]!.metadata.link_texts, ['the usage notes']);
+});
