@@ -364,15 +364,15 @@ class HtmlWalker {
     };
     // A browser's parser puts cells met outside a <tr> into a row of their own, and shows rows and
     // cells wrapped in other markup (an old page's <form> around its rows) as the table's: so are they here.
-    const isWrapper = (c: DomElement, name: string): boolean =>
-      name !== 'table' && name !== 'caption' && name !== 'colgroup' && !dropped(c, name);
+    // (Both callers have already skipped dropped children.)
+    const isWrapper = (name: string): boolean => name !== 'table' && name !== 'caption' && name !== 'colgroup';
     const addCells = (el: DomElement, row: { cells: string[]; spans: string[] }): void => {
       for (const c of el.children) {
         if (!isTag(c)) continue;
         const name = c.name.toLowerCase();
         if (dropped(c, name)) continue;
         if (name === 'td' || name === 'th') addCell(c, row);
-        else if (name !== 'tr' && isWrapper(c, name)) addCells(c, row);
+        else if (name !== 'tr' && isWrapper(name)) addCells(c, row);
       }
     };
     const collect = (el: DomElement): void => {
@@ -387,7 +387,7 @@ class HtmlWalker {
         }
         loose = undefined;
         if (name === 'tr') addCells(c, newRow());
-        else if (isWrapper(c, name)) collect(c);
+        else if (isWrapper(name)) collect(c);
       }
     };
     collect(table);
