@@ -26,6 +26,29 @@ function stacksOn(line: Word[], w: Word): boolean {
   return false;
 }
 
+/**
+ * Superscripts and subscripts glued to the word before them ("restoration[3]", "Ca2+", superscripts.ts),
+ * each with the word it belongs to. Set above or below the band of its line, a script may share more
+ * of the band of another column's line at about that height, opened first (lines open top down), so it
+ * joins the line of its base word, not the line its band overlaps most.
+ */
+function scriptBases(words: Word[]): Map<Word, Word> {
+  const bases = new Map<Word, Word>();
+  // (a script with scripts of its own, smaller still, is a display formula's, e^{sim(q,p)}: its pieces
+  // stand at several heights, which the formula code reads line by line, so none moves)
+  const nested = new Set<Word>();
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!, prev = words[i - 1]!;
+    if (!w.glue || w.rotated) continue;
+    const base = bases.get(prev) ?? prev;
+    if (base.rotated || !(w.size < 0.9 * base.size) || Math.min(w.y1, base.y1) <= Math.max(w.y0, base.y0)) continue;
+    bases.set(w, base);
+    if (bases.has(prev) && w.size < 0.9 * prev.size) nested.add(base);
+  }
+  for (const [w, base] of bases) if (nested.has(base)) bases.delete(w);
+  return bases;
+}
+
 /** At least two characters (a surrogate pair is one). */
 function twoChars(t: string): boolean {
   if (t.length !== 2) return t.length > 2;
@@ -45,9 +68,11 @@ function twoChars(t: string): boolean {
  */
 export function wordsToLines(words: Word[], opts: { gutters?: number[] } = {}): Line[] {
   const upright = words.filter((w) => !w.rotated);
-  const sorted = upright.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
+  const scripts = scriptBases(words);
+  const sorted = upright.filter((w) => !scripts.has(w)).sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
   const lines: { words: Word[]; y0: number; y1: number; size: number }[] = [];
   const open: typeof lines = [];
+  const lineOf = new Map<Word, (typeof lines)[number]>();
   for (const w of sorted) {
     const h = Math.max(w.y1 - w.y0, 0.1);
     let target: (typeof lines)[number] | undefined;
@@ -59,19 +84,23 @@ export function wordsToLines(words: Word[], opts: { gutters?: number[] } = {}): 
       if (w.y0 > l.y1 + 2 * lh) { open.splice(k, 1); }
     }
     if (target) {
+      lineOf.set(w, target);
       target.words.push(w);
       // The line's band follows its main text, not superscripts.
       if (w.size >= target.size * 0.9) { target.y0 = Math.min(target.y0, w.y0); target.y1 = Math.max(target.y1, w.y1); target.size = Math.max(target.size, w.size); }
     } else {
       const l = { words: [w], y0: w.y0, y1: w.y1, size: w.size };
+      lineOf.set(w, l);
       lines.push(l);
       open.push(l);
       if (open.length > 64) open.shift();
     }
   }
+  for (const [w, base] of scripts) lineOf.get(base)?.words.push(w);
   const out: Line[] = [];
   const pageRtl = isRtlPage(sorted.map((w) => w.t));
-  for (const l of lines) l.words.sort((a, b) => a.x0 - b.x0);
+  // (words at one x, a sub- and a superscript stacked, top first: the order lines take words in)
+  for (const l of lines) l.words.sort((a, b) => a.x0 - b.x0 || a.y0 + a.y1 - (b.y0 + b.y1));
   const gutters = opts.gutters ?? narrowGutters(lines.map((l) => l.words));
   for (const l of lines) out.push(toLine(l.words, pageRtl, gutters));
   for (const w of words) if (w.rotated) out.push(toLine([w]));
