@@ -49,6 +49,32 @@ function scriptBases(words: Word[]): Map<Word, Word> {
   return bases;
 }
 
+/**
+ * The word of the line set just beside `w` (within a word space or so, where the two would be one
+ * segment), of its size, stands clear of its band: `w` is on the next line. A line's band spans both columns of a
+ * page where their lines stand at different heights (a column of smaller type, its lines closer), so
+ * it reaches the next line's first word in one column ("[2]" of a reference list read into the line
+ * above it) though that word's neighbour shows it is not at this height.
+ */
+function offNeighbour(line: Word[], w: Word): boolean {
+  const h = Math.max(w.y1 - w.y0, 0.1);
+  let near: Word | undefined, best = Infinity;
+  for (let i = line.length - 1; i >= 0 && i >= line.length - 200; i--) {
+    const o = line[i]!;
+    const gap = Math.max(o.x0 - w.x1, w.x0 - o.x1);
+    // (a word of the line right above or below it: pieces stacked, a fraction's numerator over its
+    // denominator, whose words stand beside each other's as well)
+    if (gap < 0) return false;
+    if (gap > Math.max(o.size, w.size) || gap >= best) continue;
+    near = o;
+    best = gap;
+  }
+  // (of the same size and apart, not merely shifted: a formula's pieces beside each other, a fraction
+  // by its equals sign, share part of their bands)
+  if (!near || Math.abs(near.size - w.size) > 0.1 * Math.max(near.size, w.size)) return false;
+  return Math.min(near.y1, w.y1) - Math.max(near.y0, w.y0) < 0.1 * Math.min(h, near.y1 - near.y0);
+}
+
 /** At least two characters (a surrogate pair is one). */
 function twoChars(t: string): boolean {
   if (t.length !== 2) return t.length > 2;
@@ -80,7 +106,7 @@ export function wordsToLines(words: Word[], opts: { gutters?: number[] } = {}): 
       const l = open[k]!;
       const overlap = Math.min(l.y1, w.y1) - Math.max(l.y0, w.y0);
       const lh = l.y1 - l.y0;
-      if (overlap >= 0.5 * Math.min(h, lh) && Math.abs(w.size - l.size) <= 0.6 * Math.max(w.size, l.size) && !stacksOn(l.words, w)) { target = l; break; }
+      if (overlap >= 0.5 * Math.min(h, lh) && Math.abs(w.size - l.size) <= 0.6 * Math.max(w.size, l.size) && !stacksOn(l.words, w) && !offNeighbour(l.words, w)) { target = l; break; }
       if (w.y0 > l.y1 + 2 * lh) { open.splice(k, 1); }
     }
     if (target) {
