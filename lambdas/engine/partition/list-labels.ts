@@ -41,9 +41,12 @@ export const LINE_BULLET_START = /^[\u0095\u2022\u2023\u2043\u2219\u25cb\u25cf\u
 /**
  * A list item's label of a letter or a Roman number, in parentheses or before one: "(a) ", "b) ", "(iv) ",
  * "ii) "; a small letter and a period before a capital ("a. A nested step": a nested level's label in word
- * processors' numbered lists; a sentence's last word is no single small letter before a capital).
+ * processors' numbered lists; a sentence's last word is no single small letter before a capital), or
+ * before a word in small letters ("a. fill the pipe", items of a lettered list that go on a sentence;
+ * no sentence starts so, and "a. m." is no word), a letter that is no Roman number (a formula's
+ * "for all i." ends its sentence before a function's name: "i. mostfreq(q) = ...").
  */
-const LETTER_LABEL = String.raw`\((?:[a-z]|[ivx]{1,4})\)|(?:[a-z]|[ivx]{1,4})\)|[a-z]\.(?=\s+\p{Lu})`;
+const LETTER_LABEL = String.raw`\((?:[a-z]|[ivx]{1,4})\)|(?:[a-z]|[ivx]{1,4})\)|[a-z]\.(?=\s+\p{Lu})|[a-hj-uwyz]\.(?=\s+\p{Ll}{2})`;
 /** A block that opens with a lettered label (block-types.ts: a ListItem, whatever the text reads as). */
 export const LETTERED_ITEM = new RegExp(String.raw`^(?:${LETTER_LABEL})\s+\S`, 'u');
 /**

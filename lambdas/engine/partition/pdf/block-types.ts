@@ -88,6 +88,8 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   const larger = b.size >= body * 1.15;
   if (type === 'NarrativeText' && (allBold || larger) && b.lines.length <= 3 && !/[.:;,]$/.test(text) && isPossibleTitle(text, langOpts)) type = 'Title';
   if (type === 'Title' && !allBold && !larger && text.split(' ').length > 6 && b.lines.length > 1) type = 'NarrativeText';
+  // so is a listing of two lines or more in a monospaced face (commands or keywords in capitals)
+  if (type === 'Title' && !allBold && !larger && b.lines.length > 1 && words.every((w) => w.mono)) type = 'NarrativeText';
   // a sentence of five words or more, closed by its full stop, in the body's weight and size; of three
   // or more when it ends on a word ("The first definition.", not "J. Smith et al.")
   if (type === 'Title' && !allBold && !larger && (text.split(' ').length >= 5 ? /[.!?]$/.test(text) : fullSentence(text, 3)) && !/^\d+(\.\d+)*\.?\s/.test(text)) type = 'NarrativeText';

@@ -191,7 +191,12 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // sentence: the next term of a definition list (its definition set in under it), not the
         // rest of an indented paragraph (whose last line closes with punctuation)
         if (endsSentence && start(s) < start(b) - 0.7 * h && s.words.length <= 4 && !/[.!?:;,؟۔]$/.test(s.text)) continue;
-        if (endsSentence && start(s) > start(b) + 0.7 * h && start(s) < start(b) + 4 * h && b.lines.length > 1) continue;
+        // (against the line before as well: the lines of a paragraph with a hanging indent, a reference
+        // "[1] A. Author, ..." whose line ends "vol.", all stand that far in)
+        if (endsSentence && start(s) > start(b) + 0.7 * h && start(s) > start(last) + 0.7 * h && start(s) < start(b) + 4 * h && b.lines.length > 1) continue;
+        // a line set back out to where the block's first line starts, after the indented lines of a
+        // hanging paragraph that end a sentence: the next such paragraph (the next reference)
+        if (endsSentence && b.lines.length > 1 && start(s) < start(last) - 0.7 * h && Math.abs(start(s) - start(b.lines[0]!)) < 0.7 * h) continue;
         // so when the block is a paragraph's last line alone (run on from the foot of the column
         // before), stopping short of where the indented line goes on to (a reference's first line
         // set on to the margin, its next lines hanging, is no paragraph's end)

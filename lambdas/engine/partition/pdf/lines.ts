@@ -26,6 +26,55 @@ function stacksOn(line: Word[], w: Word): boolean {
   return false;
 }
 
+/**
+ * Superscripts and subscripts glued to the word before them ("restoration[3]", "Ca2+", superscripts.ts),
+ * each with the word it belongs to. Set above or below the band of its line, a script may share more
+ * of the band of another column's line at about that height, opened first (lines open top down), so it
+ * joins the line of its base word, not the line its band overlaps most.
+ */
+function scriptBases(words: Word[]): Map<Word, Word> {
+  const bases = new Map<Word, Word>();
+  // (a script with scripts of its own, smaller still, is a display formula's, e^{sim(q,p)}: its pieces
+  // stand at several heights, which the formula code reads line by line, so none moves)
+  const nested = new Set<Word>();
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!, prev = words[i - 1]!;
+    if (!w.glue || w.rotated) continue;
+    const base = bases.get(prev) ?? prev;
+    if (base.rotated || !(w.size < 0.9 * base.size) || Math.min(w.y1, base.y1) <= Math.max(w.y0, base.y0)) continue;
+    bases.set(w, base);
+    if (bases.has(prev) && w.size < 0.9 * prev.size) nested.add(base);
+  }
+  for (const [w, base] of bases) if (nested.has(base)) bases.delete(w);
+  return bases;
+}
+
+/**
+ * The word of the line set just beside `w` (within a word space or so, where the two would be one
+ * segment), of its size, stands clear of its band: `w` is on the next line. A line's band spans both columns of a
+ * page where their lines stand at different heights (a column of smaller type, its lines closer), so
+ * it reaches the next line's first word in one column ("[2]" of a reference list read into the line
+ * above it) though that word's neighbour shows it is not at this height.
+ */
+function offNeighbour(line: Word[], w: Word): boolean {
+  const h = Math.max(w.y1 - w.y0, 0.1);
+  let near: Word | undefined, best = Infinity;
+  for (let i = line.length - 1; i >= 0 && i >= line.length - 200; i--) {
+    const o = line[i]!;
+    const gap = Math.max(o.x0 - w.x1, w.x0 - o.x1);
+    // (a word of the line right above or below it: pieces stacked, a fraction's numerator over its
+    // denominator, whose words stand beside each other's as well)
+    if (gap < 0) return false;
+    if (gap > Math.max(o.size, w.size) || gap >= best) continue;
+    near = o;
+    best = gap;
+  }
+  // (of the same size and apart, not merely shifted: a formula's pieces beside each other, a fraction
+  // by its equals sign, share part of their bands)
+  if (!near || Math.abs(near.size - w.size) > 0.1 * Math.max(near.size, w.size)) return false;
+  return Math.min(near.y1, w.y1) - Math.max(near.y0, w.y0) < 0.1 * Math.min(h, near.y1 - near.y0);
+}
+
 /** At least two characters (a surrogate pair is one). */
 function twoChars(t: string): boolean {
   if (t.length !== 2) return t.length > 2;
@@ -45,9 +94,11 @@ function twoChars(t: string): boolean {
  */
 export function wordsToLines(words: Word[], opts: { gutters?: number[] } = {}): Line[] {
   const upright = words.filter((w) => !w.rotated);
-  const sorted = upright.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
+  const scripts = scriptBases(words);
+  const sorted = upright.filter((w) => !scripts.has(w)).sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
   const lines: { words: Word[]; y0: number; y1: number; size: number }[] = [];
   const open: typeof lines = [];
+  const lineOf = new Map<Word, (typeof lines)[number]>();
   for (const w of sorted) {
     const h = Math.max(w.y1 - w.y0, 0.1);
     let target: (typeof lines)[number] | undefined;
@@ -55,23 +106,27 @@ export function wordsToLines(words: Word[], opts: { gutters?: number[] } = {}): 
       const l = open[k]!;
       const overlap = Math.min(l.y1, w.y1) - Math.max(l.y0, w.y0);
       const lh = l.y1 - l.y0;
-      if (overlap >= 0.5 * Math.min(h, lh) && Math.abs(w.size - l.size) <= 0.6 * Math.max(w.size, l.size) && !stacksOn(l.words, w)) { target = l; break; }
+      if (overlap >= 0.5 * Math.min(h, lh) && Math.abs(w.size - l.size) <= 0.6 * Math.max(w.size, l.size) && !stacksOn(l.words, w) && !offNeighbour(l.words, w)) { target = l; break; }
       if (w.y0 > l.y1 + 2 * lh) { open.splice(k, 1); }
     }
     if (target) {
+      lineOf.set(w, target);
       target.words.push(w);
       // The line's band follows its main text, not superscripts.
       if (w.size >= target.size * 0.9) { target.y0 = Math.min(target.y0, w.y0); target.y1 = Math.max(target.y1, w.y1); target.size = Math.max(target.size, w.size); }
     } else {
       const l = { words: [w], y0: w.y0, y1: w.y1, size: w.size };
+      lineOf.set(w, l);
       lines.push(l);
       open.push(l);
       if (open.length > 64) open.shift();
     }
   }
+  for (const [w, base] of scripts) lineOf.get(base)?.words.push(w);
   const out: Line[] = [];
   const pageRtl = isRtlPage(sorted.map((w) => w.t));
-  for (const l of lines) l.words.sort((a, b) => a.x0 - b.x0);
+  // (words at one x, a sub- and a superscript stacked, top first: the order lines take words in)
+  for (const l of lines) l.words.sort((a, b) => a.x0 - b.x0 || a.y0 + a.y1 - (b.y0 + b.y1));
   const gutters = opts.gutters ?? narrowGutters(lines.map((l) => l.words));
   for (const l of lines) out.push(toLine(l.words, pageRtl, gutters));
   for (const w of words) if (w.rotated) out.push(toLine([w]));

@@ -21,6 +21,15 @@ it('joins a syllable break, keeps a compound the page writes whole or a chain of
   assert.equal(hyphenJoin('figures 1-', '3 show it', none), undefined, 'no letters either side');
 });
 
+it('keeps a hyphen after a figure, and one left hanging before a conjunction', () => {
+  const none = new Set<string>();
+  assert.equal(hyphenJoin('flown with a 24-', 'megapixel camera', none), 'flown with a 24-megapixel camera');
+  assert.equal(hyphenJoin('over a 10-', 'year record', none), 'over a 10-year record');
+  assert.equal(hyphenJoin('resistance of gravel-', 'and boulder-bed streams', none), undefined, 'the caller joins with a space: "gravel- and"');
+  assert.equal(hyphenJoin('die Ein-', 'und Ausgänge', none), undefined);
+  assert.equal(hyphenJoin('a hus-', 'band and wife', none), 'a husband and wife', 'a syllable break still joins');
+});
+
 it('a paragraph set justified reads its hyphenated words whole', () => {
   const words = typeset({ size: 10, char: 5, space: 3 });
   // the lines that wrap are set out to x 380 (their spaces stretched a little); the third ends in a

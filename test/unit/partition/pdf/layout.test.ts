@@ -70,6 +70,23 @@ test('a nested numbered list\'s "a." items are items of their own, under the num
   ]);
 });
 
+test('a lettered list whose items go on a sentence in small letters ("a. fill the ...") gives an item each', () => {
+  const els = layoutPage(page([
+    [seg('Every section of the pipework shall be pressure tested:', 84, 100)],
+    [seg('a. fill the section with clean water and remove the air;', 84, 116)],
+    [seg('b. raise the pressure and hold it for two hours;', 84, 132)],
+    [seg('c. record the pressure every fifteen minutes.', 84, 148)],
+    [seg('The test sheet is kept with the handover documents.', 84, 164)],
+  ]), {});
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['NarrativeText', 'Every section of the pipework shall be pressure tested:'],
+    ['ListItem', 'a. fill the section with clean water and remove the air;'],
+    ['ListItem', 'b. raise the pressure and hold it for two hours;'],
+    ['ListItem', 'c. record the pressure every fifteen minutes.'],
+    ['NarrativeText', 'The test sheet is kept with the handover documents.'],
+  ]);
+});
+
 test('a line opening with a middle dot continues a dot-separated line', () => {
   const els = layoutPage(page([
     [seg('Some body text that is long enough to be the body of the page and more.', 100, 100)],
