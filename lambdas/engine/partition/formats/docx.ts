@@ -189,8 +189,11 @@ class DocxReader {
       // a numPr without a numId keeps the style's numbering; numId 0 switches it off
       para.numbered = numId ? attr(numId, 'val') !== '0' : this.styles.numbered(sid);
       const ilvl = firstChild(numPr, 'ilvl');
-      para.ilvl = ilvl ? Number(attr(ilvl, 'val') ?? 0) || 0 : 0;
-    } else para.numbered = this.styles.numbered(sid);
+      para.ilvl = ilvl ? Number(attr(ilvl, 'val') ?? 0) || 0 : this.styles.listLevel(sid);
+    } else {
+      para.numbered = this.styles.numbered(sid);
+      para.ilvl = this.styles.listLevel(sid);
+    }
     const styleBold = this.styles.bold(sid) ?? false;
     const styleSize = this.styles.size(sid) ?? this.styles.bodySize;
     const visit = (n: DomNode, link?: { url: string; start: number }): void => {
@@ -359,11 +362,7 @@ class DocxReader {
       const clean = stripBullet(text);
       return makeElement('ListItem', clean || text, { ...md, category_depth: para.ilvl });
     }
-    if (/^list\b/.test(style)) {
-      // "List Bullet 2" -> depth 1, as the library derives it from the style name
-      const n = /\s(\d+)$/.exec(style);
-      return makeElement('ListItem', text, { ...md, category_depth: n ? Number(n[1]) - 1 : para.ilvl });
-    }
+    if (/^list\b/.test(style)) return makeElement('ListItem', text, { ...md, category_depth: para.ilvl });
     if (text.length >= 2) {
       if (isUsCityStateZip(text)) return makeElement('Address', text, md);
       if (isEmailAddress(text)) return makeElement('EmailAddress', text, md);
