@@ -23,6 +23,7 @@ import { countBreaks, readTableRows, singleCell } from './docx-tables';
 import { wordChildren } from './docx-content';
 import { ommlToLatex } from './omml';
 import { formulaText, inlineMath, onlyMath } from './math-latex';
+import { symbolChar } from './symbol-fonts';
 
 /** Text boxes in tables in text boxes…: content nested deeper than this is left out, with a warning. */
 const MAX_NESTING = 8;
@@ -225,6 +226,12 @@ class DocxReader {
         case 'cr':
           para.text += '\n';
           return;
+        case 'sym': {
+          // a character of a symbol font (Insert Symbol: a degree sign, a Greek letter, a check box)
+          const ch = symbolChar(attr(n, 'font'), parseInt(attr(n, 'char') ?? '', 16));
+          if (ch) para.text += ch;
+          return;
+        }
         case 'noBreakHyphen':
           para.text += '-';
           return;
