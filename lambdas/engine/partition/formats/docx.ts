@@ -24,6 +24,7 @@ import { wordChildren } from './docx-content';
 import { ommlToLatex } from './omml';
 import { formulaText, inlineMath, onlyMath } from './math-latex';
 import { symbolChar } from './symbol-fonts';
+import { FieldNesting } from './docx-fields';
 
 /** Text boxes in tables in text boxes…: content nested deeper than this is left out, with a warning. */
 const MAX_NESTING = 8;
@@ -51,6 +52,9 @@ function readRels(xml: string | undefined): Map<string, Rel> {
 }
 
 const SKIP_IN_PARAGRAPH = new Set(['pPr', 'rPr', 'delText', 'instrText', 'drawing', 'pict', 'object', 'footnoteReference', 'endnoteReference', 'commentReference', 'del', 'moveFrom']);
+
+/** Run content that puts text or a break in the paragraph. */
+const SHOWN_IN_RUN = new Set(['t', 'oMath', 'oMathPara', 'tab', 'ptab', 'br', 'cr', 'noBreakHyphen', 'sym']);
 
 interface Para {
   text: string;
@@ -197,11 +201,17 @@ class DocxReader {
     }
     const styleBold = this.styles.bold(sid) ?? false;
     const styleSize = this.styles.size(sid) ?? this.styles.bodySize;
+    const fields = new FieldNesting();
     const visit = (n: DomNode, link?: { url: string; start: number }): void => {
       if (!isTag(n)) return;
       const name = localName(n);
       if (SKIP_IN_PARAGRAPH.has(name)) return;
+      // what a field's instruction holds (nested fields' results too) is not shown
+      if (fields.inInstruction && SHOWN_IN_RUN.has(name)) return;
       switch (name) {
+        case 'fldChar':
+          para.text += fields.mark(n) ?? '';
+          return;
         case 't':
           para.text += n.children.map((c) => (c.type === 'text' ? c.data : '')).join('');
           return;
