@@ -51,7 +51,8 @@ function readRels(xml: string | undefined): Map<string, Rel> {
   return rels;
 }
 
-const SKIP_IN_PARAGRAPH = new Set(['pPr', 'rPr', 'delText', 'instrText', 'drawing', 'pict', 'object', 'footnoteReference', 'endnoteReference', 'commentReference', 'del', 'moveFrom']);
+// w:rt: the reading set above East Asian text (ruby); the text is its base (w:rubyBase)
+const SKIP_IN_PARAGRAPH = new Set(['pPr', 'rPr', 'delText', 'instrText', 'drawing', 'pict', 'object', 'footnoteReference', 'endnoteReference', 'commentReference', 'del', 'moveFrom', 'rt']);
 
 /** Run content that puts text or a break in the paragraph. */
 const SHOWN_IN_RUN = new Set(['t', 'oMath', 'oMathPara', 'tab', 'ptab', 'br', 'cr', 'noBreakHyphen', 'sym']);

@@ -1,4 +1,5 @@
-// DOCX symbols inserted from a symbol font (w:sym): the character the glyph shows, in its place.
+// DOCX run content: symbols inserted from a symbol font (w:sym) as the character the glyph shows, in
+// its place; ruby (a reading set above East Asian text) as its base text alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { partition } from './helpers';
@@ -28,4 +29,11 @@ test('symbol fonts: bytes with or without the private-use offset; unknown glyphs
   assert.equal(symbolChar('Symbol', 0xf0e6), undefined);
   assert.equal(symbolChar('Some Dingbats', 0xf041), undefined);
   assert.equal(symbolChar(undefined, 0x2713), '✓');
+});
+
+test('docx ruby: the text is the base, not the reading set above it', async () => {
+  const ruby = (reading: string, base: string): string =>
+    `<w:r><w:ruby><w:rubyPr><w:rubyAlign w:val="distributeSpace"/></w:rubyPr><w:rt><w:r><w:t>${reading}</w:t></w:r></w:rt><w:rubyBase><w:r><w:t>${base}</w:t></w:r></w:rubyBase></w:ruby></w:r>`;
+  const els = await partition('docx', docxFile(wPara('', { after: ruby('とうきょう', '東京') + run('に行きます。') })));
+  assert.deepEqual(els.map((e) => e.text), ['東京に行きます。']);
 });
