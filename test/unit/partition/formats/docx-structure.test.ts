@@ -174,3 +174,14 @@ test('docx list levels: a list style gives its level (its w:ilvl, else the numbe
     'ListItem@0: Own level wins',
   ]);
 });
+
+test('docx markup-compatibility choices between paragraphs, rows or cells: one branch is read, once', async () => {
+  const choice = (a: string, b: string): string => `<mc:AlternateContent><mc:Choice Requires="w14">${a}</mc:Choice><mc:Fallback>${b}</mc:Fallback></mc:AlternateContent>`;
+  const cell = (t: string): string => `<w:tc>${wPara(t)}</w:tc>`;
+  const body =
+    wPara('The committee met on Monday.') +
+    choice(wPara('Minutes were approved without changes.'), wPara('Minutes were approved without changes.')) +
+    `<w:tbl><w:tr>${cell('Item')}${cell('Owner')}</w:tr>${choice(`<w:tr>${cell('Budget')}${cell('Finance')}</w:tr>`, `<w:tr>${cell('Budget')}${cell('Finance')}</w:tr>`)}</w:tbl>`;
+  const els = await partition('docx', docxFile(body));
+  assert.deepEqual(summary(els), ['NarrativeText: The committee met on Monday.', 'NarrativeText: Minutes were approved without changes.', 'Table: Item Owner Budget Finance']);
+});
