@@ -49,6 +49,12 @@ export function isDateFormatCode(code: string): boolean {
 }
 
 export function excelDate(serial: number, date1904: boolean): string {
+  // a serial under one day is a time of day (a schedule's "9:30 AM"): read as openpyxl and pandas
+  // show a time, without the epoch's date
+  if (serial >= 0 && serial < 1) {
+    const seconds = Math.round(serial * 86_400);
+    if (seconds < 86_400) return new Date(seconds * 1000).toISOString().slice(11, 19);
+  }
   const ms = Math.round((serial + (date1904 ? 1462 : 0)) * 86_400_000) + Date.UTC(1899, 11, 30);
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return String(serial);

@@ -6,7 +6,7 @@ import { zipSync, strToU8 } from 'fflate';
 import { UnprocessableDocument } from '../../../../lambdas/errors';
 import { readZip } from '../../../../lambdas/engine/partition/formats/common';
 import { corpusDoc, partition, partitionWithHierarchy, types } from './helpers';
-import { xlsxWorkbook } from '../../../support/workbooks';
+import { workbook, xlsxWorkbook } from '../../../support/workbooks';
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
 const p = (text: string, opts: { style?: string; num?: number; bold?: boolean; pageBreak?: boolean } = {}): string =>
@@ -308,4 +308,12 @@ test('xlsx values as the library reads them: raw numbers, dates, booleans, inlin
   assert.equal(table!.text, 'Item Amount When Paid Rent 1234.5 2023-06-30 00:00:00 True Fees -337 2024-01-02 13:45:00 False');
   const els = await partition('xlsx', xlsxWorkbook({ N: [[-337]] }));
   assert.deepEqual(els.map((e) => [e.type, e.text]), [['UncategorizedText', '-337']]);
+});
+
+test('xlsx and xls times of day (a time format, under one day) read as the time, without the epoch date', async () => {
+  const sheets = { Shifts: [['Shift', 'Starts', 'Ends'], ['Early', { v: 0.3958333333333333, z: 'h:mm AM/PM' }, { v: 0.6666666666666666, z: 'hh:mm' }], ['Late', { v: 0.5, z: 'h:mm:ss' }, { v: 45419.375, z: 'dd/mm/yyyy hh:mm' }]] };
+  for (const kind of ['xlsx', 'xls'] as const) {
+    const [table] = await partition(kind, workbook(kind, sheets));
+    assert.equal(table!.text, 'Shift Starts Ends Early 09:30:00 16:00:00 Late 12:00:00 2024-05-07 09:00:00', kind);
+  }
 });
