@@ -108,9 +108,27 @@ function dateStyles(xml: string | undefined): boolean[] {
   });
 }
 
+/**
+ * A float as Python writes it, the way the library's and docling's readers show a cell's number: the
+ * shortest digits, in exponent form ("3e-05", "1.5e+16") below 1e-4 and from 1e16 on.
+ */
+function pythonFloat(n: number): string {
+  const abs = Math.abs(n);
+  if (abs === 0 || (abs >= 1e-4 && abs < 1e16)) return String(n);
+  // JavaScript writes "1.5e-7" where Python writes "1.5e-07": two exponent digits at least
+  return n.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
+}
+
+/** A number of a reader that gives whole numbers as integers (pandas over xls and ods): all digits. */
+export function pythonNumber(n: number): string {
+  return Number.isInteger(n) ? BigInt(n).toString() : pythonFloat(n);
+}
+
 function renderNumber(v: string): string {
+  // a whole number written out is read as an integer, all its digits
+  if (/^-?\d+$/.test(v)) return v.replace(/^(-?)0+(?=\d)/, '$1');
   const n = Number(v);
-  return Number.isFinite(n) ? String(n) : v;
+  return Number.isFinite(n) ? pythonFloat(n) : v;
 }
 
 export function readXlsx(data: Uint8Array): SheetData[] {

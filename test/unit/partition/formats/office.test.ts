@@ -310,6 +310,14 @@ test('xlsx values as the library reads them: raw numbers, dates, booleans, inlin
   assert.deepEqual(els.map((e) => [e.type, e.text]), [['UncategorizedText', '-337']]);
 });
 
+test('xlsx, xls and ods numbers under 1e-4 read as Python writes them ("3e-05"), as the library and docling show them; whole numbers all digits', async () => {
+  const sheets = { Stats: [['Marker', 'p value', 'Count'], ['ALT', 0.00003, 1.5e16], ['AST', 0.0125, 42], ['GGT', 1.5e-7, -2.5e-5]] };
+  for (const kind of ['xlsx', 'xls', 'ods'] as const) {
+    const [table] = await partition(kind, workbook(kind, sheets));
+    assert.equal(table!.text, 'Marker p value Count ALT 3e-05 15000000000000000 AST 0.0125 42 GGT 1.5e-07 -2.5e-05', kind);
+  }
+});
+
 test('xlsx and xls times of day (a time format, under one day) read as the time, without the epoch date', async () => {
   const sheets = { Shifts: [['Shift', 'Starts', 'Ends'], ['Early', { v: 0.3958333333333333, z: 'h:mm AM/PM' }, { v: 0.6666666666666666, z: 'hh:mm' }], ['Late', { v: 0.5, z: 'h:mm:ss' }, { v: 45419.375, z: 'dd/mm/yyyy hh:mm' }]] };
   for (const kind of ['xlsx', 'xls'] as const) {
