@@ -18,6 +18,9 @@ function cellValue(a: Record<string, string>, text: string): string {
     const n = Number(a['office:value']);
     return Number.isFinite(n) ? pythonNumber(n) : text;
   }
+  // a time of day ("PT09H30M00S", shown "9:30 AM") as pandas reads it: "09:30:00"
+  const time = type === 'time' ? /^PT(\d+)H(\d+)M(\d+)(?:\.\d+)?S$/.exec(a['office:time-value'] ?? '') : null;
+  if (time && Number(time[1]) < 24) return time.slice(1, 4).map((x) => x.padStart(2, '0').slice(-2)).join(':');
   if (type === 'boolean' && a['office:boolean-value'] !== undefined) return a['office:boolean-value'] === 'true' ? 'True' : 'False';
   if (type === 'date' && a['office:date-value']) {
     const d = a['office:date-value'];
