@@ -25,6 +25,7 @@ import { ommlToLatex } from './omml';
 import { formulaText, inlineMath, onlyMath } from './math-latex';
 import { symbolChar } from './symbol-fonts';
 import { FieldNesting } from './docx-fields';
+import { mainPartPath, relsPathOf } from './ooxml-package';
 
 /** Text boxes in tables in text boxes…: content nested deeper than this is left out, with a warning. */
 const MAX_NESTING = 8;
@@ -35,10 +36,9 @@ const HEADING_NUMBER = /^(?:\d+(?:\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.|\(?[a-z]\))\s/;
 interface Rel {
   target: string;
   external: boolean;
+  /** the relationship type (…/styles, …/settings, …/header …) */
+  type: string;
 }
-
-/** The package path of a part the main document's relationships name (relative to word/, or absolute). */
-const partPath = (target: string): string => (target.startsWith('/') ? target.slice(1) : posix.normalize(`word/${target}`));
 
 function readRels(xml: string | undefined): Map<string, Rel> {
   const rels = new Map<string, Rel>();
@@ -46,7 +46,7 @@ function readRels(xml: string | undefined): Map<string, Rel> {
   for (const r of childElements(firstChild(parseXml(xml), 'Relationships') ?? parseXml(''), 'Relationship')) {
     const id = r.attribs['Id'];
     const target = r.attribs['Target'];
-    if (id && target !== undefined) rels.set(id, { target, external: r.attribs['TargetMode'] === 'External' });
+    if (id && target !== undefined) rels.set(id, { target, external: r.attribs['TargetMode'] === 'External', type: r.attribs['Type'] ?? '' });
   }
   return rels;
 }
@@ -85,18 +85,21 @@ class DocxReader {
   private hasBreaks = false;
   private renderedBreaks = false;
   private readonly evenAndOdd: boolean;
+  /** the main document part: word/document.xml, or what the package's relationships name */
+  private readonly main: string;
   readonly out: Element[] = [];
 
   constructor(files: Map<string, Uint8Array>, private readonly languages?: string[], private readonly warn: (m: string) => void = () => {}) {
     this.files = files;
-    this.rels = readRels(zipText(files, 'word/_rels/document.xml.rels'));
-    this.evenAndOdd = /<w:evenAndOddHeaders(?![^>]*w:val="(?:0|false|off)")/.test(zipText(files, 'word/settings.xml') ?? '');
-    this.styles = new DocxStyles(zipText(files, 'word/styles.xml'));
+    this.main = mainPartPath(files, 'word/document.xml');
+    this.rels = readRels(zipText(files, relsPathOf(this.main)));
+    this.evenAndOdd = /<w:evenAndOddHeaders(?![^>]*w:val="(?:0|false|off)")/.test(this.relatedText('settings', 'word/settings.xml') ?? '');
+    this.styles = new DocxStyles(this.relatedText('styles', 'word/styles.xml'));
   }
 
   read(): Element[] {
-    const xml = zipText(this.files, 'word/document.xml');
-    if (!xml) throw new UnprocessableDocument('docx: word/document.xml is missing');
+    const xml = zipText(this.files, this.main);
+    if (!xml) throw new UnprocessableDocument(`docx: ${this.main} is missing`);
     // Word records where it rendered page breaks; when it did, those alone count (an explicit break
     // is followed by a rendered one). Documents never rendered by Word fall back to explicit breaks.
     this.renderedBreaks = xml.includes('<w:lastRenderedPageBreak');
@@ -138,6 +141,17 @@ class DocxReader {
     return this.out;
   }
 
+  /** The text of the main document's related part of a type (its relationship's target, else `conventional`). */
+  private relatedText(type: string, conventional: string): string | undefined {
+    const rel = [...this.rels.values()].find((r) => !r.external && r.type.endsWith(`/${type}`));
+    return (rel ? zipText(this.files, this.partPath(rel.target)) : undefined) ?? zipText(this.files, conventional);
+  }
+
+  /** The package path of a part the main document's relationships name (relative to it, or absolute). */
+  private partPath(target: string): string {
+    return target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(posix.dirname(this.main), target));
+  }
+
   private meta(): ElementMetadata {
     return this.hasBreaks ? { page_number: this.page } : {};
   }
@@ -164,7 +178,7 @@ class DocxReader {
       const rid = ref ? attr(ref, 'id') : undefined;
       const rel = rid ? this.rels.get(rid) : undefined;
       if (!rel) continue;
-      const xml = zipText(this.files, partPath(rel.target));
+      const xml = zipText(this.files, this.partPath(rel.target));
       if (!xml) continue;
       const root = firstChild(parseXml(xml), kind === 'header' ? 'hdr' : 'ftr');
       if (!root) continue;
@@ -328,7 +342,7 @@ class DocxReader {
     for (const ref of chartsIn(p)) {
       const rel = this.rels.get(attr(ref, 'id') ?? '');
       if (!rel || rel.external) continue;
-      const xml = zipText(this.files, partPath(rel.target));
+      const xml = zipText(this.files, this.partPath(rel.target));
       if (xml) appendAll(this.out, chartElements(xml, this.meta(), this.warn, 'docx'));
     }
   }
@@ -449,8 +463,8 @@ class DocxReader {
 }
 
 export const partitionDocx: FormatPartitioner = async (data, ctx) => {
-  const files = readZip(data, 'docx', (n) => n.startsWith('word/') && (n.endsWith('.xml') || n.endsWith('.rels')));
-  if (!files.has('word/document.xml')) throw new UnprocessableDocument('docx: word/document.xml is missing (not a Word document?)');
+  const files = readZip(data, 'docx', (n) => n === '_rels/.rels' || (n.startsWith('word/') && (n.endsWith('.xml') || n.endsWith('.rels'))));
+  if (!files.has(mainPartPath(files, 'word/document.xml'))) throw new UnprocessableDocument('docx: word/document.xml is missing (not a Word document?)');
   try {
     return new DocxReader(files, ctx.options.languages, (m) => ctx.warn(m)).read();
   } catch (err) {
