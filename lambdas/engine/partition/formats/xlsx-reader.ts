@@ -10,6 +10,7 @@ import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_STREAMED_XML_NODES, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_TEXT_CHARS } from '../limits';
 import { childElements, columnIndex, descendants, firstChild, parseXml, readZip, scanXml, unprefixed as local, zipText } from './common';
 import { sheetChartParts, type ChartPart } from './charts';
+import { mainPartPath, relsPathOf } from './ooxml-package';
 
 export interface SheetCell {
   r: number;
@@ -133,20 +134,27 @@ function renderNumber(v: string): string {
 
 export function readXlsx(data: Uint8Array): SheetData[] {
   const files = readZip(data, 'xlsx', (n) => n.endsWith('.xml') || n.endsWith('.rels'));
-  const wbXml = zipText(files, 'xl/workbook.xml');
+  // the workbook part and its shared strings and styles where the relationships say (third-party
+  // writers use other names: xl/SharedStrings.xml, xl/workbook2.xml), else at their usual names
+  const main = mainPartPath(files, 'xl/workbook.xml');
+  const wbXml = zipText(files, main);
   if (!wbXml) throw new UnprocessableDocument('xlsx: xl/workbook.xml is missing (not an Excel workbook?)');
   const wb = parseXml(wbXml);
   const wbRoot = firstChild(wb, 'workbook');
   const pr = wbRoot ? firstChild(wbRoot, 'workbookPr') : undefined;
   const date1904 = pr ? ['1', 'true'].includes(pr.attribs['date1904'] ?? '') : false;
   const rels = new Map<string, string>();
-  const relsRoot = firstChild(parseXml(zipText(files, 'xl/_rels/workbook.xml.rels') ?? ''), 'Relationships');
+  const byType = new Map<string, string>();
+  const relsRoot = firstChild(parseXml(zipText(files, relsPathOf(main)) ?? ''), 'Relationships');
   for (const r of relsRoot ? childElements(relsRoot, 'Relationship') : []) {
     const target = r.attribs['Target'] ?? '';
-    rels.set(r.attribs['Id'] ?? '', target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join('xl', target)));
+    const path = target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(posix.dirname(main), target));
+    rels.set(r.attribs['Id'] ?? '', path);
+    byType.set((r.attribs['Type'] ?? '').replace(/^.*\//, ''), path);
   }
-  const strings = sharedStrings(zipText(files, 'xl/sharedStrings.xml'));
-  const dates = dateStyles(zipText(files, 'xl/styles.xml'));
+  const related = (type: string, usual: string): string | undefined => zipText(files, byType.get(type) ?? usual) ?? zipText(files, usual);
+  const strings = sharedStrings(related('sharedStrings', 'xl/sharedStrings.xml'));
+  const dates = dateStyles(related('styles', 'xl/styles.xml'));
   const sheetsEl = wbRoot ? firstChild(wbRoot, 'sheets') : undefined;
   const out: SheetData[] = [];
   let counted = 0;

@@ -1,6 +1,6 @@
-// DOCX packages whose main part is not word/document.xml (Word for the web and SharePoint save
-// word/document2.xml): the part the package's relationships name is read, with its own styles,
-// headers and footers.
+// Office packages whose parts are not at their usual names (Word for the web and SharePoint save
+// word/document2.xml; third-party exporters write xl/workbook2.xml or xl/SharedStrings.xml): the
+// parts the package's relationships name are read, with their styles, headers and shared strings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
@@ -23,4 +23,19 @@ test('docx: a main part named by the package relationships (word/document2.xml) 
   });
   const els = await partition('docx', data);
   assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), ['Header: Acme Corporation', 'Title: Quarterly review', 'NarrativeText: Revenue grew in every region this quarter.']);
+});
+
+test('xlsx: the workbook, shared strings and styles the relationships name (xl/workbook2.xml, xl/SharedStrings.xml) are read', async () => {
+  const S = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+  const data = zipSync({
+    '_rels/.rels': rels([['rId1', 'officeDocument', 'xl/workbook2.xml']]),
+    'xl/workbook2.xml': strToU8(`<workbook ${S}><sheets><sheet name="Orders" sheetId="1" r:id="rId1"/></sheets></workbook>`),
+    'xl/_rels/workbook2.xml.rels': rels([['rId1', 'worksheet', 'worksheets/sheet1.xml'], ['rId2', 'sharedStrings', 'SharedStrings.xml'], ['rId3', 'styles', 'Styles.xml']]),
+    'xl/SharedStrings.xml': strToU8(`<sst ${S}><si><t>Item</t></si><si><t>Shipped</t></si><si><t>Bolts</t></si></sst>`),
+    'xl/Styles.xml': strToU8(`<styleSheet ${S}><cellXfs><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>`),
+    'xl/worksheets/sheet1.xml': strToU8(`<worksheet ${S}><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>` +
+      '<row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2" s="1"><v>45352</v></c></row></sheetData></worksheet>'),
+  });
+  const els = await partition('xlsx', data);
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), ['Table: Item Shipped Bolts 2024-03-01 00:00:00']);
 });
