@@ -11,6 +11,8 @@ interface StyleDef {
   outlineLvl?: number;
   /** w:numPr with a non-zero w:numId in the style's pPr (a "0" numId switches numbering off) */
   numbered?: boolean;
+  /** w:ilvl of the style's w:numPr: the list level its paragraphs are numbered at */
+  ilvl?: number;
   bold?: boolean;
   /** font size in half-points */
   size?: number;
@@ -68,6 +70,7 @@ export class DocxStyles {
     const rPr = firstChild(s, 'rPr');
     const numPr = pPr ? firstChild(pPr, 'numPr') : undefined;
     const numId = numPr ? firstChild(numPr, 'numId') : undefined;
+    const ilvl = numPr ? Number(attr(firstChild(numPr, 'ilvl') ?? numPr, 'val')) : NaN;
     const b = rPr ? firstChild(rPr, 'b') : undefined;
     this.defs.set(id, {
       id,
@@ -75,6 +78,7 @@ export class DocxStyles {
       basedOn: basedEl ? attr(basedEl, 'val') : undefined,
       outlineLvl: outlineLevel(pPr),
       numbered: numId ? attr(numId, 'val') !== '0' : undefined,
+      ilvl: Number.isInteger(ilvl) && ilvl >= 0 && ilvl <= 8 ? ilvl : undefined,
       bold: b ? onOff(b) : undefined,
       size: rPrSize(rPr),
     });
@@ -107,6 +111,19 @@ export class DocxStyles {
   /** True when the style (through basedOn) numbers its paragraphs. */
   numbered(id: string | undefined): boolean {
     return id ? this.chainValue(id, (d) => d.numbered) ?? false : false;
+  }
+
+  /**
+   * The list level of a paragraph the style numbers or marks as a list item when the paragraph gives
+   * none: the style's w:ilvl (through basedOn), else the number ending a list style's name ("List
+   * Bullet 2" is level 1, as the library reads it), else 0.
+   */
+  listLevel(id: string | undefined): number {
+    if (!id) return 0;
+    const ilvl = this.chainValue(id, (d) => d.ilvl);
+    if (ilvl !== undefined) return ilvl;
+    const n = /^list\b.*\s(\d)$/.exec(this.name(id));
+    return n ? Math.max(0, Number(n[1]) - 1) : 0;
   }
 
   /** Run bold from a paragraph or character style chain. */

@@ -1,4 +1,4 @@
-// WordprocessingML tables: the grid of anchored cells (w:gridSpan, w:vMerge, w:gridBefore/After), the
+// WordprocessingML tables: the grid of anchored cells (w:gridSpan, w:vMerge, w:hMerge, w:gridBefore/After), the
 // one-cell tables that frame content, and page breaks rendered inside a table.
 import { appendAll } from '../../elements';
 import { attr, firstChild, isTag, localName, type DomElement, type DomNode } from './common';
@@ -31,7 +31,14 @@ export function readTableRows(tbl: DomElement, cellText: (tc: DomElement) => str
       const vMerge = tcPr ? firstChild(tcPr, 'vMerge') : undefined;
       const continued = vMerge !== undefined && (attr(vMerge, 'val') ?? 'continue') === 'continue';
       const anchor = continued ? above.get(col) : undefined;
-      if (anchor) {
+      // the legacy horizontal merge (w:hMerge, written by converters for old documents): a
+      // continuing cell widens the cell before it
+      const hMerge = tcPr ? firstChild(tcPr, 'hMerge') : undefined;
+      const widened = hMerge && (attr(hMerge, 'val') ?? 'continue') === 'continue' ? row[row.length - 1] : undefined;
+      if (widened && !anchor) {
+        widened.colspan = (widened.colspan ?? 1) + colspan;
+        for (let k = 0; k < colspan; k++) here.set(col + k, widened);
+      } else if (anchor) {
         anchor.rowspan = (anchor.rowspan ?? 1) + 1;
         for (let k = 0; k < colspan; k++) here.set(col + k, anchor);
       } else {

@@ -23,6 +23,9 @@ import { countBreaks, readTableRows, singleCell } from './docx-tables';
 import { wordChildren } from './docx-content';
 import { ommlToLatex } from './omml';
 import { formulaText, inlineMath, onlyMath } from './math-latex';
+import { symbolChar } from './symbol-fonts';
+import { FieldNesting } from './docx-fields';
+import { mainPartPath, relsPathOf } from './ooxml-package';
 
 /** Text boxes in tables in text boxes…: content nested deeper than this is left out, with a warning. */
 const MAX_NESTING = 8;
@@ -33,10 +36,9 @@ const HEADING_NUMBER = /^(?:\d+(?:\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.|\(?[a-z]\))\s/;
 interface Rel {
   target: string;
   external: boolean;
+  /** the relationship type (…/styles, …/settings, …/header …) */
+  type: string;
 }
-
-/** The package path of a part the main document's relationships name (relative to word/, or absolute). */
-const partPath = (target: string): string => (target.startsWith('/') ? target.slice(1) : posix.normalize(`word/${target}`));
 
 function readRels(xml: string | undefined): Map<string, Rel> {
   const rels = new Map<string, Rel>();
@@ -44,12 +46,16 @@ function readRels(xml: string | undefined): Map<string, Rel> {
   for (const r of childElements(firstChild(parseXml(xml), 'Relationships') ?? parseXml(''), 'Relationship')) {
     const id = r.attribs['Id'];
     const target = r.attribs['Target'];
-    if (id && target !== undefined) rels.set(id, { target, external: r.attribs['TargetMode'] === 'External' });
+    if (id && target !== undefined) rels.set(id, { target, external: r.attribs['TargetMode'] === 'External', type: r.attribs['Type'] ?? '' });
   }
   return rels;
 }
 
-const SKIP_IN_PARAGRAPH = new Set(['pPr', 'rPr', 'delText', 'instrText', 'drawing', 'pict', 'object', 'footnoteReference', 'endnoteReference', 'commentReference', 'del', 'moveFrom']);
+// w:rt: the reading set above East Asian text (ruby); the text is its base (w:rubyBase)
+const SKIP_IN_PARAGRAPH = new Set(['pPr', 'rPr', 'delText', 'instrText', 'drawing', 'pict', 'object', 'footnoteReference', 'endnoteReference', 'commentReference', 'del', 'moveFrom', 'rt']);
+
+/** Run content that puts text or a break in the paragraph. */
+const SHOWN_IN_RUN = new Set(['t', 'oMath', 'oMathPara', 'tab', 'ptab', 'br', 'cr', 'noBreakHyphen', 'sym']);
 
 interface Para {
   text: string;
@@ -79,18 +85,21 @@ class DocxReader {
   private hasBreaks = false;
   private renderedBreaks = false;
   private readonly evenAndOdd: boolean;
+  /** the main document part: word/document.xml, or what the package's relationships name */
+  private readonly main: string;
   readonly out: Element[] = [];
 
   constructor(files: Map<string, Uint8Array>, private readonly languages?: string[], private readonly warn: (m: string) => void = () => {}) {
     this.files = files;
-    this.rels = readRels(zipText(files, 'word/_rels/document.xml.rels'));
-    this.evenAndOdd = /<w:evenAndOddHeaders(?![^>]*w:val="(?:0|false|off)")/.test(zipText(files, 'word/settings.xml') ?? '');
-    this.styles = new DocxStyles(zipText(files, 'word/styles.xml'));
+    this.main = mainPartPath(files, 'word/document.xml');
+    this.rels = readRels(zipText(files, relsPathOf(this.main)));
+    this.evenAndOdd = /<w:evenAndOddHeaders(?![^>]*w:val="(?:0|false|off)")/.test(this.relatedText('settings', 'word/settings.xml') ?? '');
+    this.styles = new DocxStyles(this.relatedText('styles', 'word/styles.xml'));
   }
 
   read(): Element[] {
-    const xml = zipText(this.files, 'word/document.xml');
-    if (!xml) throw new UnprocessableDocument('docx: word/document.xml is missing');
+    const xml = zipText(this.files, this.main);
+    if (!xml) throw new UnprocessableDocument(`docx: ${this.main} is missing`);
     // Word records where it rendered page breaks; when it did, those alone count (an explicit break
     // is followed by a rendered one). Documents never rendered by Word fall back to explicit breaks.
     this.renderedBreaks = xml.includes('<w:lastRenderedPageBreak');
@@ -132,6 +141,17 @@ class DocxReader {
     return this.out;
   }
 
+  /** The text of the main document's related part of a type (its relationship's target, else `conventional`). */
+  private relatedText(type: string, conventional: string): string | undefined {
+    const rel = [...this.rels.values()].find((r) => !r.external && r.type.endsWith(`/${type}`));
+    return (rel ? zipText(this.files, this.partPath(rel.target)) : undefined) ?? zipText(this.files, conventional);
+  }
+
+  /** The package path of a part the main document's relationships name (relative to it, or absolute). */
+  private partPath(target: string): string {
+    return target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(posix.dirname(this.main), target));
+  }
+
   private meta(): ElementMetadata {
     return this.hasBreaks ? { page_number: this.page } : {};
   }
@@ -158,7 +178,7 @@ class DocxReader {
       const rid = ref ? attr(ref, 'id') : undefined;
       const rel = rid ? this.rels.get(rid) : undefined;
       if (!rel) continue;
-      const xml = zipText(this.files, partPath(rel.target));
+      const xml = zipText(this.files, this.partPath(rel.target));
       if (!xml) continue;
       const root = firstChild(parseXml(xml), kind === 'header' ? 'hdr' : 'ftr');
       if (!root) continue;
@@ -189,15 +209,24 @@ class DocxReader {
       // a numPr without a numId keeps the style's numbering; numId 0 switches it off
       para.numbered = numId ? attr(numId, 'val') !== '0' : this.styles.numbered(sid);
       const ilvl = firstChild(numPr, 'ilvl');
-      para.ilvl = ilvl ? Number(attr(ilvl, 'val') ?? 0) || 0 : 0;
-    } else para.numbered = this.styles.numbered(sid);
+      para.ilvl = ilvl ? Number(attr(ilvl, 'val') ?? 0) || 0 : this.styles.listLevel(sid);
+    } else {
+      para.numbered = this.styles.numbered(sid);
+      para.ilvl = this.styles.listLevel(sid);
+    }
     const styleBold = this.styles.bold(sid) ?? false;
     const styleSize = this.styles.size(sid) ?? this.styles.bodySize;
+    const fields = new FieldNesting();
     const visit = (n: DomNode, link?: { url: string; start: number }): void => {
       if (!isTag(n)) return;
       const name = localName(n);
       if (SKIP_IN_PARAGRAPH.has(name)) return;
+      // what a field's instruction holds (nested fields' results too) is not shown
+      if (fields.inInstruction && SHOWN_IN_RUN.has(name)) return;
       switch (name) {
+        case 'fldChar':
+          para.text += fields.mark(n) ?? '';
+          return;
         case 't':
           para.text += n.children.map((c) => (c.type === 'text' ? c.data : '')).join('');
           return;
@@ -222,6 +251,12 @@ class DocxReader {
         case 'cr':
           para.text += '\n';
           return;
+        case 'sym': {
+          // a character of a symbol font (Insert Symbol: a degree sign, a Greek letter, a check box)
+          const ch = symbolChar(attr(n, 'font'), parseInt(attr(n, 'char') ?? '', 16));
+          if (ch) para.text += ch;
+          return;
+        }
         case 'noBreakHyphen':
           para.text += '-';
           return;
@@ -307,7 +342,7 @@ class DocxReader {
     for (const ref of chartsIn(p)) {
       const rel = this.rels.get(attr(ref, 'id') ?? '');
       if (!rel || rel.external) continue;
-      const xml = zipText(this.files, partPath(rel.target));
+      const xml = zipText(this.files, this.partPath(rel.target));
       if (xml) appendAll(this.out, chartElements(xml, this.meta(), this.warn, 'docx'));
     }
   }
@@ -359,11 +394,7 @@ class DocxReader {
       const clean = stripBullet(text);
       return makeElement('ListItem', clean || text, { ...md, category_depth: para.ilvl });
     }
-    if (/^list\b/.test(style)) {
-      // "List Bullet 2" -> depth 1, as the library derives it from the style name
-      const n = /\s(\d+)$/.exec(style);
-      return makeElement('ListItem', text, { ...md, category_depth: n ? Number(n[1]) - 1 : para.ilvl });
-    }
+    if (/^list\b/.test(style)) return makeElement('ListItem', text, { ...md, category_depth: para.ilvl });
     if (text.length >= 2) {
       if (isUsCityStateZip(text)) return makeElement('Address', text, md);
       if (isEmailAddress(text)) return makeElement('EmailAddress', text, md);
@@ -432,8 +463,8 @@ class DocxReader {
 }
 
 export const partitionDocx: FormatPartitioner = async (data, ctx) => {
-  const files = readZip(data, 'docx', (n) => n.startsWith('word/') && (n.endsWith('.xml') || n.endsWith('.rels')));
-  if (!files.has('word/document.xml')) throw new UnprocessableDocument('docx: word/document.xml is missing (not a Word document?)');
+  const files = readZip(data, 'docx', (n) => n === '_rels/.rels' || (n.startsWith('word/') && (n.endsWith('.xml') || n.endsWith('.rels'))));
+  if (!files.has(mainPartPath(files, 'word/document.xml'))) throw new UnprocessableDocument('docx: word/document.xml is missing (not a Word document?)');
   try {
     return new DocxReader(files, ctx.options.languages, (m) => ctx.warn(m)).read();
   } catch (err) {

@@ -33,7 +33,7 @@ export const ACCENTS: Record<string, string> = {
   '\u0302': '\\hat', '^': '\\hat', '\u0303': '\\tilde', '~': '\\tilde', '\u0304': '\\bar', '\u0305': '\\overline',
   '\u0307': '\\dot', '\u0308': '\\ddot', '\u20d7': '\\vec', '\u2192': '\\vec', '\u030c': '\\check', '\u0301': '\\acute',
   '\u0300': '\\grave', '\u0306': '\\breve', '\u00af': '\\bar', '\u02d9': '\\dot', '\u00a8': '\\ddot', '\u02c7': '\\check',
-  '\u02dc': '\\tilde', '\u02c6': '\\hat',
+  '\u02dc': '\\tilde', '\u02c6': '\\hat', '\u203e': '\\bar',
 };
 
 /** Delimiters written after \left and \right. */

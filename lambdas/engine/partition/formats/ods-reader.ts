@@ -8,7 +8,7 @@ import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_STREAMED_XML_NODES, MAX_WORKBOOK_CELLS } from '../limits';
 import { readZip, scanXml, unprefixed as local, zipText } from './common';
 import { isOdfChart, objectPart } from './odf-charts';
-import { MAX_SHEET_MERGES, type SheetCell, type SheetData } from './xlsx-reader';
+import { MAX_SHEET_MERGES, pythonNumber, type SheetCell, type SheetData } from './xlsx-reader';
 
 const repeat = (v: string | undefined): number => Math.max(1, Math.min(Number(v ?? 1) || 1, 1_048_576));
 
@@ -16,8 +16,11 @@ function cellValue(a: Record<string, string>, text: string): string {
   const type = a['office:value-type'];
   if ((type === 'float' || type === 'percentage' || type === 'currency') && a['office:value'] !== undefined) {
     const n = Number(a['office:value']);
-    return Number.isFinite(n) ? String(n) : text;
+    return Number.isFinite(n) ? pythonNumber(n) : text;
   }
+  // a time of day ("PT09H30M00S", shown "9:30 AM") as pandas reads it: "09:30:00"
+  const time = type === 'time' ? /^PT(\d+)H(\d+)M(\d+)(?:\.\d+)?S$/.exec(a['office:time-value'] ?? '') : null;
+  if (time && Number(time[1]) < 24) return time.slice(1, 4).map((x) => x.padStart(2, '0').slice(-2)).join(':');
   if (type === 'boolean' && a['office:boolean-value'] !== undefined) return a['office:boolean-value'] === 'true' ? 'True' : 'False';
   if (type === 'date' && a['office:date-value']) {
     const d = a['office:date-value'];

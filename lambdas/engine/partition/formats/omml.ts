@@ -22,7 +22,8 @@ function runText(r: DomElement): string {
     if (localName(t) !== 't') continue;
     for (const c of t.children) if (c.type === 'text') s += c.data;
   }
-  return joined([...s].map((ch) => SYMBOLS[ch] ?? ch));
+  // a big operator typed as a character (no limits, so no m:nary) is its command too
+  return joined([...s].map((ch) => SYMBOLS[ch] ?? NARY[ch] ?? ch));
 }
 
 /** The LaTeX of an OMML element's children, in order. */

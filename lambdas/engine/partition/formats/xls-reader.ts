@@ -17,7 +17,7 @@ import CFB from 'cfb';
 import iconv from 'iconv-lite';
 import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_SHEETS, MAX_WORKBOOK_TEXT_CHARS, MAX_XLS_CHARTS } from '../limits';
-import { DATE_FORMAT_IDS, excelDate, isDateFormatCode, MAX_SHEET_MERGES, type SheetData } from './xlsx-reader';
+import { DATE_FORMAT_IDS, excelDate, isDateFormatCode, MAX_SHEET_MERGES, pythonNumber, type SheetData } from './xlsx-reader';
 import { BiffChartReader, CHART_RT, chartData, refCells, type BiffChart, type CellRef, type RecordCursor } from './xls-charts';
 
 const RT = {
@@ -197,7 +197,7 @@ function numberText(v: number, xf: number, g: Globals): string {
     const code = g.formats.get(id);
     date = g.dateXf[xf] = code !== undefined ? isDateFormatCode(code) : DATE_FORMAT_IDS.has(id);
   }
-  return date ? excelDate(v, g.date1904) : String(v);
+  return date ? excelDate(v, g.date1904) : pythonNumber(v);
 }
 
 /** A record's data joined with the CONTINUE records right after it (`end`: where the next record starts). */

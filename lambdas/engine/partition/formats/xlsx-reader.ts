@@ -10,6 +10,7 @@ import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_STREAMED_XML_NODES, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_TEXT_CHARS } from '../limits';
 import { childElements, columnIndex, descendants, firstChild, parseXml, readZip, scanXml, unprefixed as local, zipText } from './common';
 import { sheetChartParts, type ChartPart } from './charts';
+import { mainPartPath, relsPathOf } from './ooxml-package';
 
 export interface SheetCell {
   r: number;
@@ -49,6 +50,12 @@ export function isDateFormatCode(code: string): boolean {
 }
 
 export function excelDate(serial: number, date1904: boolean): string {
+  // a serial under one day is a time of day (a schedule's "9:30 AM"): read as openpyxl and pandas
+  // show a time, without the epoch's date
+  if (serial >= 0 && serial < 1) {
+    const seconds = Math.round(serial * 86_400);
+    if (seconds < 86_400) return new Date(seconds * 1000).toISOString().slice(11, 19);
+  }
   const ms = Math.round((serial + (date1904 ? 1462 : 0)) * 86_400_000) + Date.UTC(1899, 11, 30);
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return String(serial);
@@ -102,27 +109,52 @@ function dateStyles(xml: string | undefined): boolean[] {
   });
 }
 
+/**
+ * A float as Python writes it, the way the library's and docling's readers show a cell's number: the
+ * shortest digits, in exponent form ("3e-05", "1.5e+16") below 1e-4 and from 1e16 on.
+ */
+function pythonFloat(n: number): string {
+  const abs = Math.abs(n);
+  if (abs === 0 || (abs >= 1e-4 && abs < 1e16)) return String(n);
+  // JavaScript writes "1.5e-7" where Python writes "1.5e-07": two exponent digits at least
+  return n.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
+}
+
+/** A number of a reader that gives whole numbers as integers (pandas over xls and ods): all digits. */
+export function pythonNumber(n: number): string {
+  return Number.isInteger(n) ? BigInt(n).toString() : pythonFloat(n);
+}
+
 function renderNumber(v: string): string {
+  // a whole number written out is read as an integer, all its digits
+  if (/^-?\d+$/.test(v)) return v.replace(/^(-?)0+(?=\d)/, '$1');
   const n = Number(v);
-  return Number.isFinite(n) ? String(n) : v;
+  return Number.isFinite(n) ? pythonFloat(n) : v;
 }
 
 export function readXlsx(data: Uint8Array): SheetData[] {
   const files = readZip(data, 'xlsx', (n) => n.endsWith('.xml') || n.endsWith('.rels'));
-  const wbXml = zipText(files, 'xl/workbook.xml');
+  // the workbook part and its shared strings and styles where the relationships say (third-party
+  // writers use other names: xl/SharedStrings.xml, xl/workbook2.xml), else at their usual names
+  const main = mainPartPath(files, 'xl/workbook.xml');
+  const wbXml = zipText(files, main);
   if (!wbXml) throw new UnprocessableDocument('xlsx: xl/workbook.xml is missing (not an Excel workbook?)');
   const wb = parseXml(wbXml);
   const wbRoot = firstChild(wb, 'workbook');
   const pr = wbRoot ? firstChild(wbRoot, 'workbookPr') : undefined;
   const date1904 = pr ? ['1', 'true'].includes(pr.attribs['date1904'] ?? '') : false;
   const rels = new Map<string, string>();
-  const relsRoot = firstChild(parseXml(zipText(files, 'xl/_rels/workbook.xml.rels') ?? ''), 'Relationships');
+  const byType = new Map<string, string>();
+  const relsRoot = firstChild(parseXml(zipText(files, relsPathOf(main)) ?? ''), 'Relationships');
   for (const r of relsRoot ? childElements(relsRoot, 'Relationship') : []) {
     const target = r.attribs['Target'] ?? '';
-    rels.set(r.attribs['Id'] ?? '', target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join('xl', target)));
+    const path = target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(posix.dirname(main), target));
+    rels.set(r.attribs['Id'] ?? '', path);
+    byType.set((r.attribs['Type'] ?? '').replace(/^.*\//, ''), path);
   }
-  const strings = sharedStrings(zipText(files, 'xl/sharedStrings.xml'));
-  const dates = dateStyles(zipText(files, 'xl/styles.xml'));
+  const related = (type: string, usual: string): string | undefined => zipText(files, byType.get(type) ?? usual) ?? zipText(files, usual);
+  const strings = sharedStrings(related('sharedStrings', 'xl/sharedStrings.xml'));
+  const dates = dateStyles(related('styles', 'xl/styles.xml'));
   const sheetsEl = wbRoot ? firstChild(wbRoot, 'sheets') : undefined;
   const out: SheetData[] = [];
   let counted = 0;

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FORMAT_PARTITIONERS } from '../../../../lambdas/engine/partition/formats/index';
 import { CORPUS, cleanText, context, partition, textAccuracy } from './helpers';
-import { alternateBox, docxFile, drawingBox, stylesXml, vmlBox, wPara, wTable } from '../../../support/word-docs';
+import { alternateBox, docxFile, drawingBox, stylesXml, vmlBox, W_NS, wPara, wTable } from '../../../support/word-docs';
 
 const summary = (els: { type: string; text: string; metadata: { category_depth?: number } }[]): string[] =>
   els.map((e) => `${e.type}${e.metadata.category_depth !== undefined ? `@${e.metadata.category_depth}` : ''}: ${e.text}`);
@@ -148,4 +148,40 @@ test('docx content controls and custom XML around blocks, table rows and cells: 
     'Table: a b c d',
   ]);
   assert.equal(els[1]!.metadata.text_as_html, '<table><tr><td>Item</td><td>Count</td></tr><tr><td>Pumps</td><td>3</td></tr><tr><td>Seals</td><td>12</td></tr><tr><td>Filters</td><td>7</td></tr></table>');
+});
+
+test('docx list levels: a list style gives its level (its w:ilvl, else the number ending "List Bullet 2") when the paragraph gives none', async () => {
+  const styles = `<w:styles ${W_NS}><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style>` +
+    '<w:style w:type="paragraph" w:styleId="ListBullet"><w:name w:val="List Bullet"/><w:pPr><w:numPr><w:numId w:val="1"/></w:numPr></w:pPr></w:style>' +
+    '<w:style w:type="paragraph" w:styleId="ListBullet2"><w:name w:val="List Bullet 2"/><w:pPr><w:numPr><w:numId w:val="2"/></w:numPr></w:pPr></w:style>' +
+    '<w:style w:type="paragraph" w:styleId="StepSub"><w:name w:val="Procedure Sub Step"/><w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId w:val="3"/></w:numPr></w:pPr></w:style>' +
+    '<w:style w:type="paragraph" w:styleId="StepSubNote"><w:name w:val="Sub Step Note"/><w:basedOn w:val="StepSub"/></w:style>' +
+    '<w:style w:type="paragraph" w:styleId="List3"><w:name w:val="List 3"/></w:style></w:styles>';
+  const body =
+    wPara('Fruit we stock', { style: 'ListBullet' }) +
+    wPara('Apples from the valley', { style: 'ListBullet2' }) +
+    wPara('Check the seals', { style: 'StepSub' }) +
+    wPara('Seals are replaced yearly', { style: 'StepSubNote' }) +
+    wPara('Third level entry', { style: 'List3' }) +
+    wPara('Own level wins', { style: 'ListBullet2', num: 0 });
+  const els = await partition('docx', docxFile(body, styles));
+  assert.deepEqual(summary(els), [
+    'ListItem@0: Fruit we stock',
+    'ListItem@1: Apples from the valley',
+    'ListItem@1: Check the seals',
+    'ListItem@1: Seals are replaced yearly',
+    'ListItem@2: Third level entry',
+    'ListItem@0: Own level wins',
+  ]);
+});
+
+test('docx markup-compatibility choices between paragraphs, rows or cells: one branch is read, once', async () => {
+  const choice = (a: string, b: string): string => `<mc:AlternateContent><mc:Choice Requires="w14">${a}</mc:Choice><mc:Fallback>${b}</mc:Fallback></mc:AlternateContent>`;
+  const cell = (t: string): string => `<w:tc>${wPara(t)}</w:tc>`;
+  const body =
+    wPara('The committee met on Monday.') +
+    choice(wPara('Minutes were approved without changes.'), wPara('Minutes were approved without changes.')) +
+    `<w:tbl><w:tr>${cell('Item')}${cell('Owner')}</w:tr>${choice(`<w:tr>${cell('Budget')}${cell('Finance')}</w:tr>`, `<w:tr>${cell('Budget')}${cell('Finance')}</w:tr>`)}</w:tbl>`;
+  const els = await partition('docx', docxFile(body));
+  assert.deepEqual(summary(els), ['NarrativeText: The committee met on Monday.', 'NarrativeText: Minutes were approved without changes.', 'Table: Item Owner Budget Finance']);
 });

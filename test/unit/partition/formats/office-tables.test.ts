@@ -1,4 +1,4 @@
-// Office tables with merged cells (pptx a:gridSpan/rowSpan/hMerge/vMerge, docx w:gridSpan/w:vMerge,
+// Office tables with merged cells (pptx a:gridSpan/rowSpan/hMerge/vMerge, docx w:gridSpan/w:vMerge/w:hMerge,
 // odt number-columns/rows-spanned + covered-table-cell): one Table each, text row by row with a
 // spanned cell once, text_as_html with colspan/rowspan. Documents are generated here.
 import { test } from 'node:test';
@@ -103,6 +103,16 @@ test('docx: a continued vMerge with nothing above is an empty cell, not a lost c
   const tbl = `<w:tbl><w:tr>${wtc('x', '<w:vMerge/>')}${wtc('y')}</w:tr></w:tbl>`;
   const [t] = await partition('docx', docx(tbl));
   assert.equal(t!.metadata.text_as_html, '<table><tr><td>x</td><td>y</td></tr></table>');
+});
+
+test('docx: the legacy w:hMerge (restart, continue) widens a cell like w:gridSpan', async () => {
+  const tbl =
+    `<w:tbl><w:tr>${wtc('Region')}${wtc('Sales 2023', '<w:hMerge w:val="restart"/>')}${wtc('', '<w:hMerge/>')}</w:tr>` +
+    `<w:tr>${wtc('')}${wtc('H1')}${wtc('H2')}</w:tr>` +
+    `<w:tr>${wtc('North')}${wtc('120')}${wtc('135')}</w:tr></w:tbl>`;
+  const [t] = await partition('docx', docx(tbl));
+  assert.equal(t!.metadata.text_as_html,
+    '<table><tr><td>Region</td><td colspan="2">Sales 2023</td></tr><tr><td></td><td>H1</td><td>H2</td></tr><tr><td>North</td><td>120</td><td>135</td></tr></table>');
 });
 
 test('odt: number-columns/rows-spanned with covered-table-cell give colspan/rowspan', async () => {

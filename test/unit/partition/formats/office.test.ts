@@ -6,7 +6,7 @@ import { zipSync, strToU8 } from 'fflate';
 import { UnprocessableDocument } from '../../../../lambdas/errors';
 import { readZip } from '../../../../lambdas/engine/partition/formats/common';
 import { corpusDoc, partition, partitionWithHierarchy, types } from './helpers';
-import { xlsxWorkbook } from '../../../support/workbooks';
+import { workbook, xlsxWorkbook } from '../../../support/workbooks';
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
 const p = (text: string, opts: { style?: string; num?: number; bold?: boolean; pageBreak?: boolean } = {}): string =>
@@ -308,4 +308,29 @@ test('xlsx values as the library reads them: raw numbers, dates, booleans, inlin
   assert.equal(table!.text, 'Item Amount When Paid Rent 1234.5 2023-06-30 00:00:00 True Fees -337 2024-01-02 13:45:00 False');
   const els = await partition('xlsx', xlsxWorkbook({ N: [[-337]] }));
   assert.deepEqual(els.map((e) => [e.type, e.text]), [['UncategorizedText', '-337']]);
+});
+
+test('xlsx, xls and ods numbers under 1e-4 read as Python writes them ("3e-05"), as the library and docling show them; whole numbers all digits', async () => {
+  const sheets = { Stats: [['Marker', 'p value', 'Count'], ['ALT', 0.00003, 1.5e16], ['AST', 0.0125, 42], ['GGT', 1.5e-7, -2.5e-5]] };
+  for (const kind of ['xlsx', 'xls', 'ods'] as const) {
+    const [table] = await partition(kind, workbook(kind, sheets));
+    assert.equal(table!.text, 'Marker p value Count ALT 3e-05 15000000000000000 AST 0.0125 42 GGT 1.5e-07 -2.5e-05', kind);
+  }
+});
+
+test('xlsx, xls and ods times of day (a time format, under one day) read as the time, without the epoch date', async () => {
+  const sheets = { Shifts: [['Shift', 'Starts', 'Ends'], ['Early', { v: 0.3958333333333333, z: 'h:mm AM/PM' }, { v: 0.6666666666666666, z: 'hh:mm' }], ['Late', { v: 0.5, z: 'h:mm:ss' }, { v: 45419.375, z: 'dd/mm/yyyy hh:mm' }]] };
+  for (const kind of ['xlsx', 'xls'] as const) {
+    const [table] = await partition(kind, workbook(kind, sheets));
+    assert.equal(table!.text, 'Shift Starts Ends Early 09:30:00 16:00:00 Late 12:00:00 2024-05-07 09:00:00', kind);
+  }
+  // ods stores a time as a duration ("PT09H30M00S") beside the text it shows ("9:30 AM")
+  const NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
+  const cell = (t: string, attrs = ''): string => `<table:table-cell${attrs}><text:p>${t}</text:p></table:table-cell>`;
+  const time = (shown: string, value: string): string => cell(shown, ` office:value-type="time" office:time-value="${value}"`);
+  const content = `<office:document-content ${NS}><office:body><office:spreadsheet><table:table table:name="Shifts">` +
+    `<table:table-row>${cell('Shift')}${cell('Starts')}${cell('Ends')}</table:table-row>` +
+    `<table:table-row>${cell('Early')}${time('9:30 AM', 'PT09H30M00S')}${time('4:00 PM', 'PT16H00M00S')}</table:table-row></table:table></office:spreadsheet></office:body></office:document-content>`;
+  const [ods] = await partition('ods', zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.spreadsheet'), 'content.xml': strToU8(content) }));
+  assert.equal(ods!.text, 'Shift Starts Ends Early 09:30:00 16:00:00');
 });

@@ -37,3 +37,8 @@ test('omml: an equation paragraph of two equations, one per line; nesting past t
   const deep = '<m:f><m:num>'.repeat(300) + r('x') + '</m:num></m:f>'.repeat(300);
   assert.equal(typeof latex(deep), 'string');
 });
+
+test('omml: an overline accent (U+203E) is a bar, not the default hat; a big operator typed as a run character is its command', () => {
+  assert.equal(latex(`<m:acc><m:accPr><m:chr m:val="\u203e"/></m:accPr>${e(r('x'))}</m:acc>`), '\\bar{x}');
+  assert.equal(latex(`${r('∑')}<m:sSub>${e(r('x'))}<m:sub>${r('i')}</m:sub></m:sSub>`), '\\sum x_{i}');
+});
