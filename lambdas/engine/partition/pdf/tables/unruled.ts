@@ -394,10 +394,11 @@ function joinOffsetLines(lines: Line[], cols: [number, number][], joined: Map<Li
   lines.forEach((l, i) => {
     const p = lines[i - 1], n = lines[i + 1];
     const h = l.y1 - l.y0;
-    // or set midway between them, a line's height or less from each (a word processor centres a cell
-    // spanning two rows: its label stands between the rows' lines)
-    const midway = !!p && !!n && l.y0 - p.y1 > -0.1 * h && n.y0 - l.y1 > -0.1 * h && l.y0 - p.y1 < h && n.y0 - l.y1 < h
-      && Math.abs((l.y0 - p.y1) - (n.y0 - l.y1)) < 0.25 * h;
+    // or set midway between them, their middles a line's height to four apart (a word processor or a
+    // browser centres a cell spanning two rows: its label stands between the rows' lines, overlapping
+    // each a little where the rows are set close)
+    const mid = (b: Line) => (b.y0 + b.y1) / 2;
+    const midway = !!p && !!n && Math.abs(mid(l) - (mid(p) + mid(n)) / 2) < 0.15 * h && mid(n) - mid(p) >= h && mid(n) - mid(p) <= 4 * h;
     const spanning = !!p && !!n && ((overlaps(p, l) && overlaps(l, n)) || midway) && !shares(l, p) && !shares(l, n)
       && !lines.some((m, j) => Math.abs(j - i) <= 3 && m !== l && m !== p && m !== n && shares(l, m) && Math.max(m.y0 - l.y1, l.y0 - m.y1) < 0.5 * h);
     if (spanning && out.length) {
