@@ -11,7 +11,7 @@ import { columnsOf } from './segment-columns';
 import { keyValueRun } from './key-value';
 import { LIST_LABEL } from '../../list-labels';
 import { headerBesideValues, labelsSpanningRows, narrowGroupLabels, type Spans } from './header-spans';
-import { commonGap, headsCells, innerWraps, isFigure, nearest, paddedBand, paddedRecords, recordRow, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
+import { commonGap, headsCells, innerWraps, isFigure, nearest, paddedBand, paddedRecords, recordRow, restyled, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
 
 const LEADER = /^[.\u2026·]+$/;
 
@@ -370,7 +370,7 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
       const prev = grid[grid.length - 1];
       if (filledOf(row) === 1 && prev && rows[i]!.segs.length === 1 && rows[i]!.y0 - rows[i - 1]!.y1 <= rowGap + 0.5 * body) {
         const k = row.findIndex(Boolean);
-        if (prev[k] && !wouldHaveFit(rows[i - 1], rows[i]!.segs[0]!, cols, k)) { prev[k] = `${prev[k]} ${row[k]}`; continue; }
+        if (prev[k] && !wouldHaveFit(rows[i - 1], rows[i]!.segs[0]!, cols, k) && !restyled(rows[i - 1], rows[i]!.segs[0]!, cols, k)) { prev[k] = `${prev[k]} ${row[k]}`; continue; }
       }
       grid.push(row);
     }
