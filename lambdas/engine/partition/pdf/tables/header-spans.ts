@@ -78,6 +78,35 @@ export function labelsSpanningRows(grid: string[][], rows: Line[], lineRows: str
 }
 
 /**
+ * A label centred beside a group of rows between two rules (LaTeX's \multirow{3}{*}{CNN/DM} between
+ * \midrule's, a browser's <td rowspan=3>): in a band of an odd number of rows (three or more), each a
+ * row of values, a column whose only cell is on the middle row, in text. It spans the band: moved to
+ * its first row, with the band's rows as its rowspan (`rowspans` is added to in place).
+ */
+export function labelsCentredInBands(grid: string[][], bands: Map<string[], number>, spans: Spans, rowspans: Spans): void {
+  for (let g = 0; g < grid.length;) {
+    const band = bands.get(grid[g]!);
+    let e = g;
+    while (band !== undefined && e + 1 < grid.length && bands.get(grid[e + 1]!) === band) e++;
+    const n = e - g + 1;
+    const group = grid.slice(g, e + 1);
+    if (band !== undefined && n >= 3 && n % 2 === 1 && group.every((r) => !spans.has(r) && !rowspans.has(r))) {
+      const mid = group[(n - 1) >> 1]!;
+      for (let k = 0; k < mid.length; k++) {
+        const label = mid[k]!;
+        if (!label || isFigure(label) || group.some((r) => r !== mid && r[k])) continue;
+        // every row of the band a row of values beside it
+        if (!group.every((r) => r.filter((c, c2) => c2 !== k && c).length >= 2)) continue;
+        mid[k] = '';
+        group[0]![k] = label;
+        (rowspans.get(group[0]!) ?? rowspans.set(group[0]!, new Map()).get(group[0]!)!).set(k, n);
+      }
+    }
+    g = e + 1;
+  }
+}
+
+/**
  * A header cell set beside its values rather than over them (a word processor's or a spreadsheet's
  * column: the header aligned left, the figures right, each too short to reach the other): two
  * neighbouring columns a little apart, one holding only the first row's cell, the other every cell

@@ -10,7 +10,7 @@ import { splitTable, wordSpace } from './column-starts';
 import { columnsOf } from './segment-columns';
 import { keyValueRun } from './key-value';
 import { LIST_LABEL } from '../../list-labels';
-import { headerBesideValues, labelsSpanningRows, narrowGroupLabels, type Spans } from './header-spans';
+import { headerBesideValues, labelsCentredInBands, labelsSpanningRows, narrowGroupLabels, type Spans } from './header-spans';
 import { commonGap, headsCells, innerWraps, isFigure, nearest, paddedBand, paddedRecords, recordRow, restyled, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
 
 const LEADER = /^[.\u2026·]+$/;
@@ -329,6 +329,8 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
   for (let k = 1; k < rows.length; k++) if (rows[k]!.segs.length >= 2 && rows[k - 1]!.segs.length >= 2) gaps.push(rows[k]!.y0 - rows[k - 1]!.y1);
   const rowGap = commonGap(gaps);
   const bandOf = (r: Line) => (rules ? rules.filter((y) => y < (r.y0 + r.y1) / 2).length : -1);
+  // the grid rows of each band between rules (rows of their own, not joined into one record)
+  const bands = new Map<string[], number>();
   // A header cell wrapped to the bottom of its row (the row's other cells on its last line): its first
   // lines stand alone above the row, each cell aligned with the row's cell of its column, a line's
   // spacing above it. They head that cell ("Detection" over "limit").
@@ -373,10 +375,12 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
         if (prev[k] && !wouldHaveFit(rows[i - 1], rows[i]!.segs[0]!, cols, k) && !restyled(rows[i - 1], rows[i]!.segs[0]!, cols, k)) { prev[k] = `${prev[k]} ${row[k]}`; continue; }
       }
       grid.push(row);
+      if (rules) bands.set(row, bandOf(rows[i]!));
     }
   }
   narrowGroupLabels(grid, rows, lineRows, cols, spans, body);
   const rowspans = labelsSpanningRows(grid, rows, lineRows, joined, cols, spans);
+  labelsCentredInBands(grid, bands, spans, rowspans);
   return { grid: rowspans.size ? grid : headerBesideValues(grid, cols, body, spans), spans, rowspans };
 }
 
