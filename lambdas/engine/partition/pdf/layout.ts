@@ -15,7 +15,7 @@ import { columnsOf } from './tables/segment-columns';
 import { splitTable } from './tables/column-starts';
 import { isFigure } from './tables/wrapped-cells';
 import { beyondRules, ruleGutter, splitRows } from './tables/side-by-side';
-import { extendToRules, findRuleBandTables, notesUnderBottomRule, recordRules } from './tables/row-rules';
+import { extendToRules, findRuleBandTables, notesUnderBottomRule, recordRules, ruledAcross } from './tables/row-rules';
 import { joinText, separator } from './scripts';
 import { TITLE_SIZE_KEY } from '../hierarchy';
 import { pageColumns } from './columns';
@@ -263,11 +263,12 @@ function bodySize(segs: Segment[]): number {
 
 /**
  * The blocks of a page column (or of the page's head, `head`): its unruled tables (findTables; in the
- * head only tables of figures: authors and affiliations set side by side line up as well) and its text.
+ * head only tables of figures or with rules drawn across them: authors and affiliations set side by
+ * side line up as well) and its text.
  */
 function columnBlocks(lines: Line[], { page, body, opts, listings }: { page: RawPage; body: number; opts: LayoutOptions; listings: boolean }, head = false): Block[] {
   const blocks: Block[] = [];
-  const tables = opts.tables === false ? [] : findTables(lines, body, page.height, page.rules?.h).filter((t) => !head || t.formula || figureRows(lines.slice(t.start, t.end + 1)));
+  const tables = opts.tables === false ? [] : findTables(lines, body, page.height, page.rules?.h).filter((t) => !head || t.formula || figureRows(lines.slice(t.start, t.end + 1)) || ruledAcross(lines.slice(t.start, t.end + 1), page.rules?.h ?? [], body, page.rules?.tol));
   let li = 0;
   const pending: Segment[] = [];
   tables.forEach((t, n) => {

@@ -9,6 +9,9 @@ import { it } from 'node:test';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
 import type { HRule, RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
+import { typeset } from '../../../support/page-words';
+
+const L = 57, LR = 287, R = 309, RR = 539;
 
 // The page's segments as a browser printed it (A4, 10 pt text, 9 pt tables): [top, x0, x1, text].
 const SEGS: [number, number, number, string][] = [
@@ -158,4 +161,28 @@ it('a table across both columns of a paper leaves the columns above and below it
   for (const t of ['of five long document datasets with standardised splits.', '2 Datasets', 'Table 1 lists the datasets used in our experiments together with their average length and number of classes.',
     'Table 1: Statistics of the evaluation datasets.', 'Lengths are counted in word pieces of the base vocabulary.',
     'All datasets are split into training, validation and test sets of ratio 80/10/10 unless an official split exists. Documents are truncated at 16,384 tokens for all models.']) assert.ok(rest.includes(t), `${t}: ${dump}`);
+});
+
+it('a table of words across both columns at the top of the page (a paper\'s table* at [t]) is a table, though it stands above the columns as a title would', () => {
+  // the page's head (lines above the columns' running text, set across them) holds only tables of
+  // figures, as authors and affiliations side by side line up too; this one is ruled: top, header and bottom rules
+  const text = typeset({ size: 10, char: 4.6, space: 2.5 });
+  const cell = typeset({ size: 9, char: 4.2, space: 2.2 });
+  const rows = [['Dataset', 'Domain', 'Licence', 'Task'], ['Hyperpartisan', 'News articles', 'CC BY 4.0', 'Bias detection'],
+    ['ECtHR', 'Court judgments', 'CC BY-NC', 'Violated articles'], ['MIMIC-III', 'Clinical notes', 'PhysioNet', 'Code assignment'], ['arXiv', 'Scientific papers', 'Various', 'Subject area']];
+  const xs = [63, 190, 330, 440];
+  const left = ['We study how sparse attention patterns affect the', 'accuracy of document classifiers on inputs longer', 'than eight thousand tokens, and we find that a few', 'routed blocks reach the accuracy of dense attention.'];
+  const right = ['Table 2 lists the datasets used in this study with', 'their domain, their licence and the task they are', 'labelled for; all of them are in English and their', 'documents are longer than the models can read.'];
+  const words = [
+    ...text('Table 2: Datasets used in this study, their domain, licence and the task they are labelled for.', 57, 60),
+    ...rows.flatMap((r, i) => r.flatMap((t, k) => cell(t, xs[k]!, 80 + (i ? 4 : 0) + 12.5 * i))),
+    ...left.flatMap((t, i) => text(t, L, 170 + 13 * i, LR)), ...right.flatMap((t, i) => text(t, R, 170 + 13 * i, RR)),
+  ];
+  const h = [[77, 57, 539], [92, 57, 539], [143, 57, 539]].map(([y, x0, x1]) => ({ y: y!, x0: x0!, x1: x1! }));
+  const els = layoutPage({ page: 1, width: 595, height: 842, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h, v: [], tol: 1 } } as RawPage, { tables: true });
+  const dump = JSON.stringify(els.map((e) => [e.type, e.text]));
+  const tables = els.filter((e) => e.type === 'Table');
+  assert.equal(tables.length, 1, dump);
+  assert.equal(tables[0]!.text, rows.flat().join(' '), dump);
+  assert.ok(els.some((e) => e.text === left.join(' ')) && els.some((e) => e.text === right.join(' ')), dump);
 });

@@ -60,6 +60,18 @@ export function extendToRules(lines: Line[], start: number, end: number, limit: 
   return k;
 }
 
+/**
+ * Whether rules are drawn across a region of aligned lines, above or inside it and under its last line
+ * (a booktabs table's top and bottom rules): a table, not text that merely lines up (authors and
+ * their affiliations side by side under a paper's title are never ruled).
+ */
+export function ruledAcross(rows: Line[], rules: HRule[], body: number, tol = TOL): boolean {
+  if (rows.length < 2) return false;
+  const box = union(rows);
+  const across = spanning(box, rules, tol).filter((r) => r.y >= box.y0 - 1.5 * body && r.y <= box.y1 + 1.5 * body);
+  return across.length >= 2 && across.some((r) => r.y < rows[rows.length - 1]!.y0) && across.some((r) => r.y >= rows[rows.length - 1]!.y1 - tol);
+}
+
 /** Lines of notes under a table, at most. */
 const MAX_NOTE_LINES = 3;
 
