@@ -105,25 +105,43 @@ export function pageColumns(lines: Line[], body: number): { head: Line[]; column
     headEnd = l.y1;
   }
   if (![...head].some((l) => l.segs.some((s) => !spans(s)))) head.clear();
-  const side = (s: Segment) => (spans(s) ? 0 : group[rangeOf(s)]!);
   // Rows of short cells on both sides of a gutter, one under the other, are one table across it (a
-  // full-width table on a page in two columns), not two columns side by side. Short lines that meet
-  // here and there (a heading beside a table row, a formula's last line beside a caption) are not.
-  let across = 0, run = 0;
+  // full-width table on a page in two columns, a paper's table*), not two columns side by side: their
+  // band of lines is read whole, with the first column, and the columns above and below it apart.
+  // Short lines that meet here and there (a heading beside a table row, a formula's last line beside
+  // a caption) are not.
+  const side = (s: Segment) => (spans(s) ? 0 : group[rangeOf(s)]!);
+  const flow = lines.filter((l) => !head.has(l)); // authors side by side over the columns are no table rows
+  const acrossBands: [number, number][] = [];
+  let run = 0, first = -1;
   let last: Line | undefined;
-  for (const l of lines) {
-    if (head.has(l)) continue; // authors side by side over the columns are no table rows
+  flow.forEach((l, i) => {
     const sides = new Map<number, number>();
     for (const s of l.segs) sides.set(side(s), Math.max(sides.get(side(s)) ?? 0, s.words.length));
     if (sides.size >= 2 && [...sides.values()].every((w) => w <= 3)) {
-      run = last && l.y0 - last.y1 < 2 * body ? run + 1 : 1;
-      across = Math.max(across, run);
+      if (last && l.y0 - last.y1 < 2 * body) run++;
+      else { run = 1; first = i; }
       last = l;
+      if (run >= 3) { if (acrossBands[acrossBands.length - 1]?.[0] === first) acrossBands.pop(); acrossBands.push([first, i]); }
     } else if (l.segs.length) { run = 0; last = undefined; }
+  });
+  const inBand = new Set<Line>();
+  // (the table's lines next to those rows, close by and holding no running text: a header over
+  // groups of columns, a row with cells on one side only)
+  const proseLine = (l: Line) => l.segs.some((s) => (spans(s) ? s.words.length >= PROSE_WORDS : isProse(s)));
+  for (const [a, b] of acrossBands) {
+    let lo = a, hi = b;
+    while (lo > 0 && !proseLine(flow[lo - 1]!) && flow[lo]!.y0 - flow[lo - 1]!.y1 < 1.5 * body) lo--;
+    while (hi + 1 < flow.length && !proseLine(flow[hi + 1]!) && flow[hi + 1]!.y0 - flow[hi]!.y1 < 1.5 * body) hi++;
+    // Lines on both sides of the gutter right above or below it: the columns run on beside the rows
+    // (a contents page in two columns of short entries), no table across them; the page is read whole.
+    const twoSided = (l: Line | undefined, near: Line) => !!l && Math.max(l.y0 - near.y1, near.y0 - l.y1) < 2 * body && new Set(l.segs.map(side)).size >= 2;
+    if (twoSided(flow[lo - 1], flow[lo]!) || twoSided(flow[hi + 1], flow[hi]!)) return whole;
+    for (let k = lo; k <= hi; k++) inBand.add(flow[k]!);
   }
-  if (across >= 3) return whole;
   const columns = Array.from({ length: n }, (_, k) => lines.flatMap((l) => {
     if (head.has(l)) return [];
+    if (inBand.has(l)) return k === 0 ? [l] : [];
     const mine = l.segs.filter((s) => side(s) === k);
     return mine.length === l.segs.length ? [l] : regroup(mine);
   }).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));

@@ -7,7 +7,7 @@ import { appendAll, makeElement, type Coordinates, type Element } from '../../el
 import { listItemText } from '../classify';
 import { mirrorColumns, tableText, tableToHtml } from '../table-html';
 import { hyphenJoin, hyphenatedWords } from './hyphens';
-import { union, wordsToLines } from './lines';
+import { toSegment, union, wordsToLines } from './lines';
 import type { Box, Line, RawPage, Segment } from './page-text';
 import { findRuledTables } from './tables/ruled';
 import { findTables, tableRows } from './tables/unruled';
@@ -15,7 +15,7 @@ import { columnsOf } from './tables/segment-columns';
 import { splitTable } from './tables/column-starts';
 import { isFigure } from './tables/wrapped-cells';
 import { beyondRules, ruleGutter, splitRows } from './tables/side-by-side';
-import { extendToRules, findRuleBandTables, recordRules } from './tables/row-rules';
+import { extendToRules, findRuleBandTables, notesUnderBottomRule, recordRules, ruledAcross } from './tables/row-rules';
 import { joinText, separator } from './scripts';
 import { TITLE_SIZE_KEY } from '../hierarchy';
 import { pageColumns } from './columns';
@@ -268,11 +268,12 @@ function bodySize(segs: Segment[]): number {
 
 /**
  * The blocks of a page column (or of the page's head, `head`): its unruled tables (findTables; in the
- * head only tables of figures: authors and affiliations set side by side line up as well) and its text.
+ * head only tables of figures or with rules drawn across them: authors and affiliations set side by
+ * side line up as well) and its text.
  */
 function columnBlocks(lines: Line[], { page, body, opts, listings }: { page: RawPage; body: number; opts: LayoutOptions; listings: boolean }, head = false): Block[] {
   const blocks: Block[] = [];
-  const tables = opts.tables === false ? [] : findTables(lines, body, page.height, page.rules?.h).filter((t) => !head || t.formula || figureRows(lines.slice(t.start, t.end + 1)));
+  const tables = opts.tables === false ? [] : findTables(lines, body, page.height, page.rules?.h).filter((t) => !head || t.formula || figureRows(lines.slice(t.start, t.end + 1)) || ruledAcross(lines.slice(t.start, t.end + 1), page.rules?.h ?? [], body, page.rules?.tol));
   let li = 0;
   const pending: Segment[] = [];
   tables.forEach((t, n) => {
@@ -290,10 +291,14 @@ function columnBlocks(lines: Line[], { page, body, opts, listings }: { page: Raw
     // rules stop at a common gutter are read as two.
     const beyond = page.rules ? beyondRules(rows, page.rules.h, body) : undefined;
     if (beyond) { rows = beyond.inside; appendAll(pending, beyond.outside); }
+    // and notes in smaller type under its bottom rule are text after it
+    const notes = page.rules ? notesUnderBottomRule(rows, page.rules.h, page.rules.tol) : 0;
+    // (each line one run of text: its words stood apart like cells only beside the table's rows)
+    if (notes) { appendAll(pending, rows.slice(rows.length - notes).map((l) => toSegment(l.segs.flatMap((g) => g.words), !!l.segs[0]!.rtl))); rows = rows.slice(0, rows.length - notes); }
     const gutter = page.rules ? ruleGutter(rows, page.rules.h, body) : undefined;
     const parts = gutter === undefined ? [rows] : splitRows(rows, gutter);
     for (const whole of parts) {
-      const cols = parts.length > 1 || end !== t.end || beyond ? columnsOf(whole.flatMap((r) => r.segs)) : t.cols;
+      const cols = parts.length > 1 || end !== t.end || beyond || notes ? columnsOf(whole.flatMap((r) => r.segs)) : t.cols;
       const rules = page.rules && recordRules(whole, page.rules.h, page.rules.tol);
       let part = whole;
       let table = tableRows(part, cols, body, rules);

@@ -84,3 +84,33 @@ it('a group label narrower than its sub-columns spans the run of them it is cent
   assert.deepEqual(cellsOf(String(t.metadata.text_as_html)).slice(0, 2), [['Model', 'Top-20 colspan="3"', 'Top-100 colspan="3"'], ['', ...subs]]);
   assert.equal(t.text, `Model Top-20 Top-100 ${subs.join(' ')} ${body.flat().join(' ')}`);
 });
+
+it('a table stretched to the page width (a browser\'s width: 100%): labels centred over wide cells, the label spanning the two header rows set close', () => {
+  // As a browser prints it: header rows 14 points apart, 9-point lines, so the label between them
+  // overlaps each a little; group labels centred over their cells, the figures right-aligned in them,
+  // so a group label stands off its figures' middle and reaches out of its first sub-column's text.
+  const at = (t: string, x0: number, x1: number, y: number): Word[] => {
+    const parts = t.split(' '), letters = parts.reduce((n, p) => n + p.length, 0), char = (x1 - x0 - 2.5 * (parts.length - 1)) / letters;
+    let x = x0;
+    return parts.map((p) => { const w: Word = { t: p, x0: x, x1: x + char * p.length, y0: y, y1: y + SIZE, size: SIZE, bold: false, italic: false }; x = w.x1 + 2.5; return w; });
+  };
+  const rows: [number, [number, number, string][]][] = [
+    [454.8, [[171, 244, 'Hyperpartisan'], [323, 357, 'ECtHR'], [459, 486, 'arXiv']]],
+    [462.3, [[63, 94, 'Model']]],
+    [469.1, [[171, 192, 'Acc.'], [234, 262, 'Mem.'], [304, 325, 'Acc.'], [366, 395, 'Mem.'], [436, 457, 'Acc.'], [499, 527, 'Mem.']]],
+    [482.6, [[63, 91, 'Dense'], [169, 216, '94.1 ± 0.4'], [248, 268, '31.2'], [301, 349, '79.8 ± 0.6'], [380, 400, '38.5'], [433, 481, '85.2 ± 0.3'], [512, 532, '40.1']]],
+    [496.1, [[63, 117, 'Longformer'], [169, 216, '93.6 ± 0.5'], [248, 268, '12.4'], [301, 349, '79.1 ± 0.7'], [380, 400, '14.0'], [433, 481, '84.7 ± 0.2'], [512, 532, '15.3']]],
+    [509.6, [[63, 85, 'Ours'], [165, 216, '95.0 ± 0.2'], [252, 268, '9.8'], [297, 349, '81.3 ± 0.5'], [378, 400, '10.6'], [430, 481, '86.4 ± 0.3'], [511, 532, '11.2']]],
+  ];
+  const ws = [...words('Test accuracy and peak memory of each model, the mean of three seeds.', 57, 437.6), ...rows.flatMap(([y, cells]) => cells.flatMap(([a, b, t]) => at(t, a, b, y)))];
+  // booktabs rules: top, under the group labels (not under the first column), under the header, bottom
+  const h = [[452.3, 57, 539], [466.9, 142, 539], [480.4, 142, 539], [521.8, 57, 539]].map(([y, x0, x1]) => ({ y: y!, x0: x0!, x1: x1! }));
+  const els = layoutPage({ ...page(ws), rules: { h, v: [] } }, { tables: true });
+  const t = els.find((e) => e.type === 'Table');
+  assert.ok(t, JSON.stringify(els.map((e) => e.text)));
+  assert.deepEqual(cellsOf(String(t.metadata.text_as_html)).slice(0, 3), [
+    ['Model rowspan="2"', 'Hyperpartisan colspan="2"', 'ECtHR colspan="2"', 'arXiv colspan="2"'],
+    ['Acc.', 'Mem.', 'Acc.', 'Mem.', 'Acc.', 'Mem.'],
+    ['Dense', '94.1 ± 0.4', '31.2', '79.8 ± 0.6', '38.5', '85.2 ± 0.3', '40.1'],
+  ]);
+});

@@ -102,10 +102,13 @@ describe('page columns: short lines that meet across the gutter', () => {
     ]);
   });
 
-  it('rows of short cells on both sides, one under the other: one table across the page', () => {
+  it('rows of short cells on both sides, one under the other: one table across the page, read whole in the first column', () => {
     const right = [prose, prose, prose, ['0.71', '0.64'], ['0.88', '0.83'], ['0.93', '0.91'], prose, prose, prose];
     const left = [prose, prose, prose, 'Rules 12', 'Layout 14', 'Ours 16', prose, prose, prose];
-    assert.equal(pageColumns(page(right, left), 10).columns.length, 1);
+    const { columns } = pageColumns(page(right, left), 10);
+    const texts = columns.map((c) => c.map((l) => l.segs.map((s) => s.text).join(' | ')));
+    assert.deepEqual(texts[0]!.slice(3, 6), ['Rules 12 | 0.71 | 0.64', 'Layout 14 | 0.88 | 0.83', 'Ours 16 | 0.93 | 0.91']);
+    assert.ok(texts.slice(1).flat().every((t) => t === prose), JSON.stringify(texts));
   });
 });
 

@@ -173,9 +173,11 @@ describe('rows grouped between rules', () => {
     const tables = layoutPage(p, { tables: true }).filter((e) => e.type === 'Table');
     assert.equal(tables.length, 1);
     assert.match(String(tables[0]!.metadata.text_as_html), /<tr><td rowspan="2">Trees<\/td><td>Random forest<\/td>.*?<\/tr><tr><td>Boosting<\/td>/);
+    assert.match(String(tables[0]!.metadata.text_as_html), /<tr><td rowspan="3">Linear<\/td><td>Ridge<\/td>/);
     assert.deepEqual(rowsOf(String(tables[0]!.metadata.text_as_html)), [
       ['Family', 'Method', 'Set X', 'Set Y'],
-      ['', 'Ridge', '0.71', '0.65'], ['Linear', 'Lasso', '0.69', '0.66'], ['', 'Elastic net', '0.72', '0.67'],
+      // (the label on the middle line of its group's three rows spans them, from the first)
+      ['Ridge', '0.71', '0.65'], ['Lasso', '0.69', '0.66'], ['Elastic net', '0.72', '0.67'],
       // (the label set between the group's rows spans both)
       ['Random forest', '0.81', '0.77'], ['Boosting', '0.84', '0.79'],
       ['Kernels', 'RBF SVM', '0.78', '0.74'], ['', 'Gaussian process', '0.77', '0.75'],

@@ -124,3 +124,22 @@ describe('a table with rules between its records under a captioned gap', () => {
     assert.deepEqual(rowsOf(tables[0]!.metadata.text_as_html).map((r) => r.slice(0, 2)), [['Catchment', 'Area'], ['Brugga Upper', '1.8'], ['Zastler Spring', '3.1'], ['St. Wilhelm', '4.2']]);
   });
 });
+
+describe('a label centred beside a group of rows between rules', () => {
+  it('spans the group: its first row, with the rows as its rowspan (LaTeX\'s \\multirow between \\midrule\'s)', () => {
+    // booktabs: top rule, header rule, a rule between the two groups, bottom rule; each dataset's
+    // name on the middle line of its three rows
+    const groups = [['CNN/DM', [['Greedy', '38.2'], ['Beam', '40.1'], ['Sampling', '35.7']]], ['XSum', [['Greedy', '31.4'], ['Beam', '33.0'], ['Sampling', '28.9']]]] as const;
+    const words = [
+      ...prose('Each dataset with each decoding method is listed below.', 60, 50),
+      ...line(80, [[0, 'Dataset'], [1, 'Decoding'], [2, 'R-L']]),
+      ...groups.flatMap(([name, rows], g) => rows.flatMap(([m, v], i) => line(100 + 50 * g + 14 * i, i === 1 ? [[0, name], [1, m], [2, v]] : [[1, m], [2, v]]))),
+    ];
+    const tables = layoutPage(page(words, [76, 96, 144, 192].map((y) => rule(y))), { tables: true }).filter((e) => e.type === 'Table');
+    assert.equal(tables.length, 1);
+    assert.equal(tables[0]!.metadata.text_as_html, '<table><tr><td>Dataset</td><td>Decoding</td><td>R-L</td></tr>'
+      + '<tr><td rowspan="3">CNN/DM</td><td>Greedy</td><td>38.2</td></tr><tr><td>Beam</td><td>40.1</td></tr><tr><td>Sampling</td><td>35.7</td></tr>'
+      + '<tr><td rowspan="3">XSum</td><td>Greedy</td><td>31.4</td></tr><tr><td>Beam</td><td>33.0</td></tr><tr><td>Sampling</td><td>28.9</td></tr></table>');
+    assert.equal(tables[0]!.text, 'Dataset Decoding R-L CNN/DM Greedy 38.2 Beam 40.1 Sampling 35.7 XSum Greedy 31.4 Beam 33.0 Sampling 28.9');
+  });
+});

@@ -189,3 +189,23 @@ it('a heading set larger between two tables ends the first: it is no single-cell
   assert.equal(els[0]!.text, 'Role Headcount Vacancies Turnover Warehouse operative 212 14 18% Forklift driver 64 3 9% Shift supervisor 22 1 4%');
   assert.ok(els[2]!.text.startsWith('Date Site Type Notes 3 July'), els[2]!.text);
 });
+
+it('a group label in italics under a row of upright text starts a row of its own (a paper\'s "Zero-shot" / "Fine-tuned" groups)', () => {
+  // LaTeX's \multicolumn{4}{l}{\textit{Fine-tuned}} between the rows of a results table: its label
+  // would not have fit after the cell above ("Method", "Flan-T5"), which read it as that cell's
+  // wrapped text: "Method Zero-shot", "Flan-T5 Fine-tuned"
+  const italic = (t: string, y: number) => typeset({ size: 10, char: CHAR, space: 3 })(t, 60, y).map((w) => ({ ...w, italic: true }));
+  const bold = (t: string, x: number, y: number) => words(t, x, y).map((w) => ({ ...w, bold: true }));
+  const fig = (y: number, label: string, ...xs: string[]) => [...words(label, 60, y), ...xs.flatMap((t, k) => words(t, 150 + 50 * k, y))];
+  const lines = [
+    ...bold('Method', 60, 100), ...['CORD', 'FUNSD', 'SROIE'].flatMap((t, k) => bold(t, 150 + 50 * k, 100)),
+    ...italic('Zero-shot', 113), ...fig(126, 'GPT-J', '41.2', '33.5', '52.0'), ...fig(139, 'Flan-T5', '47.9', '36.1', '58.3'),
+    ...italic('Fine-tuned', 152), ...fig(165, 'LayoutLM', '94.7', '79.3', '94.4'), ...fig(178, 'Ours', '97.1', '85.0', '96.2'),
+  ];
+  const page: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(lines), links: [], images: [], chars: 0, unmapped: 0 };
+  const tables = layoutPage(page, { tables: true }).filter((e) => e.type === 'Table');
+  assert.equal(tables.length, 1);
+  assert.equal(tables[0]!.metadata.text_as_html, '<table><tr><td>Method</td><td>CORD</td><td>FUNSD</td><td>SROIE</td></tr>'
+    + '<tr><td>Zero-shot</td><td></td><td></td><td></td></tr><tr><td>GPT-J</td><td>41.2</td><td>33.5</td><td>52.0</td></tr><tr><td>Flan-T5</td><td>47.9</td><td>36.1</td><td>58.3</td></tr>'
+    + '<tr><td>Fine-tuned</td><td></td><td></td><td></td></tr><tr><td>LayoutLM</td><td>94.7</td><td>79.3</td><td>94.4</td></tr><tr><td>Ours</td><td>97.1</td><td>85.0</td><td>96.2</td></tr></table>');
+});

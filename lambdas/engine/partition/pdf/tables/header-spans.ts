@@ -9,6 +9,9 @@ import { isFigure, nearest } from './wrapped-cells';
 /** Cells spanning columns (or rows) by grid row: first column -> how many. */
 export type Spans = Map<string[], Map<number, number>>;
 
+/** How far (a share of its group's width) a label reaching out of its column may sit off the group's middle. */
+const LOOSE_CENTRE = 0.15;
+
 /**
  * A group label narrower than its group ("Top-20" centred over "NQ | TriviaQA | WQ | TREC | SQuAD"): in
  * a header line of fewer cells over a line of labels (one of the table's first three rows), a label
@@ -31,10 +34,15 @@ export function narrowGroupLabels(grid: string[][], rows: Line[], lineRows: stri
       let a = k, b = k;
       while (free(a - 1)) a--;
       while (free(b + 1)) b++;
+      // A label reaching out of its own column's text towards a neighbour is centred over cells wider
+      // than their text (a table stretched to the page's width, figures set to one side of their
+      // cells): its middle is looser to the group's text, by a share of the group's width.
+      const outside = seg.x0 < cols[k]![0] - 0.5 || seg.x1 > cols[k]![1] + 0.5;
+      const tol = (x: number, y: number) => Math.max(0.5 * body, outside ? LOOSE_CENTRE * (cols[y]![1] - cols[x]![0]) : 0);
       let best: [number, number] | undefined;
       for (let x = a; x <= k; x++) {
         for (let y = Math.max(k, x + 1); y <= b; y++) {
-          if (Math.abs((cols[x]![0] + cols[y]![1]) / 2 - mid) <= 0.5 * body && (!best || y - x > best[1] - best[0])) best = [x, y];
+          if (Math.abs((cols[x]![0] + cols[y]![1]) / 2 - mid) <= tol(x, y) && (!best || y - x > best[1] - best[0])) best = [x, y];
         }
       }
       if (!best) continue;
@@ -67,6 +75,35 @@ export function labelsSpanningRows(grid: string[][], rows: Line[], lineRows: str
     }
   }
   return out;
+}
+
+/**
+ * A label centred beside a group of rows between two rules (LaTeX's \multirow{3}{*}{CNN/DM} between
+ * \midrule's, a browser's <td rowspan=3>): in a band of an odd number of rows (three or more), each a
+ * row of values, a column whose only cell is on the middle row, in text. It spans the band: moved to
+ * its first row, with the band's rows as its rowspan (`rowspans` is added to in place).
+ */
+export function labelsCentredInBands(grid: string[][], bands: Map<string[], number>, spans: Spans, rowspans: Spans): void {
+  for (let g = 0; g < grid.length;) {
+    const band = bands.get(grid[g]!);
+    let e = g;
+    while (band !== undefined && e + 1 < grid.length && bands.get(grid[e + 1]!) === band) e++;
+    const n = e - g + 1;
+    const group = grid.slice(g, e + 1);
+    if (band !== undefined && n >= 3 && n % 2 === 1 && group.every((r) => !spans.has(r) && !rowspans.has(r))) {
+      const mid = group[(n - 1) >> 1]!;
+      for (let k = 0; k < mid.length; k++) {
+        const label = mid[k]!;
+        if (!label || isFigure(label) || group.some((r) => r !== mid && r[k])) continue;
+        // every row of the band a row of values beside it
+        if (!group.every((r) => r.filter((c, c2) => c2 !== k && c).length >= 2)) continue;
+        mid[k] = '';
+        group[0]![k] = label;
+        (rowspans.get(group[0]!) ?? rowspans.set(group[0]!, new Map()).get(group[0]!)!).set(k, n);
+      }
+    }
+    g = e + 1;
+  }
 }
 
 /**

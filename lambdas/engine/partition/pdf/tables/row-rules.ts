@@ -60,6 +60,40 @@ export function extendToRules(lines: Line[], start: number, end: number, limit: 
   return k;
 }
 
+/**
+ * Whether rules are drawn across a region of aligned lines, above or inside it and under its last line
+ * (a booktabs table's top and bottom rules): a table, not text that merely lines up (authors and
+ * their affiliations side by side under a paper's title are never ruled).
+ */
+export function ruledAcross(rows: Line[], rules: HRule[], body: number, tol = TOL): boolean {
+  if (rows.length < 2) return false;
+  const box = union(rows);
+  const across = spanning(box, rules, tol).filter((r) => r.y >= box.y0 - 1.5 * body && r.y <= box.y1 + 1.5 * body);
+  return across.length >= 2 && across.some((r) => r.y < rows[rows.length - 1]!.y0) && across.some((r) => r.y >= rows[rows.length - 1]!.y1 - tol);
+}
+
+/** Lines of notes under a table, at most. */
+const MAX_NOTE_LINES = 3;
+
+/**
+ * How many of a table region's last lines are notes under its bottom rule: lines in a smaller type
+ * than the rows (a booktabs table's "a Six-layer student. b Four-layer ..." set in footnote size,
+ * whose justified words stand apart like cells), under a rule spanning the rows above them, with
+ * another such rule higher up (the table's top or header rule). 0 when there are none.
+ */
+export function notesUnderBottomRule(rows: Line[], rules: HRule[], tol = TOL): number {
+  const sizes = rows.flatMap((l) => l.segs.map((g) => g.size)).sort((a, b) => a - b);
+  const rowSize = sizes[sizes.length >> 1] ?? 0;
+  let k = 0;
+  while (k < Math.min(MAX_NOTE_LINES, rows.length - 2) && Math.max(...rows[rows.length - 1 - k]!.segs.map((g) => g.size)) < rowSize - 0.5) k++;
+  if (!k) return 0;
+  const above = rows.slice(0, rows.length - k), first = rows[rows.length - k]!;
+  const box = union(above);
+  const across = spanning(box, rules, tol).filter((r) => r.y <= first.y0 + tol && r.y >= box.y0 - (box.y1 - box.y0));
+  const bottom = across[across.length - 1];
+  return across.length >= 2 && bottom!.y >= box.y1 - tol ? k : 0;
+}
+
 /** A table read from a stack of rules: its rows (the header above the first rule, then one per record). */
 export interface BandTable extends Box {
   rows: TableRows;

@@ -10,8 +10,8 @@ import { splitTable, wordSpace } from './column-starts';
 import { columnsOf } from './segment-columns';
 import { keyValueRun } from './key-value';
 import { LIST_LABEL } from '../../list-labels';
-import { headerBesideValues, labelsSpanningRows, narrowGroupLabels, type Spans } from './header-spans';
-import { commonGap, headsCells, innerWraps, isFigure, nearest, paddedBand, paddedRecords, recordRow, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
+import { headerBesideValues, labelsCentredInBands, labelsSpanningRows, narrowGroupLabels, type Spans } from './header-spans';
+import { commonGap, headsCells, innerWraps, isFigure, nearest, paddedBand, paddedRecords, recordRow, restyled, stripLeaders, trailingWraps, wouldHaveFit } from './wrapped-cells';
 
 const LEADER = /^[.\u2026·]+$/;
 
@@ -329,6 +329,8 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
   for (let k = 1; k < rows.length; k++) if (rows[k]!.segs.length >= 2 && rows[k - 1]!.segs.length >= 2) gaps.push(rows[k]!.y0 - rows[k - 1]!.y1);
   const rowGap = commonGap(gaps);
   const bandOf = (r: Line) => (rules ? rules.filter((y) => y < (r.y0 + r.y1) / 2).length : -1);
+  // the grid rows of each band between rules (rows of their own, not joined into one record)
+  const bands = new Map<string[], number>();
   // A header cell wrapped to the bottom of its row (the row's other cells on its last line): its first
   // lines stand alone above the row, each cell aligned with the row's cell of its column, a line's
   // spacing above it. They head that cell ("Detection" over "limit").
@@ -370,13 +372,15 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
       const prev = grid[grid.length - 1];
       if (filledOf(row) === 1 && prev && rows[i]!.segs.length === 1 && rows[i]!.y0 - rows[i - 1]!.y1 <= rowGap + 0.5 * body) {
         const k = row.findIndex(Boolean);
-        if (prev[k] && !wouldHaveFit(rows[i - 1], rows[i]!.segs[0]!, cols, k)) { prev[k] = `${prev[k]} ${row[k]}`; continue; }
+        if (prev[k] && !wouldHaveFit(rows[i - 1], rows[i]!.segs[0]!, cols, k) && !restyled(rows[i - 1], rows[i]!.segs[0]!, cols, k)) { prev[k] = `${prev[k]} ${row[k]}`; continue; }
       }
       grid.push(row);
+      if (rules) bands.set(row, bandOf(rows[i]!));
     }
   }
   narrowGroupLabels(grid, rows, lineRows, cols, spans, body);
   const rowspans = labelsSpanningRows(grid, rows, lineRows, joined, cols, spans);
+  labelsCentredInBands(grid, bands, spans, rowspans);
   return { grid: rowspans.size ? grid : headerBesideValues(grid, cols, body, spans), spans, rowspans };
 }
 
@@ -394,10 +398,11 @@ function joinOffsetLines(lines: Line[], cols: [number, number][], joined: Map<Li
   lines.forEach((l, i) => {
     const p = lines[i - 1], n = lines[i + 1];
     const h = l.y1 - l.y0;
-    // or set midway between them, a line's height or less from each (a word processor centres a cell
-    // spanning two rows: its label stands between the rows' lines)
-    const midway = !!p && !!n && l.y0 - p.y1 > -0.1 * h && n.y0 - l.y1 > -0.1 * h && l.y0 - p.y1 < h && n.y0 - l.y1 < h
-      && Math.abs((l.y0 - p.y1) - (n.y0 - l.y1)) < 0.25 * h;
+    // or set midway between them, their middles a line's height to four apart (a word processor or a
+    // browser centres a cell spanning two rows: its label stands between the rows' lines, overlapping
+    // each a little where the rows are set close)
+    const mid = (b: Line) => (b.y0 + b.y1) / 2;
+    const midway = !!p && !!n && Math.abs(mid(l) - (mid(p) + mid(n)) / 2) < 0.15 * h && mid(n) - mid(p) >= h && mid(n) - mid(p) <= 4 * h;
     const spanning = !!p && !!n && ((overlaps(p, l) && overlaps(l, n)) || midway) && !shares(l, p) && !shares(l, n)
       && !lines.some((m, j) => Math.abs(j - i) <= 3 && m !== l && m !== p && m !== n && shares(l, m) && Math.max(m.y0 - l.y1, l.y0 - m.y1) < 0.5 * h);
     if (spanning && out.length) {

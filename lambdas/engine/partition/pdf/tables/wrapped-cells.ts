@@ -6,7 +6,7 @@
 // of dot leaders stand here too: unruled.ts uses them as well, and imports them from here. Rows padded
 // apart, whose long cells wrap around their short ones (a browser's table, its cells centred), are
 // grouped here as well.
-import type { Line, Segment } from '../page-text';
+import type { Line, Segment, Word } from '../page-text';
 
 /** A cell's text without its dot leaders ("Total . . . . . 11,062": spacing, not words). */
 export const stripLeaders = (t: string) => t.replace(/(?:\s*[.\u2026·]){2,}\s*/g, ' ').trim();
@@ -118,6 +118,18 @@ export function wouldHaveFit(above: Line | undefined, seg: Segment, cols: [numbe
   if (!mine.length || !first) return false;
   const end = Math.max(...mine.map((s) => s.x1));
   return end + 0.3 * first.size + (first.x1 - first.x0) <= cols[k]![1] - 0.5;
+}
+
+/**
+ * A line set in another style than the cell above it, each in one style (an italic group label under
+ * a row of upright text, LaTeX's `\multicolumn{4}{l}{\textit{Fine-tuned}}`; a bold one under an
+ * italic header): a row of its own, not that cell's wrapped text, which keeps its cell's style.
+ */
+export function restyled(above: Line | undefined, seg: Segment, cols: [number, number][], k: number): boolean {
+  const mine = above?.segs.filter((s) => nearest(cols, (s.x0 + s.x1) / 2) === k).flatMap((s) => s.words) ?? [];
+  const style = (ws: Word[]) => new Set(ws.map((w) => `${w.bold ? 'b' : ''}${w.italic ? 'i' : ''}`));
+  const a = style(mine), b = style(seg.words);
+  return a.size === 1 && b.size === 1 && [...a][0] !== [...b][0];
 }
 
 /**
