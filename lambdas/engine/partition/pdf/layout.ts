@@ -195,8 +195,10 @@ function buildBlocks(segs: Segment[], body: number, sizeTolerance = 0.2, lineGap
         // "[1] A. Author, ..." whose line ends "vol.", all stand that far in)
         if (endsSentence && start(s) > start(b) + 0.7 * h && start(s) > start(last) + 0.7 * h && start(s) < start(b) + 4 * h && b.lines.length > 1) continue;
         // a line set back out to where the block's first line starts, after the indented lines of a
-        // hanging paragraph that end a sentence: the next such paragraph (the next reference)
-        if (endsSentence && b.lines.length > 1 && start(s) < start(last) - 0.7 * h && Math.abs(start(s) - start(b.lines[0]!)) < 0.7 * h) continue;
+        // hanging paragraph that end a sentence: the next such paragraph (the next reference); in a
+        // code listing, whose lines stand at the margin but a continued statement's, it is its next line
+        const hanging = b.lines.length > 1 && b.lines.slice(1).every((l) => start(l) > start(b.lines[0]!) + 0.7 * h);
+        if (endsSentence && hanging && start(s) < start(last) - 0.7 * h && Math.abs(start(s) - start(b.lines[0]!)) < 0.7 * h) continue;
         // so when the block is a paragraph's last line alone (run on from the foot of the column
         // before), stopping short of where the indented line goes on to (a reference's first line
         // set on to the margin, its next lines hanging, is no paragraph's end)

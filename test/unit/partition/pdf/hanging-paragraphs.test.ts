@@ -29,3 +29,12 @@ it('a reference list set with a hanging indent gives one element per reference',
   const els = layoutPage(page(entries(refs)), { tables: true });
   assert.deepEqual(els.map((e) => e.text), refs.map((r) => r.map(([t]) => t).join(' ')));
 });
+
+it('a code listing whose continued statement stands in keeps its next line at the margin (no hanging paragraph)', () => {
+  const listing = [
+    ['import numpy as np', 60], ['image = load_image("scan.png") # read the page', 60], ['model = build_model(', 60],
+    ['"models/detector/large_document_layout_model_v2/config.yaml")', 72], ['boxes = model.detect(image)', 60],
+  ] as const;
+  const els = layoutPage(page(listing.flatMap(([t, x], i) => words(t, x, 100 + 11 * i))), { tables: true });
+  assert.deepEqual(els.map((e) => e.text), [listing.map(([t]) => t).join(' ')]);
+});
