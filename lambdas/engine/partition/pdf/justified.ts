@@ -4,8 +4,8 @@
 // - a neighbouring line of the same paragraph (about the same extent, one segment there) runs across
 //   them, or
 // - they are the line's stretched spaces: three or more words apart by the same width (a justifier
-//   stretches every space of a line alike, some just under the segment gap), and no neighbouring line is cut into cells under them (a
-//   table's header row can be as even, its rows below are not),
+//   stretches every space of a line alike, some just under the segment gap), and no neighbouring line
+//   is cut into cells under them (a table's header row can be as even, its rows below are not),
 // and in either case no neighbouring line is cut into cells lined up with the run's words (a table's
 // rows of one-word cells in columns of one width are as even as a stretched line; rows padded apart
 // are looked for a little further).
@@ -80,11 +80,11 @@ const MAX_PARAGRAPH_STRETCH_EM = 3.5;
 
 function withinParagraph(segs: Segment[], near: Line[], line: Line, em: number, sameSize: (s: Segment) => boolean, makeSegment: (words: Word[], rtl: boolean) => Segment, gutters: number[]): Segment[] {
   const above = near.filter((n) => n.y0 < line.y0), below = near.filter((n) => n.y0 > line.y0);
+  const gap = (a: Segment, b: Segment) => b.x0 - a.x1;
   const out: Segment[] = [];
   let k = 0;
   while (k < segs.length) {
     let e = k;
-    const gap = (a: Segment, b: Segment) => b.x0 - a.x1;
     // (spaces alike: a page gutter beside the line, a little wider, ends the run)
     const alike = (g: number) => k === e || Math.abs(g - gap(segs[k]!, segs[k + 1]!)) <= Math.max(SAME_GAP_PT, SAME_GAP_EM * em);
     while (e + 1 < segs.length && gap(segs[e]!, segs[e + 1]!) < MAX_PARAGRAPH_STRETCH_EM * em && alike(gap(segs[e]!, segs[e + 1]!)) && !!segs[e + 1]!.rtl === !!segs[k]!.rtl
