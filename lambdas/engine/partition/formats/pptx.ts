@@ -22,6 +22,7 @@ import { commentAuthors, commentElements, slideCommentParts } from './pptx-comme
 import {
   findFirst, inheritedBullet, NOTHING_INHERITED, ownBullet, position, readRels, slideInheritance, type Inherited, type Rels,
 } from './pptx-layout';
+import { mainPartPath } from './ooxml-package';
 
 function placeholderType(shape: DomElement): string | undefined {
   const nv = firstChild(shape, 'nvSpPr');
@@ -206,11 +207,12 @@ function notesElements(files: Map<string, Uint8Array>, notesPath: string, md: El
 }
 
 export const partitionPptx: FormatPartitioner = async (data, ctx) => {
-  const files = readZip(data, 'pptx', (n) => n.startsWith('ppt/') && (n.endsWith('.xml') || n.endsWith('.rels')));
-  const presXml = zipText(files, 'ppt/presentation.xml');
+  const files = readZip(data, 'pptx', (n) => (n.startsWith('ppt/') && (n.endsWith('.xml') || n.endsWith('.rels'))) || n === '_rels/.rels');
+  const main = mainPartPath(files, 'ppt/presentation.xml');
+  const presXml = zipText(files, main);
   if (!presXml) throw new UnprocessableDocument('pptx: ppt/presentation.xml is missing (not a PowerPoint document?)');
   try {
-    const presRels = readRels(files, 'ppt/presentation.xml');
+    const presRels = readRels(files, main);
     const pres = firstChild(parseXml(presXml), 'presentation');
     const idList = pres ? firstChild(pres, 'sldIdLst') : undefined;
     const slidePaths = (idList ? childElements(idList, 'sldId') : [])

@@ -39,3 +39,17 @@ test('xlsx: the workbook, shared strings and styles the relationships name (xl/w
   const els = await partition('xlsx', data);
   assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), ['Table: Item Shipped Bolts 2024-03-01 00:00:00']);
 });
+
+test('pptx: a presentation part named by the package relationships (ppt/presentation2.xml) gives its slides', async () => {
+  const P = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+  const titleShape = '<p:sp><p:nvSpPr><p:cNvPr id="1" name="t"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr/>' +
+    '<p:txBody><a:bodyPr/><a:p><a:r><a:t>Roadmap for the next year</a:t></a:r></a:p></p:txBody></p:sp>';
+  const data = zipSync({
+    '_rels/.rels': rels([['rId1', 'officeDocument', 'ppt/presentation2.xml']]),
+    'ppt/presentation2.xml': strToU8(`<p:presentation ${P}><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst></p:presentation>`),
+    'ppt/_rels/presentation2.xml.rels': rels([['rId2', 'slide', 'slides/slide1.xml']]),
+    'ppt/slides/slide1.xml': strToU8(`<p:sld ${P}><p:cSld><p:spTree>${titleShape}</p:spTree></p:cSld></p:sld>`),
+  });
+  const els = await partition('pptx', data);
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), ['Title: Roadmap for the next year']);
+});
