@@ -9,8 +9,8 @@
 import { makeElement, type Element, type ElementMetadata } from '../../elements';
 import { MAX_CHART_ROWS, MAX_CHART_SERIES } from '../limits';
 import { tableText, tableToHtml, type TableRows } from '../table-html';
-import { posix } from 'node:path';
-import { columnIndex, descendants, firstChild, childElements, parseXml, scanXml, unprefixed as local, zipText } from './common';
+import { columnIndex, descendants, parseXml, scanXml, unprefixed as local, zipText } from './common';
+import { partRelationships } from './ooxml-package';
 
 interface Series {
   name: string;
@@ -233,17 +233,7 @@ export function chartElements(xml: string, md: ElementMetadata, warn: (message: 
 
 /** The relationships of a package part (Id -> part path; external targets left out). */
 function partRels(files: Map<string, Uint8Array>, partPath: string): Map<string, string> {
-  const dir = posix.dirname(partPath);
-  const xml = zipText(files, posix.join(dir, '_rels', `${posix.basename(partPath)}.rels`));
-  const out = new Map<string, string>();
-  const root = xml ? firstChild(parseXml(xml), 'Relationships') : undefined;
-  for (const r of root ? childElements(root, 'Relationship') : []) {
-    const id = r.attribs['Id'];
-    const target = r.attribs['Target'];
-    if (!id || !target || r.attribs['TargetMode'] === 'External') continue;
-    out.set(id, target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(dir, target)));
-  }
-  return out;
+  return new Map(partRelationships(files, partPath).filter((r) => !r.external).map((r) => [r.id, r.target]));
 }
 
 /**

@@ -18,38 +18,19 @@ import { UnprocessableDocument } from '../../../errors';
 import { DocxStyles, onOff, outlineLevel, rPrSize } from './docx-styles';
 import { alternateBranch, chartsIn, textBoxesIn } from './docx-boxes';
 import { chartElements } from './charts';
-import { posix } from 'node:path';
 import { countBreaks, readTableRows, singleCell } from './docx-tables';
 import { wordChildren } from './docx-content';
 import { ommlToLatex } from './omml';
 import { formulaText, inlineMath, onlyMath } from './math-latex';
 import { symbolChar } from './symbol-fonts';
 import { FieldNesting } from './docx-fields';
-import { mainPartPath, relsPathOf } from './ooxml-package';
+import { mainPartPath, partRelationships, type Relationship } from './ooxml-package';
 
 /** Text boxes in tables in text boxes…: content nested deeper than this is left out, with a warning. */
 const MAX_NESTING = 8;
 
 /** "1.", "1.2", "2.3.1", "A.", "IV." or "(a)" leading a short line, as section numbers do */
 const HEADING_NUMBER = /^(?:\d+(?:\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.|\(?[a-z]\))\s/;
-
-interface Rel {
-  target: string;
-  external: boolean;
-  /** the relationship type (…/styles, …/settings, …/header …) */
-  type: string;
-}
-
-function readRels(xml: string | undefined): Map<string, Rel> {
-  const rels = new Map<string, Rel>();
-  if (!xml) return rels;
-  for (const r of childElements(firstChild(parseXml(xml), 'Relationships') ?? parseXml(''), 'Relationship')) {
-    const id = r.attribs['Id'];
-    const target = r.attribs['Target'];
-    if (id && target !== undefined) rels.set(id, { target, external: r.attribs['TargetMode'] === 'External', type: r.attribs['Type'] ?? '' });
-  }
-  return rels;
-}
 
 // w:rt: the reading set above East Asian text (ruby); the text is its base (w:rubyBase)
 const SKIP_IN_PARAGRAPH = new Set(['pPr', 'rPr', 'delText', 'instrText', 'drawing', 'pict', 'object', 'footnoteReference', 'endnoteReference', 'commentReference', 'del', 'moveFrom', 'rt']);
@@ -79,7 +60,7 @@ interface Para {
 class DocxReader {
   private readonly styles: DocxStyles;
   private warnedNesting = false;
-  private readonly rels: Map<string, Rel>;
+  private readonly rels: Map<string, Relationship>;
   private readonly files: Map<string, Uint8Array>;
   private page = 1;
   private hasBreaks = false;
@@ -92,7 +73,7 @@ class DocxReader {
   constructor(files: Map<string, Uint8Array>, private readonly languages?: string[], private readonly warn: (m: string) => void = () => {}) {
     this.files = files;
     this.main = mainPartPath(files, 'word/document.xml');
-    this.rels = readRels(zipText(files, relsPathOf(this.main)));
+    this.rels = new Map(partRelationships(files, this.main).map((r) => [r.id, r]));
     this.evenAndOdd = /<w:evenAndOddHeaders(?![^>]*w:val="(?:0|false|off)")/.test(this.relatedText('settings', 'word/settings.xml') ?? '');
     this.styles = new DocxStyles(this.relatedText('styles', 'word/styles.xml'));
   }
@@ -144,13 +125,10 @@ class DocxReader {
   /** The text of the main document's related part of a type (its relationship's target, else `conventional`). */
   private relatedText(type: string, conventional: string): string | undefined {
     const rel = [...this.rels.values()].find((r) => !r.external && r.type.endsWith(`/${type}`));
-    return (rel ? zipText(this.files, this.partPath(rel.target)) : undefined) ?? zipText(this.files, conventional);
+    return (rel ? zipText(this.files, rel.target) : undefined) ?? zipText(this.files, conventional);
   }
 
-  /** The package path of a part the main document's relationships name (relative to it, or absolute). */
-  private partPath(target: string): string {
-    return target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(posix.dirname(this.main), target));
-  }
+
 
   private meta(): ElementMetadata {
     return this.hasBreaks ? { page_number: this.page } : {};
@@ -178,7 +156,7 @@ class DocxReader {
       const rid = ref ? attr(ref, 'id') : undefined;
       const rel = rid ? this.rels.get(rid) : undefined;
       if (!rel) continue;
-      const xml = zipText(this.files, this.partPath(rel.target));
+      const xml = zipText(this.files, rel.target);
       if (!xml) continue;
       const root = firstChild(parseXml(xml), kind === 'header' ? 'hdr' : 'ftr');
       if (!root) continue;
@@ -342,7 +320,7 @@ class DocxReader {
     for (const ref of chartsIn(p)) {
       const rel = this.rels.get(attr(ref, 'id') ?? '');
       if (!rel || rel.external) continue;
-      const xml = zipText(this.files, this.partPath(rel.target));
+      const xml = zipText(this.files, rel.target);
       if (xml) appendAll(this.out, chartElements(xml, this.meta(), this.warn, 'docx'));
     }
   }

@@ -5,26 +5,13 @@
 // then the master's text styles (p:titleStyle for titles, p:bodyStyle for every other placeholder);
 // text boxes that are not placeholders take no bullet from the master. So the body of a "Title and
 // Content" slide is a list though its paragraphs carry no a:buChar.
-import { posix } from 'node:path';
 import { childElements, firstChild, isTag, localName, parseXml, zipText, type DomElement } from './common';
+import { partRelationships } from './ooxml-package';
 
 export type Rels = Map<string, string>;
 
 export function readRels(files: Map<string, Uint8Array>, partPath: string): Rels {
-  const dir = posix.dirname(partPath);
-  const relsPath = posix.join(dir, '_rels', `${posix.basename(partPath)}.rels`);
-  const xml = zipText(files, relsPath);
-  const rels: Rels = new Map();
-  if (!xml) return rels;
-  const root = firstChild(parseXml(xml), 'Relationships');
-  if (!root) return rels;
-  for (const r of childElements(root, 'Relationship')) {
-    const id = r.attribs['Id'];
-    const target = r.attribs['Target'];
-    if (!id || target === undefined) continue;
-    rels.set(id, r.attribs['TargetMode'] === 'External' ? target : posix.normalize(posix.join(dir, target)));
-  }
-  return rels;
+  return new Map(partRelationships(files, partPath).map((r) => [r.id, r.target]));
 }
 
 export function findFirst(nodes: DomElement[], name: string): DomElement | undefined {

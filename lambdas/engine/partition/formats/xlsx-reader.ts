@@ -5,12 +5,11 @@
 // they are read. Values are rendered as the open-source library's pandas-based reader shows them:
 // numbers unformatted (shortest round-trip), dates as "YYYY-MM-DD HH:MM:SS", booleans True/False,
 // errors as text.
-import { posix } from 'node:path';
 import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_STREAMED_XML_NODES, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_TEXT_CHARS } from '../limits';
 import { childElements, columnIndex, descendants, firstChild, parseXml, readZip, scanXml, unprefixed as local, zipText } from './common';
 import { sheetChartParts, type ChartPart } from './charts';
-import { mainPartPath, relsPathOf } from './ooxml-package';
+import { mainPartPath, partRelationships } from './ooxml-package';
 
 export interface SheetCell {
   r: number;
@@ -145,12 +144,10 @@ export function readXlsx(data: Uint8Array): SheetData[] {
   const date1904 = pr ? ['1', 'true'].includes(pr.attribs['date1904'] ?? '') : false;
   const rels = new Map<string, string>();
   const byType = new Map<string, string>();
-  const relsRoot = firstChild(parseXml(zipText(files, relsPathOf(main)) ?? ''), 'Relationships');
-  for (const r of relsRoot ? childElements(relsRoot, 'Relationship') : []) {
-    const target = r.attribs['Target'] ?? '';
-    const path = target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(posix.dirname(main), target));
-    rels.set(r.attribs['Id'] ?? '', path);
-    byType.set((r.attribs['Type'] ?? '').replace(/^.*\//, ''), path);
+  for (const r of partRelationships(files, main)) {
+    if (r.external) continue;
+    rels.set(r.id, r.target);
+    byType.set(r.type.replace(/^.*\//, ''), r.target);
   }
   const related = (type: string, usual: string): string | undefined => zipText(files, byType.get(type) ?? usual) ?? zipText(files, usual);
   const strings = sharedStrings(related('sharedStrings', 'xl/sharedStrings.xml'));

@@ -1,6 +1,7 @@
 // Office packages whose parts are not at their usual names (Word for the web and SharePoint save
 // word/document2.xml; third-party exporters write xl/workbook2.xml or xl/SharedStrings.xml): the
-// parts the package's relationships name are read, with their styles, headers and shared strings.
+// parts the package's relationships name are read, with their styles, headers and shared strings;
+// a target written absolute (/ppt/slides/slide1.xml) is a path from the package root.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
@@ -52,4 +53,23 @@ test('pptx: a presentation part named by the package relationships (ppt/presenta
   });
   const els = await partition('pptx', data);
   assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), ['Title: Roadmap for the next year']);
+});
+
+test('pptx: slides and layouts named by absolute targets (/ppt/slides/slide1.xml) are found', async () => {
+  const P = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+  const body = '<p:sp><p:nvSpPr><p:cNvPr id="2" name="b"/><p:cNvSpPr/><p:nvPr><p:ph type="body" idx="1"/></p:nvPr></p:nvSpPr><p:spPr/>' +
+    '<p:txBody><a:bodyPr/><a:p><a:r><a:t>Hire two engineers</a:t></a:r></a:p><a:p><a:r><a:t>Open the Lisbon office</a:t></a:r></a:p></p:txBody></p:sp>';
+  const master = `<p:sldMaster ${P}><p:cSld><p:spTree/></p:cSld><p:txStyles><p:bodyStyle><a:lvl1pPr><a:buChar char="•"/></a:lvl1pPr></p:bodyStyle></p:txStyles></p:sldMaster>`;
+  const data = zipSync({
+    '_rels/.rels': rels([['rId1', 'officeDocument', '/ppt/presentation.xml']]),
+    'ppt/presentation.xml': strToU8(`<p:presentation ${P}><p:sldIdLst><p:sldId id="256" r:id="rId2"/></p:sldIdLst></p:presentation>`),
+    'ppt/_rels/presentation.xml.rels': rels([['rId2', 'slide', '/ppt/slides/slide1.xml']]),
+    'ppt/slides/slide1.xml': strToU8(`<p:sld ${P}><p:cSld><p:spTree>${body}</p:spTree></p:cSld></p:sld>`),
+    'ppt/slides/_rels/slide1.xml.rels': rels([['rId1', 'slideLayout', '/ppt/slideLayouts/slideLayout1.xml']]),
+    'ppt/slideLayouts/slideLayout1.xml': strToU8(`<p:sldLayout ${P}><p:cSld><p:spTree/></p:cSld></p:sldLayout>`),
+    'ppt/slideLayouts/_rels/slideLayout1.xml.rels': rels([['rId1', 'slideMaster', '/ppt/slideMasters/slideMaster1.xml']]),
+    'ppt/slideMasters/slideMaster1.xml': strToU8(master),
+  });
+  const els = await partition('pptx', data);
+  assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), ['ListItem: Hire two engineers', 'ListItem: Open the Lisbon office']);
 });
