@@ -5,26 +5,22 @@
 // NarrativeText, display text stays UncategorizedText); text boxes are read as paragraphs where they
 // are anchored; tables become Table with text_as_html, a one-cell table its content; each section's
 // headers are emitted before and footers after its content (header_footer_type primary / first_page /
-// even_page); page_number counts explicit and rendered page breaks when the document has any.
+// even_page); page_number counts explicit and rendered page breaks when the document has any. A
+// paragraph's own reading (runs, fields, math, links) is docx-paragraph.ts.
 import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
 import type { FormatPartitioner } from '../types';
 import { isEmailAddress, isPossibleNarrativeText, isUpper, isUsCityStateZip, stripBullet, isBulletedText } from '../classify';
-import {
-  attr, childElements, corrupt, firstChild, isTag, localName, parseXml, readZip,
-  zipText, type DomElement, type DomNode,
-} from './common';
+import { attr, childElements, corrupt, firstChild, localName, parseXml, readZip, zipText, type DomElement } from './common';
 import { tableToHtml, tableText, type TableRows } from '../table-html';
 import { UnprocessableDocument } from '../../../errors';
-import { DocxStyles, onOff, outlineLevel, rPrSize } from './docx-styles';
-import { alternateBranch, chartsIn, textBoxesIn } from './docx-boxes';
+import { DocxStyles, onOff } from './docx-styles';
+import { chartsIn, textBoxesIn } from './docx-boxes';
 import { chartElements } from './charts';
 import { countBreaks, readTableRows, singleCell } from './docx-tables';
 import { wordChildren } from './docx-content';
-import { ommlToLatex } from './omml';
-import { formulaText, inlineMath, onlyMath } from './math-latex';
-import { symbolChar } from './symbol-fonts';
-import { FieldNesting } from './docx-fields';
+import { formulaText, onlyMath } from './math-latex';
 import { mainPartPath, partRelationships, type Relationship } from './ooxml-package';
+import { readParagraph, type Para } from './docx-paragraph';
 
 /** Text boxes in tables in text boxes…: content nested deeper than this is left out, with a warning. */
 const MAX_NESTING = 8;
@@ -32,30 +28,6 @@ const MAX_NESTING = 8;
 /** "1.", "1.2", "2.3.1", "A.", "IV." or "(a)" leading a short line, as section numbers do */
 const HEADING_NUMBER = /^(?:\d+(?:\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.|\(?[a-z]\))\s/;
 
-// w:rt: the reading set above East Asian text (ruby); the text is its base (w:rubyBase)
-const SKIP_IN_PARAGRAPH = new Set(['pPr', 'rPr', 'delText', 'instrText', 'drawing', 'pict', 'object', 'footnoteReference', 'endnoteReference', 'commentReference', 'del', 'moveFrom', 'rt']);
-
-/** Run content that puts text or a break in the paragraph. */
-const SHOWN_IN_RUN = new Set(['t', 'oMath', 'oMathPara', 'tab', 'ptab', 'br', 'cr', 'noBreakHyphen', 'sym']);
-
-interface Para {
-  text: string;
-  styleName: string;
-  /** heading depth from the paragraph's w:outlineLvl or its style chain */
-  headingDepth?: number;
-  /** every run with text is bold */
-  allBold: boolean;
-  /** largest font size (half-points) of a run with text */
-  maxSize: number;
-  numbered: boolean;
-  ilvl: number;
-  links: { url: string; text: string; start: number }[];
-  emph: { text: string; tag: string; start: number }[];
-  /** text offsets of page breaks (rendered or explicit) inside the paragraph */
-  breaks: number[];
-  /** characters of text that came from Office Math (m:oMath, as LaTeX with its $ delimiters) */
-  mathChars: number;
-}
 
 class DocxReader {
   private readonly styles: DocxStyles;
@@ -172,124 +144,6 @@ class DocxReader {
     }
   }
 
-  private paragraph(p: DomElement): Para {
-    const para: Para = { text: '', styleName: '', allBold: true, maxSize: 0, numbered: false, ilvl: 0, links: [], emph: [], breaks: [], mathChars: 0 };
-    const pPr = firstChild(p, 'pPr');
-    const ps = pPr ? firstChild(pPr, 'pStyle') : undefined;
-    const sid = ps ? attr(ps, 'val') : undefined;
-    if (sid) para.styleName = this.styles.name(sid);
-    // a direct w:outlineLvl overrides the style's (9 = body text)
-    const ownLevel = outlineLevel(pPr);
-    para.headingDepth = ownLevel !== undefined ? (ownLevel < 9 ? ownLevel : undefined) : this.styles.headingDepth(sid);
-    const numPr = pPr ? firstChild(pPr, 'numPr') : undefined;
-    if (numPr) {
-      const numId = firstChild(numPr, 'numId');
-      // a numPr without a numId keeps the style's numbering; numId 0 switches it off
-      para.numbered = numId ? attr(numId, 'val') !== '0' : this.styles.numbered(sid);
-      const ilvl = firstChild(numPr, 'ilvl');
-      para.ilvl = ilvl ? Number(attr(ilvl, 'val') ?? 0) || 0 : this.styles.listLevel(sid);
-    } else {
-      para.numbered = this.styles.numbered(sid);
-      para.ilvl = this.styles.listLevel(sid);
-    }
-    const styleBold = this.styles.bold(sid) ?? false;
-    const styleSize = this.styles.size(sid) ?? this.styles.bodySize;
-    const fields = new FieldNesting();
-    const visit = (n: DomNode, link?: { url: string; start: number }): void => {
-      if (!isTag(n)) return;
-      const name = localName(n);
-      if (SKIP_IN_PARAGRAPH.has(name)) return;
-      // what a field's instruction holds (nested fields' results too) is not shown
-      if (fields.inInstruction && SHOWN_IN_RUN.has(name)) return;
-      switch (name) {
-        case 'fldChar':
-          para.text += fields.mark(n) ?? '';
-          return;
-        case 't':
-          para.text += n.children.map((c) => (c.type === 'text' ? c.data : '')).join('');
-          return;
-        case 'oMath':
-        case 'oMathPara': {
-          // Office Math as LaTeX, set off by $ in the paragraph's text (classify drops them for a
-          // paragraph that is only a formula)
-          const math = inlineMath(ommlToLatex(n));
-          para.text += math;
-          para.mathChars += math.replace(/\s/g, '').length;
-          return;
-        }
-        case 'tab':
-        case 'ptab':
-          para.text += '\t';
-          return;
-        case 'br':
-          if (attr(n, 'type') === 'page') {
-            if (!this.renderedBreaks) para.breaks.push(para.text.length);
-          } else para.text += '\n';
-          return;
-        case 'cr':
-          para.text += '\n';
-          return;
-        case 'sym': {
-          // a character of a symbol font (Insert Symbol: a degree sign, a Greek letter, a check box)
-          const ch = symbolChar(attr(n, 'font'), parseInt(attr(n, 'char') ?? '', 16));
-          if (ch) para.text += ch;
-          return;
-        }
-        case 'noBreakHyphen':
-          para.text += '-';
-          return;
-        case 'lastRenderedPageBreak':
-          para.breaks.push(para.text.length);
-          return;
-        case 'r': {
-          const rPr = firstChild(n, 'rPr');
-          const start = para.text.length;
-          for (const c of n.children) visit(c, link);
-          const t = para.text.slice(start);
-          if (rPr && t.trim()) {
-            if (onOff(firstChild(rPr, 'b'))) para.emph.push({ text: t, tag: 'b', start });
-            if (onOff(firstChild(rPr, 'i'))) para.emph.push({ text: t, tag: 'i', start });
-          }
-          if (t.trim()) {
-            // direct formatting, else the run's character style, else the paragraph style
-            const rs = rPr ? firstChild(rPr, 'rStyle') : undefined;
-            const rStyle = rs ? attr(rs, 'val') : undefined;
-            const b = rPr ? firstChild(rPr, 'b') : undefined;
-            if (!(b ? onOff(b) : this.styles.bold(rStyle) ?? styleBold)) para.allBold = false;
-            para.maxSize = Math.max(para.maxSize, rPrSize(rPr) ?? this.styles.size(rStyle) ?? styleSize);
-          }
-          return;
-        }
-        case 'AlternateContent': {
-          // one branch of the alternatives (text boxes in it are read by textBoxesIn)
-          const branch = alternateBranch(n, () => true);
-          if (branch) for (const c of branch.children) visit(c, link);
-          return;
-        }
-        case 'hyperlink': {
-          const rid = attr(n, 'id');
-          const anchor = attr(n, 'anchor');
-          // internal jumps (w:anchor only, e.g. table-of-contents entries) are plain text, as in the library
-          const url = rid ? this.rels.get(rid)?.target : undefined;
-          void anchor;
-          const start = para.text.length;
-          const nBreaks = para.breaks.length;
-          for (const c of n.children) visit(c);
-          // a page break inside a link does not split it: the link stays before the break
-          for (let k = nBreaks; k < para.breaks.length; k++) para.breaks[k] = para.text.length;
-          const text = para.text.slice(start);
-          if (url && text) para.links.push({ url, text, start });
-          return;
-        }
-        default:
-          for (const c of n.children) visit(c, link);
-      }
-    };
-    for (const c of p.children) visit(c);
-    if (!para.text.trim()) para.allBold = false;
-    return para;
-  }
-
   /** Body-level blocks (of the body, a text box or an unwrapped one-cell table), in order. */
   private emitBlocks(blocks: DomElement[], depth: number): void {
     for (const b of blocks) {
@@ -314,7 +168,7 @@ class DocxReader {
    * drawn in it (title and data, charts.ts), at the anchor's place.
    */
   private emitParagraph(p: DomElement, depth: number): void {
-    this.emitParagraphText(this.paragraph(p));
+    this.emitParagraphText(readParagraph(p, this.styles, this.rels, this.renderedBreaks));
     const boxes = textBoxesIn(p);
     if (boxes.length && this.withinNesting(depth + 1)) for (const box of boxes) this.emitBlocks(wordChildren(box), depth + 1);
     for (const ref of chartsIn(p)) {
@@ -410,7 +264,7 @@ class DocxReader {
 
   /** A paragraph's text followed by the text of the boxes anchored in it, one per line. */
   private paragraphWithBoxes(p: DomElement, depth: number, emph: { text: string; tag: string }[]): string {
-    const para = this.paragraph(p);
+    const para = readParagraph(p, this.styles, this.rels, this.renderedBreaks);
     appendAll(emph, para.emph.map((e) => ({ text: e.text.trim(), tag: e.tag })));
     const parts = [para.text.trim()];
     const boxes = textBoxesIn(p);
