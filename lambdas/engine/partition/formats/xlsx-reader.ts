@@ -61,6 +61,11 @@ export function excelDate(serial: number, date1904: boolean): string {
   return d.toISOString().replace('T', ' ').slice(0, 19);
 }
 
+/** A date cell written as ISO 8601 text (t="d": "2024-03-01T09:30:00Z") read as a serial date reads. */
+function isoDate(raw: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2})(:\d{2})?(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/.exec(raw.trim());
+  return m ? `${m[1]} ${m[2] ?? '00:00'}${m[3] ?? ':00'}` : raw;
+}
 
 /** The shared string table, streamed: the text of each <si>'s <t> runs (phonetic guides skipped). */
 function sharedStrings(xml: string | undefined): string[] {
@@ -244,7 +249,8 @@ function cellValue(t: string, style: number, raw: string, inline: string, sc: Sh
   if (t === 's') return sc.strings[Number(raw)] ?? '';
   if (t === 'inlineStr') return inline;
   if (t === 'b') return raw === '1' ? 'True' : raw === '0' ? 'False' : raw;
-  if (t === 'str' || t === 'e' || t === 'd') return raw;
+  if (t === 'd') return isoDate(raw);
+  if (t === 'str' || t === 'e') return raw;
   if (raw === '') return '';
   return sc.dates[style] ? excelDate(Number(raw), sc.date1904) : renderNumber(raw);
 }

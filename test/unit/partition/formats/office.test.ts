@@ -334,3 +334,19 @@ test('xlsx, xls and ods times of day (a time format, under one day) read as the 
   const [ods] = await partition('ods', zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.spreadsheet'), 'content.xml': strToU8(content) }));
   assert.equal(ods!.text, 'Shift Starts Ends Early 09:30:00 16:00:00');
 });
+
+test('xlsx date cells written as ISO text (t="d", strict OOXML and some exporters) read as serial dates read', async () => {
+  const S = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+  const R = (body: string) => strToU8(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${body}</Relationships>`);
+  const cell = (ref: string, v: string, t = 'd') => `<c r="${ref}" t="${t}"><v>${v}</v></c>`;
+  const data = zipSync({
+    'xl/workbook.xml': strToU8(`<workbook ${S}><sheets><sheet name="Log" sheetId="1" r:id="rId1"/></sheets></workbook>`),
+    'xl/_rels/workbook.xml.rels': R('<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>'),
+    'xl/worksheets/sheet1.xml': strToU8(`<worksheet ${S}><sheetData>` +
+      `<row r="1">${cell('A1', 'Event', 'str')}${cell('B1', 'When', 'str')}</row>` +
+      `<row r="2">${cell('A2', 'Audit', 'str')}${cell('B2', '2024-03-01T09:30:00Z')}</row>` +
+      `<row r="3">${cell('A3', 'Review', 'str')}${cell('B3', '2024-04-15')}</row></sheetData></worksheet>`),
+  });
+  const [table] = await partition('xlsx', data);
+  assert.equal(table!.text, 'Event When Audit 2024-03-01 09:30:00 Review 2024-04-15 00:00:00');
+});
