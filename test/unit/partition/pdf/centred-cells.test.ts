@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
 import type { RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
+import type { HRule } from '../../../../lambdas/engine/partition/pdf/tables/paths';
 
 const CHAR = 5, COL = 90, LEFT = 60;
 const word = (t: string, x: number, y: number): Word => ({ t, x0: x, x1: x + CHAR * t.length, y0: y, y1: y + 10, size: 10, bold: false, italic: false });
@@ -17,8 +18,8 @@ const cell = (text: string, x: number, y: number): Word[] => {
 };
 const rowsOf = (html: string): string[][] =>
   [...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => [...m[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => c[1]!));
-const tableOf = (words: Word[]) => {
-  const p: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h: [], v: [] } };
+const tableOf = (words: Word[], h: HRule[] = []) => {
+  const p: RawPage = { page: 1, width: 612, height: 792, lines: wordsToLines(words), links: [], images: [], chars: 0, unmapped: 0, rules: { h, v: [] } };
   const els = layoutPage(p, { tables: true });
   const tables = els.filter((e) => e.type === 'Table');
   assert.equal(tables.length, 1, JSON.stringify(els.map((e) => [e.type, e.text])));
@@ -68,5 +69,33 @@ describe('a record whose one-line cells are centred beside a wrapped cell', () =
     const html = tableOf(words);
     assert.match(html, /<td rowspan="2">Receipts<\/td><td>training<\/td>/, html);
     assert.match(html, /<tr><td>testing<\/td><td>photographed<\/td><td>handwritten<\/td><\/tr>/, html);
+  });
+});
+
+describe('a booktabs table (rules above and under the header, and at the bottom) whose first cells wrap', () => {
+  // as a browser prints it (9 pt text, cells padded a point): each first cell's lines 5.2 points above
+  // and below its record's other cells, which are centred beside them
+  const at = (text: string, x0: number, x1: number, y0: number): Word[] => {
+    const parts = text.split(' '), space = 2.25, per = (x1 - x0 - space * (parts.length - 1)) / parts.join('').length;
+    let x = x0;
+    return parts.map((t) => { const w = { ...word(t, x, y0), x1: x + per * t.length, y1: y0 + 9.2, size: 9 }; x = w.x1 + space; return w; });
+  };
+  const head = ['Model', 'Accuracy (%)', 'Params (M)', 'Latency (ms)'];
+  const records = [[['Baseline', 'CNN'], '88.3 ± 0.4', '12.1', '3.2'], [['Transformer', '(small)'], '90.7 ± 0.3', '25.4', '4.8'], [['Transformer', '(large)'], '92.2 ± 0.2', '87.0', '9.1'], [['Ours'], '93.5 ± 0.2', '14.9', '3.9'], [['Ours +', 'distillation'], '93.1 ± 0.3', '7.2', '2.4']] as const;
+  it('keeps each record, its other cells centred beside the first cell\'s two lines, one row', () => {
+    const words: Word[] = [];
+    const heads: [number, number][] = [[177.3, 208.7], [236.2, 302.1], [314.2, 373.3], [385.3, 450.8]];
+    head.forEach((t, c) => words.push(...at(t, heads[c]![0], heads[c]![1], 167.6)));
+    const cols: [number, number][] = [[245.4, 293.0], [333.8, 353.8], [410.9, 425.2]];
+    let y = 181.1;
+    for (const [first, ...rest] of records) {
+      first.forEach((t, k) => words.push(...at(t, 161.9, 161.9 + 4.5 * t.length, y + 10.5 * k)));
+      const mid = y + (10.5 * (first.length - 1)) / 2;
+      rest.forEach((t, c) => words.push(...at(t, cols[c]![0], cols[c]![1], mid)));
+      y += 10.5 * (first.length - 1) + 12.3;
+    }
+    const rule = (ry: number): HRule => ({ y: ry, x0: 156, x1: 457 });
+    const rows = rowsOf(tableOf(words, [rule(165.4), rule(178.9), rule(y - 0.5)]));
+    assert.deepEqual(rows, [head, ...records.map(([first, ...rest]) => [first.join(' '), ...rest])]);
   });
 });
