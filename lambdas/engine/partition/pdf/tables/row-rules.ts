@@ -259,9 +259,14 @@ function splitRecords(words: Word[], cols: [number, number][]): Word[][] {
   const top = (l: Word[]) => Math.min(...l.map((w) => w.y0));
   const pitches = lines.slice(1).map((l, i) => top(l) - top(lines[i]!)).sort((a, b) => a - b);
   const pitch = pitches[pitches.length >> 1] ?? 0;
+  const height = (l: Word[]) => Math.max(...l.map((w) => w.y1)) - top(l);
   const opens = lines.map((l, i) => {
     const used = new Set(l.map(colOf));
-    return i === 0 || (used.has(0) && used.size >= 2);
+    if (i === 0 || (used.has(0) && used.size >= 2)) return true;
+    // or a first cell's line with the record's other cells centred beside its wrapped lines (a
+    // browser's default): the next line, less than a line below, holds them and no first cell
+    const next = lines[i + 1];
+    return used.size === 1 && used.has(0) && !!next && top(next) - top(l) < height(l) && !next.some((w) => colOf(w) === 0);
   });
   const spaced = lines.map((l, i) => i > 0 && top(l) - top(lines[i - 1]!) > 1.25 * pitch);
   const bySpace = opens.some((o, i) => o && spaced[i]);

@@ -389,13 +389,17 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
  * "Train"): a line overlapping the height of the line above and of the line below, filling none of
  * their columns, with no text of its own columns just above or below it (a wrapped cell's next line:
  * then it is a line of that cell). It joins the row above, where a cell spanning rows starts.
+ * Unless the lines above and below are one record's (wrappedAround): then all three are that record.
  */
 function joinOffsetLines(lines: Line[], cols: [number, number][], joined: Map<Line, Segment[]>): Line[] {
-  const colsOf = (l: Line) => new Set(l.segs.map((g) => nearest(cols, (g.x0 + g.x1) / 2)));
+  const columnOf = (g: Segment) => nearest(cols, (g.x0 + g.x1) / 2);
+  const colsOf = (l: Line) => new Set(l.segs.map(columnOf));
   const overlaps = (a: Line, b: Line) => bandOverlap(a, b) > 0.2;
   const shares = (a: Line, b: Line) => { const ka = colsOf(a); return [...colsOf(b)].some((k) => ka.has(k)); };
   const out: Line[] = [];
+  let skip = -1;
   lines.forEach((l, i) => {
+    if (i === skip) return;
     const p = lines[i - 1], n = lines[i + 1];
     const h = l.y1 - l.y0;
     // or set midway between them, their middles a line's height to four apart (a word processor or a
@@ -405,7 +409,10 @@ function joinOffsetLines(lines: Line[], cols: [number, number][], joined: Map<Li
     const midway = !!p && !!n && Math.abs(mid(l) - (mid(p) + mid(n)) / 2) < 0.15 * h && mid(n) - mid(p) >= h && mid(n) - mid(p) <= 4 * h;
     const spanning = !!p && !!n && ((overlaps(p, l) && overlaps(l, n)) || midway) && !shares(l, p) && !shares(l, n)
       && !lines.some((m, j) => Math.abs(j - i) <= 3 && m !== l && m !== p && m !== n && shares(l, m) && Math.max(m.y0 - l.y1, l.y0 - m.y1) < 0.5 * h);
-    if (spanning && out.length) {
+    if (spanning && out.length && wrappedAround(lines, i, columnOf)) {
+      out[out.length - 1] = recordOfLines(out[out.length - 1]!, l, n!, columnOf);
+      skip = i + 1;
+    } else if (spanning && out.length) {
       const above = out[out.length - 1]!;
       const segs = [...above.segs, ...l.segs].sort((a, b) => a.x0 - b.x0);
       const merged = { segs, ...union(segs) };
@@ -414,6 +421,42 @@ function joinOffsetLines(lines: Line[], cols: [number, number][], joined: Map<Li
     } else out.push(l);
   });
   return out;
+}
+
+/**
+ * Whether the lines around the line `i` set between them are one record's: a cell wrapped over both,
+ * the line between holding the record's one-line cells, centred (a browser's default for a table's
+ * cells, a word processor's "centre vertically"). The lower line's cells each continue a cell of the
+ * upper line, and the two stand a line's spacing apart, closer than records stand (their cells'
+ * padding): the lines before and after them a record away. A label centred beside two rows (a rowspan)
+ * sits between lines as far apart as any two records.
+ */
+function wrappedAround(lines: Line[], i: number, columnOf: (g: Segment) => number): boolean {
+  const p = lines[i - 1], l = lines[i]!, n = lines[i + 1], before = lines[i - 2], after = lines[i + 2];
+  // (not a table's first line: a header's stacked words over its columns stay rows of the header)
+  if (!p || !n || !before) return false;
+  // (a figure under a figure is a row of its own: figures do not wrap)
+  const continues = (g: Segment) => p.segs.some((u) => columnOf(u) === columnOf(g) && !(isFigure(u.text) && isFigure(g.text)));
+  if (!n.segs.every(continues)) return false;
+  const mid = (b: Line) => (b.y0 + b.y1) / 2;
+  const pitch = mid(n) - mid(p);
+  const recordPitch = Math.min(mid(p) - mid(before), after ? mid(after) - mid(n) : Infinity);
+  // (more than a pixel's jitter of a browser's layout apart)
+  return pitch < recordPitch - 0.1 * (l.y1 - l.y0);
+}
+
+/** One line of a record's lines: the upper and lower line's segments in a column made one cell, read in order. */
+function recordOfLines(upper: Line, between: Line, lower: Line, columnOf: (g: Segment) => number): Line {
+  const segs = [...upper.segs];
+  for (const g of lower.segs) {
+    const k = segs.findIndex((u) => columnOf(u) === columnOf(g));
+    if (k < 0) { segs.push(g); continue; }
+    const u = segs[k]!;
+    segs[k] = { ...union([u, g]), words: [...u.words, ...g.words], text: `${u.text} ${g.text}`, size: Math.max(u.size, g.size) };
+  }
+  segs.push(...between.segs);
+  segs.sort((a, b) => a.x0 - b.x0);
+  return { segs, ...union(segs) };
 }
 
 const sameColumns = (a: [number, number][], b: [number, number][]): boolean =>
