@@ -7,7 +7,7 @@ import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
 import type { RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 import type { HRule } from '../../../../lambdas/engine/partition/pdf/tables/paths';
-import { tableGrid } from '../../../../lambdas/engine/partition/pdf/tables/unruled';
+import { tableGrid } from '../../../../lambdas/engine/partition/pdf/tables/unruled-grid';
 import { columnsOf } from '../../../../lambdas/engine/partition/pdf/tables/segment-columns';
 
 const word = (t: string, x: number, y: number): Word => ({ t, x0: x, x1: x + 6 * t.length, y0: y, y1: y + 12, size: 12, bold: false, italic: false });

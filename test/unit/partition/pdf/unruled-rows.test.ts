@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { layoutPage } from '../../../../lambdas/engine/partition/pdf/layout';
 import { wordsToLines } from '../../../../lambdas/engine/partition/pdf/lines';
-import { tableRows } from '../../../../lambdas/engine/partition/pdf/tables/unruled';
+import { tableRows } from '../../../../lambdas/engine/partition/pdf/tables/unruled-grid';
 import type { RawPage, Word } from '../../../../lambdas/engine/partition/pdf/page-text';
 import { typeset } from '../../../support/page-words';
 

@@ -1,8 +1,8 @@
 // Header cells that span: a group label narrower than the sub-columns it heads (colspan), and a label
-// set between two rows (rowspan). unruled.ts builds a table's grid line by line; these read the
+// set between two rows (rowspan). unruled-grid.ts builds a table's grid line by line; these read the
 // lines' geometry once the grid stands. A label wide enough to reach over two columns is found as the
 // grid is built (spanOf there). A header set beside its values is merged into their column here too,
-// for tables of either kind (unruled.ts, row-rules.ts).
+// for tables of either kind (unruled-grid.ts, row-rules.ts).
 import type { Line, Segment } from '../page-text';
 import { isFigure, nearest } from './wrapped-cells';
 

@@ -3,9 +3,9 @@
 // These rules tell such a line from a row: the lines that wrap a table's last row, the first lines of
 // a header cell wrapped down to the bottom of its row, and a single cell that continues the cell above
 // it (a label of its own, or one after a blank row, starts a row). The column lookup and the stripping
-// of dot leaders stand here too: unruled.ts uses them as well, and imports them from here. Rows padded
-// apart, whose long cells wrap around their short ones (a browser's table, its cells centred), are
-// grouped here as well.
+// of dot leaders stand here too: unruled.ts and unruled-grid.ts use them as well, and import them from
+// here. Rows padded apart, whose long cells wrap around their short ones (a browser's table, its cells
+// centred), are grouped here as well.
 import type { Line, Segment, Word } from '../page-text';
 
 /** A cell's text without its dot leaders ("Total . . . . . 11,062": spacing, not words). */
