@@ -195,6 +195,9 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
  * then it is a line of that cell). It joins the row above, where a cell spanning rows starts.
  * Unless the lines above and below are one record's (wrappedAround): then all three are that record.
  */
+/** A line's middle height. */
+const mid = (b: Line): number => (b.y0 + b.y1) / 2;
+
 function joinOffsetLines(lines: Line[], cols: [number, number][], joined: Map<Line, Segment[]>): Line[] {
   const columnOf = (g: Segment) => nearest(cols, (g.x0 + g.x1) / 2);
   const colsOf = (l: Line) => new Set(l.segs.map(columnOf));
@@ -209,10 +212,9 @@ function joinOffsetLines(lines: Line[], cols: [number, number][], joined: Map<Li
     // or set midway between them, their middles a line's height to four apart (a word processor or a
     // browser centres a cell spanning two rows: its label stands between the rows' lines, overlapping
     // each a little where the rows are set close)
-    const mid = (b: Line) => (b.y0 + b.y1) / 2;
     const midway = !!p && !!n && Math.abs(mid(l) - (mid(p) + mid(n)) / 2) < 0.15 * h && mid(n) - mid(p) >= h && mid(n) - mid(p) <= 4 * h;
     const spanning = !!p && !!n && ((overlaps(p, l) && overlaps(l, n)) || midway) && !shares(l, p) && !shares(l, n)
-      && !lines.some((m, j) => Math.abs(j - i) <= 3 && m !== l && m !== p && m !== n && shares(l, m) && Math.max(m.y0 - l.y1, l.y0 - m.y1) < 0.5 * h);
+      && !lines.slice(Math.max(0, i - 3), i + 4).some((m) => m !== l && m !== p && m !== n && shares(l, m) && Math.max(m.y0 - l.y1, l.y0 - m.y1) < 0.5 * h);
     if (spanning && out.length && wrappedAround(lines, i, columnOf)) {
       out[out.length - 1] = recordOfLines(out[out.length - 1]!, l, n!, columnOf);
       skip = i + 1;
@@ -242,7 +244,6 @@ function wrappedAround(lines: Line[], i: number, columnOf: (g: Segment) => numbe
   // (a figure under a figure is a row of its own: figures do not wrap)
   const continues = (g: Segment) => p.segs.some((u) => columnOf(u) === columnOf(g) && !(isFigure(u.text) && isFigure(g.text)));
   if (!n.segs.every(continues)) return false;
-  const mid = (b: Line) => (b.y0 + b.y1) / 2;
   const pitch = mid(n) - mid(p);
   const recordPitch = Math.min(mid(p) - mid(before), after ? mid(after) - mid(n) : Infinity);
   // (more than a pixel's jitter of a browser's layout apart)
