@@ -9,6 +9,11 @@ import { isFigure, nearest } from './wrapped-cells';
 /** Cells spanning columns (or rows) by grid row: first column -> how many. */
 export type Spans = Map<string[], Map<number, number>>;
 
+/** Records that the cell of `row` at column `k` spans `n` columns (or rows). */
+export function setSpan(spans: Spans, row: string[], k: number, n: number): void {
+  (spans.get(row) ?? spans.set(row, new Map()).get(row)!).set(k, n);
+}
+
 /** How far (a share of its group's width) a label reaching out of its column may sit off the group's middle. */
 const LOOSE_CENTRE = 0.15;
 
@@ -71,7 +76,7 @@ export function labelsSpanningRows(grid: string[][], rows: Line[], lineRows: str
     for (const s of segs) {
       const k = nearest(cols, (s.x0 + s.x1) / 2);
       if (!upper[k] || lower[k] || spans.get(upper)?.has(k) || spannedBelow(k)) continue;
-      (out.get(upper) ?? out.set(upper, new Map()).get(upper)!).set(k, 2);
+      setSpan(out, upper, k, 2);
     }
   }
   return out;
@@ -99,7 +104,7 @@ export function labelsCentredInBands(grid: string[][], bands: Map<string[], numb
         if (!group.every((r) => r.filter((c, c2) => c2 !== k && c).length >= 2)) continue;
         mid[k] = '';
         group[0]![k] = label;
-        (rowspans.get(group[0]!) ?? rowspans.set(group[0]!, new Map()).get(group[0]!)!).set(k, n);
+        setSpan(rowspans, group[0]!, k, n);
       }
     }
     g = e + 1;

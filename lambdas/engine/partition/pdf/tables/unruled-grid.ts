@@ -5,7 +5,7 @@ import type { Line, Segment, Word } from '../page-text';
 import type { TableRows } from '../../table-html';
 import { bandOverlap, union } from '../lines';
 import { wordSpace } from './column-starts';
-import { headerBesideValues, labelsCentredInBands, labelsSpanningRows, narrowGroupLabels, type Spans } from './header-spans';
+import { headerBesideValues, labelsCentredInBands, labelsSpanningRows, narrowGroupLabels, setSpan, type Spans } from './header-spans';
 import { commonGap, headsCells, isFigure, nearest, paddedRecords, recordRow, restyled, wouldHaveFit } from './wrapped-cells';
 
 /** How many of the columns the segment's words stand in, each word within one (0 when one is not). */
@@ -98,7 +98,7 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
   // cells joined to a line from a line set between it and the next (a label spanning rows)
   const joined = new Map<Line, Segment[]>();
   const rows = joinOffsetLines(lines, cols, joined);
-  const spans = new Map<string[], Map<number, number>>();
+  const spans: Spans = new Map();
   const space = wordSpace(lines);
   const lineRows = rows.map((r) => {
     const row = cols.map(() => '');
@@ -111,7 +111,7 @@ function buildGrid(lines: Line[], segCols: [number, number][], body: number, rul
       const span = spanOf(seg, cols, row, space);
       if (span) {
         row[span[0]] = seg.text;
-        (spans.get(row) ?? spans.set(row, new Map()).get(row)!).set(span[0], span[1]);
+        setSpan(spans, row, span[0], span[1]);
         continue;
       }
       // a segment over one column only (a wrapped line running past the column's other lines) is its cell
