@@ -18,6 +18,7 @@ import { BadRequest } from '../../../errors';
 import { textToElements } from './text';
 import { isDisplayMath, mathmlToLatex } from './mathml';
 import { formulaText, inlineMath, onlyMath, withoutDisplayStyle } from './math-latex';
+import { isLineNumberCell, tableKind } from './html-layout-tables';
 import { capExceeded, MAX_HTML_NESTING, MAX_XML_NODES } from '../limits';
 
 const DROP = new Set([
@@ -54,6 +55,7 @@ const BLOCK = new Set([
   'dd', 'form', 'fieldset', 'figure', 'figcaption', 'address', 'center', 'hr', 'body', 'html', 'tr', 'td', 'th',
   'tbody', 'thead', 'tfoot', 'caption', 'details', 'summary', 'legend', 'menu', 'hgroup',
 ]);
+const TABLE_PARTS = new Set(['thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
 /** Blocks whose lines, set apart by <br>, are one paragraph. */
 const PARAGRAPH = new Set(['p', 'address']);
 const HEADING: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
@@ -142,7 +144,9 @@ class HtmlWalker {
     }
     if (name === 'table') {
       this.flush();
-      this.emitTable(n);
+      const kind = tableKind(n, dropped);
+      if (kind === 'data') this.emitTable(n);
+      else this.walkLayoutTable(n, kind === 'code');
       return;
     }
     const level = HEADING[name];
@@ -207,6 +211,16 @@ class HtmlWalker {
       return;
     }
     this.walk(n.children);
+  }
+
+  /** A table that holds no data, read as the blocks in its cells, row by row; a code listing without its line numbers. */
+  private walkLayoutTable(el: DomElement, code: boolean): void {
+    for (const c of el.children) {
+      const name = isTag(c) ? c.name.toLowerCase() : '';
+      if (!isTag(c) || !TABLE_PARTS.has(name) || dropped(c, name)) this.visit(c);
+      else if (name !== 'td' && name !== 'th') this.walkLayoutTable(c, code);
+      else if (!(code && isLineNumberCell(c))) this.block(c, this.ctx);
+    }
   }
 
   private block(n: DomElement, ctx: Ctx): void {
