@@ -229,7 +229,7 @@ class HtmlWalker {
 
   /** A table that holds no data, read as the blocks in its cells, row by row; a code listing without its line numbers. */
   private walkLayoutTable(el: DomElement, code: boolean): void {
-    for (const c of el.children) {
+    for (const c of footLast(el.children)) {
       const name = isTag(c) ? c.name.toLowerCase() : '';
       if (!isTag(c) || !TABLE_PARTS.has(name) || dropped(c, name)) this.visit(c);
       else if (name !== 'td' && name !== 'th') this.walkLayoutTable(c, code);
@@ -405,7 +405,7 @@ class HtmlWalker {
     };
     const collect = (el: DomElement): void => {
       let loose: { cells: string[]; spans: string[] } | undefined;
-      for (const c of el.children) {
+      for (const c of footLast(el.children)) {
         if (!isTag(c)) continue;
         const name = c.name.toLowerCase();
         if (dropped(c, name)) continue;
@@ -466,6 +466,12 @@ function spacedPrefixes(raw: string, offsets: number[]): { length: number; endsW
     out[k] = { length, endsWithSpace: inSpace && length > 0 };
   }
   return out;
+}
+
+/** A table's parts in the order a browser draws them: a <tfoot> (written before the body, as HTML 4 asked) at the bottom. */
+function footLast(children: DomNode[]): DomNode[] {
+  const isFoot = (n: DomNode): boolean => isTag(n) && n.name.toLowerCase() === 'tfoot';
+  return children.some(isFoot) ? [...children.filter((n) => !isFoot(n)), ...children.filter(isFoot)] : children;
 }
 
 function cellText(cell: DomElement): string {

@@ -46,3 +46,12 @@ test('html: a code listing set in a table beside its line numbers is a CodeSnipp
     ['UncategorizedText', 'Run:'], ['CodeSnippet', 'git clone https://example.com/worker.git\ncd worker'], ['Table', 'Example make deploy'],
   ]);
 });
+
+test('html: a <tfoot> written before the body (as HTML 4 asked) is the table\'s last row, where a browser draws it', async () => {
+  const html = `<table><thead><tr><th>Region</th><th>Units</th></tr></thead><tfoot><tr><td>Total</td><td>300</td></tr></tfoot>
+    <tbody><tr><td>North</td><td>100</td></tr><tr><td>South</td><td>200</td></tr></tbody></table>`;
+  const els = await partition('html', html);
+  assert.equal(els[0]!.text, 'Region Units North 100 South 200 Total 300');
+  assert.equal(els[0]!.metadata.text_as_html,
+    '<table><tr><td>Region</td><td>Units</td></tr><tr><td>North</td><td>100</td></tr><tr><td>South</td><td>200</td></tr><tr><td>Total</td><td>300</td></tr></table>');
+});
