@@ -7,7 +7,7 @@ import { isTag, type DomElement, type DomNode } from './common';
 
 /**
  * - `layout`: the markup says so (role="presentation" / "none": the table is no table to assistive
- *   technology) or a cell holds a heading, which no data cell does.
+ *   technology) or a cell holds a heading of a section (not a row of column headings set as headings).
  * - `code`: every cell with text holds it in <pre>: a listing split in columns.
  * - `data`: any other table.
  */
@@ -22,8 +22,14 @@ export function tableKind(table: DomElement, hidden: (el: DomElement, name: stri
   let nested = false;
   let preText = false;
   let plainText = false;
+  const headingRows = new Map<DomElement, boolean>();
+  const inHeadingRow = (row: DomElement): boolean => {
+    let known = headingRows.get(row);
+    if (known === undefined) headingRows.set(row, (known = isHeadingRow(row, hidden)));
+    return known;
+  };
   // nested tables are searched too: a page's outer frame holds the table its headings are in
-  const visit = (n: DomNode, inPre: boolean): void => {
+  const visit = (n: DomNode, inPre: boolean, row: DomElement | undefined): void => {
     if (n.type === 'text') {
       if (/\S/.test((n as { data: string }).data)) {
         if (inPre) preText = true;
@@ -34,13 +40,37 @@ export function tableKind(table: DomElement, hidden: (el: DomElement, name: stri
     if (!isTag(n)) return;
     const name = n.name.toLowerCase();
     if (hidden(n, name)) return;
-    if (HEADINGS.has(name)) heading = true;
+    if (HEADINGS.has(name) && !(row && inHeadingRow(row))) heading = true;
     if (name === 'table') nested = true;
-    for (const c of n.children) visit(c, inPre || name === 'pre');
+    for (const c of n.children) visit(c, inPre || name === 'pre', name === 'tr' ? n : row);
   };
-  for (const c of table.children) visit(c, false);
+  for (const c of table.children) visit(c, false, undefined);
   if (heading) return 'layout';
   return preText && !plainText && !nested ? 'code' : 'data';
+}
+
+/**
+ * A header row whose cells an editor formatted as headings (`<th><h3>Plan</h3></th>` side by side): two
+ * or more cells with text, each nothing but a heading. Headings there head columns, not a page's sections.
+ */
+function isHeadingRow(row: DomElement, hidden: (el: DomElement, name: string) => boolean): boolean {
+  let filled = 0;
+  for (const cell of row.children) {
+    if (!isTag(cell) || hidden(cell, cell.name.toLowerCase())) continue;
+    let outside = false;
+    let inHeading = false;
+    const scan = (n: DomNode, under: boolean): void => {
+      if (n.type === 'text') {
+        if (/\S/.test((n as { data: string }).data)) (under ? (inHeading = true) : (outside = true));
+      } else if (isTag(n) && !hidden(n, n.name.toLowerCase())) {
+        for (const c of n.children) scan(c, under || HEADINGS.has(n.name.toLowerCase()));
+      }
+    };
+    scan(cell, false);
+    if (outside) return false;
+    if (inHeading) filled++;
+  }
+  return filled >= 2;
 }
 
 /** A code listing's gutter: a cell whose text is only line numbers. */

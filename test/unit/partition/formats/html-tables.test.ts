@@ -55,3 +55,9 @@ test('html: a <tfoot> written before the body (as HTML 4 asked) is the table\'s 
   assert.equal(els[0]!.metadata.text_as_html,
     '<table><tr><td>Region</td><td>Units</td></tr><tr><td>North</td><td>100</td></tr><tr><td>South</td><td>200</td></tr><tr><td>Total</td><td>300</td></tr></table>');
 });
+
+test('html: a data table whose header cells an editor set as headings stays one Table', async () => {
+  const html = `<table><tr><th><h3>Plan</h3></th><th><h3>Price</h3></th></tr><tr><td>Starter</td><td>$10</td></tr></table>`;
+  const els = await partition('html', html);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [['Table', 'Plan Price Starter $10']]);
+});
