@@ -18,6 +18,7 @@ import { BadRequest } from '../../../errors';
 import { textToElements } from './text';
 import { isDisplayMath, mathmlToLatex } from './mathml';
 import { formulaText, inlineMath, onlyMath, withoutDisplayStyle } from './math-latex';
+import { isLineNumberCell, tableKind } from './html-layout-tables';
 import { capExceeded, MAX_HTML_NESTING, MAX_XML_NODES } from '../limits';
 
 const DROP = new Set([
@@ -32,7 +33,16 @@ const BACKLINK_CLASS = /(?:^|\s)(?:footnote-back(?:ref)?|mw-cite-backlink)(?:\s|
  */
 const dropped = (n: DomElement, name: string): boolean =>
   DROP.has(name) || n.attribs['hidden'] !== undefined || n.attribs['role'] === 'doc-backlink' || BACKLINK_CLASS.test(n.attribs['class'] ?? '') ||
-  (name === 'a' && permalink(n));
+  (name === 'a' && permalink(n)) || MSO_LIST_LABEL.test(n.attribs['style'] ?? '');
+
+/**
+ * Word's HTML (a document saved as a web page, an Outlook mail) writes a list as paragraphs styled
+ * "mso-list:l0 level2 lfo1", each opening with its bullet or number in a span styled "mso-list:Ignore"
+ * (what a browser without Word's list support draws). The paragraph is a list item at that level; its
+ * label is no text of it, as an <li>'s number is none.
+ */
+const MSO_LIST_LABEL = /mso-list:\s*ignore/i;
+const MSO_LIST_LEVEL = /mso-list:\s*l\d+\s+level(\d+)/i;
 
 /** A sign a documentation site links a heading or caption to itself with ("Install¶", "Usage #"). */
 const PERMALINK_SIGN = /^[\s\u200b]*[\u00b6\u00a7#\u{1f517}\u2693]?[\s\u200b]*$/u;
@@ -54,6 +64,7 @@ const BLOCK = new Set([
   'dd', 'form', 'fieldset', 'figure', 'figcaption', 'address', 'center', 'hr', 'body', 'html', 'tr', 'td', 'th',
   'tbody', 'thead', 'tfoot', 'caption', 'details', 'summary', 'legend', 'menu', 'hgroup',
 ]);
+const TABLE_PARTS = new Set(['thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
 /** Blocks whose lines, set apart by <br>, are one paragraph. */
 const PARAGRAPH = new Set(['p', 'address']);
 const HEADING: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
@@ -142,7 +153,9 @@ class HtmlWalker {
     }
     if (name === 'table') {
       this.flush();
-      this.emitTable(n);
+      const kind = tableKind(n, dropped);
+      if (kind === 'data') this.emitTable(n);
+      else this.walkLayoutTable(n, kind === 'code');
       return;
     }
     const level = HEADING[name];
@@ -152,6 +165,11 @@ class HtmlWalker {
     }
     if (name === 'li') {
       this.block(n, { ...this.ctx, kind: 'list', item: { emitted: false } });
+      return;
+    }
+    const msoLevel = MSO_LIST_LEVEL.exec(n.attribs['style'] ?? '')?.[1];
+    if (msoLevel && name === 'p' && this.ctx.kind === 'text') {
+      this.block(n, { ...this.ctx, kind: 'list', listDepth: this.ctx.listDepth + Number(msoLevel), item: { emitted: false } });
       return;
     }
     if (name === 'ul' || name === 'ol') {
@@ -207,6 +225,16 @@ class HtmlWalker {
       return;
     }
     this.walk(n.children);
+  }
+
+  /** A table that holds no data, read as the blocks in its cells, row by row; a code listing without its line numbers. */
+  private walkLayoutTable(el: DomElement, code: boolean): void {
+    for (const c of footLast(el.children)) {
+      const name = isTag(c) ? c.name.toLowerCase() : '';
+      if (!isTag(c) || !TABLE_PARTS.has(name) || dropped(c, name)) this.visit(c);
+      else if (name !== 'td' && name !== 'th') this.walkLayoutTable(c, code);
+      else if (!(code && isLineNumberCell(c))) this.block(c, this.ctx);
+    }
   }
 
   private block(n: DomElement, ctx: Ctx): void {
@@ -377,7 +405,7 @@ class HtmlWalker {
     };
     const collect = (el: DomElement): void => {
       let loose: { cells: string[]; spans: string[] } | undefined;
-      for (const c of el.children) {
+      for (const c of footLast(el.children)) {
         if (!isTag(c)) continue;
         const name = c.name.toLowerCase();
         if (dropped(c, name)) continue;
@@ -438,6 +466,12 @@ function spacedPrefixes(raw: string, offsets: number[]): { length: number; endsW
     out[k] = { length, endsWithSpace: inSpace && length > 0 };
   }
   return out;
+}
+
+/** A table's parts in the order a browser draws them: a <tfoot> (written before the body, as HTML 4 asked) at the bottom. */
+function footLast(children: DomNode[]): DomNode[] {
+  const isFoot = (n: DomNode): boolean => isTag(n) && n.name.toLowerCase() === 'tfoot';
+  return children.some(isFoot) ? [...children.filter((n) => !isFoot(n)), ...children.filter(isFoot)] : children;
 }
 
 function cellText(cell: DomElement): string {

@@ -35,3 +35,18 @@ test('html: text after a nested list or code is no new item; an item opening wit
   assert.equal(els[2]!.text, "and the rest of the parent item's explanation here.");
   assert.notEqual(els[2]!.type, 'ListItem');
 });
+
+test('html saved by Word or Outlook: paragraphs styled as list levels (mso-list) are ListItems at that depth, without the bullet or number Word draws', async () => {
+  const label = (mark: string) => `<![if !supportLists]><span style='font-family:Symbol'><span style='mso-list:Ignore'>${mark}<span style='font:7.0pt "Times New Roman"'>&nbsp;&nbsp;&nbsp; </span></span></span><![endif]>`;
+  const html = `<div class=WordSection1><p class=MsoNormal>Key points for the quarter are these ones:</p>
+    <p class=MsoListParagraphCxSpFirst style='text-indent:-.25in;mso-list:l0 level1 lfo1'>${label('·')}Freight spend down 11%</p>
+    <p class=MsoListParagraphCxSpMiddle style='margin-left:1.0in;text-indent:-.25in;mso-list:l0 level2 lfo1'>${label('o')}Northern Rail Logistics</p>
+    <p class=MsoListParagraph style='text-indent:-.25in;mso-list:l1 level1 lfo2'>${label('1.')}Renegotiate the warehouse lease before March.</p>
+    <p class=MsoNormal>Figures are unaudited.</p></div>`;
+  const els = await partition('html', html);
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.category_depth]), [
+    ['NarrativeText', 'Key points for the quarter are these ones:', undefined],
+    ['ListItem', 'Freight spend down 11%', 1], ['ListItem', 'Northern Rail Logistics', 2],
+    ['ListItem', 'Renegotiate the warehouse lease before March.', 1], ['NarrativeText', 'Figures are unaudited.', undefined],
+  ]);
+});

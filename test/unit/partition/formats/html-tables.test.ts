@@ -18,3 +18,46 @@ test('html: cells outside a <tr>, and rows wrapped in a <form>, are the table\'s
   assert.equal(els[2]!.metadata.text_as_html, '<table><tr><td>Name</td><td>Role</td></tr><tr><td>Bo</td><td>Chair</td></tr></table>');
   assert.equal(els[3]!.metadata.text_as_html, '<table><tr><td>Chen</td><td>Secretary</td></tr><tr><td colspan="2">Elected in May</td></tr></table>');
 });
+
+test('html: a table that lays out a page (headings in its cells, or role="presentation") gives the blocks in its cells; a data table inside stays a Table', async () => {
+  const html = `<table width="100%"><tr><td colspan="2"><b>Riverside Garden</b></td></tr>
+    <tr><td>Home<br>Events</td><td><h2>Planting day</h2><p>Bring gloves and a packed lunch.</p>
+    <table border="1"><tr><th>Plot</th><th>Fee</th></tr><tr><td>Half</td><td>£25</td></tr></table>
+    <p>Fees are due by 31 March.</p></td></tr></table>
+    <table role="presentation"><tr><td><p>Dear members, welcome to the spring edition of our newsletter.</p></td></tr>
+    <tr><td><ul><li>Bring binoculars.</li></ul></td></tr></table>`;
+  const els = await partition('html', html);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['UncategorizedText', 'Riverside Garden'], ['UncategorizedText', 'Home'], ['UncategorizedText', 'Events'],
+    ['Title', 'Planting day'], ['NarrativeText', 'Bring gloves and a packed lunch.'], ['Table', 'Plot Fee Half £25'],
+    ['NarrativeText', 'Fees are due by 31 March.'],
+    ['NarrativeText', 'Dear members, welcome to the spring edition of our newsletter.'], ['ListItem', 'Bring binoculars.'],
+  ]);
+  assert.equal(els[5]!.metadata.text_as_html, '<table><tr><td>Plot</td><td>Fee</td></tr><tr><td>Half</td><td>£25</td></tr></table>');
+});
+
+test('html: a code listing set in a table beside its line numbers is a CodeSnippet of the code alone', async () => {
+  const html = `<p>Run:</p><div class="highlight"><table class="highlighttable"><tr>
+    <td class="linenos"><div class="linenodiv"><pre><span class="normal">1</span>\n<span class="normal">2</span></pre></div></td>
+    <td class="code"><div><pre><span></span>git clone https://example.com/worker.git\n<span class="nb">cd</span> worker\n</pre></div></td>
+    </tr></table></div><table><tr><td>Example</td><td><pre>make deploy</pre></td></tr></table>`;
+  const els = await partition('html', html);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['UncategorizedText', 'Run:'], ['CodeSnippet', 'git clone https://example.com/worker.git\ncd worker'], ['Table', 'Example make deploy'],
+  ]);
+});
+
+test('html: a <tfoot> written before the body (as HTML 4 asked) is the table\'s last row, where a browser draws it', async () => {
+  const html = `<table><thead><tr><th>Region</th><th>Units</th></tr></thead><tfoot><tr><td>Total</td><td>300</td></tr></tfoot>
+    <tbody><tr><td>North</td><td>100</td></tr><tr><td>South</td><td>200</td></tr></tbody></table>`;
+  const els = await partition('html', html);
+  assert.equal(els[0]!.text, 'Region Units North 100 South 200 Total 300');
+  assert.equal(els[0]!.metadata.text_as_html,
+    '<table><tr><td>Region</td><td>Units</td></tr><tr><td>North</td><td>100</td></tr><tr><td>South</td><td>200</td></tr><tr><td>Total</td><td>300</td></tr></table>');
+});
+
+test('html: a data table whose header cells an editor set as headings stays one Table', async () => {
+  const html = `<table><tr><th><h3>Plan</h3></th><th><h3>Price</h3></th></tr><tr><td>Starter</td><td>$10</td></tr></table>`;
+  const els = await partition('html', html);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [['Table', 'Plan Price Starter $10']]);
+});
