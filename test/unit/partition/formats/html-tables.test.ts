@@ -19,12 +19,12 @@ test('html: cells outside a <tr>, and rows wrapped in a <form>, are the table\'s
   assert.equal(els[3]!.metadata.text_as_html, '<table><tr><td>Chen</td><td>Secretary</td></tr><tr><td colspan="2">Elected in May</td></tr></table>');
 });
 
-test('html: a table that lays out a page (headings in its cells, or role="presentation") gives the blocks in its cells; a data table inside stays a Table', async () => {
-  const html = `<table width="100%"><tr><td colspan="2"><b>Riverside Garden</b></td></tr>
+test('html: a table marked role="presentation" (newsletters, e-mails) gives the blocks in its cells; a data table inside stays a Table', async () => {
+  const html = `<table role="presentation" width="100%"><tr><td colspan="2"><b>Riverside Garden</b></td></tr>
     <tr><td>Home<br>Events</td><td><h2>Planting day</h2><p>Bring gloves and a packed lunch.</p>
     <table border="1"><tr><th>Plot</th><th>Fee</th></tr><tr><td>Half</td><td>£25</td></tr></table>
     <p>Fees are due by 31 March.</p></td></tr></table>
-    <table role="presentation"><tr><td><p>Dear members, welcome to the spring edition of our newsletter.</p></td></tr>
+    <table role="none"><tr><td><p>Dear members, welcome to the spring edition of our newsletter.</p></td></tr>
     <tr><td><ul><li>Bring binoculars.</li></ul></td></tr></table>`;
   const els = await partition('html', html);
   assert.deepEqual(els.map((e) => [e.type, e.text]), [
@@ -34,6 +34,12 @@ test('html: a table that lays out a page (headings in its cells, or role="presen
     ['NarrativeText', 'Dear members, welcome to the spring edition of our newsletter.'], ['ListItem', 'Bring binoculars.'],
   ]);
   assert.equal(els[5]!.metadata.text_as_html, '<table><tr><td>Plot</td><td>Fee</td></tr><tr><td>Half</td><td>£25</td></tr></table>');
+});
+
+test('html: a table without that mark stays one Table though its cells hold headings and paragraphs, as both reference readers make it', async () => {
+  const html = `<table><tr><td><h2>Planting day</h2><p>Bring gloves.</p></td><td><h2>Fees</h2><p>Due in March.</p></td></tr></table>`;
+  const els = await partition('html', html);
+  assert.deepEqual(els.map((e) => e.type), ['Table']);
 });
 
 test('html: a code listing set in a table beside its line numbers is a CodeSnippet of the code alone', async () => {
