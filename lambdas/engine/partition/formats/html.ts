@@ -19,6 +19,7 @@ import { textToElements } from './text';
 import { isDisplayMath, mathmlToLatex } from './mathml';
 import { formulaText, inlineMath, onlyMath, withoutDisplayStyle } from './math-latex';
 import { isLineNumberCell, tableKind } from './html-layout-tables';
+import { isWordListLabel, wordListLevel } from './html-word-lists';
 import { capExceeded, MAX_HTML_NESTING, MAX_XML_NODES } from '../limits';
 
 const DROP = new Set([
@@ -33,16 +34,7 @@ const BACKLINK_CLASS = /(?:^|\s)(?:footnote-back(?:ref)?|mw-cite-backlink)(?:\s|
  */
 const dropped = (n: DomElement, name: string): boolean =>
   DROP.has(name) || n.attribs['hidden'] !== undefined || n.attribs['role'] === 'doc-backlink' || BACKLINK_CLASS.test(n.attribs['class'] ?? '') ||
-  (name === 'a' && permalink(n)) || MSO_LIST_LABEL.test(n.attribs['style'] ?? '');
-
-/**
- * Word's HTML (a document saved as a web page, an Outlook mail) writes a list as paragraphs styled
- * "mso-list:l0 level2 lfo1", each opening with its bullet or number in a span styled "mso-list:Ignore"
- * (what a browser without Word's list support draws). The paragraph is a list item at that level; its
- * label is no text of it, as an <li>'s number is none.
- */
-const MSO_LIST_LABEL = /mso-list:\s*ignore/i;
-const MSO_LIST_LEVEL = /mso-list:\s*l\d+\s+level(\d+)/i;
+  (name === 'a' && permalink(n)) || isWordListLabel(n);
 
 /** A sign a documentation site links a heading or caption to itself with ("Install¶", "Usage #"). */
 const PERMALINK_SIGN = /^[\s\u200b]*[\u00b6\u00a7#\u{1f517}\u2693]?[\s\u200b]*$/u;
@@ -167,9 +159,9 @@ class HtmlWalker {
       this.block(n, { ...this.ctx, kind: 'list', item: { emitted: false } });
       return;
     }
-    const msoLevel = MSO_LIST_LEVEL.exec(n.attribs['style'] ?? '')?.[1];
-    if (msoLevel && name === 'p' && this.ctx.kind === 'text') {
-      this.block(n, { ...this.ctx, kind: 'list', listDepth: this.ctx.listDepth + Number(msoLevel), item: { emitted: false } });
+    const wordLevel = name === 'p' && this.ctx.kind === 'text' ? wordListLevel(n) : undefined;
+    if (wordLevel) {
+      this.block(n, { ...this.ctx, kind: 'list', listDepth: this.ctx.listDepth + wordLevel, item: { emitted: false } });
       return;
     }
     if (name === 'ul' || name === 'ol') {

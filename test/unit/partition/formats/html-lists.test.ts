@@ -50,3 +50,20 @@ test('html saved by Word or Outlook: paragraphs styled as list levels (mso-list)
     ['ListItem', 'Renegotiate the warehouse lease before March.', 1], ['NarrativeText', 'Figures are unaudited.', undefined],
   ]);
 });
+
+test('html saved by Word as a filtered web page: paragraphs opening with a drawn label and Word\'s 7-point spacer are ListItems, their depth from the left margin', async () => {
+  const spacer = `<span style='font:7.0pt "Times New Roman"'>&nbsp;&nbsp;&nbsp;&nbsp; </span>`;
+  const html = `<div class=WordSection1><p class=MsoNormal>Staff may book travel in these cases:</p>
+    <p class=MsoListParagraphCxSpFirst style='margin-left:.5in;text-indent:-.25in'><span style='font-family:Symbol'>&middot;${spacer}</span>Client visits approved by a manager</p>
+    <p class=MsoListParagraphCxSpMiddle style='margin-left:1.0in;text-indent:-.25in'><span style='font-family:"Courier New"'>o${spacer}</span>Rail for trips under four hours</p>
+    <p class=MsoListParagraphCxSpLast style='margin-left:1.5in;text-indent:-.25in'><span style='font-family:Wingdings'>&sect;${spacer}</span>Standard class only</p>
+    <p class=MsoListParagraph style='text-indent:-.25in'>2.${spacer}Submit the form within 30 days.</p>
+    <p class=MsoNormal>Sizes: <span style='font:7.0pt Arial'>small print</span> applies.</p></div>`;
+  const els = await partition('html', html);
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.category_depth]), [
+    ['NarrativeText', 'Staff may book travel in these cases:', undefined],
+    ['ListItem', 'Client visits approved by a manager', 1], ['ListItem', 'Rail for trips under four hours', 2],
+    ['ListItem', 'Standard class only', 3], ['ListItem', 'Submit the form within 30 days.', 1],
+    ['NarrativeText', 'Sizes: small print applies.', undefined],
+  ]);
+});
