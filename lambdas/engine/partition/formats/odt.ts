@@ -97,8 +97,10 @@ export function odtToHtml(
     if (!isTag(n)) return;
     const name = localName(n);
     // an index's source (a table of contents' text:table-of-content-source, ...) holds its templates
-    // (the title it is made with, its entries' layout), not text: the index body shows what was made
-    if (SKIP.has(name) || (n.name.startsWith('text:') && name.endsWith('-source'))) return;
+    // (the title it is made with, its entries' layout), not text: the index body shows what was made;
+    // a shape's or picture's svg:title / svg:desc is its alt text (Word's generated "A picture
+    // containing..." among them), never shown on the page
+    if (SKIP.has(name) || (n.name.startsWith('text:') && name.endsWith('-source')) || n.name.startsWith('svg:')) return;
     const kids = (): void => n.children.forEach(visit);
     switch (name) {
       case 'h':

@@ -1,6 +1,7 @@
 // ODT structure: a table of contents' or other index's source (its title template, its entry
 // templates) is no text of the document, only the index body is read; a list item's label is on its
-// first paragraph only, so the paragraphs after it and a list header's are paragraphs.
+// first paragraph only, so the paragraphs after it and a list header's are paragraphs; a picture's alt text is
+// not text of the page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
@@ -43,4 +44,12 @@ test('odt: the later paragraphs of a list item and a list header are paragraphs;
     ['ListItem', 'Unlock the emergency exits.'],
   ]);
   assert.ok(els[3]!.metadata.category_depth! > els[1]!.metadata.category_depth!, 'the nested item is deeper');
+});
+
+test('odt: a picture\'s or shape\'s alt text (svg:title, svg:desc) is not the paragraph\'s text; a text box\'s text is', async () => {
+  const picture = '<draw:frame draw:name="Image1" text:anchor-type="as-char"><draw:image xlink:href="Pictures/plan.png"/>' +
+    '<svg:title>Floor plan</svg:title><svg:desc>A picture containing diagram, line. Description automatically generated</svg:desc></draw:frame>';
+  const box = '<draw:frame draw:name="Box1"><draw:text-box><text:p>Fire doors must stay closed.</text:p></draw:text-box><svg:desc>Safety note</svg:desc></draw:frame>';
+  const els = await partition('odt', odt(`<text:p>The plan ${picture} shows both exits of the ground floor.</text:p><text:p>${box}</text:p>`));
+  assert.deepEqual(els.map((e) => e.text), ['The plan shows both exits of the ground floor.', 'Fire doors must stay closed.']);
 });
