@@ -13,7 +13,10 @@ import { chartElements } from './charts';
 import { appendAll, type Element } from '../../elements';
 import { randomBytes } from 'node:crypto';
 
-const SKIP = new Set(['annotation', 'note', 'tracked-changes', 'sequence-decls', 'forms', 'variable-decls', 'user-field-decls', 'bookmark-start', 'bookmark-end', 'soft-page-break']);
+// text:number is a list item's or heading's label as last formatted (a hint for readers without
+// numbering): labels are no part of an item's text, as in the other formats; text:ruby-text is the
+// reading aid set above its base text (furigana), as docx's w:rt
+const SKIP = new Set(['annotation', 'note', 'tracked-changes', 'sequence-decls', 'forms', 'variable-decls', 'user-field-decls', 'bookmark-start', 'bookmark-end', 'soft-page-break', 'number', 'ruby-text']);
 
 /**
  * An embedded formula object (draw:object, its own content.xml in the package) as HTML MathML that

@@ -1,7 +1,7 @@
 // ODT structure: a table of contents' or other index's source (its title template, its entry
 // templates) is no text of the document, only the index body is read; a list item's label is on its
-// first paragraph only, so the paragraphs after it and a list header's are paragraphs; a picture's alt text is
-// not text of the page.
+// first paragraph only, so the paragraphs after it and a list header's are paragraphs; a picture's alt text,
+// a label's formatted number and ruby reading aids are not text of the paragraph.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
@@ -52,4 +52,12 @@ test('odt: a picture\'s or shape\'s alt text (svg:title, svg:desc) is not the pa
   const box = '<draw:frame draw:name="Box1"><draw:text-box><text:p>Fire doors must stay closed.</text:p></draw:text-box><svg:desc>Safety note</svg:desc></draw:frame>';
   const els = await partition('odt', odt(`<text:p>The plan ${picture} shows both exits of the ground floor.</text:p><text:p>${box}</text:p>`));
   assert.deepEqual(els.map((e) => e.text), ['The plan shows both exits of the ground floor.', 'Fire doors must stay closed.']);
+});
+
+test('odt: a heading\'s or item\'s formatted label (text:number) and ruby reading aids are not its text', async () => {
+  const els = await partition('odt', odt('<text:list><text:list-item><text:h text:outline-level="1"><text:number>2</text:number>Method</text:h></text:list-item></text:list>' +
+    '<text:list><text:list-item><text:p><text:number>a)</text:number>Weigh each sample twice.</text:p></text:list-item></text:list>' +
+    '<text:p><text:ruby><text:ruby-base>東京</text:ruby-base><text:ruby-text>とうきょう</text:ruby-text></text:ruby>に住んでいます。</text:p>'));
+  assert.deepEqual(els.map((e) => [e.type, e.text]).slice(0, 2), [['Title', 'Method'], ['ListItem', 'Weigh each sample twice.']]);
+  assert.equal(els[2]!.text, '東京に住んでいます。');
 });
