@@ -229,7 +229,7 @@ export const partitionOdt: FormatPartitioner = async (data, ctx) => {
     const token = `odtchart${randomBytes(8).toString('hex')}n`;
     const charts: string[] = [];
     const html = odtToHtml(xml, (path) => zipText(files, path), zipText(files, 'styles.xml'), (chartXml) => `<div>${token}${charts.push(chartXml) - 1}</div>`);
-    const els = htmlToElements(html, { shortText: 'title', languages: ctx.options.languages });
+    const els = htmlToElements(html, { shortText: 'title', topListDepth: 0, languages: ctx.options.languages });
     if (!charts.length) return els;
     const out: Element[] = [];
     for (const e of els) {

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
-import { partition } from './helpers';
+import { partition, partitionWithHierarchy } from './helpers';
 
 const NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"';
 
@@ -60,4 +60,17 @@ test('odt: a heading\'s or item\'s formatted label (text:number) and ruby readin
     '<text:p><text:ruby><text:ruby-base>東京</text:ruby-base><text:ruby-text>とうきょう</text:ruby-text></text:ruby>に住んでいます。</text:p>'));
   assert.deepEqual(els.map((e) => [e.type, e.text]).slice(0, 2), [['Title', 'Method'], ['ListItem', 'Weigh each sample twice.']]);
   assert.equal(els[2]!.text, '東京に住んでいます。');
+});
+
+test('odt: list levels count from 0, as Word lists do (the library reads ODT through Word): a list item and a bulleted line are siblings under their heading', async () => {
+  const els = await partitionWithHierarchy('odt', odt('<text:h text:outline-level="1">Packing list</text:h><text:p>\u2022 Tent and poles</text:p>' +
+    '<text:list><text:list-item><text:p>Sleeping bag</text:p><text:list><text:list-item><text:p>Liner for cold nights</text:p></text:list-item></text:list></text:list-item></text:list>'));
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.category_depth]), [
+    ['Title', 'Packing list', 0],
+    ['ListItem', 'Tent and poles', 0],
+    ['ListItem', 'Sleeping bag', 0],
+    ['ListItem', 'Liner for cold nights', 1],
+  ]);
+  assert.equal(els[2]!.metadata.parent_id, els[0]!.element_id);
+  assert.equal(els[3]!.metadata.parent_id, els[2]!.element_id);
 });
