@@ -31,6 +31,9 @@ function formulaHtml(xml: string | undefined): string {
   return `<math display="${f.display ? 'block' : 'inline'}"><semantics><annotation encoding="application/x-tex">${escapeHtml(f.latex)}</annotation></semantics></math>`;
 }
 
+/** Drawing shapes whose paragraphs are their own children (a text box's are in its draw:text-box). */
+const SHAPES_WITH_TEXT = new Set(['draw:custom-shape', 'draw:rect', 'draw:ellipse', 'draw:circle', 'draw:polygon', 'draw:regular-polygon', 'draw:path', 'draw:caption']);
+
 interface OdfStyle { name: string; display: string; parent?: string; outline?: number }
 
 /** The paragraph styles of content.xml's and styles.xml's style lists, by name. */
@@ -206,13 +209,34 @@ export function odtToHtml(
       }
       case 'section':
       case 'text-box':
+        if (name === 'text-box' && inPara) {
+          boxAfterParagraph(kids);
+          return;
+        }
         html += '<div>';
         kids();
         html += '</div>';
         return;
       default:
-        kids();
+        // a shape holding its own paragraphs (a callout, a custom shape), drawn in a paragraph
+        if (inPara && SHAPES_WITH_TEXT.has(n.name)) boxAfterParagraph(kids);
+        else kids();
     }
+  };
+  /**
+   * A text box or shape drawn in a paragraph (anchored to a character of it, or to it, as LibreOffice
+   * sets Word's boxes) is read after that paragraph, which stays whole, as the docx partitioner reads
+   * boxes: not between the halves of a sentence, nor before the text it is anchored in.
+   */
+  const boxAfterParagraph = (render: () => void): void => {
+    const before = afterPara;
+    afterPara = '';
+    const start = html.length;
+    html += '<div>';
+    render();
+    html += '</div>';
+    afterPara = before + html.slice(start) + afterPara;
+    html = html.slice(0, start);
   };
   text.children.forEach(visit);
   return html;

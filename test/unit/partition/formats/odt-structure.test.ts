@@ -74,3 +74,16 @@ test('odt: list levels count from 0, as Word lists do (the library reads ODT thr
   assert.equal(els[2]!.metadata.parent_id, els[0]!.element_id);
   assert.equal(els[3]!.metadata.parent_id, els[2]!.element_id);
 });
+
+test('odt: a text box or shape drawn in a paragraph is read after it, the paragraph staying whole', async () => {
+  const box = (text: string): string => `<draw:frame text:anchor-type="char" draw:name="Box"><draw:text-box><text:p>${text}</text:p></draw:text-box></draw:frame>`;
+  const shape = '<draw:custom-shape text:anchor-type="paragraph" draw:name="Callout"><text:p>Call the harbour master before mooring.</text:p></draw:custom-shape>';
+  const els = await partition('odt', odt(`<text:p>The harbour handled more vessels this year ${box('Sidebar: the crane entered service in May.')}than in any year since records began.</text:p>` +
+    `<text:p>${shape}Dredging of the main channel finished ahead of schedule.</text:p>`));
+  assert.deepEqual(els.map((e) => e.text), [
+    'The harbour handled more vessels this year than in any year since records began.',
+    'Sidebar: the crane entered service in May.',
+    'Dredging of the main channel finished ahead of schedule.',
+    'Call the harbour master before mooring.',
+  ]);
+});
