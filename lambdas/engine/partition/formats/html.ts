@@ -69,6 +69,12 @@ export interface HtmlOptions {
    * where only headings are titles (the default).
    */
   shortText?: 'title' | 'uncategorized';
+  /**
+   * The category_depth of a top-level list's items: 1 (the default) as the library's HTML partitioner
+   * counts the lists around an item; 0 as its Word partitioner counts list levels, for a format the
+   * library reads by converting it to Word (ODT).
+   */
+  topListDepth?: 0 | 1;
   /** Extra metadata merged into every element (e.g. page_number for an epub chapter). */
   metadata?: ElementMetadata;
   /** Receives a warning when the markup is read as plain text (pathological nesting). */
@@ -289,7 +295,7 @@ class HtmlWalker {
         el = makeElement('Title', text, { ...md, category_depth: ctx.level - 1 });
         break;
       case 'list':
-        el = makeElement('ListItem', stripBullet(text) || text, { ...md, category_depth: ctx.listDepth });
+        el = makeElement('ListItem', stripBullet(text) || text, { ...md, category_depth: ctx.listDepth - 1 + (this.opts.topListDepth ?? 1) });
         ctx.item!.emitted = true;
         break;
       case 'code':

@@ -6,12 +6,40 @@
 import { marked } from 'marked';
 import type { FormatPartitioner } from '../types';
 import { MAX_MARKDOWN_NESTING } from '../limits';
-import { decodeText } from './common';
+import { decodeText, escapeHtml } from './common';
 import { htmlToElements } from './html';
 import { textToElements } from './text';
 
+/**
+ * A metadata block opening the file: YAML between "---" lines (static-site generators, docs sites and
+ * note apps write it), TOML between "+++" lines; its first line a key. CommonMark knows no such block and
+ * reads "---", key lines, "---" as a rule and a setext heading holding every key: a fake first heading.
+ * Returns the block's lines and where the Markdown after it starts.
+ */
+export function frontMatter(md: string): { lines: string[]; end: number } | undefined {
+  const open = /^\uFEFF?(---|\+\+\+)[ \t]*\r?\n/.exec(md);
+  if (!open) return undefined;
+  const fence = open[1]!;
+  const key = fence === '---' ? /^[A-Za-z_][\w.-]*[ \t]*:/ : /^[A-Za-z_][\w.-]*[ \t]*=|^\[/;
+  const lines: string[] = [];
+  let at = open[0].length;
+  while (at < md.length) {
+    const nl = md.indexOf('\n', at);
+    const next = nl < 0 ? md.length : nl + 1;
+    const line = md.slice(at, nl < 0 ? md.length : nl).replace(/\r$/, '');
+    if (!lines.length && !key.test(line)) return undefined;
+    if (line.trimEnd() === fence || (fence === '---' && line.trimEnd() === '...')) return { lines: lines.map((l) => l.trim()).filter(Boolean), end: next };
+    lines.push(line);
+    at = next;
+  }
+  return undefined;
+}
+
+/** The front matter's lines as one paragraph (its text is kept: a title, a description), the rest as Markdown. */
 export function markdownToHtml(md: string): string {
-  return marked.parse(md, { async: false, gfm: true }) as string;
+  const front = frontMatter(md);
+  const html = marked.parse(front ? md.slice(front.end) : md, { async: false, gfm: true }) as string;
+  return front?.lines.length ? `<p>${front.lines.map(escapeHtml).join('<br>')}</p>\n${html}` : html;
 }
 
 /**

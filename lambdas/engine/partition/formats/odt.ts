@@ -13,7 +13,10 @@ import { chartElements } from './charts';
 import { appendAll, type Element } from '../../elements';
 import { randomBytes } from 'node:crypto';
 
-const SKIP = new Set(['annotation', 'note', 'tracked-changes', 'sequence-decls', 'forms', 'variable-decls', 'user-field-decls', 'bookmark-start', 'bookmark-end', 'soft-page-break']);
+// text:number is a list item's or heading's label as last formatted (a hint for readers without
+// numbering): labels are no part of an item's text, as in the other formats; text:ruby-text is the
+// reading aid set above its base text (furigana), as docx's w:rt
+const SKIP = new Set(['annotation', 'note', 'tracked-changes', 'sequence-decls', 'forms', 'variable-decls', 'user-field-decls', 'bookmark-start', 'bookmark-end', 'soft-page-break', 'number', 'ruby-text']);
 
 /**
  * An embedded formula object (draw:object, its own content.xml in the package) as HTML MathML that
@@ -27,6 +30,9 @@ function formulaHtml(xml: string | undefined): string {
   if (!f) return '';
   return `<math display="${f.display ? 'block' : 'inline'}"><semantics><annotation encoding="application/x-tex">${escapeHtml(f.latex)}</annotation></semantics></math>`;
 }
+
+/** Drawing shapes whose paragraphs are their own children (a text box's are in its draw:text-box). */
+const SHAPES_WITH_TEXT = new Set(['draw:custom-shape', 'draw:rect', 'draw:ellipse', 'draw:circle', 'draw:polygon', 'draw:regular-polygon', 'draw:path', 'draw:caption']);
 
 interface OdfStyle { name: string; display: string; parent?: string; outline?: number }
 
@@ -97,8 +103,10 @@ export function odtToHtml(
     if (!isTag(n)) return;
     const name = localName(n);
     // an index's source (a table of contents' text:table-of-content-source, ...) holds its templates
-    // (the title it is made with, its entries' layout), not text: the index body shows what was made
-    if (SKIP.has(name) || (n.name.startsWith('text:') && name.endsWith('-source'))) return;
+    // (the title it is made with, its entries' layout), not text: the index body shows what was made;
+    // a shape's or picture's svg:title / svg:desc is its alt text (Word's generated "A picture
+    // containing..." among them), never shown on the page
+    if (SKIP.has(name) || (n.name.startsWith('text:') && name.endsWith('-source')) || n.name.startsWith('svg:')) return;
     const kids = (): void => n.children.forEach(visit);
     switch (name) {
       case 'h':
@@ -201,13 +209,34 @@ export function odtToHtml(
       }
       case 'section':
       case 'text-box':
+        if (name === 'text-box' && inPara) {
+          boxAfterParagraph(kids);
+          return;
+        }
         html += '<div>';
         kids();
         html += '</div>';
         return;
       default:
-        kids();
+        // a shape holding its own paragraphs (a callout, a custom shape), drawn in a paragraph
+        if (inPara && SHAPES_WITH_TEXT.has(n.name)) boxAfterParagraph(kids);
+        else kids();
     }
+  };
+  /**
+   * A text box or shape drawn in a paragraph (anchored to a character of it, or to it, as LibreOffice
+   * sets Word's boxes) is read after that paragraph, which stays whole, as the docx partitioner reads
+   * boxes: not between the halves of a sentence, nor before the text it is anchored in.
+   */
+  const boxAfterParagraph = (render: () => void): void => {
+    const before = afterPara;
+    afterPara = '';
+    const start = html.length;
+    html += '<div>';
+    render();
+    html += '</div>';
+    afterPara = before + html.slice(start) + afterPara;
+    html = html.slice(0, start);
   };
   text.children.forEach(visit);
   return html;
@@ -224,7 +253,7 @@ export const partitionOdt: FormatPartitioner = async (data, ctx) => {
     const token = `odtchart${randomBytes(8).toString('hex')}n`;
     const charts: string[] = [];
     const html = odtToHtml(xml, (path) => zipText(files, path), zipText(files, 'styles.xml'), (chartXml) => `<div>${token}${charts.push(chartXml) - 1}</div>`);
-    const els = htmlToElements(html, { shortText: 'title', languages: ctx.options.languages });
+    const els = htmlToElements(html, { shortText: 'title', topListDepth: 0, languages: ctx.options.languages });
     if (!charts.length) return els;
     const out: Element[] = [];
     for (const e of els) {
