@@ -54,9 +54,11 @@ function permalink(a: DomElement): boolean {
 const BLOCK = new Set([
   'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'blockquote', 'ul', 'ol', 'dl', 'dt',
   'dd', 'form', 'fieldset', 'figure', 'figcaption', 'address', 'center', 'hr', 'body', 'html', 'tr', 'td', 'th',
-  'tbody', 'thead', 'tfoot', 'caption', 'details', 'summary', 'legend', 'menu', 'hgroup',
+  'tbody', 'thead', 'tfoot', 'caption', 'details', 'summary', 'legend', 'menu', 'dir', 'hgroup',
 ]);
 const TABLE_PARTS = new Set(['thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
+/** Lists (<menu> and the obsolete <dir> are lists of items as <ul> is). */
+const LISTS = new Set(['ul', 'ol', 'menu', 'dir']);
 /** Blocks whose lines, set apart by <br>, are one paragraph. */
 const PARAGRAPH = new Set(['p', 'address']);
 const HEADING: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
@@ -170,7 +172,7 @@ class HtmlWalker {
       this.block(n, { ...this.ctx, kind: 'list', listDepth: this.ctx.listDepth + wordLevel, item: { emitted: false } });
       return;
     }
-    if (name === 'ul' || name === 'ol') {
+    if (LISTS.has(name)) {
       this.flush();
       this.stack.push({ ...this.ctx, kind: 'text', listDepth: this.ctx.listDepth + 1 });
       this.walk(n.children);

@@ -67,3 +67,10 @@ test('html saved by Word as a filtered web page: paragraphs opening with a drawn
     ['NarrativeText', 'Sizes: small print applies.', undefined],
   ]);
 });
+
+test('html: items of a <menu> or <dir> are list items at the depth a <ul>\'s are', async () => {
+  const els = await partition('html', '<menu><li>Open file</li><li>Save file</li></menu><dir><li>Archive</li></dir><ul><li>Print</li></ul>');
+  assert.deepEqual(els.map((e) => [e.type, e.text, e.metadata.category_depth]), [
+    ['ListItem', 'Open file', 1], ['ListItem', 'Save file', 1], ['ListItem', 'Archive', 1], ['ListItem', 'Print', 1],
+  ]);
+});
