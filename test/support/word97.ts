@@ -13,6 +13,9 @@ export interface DocPara {
   sprms?: Buffer[];
   /** Characters [from, to) of its text deleted in a tracked change (sprmCFRMarkDel). */
   deleted?: [number, number];
+  /** Main text: the id of the floating shape anchored at the '\x08' in its text (PlcSpaMom). Text
+   * boxes' story: the id of the shape whose box it belongs to (PlcftxbxTxt). */
+  shape?: number;
 }
 
 const sprm = (code: number, operand: Buffer): Buffer => {
@@ -148,8 +151,34 @@ export function word97Doc(paras: DocPara[], stories: string[][] = [], boxes: Doc
     hdd.writeUInt32LE(cp + 1, (storyTexts.length + 1) * 4);
     pair(11, clx.length + 24, hdd.length);
   }
+  // -- PlcSpaMom (anchors' CPs, then an FSPA of 26 bytes each, spid first) and PlcftxbxTxt (each box's
+  // -- CPs in its story, then an FTXBXS of 22 bytes each, lid at 14; a last entry for the story's end) --
+  const anchors: [number, number][] = [];
+  let cpAt = 0;
+  for (const p of paras) {
+    if (p.shape !== undefined) anchors.push([cpAt + p.text.indexOf('\x08'), p.shape]);
+    cpAt += p.text.length + 1;
+  }
+  const spa = Buffer.alloc(anchors.length ? (anchors.length + 1) * 4 + anchors.length * 26 : 0);
+  anchors.forEach(([cp, spid], k) => { spa.writeUInt32LE(cp, k * 4); spa.writeUInt32LE(spid, (anchors.length + 1) * 4 + k * 26); });
+  if (anchors.length) spa.writeUInt32LE(ccpText, anchors.length * 4);
+  const spans: [number, number][] = [];
+  cpAt = 0;
+  for (const p of boxes) {
+    if (p.shape !== undefined && spans[spans.length - 1]?.[1] !== p.shape) spans.push([cpAt, p.shape]);
+    cpAt += p.text.length + 1;
+  }
+  spans.push([cpAt, 0]);
+  const txbx = Buffer.alloc(spans.length > 1 ? (spans.length + 1) * 4 + spans.length * 22 : 0);
+  if (spans.length > 1) {
+    spans.forEach(([cp, spid], k) => { txbx.writeUInt32LE(cp, k * 4); txbx.writeUInt32LE(spid, (spans.length + 1) * 4 + k * 22 + 14); });
+    txbx.writeUInt32LE(boxText.length, spans.length * 4);
+  }
+  const afterHdd = clx.length + 24 + hdd.length;
+  if (spa.length) pair(40, afterHdd, spa.length);
+  if (txbx.length) pair(56, afterHdd + spa.length, txbx.length);
   const cfb = CFB.utils.cfb_new();
   CFB.utils.cfb_add(cfb, 'WordDocument', word);
-  CFB.utils.cfb_add(cfb, '1Table', Buffer.concat([clx, bte(pageAt / 512), bte(pageAt / 512 + 1), hdd]));
+  CFB.utils.cfb_add(cfb, '1Table', Buffer.concat([clx, bte(pageAt / 512), bte(pageAt / 512 + 1), hdd, spa, txbx]));
   return new Uint8Array(CFB.write(cfb, { type: 'buffer' }) as Buffer);
 }

@@ -136,3 +136,31 @@ export function forEachSprm(b: Buffer, fn: (sprm: number, operand: Buffer) => vo
     at += len;
   }
 }
+
+// ---- floating shapes and the text boxes they hold ------------------------------------------------
+
+/** The shapes anchored in the main text (PlcSpaMom): the anchor's CP (a 0x08 character) → the shape's id (FSPA, 26 bytes). */
+export function shapeAnchors(plc: Buffer): Map<number, number> {
+  const n = Math.max(0, Math.floor((plc.length - 4) / 30));
+  const out = new Map<number, number>();
+  for (let i = 0; i < n; i++) out.set(plc.readInt32LE(i * 4), plc.readUInt32LE((n + 1) * 4 + i * 26));
+  return out;
+}
+
+export interface TextBoxSpan { cpStart: number; cpEnd: number; spid: number }
+
+/**
+ * The text boxes' story cut by box (PlcftxbxTxt, CPs from the story's start): each box's text and the
+ * id of the shape it begins in (FTXBXS.lid, 22 bytes); spare entries kept for reuse hold no box.
+ */
+export function textBoxSpans(plc: Buffer): TextBoxSpan[] {
+  const n = Math.max(0, Math.floor((plc.length - 4) / 26));
+  const out: TextBoxSpan[] = [];
+  for (let i = 0; i < n; i++) {
+    const at = (n + 1) * 4 + i * 22;
+    const reusable = (plc.readUInt16LE(at + 8) & 1) === 1;
+    const spid = plc.readUInt32LE(at + 14);
+    if (!reusable && spid) out.push({ cpStart: plc.readInt32LE(i * 4), cpEnd: plc.readInt32LE((i + 1) * 4), spid });
+  }
+  return out;
+}

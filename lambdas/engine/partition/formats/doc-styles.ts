@@ -4,14 +4,15 @@
 // style index (istd) and its own properties (sprms): list (sprmPIlfo, sprmPIlvl), outline level
 // (sprmPOutLvl), in a table (sprmPFInTable), a table row's cells at its end mark (sprmTDefTable's edges
 // and merges, sprmTVertMerge); the character property pages (PlcBteChpx → ChpxFkp) the text a tracked
-// change deleted (sprmCFRMarkDel), left out as the text reader leaves it out. The stylesheet (STSH)
+// change deleted (sprmCFRMarkDel), left out as the text reader leaves it out; PlcSpaMom the floating
+// shapes anchored in a paragraph, PlcftxbxTxt the shape each text box belongs to. The stylesheet (STSH)
 // gives style names, their basedOn chain and the list or outline level a style sets itself. The text
 // reader (word-extractor) has none of this; doc.ts reads the body from these paragraphs when they hold
 // the reader's text, and otherwise matches them to its text in order.
 // Every read is bounds-checked: a damaged or hostile file yields fewer paragraphs (or none), never an
 // error, and the partitioner falls back to the text heuristics for what is not found.
 import CFB from 'cfb';
-import { deletedText, forEachSprm, papxRuns, readPieces } from './doc-binary';
+import { deletedText, forEachSprm, papxRuns, readPieces, shapeAnchors, textBoxSpans } from './doc-binary';
 import { alongStyleChain, windows1252 } from './common';
 import type { EdgeCell } from '../table-html';
 
@@ -29,6 +30,10 @@ export interface DocParagraph {
   row?: EdgeCell[];
   /** How deep in tables it lies (sprmPItap): 1 in a table, 2 in a table nested in a cell, ... */
   tableDepth?: number;
+  /** The ids of the floating shapes anchored in it (main text). */
+  shapes?: number[];
+  /** The id of the shape whose text box it belongs to (text boxes' story). */
+  box?: number;
 }
 
 /** A table row of the main text: its cells' text and, when its end mark defines them, its cells. */
@@ -98,15 +103,23 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
   const [fcBteChpx, lcbBteChpx] = pair(12);
   const [fcBtePapx, lcbBtePapx] = pair(13);
   const [fcClx, lcbClx] = pair(33);
+  const [fcSpa, lcbSpa] = pair(40);
+  const [fcTxbx, lcbTxbx] = pair(56);
   if (!lcbClx || !lcbBtePapx || fcClx + lcbClx > table.length || fcBtePapx + lcbBtePapx > table.length) return [];
 
   const styles = lcbStsh && fcStsh + lcbStsh <= table.length ? readStyles(table.subarray(fcStsh, fcStsh + lcbStsh)) : [];
   const papx = papxRuns(word, table.subarray(fcBtePapx, fcBtePapx + lcbBtePapx));
   const pieces = readPieces(table.subarray(fcClx, fcClx + lcbClx));
+  const plc = (fc: number, lcb: number) => (lcb && fc + lcb <= table.length ? table.subarray(fc, fc + lcb) : Buffer.alloc(0));
+  // -- where the main text's shapes stand, and which shape each text box belongs to --
+  const anchors = story === 'main' ? shapeAnchors(plc(fcSpa, lcbSpa)) : undefined;
+  const boxSpans = story === 'textboxes' ? textBoxSpans(plc(fcTxbx, lcbTxbx)) : [];
   const deleted = lcbBteChpx && fcBteChpx + lcbBteChpx <= table.length ? deletedText(word, table.subarray(fcBteChpx, fcBteChpx + lcbBteChpx)) : undefined;
 
   const out: DocParagraph[] = [];
   let text = '';
+  let shapes: number[] = [];
+  let nextBox = 0;
   let fieldDepth = 0;
   /** Inside a field's instructions (between its begin and separator marks): not shown. */
   const hidden: boolean[] = [];
@@ -120,6 +133,7 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
       const code = piece.compressed ? windows1252(word[fc]!) : word.readUInt16LE(fc);
       // -- text a tracked change deleted is not the document's (a deleted mark joins two paragraphs) --
       if (deleted?.has(fc)) continue;
+      if (code === 0x08 && anchors?.has(cp)) shapes.push(anchors.get(cp)!);
       if (code === 0x13) { fieldDepth++; hidden.push(true); continue; }
       if (code === 0x14) { if (hidden.length) hidden[hidden.length - 1] = false; continue; }
       if (code === 0x15) { if (fieldDepth) fieldDepth--; hidden.pop(); continue; }
@@ -139,9 +153,15 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
           if (code === 0x07) p.cellEnd = true;
           if (props?.row) p.row = props.row;
         }
+        if (shapes.length) p.shapes = shapes;
+        // -- the boxes' spans run in order through the story --
+        while (nextBox < boxSpans.length && boxSpans[nextBox]!.cpEnd <= cp - from) nextBox++;
+        const box = boxSpans[nextBox];
+        if (box && cp - from >= box.cpStart) p.box = box.spid;
         out.push(p);
         if (out.length > MAX_PARAGRAPHS) return [];
         text = '';
+        shapes = [];
         continue;
       }
       if (hidden.some(Boolean)) continue;

@@ -2,8 +2,8 @@
 // (doc-styles.ts: paragraphs by their marks, styles and lists, tables by cell and row marks with their
 // merged cells) when they hold the same text as word-extractor (MIT) reads; otherwise from the reader's
 // text, one paragraph per line, table rows as lines of tab-closed cells, styles matched to it by text.
-// Header and footer text become Header/Footer elements; text boxes follow the body (their story read
-// from the structures as the body is, when they hold its text).
+// Header and footer text become Header/Footer elements; a text box follows the paragraph its shape is
+// anchored in (its story read from the structures as the body is, when they hold its text), else the body.
 // Files word-extractor cannot read are converted to DOCX with LibreOffice when it is installed.
 import WordExtractor from 'word-extractor';
 import { appendAll, makeElement, type Element } from '../../elements';
@@ -128,6 +128,37 @@ function structuredBody(paras: DocParagraph[], languages?: string[], depth = 0):
 }
 
 /**
+ * The body's paragraphs with each text box's paragraphs after the paragraph its shape is anchored in;
+ * a box anchored in a table follows the table. Boxes of no anchor found follow the body.
+ */
+export function boxesAtAnchors(body: DocParagraph[], boxes: DocParagraph[]): DocParagraph[] {
+  const byShape = new Map<number, DocParagraph[]>();
+  const unplaced: DocParagraph[] = [];
+  for (const p of boxes) {
+    if (p.box === undefined) unplaced.push(p);
+    else if (byShape.has(p.box)) byShape.get(p.box)!.push(p);
+    else byShape.set(p.box, [p]);
+  }
+  const out: DocParagraph[] = [];
+  let waiting: number[] = [];
+  const place = () => {
+    for (const id of waiting) appendAll(out, byShape.get(id) ?? []);
+    for (const id of waiting) byShape.delete(id);
+    waiting = [];
+  };
+  for (const p of body) {
+    if (waiting.length && paragraphDepth(p) === 0) place();
+    out.push(p);
+    if (p.shapes) waiting.push(...p.shapes);
+    if (paragraphDepth(p) === 0) place();
+  }
+  place();
+  for (const rest of byShape.values()) appendAll(out, rest);
+  appendAll(out, unplaced);
+  return out;
+}
+
+/**
  * The reader's table rows given their merged cells: each row matched in order, by its cells' text, to
  * a row of the binary structures whose end mark defines its cells (spansFromEdges); a table whose
  * rows are not all found so keeps its cells as they come.
@@ -215,11 +246,11 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   const body = readerText(doc.getBody(raw));
   const textboxes = readerText(doc.getTextboxes({ ...raw, includeHeadersAndFooters: false }));
   const structured = paragraphs.length > 0 && matchKey(body) === matchKey(paragraphs.map((p) => p.text).join(' '));
-  if (structured) appendAll(out, structuredBody(paragraphs, ctx.options.languages));
-  // -- the text boxes' story after the body, read the same way when its structures hold its text --
+  // -- the text boxes' story, read the same way when its structures hold its text: each box after the
+  // -- paragraph its shape is anchored in, as DOCX places it --
   const boxes = structured ? docParagraphs(data, 'textboxes') : [];
   const boxesStructured = boxes.length > 0 && matchKey(textboxes) === matchKey(boxes.map((p) => p.text).join(' '));
-  if (boxesStructured) appendAll(out, structuredBody(boxes, ctx.options.languages));
+  if (structured) appendAll(out, structuredBody(boxesStructured ? boxesAtAnchors(paragraphs, boxes) : paragraphs, ctx.options.languages));
   const styled = new StyledParagraphs(paragraphs);
   const tables = new TableRowDefs(docTableRows(paragraphs));
   for (const block of docBodyBlocks(structured ? (boxesStructured ? '' : textboxes) : `${body}\n${textboxes}`)) {
