@@ -27,16 +27,29 @@ export function readPieces(clx: Buffer): Piece[] {
 }
 
 
-// ---- character properties: text deleted in tracked changes (CHPX in formatted disk pages) -------------
+// ---- character properties (CHPX in formatted disk pages) -----------------------------------------
 
 const SPRM_C_FRMARKDEL = 0x0800;
+const SPRM_C_SYMBOL = 0x6a09;
+/** sprmCRgFtc0, 1, 2: the run's fonts for ASCII, East Asian and other text. */
+const SPRM_C_RGFTC = [0x4a4f, 0x4a50, 0x4a51];
 
-export interface FcSet { has(fc: number): boolean }
+/** What this module reads of a run's character properties. */
+export interface CharProps {
+  /** Deleted in a tracked change (sprmCFRMarkDel). */
+  deleted?: boolean;
+  /** The run's fonts (indexes into the font table). */
+  fonts?: number[];
+  /** An inserted symbol (sprmCSymbol): the font and the character code its 0x28 placeholder shows. */
+  symbol?: { font: number; code: number };
+}
 
-/** The file positions of text marked deleted (sprmCFRMarkDel) by the ChpxFkp runs of PlcBteChpx. */
-export function deletedText(word: Buffer, plc: Buffer): FcSet | undefined {
+export interface CharRuns { find(fc: number): CharProps | undefined }
+
+/** The ChpxFkp runs of PlcBteChpx that delete text, set fonts or insert a symbol. */
+export function characterRuns(word: Buffer, plc: Buffer): CharRuns | undefined {
   const n = Math.floor((plc.length - 4) / 8);
-  const ranges: [number, number][] = [];
+  const ranges: { first: number; lim: number; props: CharProps }[] = [];
   for (let i = 0; i < n; i++) {
     const page = (plc.readUInt32LE((n + 1) * 4 + i * 4) & 0x3fffff) * 512;
     if (page + 512 > word.length) continue;
@@ -46,25 +59,45 @@ export function deletedText(word: Buffer, plc: Buffer): FcSet | undefined {
       const off = fkp[(crun + 1) * 4 + r]! * 2;
       if (!off || off >= 511) continue;
       const grpprl = fkp.subarray(off + 1, Math.min(511, off + 1 + fkp[off]!));
-      let del = false;
-      forEachSprm(grpprl, (sprm, op) => { if (sprm === SPRM_C_FRMARKDEL) del = (op[0]! & 1) === 1; });
-      if (del) ranges.push([fkp.readUInt32LE(r * 4), fkp.readUInt32LE((r + 1) * 4)]);
+      const props: CharProps = {};
+      forEachSprm(grpprl, (sprm, op) => {
+        if (sprm === SPRM_C_FRMARKDEL) props.deleted = (op[0]! & 1) === 1;
+        else if (sprm === SPRM_C_SYMBOL && op.length >= 4) props.symbol = { font: op.readUInt16LE(0), code: op.readUInt16LE(2) };
+        else if (SPRM_C_RGFTC.includes(sprm) && op.length >= 2) (props.fonts ??= []).push(op.readUInt16LE(0));
+      });
+      if (props.deleted || props.fonts || props.symbol) ranges.push({ first: fkp.readUInt32LE(r * 4), lim: fkp.readUInt32LE((r + 1) * 4), props });
     }
   }
   if (!ranges.length) return undefined;
-  ranges.sort((a, b) => a[0] - b[0]);
+  ranges.sort((a, b) => a.first - b.first);
   return {
-    has(fc) {
+    find(fc) {
       let lo = 0, hi = ranges.length - 1;
       while (lo <= hi) {
-        const mid = (lo + hi) >> 1, [first, lim] = ranges[mid]!;
-        if (fc < first) hi = mid - 1;
-        else if (fc >= lim) lo = mid + 1;
-        else return true;
+        const mid = (lo + hi) >> 1, range = ranges[mid]!;
+        if (fc < range.first) hi = mid - 1;
+        else if (fc >= range.lim) lo = mid + 1;
+        else return range.props;
       }
-      return false;
+      return undefined;
     },
   };
+}
+
+/** The font table (SttbfFfn): each FFN's name (xszFfn, UTF-16, after 39 bytes of metrics), by index. */
+export function fontNames(sttb: Buffer): string[] {
+  const out: string[] = [];
+  if (sttb.length < 4) return out;
+  const count = sttb.readUInt16LE(0);
+  let at = 4;
+  for (let i = 0; i < count && at < sttb.length; i++) {
+    const size = sttb[at]!;
+    const ffn = sttb.subarray(at + 1, Math.min(sttb.length, at + 1 + size));
+    const name = ffn.length > 39 ? ffn.subarray(39, 39 + ((ffn.length - 39) & ~1)).toString('utf16le') : '';
+    out.push(name.split('\0')[0]!);
+    at += 1 + size;
+  }
+  return out;
 }
 
 // ---- paragraph properties (PAPX in formatted disk pages) ------------------------------------------

@@ -12,13 +12,16 @@
 // Every read is bounds-checked: a damaged or hostile file yields fewer paragraphs (or none), never an
 // error, and the partitioner falls back to the text heuristics for what is not found.
 import CFB from 'cfb';
-import { deletedText, forEachSprm, papxRuns, readPieces, shapeAnchors, textBoxSpans } from './doc-binary';
+import { characterRuns, fontNames, forEachSprm, papxRuns, readPieces, shapeAnchors, textBoxSpans, type CharProps } from './doc-binary';
+import { symbolChar } from './symbol-fonts';
 import { alongStyleChain, windows1252 } from './common';
 import type { EdgeCell } from '../table-html';
 
 export interface DocParagraph {
-  /** Text as stored (fields reduced to their results), without the paragraph mark. */
+  /** Text as shown (fields reduced to their results, symbols as their characters), without the paragraph mark. */
   text: string;
+  /** The text as stored, where it differs from `text` (a symbol font's codes): what the text reader gives. */
+  stored?: string;
   /** Heading depth (0 = Title or heading 1), from the style chain or the paragraph's outline level. */
   headingDepth?: number;
   /** Set when the paragraph is numbered or bulleted (a list, through the paragraph or its style). */
@@ -100,6 +103,7 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
   const pairs = word.readUInt16LE(fcLcbAt);
   const pair = (i: number): [number, number] => (i < pairs ? [word.readUInt32LE(fcLcbAt + 2 + i * 8), word.readUInt32LE(fcLcbAt + 6 + i * 8)] : [0, 0]);
   const [fcStsh, lcbStsh] = pair(1);
+  const [fcFfn, lcbFfn] = pair(15);
   const [fcBteChpx, lcbBteChpx] = pair(12);
   const [fcBtePapx, lcbBtePapx] = pair(13);
   const [fcClx, lcbClx] = pair(33);
@@ -114,10 +118,18 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
   // -- where the main text's shapes stand, and which shape each text box belongs to --
   const anchors = story === 'main' ? shapeAnchors(plc(fcSpa, lcbSpa)) : undefined;
   const boxSpans = story === 'textboxes' ? textBoxSpans(plc(fcTxbx, lcbTxbx)) : [];
-  const deleted = lcbBteChpx && fcBteChpx + lcbBteChpx <= table.length ? deletedText(word, table.subarray(fcBteChpx, fcBteChpx + lcbBteChpx)) : undefined;
+  const chars = lcbBteChpx ? characterRuns(word, plc(fcBteChpx, lcbBteChpx)) : undefined;
+  const fonts = chars ? fontNames(plc(fcFfn, lcbFfn)) : [];
 
   const out: DocParagraph[] = [];
   let text = '';
+  /** The paragraph's text as stored, kept from its first symbol on. */
+  let stored: string | undefined;
+  const put = (shown: string, raw = shown) => {
+    if (stored === undefined && shown !== raw) stored = text;
+    text += shown;
+    if (stored !== undefined) stored += raw;
+  };
   let shapes: number[] = [];
   let nextBox = 0;
   let fieldDepth = 0;
@@ -132,7 +144,8 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
       if (fc + (piece.compressed ? 1 : 2) > word.length) return out;
       const code = piece.compressed ? windows1252(word[fc]!) : word.readUInt16LE(fc);
       // -- text a tracked change deleted is not the document's (a deleted mark joins two paragraphs) --
-      if (deleted?.has(fc)) continue;
+      const run = chars?.find(fc);
+      if (run?.deleted) continue;
       if (code === 0x08 && anchors?.has(cp)) shapes.push(anchors.get(cp)!);
       if (code === 0x13) { fieldDepth++; hidden.push(true); continue; }
       if (code === 0x14) { if (hidden.length) hidden[hidden.length - 1] = false; continue; }
@@ -140,8 +153,8 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
       // -- a paragraph mark, a cell mark, or a section mark / page break (0x0C), where the text reader
       // -- also starts a new line: the paragraph's properties are those of the run holding the mark --
       if (code === 0x0d || code === 0x07 || code === 0x0c) {
-        const run = papx.find(fc);
-        const props = run ? grpprlProps(run) : undefined;
+        const papxRun = papx.find(fc);
+        const props = papxRun ? grpprlProps(papxRun) : undefined;
         const p = paragraph(text, props, styles);
         // -- a nested table's cells and rows end with paragraph marks flagged as their ends --
         const depth = p.inTable ? Math.max(1, props?.tableDepth ?? 1) : 0;
@@ -153,6 +166,7 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
           if (code === 0x07) p.cellEnd = true;
           if (props?.row) p.row = props.row;
         }
+        if (stored !== undefined) p.stored = stored;
         if (shapes.length) p.shapes = shapes;
         // -- the boxes' spans run in order through the story --
         while (nextBox < boxSpans.length && boxSpans[nextBox]!.cpEnd <= cp - from) nextBox++;
@@ -161,17 +175,34 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
         out.push(p);
         if (out.length > MAX_PARAGRAPHS) return [];
         text = '';
+        stored = undefined;
         shapes = [];
         continue;
       }
       if (hidden.some(Boolean)) continue;
-      if (code === 0x0b) text += '\n'; // a line break inside the paragraph, kept as DOCX keeps w:br
-      else if (code === 0x1e) text += '-'; // a non-breaking hyphen, as DOCX gives w:noBreakHyphen (an optional one, 0x1F, is not shown)
-      else if (code === 0x09) text += ' ';
-      else if (code >= 0x20) text += String.fromCharCode(code);
+      if (code === 0x0b) put('\n'); // a line break inside the paragraph, kept as DOCX keeps w:br
+      else if (code === 0x1e) put('-'); // a non-breaking hyphen, as DOCX gives w:noBreakHyphen (an optional one, 0x1F, is not shown)
+      else if (code === 0x09) put(' ');
+      else if (code >= 0x20) put(symbolText(code, run, fonts) ?? String.fromCharCode(code), String.fromCharCode(code));
     }
   }
   return out;
+}
+
+/**
+ * What a symbol font's character shows, as DOCX gives w:sym: an inserted symbol (sprmCSymbol, its
+ * placeholder 0x28 in the text) or a private-use code (U+F0xx) in a run set in Symbol or Wingdings;
+ * undefined for any other character.
+ */
+function symbolText(code: number, run: CharProps | undefined, fonts: string[]): string | undefined {
+  if (run?.symbol && code === 0x28) return symbolChar(fonts[run.symbol.font], run.symbol.code) ?? '';
+  if (code < 0xf020 || code > 0xf0ff) return undefined;
+  for (const f of run?.fonts ?? []) {
+    const ch = symbolChar(fonts[f], code);
+    if (ch) return ch;
+  }
+  // -- a glyph with no Unicode meaning shows nothing (DOCX drops it too) --
+  return '';
 }
 
 interface Props {

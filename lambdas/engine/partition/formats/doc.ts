@@ -67,7 +67,7 @@ class StyledParagraphs {
   private next = 0;
   private readonly keys: string[];
   constructor(private readonly paras: DocParagraph[]) {
-    this.keys = paras.map((p) => (p.inTable ? '' : matchKey(p.text)));
+    this.keys = paras.map((p) => (p.inTable ? '' : matchKey(p.stored ?? p.text)));
   }
 
   element(text: string, languages?: string[]): Element {
@@ -245,11 +245,13 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   const paragraphs = docParagraphs(data);
   const body = readerText(doc.getBody(raw));
   const textboxes = readerText(doc.getTextboxes({ ...raw, includeHeadersAndFooters: false }));
-  const structured = paragraphs.length > 0 && matchKey(body) === matchKey(paragraphs.map((p) => p.text).join(' '));
+  // -- (compared as stored: the reader does not show a symbol font's characters) --
+  const storedText = (ps: DocParagraph[]) => ps.map((p) => p.stored ?? p.text).join(' ');
+  const structured = paragraphs.length > 0 && matchKey(body) === matchKey(storedText(paragraphs));
   // -- the text boxes' story, read the same way when its structures hold its text: each box after the
   // -- paragraph its shape is anchored in, as DOCX places it --
   const boxes = structured ? docParagraphs(data, 'textboxes') : [];
-  const boxesStructured = boxes.length > 0 && matchKey(textboxes) === matchKey(boxes.map((p) => p.text).join(' '));
+  const boxesStructured = boxes.length > 0 && matchKey(textboxes) === matchKey(storedText(boxes));
   if (structured) appendAll(out, structuredBody(boxesStructured ? boxesAtAnchors(paragraphs, boxes) : paragraphs, ctx.options.languages));
   const styled = new StyledParagraphs(paragraphs);
   const tables = new TableRowDefs(docTableRows(paragraphs));
