@@ -3,7 +3,8 @@
 // merged cells) when they hold the same text as word-extractor (MIT) reads; otherwise from the reader's
 // text, one paragraph per line, table rows as lines of tab-closed cells, styles matched to it by text.
 // Header and footer text become Header/Footer elements; a text box follows the paragraph its shape is
-// anchored in (its story read from the structures as the body is, when they hold its text), else the body.
+// anchored in, or joins its table cell (its story read from the structures as the body is, when they
+// hold its text), else the body.
 // Files word-extractor cannot read are converted to DOCX with LibreOffice when it is installed.
 import WordExtractor from 'word-extractor';
 import { appendAll, makeElement, type Element } from '../../elements';
@@ -128,8 +129,9 @@ function structuredBody(paras: DocParagraph[], languages?: string[], depth = 0):
 }
 
 /**
- * The body's paragraphs with each text box's paragraphs after the paragraph its shape is anchored in;
- * a box anchored in a table follows the table. Boxes of no anchor found follow the body.
+ * The body's paragraphs with each text box's paragraphs after the paragraph its shape is anchored in,
+ * as DOCX places them; a box anchored in a table cell is read into the cell, as DOCX reads it (its
+ * text after the anchoring paragraph's). Boxes of no anchor found follow the body.
  */
 export function boxesAtAnchors(body: DocParagraph[], boxes: DocParagraph[]): DocParagraph[] {
   const byShape = new Map<number, DocParagraph[]>();
@@ -139,20 +141,20 @@ export function boxesAtAnchors(body: DocParagraph[], boxes: DocParagraph[]): Doc
     else if (byShape.has(p.box)) byShape.get(p.box)!.push(p);
     else byShape.set(p.box, [p]);
   }
-  const out: DocParagraph[] = [];
-  let waiting: number[] = [];
-  const place = () => {
-    for (const id of waiting) appendAll(out, byShape.get(id) ?? []);
-    for (const id of waiting) byShape.delete(id);
-    waiting = [];
+  const take = (id: number): DocParagraph[] => {
+    const found = byShape.get(id) ?? [];
+    byShape.delete(id);
+    return found;
   };
+  const out: DocParagraph[] = [];
   for (const p of body) {
-    if (waiting.length && paragraphDepth(p) === 0) place();
-    out.push(p);
-    if (p.shapes) waiting.push(...p.shapes);
-    if (paragraphDepth(p) === 0) place();
+    const anchored = (p.shapes ?? []).flatMap(take);
+    if (anchored.length && paragraphDepth(p) > 0) out.push({ ...p, text: [p.text, ...anchored.map((b) => b.text)].join('\n') });
+    else {
+      out.push(p);
+      appendAll(out, anchored);
+    }
   }
-  place();
   for (const rest of byShape.values()) appendAll(out, rest);
   appendAll(out, unplaced);
   return out;

@@ -111,7 +111,7 @@ test('doc: the text boxes keep their list items and line breaks, after the body'
   ]);
 });
 
-test('doc: each text box follows the paragraph its shape is anchored in (one anchored in a table, after the table)', async () => {
+test('doc: each text box follows the paragraph its shape is anchored in (one anchored in a table cell, in the cell)', async () => {
   const data = word97Doc([
     { text: 'Quarterly Newsletter', sprms: [outline(0)] },
     { text: '\x08Our team grew by four people this spring.', shape: 1025 },
@@ -129,8 +129,7 @@ test('doc: each text box follows the paragraph its shape is anchored in (one anc
     ['NarrativeText', 'Our team grew by four people this spring.'],
     ['NarrativeText', 'Editor: Priya Shah and the communications team.'],
     ['NarrativeText', 'Send your stories to the editor by the first of the month.'],
-    ['Table', 'Site Staff Leeds 12'],
-    ['NarrativeText', 'Leeds moved to larger premises in May of this year.'],
+    ['Table', 'Site Staff Leeds Leeds moved to larger premises in May of this year. 12'],
     ['NarrativeText', 'The new office opens in September after a long search.'],
   ]);
 });
