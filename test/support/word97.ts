@@ -34,6 +34,22 @@ export const charFont = (ftc: number) => sprm(0x4a4f, Buffer.from([ftc, 0]));
 /** sprmCSymbol: an inserted symbol, the font's index and its character code. */
 export const symbol = (ftc: number, code: number) => { const b = Buffer.alloc(4); b.writeUInt16LE(ftc); b.writeUInt16LE(code, 2); return sprm(0x6a09, b); };
 
+/** sprmCPicLocation: where the object of the run's 0x01 character lies in the Data stream. */
+export const dataAt = (offset: number) => sprm(0x6a03, int32(offset));
+
+/** A check box form field's FFData behind its NilPICFAndBinData header (68 bytes); state 25 is "the default". */
+export function checkBoxData(state: number, byDefault = 0): Buffer {
+  const ff = Buffer.alloc(16);
+  ff.writeUInt32LE(0xffffffff, 0);
+  ff.writeUInt16LE(1 | (state << 2), 4); // iType 1: a check box
+  ff.writeUInt16LE(20, 8); // hps; then an empty name (count 0, terminator) and wDef
+  ff.writeUInt16LE(byDefault, 14);
+  const head = Buffer.alloc(68);
+  head.writeUInt32LE(68 + ff.length, 0);
+  head.writeUInt16LE(68, 4);
+  return Buffer.concat([head, ff]);
+}
+
 /** sprmPOutLvl: a heading at this outline level (0-based). */
 export const outline = (level: number) => sprm(0x2640, byte(level));
 /** sprmPIlfo 1 + sprmPIlvl: a list paragraph at this level. */
@@ -62,9 +78,9 @@ const TEXT_AT = 0x400;
  * A .doc of the paragraphs; `stories` are the header document's stories after its six separator
  * stories (for one section: even header, odd header, even footer, odd footer, first-page header,
  * first-page footer), each a list of paragraphs ('' for a story the section does not have); `boxes`
- * the text boxes' story (not with `stories`); `fonts` the font table's names.
+ * the text boxes' story (not with `stories`); `fonts` the font table's names, `data` the Data stream.
  */
-export function word97Doc(paras: DocPara[], stories: string[][] = [], boxes: DocPara[] = [], fonts: string[] = []): Uint8Array {
+export function word97Doc(paras: DocPara[], stories: string[][] = [], boxes: DocPara[] = [], { fonts = [], data }: { fonts?: string[]; data?: Buffer } = {}): Uint8Array {
   if (stories.length && boxes.length) throw new Error('word97Doc: headers or text boxes, not both');
   const markOf = { para: '\r', cell: '\x07', section: '\x0c' } as const;
   const main = paras.map((p) => p.text + markOf[p.mark ?? 'para']).join('');
@@ -199,6 +215,7 @@ export function word97Doc(paras: DocPara[], stories: string[][] = [], boxes: Doc
   if (ffn.length) pair(15, afterHdd + spa.length + txbx.length, ffn.length);
   const cfb = CFB.utils.cfb_new();
   CFB.utils.cfb_add(cfb, 'WordDocument', word);
+  if (data) CFB.utils.cfb_add(cfb, 'Data', data);
   CFB.utils.cfb_add(cfb, '1Table', Buffer.concat([clx, bte(pageAt / 512), bte(pageAt / 512 + 1), hdd, spa, txbx, ffn]));
   return new Uint8Array(CFB.write(cfb, { type: 'buffer' }) as Buffer);
 }

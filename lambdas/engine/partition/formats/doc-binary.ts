@@ -31,6 +31,7 @@ export function readPieces(clx: Buffer): Piece[] {
 
 const SPRM_C_FRMARKDEL = 0x0800;
 const SPRM_C_SYMBOL = 0x6a09;
+const SPRM_C_PIC_LOCATION = 0x6a03;
 /** sprmCRgFtc0, 1, 2: the run's fonts for ASCII, East Asian and other text. */
 const SPRM_C_RGFTC = [0x4a4f, 0x4a50, 0x4a51];
 
@@ -42,11 +43,13 @@ export interface CharProps {
   fonts?: number[];
   /** An inserted symbol (sprmCSymbol): the font and the character code its 0x28 placeholder shows. */
   symbol?: { font: number; code: number };
+  /** Where the object of its 0x01 character lies in the Data stream (sprmCPicLocation): a form field's FFData. */
+  dataAt?: number;
 }
 
 export interface CharRuns { find(fc: number): CharProps | undefined }
 
-/** The ChpxFkp runs of PlcBteChpx that delete text, set fonts or insert a symbol. */
+/** The ChpxFkp runs of PlcBteChpx that delete text, set fonts, insert a symbol or locate an object. */
 export function characterRuns(word: Buffer, plc: Buffer): CharRuns | undefined {
   const n = Math.floor((plc.length - 4) / 8);
   const ranges: { first: number; lim: number; props: CharProps }[] = [];
@@ -64,8 +67,9 @@ export function characterRuns(word: Buffer, plc: Buffer): CharRuns | undefined {
         if (sprm === SPRM_C_FRMARKDEL) props.deleted = (op[0]! & 1) === 1;
         else if (sprm === SPRM_C_SYMBOL && op.length >= 4) props.symbol = { font: op.readUInt16LE(0), code: op.readUInt16LE(2) };
         else if (SPRM_C_RGFTC.includes(sprm) && op.length >= 2) (props.fonts ??= []).push(op.readUInt16LE(0));
+        else if (sprm === SPRM_C_PIC_LOCATION && op.length >= 4) props.dataAt = op.readUInt32LE(0);
       });
-      if (props.deleted || props.fonts || props.symbol) ranges.push({ first: fkp.readUInt32LE(r * 4), lim: fkp.readUInt32LE((r + 1) * 4), props });
+      if (props.deleted || props.fonts || props.symbol || props.dataAt !== undefined) ranges.push({ first: fkp.readUInt32LE(r * 4), lim: fkp.readUInt32LE((r + 1) * 4), props });
     }
   }
   if (!ranges.length) return undefined;
@@ -196,4 +200,23 @@ export function textBoxSpans(plc: Buffer): TextBoxSpan[] {
     if (!reusable && spid) out.push({ cpStart: plc.readInt32LE(i * 4), cpEnd: plc.readInt32LE((i + 1) * 4), spid });
   }
   return out;
+}
+
+// ---- form fields ------------------------------------------------------------------------------
+
+/**
+ * A check box form field's state from its FFData in the Data stream (behind a NilPICFAndBinData
+ * header: lcb, cbHeader): undefined when the field is not a check box or cannot be read. iRes is the
+ * state (0 clear, 1 checked, 25: the default, wDef, after the field's name).
+ */
+export function checkBoxState(data: Buffer | undefined, at: number): boolean | undefined {
+  if (!data || at + 6 > data.length) return undefined;
+  const ff = at + data.readUInt16LE(at + 4);
+  if (ff + 12 > data.length || data.readUInt32LE(ff) !== 0xffffffff) return undefined;
+  const bits = data.readUInt16LE(ff + 4);
+  if ((bits & 3) !== 1) return undefined;
+  const state = (bits >> 2) & 0x1f;
+  if (state !== 25) return state === 1;
+  const defAt = ff + 10 + 2 + data.readUInt16LE(ff + 10) * 2 + 2;
+  return defAt + 2 <= data.length ? data.readUInt16LE(defAt) === 1 : undefined;
 }

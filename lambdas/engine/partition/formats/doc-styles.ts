@@ -4,7 +4,8 @@
 // style index (istd) and its own properties (sprms): list (sprmPIlfo, sprmPIlvl), outline level
 // (sprmPOutLvl), in a table (sprmPFInTable), a table row's cells at its end mark (sprmTDefTable's edges
 // and merges, sprmTVertMerge); the character property pages (PlcBteChpx → ChpxFkp) the text a tracked
-// change deleted (sprmCFRMarkDel), left out as the text reader leaves it out; PlcSpaMom the floating
+// change deleted (sprmCFRMarkDel), left out as the text reader leaves it out, symbol fonts and the
+// Data stream's form field data (a check box's state); PlcSpaMom the floating
 // shapes anchored in a paragraph, PlcftxbxTxt the shape each text box belongs to. The stylesheet (STSH)
 // gives style names, their basedOn chain and the list or outline level a style sets itself. The text
 // reader (word-extractor) has none of this; doc.ts reads the body from these paragraphs when they hold
@@ -12,7 +13,7 @@
 // Every read is bounds-checked: a damaged or hostile file yields fewer paragraphs (or none), never an
 // error, and the partitioner falls back to the text heuristics for what is not found.
 import CFB from 'cfb';
-import { characterRuns, fontNames, forEachSprm, papxRuns, readPieces, shapeAnchors, textBoxSpans, type CharProps } from './doc-binary';
+import { characterRuns, checkBoxState, fontNames, forEachSprm, papxRuns, readPieces, shapeAnchors, textBoxSpans, type CharProps } from './doc-binary';
 import { symbolChar } from './symbol-fonts';
 import { alongStyleChain, windows1252 } from './common';
 import type { EdgeCell } from '../table-html';
@@ -135,6 +136,10 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
   let fieldDepth = 0;
   /** Inside a field's instructions (between its begin and separator marks): not shown. */
   const hidden: boolean[] = [];
+  /** Each open field's check box as Word draws it (a FORMCHECKBOX's state, from its FFData), as DOCX shows it. */
+  const checkBoxes: (string | undefined)[] = [];
+  /** The Data stream (pictures, form field data), read when a form field needs it. */
+  let dataStream: Buffer | undefined | null = null;
   for (const piece of pieces) {
     if (piece.cpStart >= storyEnd) break;
     if (piece.cpEnd <= from) continue;
@@ -147,9 +152,20 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
       const run = chars?.find(fc);
       if (run?.deleted) continue;
       if (code === 0x08 && anchors?.has(cp)) shapes.push(anchors.get(cp)!);
-      if (code === 0x13) { fieldDepth++; hidden.push(true); continue; }
+      if (code === 0x13) { fieldDepth++; hidden.push(true); checkBoxes.push(undefined); continue; }
       if (code === 0x14) { if (hidden.length) hidden[hidden.length - 1] = false; continue; }
-      if (code === 0x15) { if (fieldDepth) fieldDepth--; hidden.pop(); continue; }
+      if (code === 0x15) {
+        if (fieldDepth) fieldDepth--;
+        hidden.pop();
+        const box = checkBoxes.pop();
+        if (box && !hidden.some(Boolean)) put(box);
+        continue;
+      }
+      if (code === 0x01 && run?.dataAt !== undefined && checkBoxes.length) {
+        if (dataStream === null) dataStream = stream('Data');
+        const checked = checkBoxState(dataStream, run.dataAt);
+        if (checked !== undefined) checkBoxes[checkBoxes.length - 1] = checked ? '☒' : '☐';
+      }
       // -- a paragraph mark, a cell mark, or a section mark / page break (0x0C), where the text reader
       // -- also starts a new line: the paragraph's properties are those of the run holding the mark --
       if (code === 0x0d || code === 0x07 || code === 0x0c) {

@@ -12,7 +12,7 @@ test('doc: symbols inserted from Symbol and Wingdings read as the characters the
   const data = word97Doc([
     { text: 'The tolerance is (0.5 mm at 20 degrees.', chars: { range: [17, 18], sprms: [symbol(1, 0xf0b1)] } },
     { text: '( Approved by the quality manager', chars: { range: [0, 1], sprms: [symbol(2, 0xf0fc)] } },
-  ], [], [], FONTS);
+  ], [], [], { fonts: FONTS });
   const els = await partition('doc', data);
   assert.deepEqual(els.map((e) => e.text), ['The tolerance is ±0.5 mm at 20 degrees.', '✓ Approved by the quality manager']);
 });
@@ -21,7 +21,7 @@ test('doc: a private-use symbol code in a run set in a symbol font reads as its 
   const data = word97Doc([
     { text: 'The reading was 21\uf0b0C on the second day of testing.', chars: { range: [18, 19], sprms: [charFont(1)] } },
     { text: 'An unknown glyph \uf0e6 of a symbol font shows nothing here.', chars: { range: [17, 18], sprms: [charFont(1)] } },
-  ], [], [], FONTS);
+  ], [], [], { fonts: FONTS });
   const els = await partition('doc', data);
   assert.deepEqual(els.map((e) => e.text), ['The reading was 21°C on the second day of testing.', 'An unknown glyph of a symbol font shows nothing here.']);
 });
