@@ -27,16 +27,32 @@ export function readPieces(clx: Buffer): Piece[] {
 }
 
 
-// ---- character properties: text deleted in tracked changes (CHPX in formatted disk pages) -------------
+// ---- character properties (CHPX in formatted disk pages) -----------------------------------------
 
 const SPRM_C_FRMARKDEL = 0x0800;
+const SPRM_C_SYMBOL = 0x6a09;
+const SPRM_C_PIC_LOCATION = 0x6a03;
+/** sprmCRgFtc0, 1, 2: the run's fonts for ASCII, East Asian and other text. */
+const SPRM_C_RGFTC = [0x4a4f, 0x4a50, 0x4a51];
 
-export interface FcSet { has(fc: number): boolean }
+/** What this module reads of a run's character properties. */
+export interface CharProps {
+  /** Deleted in a tracked change (sprmCFRMarkDel). */
+  deleted?: boolean;
+  /** The run's fonts (indexes into the font table). */
+  fonts?: number[];
+  /** An inserted symbol (sprmCSymbol): the font and the character code its 0x28 placeholder shows. */
+  symbol?: { font: number; code: number };
+  /** Where the object of its 0x01 character lies in the Data stream (sprmCPicLocation): a form field's FFData. */
+  dataAt?: number;
+}
 
-/** The file positions of text marked deleted (sprmCFRMarkDel) by the ChpxFkp runs of PlcBteChpx. */
-export function deletedText(word: Buffer, plc: Buffer): FcSet | undefined {
+export interface CharRuns { find(fc: number): CharProps | undefined }
+
+/** The ChpxFkp runs of PlcBteChpx that delete text, set fonts, insert a symbol or locate an object. */
+export function characterRuns(word: Buffer, plc: Buffer): CharRuns | undefined {
   const n = Math.floor((plc.length - 4) / 8);
-  const ranges: [number, number][] = [];
+  const ranges: { first: number; lim: number; props: CharProps }[] = [];
   for (let i = 0; i < n; i++) {
     const page = (plc.readUInt32LE((n + 1) * 4 + i * 4) & 0x3fffff) * 512;
     if (page + 512 > word.length) continue;
@@ -46,25 +62,46 @@ export function deletedText(word: Buffer, plc: Buffer): FcSet | undefined {
       const off = fkp[(crun + 1) * 4 + r]! * 2;
       if (!off || off >= 511) continue;
       const grpprl = fkp.subarray(off + 1, Math.min(511, off + 1 + fkp[off]!));
-      let del = false;
-      forEachSprm(grpprl, (sprm, op) => { if (sprm === SPRM_C_FRMARKDEL) del = (op[0]! & 1) === 1; });
-      if (del) ranges.push([fkp.readUInt32LE(r * 4), fkp.readUInt32LE((r + 1) * 4)]);
+      const props: CharProps = {};
+      forEachSprm(grpprl, (sprm, op) => {
+        if (sprm === SPRM_C_FRMARKDEL) props.deleted = (op[0]! & 1) === 1;
+        else if (sprm === SPRM_C_SYMBOL && op.length >= 4) props.symbol = { font: op.readUInt16LE(0), code: op.readUInt16LE(2) };
+        else if (SPRM_C_RGFTC.includes(sprm) && op.length >= 2) (props.fonts ??= []).push(op.readUInt16LE(0));
+        else if (sprm === SPRM_C_PIC_LOCATION && op.length >= 4) props.dataAt = op.readUInt32LE(0);
+      });
+      if (props.deleted || props.fonts || props.symbol || props.dataAt !== undefined) ranges.push({ first: fkp.readUInt32LE(r * 4), lim: fkp.readUInt32LE((r + 1) * 4), props });
     }
   }
   if (!ranges.length) return undefined;
-  ranges.sort((a, b) => a[0] - b[0]);
+  ranges.sort((a, b) => a.first - b.first);
   return {
-    has(fc) {
+    find(fc) {
       let lo = 0, hi = ranges.length - 1;
       while (lo <= hi) {
-        const mid = (lo + hi) >> 1, [first, lim] = ranges[mid]!;
-        if (fc < first) hi = mid - 1;
-        else if (fc >= lim) lo = mid + 1;
-        else return true;
+        const mid = (lo + hi) >> 1, range = ranges[mid]!;
+        if (fc < range.first) hi = mid - 1;
+        else if (fc >= range.lim) lo = mid + 1;
+        else return range.props;
       }
-      return false;
+      return undefined;
     },
   };
+}
+
+/** The font table (SttbfFfn): each FFN's name (xszFfn, UTF-16, after 39 bytes of metrics), by index. */
+export function fontNames(sttb: Buffer): string[] {
+  const out: string[] = [];
+  if (sttb.length < 4) return out;
+  const count = sttb.readUInt16LE(0);
+  let at = 4;
+  for (let i = 0; i < count && at < sttb.length; i++) {
+    const size = sttb[at]!;
+    const ffn = sttb.subarray(at + 1, Math.min(sttb.length, at + 1 + size));
+    const name = ffn.length > 39 ? ffn.subarray(39, 39 + ((ffn.length - 39) & ~1)).toString('utf16le') : '';
+    out.push(name.split('\0')[0]!);
+    at += 1 + size;
+  }
+  return out;
 }
 
 // ---- paragraph properties (PAPX in formatted disk pages) ------------------------------------------
@@ -135,4 +172,51 @@ export function forEachSprm(b: Buffer, fn: (sprm: number, operand: Buffer) => vo
     fn(sprm, b.subarray(at, at + len));
     at += len;
   }
+}
+
+// ---- floating shapes and the text boxes they hold ------------------------------------------------
+
+/** The shapes anchored in the main text (PlcSpaMom): the anchor's CP (a 0x08 character) → the shape's id (FSPA, 26 bytes). */
+export function shapeAnchors(plc: Buffer): Map<number, number> {
+  const n = Math.max(0, Math.floor((plc.length - 4) / 30));
+  const out = new Map<number, number>();
+  for (let i = 0; i < n; i++) out.set(plc.readInt32LE(i * 4), plc.readUInt32LE((n + 1) * 4 + i * 26));
+  return out;
+}
+
+export interface TextBoxSpan { cpStart: number; cpEnd: number; spid: number }
+
+/**
+ * The text boxes' story cut by box (PlcftxbxTxt, CPs from the story's start): each box's text and the
+ * id of the shape it begins in (FTXBXS.lid, 22 bytes); spare entries kept for reuse hold no box.
+ */
+export function textBoxSpans(plc: Buffer): TextBoxSpan[] {
+  const n = Math.max(0, Math.floor((plc.length - 4) / 26));
+  const out: TextBoxSpan[] = [];
+  for (let i = 0; i < n; i++) {
+    const at = (n + 1) * 4 + i * 22;
+    const reusable = (plc.readUInt16LE(at + 8) & 1) === 1;
+    const spid = plc.readUInt32LE(at + 14);
+    if (!reusable && spid) out.push({ cpStart: plc.readInt32LE(i * 4), cpEnd: plc.readInt32LE((i + 1) * 4), spid });
+  }
+  return out;
+}
+
+// ---- form fields ------------------------------------------------------------------------------
+
+/**
+ * A check box form field's state from its FFData in the Data stream (behind a NilPICFAndBinData
+ * header: lcb, cbHeader): undefined when the field is not a check box or cannot be read. iRes is the
+ * state (0 clear, 1 checked, 25: the default, wDef, after the field's name).
+ */
+export function checkBoxState(data: Buffer | undefined, at: number): boolean | undefined {
+  if (!data || at + 6 > data.length) return undefined;
+  const ff = at + data.readUInt16LE(at + 4);
+  if (ff + 12 > data.length || data.readUInt32LE(ff) !== 0xffffffff) return undefined;
+  const bits = data.readUInt16LE(ff + 4);
+  if ((bits & 3) !== 1) return undefined;
+  const state = (bits >> 2) & 0x1f;
+  if (state !== 25) return state === 1;
+  const defAt = ff + 10 + 2 + data.readUInt16LE(ff + 10) * 2 + 2;
+  return defAt + 2 <= data.length ? data.readUInt16LE(defAt) === 1 : undefined;
 }

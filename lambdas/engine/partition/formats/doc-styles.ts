@@ -4,20 +4,25 @@
 // style index (istd) and its own properties (sprms): list (sprmPIlfo, sprmPIlvl), outline level
 // (sprmPOutLvl), in a table (sprmPFInTable), a table row's cells at its end mark (sprmTDefTable's edges
 // and merges, sprmTVertMerge); the character property pages (PlcBteChpx → ChpxFkp) the text a tracked
-// change deleted (sprmCFRMarkDel), left out as the text reader leaves it out. The stylesheet (STSH)
+// change deleted (sprmCFRMarkDel), left out as the text reader leaves it out, symbol fonts and the
+// Data stream's form field data (a check box's state); PlcSpaMom the floating
+// shapes anchored in a paragraph, PlcftxbxTxt the shape each text box belongs to. The stylesheet (STSH)
 // gives style names, their basedOn chain and the list or outline level a style sets itself. The text
 // reader (word-extractor) has none of this; doc.ts reads the body from these paragraphs when they hold
 // the reader's text, and otherwise matches them to its text in order.
 // Every read is bounds-checked: a damaged or hostile file yields fewer paragraphs (or none), never an
 // error, and the partitioner falls back to the text heuristics for what is not found.
 import CFB from 'cfb';
-import { deletedText, forEachSprm, papxRuns, readPieces } from './doc-binary';
+import { characterRuns, checkBoxState, fontNames, forEachSprm, papxRuns, readPieces, shapeAnchors, textBoxSpans, type CharProps } from './doc-binary';
+import { symbolChar } from './symbol-fonts';
 import { alongStyleChain, windows1252 } from './common';
 import type { EdgeCell } from '../table-html';
 
 export interface DocParagraph {
-  /** Text as stored (fields reduced to their results), without the paragraph mark. */
+  /** Text as shown (fields reduced to their results, symbols as their characters), without the paragraph mark. */
   text: string;
+  /** The text as stored, where it differs from `text` (a symbol font's codes): what the text reader gives. */
+  stored?: string;
   /** Heading depth (0 = Title or heading 1), from the style chain or the paragraph's outline level. */
   headingDepth?: number;
   /** Set when the paragraph is numbered or bulleted (a list, through the paragraph or its style). */
@@ -29,6 +34,10 @@ export interface DocParagraph {
   row?: EdgeCell[];
   /** How deep in tables it lies (sprmPItap): 1 in a table, 2 in a table nested in a cell, ... */
   tableDepth?: number;
+  /** The ids of the floating shapes anchored in it (main text). */
+  shapes?: number[];
+  /** The id of the shape whose text box it belongs to (text boxes' story). */
+  box?: number;
 }
 
 /** A table row of the main text: its cells' text and, when its end mark defines them, its cells. */
@@ -95,21 +104,42 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
   const pairs = word.readUInt16LE(fcLcbAt);
   const pair = (i: number): [number, number] => (i < pairs ? [word.readUInt32LE(fcLcbAt + 2 + i * 8), word.readUInt32LE(fcLcbAt + 6 + i * 8)] : [0, 0]);
   const [fcStsh, lcbStsh] = pair(1);
+  const [fcFfn, lcbFfn] = pair(15);
   const [fcBteChpx, lcbBteChpx] = pair(12);
   const [fcBtePapx, lcbBtePapx] = pair(13);
   const [fcClx, lcbClx] = pair(33);
+  const [fcSpa, lcbSpa] = pair(40);
+  const [fcTxbx, lcbTxbx] = pair(56);
   if (!lcbClx || !lcbBtePapx || fcClx + lcbClx > table.length || fcBtePapx + lcbBtePapx > table.length) return [];
 
   const styles = lcbStsh && fcStsh + lcbStsh <= table.length ? readStyles(table.subarray(fcStsh, fcStsh + lcbStsh)) : [];
   const papx = papxRuns(word, table.subarray(fcBtePapx, fcBtePapx + lcbBtePapx));
   const pieces = readPieces(table.subarray(fcClx, fcClx + lcbClx));
-  const deleted = lcbBteChpx && fcBteChpx + lcbBteChpx <= table.length ? deletedText(word, table.subarray(fcBteChpx, fcBteChpx + lcbBteChpx)) : undefined;
+  const plc = (fc: number, lcb: number) => (lcb && fc + lcb <= table.length ? table.subarray(fc, fc + lcb) : Buffer.alloc(0));
+  // -- where the main text's shapes stand, and which shape each text box belongs to --
+  const anchors = story === 'main' ? shapeAnchors(plc(fcSpa, lcbSpa)) : undefined;
+  const boxSpans = story === 'textboxes' ? textBoxSpans(plc(fcTxbx, lcbTxbx)) : [];
+  const chars = lcbBteChpx ? characterRuns(word, plc(fcBteChpx, lcbBteChpx)) : undefined;
+  const fonts = chars ? fontNames(plc(fcFfn, lcbFfn)) : [];
 
   const out: DocParagraph[] = [];
   let text = '';
+  /** The paragraph's text as stored, kept from its first symbol on. */
+  let stored: string | undefined;
+  const put = (shown: string, raw = shown) => {
+    if (stored === undefined && shown !== raw) stored = text;
+    text += shown;
+    if (stored !== undefined) stored += raw;
+  };
+  let shapes: number[] = [];
+  let nextBox = 0;
   let fieldDepth = 0;
   /** Inside a field's instructions (between its begin and separator marks): not shown. */
   const hidden: boolean[] = [];
+  /** Each open field's check box as Word draws it (a FORMCHECKBOX's state, from its FFData), as DOCX shows it. */
+  const checkBoxes: (string | undefined)[] = [];
+  /** The Data stream (pictures, form field data), read when a form field needs it. */
+  let dataStream: Buffer | undefined | null = null;
   for (const piece of pieces) {
     if (piece.cpStart >= storyEnd) break;
     if (piece.cpEnd <= from) continue;
@@ -119,15 +149,28 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
       if (fc + (piece.compressed ? 1 : 2) > word.length) return out;
       const code = piece.compressed ? windows1252(word[fc]!) : word.readUInt16LE(fc);
       // -- text a tracked change deleted is not the document's (a deleted mark joins two paragraphs) --
-      if (deleted?.has(fc)) continue;
-      if (code === 0x13) { fieldDepth++; hidden.push(true); continue; }
+      const run = chars?.find(fc);
+      if (run?.deleted) continue;
+      if (code === 0x08 && anchors?.has(cp)) shapes.push(anchors.get(cp)!);
+      if (code === 0x13) { fieldDepth++; hidden.push(true); checkBoxes.push(undefined); continue; }
       if (code === 0x14) { if (hidden.length) hidden[hidden.length - 1] = false; continue; }
-      if (code === 0x15) { if (fieldDepth) fieldDepth--; hidden.pop(); continue; }
+      if (code === 0x15) {
+        if (fieldDepth) fieldDepth--;
+        hidden.pop();
+        const box = checkBoxes.pop();
+        if (box && !hidden.some(Boolean)) put(box);
+        continue;
+      }
+      if (code === 0x01 && run?.dataAt !== undefined && checkBoxes.length) {
+        if (dataStream === null) dataStream = stream('Data');
+        const checked = checkBoxState(dataStream, run.dataAt);
+        if (checked !== undefined) checkBoxes[checkBoxes.length - 1] = checked ? '☒' : '☐';
+      }
       // -- a paragraph mark, a cell mark, or a section mark / page break (0x0C), where the text reader
       // -- also starts a new line: the paragraph's properties are those of the run holding the mark --
       if (code === 0x0d || code === 0x07 || code === 0x0c) {
-        const run = papx.find(fc);
-        const props = run ? grpprlProps(run) : undefined;
+        const papxRun = papx.find(fc);
+        const props = papxRun ? grpprlProps(papxRun) : undefined;
         const p = paragraph(text, props, styles);
         // -- a nested table's cells and rows end with paragraph marks flagged as their ends --
         const depth = p.inTable ? Math.max(1, props?.tableDepth ?? 1) : 0;
@@ -139,19 +182,43 @@ function readParagraphs(data: Uint8Array, story: Story): DocParagraph[] {
           if (code === 0x07) p.cellEnd = true;
           if (props?.row) p.row = props.row;
         }
+        if (stored !== undefined) p.stored = stored;
+        if (shapes.length) p.shapes = shapes;
+        // -- the boxes' spans run in order through the story --
+        while (nextBox < boxSpans.length && boxSpans[nextBox]!.cpEnd <= cp - from) nextBox++;
+        const box = boxSpans[nextBox];
+        if (box && cp - from >= box.cpStart) p.box = box.spid;
         out.push(p);
         if (out.length > MAX_PARAGRAPHS) return [];
         text = '';
+        stored = undefined;
+        shapes = [];
         continue;
       }
       if (hidden.some(Boolean)) continue;
-      if (code === 0x0b) text += '\n'; // a line break inside the paragraph, kept as DOCX keeps w:br
-      else if (code === 0x1e) text += '-'; // a non-breaking hyphen, as DOCX gives w:noBreakHyphen (an optional one, 0x1F, is not shown)
-      else if (code === 0x09) text += ' ';
-      else if (code >= 0x20) text += String.fromCharCode(code);
+      if (code === 0x0b) put('\n'); // a line break inside the paragraph, kept as DOCX keeps w:br
+      else if (code === 0x1e) put('-'); // a non-breaking hyphen, as DOCX gives w:noBreakHyphen (an optional one, 0x1F, is not shown)
+      else if (code === 0x09) put(' ');
+      else if (code >= 0x20) put(symbolText(code, run, fonts) ?? String.fromCharCode(code), String.fromCharCode(code));
     }
   }
   return out;
+}
+
+/**
+ * What a symbol font's character shows, as DOCX gives w:sym: an inserted symbol (sprmCSymbol, its
+ * placeholder 0x28 in the text) or a private-use code (U+F0xx) in a run set in Symbol or Wingdings;
+ * undefined for any other character.
+ */
+function symbolText(code: number, run: CharProps | undefined, fonts: string[]): string | undefined {
+  if (run?.symbol && code === 0x28) return symbolChar(fonts[run.symbol.font], run.symbol.code) ?? '';
+  if (code < 0xf020 || code > 0xf0ff) return undefined;
+  for (const f of run?.fonts ?? []) {
+    const ch = symbolChar(fonts[f], code);
+    if (ch) return ch;
+  }
+  // -- a glyph with no Unicode meaning shows nothing (DOCX drops it too) --
+  return '';
 }
 
 interface Props {

@@ -2,8 +2,9 @@
 // (doc-styles.ts: paragraphs by their marks, styles and lists, tables by cell and row marks with their
 // merged cells) when they hold the same text as word-extractor (MIT) reads; otherwise from the reader's
 // text, one paragraph per line, table rows as lines of tab-closed cells, styles matched to it by text.
-// Header and footer text become Header/Footer elements; text boxes follow the body (their story read
-// from the structures as the body is, when they hold its text).
+// Header and footer text become Header/Footer elements; a text box follows the paragraph its shape is
+// anchored in, or joins its table cell (its story read from the structures as the body is, when they
+// hold its text), else the body.
 // Files word-extractor cannot read are converted to DOCX with LibreOffice when it is installed.
 import WordExtractor from 'word-extractor';
 import { appendAll, makeElement, type Element } from '../../elements';
@@ -67,7 +68,7 @@ class StyledParagraphs {
   private next = 0;
   private readonly keys: string[];
   constructor(private readonly paras: DocParagraph[]) {
-    this.keys = paras.map((p) => (p.inTable ? '' : matchKey(p.text)));
+    this.keys = paras.map((p) => (p.inTable ? '' : matchKey(p.stored ?? p.text)));
   }
 
   element(text: string, languages?: string[]): Element {
@@ -124,6 +125,38 @@ function structuredBody(paras: DocParagraph[], languages?: string[], depth = 0):
       out.push(makeElement('Table', tableText(rows), { text_as_html: tableToHtml(rows) }));
     }
   }
+  return out;
+}
+
+/**
+ * The body's paragraphs with each text box's paragraphs after the paragraph its shape is anchored in,
+ * as DOCX places them; a box anchored in a table cell is read into the cell, as DOCX reads it (its
+ * text after the anchoring paragraph's). Boxes of no anchor found follow the body.
+ */
+export function boxesAtAnchors(body: DocParagraph[], boxes: DocParagraph[]): DocParagraph[] {
+  const byShape = new Map<number, DocParagraph[]>();
+  const unplaced: DocParagraph[] = [];
+  for (const p of boxes) {
+    if (p.box === undefined) unplaced.push(p);
+    else if (byShape.has(p.box)) byShape.get(p.box)!.push(p);
+    else byShape.set(p.box, [p]);
+  }
+  const take = (id: number): DocParagraph[] => {
+    const found = byShape.get(id) ?? [];
+    byShape.delete(id);
+    return found;
+  };
+  const out: DocParagraph[] = [];
+  for (const p of body) {
+    const anchored = (p.shapes ?? []).flatMap(take);
+    if (anchored.length && paragraphDepth(p) > 0) out.push({ ...p, text: [p.text, ...anchored.map((b) => b.text)].join('\n') });
+    else {
+      out.push(p);
+      appendAll(out, anchored);
+    }
+  }
+  for (const rest of byShape.values()) appendAll(out, rest);
+  appendAll(out, unplaced);
   return out;
 }
 
@@ -214,12 +247,14 @@ export const partitionDoc: FormatPartitioner = async (data, ctx) => {
   const paragraphs = docParagraphs(data);
   const body = readerText(doc.getBody(raw));
   const textboxes = readerText(doc.getTextboxes({ ...raw, includeHeadersAndFooters: false }));
-  const structured = paragraphs.length > 0 && matchKey(body) === matchKey(paragraphs.map((p) => p.text).join(' '));
-  if (structured) appendAll(out, structuredBody(paragraphs, ctx.options.languages));
-  // -- the text boxes' story after the body, read the same way when its structures hold its text --
+  // -- (compared as stored: the reader does not show a symbol font's characters) --
+  const storedText = (ps: DocParagraph[]) => ps.map((p) => p.stored ?? p.text).join(' ');
+  const structured = paragraphs.length > 0 && matchKey(body) === matchKey(storedText(paragraphs));
+  // -- the text boxes' story, read the same way when its structures hold its text: each box after the
+  // -- paragraph its shape is anchored in, as DOCX places it --
   const boxes = structured ? docParagraphs(data, 'textboxes') : [];
-  const boxesStructured = boxes.length > 0 && matchKey(textboxes) === matchKey(boxes.map((p) => p.text).join(' '));
-  if (boxesStructured) appendAll(out, structuredBody(boxes, ctx.options.languages));
+  const boxesStructured = boxes.length > 0 && matchKey(textboxes) === matchKey(storedText(boxes));
+  if (structured) appendAll(out, structuredBody(boxesStructured ? boxesAtAnchors(paragraphs, boxes) : paragraphs, ctx.options.languages));
   const styled = new StyledParagraphs(paragraphs);
   const tables = new TableRowDefs(docTableRows(paragraphs));
   for (const block of docBodyBlocks(structured ? (boxesStructured ? '' : textboxes) : `${body}\n${textboxes}`)) {

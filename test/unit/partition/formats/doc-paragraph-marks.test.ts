@@ -110,3 +110,26 @@ test('doc: the text boxes keep their list items and line breaks, after the body'
     ['NarrativeText', 'The school nurse keeps the records of every case.'],
   ]);
 });
+
+test('doc: each text box follows the paragraph its shape is anchored in (one anchored in a table cell, in the cell)', async () => {
+  const data = word97Doc([
+    { text: 'Quarterly Newsletter', sprms: [outline(0)] },
+    { text: '\x08Our team grew by four people this spring.', shape: 1025 },
+    cell('Site'), cell('Staff'), row([3000, 6000]),
+    { text: '\x08Leeds', mark: 'cell', sprms: [inTable()], shape: 1026 }, cell('12'), row([3000, 6000]),
+    { text: 'The new office opens in September after a long search.' },
+  ], [], [
+    { text: 'Editor: Priya Shah and the communications team.', shape: 1025 },
+    { text: 'Send your stories to the editor by the first of the month.', shape: 1025 },
+    { text: 'Leeds moved to larger premises in May of this year.', shape: 1026 },
+  ]);
+  const els = await partition('doc', data);
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['Title', 'Quarterly Newsletter'],
+    ['NarrativeText', 'Our team grew by four people this spring.'],
+    ['NarrativeText', 'Editor: Priya Shah and the communications team.'],
+    ['NarrativeText', 'Send your stories to the editor by the first of the month.'],
+    ['Table', 'Site Staff Leeds Leeds moved to larger premises in May of this year. 12'],
+    ['NarrativeText', 'The new office opens in September after a long search.'],
+  ]);
+});
