@@ -1,6 +1,6 @@
 // PPTX partitioner (PresentationML read from the zip), after the library's partition_pptx: slides in
 // presentation order (page_number = slide number); shapes sorted top-to-bottom, left-to-right, groups
-// recursed; title placeholders give Title, bulleted paragraphs (buChar/buAutoNum/buBlip, their own or
+// recursed and their members sorted likewise; title placeholders give Title, bulleted paragraphs (buChar/buAutoNum/buBlip, their own or
 // inherited from the layout and master: pptx-layout.ts) ListItem with category_depth = level, other
 // paragraphs typed by the text heuristics; tables become Table, charts their title and a Table of
 // their cached data (charts.ts); speaker notes, then the slide's review comments (pptx-comments.ts),
@@ -132,21 +132,35 @@ const SHAPES = ['sp', 'grpSp', 'graphicFrame', 'AlternateContent'];
 /** Tops this close (EMU: a twentieth of an inch) are one row of shapes, read left to right. */
 const SAME_ROW = 45_720;
 
+/**
+ * A group's children are placed in its own child coordinates (a:chOff/a:chExt mapped onto a:off/a:ext):
+ * the mapping keeps their order, so they are sorted there, with the row tolerance scaled alike.
+ */
+function childSameRow(group: DomElement, sameRow: number): number {
+  const pr = firstChild(group, 'grpSpPr');
+  const xfrm = pr ? firstChild(pr, 'xfrm') : undefined;
+  const ext = xfrm ? Number(firstChild(xfrm, 'ext')?.attribs['cy']) : NaN;
+  const chExt = xfrm ? Number(firstChild(xfrm, 'chExt')?.attribs['cy']) : NaN;
+  return ext > 0 && chExt > 0 ? (sameRow * chExt) / ext : sameRow;
+}
+
+/** `sameRow`: the row tolerance to sort `shapes` in reading order by; undefined keeps document order. */
 function shapeElements(
   shapes: DomElement[],
   rels: Rels,
   md: ElementMetadata,
   out: Element[],
-  sort: boolean,
+  sameRow: number | undefined,
   inherited: Inherited = NOTHING_INHERITED,
   languages?: string[],
   chart?: (rid: string) => Element[],
 ): void {
-  const ordered = sort ? slideReadingOrder(shapes.map((s, i) => ({ s, i, pos: position(s, inherited) })), SAME_ROW).map((x) => x.s) : shapes;
+  const ordered = sameRow !== undefined ? slideReadingOrder(shapes.map((s, i) => ({ s, i, pos: position(s, inherited) })), sameRow).map((x) => x.s) : shapes;
   for (const shape of ordered) {
     const name = localName(shape);
     if (name === 'grpSp') {
-      shapeElements(childElements(shape).filter((c) => SHAPES.includes(localName(c))), rels, md, out, false, inherited, languages, chart);
+      const members = childElements(shape).filter((c) => SHAPES.includes(localName(c)));
+      shapeElements(members, rels, md, out, sameRow === undefined ? undefined : childSameRow(shape, sameRow), inherited, languages, chart);
     } else if (name === 'sp') {
       const body = firstChild(shape, 'txBody');
       if (!body) continue;
@@ -174,7 +188,7 @@ function shapeElements(
       }
     } else if (name === 'AlternateContent') {
       const choice = firstChild(shape, 'Choice') ?? firstChild(shape, 'Fallback');
-      if (choice) shapeElements(childElements(choice), rels, md, out, false, inherited, languages, chart);
+      if (choice) shapeElements(childElements(choice), rels, md, out, undefined, inherited, languages, chart);
     }
   }
 }
@@ -236,7 +250,7 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
           const xml = part ? zipText(files, part) : undefined;
           return xml ? chartElements(xml, md, (m) => ctx.warn(m), `pptx slide ${i + 1}`) : [];
         };
-        shapeElements(shapes, rels, md, slideEls, true, slideInheritance(files, rels), ctx.options.languages, chart);
+        shapeElements(shapes, rels, md, slideEls, SAME_ROW, slideInheritance(files, rels), ctx.options.languages, chart);
       }
       if (ctx.options.includeSlideNotes) {
         const notes = [...rels.values()].find((t) => /notesSlides\/notesSlide\d+\.xml$/.test(t));
