@@ -11,6 +11,7 @@ import CFB from 'cfb';
 import { UnprocessableDocument } from '../../../errors';
 import type { TableRows } from '../table-html';
 import { pptTableRows, type PptCell } from './ppt-table';
+import { slideReadingOrder } from './slide-order';
 
 const RT = {
   Document: 0x03e8,
@@ -30,6 +31,7 @@ const RT = {
   DgContainer: 0xf002,
   SpgrContainer: 0xf003,
   SpContainer: 0xf004,
+  FSPGR: 0xf009,
   FSP: 0xf00a,
   FOPT: 0xf00b,
   TertiaryFOPT: 0xf122,
@@ -229,7 +231,7 @@ function drawingTexts(s: Stream, container: Rec, outline: PptText[]): PptText[] 
   const drawing = s.children(container).find((c) => c.type === RT.PPDrawing);
   const items: Shape[] = [];
   if (drawing) shapesIn(s, drawing, items, 0);
-  const placed = placeShapes(s, items, outline, used, 0);
+  const placed = placeShapes(s, items, outline, used, 0, SAME_ROW);
   // placeholder texts no shape refers to (some writers keep text only in the slide list) come first
   const loose = outline.filter((_, k) => !used.has(k));
   return [...loose, ...placed];
@@ -241,27 +243,35 @@ interface Shape {
   group?: Rec;
 }
 
-/** The texts of shapes sorted top to bottom, then left to right; a group at its own anchor, its members sorted inside it. */
-function placeShapes(s: Stream, items: Shape[], outline: PptText[], used: Set<number>, depth: number): PptText[] {
-  const placed: { top: number; left: number; i: number; texts: PptText[] }[] = [];
+/** Tops this close (master units, 576 an inch: a twentieth of an inch) are one row, read left to right (as pptx and odp). */
+const SAME_ROW = 28.8;
+
+/**
+ * The texts of shapes sorted top to bottom, then left to right (tops `sameRow` apart or less are one
+ * row); a group at its own anchor, its members sorted inside it.
+ */
+function placeShapes(s: Stream, items: Shape[], outline: PptText[], used: Set<number>, depth: number, sameRow: number): PptText[] {
+  const placed: { pos: [number, number]; i: number; texts: PptText[] }[] = [];
   items.forEach(({ sp, group }, i) => {
-    const { top, left, texts } = shapeTexts(s, sp, outline, used);
+    const { top, left, bottom, texts } = shapeTexts(s, sp, outline, used);
     if (!group) {
-      if (texts.length) placed.push({ top, left, i, texts });
+      if (texts.length) placed.push({ pos: [top, left], i, texts });
       return;
     }
     const table = hasProperty(s, sp, TABLE_PROPERTIES) ? tableOf(s, group, outline, used) : undefined;
-    if (table) placed.push({ top, left, i, texts: [table] });
+    if (table) placed.push({ pos: [top, left], i, texts: [table] });
     else if (depth < MAX_DEPTH) {
-      // a group's shapes (cells that make no grid included) in the group's own coordinates
+      // a group's shapes (cells that make no grid included) in the group's own coordinates (FSPGR), the row tolerance scaled alike
       const inner: Shape[] = [];
       shapesIn(s, group, inner, depth + 1);
       const members = inner.filter((m) => m.sp.start !== sp.start);
-      placed.push({ top, left, i, texts: placeShapes(s, members, outline, used, depth + 1) });
+      const fspgr = s.children(sp).find((c) => c.type === RT.FSPGR && c.end - c.start >= 16);
+      const childHeight = fspgr ? s.i32(fspgr.start + 12) - s.i32(fspgr.start + 4) : 0;
+      const inside = childHeight > 0 && bottom > top ? (sameRow * childHeight) / (bottom - top) : sameRow;
+      placed.push({ pos: [top, left], i, texts: placeShapes(s, members, outline, used, depth + 1, inside) });
     }
   });
-  placed.sort((a, b) => a.top - b.top || a.left - b.left || a.i - b.i);
-  return placed.flatMap((p) => p.texts);
+  return slideReadingOrder(placed, sameRow).flatMap((p) => p.texts);
 }
 
 /**
