@@ -38,6 +38,8 @@ const RT = {
   ChildAnchor: 0xf00f,
   ClientAnchor: 0xf010,
   ClientTextbox: 0xf00d,
+  ClientData: 0xf011,
+  OEPlaceholderAtom: 0x0bc3,
 } as const;
 
 /** TextHeaderAtom text types ([MS-PPT] 2.13.33 TextTypeEnum). */
@@ -253,9 +255,9 @@ const SAME_ROW = 28.8;
 function placeShapes(s: Stream, items: Shape[], outline: PptText[], used: Set<number>, depth: number, sameRow: number): PptText[] {
   const placed: { pos: [number, number]; i: number; texts: PptText[] }[] = [];
   items.forEach(({ sp, group }, i) => {
-    const { top, left, bottom, texts } = shapeTexts(s, sp, outline, used);
+    const { top, left, bottom, texts, furniture } = shapeTexts(s, sp, outline, used);
     if (!group) {
-      if (texts.length) placed.push({ pos: [top, left], i, texts });
+      if (texts.length && !furniture) placed.push({ pos: [top, left], i, texts });
       return;
     }
     const table = hasProperty(s, sp, TABLE_PROPERTIES) ? tableOf(s, group, outline, used) : undefined;
@@ -303,8 +305,16 @@ function hasProperty(s: Stream, sp: Rec, id: number): boolean {
   return false;
 }
 
-/** A shape's position (client anchor, or child anchor inside a group) and text. */
-function shapeTexts(s: Stream, sp: Rec, outline: PptText[], used: Set<number>): { top: number; left: number; bottom: number; right: number; texts: PptText[]; line: boolean } {
+/**
+ * [MS-PPT] PlaceholderEnum: the date, slide number, footer and header placeholders a slide repeats from
+ * its master (their text a "*" standing for a field, or the same footer on every slide): left out, as
+ * the PPTX partitioner leaves out dt, sldNum, ftr and hdr placeholders.
+ */
+const FURNITURE_PLACEHOLDERS = new Set([0x07, 0x08, 0x09, 0x0a]);
+
+/** A shape's position (client anchor, or child anchor inside a group), text, and whether it is a slide's furniture. */
+function shapeTexts(s: Stream, sp: Rec, outline: PptText[], used: Set<number>): { top: number; left: number; bottom: number; right: number; texts: PptText[]; line: boolean; furniture: boolean } {
+  let furniture = false;
   let top = 0;
   let left = 0;
   let bottom = 0;
@@ -324,6 +334,9 @@ function shapeTexts(s: Stream, sp: Rec, outline: PptText[], used: Set<number>): 
       top = s.i32(c.start + 4);
       right = s.i32(c.start + 8);
       bottom = s.i32(c.start + 12);
+    } else if (c.type === RT.ClientData) {
+      const ph = s.children(c).find((x) => x.type === RT.OEPlaceholderAtom && x.end - x.start >= 5);
+      furniture = !!ph && FURNITURE_PLACEHOLDERS.has(s.b[ph.start + 4]!);
     } else if (c.type === RT.ClientTextbox) {
       const inner = s.children(c);
       const ref = inner.find((x) => x.type === RT.OutlineTextRefAtom);
@@ -337,7 +350,7 @@ function shapeTexts(s: Stream, sp: Rec, outline: PptText[], used: Set<number>): 
       } else texts = textsIn(s, inner);
     }
   }
-  return { top, left, bottom, right, texts, line };
+  return { top, left, bottom, right, texts, line, furniture };
 }
 
 /** A table group's cells (its shapes other than the group shape and the border lines) as a grid. */

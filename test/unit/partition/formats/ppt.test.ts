@@ -136,3 +136,30 @@ test('ppt: shapes whose tops are a hair apart are one row read left to right, in
     'Grouped right box, drawn a little higher.',
   ]);
 });
+
+test('ppt: a slide\'s date, slide number and footer placeholders (repeated from the master) are left out, as in pptx', async () => {
+  const anchor = (top: number): Buffer => {
+    const a = Buffer.alloc(8);
+    [top, 10, 500, top + 40].forEach((v, i) => a.writeInt16LE(v, 2 * i));
+    return rec(0xf010, a);
+  };
+  // OEPlaceholderAtom: position, placementId ([MS-PPT] PlaceholderEnum), size, two unused bytes
+  const placeholder = (top: number, placement: number, t: string): Buffer =>
+    box(0xf004, [rec(0xf00a, Buffer.alloc(8)), anchor(top), box(0xf011, [rec(0x0bc3, Buffer.from([0, 0, 0, 0, placement, 0, 0, 0]))]), box(0xf00d, [text(OTHER, [{ t }])])]);
+  const b: Built = { stream: Buffer.alloc(0), offsets: new Map() };
+  const slide = box(0x03ee, [slideAtom(0), drawing([
+    shape(20, 10, outlineRef(0)),
+    shape(100, 10, text(OTHER, [{ t: 'Sales grew in every region this year.' }])),
+    placeholder(500, 0x07, '*'),
+    placeholder(500, 0x09, 'Company confidential'),
+    placeholder(500, 0x08, '*'),
+  ])]);
+  const document = box(0x03e8, [rec(0x03e9, Buffer.alloc(40)), box(0x0ff0, [persistAtom(2, 256), text(TITLE, [{ t: 'Results' }])], 0)]);
+  append(b, [[2, slide], [1, document]]);
+  const edit = commit(b, [1, 2], 1, 0);
+  const els = await partition('ppt', compoundFile(b.stream, edit));
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['Title', 'Results'],
+    ['NarrativeText', 'Sales grew in every region this year.'],
+  ]);
+});
