@@ -7,6 +7,8 @@ export interface ChartSeries {
   name?: string;
   /** Category labels (strCache), or the x values of a scatter series. */
   cats?: (string | number)[];
+  /** The number format of numeric categories (a date axis: "m/d/yyyy"); General when unsaid. */
+  catFormat?: string;
   vals: (number | string)[];
 }
 
@@ -17,6 +19,8 @@ export interface ChartSpec {
   /** An axis title (not the chart's). */
   axisTitle?: string;
   series: ChartSeries[];
+  /** Serial dates count from 1904 (c:date1904). */
+  date1904?: boolean;
 }
 
 const C = 'xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
@@ -33,7 +37,7 @@ export function chartXml(spec: ChartSpec): string {
       const catTag = scatter ? 'xVal' : 'cat';
       const cat = s.cats
         ? typeof s.cats[0] === 'number'
-          ? `<c:${catTag}><c:numRef><c:f>Sheet1!$A$2</c:f><c:numCache><c:formatCode>General</c:formatCode>${pts(s.cats)}</c:numCache></c:numRef></c:${catTag}>`
+          ? `<c:${catTag}><c:numRef><c:f>Sheet1!$A$2</c:f><c:numCache><c:formatCode>${esc(s.catFormat ?? 'General')}</c:formatCode>${pts(s.cats)}</c:numCache></c:numRef></c:${catTag}>`
           : `<c:${catTag}><c:strRef><c:f>Sheet1!$A$2</c:f><c:strCache>${pts(s.cats)}</c:strCache></c:strRef></c:${catTag}>`
         : '';
       const valTag = scatter ? 'yVal' : 'val';
@@ -43,7 +47,7 @@ export function chartXml(spec: ChartSpec): string {
     .join('');
   const title = spec.title === undefined ? '' : `<c:title>${rich(spec.title)}<c:overlay val="0"/></c:title>`;
   const axis = `<c:catAx><c:axId val="1"/>${spec.axisTitle ? `<c:title>${rich(spec.axisTitle)}</c:title>` : ''}<c:crossAx val="2"/></c:catAx><c:valAx><c:axId val="2"/><c:crossAx val="1"/></c:valAx>`;
-  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><c:chartSpace ${C}><c:lang val="en-US"/><c:chart>${title}<c:autoTitleDeleted val="0"/><c:plotArea><c:layout/><c:${kind}><c:varyColors val="0"/>${ser}<c:axId val="1"/><c:axId val="2"/></c:${kind}>${axis}</c:plotArea><c:plotVisOnly val="1"/></c:chart></c:chartSpace>`;
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><c:chartSpace ${C}>${spec.date1904 ? '<c:date1904 val="1"/>' : ''}<c:lang val="en-US"/><c:chart>${title}<c:autoTitleDeleted val="0"/><c:plotArea><c:layout/><c:${kind}><c:varyColors val="0"/>${ser}<c:axId val="1"/><c:axId val="2"/></c:${kind}>${axis}</c:plotArea><c:plotVisOnly val="1"/></c:chart></c:chartSpace>`;
 }
 
 const P = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';

@@ -4,13 +4,15 @@
 // and its cached data a Table, category x series: a first row of an empty corner cell and the series
 // names, then one row per category with each series' value. Only the caches written into the part are
 // read (c:strCache / c:numCache / literals of c:tx, c:cat / c:xVal and c:val / c:yVal), for every chart
-// kind of the plot area (bar, line, pie, area, scatter, radar, ...). The part is streamed, and rows and
+// kind of the plot area (bar, line, pie, area, scatter, radar, ...); categories cached as serial numbers
+// with a date format (a date axis) read as dates. The part is streamed, and rows and
 // series are capped (limits.ts) with a warning, so a chart of a million points stays bounded.
 import { makeElement, type Element, type ElementMetadata } from '../../elements';
 import { MAX_CHART_ROWS, MAX_CHART_SERIES } from '../limits';
 import { tableText, tableToHtml, type TableRows } from '../table-html';
 import { columnIndex, descendants, parseXml, scanXml, unprefixed as local, zipText } from './common';
 import { partRelationships } from './ooxml-package';
+import { excelDate, isDateFormatCode } from './serial-dates';
 
 interface Series {
   name: string;
@@ -41,6 +43,9 @@ export function readChart(xml: string): ChartData {
   /** c:lvl elements seen in the current category cache (a multi-level axis: the first is the innermost labels). */
   let lvls = 0;
   let v = '';
+  /** The format code of the current number cache, and whether serials count from 1904. */
+  let formatCode = '';
+  let date1904 = false;
   let titlePara = '';
   const titleParas: string[] = [];
   const under = (name: string): boolean => stack.includes(name);
@@ -54,6 +59,10 @@ export function readChart(xml: string): ChartData {
       } else if (ser && parent === 'ser' && (n === 'tx' || n === 'cat' || n === 'xVal' || n === 'val' || n === 'yVal')) {
         target = n === 'tx' ? 'tx' : n === 'cat' || n === 'xVal' ? 'cat' : 'val';
         if (target === 'cat') ser.cats ??= new Map();
+      } else if (n === 'numCache' || n === 'numLit') {
+        formatCode = '';
+      } else if (n === 'date1904' && parent === 'chartSpace') {
+        date1904 = attribs['val'] !== '0' && attribs['val'] !== 'false';
       } else if (n === 'lvl' && target === 'cat') {
         lvls++;
       } else if (n === 'pt') {
@@ -72,7 +81,8 @@ export function readChart(xml: string): ChartData {
       stack.length = at;
       if (n === 'v' && inV) {
         inV = false;
-        if (ser && target && (target !== 'cat' || lvls <= 1)) storePoint(out, ser, target, ptIdx, v.trim());
+        const isDate = target === 'cat' && (under('numCache') || under('numLit')) && isDateFormatCode(formatCode);
+        if (ser && target && (target !== 'cat' || lvls <= 1)) storePoint(out, ser, target, ptIdx, isDate ? dateLabel(v.trim(), date1904) : v.trim());
         else if (!ser && isChartTitle(stack) && v.trim()) titleParas.push(v.trim()); // a title taken from a cell
       } else if ((n === 'tx' || n === 'cat' || n === 'xVal' || n === 'val' || n === 'yVal') && stack[stack.length - 1] === 'ser') {
         target = undefined;
@@ -87,12 +97,19 @@ export function readChart(xml: string): ChartData {
     },
     text(data) {
       if (inV) v += data;
+      else if (ser && target && stack[stack.length - 1] === 'formatCode') formatCode += data;
       else if (ser && target && stack[stack.length - 1] === 'f') (ser.refs ??= {})[target] = ((ser.refs?.[target] ?? '') + data).trim();
       else if (stack[stack.length - 1] === 't' && under('rich') && isChartTitle(stack)) titlePara += data;
     },
   });
   out.title = titleParas.join(' ').replace(/\s+/g, ' ').trim();
   return out;
+}
+
+/** A date category's serial as a date (its time only when it has one); other text unchanged. */
+function dateLabel(serial: string, date1904: boolean): string {
+  if (!/^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(serial)) return serial;
+  return excelDate(Number(serial), date1904).replace(/ 00:00:00$/, '');
 }
 
 /** A workbook's cell by sheet name and 0-based row and column; undefined when empty. */

@@ -3,8 +3,9 @@
 // left-to-right, document order among equals. A shape's place is its svg:y / svg:x (a line's or
 // connector's svg:y1 / svg:x1, a rotated shape's draw:transform translation), in any ODF length unit; a
 // group (draw:g, or a shape in a hyperlink, draw:a) stands where its topmost and leftmost shapes do and
-// gives its shapes in document order. Groups are opened with an explicit stack, so their nesting costs no
-// recursion (the XML caps bound it: limits.ts).
+// gives its shapes (placed in the page's coordinates, as every ODF shape is) in the same reading order.
+// Groups are opened with an explicit stack, so their nesting costs no recursion (the XML caps bound it:
+// limits.ts).
 import { slideReadingOrder } from './slide-order';
 import { childElements, localName, type DomElement } from './common';
 
@@ -47,16 +48,22 @@ function groupShapes(group: DomElement): DomElement[] {
   return out;
 }
 
+/** Tops a twentieth of an inch apart or less (in mm) are one row, read left to right. */
+const SAME_ROW = 1.27;
+
 /** The slide's shapes (groups opened) in reading order. */
 export function readingOrder(page: DomElement): DomElement[] {
   const items = childElements(page)
     .filter(isShape)
     .map((s, i) => {
-      const shapes = isGroup(s) ? groupShapes(s) : [s];
+      const own = isGroup(s) ? groupShapes(s) : [s];
+      const places = own.map(ownPosition);
       let pos: [number, number] | undefined;
-      for (const p of shapes.map(ownPosition)) if (p) pos = pos ? [Math.min(pos[0], p[0]), Math.min(pos[1], p[1])] : p;
+      for (const p of places) if (p) pos = pos ? [Math.min(pos[0], p[0]), Math.min(pos[1], p[1])] : p;
+      // a group's shapes sorted as the slide's are (one that says nowhere stands at the group's corner)
+      const shapes = own.length < 2 ? own
+        : slideReadingOrder(own.map((sh, k) => ({ sh, i: k, pos: places[k] ?? pos ?? [0, 0] })), SAME_ROW).map((x) => x.sh);
       return { shapes, i, pos: pos ?? [0, 0] };
     });
-  // tops a twentieth of an inch apart or less are one row, read left to right
-  return slideReadingOrder(items, 1.27).flatMap((x) => x.shapes);
+  return slideReadingOrder(items, SAME_ROW).flatMap((x) => x.shapes);
 }

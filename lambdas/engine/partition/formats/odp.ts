@@ -1,7 +1,7 @@
 // OpenDocument presentation (.odp) partitioner, typed as the PPTX partitioner types slides: the
 // draw:page elements of content.xml in order (page_number = slide number); on each slide the shapes
-// sorted top-to-bottom, then left-to-right, by their svg:y / svg:x (odp-shapes.ts), a group's shapes in
-// document order. A title frame gives Title (a subtitle a Title a level under it); list items give
+// sorted top-to-bottom, then left-to-right, by their svg:y / svg:x (odp-shapes.ts), a group's shapes
+// likewise. A title frame gives Title (a subtitle a Title a level under it); list items give
 // ListItem with category_depth = their list's nesting, other paragraphs are typed by the text
 // heuristics (odf-text.ts); a table frame gives a Table (odf-tables.ts), a chart object its title and a
 // Table of its data (odf-charts.ts). The speaker notes (presentation:notes), then the slide's review

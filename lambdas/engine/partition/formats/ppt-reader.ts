@@ -11,6 +11,7 @@ import CFB from 'cfb';
 import { UnprocessableDocument } from '../../../errors';
 import type { TableRows } from '../table-html';
 import { pptTableRows, type PptCell } from './ppt-table';
+import { slideReadingOrder } from './slide-order';
 
 const RT = {
   Document: 0x03e8,
@@ -30,12 +31,15 @@ const RT = {
   DgContainer: 0xf002,
   SpgrContainer: 0xf003,
   SpContainer: 0xf004,
+  FSPGR: 0xf009,
   FSP: 0xf00a,
   FOPT: 0xf00b,
   TertiaryFOPT: 0xf122,
   ChildAnchor: 0xf00f,
   ClientAnchor: 0xf010,
   ClientTextbox: 0xf00d,
+  ClientData: 0xf011,
+  OEPlaceholderAtom: 0x0bc3,
 } as const;
 
 /** TextHeaderAtom text types ([MS-PPT] 2.13.33 TextTypeEnum). */
@@ -229,7 +233,7 @@ function drawingTexts(s: Stream, container: Rec, outline: PptText[]): PptText[] 
   const drawing = s.children(container).find((c) => c.type === RT.PPDrawing);
   const items: Shape[] = [];
   if (drawing) shapesIn(s, drawing, items, 0);
-  const placed = placeShapes(s, items, outline, used, 0);
+  const placed = placeShapes(s, items, outline, used, 0, SAME_ROW);
   // placeholder texts no shape refers to (some writers keep text only in the slide list) come first
   const loose = outline.filter((_, k) => !used.has(k));
   return [...loose, ...placed];
@@ -241,27 +245,35 @@ interface Shape {
   group?: Rec;
 }
 
-/** The texts of shapes sorted top to bottom, then left to right; a group at its own anchor, its members sorted inside it. */
-function placeShapes(s: Stream, items: Shape[], outline: PptText[], used: Set<number>, depth: number): PptText[] {
-  const placed: { top: number; left: number; i: number; texts: PptText[] }[] = [];
+/** Tops this close (master units, 576 an inch: a twentieth of an inch) are one row, read left to right (as pptx and odp). */
+const SAME_ROW = 28.8;
+
+/**
+ * The texts of shapes sorted top to bottom, then left to right (tops `sameRow` apart or less are one
+ * row); a group at its own anchor, its members sorted inside it.
+ */
+function placeShapes(s: Stream, items: Shape[], outline: PptText[], used: Set<number>, depth: number, sameRow: number): PptText[] {
+  const placed: { pos: [number, number]; i: number; texts: PptText[] }[] = [];
   items.forEach(({ sp, group }, i) => {
-    const { top, left, texts } = shapeTexts(s, sp, outline, used);
+    const { top, left, bottom, texts, furniture } = shapeTexts(s, sp, outline, used);
     if (!group) {
-      if (texts.length) placed.push({ top, left, i, texts });
+      if (texts.length && !furniture) placed.push({ pos: [top, left], i, texts });
       return;
     }
     const table = hasProperty(s, sp, TABLE_PROPERTIES) ? tableOf(s, group, outline, used) : undefined;
-    if (table) placed.push({ top, left, i, texts: [table] });
+    if (table) placed.push({ pos: [top, left], i, texts: [table] });
     else if (depth < MAX_DEPTH) {
-      // a group's shapes (cells that make no grid included) in the group's own coordinates
+      // a group's shapes (cells that make no grid included) in the group's own coordinates (FSPGR), the row tolerance scaled alike
       const inner: Shape[] = [];
       shapesIn(s, group, inner, depth + 1);
       const members = inner.filter((m) => m.sp.start !== sp.start);
-      placed.push({ top, left, i, texts: placeShapes(s, members, outline, used, depth + 1) });
+      const fspgr = s.children(sp).find((c) => c.type === RT.FSPGR && c.end - c.start >= 16);
+      const childHeight = fspgr ? s.i32(fspgr.start + 12) - s.i32(fspgr.start + 4) : 0;
+      const inside = childHeight > 0 && bottom > top ? (sameRow * childHeight) / (bottom - top) : sameRow;
+      placed.push({ pos: [top, left], i, texts: placeShapes(s, members, outline, used, depth + 1, inside) });
     }
   });
-  placed.sort((a, b) => a.top - b.top || a.left - b.left || a.i - b.i);
-  return placed.flatMap((p) => p.texts);
+  return slideReadingOrder(placed, sameRow).flatMap((p) => p.texts);
 }
 
 /**
@@ -293,8 +305,16 @@ function hasProperty(s: Stream, sp: Rec, id: number): boolean {
   return false;
 }
 
-/** A shape's position (client anchor, or child anchor inside a group) and text. */
-function shapeTexts(s: Stream, sp: Rec, outline: PptText[], used: Set<number>): { top: number; left: number; bottom: number; right: number; texts: PptText[]; line: boolean } {
+/**
+ * [MS-PPT] PlaceholderEnum: the date, slide number, footer and header placeholders a slide repeats from
+ * its master (their text a "*" standing for a field, or the same footer on every slide): left out, as
+ * the PPTX partitioner leaves out dt, sldNum, ftr and hdr placeholders.
+ */
+const FURNITURE_PLACEHOLDERS = new Set([0x07, 0x08, 0x09, 0x0a]);
+
+/** A shape's position (client anchor, or child anchor inside a group), text, and whether it is a slide's furniture. */
+function shapeTexts(s: Stream, sp: Rec, outline: PptText[], used: Set<number>): { top: number; left: number; bottom: number; right: number; texts: PptText[]; line: boolean; furniture: boolean } {
+  let furniture = false;
   let top = 0;
   let left = 0;
   let bottom = 0;
@@ -314,6 +334,9 @@ function shapeTexts(s: Stream, sp: Rec, outline: PptText[], used: Set<number>): 
       top = s.i32(c.start + 4);
       right = s.i32(c.start + 8);
       bottom = s.i32(c.start + 12);
+    } else if (c.type === RT.ClientData) {
+      const ph = s.children(c).find((x) => x.type === RT.OEPlaceholderAtom && x.end - x.start >= 5);
+      furniture = !!ph && FURNITURE_PLACEHOLDERS.has(s.b[ph.start + 4]!);
     } else if (c.type === RT.ClientTextbox) {
       const inner = s.children(c);
       const ref = inner.find((x) => x.type === RT.OutlineTextRefAtom);
@@ -327,7 +350,7 @@ function shapeTexts(s: Stream, sp: Rec, outline: PptText[], used: Set<number>): 
       } else texts = textsIn(s, inner);
     }
   }
-  return { top, left, bottom, right, texts, line };
+  return { top, left, bottom, right, texts, line, furniture };
 }
 
 /** A table group's cells (its shapes other than the group shape and the border lines) as a grid. */

@@ -1,9 +1,9 @@
 // PPTX partitioner (PresentationML read from the zip), after the library's partition_pptx: slides in
 // presentation order (page_number = slide number); shapes sorted top-to-bottom, left-to-right, groups
-// recursed; title placeholders give Title, bulleted paragraphs (buChar/buAutoNum/buBlip, their own or
+// recursed and their members sorted likewise; title placeholders give Title, bulleted paragraphs (buChar/buAutoNum/buBlip, their own or
 // inherited from the layout and master: pptx-layout.ts) ListItem with category_depth = level, other
 // paragraphs typed by the text heuristics; tables become Table, charts their title and a Table of
-// their cached data (charts.ts); speaker notes, then the slide's review comments (pptx-comments.ts),
+// their cached data (charts.ts), SmartArt its nodes' text as ListItems by their depth (pptx-smartart.ts); speaker notes, then the slide's review comments (pptx-comments.ts),
 // are appended per slide when includeSlideNotes is set (both annotate the slide rather than show on it).
 import { slideReadingOrder } from './slide-order';
 import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
@@ -16,6 +16,7 @@ import {
 } from './common';
 import { clampSpan, tableToHtml, tableText, type TableRows } from '../table-html';
 import { chartElements } from './charts';
+import { smartArtNodes, type SmartArtNode } from './pptx-smartart';
 import { ommlToLatex } from './omml';
 import { formulaText, inlineMath, onlyMath } from './math-latex';
 import { commentAuthors, commentElements, slideCommentParts } from './pptx-comments';
@@ -132,21 +133,41 @@ const SHAPES = ['sp', 'grpSp', 'graphicFrame', 'AlternateContent'];
 /** Tops this close (EMU: a twentieth of an inch) are one row of shapes, read left to right. */
 const SAME_ROW = 45_720;
 
+/**
+ * A group's children are placed in its own child coordinates (a:chOff/a:chExt mapped onto a:off/a:ext):
+ * the mapping keeps their order, so they are sorted there, with the row tolerance scaled alike.
+ */
+function childSameRow(group: DomElement, sameRow: number): number {
+  const pr = firstChild(group, 'grpSpPr');
+  const xfrm = pr ? firstChild(pr, 'xfrm') : undefined;
+  const ext = xfrm ? Number(firstChild(xfrm, 'ext')?.attribs['cy']) : NaN;
+  const chExt = xfrm ? Number(firstChild(xfrm, 'chExt')?.attribs['cy']) : NaN;
+  return ext > 0 && chExt > 0 ? (sameRow * chExt) / ext : sameRow;
+}
+
+/** The parts a slide's graphic frames refer to, by relationship id: a chart's elements, a SmartArt diagram's nodes. */
+interface FrameParts {
+  chart(rid: string): Element[];
+  diagram(rid: string): SmartArtNode[];
+}
+
+/** `sameRow`: the row tolerance to sort `shapes` in reading order by; undefined keeps document order. */
 function shapeElements(
   shapes: DomElement[],
   rels: Rels,
   md: ElementMetadata,
   out: Element[],
-  sort: boolean,
+  sameRow: number | undefined,
   inherited: Inherited = NOTHING_INHERITED,
   languages?: string[],
-  chart?: (rid: string) => Element[],
+  frames?: FrameParts,
 ): void {
-  const ordered = sort ? slideReadingOrder(shapes.map((s, i) => ({ s, i, pos: position(s, inherited) })), SAME_ROW).map((x) => x.s) : shapes;
+  const ordered = sameRow !== undefined ? slideReadingOrder(shapes.map((s, i) => ({ s, i, pos: position(s, inherited) })), sameRow).map((x) => x.s) : shapes;
   for (const shape of ordered) {
     const name = localName(shape);
     if (name === 'grpSp') {
-      shapeElements(childElements(shape).filter((c) => SHAPES.includes(localName(c))), rels, md, out, false, inherited, languages, chart);
+      const members = childElements(shape).filter((c) => SHAPES.includes(localName(c)));
+      shapeElements(members, rels, md, out, sameRow === undefined ? undefined : childSameRow(shape, sameRow), inherited, languages, frames);
     } else if (name === 'sp') {
       const body = firstChild(shape, 'txBody');
       if (!body) continue;
@@ -166,15 +187,25 @@ function shapeElements(
       const tbl = data ? firstChild(data, 'tbl') : undefined;
       const chartRef = data ? firstChild(data, 'chart') : undefined;
       const rid = chartRef ? attr(chartRef, 'id') : undefined;
+      const diagram = data ? firstChild(data, 'relIds') : undefined;
+      const dataRid = diagram ? attr(diagram, 'dm') : undefined;
       if (tbl) {
         const el = tableElement(tbl, rels, md);
         if (el) out.push(el);
-      } else if (rid && chart) {
-        appendAll(out, chart(rid));
+      } else if (rid && frames) {
+        appendAll(out, frames.chart(rid));
+      } else if (dataRid && frames) {
+        for (const node of frames.diagram(dataRid)) {
+          for (const p of node.paragraphs) {
+            const para = readParagraph(p, rels);
+            const el = paragraphElement({ ...para, bulleted: true, level: node.depth }, md, false, languages);
+            if (el) out.push(el);
+          }
+        }
       }
     } else if (name === 'AlternateContent') {
       const choice = firstChild(shape, 'Choice') ?? firstChild(shape, 'Fallback');
-      if (choice) shapeElements(childElements(choice), rels, md, out, false, inherited, languages, chart);
+      if (choice) shapeElements(childElements(choice), rels, md, out, undefined, inherited, languages, frames);
     }
   }
 }
@@ -231,12 +262,27 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
       const slideEls: Element[] = [];
       if (tree) {
         const shapes = childElements(tree).filter((c) => SHAPES.includes(localName(c)));
-        const chart = (rid: string): Element[] => {
+        const partXml = (rid: string): string | undefined => {
           const part = rels.get(rid);
-          const xml = part ? zipText(files, part) : undefined;
-          return xml ? chartElements(xml, md, (m) => ctx.warn(m), `pptx slide ${i + 1}`) : [];
+          return part ? zipText(files, part) : undefined;
         };
-        shapeElements(shapes, rels, md, slideEls, true, slideInheritance(files, rels), ctx.options.languages, chart);
+        const frames: FrameParts = {
+          chart(rid) {
+            const xml = partXml(rid);
+            return xml ? chartElements(xml, md, (m) => ctx.warn(m), `pptx slide ${i + 1}`) : [];
+          },
+          diagram(rid) {
+            const xml = partXml(rid);
+            try {
+              return xml ? smartArtNodes(xml) : [];
+            } catch (err) {
+              // a data part past the XML caps: the slide stands without the diagram's text
+              ctx.warn(`pptx slide ${i + 1}: a SmartArt diagram could not be read (${(err as Error).message}); it is left out`);
+              return [];
+            }
+          },
+        };
+        shapeElements(shapes, rels, md, slideEls, SAME_ROW, slideInheritance(files, rels), ctx.options.languages, frames);
       }
       if (ctx.options.includeSlideNotes) {
         const notes = [...rels.values()].find((t) => /notesSlides\/notesSlide\d+\.xml$/.test(t));

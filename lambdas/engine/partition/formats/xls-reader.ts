@@ -17,7 +17,8 @@ import CFB from 'cfb';
 import iconv from 'iconv-lite';
 import { UnprocessableDocument } from '../../../errors';
 import { capExceeded, MAX_WORKBOOK_CELLS, MAX_WORKBOOK_SHEETS, MAX_WORKBOOK_TEXT_CHARS, MAX_XLS_CHARTS } from '../limits';
-import { DATE_FORMAT_IDS, excelDate, isDateFormatCode, MAX_SHEET_MERGES, pythonNumber, type SheetData } from './xlsx-reader';
+import { MAX_SHEET_MERGES, pythonNumber, type SheetData } from './xlsx-reader';
+import { DATE_FORMAT_IDS, excelDate, isDateFormatCode } from './serial-dates';
 import { BiffChartReader, CHART_RT, chartData, refCells, type BiffChart, type CellRef, type RecordCursor } from './xls-charts';
 
 const RT = {

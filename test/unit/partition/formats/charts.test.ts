@@ -72,6 +72,27 @@ test('pptx charts of every kind: line, area and 3-D bars align series by categor
   assert.deepEqual(rowsOf(bare[1]!.metadata.text_as_html!), [['', 'Series 1'], ['1', '5'], ['2', '6']]);
 });
 
+test('pptx line chart over a date axis: categories cached as serial dates with a date format read as dates, numbers stay numbers', async () => {
+  const months = [45292, 45323, 45352.75];
+  const line = chartXml({
+    kind: 'lineChart',
+    title: 'Active Users',
+    series: [
+      { name: 'Web', cats: months, catFormat: 'mmm\\-yy', vals: [1200, 1350, 1500] },
+      { name: 'Mobile', cats: months, catFormat: 'mmm\\-yy', vals: [800, 950, 1100] },
+    ],
+  });
+  // a workbook counting from 1904: 43830 is 2019-12-31 in the 1900 system, four years and a day later here
+  const old = chartXml({ kind: 'barChart', date1904: true, series: [{ name: 'Sales', cats: [43830], catFormat: 'd/m/yyyy', vals: [7] }] });
+  const plain = chartXml({ kind: 'barChart', series: [{ name: 'Score', cats: [45292], vals: [3] }] });
+  const els = await partition('pptx', pptxWithCharts([{ title: 'Usage', chart: line }, { title: 'Archive', chart: old }, { title: 'Plain', chart: plain }]));
+  assert.deepEqual(els.filter((e) => e.type === 'Table').map((e) => e.text), [
+    'Web Mobile 2024-01-01 1200 800 2024-02-01 1350 950 2024-03-01 18:00:00 1500 1100',
+    'Sales 2024-01-01 7',
+    'Score 45292 3',
+  ]);
+});
+
 test('a chart of 10,000 points stays bounded: rows capped, with a warning', async () => {
   const n = 10_000;
   const cats = Array.from({ length: n }, (_, i) => `P${i}`);

@@ -1,7 +1,8 @@
 // OpenDocument presentations (.odp), built in the test as LibreOffice Impress writes them: slides in
-// order, shapes read by position (not document order), titles and subtitles, outline lists with nested
-// levels and bullets turned off by a list style, text boxes, a table with merged cells, a chart object,
-// a group, speaker notes and a review comment; then damaged and hostile documents, always a 4xx.
+// order, shapes read by position (not document order, in groups too), titles and subtitles, outline
+// lists with nested levels and bullets turned off by a list style, text boxes, a table with merged
+// cells, a chart object, a group, speaker notes and a review comment; then damaged and hostile
+// documents, always a 4xx.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strToU8, zipSync } from 'fflate';
@@ -92,8 +93,8 @@ function deck(): Uint8Array {
     `<draw:frame ${at('1cm', '6cm')}>${TABLE}<draw:image xlink:href="Pictures/TablePreview1.svm"/></draw:frame>`
     + `<draw:frame ${at('1cm', '12cm')}><draw:object xlink:href="./Object 1"/><draw:image xlink:href="./ObjectReplacements/Object 1"/></draw:frame>`
     + `<draw:frame ${at('14cm', '6cm')}><draw:image xlink:href="Pictures/photo.png"><text:p/></draw:image></draw:frame>`
-    // a group stands where its topmost shape is (3cm) and reads its shapes in document order
-    + `<draw:g>${textBox('1cm', '4cm', p('The first grouped note is read first.'))}<draw:g>${textBox('1cm', '3cm', p('The second grouped note follows it.'))}</draw:g></draw:g>`
+    // a group stands where its topmost shape is (3cm) and reads its shapes by position too, not in document order
+    + `<draw:g>${textBox('1cm', '4cm', p('The lower grouped note is read second.'))}<draw:g>${textBox('1cm', '3cm', p('The upper grouped note, nested deeper, is read first.'))}</draw:g></draw:g>`
     + `<draw:custom-shape draw:transform="rotate (0.2) translate (2cm 20cm)" svg:width="5cm" svg:height="1cm">${p('The rotated note comes last.')}</draw:custom-shape>`
     + frame('title', '1cm', '1cm', p('Results'))
     + notes(`<text:list>${item(p('The numbers are provisional until June.'))}</text:list>`));
@@ -123,8 +124,8 @@ test('odp: slides in order, shapes by position, titles, nested list levels, text
     ['NarrativeText', 'The speaker explains how the samples were taken.', 1, undefined],
     ['NarrativeText', '[author: Ann Lee (AL), time: 2024-03-01T09:30:00]: Check the totals on this slide', 1, undefined],
     ['Title', 'Results', 2, 0],
-    ['NarrativeText', 'The first grouped note is read first.', 2, undefined],
-    ['NarrativeText', 'The second grouped note follows it.', 2, undefined],
+    ['NarrativeText', 'The upper grouped note, nested deeper, is read first.', 2, undefined],
+    ['NarrativeText', 'The lower grouped note is read second.', 2, undefined],
     ['Table', 'Station Nitrate North 2.4 3.1 2.6 3.3', 2, undefined],
     ['NarrativeText', 'Visitors', 2, undefined],
     ['Table', 'Spring North 12 South 15', 2, undefined],

@@ -1,8 +1,9 @@
 // Legacy .ppt read in JavaScript (no LibreOffice): the corpus file from the library's example-docs,
 // and presentations built here record by record ([MS-PPT]) inside a compound file written with `cfb`:
 // slide order from the slide list, placeholder text through OutlineTextRefAtom, text boxes inline,
-// shapes ordered by position, bullets and indent levels from StyleTextPropAtom, speaker notes, an
-// incremental save whose newer slide wins, and encrypted or broken files as 422s.
+// shapes ordered by position (tops a hair apart one row, left to right), bullets and indent levels
+// from StyleTextPropAtom, speaker notes, an incremental save whose newer slide wins, and encrypted or
+// broken files as 422s.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import CFB from 'cfb';
@@ -98,4 +99,67 @@ test('ppt: encrypted, broken and non-PowerPoint compound files are 422s', async 
   const cfb = CFB.utils.cfb_new();
   CFB.utils.cfb_add(cfb, 'PowerPoint Document', Buffer.concat([rec(0x03e8, Buffer.alloc(0)).subarray(0, 4), u32s(0x7fffffff), Buffer.alloc(600)]));
   await assert.rejects(partition('ppt', new Uint8Array(CFB.write(cfb, { type: 'buffer' }) as Buffer)), /no document container/);
+});
+
+test('ppt: shapes whose tops are a hair apart are one row read left to right, in a group too (its child coordinates scaled)', async () => {
+  const clientAnchor = (top: number, left: number, bottom: number, right: number): Buffer => {
+    const a = Buffer.alloc(8);
+    [top, left, right, bottom].forEach((v, i) => a.writeInt16LE(v, 2 * i));
+    return rec(0xf010, a);
+  };
+  const rect = (type: number, l: number, t: number, r: number, b: number): Buffer => rec(type, u32s(l, t, r, b));
+  const childBox = (top: number, left: number, t: string): Buffer =>
+    box(0xf004, [rec(0xf00a, Buffer.alloc(8)), rect(0xf00f, left, top, left + 4000, top + 1000), box(0xf00d, [text(OTHER, [{ t }])])]);
+  // a group drawn 100 master units high over child coordinates 10000 high: 2000 child units are 20 master units, under a twentieth of an inch
+  const group = box(0xf003, [
+    box(0xf004, [rect(0xf009, 0, 0, 10000, 10000), rec(0xf00a, Buffer.alloc(8)), clientAnchor(300, 10, 400, 500)]),
+    childBox(0, 5000, 'Grouped right box, drawn a little higher.'),
+    childBox(2000, 0, 'Grouped left box is read first.'),
+  ]);
+  const b: Built = { stream: Buffer.alloc(0), offsets: new Map() };
+  // two columns of text boxes whose tops are 10 master units (a 58th of an inch) apart: one row
+  const slide = box(0x03ee, [slideAtom(0), drawing([
+    shape(100, 400, text(OTHER, [{ t: 'The right column starts a hair higher.' }])),
+    shape(110, 10, text(OTHER, [{ t: 'The left column is read first.' }])),
+    group,
+    shape(20, 10, outlineRef(0)),
+  ])]);
+  const document = box(0x03e8, [rec(0x03e9, Buffer.alloc(40)), box(0x0ff0, [persistAtom(2, 256), text(TITLE, [{ t: 'Two Columns' }])], 0)]);
+  append(b, [[2, slide], [1, document]]);
+  const edit = commit(b, [1, 2], 1, 0);
+  const els = await partition('ppt', compoundFile(b.stream, edit));
+  assert.deepEqual(els.map((e) => e.text), [
+    'Two Columns',
+    'The left column is read first.',
+    'The right column starts a hair higher.',
+    'Grouped left box is read first.',
+    'Grouped right box, drawn a little higher.',
+  ]);
+});
+
+test('ppt: a slide\'s date, slide number and footer placeholders (repeated from the master) are left out, as in pptx', async () => {
+  const anchor = (top: number): Buffer => {
+    const a = Buffer.alloc(8);
+    [top, 10, 500, top + 40].forEach((v, i) => a.writeInt16LE(v, 2 * i));
+    return rec(0xf010, a);
+  };
+  // OEPlaceholderAtom: position, placementId ([MS-PPT] PlaceholderEnum), size, two unused bytes
+  const placeholder = (top: number, placement: number, t: string): Buffer =>
+    box(0xf004, [rec(0xf00a, Buffer.alloc(8)), anchor(top), box(0xf011, [rec(0x0bc3, Buffer.from([0, 0, 0, 0, placement, 0, 0, 0]))]), box(0xf00d, [text(OTHER, [{ t }])])]);
+  const b: Built = { stream: Buffer.alloc(0), offsets: new Map() };
+  const slide = box(0x03ee, [slideAtom(0), drawing([
+    shape(20, 10, outlineRef(0)),
+    shape(100, 10, text(OTHER, [{ t: 'Sales grew in every region this year.' }])),
+    placeholder(500, 0x07, '*'),
+    placeholder(500, 0x09, 'Company confidential'),
+    placeholder(500, 0x08, '*'),
+  ])]);
+  const document = box(0x03e8, [rec(0x03e9, Buffer.alloc(40)), box(0x0ff0, [persistAtom(2, 256), text(TITLE, [{ t: 'Results' }])], 0)]);
+  append(b, [[2, slide], [1, document]]);
+  const edit = commit(b, [1, 2], 1, 0);
+  const els = await partition('ppt', compoundFile(b.stream, edit));
+  assert.deepEqual(els.map((e) => [e.type, e.text]), [
+    ['Title', 'Results'],
+    ['NarrativeText', 'Sales grew in every region this year.'],
+  ]);
 });
