@@ -62,9 +62,19 @@ export interface Inherited {
 export const NOTHING_INHERITED: Inherited = { positions: new Map(), lstStyles: new Map() };
 
 /** The placeholders of a slide's layout and master, and the master's text styles. */
-export function slideInheritance(files: Map<string, Uint8Array>, slideRels: Rels): Inherited {
-  const out: Inherited = { positions: new Map(), lstStyles: new Map() };
+export function slideInheritance(files: Map<string, Uint8Array>, slideRels: Rels, cache?: Map<string, Inherited>): Inherited {
   const layout = [...slideRels.values()].find((t) => /slideLayouts\/[^/]+\.xml$/.test(t));
+  // slides share a few layouts: each is read once a deck (a 300-slide deck read its layout 300 times)
+  const known = layout ? cache?.get(layout) : undefined;
+  if (known) return known;
+  const out = layoutInheritance(files, layout);
+  if (layout) cache?.set(layout, out);
+  return out;
+}
+
+/** What a slide on `layout` inherits from that layout and its master. */
+function layoutInheritance(files: Map<string, Uint8Array>, layout: string | undefined): Inherited {
+  const out: Inherited = { positions: new Map(), lstStyles: new Map() };
   const master = layout ? [...readRels(files, layout).values()].find((t) => /slideMasters\/[^/]+\.xml$/.test(t)) : undefined;
   for (const part of [layout, master]) {
     const xml = part ? zipText(files, part) : undefined;

@@ -254,6 +254,7 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
       .filter((p): p is string => !!p && files.has(p));
     const out: Element[] = [];
     let authors: ReturnType<typeof commentAuthors> | undefined;
+    const layouts = new Map<string, Inherited>();
     slidePaths.forEach((path, i) => {
       const md: ElementMetadata = { page_number: i + 1 };
       const rels = readRels(files, path);
@@ -282,7 +283,7 @@ export const partitionPptx: FormatPartitioner = async (data, ctx) => {
             }
           },
         };
-        shapeElements(shapes, rels, md, slideEls, SAME_ROW, slideInheritance(files, rels), ctx.options.languages, frames);
+        shapeElements(shapes, rels, md, slideEls, SAME_ROW, slideInheritance(files, rels, layouts), ctx.options.languages, frames);
       }
       if (ctx.options.includeSlideNotes) {
         const notes = [...rels.values()].find((t) => /notesSlides\/notesSlide\d+\.xml$/.test(t));
