@@ -9,7 +9,7 @@
 // paragraph's own reading (runs, fields, math, links) is docx-paragraph.ts.
 import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
 import type { FormatPartitioner } from '../types';
-import { isEmailAddress, isPossibleNarrativeText, isUpper, isUsCityStateZip, stripBullet, isBulletedText } from '../classify';
+import { isEmailAddress, isPossibleNarrativeText, isUpper, isUsCityStateZip, listItemText, isBulletedText } from '../classify';
 import { attr, childElements, corrupt, firstChild, localName, parseXml, readZip, zipText, type DomElement } from './common';
 import { tableToHtml, tableText, type TableRows } from '../table-html';
 import { UnprocessableDocument } from '../../../errors';
@@ -221,10 +221,10 @@ class DocxReader {
     // a heading style (by name through basedOn, or an outline level) wins over its numbering:
     // numbered headings ("1.2 Scope") are headings
     if (para.headingDepth !== undefined) return makeElement('Title', text, { ...md, category_depth: para.headingDepth });
-    // list items (numbering or a leading bullet), as the library does
+    // list items (numbering or a leading bullet), as the library does; a form's check box opening
+    // the line is its answer and stays
     if (para.numbered || isBulletedText(text)) {
-      const clean = stripBullet(text);
-      return makeElement('ListItem', clean || text, { ...md, category_depth: para.ilvl });
+      return makeElement('ListItem', listItemText(text), { ...md, category_depth: para.ilvl });
     }
     if (/^list\b/.test(style)) return makeElement('ListItem', text, { ...md, category_depth: para.ilvl });
     if (text.length >= 2) {

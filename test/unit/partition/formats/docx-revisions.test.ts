@@ -19,3 +19,16 @@ test('docx tracked changes: a deleted table row is no row of the table; an inser
   assert.equal(table?.text, 'Item Cost Tables 450');
   assert.equal(table?.metadata.text_as_html, '<table><tr><td>Item</td><td>Cost</td></tr><tr><td>Tables</td><td>450</td></tr></table>');
 });
+
+test('docx forms: a check box opening a line (legacy field or content control) stays in its text', async () => {
+  const checkBox = (checked: string): string =>
+    `<w:r><w:fldChar w:fldCharType="begin"><w:ffData><w:checkBox><w:default w:val="${checked}"/></w:checkBox></w:ffData></w:fldChar></w:r>` +
+    `<w:r><w:instrText> FORMCHECKBOX </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>`;
+  const control = `<w:sdt><w:sdtPr><w:alias w:val="Agree"/></w:sdtPr><w:sdtContent>${run('☐')}</w:sdtContent></w:sdt>`;
+  const body =
+    `<w:p>${checkBox('1')}${run(' I agree to the terms')}</w:p>` +
+    `<w:p>${checkBox('0')}${run(' Send me the newsletter')}</w:p>` +
+    `<w:p>${control}${run(' Call me back')}</w:p>`;
+  const els = await partition('docx', docxFile(body));
+  assert.deepEqual(els.map((e) => e.text), ['☒ I agree to the terms', '☐ Send me the newsletter', '☐ Call me back']);
+});
