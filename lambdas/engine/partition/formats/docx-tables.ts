@@ -1,5 +1,6 @@
 // WordprocessingML tables: the grid of anchored cells (w:gridSpan, w:vMerge, w:hMerge, w:gridBefore/After), the
-// one-cell tables that frame content, and page breaks rendered inside a table.
+// one-cell tables that frame content, and page breaks rendered inside a table. Rows deleted as a
+// tracked change are left out, as Word shows the document with its changes accepted.
 import { appendAll } from '../../elements';
 import { attr, firstChild, isTag, localName, type DomElement, type DomNode } from './common';
 import { clampSpan, type TableCell, type TableRows } from '../table-html';
@@ -14,7 +15,7 @@ export function readTableRows(tbl: DomElement, cellText: (tc: DomElement) => str
   const rows: TableRows = [];
   // the anchor cell covering each grid column in the row above (for vertical merges)
   let above = new Map<number, TableCell>();
-  for (const tr of wordChildren(tbl, 'tr')) {
+  for (const tr of rowsOf(tbl)) {
     const row: TableCell[] = [];
     const here = new Map<number, TableCell>();
     const trPr = firstChild(tr, 'trPr');
@@ -58,7 +59,7 @@ export function readTableRows(tbl: DomElement, cellText: (tc: DomElement) => str
 
 /** The only cell of a one-row, one-column table (no spans), else undefined. */
 export function singleCell(tbl: DomElement): DomElement | undefined {
-  const rows = wordChildren(tbl, 'tr');
+  const rows = rowsOf(tbl);
   if (rows.length !== 1) return undefined;
   const cells = cellsOf(rows[0]!);
   if (cells.length !== 1) return undefined;
@@ -70,6 +71,14 @@ export function singleCell(tbl: DomElement): DomElement | undefined {
 }
 
 const cellsOf = (tr: DomElement): DomElement[] => wordChildren(tr, 'tc');
+
+/** The table's rows as Word shows them with tracked changes accepted: a deleted row (w:trPr/w:del) is gone. */
+function rowsOf(tbl: DomElement): DomElement[] {
+  return wordChildren(tbl, 'tr').filter((tr) => {
+    const trPr = firstChild(tr, 'trPr');
+    return !(trPr && firstChild(trPr, 'del'));
+  });
+}
 
 export function countBreaks(el: DomElement): number {
   let n = 0;

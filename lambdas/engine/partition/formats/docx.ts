@@ -3,13 +3,14 @@
 // Subtitle, an outline level) and ListItem (List* styles or numbering), other paragraphs are typed by
 // the text heuristics (NarrativeText, Address, EmailAddress; short lines in body formatting are
 // NarrativeText, display text stays UncategorizedText); text boxes are read as paragraphs where they
-// are anchored; tables become Table with text_as_html, a one-cell table its content; each section's
+// are anchored; content imported from HTML, web archives, text or RTF (w:altChunk) is read where it
+// stands; tables become Table with text_as_html, a one-cell table its content; each section's
 // headers are emitted before and footers after its content (header_footer_type primary / first_page /
 // even_page); page_number counts explicit and rendered page breaks when the document has any. A
 // paragraph's own reading (runs, fields, math, links) is docx-paragraph.ts.
 import { appendAll, makeElement, type Element, type ElementMetadata } from '../../elements';
 import type { FormatPartitioner } from '../types';
-import { isEmailAddress, isPossibleNarrativeText, isUpper, isUsCityStateZip, stripBullet, isBulletedText } from '../classify';
+import { isEmailAddress, isPossibleNarrativeText, isUpper, isUsCityStateZip, listItemText, isBulletedText } from '../classify';
 import { attr, childElements, corrupt, firstChild, localName, parseXml, readZip, zipText, type DomElement } from './common';
 import { tableToHtml, tableText, type TableRows } from '../table-html';
 import { UnprocessableDocument } from '../../../errors';
@@ -21,9 +22,13 @@ import { wordChildren } from './docx-content';
 import { formulaText, onlyMath } from './math-latex';
 import { mainPartPath, partRelationships, type Relationship } from './ooxml-package';
 import { readParagraph, type Para } from './docx-paragraph';
+import { altChunkElements } from './docx-altchunk';
 
 /** Text boxes in tables in text boxes…: content nested deeper than this is left out, with a warning. */
 const MAX_NESTING = 8;
+
+/** Names of parts a w:altChunk imports (web archive, HTML, text, RTF), read from the zip with the XML parts. */
+const IMPORTED_PART = /\.(?:mht|mhtml|html?|xhtml|txt|rtf)$/i;
 
 /** "1.", "1.2", "2.3.1", "A.", "IV." or "(a)" leading a short line, as section numbers do */
 const HEADING_NUMBER = /^(?:\d+(?:\.\d+)*\.?|[A-Z]\.|[IVXLC]+\.|\(?[a-z]\))\s/;
@@ -150,6 +155,19 @@ class DocxReader {
       const n = localName(b);
       if (n === 'p') this.emitParagraph(b, depth);
       else if (n === 'tbl') this.emitTable(b, depth);
+      else if (n === 'altChunk') this.emitAltChunk(b);
+    }
+  }
+
+  /** Content imported from a part of another format (docx-altchunk.ts), where the block stands. */
+  private emitAltChunk(chunk: DomElement): void {
+    const rel = this.rels.get(attr(chunk, 'id') ?? '');
+    const data = rel && !rel.external ? this.files.get(rel.target) : undefined;
+    if (!data) return;
+    const md = this.meta();
+    for (const el of altChunkElements(data, this.languages, this.warn)) {
+      el.metadata = { ...el.metadata, ...md };
+      this.out.push(el);
     }
   }
 
@@ -221,10 +239,10 @@ class DocxReader {
     // a heading style (by name through basedOn, or an outline level) wins over its numbering:
     // numbered headings ("1.2 Scope") are headings
     if (para.headingDepth !== undefined) return makeElement('Title', text, { ...md, category_depth: para.headingDepth });
-    // list items (numbering or a leading bullet), as the library does
+    // list items (numbering or a leading bullet), as the library does; a form's check box opening
+    // the line is its answer and stays
     if (para.numbered || isBulletedText(text)) {
-      const clean = stripBullet(text);
-      return makeElement('ListItem', clean || text, { ...md, category_depth: para.ilvl });
+      return makeElement('ListItem', listItemText(text), { ...md, category_depth: para.ilvl });
     }
     if (/^list\b/.test(style)) return makeElement('ListItem', text, { ...md, category_depth: para.ilvl });
     if (text.length >= 2) {
@@ -295,7 +313,8 @@ class DocxReader {
 }
 
 export const partitionDocx: FormatPartitioner = async (data, ctx) => {
-  const files = readZip(data, 'docx', (n) => n === '_rels/.rels' || (n.startsWith('word/') && (n.endsWith('.xml') || n.endsWith('.rels'))));
+  // besides the XML parts, the parts of other formats a document imports (w:altChunk) anywhere in the package
+  const files = readZip(data, 'docx', (n) => n === '_rels/.rels' || (n.startsWith('word/') && (n.endsWith('.xml') || n.endsWith('.rels'))) || IMPORTED_PART.test(n));
   if (!files.has(mainPartPath(files, 'word/document.xml'))) throw new UnprocessableDocument('docx: word/document.xml is missing (not a Word document?)');
   try {
     return new DocxReader(files, ctx.options.languages, (m) => ctx.warn(m)).read();

@@ -18,8 +18,8 @@ test('docx w:sym: Symbol and Wingdings characters read as the Unicode they show,
   assert.deepEqual(els.map((e) => `${e.type}: ${e.text}`), [
     'NarrativeText: The angle α is 30° with a tolerance of ±2 mm.',
     'NarrativeText: ✓ Approved □ Rejected',
-    // a check box opening a line marks a list item, as a typed one does
-    'ListItem: Not started',
+    // a check box opening a line marks a list item, as a typed one does, and stays as its answer
+    'ListItem: ☐ Not started',
   ]);
 });
 
