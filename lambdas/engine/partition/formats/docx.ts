@@ -22,7 +22,7 @@ import { wordChildren } from './docx-content';
 import { formulaText, onlyMath } from './math-latex';
 import { mainPartPath, partRelationships, type Relationship } from './ooxml-package';
 import { readParagraph, type Para } from './docx-paragraph';
-import { altChunkElements } from './docx-altchunk';
+import { altChunkElements, decodeWebArchives } from './docx-altchunk';
 
 /** Text boxes in tables in text boxes…: content nested deeper than this is left out, with a warning. */
 const MAX_NESTING = 8;
@@ -316,6 +316,7 @@ export const partitionDocx: FormatPartitioner = async (data, ctx) => {
   // besides the XML parts, the parts of other formats a document imports (w:altChunk) anywhere in the package
   const files = readZip(data, 'docx', (n) => n === '_rels/.rels' || (n.startsWith('word/') && (n.endsWith('.xml') || n.endsWith('.rels'))) || IMPORTED_PART.test(n));
   if (!files.has(mainPartPath(files, 'word/document.xml'))) throw new UnprocessableDocument('docx: word/document.xml is missing (not a Word document?)');
+  await decodeWebArchives(files, (n) => IMPORTED_PART.test(n));
   try {
     return new DocxReader(files, ctx.options.languages, (m) => ctx.warn(m)).read();
   } catch (err) {

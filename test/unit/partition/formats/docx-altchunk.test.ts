@@ -59,3 +59,11 @@ test('docx altChunk: an HTML page and a text part imported between paragraphs ar
     'NarrativeText: Travel insurance is included for every traveller.',
   ]);
 });
+
+test('docx altChunk: a web archive whose HTML part is base64 in a single-byte charset reads its accents', async () => {
+  const latin1 = Buffer.from('<html><body><p>Caf\u00e9 cr\u00e8me served at the d\u00e9j\u00e0 vu bistro every morning.</p></body></html>', 'latin1').toString('base64');
+  const mht = 'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="b1"\r\n\r\n--b1\r\nContent-Type: text/html; charset="iso-8859-1"\r\n' +
+    'Content-Transfer-Encoding: base64\r\n\r\n' + latin1.replace(/.{76}/g, '$&\r\n') + '\r\n--b1--\r\n';
+  const file = docxFile('<w:altChunk r:id="c1"/><w:sectPr/>', undefined, { 'word/_rels/document.xml.rels': RELS({ c1: 'chunk.mht' }), 'word/chunk.mht': mht });
+  assert.deepEqual(summary(await partition('docx', file)), ['NarrativeText: Caf\u00e9 cr\u00e8me served at the d\u00e9j\u00e0 vu bistro every morning.']);
+});
