@@ -11,45 +11,17 @@ import {
   isBulletedText, isEmailAddress, isPossibleNarrativeText, isPossibleTitle, isUsCityStateZip, stripBullet,
 } from '../classify';
 import {
-  decodeWith, detectAndDecode, encodingExists, escapeHtml, isTag, normalizeSpace, parseHtml,
+  decodeWith, detectAndDecode, encodingExists, isTag, normalizeSpace, parseHtml,
   type DomElement, type DomNode,
 } from './common';
 import { BadRequest } from '../../../errors';
 import { textToElements } from './text';
 import { isDisplayMath, mathmlToLatex } from './mathml';
 import { formulaText, inlineMath, onlyMath, withoutDisplayStyle } from './math-latex';
-import { isLineNumberCell, tableKind } from './html-layout-tables';
-import { isWordListLabel, wordListLevel } from './html-word-lists';
+import { wordListLevel } from './html-word-lists';
+import { dropped, shownText } from './html-dom';
+import { footLast, isLineNumberCell, readTable, tableKind } from './html-tables';
 import { capExceeded, MAX_HTML_NESTING, MAX_XML_NODES } from '../limits';
-
-const DROP = new Set([
-  'script', 'style', 'nav', 'head', 'noscript', 'template', 'svg', 'iframe', 'object', 'embed', 'canvas',
-  'select', 'button', 'input', 'textarea', 'map', 'audio', 'video', 'title', 'meta', 'link',
-]);
-/** A footnote's link back to where it is cited ("↩︎", "^"): navigation, no text of the note (pandoc, Python-Markdown, MediaWiki). */
-const BACKLINK_CLASS = /(?:^|\s)(?:footnote-back(?:ref)?|mw-cite-backlink)(?:\s|$)/;
-/**
- * Elements whose text is not the document's: DROP's, footnote back-links, and elements marked `hidden`
- * (a browser renders none of them: a closed dialog's, a template's or an inactive tab's text).
- */
-const dropped = (n: DomElement, name: string): boolean =>
-  DROP.has(name) || n.attribs['hidden'] !== undefined || n.attribs['role'] === 'doc-backlink' || BACKLINK_CLASS.test(n.attribs['class'] ?? '') ||
-  (name === 'a' && permalink(n)) || isWordListLabel(n);
-
-/** A sign a documentation site links a heading or caption to itself with ("Install¶", "Usage #"). */
-const PERMALINK_SIGN = /^[\s\u200b]*[\u00b6\u00a7#\u{1f517}\u2693]?[\s\u200b]*$/u;
-/** A link to a place on the same page whose text is only a permalink sign (or none): navigation, no text of the heading. */
-function permalink(a: DomElement): boolean {
-  if (!(a.attribs['href'] ?? '').startsWith('#')) return false;
-  let text = '';
-  const walk = (n: DomNode): void => {
-    if (text.length > 4) return;
-    if (isTag(n)) { if (n.name.toLowerCase() !== 'img') n.children.forEach(walk); else text += 'x'; }
-    else if (n.type === 'text') text += (n as { data: string }).data;
-  };
-  a.children.forEach(walk);
-  return PERMALINK_SIGN.test(text);
-}
 
 const BLOCK = new Set([
   'p', 'div', 'section', 'article', 'main', 'aside', 'header', 'footer', 'blockquote', 'ul', 'ol', 'dl', 'dt',
@@ -372,73 +344,10 @@ class HtmlWalker {
   }
 
   private emitTable(table: DomElement): void {
-    const rows: string[][] = [];
-    const rowSpans: string[][] = [];
-    const newRow = (): { cells: string[]; spans: string[] } => {
-      const row: string[] = [];
-      const spans: string[] = [];
-      rows.push(row);
-      rowSpans.push(spans);
-      return { cells: row, spans };
-    };
-    const addCell = (cell: DomElement, row: { cells: string[]; spans: string[] }): void => {
-      row.cells.push(cellText(cell));
-      let span = '';
-      for (const a of ['colspan', 'rowspan']) {
-        const v = Number(cell.attribs[a]);
-        if (Number.isInteger(v) && v > 1 && v < 1000) span += ` ${a}="${v}"`;
-      }
-      row.spans.push(span);
-    };
-    // A browser's parser puts cells met outside a <tr> into a row of their own, and shows rows and
-    // cells wrapped in other markup (an old page's <form> around its rows) as the table's: so are they here.
-    // (Both callers have already skipped dropped children.)
-    const isWrapper = (name: string): boolean => name !== 'table' && name !== 'caption' && name !== 'colgroup';
-    const addCells = (el: DomElement, row: { cells: string[]; spans: string[] }): void => {
-      for (const c of el.children) {
-        if (!isTag(c)) continue;
-        const name = c.name.toLowerCase();
-        if (dropped(c, name)) continue;
-        if (name === 'td' || name === 'th') addCell(c, row);
-        else if (name !== 'tr' && isWrapper(name)) addCells(c, row);
-      }
-    };
-    const collect = (el: DomElement): void => {
-      let loose: { cells: string[]; spans: string[] } | undefined;
-      for (const c of footLast(el.children)) {
-        if (!isTag(c)) continue;
-        const name = c.name.toLowerCase();
-        if (dropped(c, name)) continue;
-        if (name === 'td' || name === 'th') {
-          addCell(c, (loose ??= newRow()));
-          continue;
-        }
-        loose = undefined;
-        if (name === 'tr') addCells(c, newRow());
-        else if (isWrapper(name)) collect(c);
-      }
-    };
-    collect(table);
-    const text = rows.flat().filter(Boolean).join(' ');
-    if (!text) return;
-    let html = '<table>';
-    rows.forEach((row, r) => {
-      html += '<tr>';
-      row.forEach((cell, c) => (html += `<td${rowSpans[r]![c]}>${escapeHtml(cell)}</td>`));
-      html += '</tr>';
-    });
-    html += '</table>';
-    this.out.push(makeElement('Table', text, { ...this.opts.metadata, text_as_html: html }));
+    const read = readTable(table);
+    if (read) this.out.push(makeElement('Table', read.text, { ...this.opts.metadata, text_as_html: read.html }));
   }
 }
-
-/**
- * Characters a browser draws nothing for: soft hyphens (a hyphen only where a line breaks), zero-width
- * spaces, word joiners and stray byte-order marks. Left in, they split words for search ("de\u00adscribes").
- * The joiners that shape a script's letters (ZWJ, ZWNJ) stay.
- */
-const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
-const shownText = (s: string): string => s.replace(INVISIBLE, '');
 
 const SPACE = /^[ \t\n\r\f\v]$/;
 
@@ -466,30 +375,6 @@ function spacedPrefixes(raw: string, offsets: number[]): { length: number; endsW
     out[k] = { length, endsWithSpace: inSpace && length > 0 };
   }
   return out;
-}
-
-/** A table's parts in the order a browser draws them: a <tfoot> (written before the body, as HTML 4 asked) at the bottom. */
-function footLast(children: DomNode[]): DomNode[] {
-  const isFoot = (n: DomNode): boolean => isTag(n) && n.name.toLowerCase() === 'tfoot';
-  return children.some(isFoot) ? [...children.filter((n) => !isFoot(n)), ...children.filter(isFoot)] : children;
-}
-
-function cellText(cell: DomElement): string {
-  let s = '';
-  const rec = (n: DomNode): void => {
-    if (n.type === 'text') s += shownText(n.data);
-    else if (isTag(n)) {
-      const name = n.name.toLowerCase();
-      if (dropped(n, name)) return;
-      // a formula in a cell is LaTeX between $ as in a paragraph (display or not: the cell holds it)
-      if (name === 'math') { s += ` ${inlineMath(mathmlToLatex(n))} `; return; }
-      if (name === 'br' || name === 'p' || name === 'div' || name === 'li' || name === 'tr') s += ' ';
-      for (const c of n.children) rec(c);
-      if (name === 'td' || name === 'th' || name === 'p' || name === 'div') s += ' ';
-    }
-  };
-  for (const c of cell.children) rec(c);
-  return normalizeSpace(s);
 }
 
 /** Partitions a parsed HTML document. */
