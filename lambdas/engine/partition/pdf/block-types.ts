@@ -53,7 +53,7 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   // running head, though it reaches into the margin band (a word processor's heading on a page with
   // narrow margins; an OCR'd page's tight glyph boxes)
   const bigHead = b.size >= 1.3 * body && b.lines.length <= 2 && !isPageNumberLike(text) && !isBulletedText(text);
-  const band = pageMargin(b, page.height, text.length);
+  const band = pageMargin(b, page, text.length);
   // nor is a bulleted item at its foot (a list running down into the band of a page printed with
   // narrow margins)
   // nor is a sentence of six words or more at its head (a page printed with narrow margins starts
