@@ -53,7 +53,7 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   // running head, though it reaches into the margin band (a word processor's heading on a page with
   // narrow margins; an OCR'd page's tight glyph boxes)
   const bigHead = b.size >= 1.3 * body && b.lines.length <= 2 && !isPageNumberLike(text) && !isBulletedText(text);
-  const band = pageMargin(b, page.height, text.length);
+  const band = pageMargin(b, page, text.length);
   // nor is a bulleted item at its foot (a list running down into the band of a page printed with
   // narrow margins)
   // nor is a sentence of six words or more at its head (a page printed with narrow margins starts
@@ -91,8 +91,9 @@ export function classifyBlock(b: Block, text: string, page: RawPage, body: numbe
   // so is a listing of two lines or more in a monospaced face (commands or keywords in capitals)
   if (type === 'Title' && !allBold && !larger && b.lines.length > 1 && words.every((w) => w.mono)) type = 'NarrativeText';
   // a sentence of five words or more, closed by its full stop, in the body's weight and size; of three
-  // or more when it ends on a word ("The first definition.", not "J. Smith et al.")
-  if (type === 'Title' && !allBold && !larger && (text.split(' ').length >= 5 ? /[.!?]$/.test(text) : fullSentence(text, 3)) && !/^\d+(\.\d+)*\.?\s/.test(text)) type = 'NarrativeText';
+  // or more when it ends on a word ("The first definition.", not "J. Smith et al."); so is one that
+  // leads into a list or table after its colon ("The feeder accepts the following media:")
+  if (type === 'Title' && !allBold && !larger && (text.split(' ').length >= 5 ? /[.!?]$|\p{Ll}{2}:$/u.test(text) : fullSentence(text, 3)) && !/^\d+(\.\d+)*\.?\s/.test(text)) type = 'NarrativeText';
   // so is one set smaller than the body, numbered or not (a footnote: "1 Contractors receive ..."),
   // when it ends a word's sentence (not an abbreviation's: "2 Z. Shen et al.")
   if (type === 'Title' && b.size < 0.9 * body && text.split(' ').length >= 5 && /\p{L}{3,}[.!?]$/u.test(text)) type = 'NarrativeText';

@@ -82,7 +82,7 @@ function bodySize(segs: Segment[]): number {
  */
 function columnBlocks(lines: Line[], { page, body, opts, listings }: { page: RawPage; body: number; opts: LayoutOptions; listings: boolean }, head = false): Block[] {
   const blocks: Block[] = [];
-  const tables = opts.tables === false ? [] : findTables(lines, body, page.height, page.rules?.h).filter((t) => !head || t.formula || figureRows(lines.slice(t.start, t.end + 1)) || ruledAcross(lines.slice(t.start, t.end + 1), page.rules?.h ?? [], body, page.rules?.tol));
+  const tables = opts.tables === false ? [] : findTables(lines, body, page, page.rules?.h).filter((t) => !head || t.formula || figureRows(lines.slice(t.start, t.end + 1)) || ruledAcross(lines.slice(t.start, t.end + 1), page.rules?.h ?? [], body, page.rules?.tol));
   let li = 0;
   const pending: Segment[] = [];
   tables.forEach((t, n) => {

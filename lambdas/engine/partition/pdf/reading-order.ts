@@ -69,16 +69,38 @@ function byRows<T extends Box & { lines: Segment[] }>(items: T[], body: number):
 const MARGIN = 0.07;
 
 /** A block wholly in the page's top or bottom margin band, short enough to be a running head or foot. */
-export function pageMargin(b: Box, height: number, chars: number): 'top' | 'bottom' | undefined {
+export function pageMargin(b: Box, page: MarginPage, chars: number): 'top' | 'bottom' | undefined {
   if (chars > 100) return undefined;
-  if (b.y1 <= height * MARGIN) return 'top';
-  if (b.y0 >= height * (1 - MARGIN)) return 'bottom';
+  const band = page.height * MARGIN, turned = band * landscapeStretch(page);
+  if (b.y1 <= band || (b.y1 <= turned && standsApart(b, page, 'top'))) return 'top';
+  if (b.y0 >= page.height - band || (b.y0 >= page.height - turned && standsApart(b, page, 'bottom'))) return 'bottom';
   return undefined;
 }
 
-export function orderBlocks<B extends Box & { lines: Segment[]; head?: boolean }>(blocks: B[], body: number, page: { width: number; height: number }): B[] {
+type MarginPage = { width: number; height: number; lines?: Box[] };
+
+/**
+ * A sheet of paper turned landscape (a wide table's page in a report) sets its running heads as far
+ * from its edges as the upright pages do: its band is the upright sheet's (its long side's share). A
+ * page wider than paper is (a 16:9 slide) keeps its own height's.
+ */
+function landscapeStretch(page: MarginPage): number {
+  const ratio = page.width / page.height;
+  return ratio > 1 && ratio <= 1.45 ? ratio : 1;
+}
+
+/** In that wider band a running head stands a line's height or more off the body (a table's last row runs on at its pitch). */
+function standsApart(b: Box, page: MarginPage, side: 'top' | 'bottom'): boolean {
+  if (!page.lines) return true;
+  const gap = b.y1 - b.y0;
+  return side === 'top'
+    ? !page.lines.some((l) => l.y0 >= b.y1 - 1 && l.y0 < b.y1 + gap)
+    : !page.lines.some((l) => l.y1 <= b.y0 + 1 && l.y1 > b.y0 - gap);
+}
+
+export function orderBlocks<B extends Box & { lines: Segment[]; head?: boolean }>(blocks: B[], body: number, page: MarginPage): B[] {
   // running heads first and feet last, whatever stands beside them (a table's columns would cut them apart)
-  const margin = (b: B) => (b.lines.length ? pageMargin(b, page.height, b.lines.reduce((n, l) => n + l.text.length + 1, -1)) : undefined);
+  const margin = (b: B) => (b.lines.length ? pageMargin(b, page, b.lines.reduce((n, l) => n + l.text.length + 1, -1)) : undefined);
   const top = blocks.filter((b) => margin(b) === 'top'), bottom = blocks.filter((b) => margin(b) === 'bottom');
   if (top.length || bottom.length) return [...byRows(top, body), ...orderBody(blocks.filter((b) => !margin(b)), body, page.width), ...byRows(bottom, body)];
   return orderBody(blocks, body, page.width);

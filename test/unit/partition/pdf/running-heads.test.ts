@@ -64,3 +64,25 @@ describe('text running into the margin bands of a page printed with narrow margi
     assert.deepEqual(els.map((e) => e.type), ['Title', 'ListItem', 'ListItem', 'ListItem'], JSON.stringify(els.map((e) => [e.type, e.text])));
   });
 });
+
+describe('a landscape page among the upright pages of a report', () => {
+  it("keeps its running head and foot, set as far from the sheet's edges as on the upright pages", () => {
+    // a word processor sets the head and foot half an inch from the edge whichever way the sheet is
+    // turned: on a landscape page that is beyond a band measured on the page's (short) height
+    const landscape = (ws: Word[]) => layoutPage({ page: 6, width: 792, height: 612, lines: wordsToLines(ws), links: [], images: [], chars: 0, unmapped: 0 }, { tables: true, tableHtml: true });
+    const els = landscape([
+      ...words('Northwind Data Platform', 72, 38), ...words('Administrator Guide', 620, 38),
+      ...words('The figures below were measured on the reference hardware with the default configuration.', 72, 90),
+      ...words('Version 2.3 Internal Use', 72, 562), ...words('Page 6 of 7', 660, 562),
+    ]);
+    assert.deepEqual(els.map((e) => e.type), ['Header', 'Header', 'NarrativeText', 'Footer', 'PageNumber'], JSON.stringify(els.map((e) => [e.type, e.text])));
+  });
+
+  it('a table running down into that band keeps its last row (a spreadsheet printed landscape)', () => {
+    const landscape = (ws: Word[]) => layoutPage({ page: 1, width: 792, height: 612, lines: wordsToLines(ws), links: [], images: [], chars: 0, unmapped: 0 }, { tables: true, tableHtml: true });
+    // its last row lies 0.75 inch above the foot, in the band, one row's pitch under the row above
+    const els = landscape(table(398, 12));
+    assert.deepEqual(els.map((e) => e.type), ['Table'], JSON.stringify(els.map((e) => [e.type, e.text])));
+    assert.ok(els[0]!.text.endsWith('Duarte'), els[0]!.text);
+  });
+});

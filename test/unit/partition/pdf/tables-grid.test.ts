@@ -127,6 +127,25 @@ describe('ruled tables with words', () => {
     assert.deepEqual(findRuledTables(split, prose), []);
   });
 
+  it("a form's blank fields stay columns: a label per row beside a wide empty cell", () => {
+    // a word processor's form: labels in the first column, the second left blank to write in
+    const form = lattice([0, 120, 420], [0, 20, 40, 60]);
+    const [t] = findRuledTables(form, [word('Name', 5, 5), word('Address', 5, 25), word('Telephone', 5, 45)]);
+    assert.ok(t, 'a table');
+    assert.deepEqual(t.rows.map((r) => r.map((c) => c.text)), [['Name', ''], ['Address', ''], ['Telephone', '']]);
+    // a blank column at the right edge, crossed by a span that holds text in the last row
+    const v: VRule[] = [{ x: 0, y0: 0, y1: 60 }, { x: 100, y0: 0, y1: 60 }, { x: 220, y0: 0, y1: 40 }, { x: 320, y0: 0, y1: 40 }, { x: 440, y0: 0, y1: 60 }];
+    const h: HRule[] = [0, 20, 40, 60].map((y) => ({ y, x0: 0, x1: 440 }));
+    const [u] = findRuledTables({ h, v }, [word('Filed', 5, 5), word('Received', 225, 5), word('Paid', 5, 25), word('Receipt', 225, 25), word('Decision', 5, 45), word('Approved', 105, 45)]);
+    assert.equal(tableToHtml(u!.rows), '<table><tr><td>Filed</td><td></td><td>Received</td><td></td></tr><tr><td>Paid</td><td></td><td>Receipt</td><td></td></tr><tr><td>Decision</td><td colspan="3">Approved</td></tr></table>');
+  });
+
+  it('two blank columns side by side are an empty part of the grid, dropped', () => {
+    const wide = lattice([0, 120, 300, 420, 540], [0, 20, 40, 60]);
+    const [t] = findRuledTables(wide, [word('GP', 5, 5), word('refers', 125, 5), word('Nurse', 5, 25), word('cares', 125, 25), word('Dietitian', 5, 45), word('advises', 125, 45)]);
+    assert.deepEqual(t!.rows.map((r) => r.map((c) => c.text)), [['GP', 'refers'], ['Nurse', 'cares'], ['Dietitian', 'advises']]);
+  });
+
   it('rowspan and colspan in the HTML', () => {
     assert.equal(tableToHtml([[{ text: 'A & B', rowspan: 2 }, { text: '<x>' }], [{ text: 'y' }]]), '<table><tr><td rowspan="2">A &amp; B</td><td>&lt;x&gt;</td></tr><tr><td>y</td></tr></table>');
   });

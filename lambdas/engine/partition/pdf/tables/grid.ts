@@ -149,10 +149,12 @@ export function intervalOf(bounds: number[], v: number): number {
 
 /**
  * Drops rows and columns in which no cell holds text (and no text-bearing cell starts), shrinking the
- * spans that cross them: separators drawn for spacing leave empty positions that are not data.
+ * spans that cross them: separators drawn for spacing leave empty positions that are not data. A
+ * column `keepCol` names stays though empty (a form's blank fields, ruled.ts).
  */
-export function pruneEmpty<T extends { row: number; col: number; rowspan: number; colspan: number; text: string }>(cells: T[], nr: number, nc: number): { cells: T[]; nrows: number; ncols: number } {
+export function pruneEmpty<T extends { row: number; col: number; rowspan: number; colspan: number; text: string }>(cells: T[], nr: number, nc: number, keepCol: (col: number) => boolean = () => false): { cells: T[]; nrows: number; ncols: number } {
   const rowUsed = new Uint8Array(nr), colUsed = new Uint8Array(nc);
+  for (let k = 0; k < nc; k++) if (keepCol(k)) colUsed[k] = 1;
   for (const c of cells) {
     if (!c.text.trim()) continue;
     rowUsed[c.row] = 1; colUsed[c.col] = 1;

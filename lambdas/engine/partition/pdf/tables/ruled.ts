@@ -133,6 +133,25 @@ function splitStackedRows(g: Grid, byCell: Word[][]): Grid | undefined {
   return { ...g, ys, cells };
 }
 
+/**
+ * An empty column as wide as a field to write in (eight letters or more), each of its rows a cell of
+ * its own in two rows or more, beside labels (two rows or more hold text): a form's blanks ("Full
+ * name | ____"). Not a spacer between double rules, nor one of two blank columns side by side (an
+ * empty part of a grid drawn wider than its table).
+ */
+function blankField(g: Grid, cells: (GridCell & { text: string })[], col: number, words: Word[]): boolean {
+  const size = words.length ? words.reduce((n, w) => n + w.size, 0) / words.length : 10;
+  if (g.xs[col + 1]! - g.xs[col]! < 8 * size || !blankColumn(cells, col)) return false;
+  if (blankColumn(cells, col - 1) || blankColumn(cells, col + 1)) return false;
+  return new Set(cells.filter((c) => c.text.trim()).map((c) => c.row)).size >= 2;
+}
+
+/** A column whose own cells (two or more; a cell spanning it from the left may hold text) are all empty. */
+function blankColumn(cells: (GridCell & { text: string })[], col: number): boolean {
+  const own = cells.filter((c) => c.col === col && c.colspan === 1);
+  return own.length >= 2 && !own.some((c) => c.text.trim() || c.rowspan > 1);
+}
+
 /** Fills one grid; undefined when it is not a table. */
 function fillGrid(g: Grid, words: Word[], depth = 0): FoundTable | undefined {
   const nr = g.ys.length - 1, nc = g.xs.length - 1;
@@ -154,7 +173,7 @@ function fillGrid(g: Grid, words: Word[], depth = 0): FoundTable | undefined {
   const split = depth === 0 ? splitStackedRows(g, byCell) : undefined;
   if (split) return fillGrid(split, words, 1);
   const filled = g.cells.map((c, i) => ({ ...c, text: cellText(byCell[i]!) }));
-  const { cells, nrows, ncols } = pruneEmpty(filled, nr, nc);
+  const { cells, nrows, ncols } = pruneEmpty(filled, nr, nc, (k) => blankField(g, filled, k, words));
   const texts = cells.filter((c) => c.text);
   // One value in a box, a single row or column of text, or boxed prose is not a table.
   if (nrows < 2 || ncols < 2 || texts.length < 3) return undefined;

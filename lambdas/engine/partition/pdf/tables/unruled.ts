@@ -59,11 +59,11 @@ function proseAfterShortCells(lines: Line[], from: number, to: number, next: Lin
 }
 
 /** Runs of consecutive lines with 2+ short cells whose columns line up (tables, and formulas set so). */
-export function findTables(lines: Line[], body: number, pageHeight?: number, hRules: HRule[] = []): AlignedRun[] {
+export function findTables(lines: Line[], body: number, page?: { width: number; height: number }, hRules: HRule[] = []): AlignedRun[] {
   const out: AlignedRun[] = [];
   let i = 0;
   // a running head or foot (its left and right parts) is no table's row
-  const inMargin = (l: Line) => pageHeight !== undefined && !!pageMargin(l, pageHeight, l.segs.reduce((n, s) => n + s.text.length + 1, -1));
+  const inMargin = (l: Line) => page !== undefined && !!pageMargin(l, page, l.segs.reduce((n, s) => n + s.text.length + 1, -1));
   // short cells, or one wide cell of text between short ones (a description column across the page)
   const shortCells = (l: Line) => {
     const lens = l.segs.map((s) => stripLeaders(s.text).length);
