@@ -100,9 +100,10 @@ function standsApart(b: Box, page: MarginPage, side: 'top' | 'bottom'): boolean 
 
 export function orderBlocks<B extends Box & { lines: Segment[]; head?: boolean }>(blocks: B[], body: number, page: MarginPage): B[] {
   // running heads first and feet last, whatever stands beside them (a table's columns would cut them apart)
-  const margin = (b: B) => (b.lines.length ? pageMargin(b, page, b.lines.reduce((n, l) => n + l.text.length + 1, -1)) : undefined);
-  const top = blocks.filter((b) => margin(b) === 'top'), bottom = blocks.filter((b) => margin(b) === 'bottom');
-  if (top.length || bottom.length) return [...byRows(top, body), ...orderBody(blocks.filter((b) => !margin(b)), body, page.width), ...byRows(bottom, body)];
+  // (each block's band found once: in a landscape page's wider band it is checked against the page's lines)
+  const bands = new Map(blocks.map((b) => [b, b.lines.length ? pageMargin(b, page, b.lines.reduce((n, l) => n + l.text.length + 1, -1)) : undefined]));
+  const top = blocks.filter((b) => bands.get(b) === 'top'), bottom = blocks.filter((b) => bands.get(b) === 'bottom');
+  if (top.length || bottom.length) return [...byRows(top, body), ...orderBody(blocks.filter((b) => !bands.get(b)), body, page.width), ...byRows(bottom, body)];
   return orderBody(blocks, body, page.width);
 }
 
